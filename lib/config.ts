@@ -1,0 +1,65 @@
+/**
+ * Per-environment configuration, typed, in one place. Everything environment-specific
+ * lives here; `functions/` only sees it through the Lambda environment variables the
+ * stack derives from it.
+ */
+
+export type Stage = 'production' | 'sandbox';
+export const STAGES: readonly Stage[] = ['production', 'sandbox'];
+
+export interface EnvironmentConfig {
+  readonly stage: Stage;
+  /** Prefix of every physical resource name, so the two stacks never share anything. */
+  readonly resourcePrefix: string;
+  /** `sk_live_` in production, `sk_test_` in sandbox; keys of the other prefix get 401. */
+  readonly apiKeyPrefix: 'sk_live_' | 'sk_test_';
+  /** `{base_url}` / `{sandbox_base_url}` of the contract. */
+  readonly apiDomainName: string;
+  /** `{embed_host}` of the contract. */
+  readonly embedDomainName: string;
+  /** Secrets Manager name of the Stripe secret key (sandbox holds a test-mode key). */
+  readonly stripeSecretName: string;
+  /** SES identity that webhook failure alerts are sent from. */
+  readonly alertSenderEmail: string;
+  /** Where CloudWatch alarms notify the operators. */
+  readonly operatorAlarmEmail: string;
+  /** Webhook URLs must be HTTPS and resolve to public addresses. */
+  readonly webhookRequireHttpsPublic: boolean;
+  /** Frame ancestors allowed for partners with no origins configured. */
+  readonly defaultFrameAncestors: readonly string[];
+  /** Production data survives stack deletion and cannot be deleted by accident. */
+  readonly retainData: boolean;
+  /** Days the API access logs are kept. */
+  readonly logRetentionDays: number;
+}
+
+export const ENVIRONMENTS: Readonly<Record<Stage, EnvironmentConfig>> = {
+  production: {
+    stage: 'production',
+    resourcePrefix: 'embed-production',
+    apiKeyPrefix: 'sk_live_',
+    apiDomainName: 'api.example-procurement.com',
+    embedDomainName: 'embed.example-procurement.com',
+    stripeSecretName: 'embed-production/stripe-secret-key',
+    alertSenderEmail: 'webhooks@example-procurement.com',
+    operatorAlarmEmail: 'oncall@example-procurement.com',
+    webhookRequireHttpsPublic: true,
+    defaultFrameAncestors: [],
+    retainData: true,
+    logRetentionDays: 365,
+  },
+  sandbox: {
+    stage: 'sandbox',
+    resourcePrefix: 'embed-sandbox',
+    apiKeyPrefix: 'sk_test_',
+    apiDomainName: 'sandbox-api.example-procurement.com',
+    embedDomainName: 'sandbox-embed.example-procurement.com',
+    stripeSecretName: 'embed-sandbox/stripe-secret-key',
+    alertSenderEmail: 'webhooks-sandbox@example-procurement.com',
+    operatorAlarmEmail: 'oncall@example-procurement.com',
+    webhookRequireHttpsPublic: false,
+    defaultFrameAncestors: ['http://localhost:*', 'http://127.0.0.1:*'],
+    retainData: false,
+    logRetentionDays: 30,
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * The one definition of the service's data stores and queues.
+ *
+ * The CDK constructs build AWS resources from it and the local runtime and test
+ * harness create the same tables and queues on the stand-ins from it, so the two can
+ * never drift. Plain data only: no CDK or AWS SDK imports here.
+ */
+
+export type TableName =
+  | 'partners'
+  | 'organizations'
+  | 'identityUsers'
+  | 'sessions'
+  | 'rateLimits'
+  | 'idempotency'
+  | 'webhooks';
+
+export interface TableDefinition {
+  /** Suffix of the physical name: `${prefix}-${suffix}`. */
+  readonly suffix: string;
+  readonly partitionKey: string;
+  readonly sortKey?: string;
+  /** Attribute holding the expiry in epoch seconds, when records expire. */
+  readonly ttlAttribute?: string;
+  readonly globalIndexes: readonly { readonly name: string; readonly partitionKey: string; readonly sortKey: string }[];
+  /** Whether losing the table loses business data (retained and protected in production). */
+  readonly businessData: boolean;
+}
+
+const gsi1 = { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' } as const;
+
+export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
+  /** Partners, their hashed API keys (plus a lookup item per key hash) and webhook endpoints. */
+  partners: { suffix: 'partners', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [gsi1], businessData: true },
+  /** Organizations, profiles, shipping locations and their uniqueness/lookup items. */
+  organizations: { suffix: 'organizations', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [gsi1], businessData: true },
+  /** The service's own identity directory (DESIGN.md: identity provider). */
+  identityUsers: { suffix: 'identity-users', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [], businessData: true },
+  /** Handshake session tokens (hashed) and embedded-app sessions. */
+  sessions: {
+    suffix: 'sessions',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ttl',
+    globalIndexes: [gsi1],
+    businessData: false,
+  },
+  /** Fixed one-minute rate-limit windows per partner and endpoint. */
+  rateLimits: { suffix: 'rate-limits', partitionKey: 'pk', ttlAttribute: 'ttl', globalIndexes: [], businessData: false },
+  /** Idempotency-Key records for setup, kept 24 hours. */
+  idempotency: { suffix: 'idempotency', partitionKey: 'pk', ttlAttribute: 'ttl', globalIndexes: [], businessData: false },
+  /** Webhook deliveries with their attempts, and event de-duplication items. */
+  webhooks: {
+    suffix: 'webhooks',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ttl',
+    globalIndexes: [gsi1],
+    businessData: true,
+  },
+};
+
+export type QueueName = 'orderEvents' | 'webhookDeliveries';
+
+export interface QueueDefinition {
+  readonly suffix: string;
+  /** Seconds a received message stays invisible; must exceed the consumer's timeout. */
+  readonly visibilityTimeoutSeconds: number;
+  /** Receives after which a message moves to the dead-letter queue. */
+  readonly maxReceiveCount: number;
+}
+
+export const QUEUES: Readonly<Record<QueueName, QueueDefinition>> = {
+  orderEvents: { suffix: 'order-events', visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  // A dispatch attempt may wait 30 s on the partner; leave room for the rest of the batch.
+  webhookDeliveries: { suffix: 'webhook-deliveries', visibilityTimeoutSeconds: 180, maxReceiveCount: 5 },
+};
+
+export const tableName = (prefix: string, table: TableName): string => `${prefix}-${TABLES[table].suffix}`;
+export const queueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}`;
+export const deadLetterQueueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}-dlq`;
+
+/** Lambda handlers, by name; each is `functions/handlers/<name>.ts` exporting `handler`. */
+export type FunctionName = 'setup' | 'handshake' | 'embed' | 'orderFanout' | 'webhookDispatch';
+
+export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
+  setup: 'functions/handlers/setup.ts',
+  handshake: 'functions/handlers/handshake.ts',
+  embed: 'functions/handlers/embed.ts',
+  orderFanout: 'functions/handlers/order-fanout.ts',
+  webhookDispatch: 'functions/handlers/webhook-dispatch.ts',
+};
+
+/** HTTP routes of the partner API (API host) and the embed host. */
+export const API_ROUTES = [
+  { method: 'POST', path: '/v1/organizations/setup', fn: 'setup' },
+  { method: 'POST', path: '/v1/partner/handshake', fn: 'handshake' },
+] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
+
+export const EMBED_ROUTES = [
+  { method: 'GET', path: '/embedded/{partnerId}', fn: 'embed' },
+  { method: 'POST', path: '/embedded/{partnerId}/logout', fn: 'embed' },
+] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
+
+/** Secrets Manager names, per stage prefix. */
+export const webhookSecretName = (prefix: string, partnerId: string): string => `${prefix}/webhook-secrets/${partnerId}`;
+export const stripeSecretName = (prefix: string): string => `${prefix}/stripe-secret-key`;
