@@ -23,19 +23,17 @@ export interface TableDefinition {
   /** Attribute holding the expiry in epoch seconds, when records expire. */
   readonly ttlAttribute?: string;
   readonly globalIndexes: readonly { readonly name: string; readonly partitionKey: string; readonly sortKey: string }[];
-  /** Whether losing the table loses business data (retained and protected in production). */
-  readonly businessData: boolean;
 }
 
 const gsi1 = { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' } as const;
 
 export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
   /** Partners, their hashed API keys (plus a lookup item per key hash) and webhook endpoints. */
-  partners: { suffix: 'partners', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [gsi1], businessData: true },
+  partners: { suffix: 'partners', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [gsi1] },
   /** Organizations, profiles, shipping locations and their uniqueness/lookup items. */
-  organizations: { suffix: 'organizations', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [gsi1], businessData: true },
+  organizations: { suffix: 'organizations', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [gsi1] },
   /** The service's own identity directory (DESIGN.md: identity provider). */
-  identityUsers: { suffix: 'identity-users', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [], businessData: true },
+  identityUsers: { suffix: 'identity-users', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [] },
   /** Handshake session tokens (hashed) and embedded-app sessions. */
   sessions: {
     suffix: 'sessions',
@@ -43,12 +41,11 @@ export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
     sortKey: 'sk',
     ttlAttribute: 'ttl',
     globalIndexes: [gsi1],
-    businessData: false,
   },
   /** Fixed one-minute rate-limit windows per partner and endpoint. */
-  rateLimits: { suffix: 'rate-limits', partitionKey: 'pk', ttlAttribute: 'ttl', globalIndexes: [], businessData: false },
+  rateLimits: { suffix: 'rate-limits', partitionKey: 'pk', ttlAttribute: 'ttl', globalIndexes: [] },
   /** Idempotency-Key records for setup, kept 24 hours. */
-  idempotency: { suffix: 'idempotency', partitionKey: 'pk', ttlAttribute: 'ttl', globalIndexes: [], businessData: false },
+  idempotency: { suffix: 'idempotency', partitionKey: 'pk', ttlAttribute: 'ttl', globalIndexes: [] },
   /** Webhook deliveries with their attempts, and event de-duplication items. */
   webhooks: {
     suffix: 'webhooks',
@@ -56,7 +53,6 @@ export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
     sortKey: 'sk',
     ttlAttribute: 'ttl',
     globalIndexes: [gsi1],
-    businessData: true,
   },
 };
 

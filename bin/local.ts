@@ -1,0 +1,72 @@
+/**
+ * `npm start`: the whole service on this machine, on embedded stand-ins for AWS.
+ * `npm start -- --reset` starts with empty data. Ctrl-C stops everything it started.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startLocalStack } from '../lib/local/local-stack';
+import { seedSandboxPartner } from '../lib/local/seed';
+import { startStandIns } from '../lib/local/stand-ins';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const { values } = parseArgs({ options: { reset: { type: 'boolean', default: false } } });
+const dataDir = resolve('.local');
+if (values.reset) rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
+
+const standIns = await startStandIns({ dataDir });
+const stack = await startLocalStack({
+  standIns,
+  resourcePrefix: 'embed-local',
+  port: Number(process.env.PORT ?? 3000),
+});
+const seeded = await seedSandboxPartner(stack.deps, resolve(dataDir, 'seed.json'));
+
+writeFileSync(
+  resolve(dataDir, 'stack.json'),
+  `${JSON.stringify(
+    {
+      url: stack.url,
+      resourcePrefix: 'embed-local',
+      stage: stack.config.STAGE,
+      apiKeyPrefix: stack.config.API_KEY_PREFIX,
+      endpoints: standIns.endpoints,
+      stripeApiBase: standIns.stripeApiBase,
+      queueUrls: stack.queueUrls,
+      pid: process.pid,
+    },
+    null,
+    2,
+  )}\n`,
+);
+
+console.log(`
+Partner embed service (local sandbox) listening on ${stack.url}
+
+  Seeded sandbox partner
+    partner id: ${seeded.partnerId}
+    API key:    ${seeded.apiKey}
+
+  Try it:
+    curl -s ${stack.url}/health
+    curl -s -X POST ${stack.url}/v1/organizations/setup \\
+      -H "Authorization: Bearer ${seeded.apiKey}" -H "Content-Type: application/json" \\
+      -d '{"internalOrgId":"acme-1","organizationName":"Acme Dental","internalUserId":"u-1","user":{"firstName":"Ada","lastName":"Lovelace","email":"ada@acme.test"},"shippingLocations":[{"internalShippingLocationId":"loc-1","name":"Main office","address":{"line1":"1 Main St","city":"Austin","province":"tx","postalCode":"78701"},"isDefault":true}]}'
+
+  Operator CLI (talks to this stack): npm run ops -- partner list
+  Data: ${dataDir} (npm start -- --reset starts empty). Ctrl-C to stop.
+`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await stack.close();
+  await standIns.close();
+  rmSync(resolve(dataDir, 'stack.json'), { force: true });
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,53 @@
+import { tableName } from '../lib/resources';
+import { DynamoPartnerRepository } from './adapters/dynamodb/partner-repository';
+import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter';
+import { type AwsClients, createAwsClients } from './adapters/aws-clients';
+import { loadRuntimeConfig, type RuntimeConfig } from './config';
+import { Authenticator } from './domain/access/authenticator';
+import { RateLimiter } from './domain/access/rate-limiter';
+import { type Clock, systemClock } from './domain/clock';
+import { jsonLinesLogger, type Logger } from './domain/logger';
+import { PartnerAdmin } from './domain/partners/partner-admin';
+import type { PartnerRepository } from './domain/partners/partner-repository';
+
+/** Everything a handler may use, built once per cold start (or per test). */
+export interface Dependencies {
+  readonly config: RuntimeConfig;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly aws: AwsClients;
+  readonly partners: PartnerRepository;
+  readonly partnerAdmin: PartnerAdmin;
+  readonly authenticator: Authenticator;
+  readonly rateLimiter: RateLimiter;
+}
+
+export interface DependencyOverrides {
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+}
+
+/** The composition root: the only place that knows which adapter implements which port. */
+export function createDependencies(config: RuntimeConfig, aws: AwsClients, overrides: DependencyOverrides = {}): Dependencies {
+  const clock = overrides.clock ?? systemClock;
+  const table = (name: Parameters<typeof tableName>[1]) => tableName(config.RESOURCE_PREFIX, name);
+  const partners = new DynamoPartnerRepository(aws.db, table('partners'));
+  return {
+    config,
+    clock,
+    logger: overrides.logger ?? jsonLinesLogger(),
+    aws,
+    partners,
+    partnerAdmin: new PartnerAdmin(partners, config.API_KEY_PREFIX, clock),
+    authenticator: new Authenticator(partners, config.API_KEY_PREFIX),
+    rateLimiter: new RateLimiter(new DynamoRateLimitCounter(aws.db, table('rateLimits')), clock, config.STAGE),
+  };
+}
+
+let lambdaDependencies: Promise<Dependencies> | undefined;
+
+/** Lambda's composition root: configuration from the environment the stack set. */
+export const dependenciesFromEnvironment = (): Promise<Dependencies> => {
+  lambdaDependencies ??= Promise.resolve(createDependencies(loadRuntimeConfig(process.env), createAwsClients()));
+  return lambdaDependencies;
+};

@@ -1,0 +1,77 @@
+/**
+ * The failures the domain can report. They say what went wrong, never which HTTP
+ * status it becomes: `functions/http/error-responses.ts` maps them to the contract's
+ * bodies per endpoint, in one place.
+ */
+import type { ValidationIssue } from './validation';
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: string;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The request body (or a header the domain reads) breaks the contract's rules. */
+export class ValidationFailed extends DomainError {
+  readonly kind = 'validation-failed';
+  constructor(readonly issues: readonly ValidationIssue[], message = 'The request is invalid') {
+    super(message);
+  }
+}
+
+/** No usable credential: missing, unknown, revoked, wrong environment or wrong header. */
+export class Unauthorized extends DomainError {
+  readonly kind = 'unauthorized';
+}
+
+/** A valid credential that may not do this: missing scope or another partner's resource. */
+export class Forbidden extends DomainError {
+  readonly kind = 'forbidden';
+}
+
+export class RateLimited extends DomainError {
+  readonly kind = 'rate-limited';
+  constructor(readonly limit: RateLimitState) {
+    super('Rate limit exceeded');
+  }
+}
+
+export interface RateLimitState {
+  readonly limit: number;
+  readonly remaining: number;
+  /** Seconds until the current window ends. */
+  readonly resetSeconds: number;
+}
+
+export class ProfileNotFound extends DomainError {
+  readonly kind = 'profile-not-found';
+}
+
+/** The profile has no (or a disabled) identity-provider user. */
+export class ProfileNotLinked extends DomainError {
+  readonly kind = 'profile-not-linked';
+}
+
+export class UserAlreadyExists extends DomainError {
+  readonly kind = 'user-already-exists';
+  constructor(readonly profileId: string, readonly email: string) {
+    super('A profile with this internalUserId already exists in the organization');
+  }
+}
+
+/** An Idempotency-Key was reused with a different request body. */
+export class IdempotencyKeyReused extends DomainError {
+  readonly kind = 'idempotency-key-reused';
+}
+
+/** A request with the same Idempotency-Key is still being processed. */
+export class IdempotencyKeyInFlight extends DomainError {
+  readonly kind = 'idempotency-key-in-flight';
+}
+
+/** A resource the operator CLI was pointed at does not exist. */
+export class NotFound extends DomainError {
+  readonly kind = 'not-found';
+}

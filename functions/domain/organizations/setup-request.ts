@@ -1,0 +1,111 @@
+/**
+ * The body of POST /v1/organizations/setup (contract request table, DESIGN "Size
+ * limits"). Parsing trims strings, applies defaults and normalizes addresses; unknown
+ * fields are dropped. Every problem is reported, not only the first.
+ */
+import { z } from 'zod';
+import { AddressInput } from '../addresses/address';
+import { optionalEmail, optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
+
+export const MAX_SHIPPING_LOCATIONS = 50;
+
+const Contact = z.object(
+  {
+    name: optionalText(),
+    phone: optionalText(),
+    email: optionalEmail(),
+  },
+  { error: requiredField },
+);
+
+export const ShippingLocationInput = z.object(
+  {
+    internalShippingLocationId: requiredText(),
+    name: requiredText(),
+    nickname: optionalText(),
+    address: AddressInput,
+    contact: Contact.optional(),
+    isDefault: z.boolean({ error: requiredField }).default(false),
+    deliveryInstructions: optionalText(),
+  },
+  { error: requiredField },
+);
+
+export type ShippingLocationInput = z.output<typeof ShippingLocationInput>;
+
+/**
+ * Rules across locations. It also runs when some locations failed on their own (so a
+ * duplicate id is reported together with, say, a bad ZIP), which means it sees
+ * half-parsed elements and reads them defensively.
+ */
+function checkLocationsTogether(locations: readonly unknown[], ctx: z.RefinementCtx): void {
+  const firstIndexById = new Map<string, number>();
+  let defaultIndex: number | undefined;
+
+  locations.forEach((location, index) => {
+    if (typeof location !== 'object' || location === null) return;
+    const { internalShippingLocationId: id, isDefault } = location as Record<string, unknown>;
+
+    if (isDefault === true) {
+      if (defaultIndex === undefined) {
+        defaultIndex = index;
+      } else {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'isDefault'],
+          ...rule(
+            'MULTIPLE_DEFAULT_LOCATIONS',
+            `cannot be true: shippingLocations[${defaultIndex}] is already the default, and at most one location may be`,
+          ),
+        });
+      }
+    }
+
+    if (typeof id === 'string' && id.trim() !== '') {
+      const key = id.trim();
+      const first = firstIndexById.get(key);
+      if (first === undefined) {
+        firstIndexById.set(key, index);
+      } else {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'internalShippingLocationId'],
+          ...rule('DUPLICATE_ID', `must be unique in the request: shippingLocations[${first}] already uses it`),
+        });
+      }
+    }
+  });
+}
+
+const ShippingLocations = z
+  .array(ShippingLocationInput, { error: requiredField })
+  .max(MAX_SHIPPING_LOCATIONS)
+  .superRefine((locations, ctx) => checkLocationsTogether(locations, ctx), {
+    // Over the limit, elements are not parsed at all; the size issue is enough.
+    when: (payload) => Array.isArray(payload.value) && payload.value.length <= MAX_SHIPPING_LOCATIONS,
+  });
+
+export const SetupRequest = z.object(
+  {
+    internalOrgId: requiredText(),
+    organizationName: requiredText(),
+    internalUserId: requiredText(),
+    user: z.object(
+      {
+        firstName: requiredText(),
+        lastName: requiredText(),
+        email: requiredEmail(),
+        phoneNumber: optionalText(),
+      },
+      { error: requiredField },
+    ),
+    userAddress: AddressInput.optional(),
+    shippingLocations: ShippingLocations.optional(),
+    billingAddress: AddressInput.optional(),
+    organizationEmail: optionalEmail(),
+    organizationPhone: optionalText(),
+  },
+  { error: requiredField },
+);
+
+export type SetupInput = z.output<typeof SetupRequest>;

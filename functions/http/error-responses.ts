@@ -1,0 +1,67 @@
+import {
+  DomainError,
+  Forbidden,
+  IdempotencyKeyInFlight,
+  IdempotencyKeyReused,
+  ProfileNotFound,
+  ProfileNotLinked,
+  RateLimited,
+  Unauthorized,
+  UserAlreadyExists,
+  ValidationFailed,
+} from '../domain/errors';
+import type { ApiEndpoint } from './endpoints';
+import { type JsonResponse, json, rateLimitHeaders } from './responses';
+
+/**
+ * The one place where failures become HTTP. Bodies follow the contract's tables per
+ * endpoint: setup (and every authentication failure) uses `{ error, message, code,
+ * details }`; the handshake's own errors use `{ error, details }`.
+ */
+export function errorResponse(error: unknown, endpoint: ApiEndpoint['name']): JsonResponse {
+  const general = (status: number, errorType: string, code: string, message: string, extra: object = {}) =>
+    json(status, { error: errorType, message, code, details: [], ...extra });
+
+  if (error instanceof Unauthorized) return general(401, 'Unauthorized', 'UNAUTHORIZED', error.message);
+  if (error instanceof Forbidden) return general(403, 'Forbidden', 'FORBIDDEN', error.message);
+  if (error instanceof RateLimited) {
+    return json(
+      429,
+      {
+        error: 'Too Many Requests',
+        message: `Rate limit of ${error.limit.limit} requests per minute exceeded`,
+        code: 'RATE_LIMIT_EXCEEDED',
+        retry_after: error.limit.resetSeconds,
+      },
+      { 'Retry-After': String(error.limit.resetSeconds), ...rateLimitHeaders(error.limit) },
+    );
+  }
+
+  if (endpoint === 'handshake') {
+    if (error instanceof ValidationFailed) return json(400, { error: 'Invalid request body', details: error.issues });
+    if (error instanceof ProfileNotLinked) {
+      return json(400, { error: 'Profile not set up for authentication', details: error.message });
+    }
+    if (error instanceof ProfileNotFound) return json(404, { error: 'Profile not found', details: error.message });
+    return json(500, {
+      error: 'Failed to create authentication session',
+      details: 'The session could not be created; retry with exponential backoff',
+    });
+  }
+
+  if (error instanceof ValidationFailed) {
+    return json(400, { error: 'Validation Error', message: error.message, code: 'VALIDATION_ERROR', details: error.issues });
+  }
+  if (error instanceof UserAlreadyExists) {
+    return general(409, 'Conflict', 'USER_ALREADY_EXISTS', error.message, {
+      data: { profileId: error.profileId, email: error.email },
+    });
+  }
+  if (error instanceof IdempotencyKeyReused) return general(400, 'Validation Error', 'IDEMPOTENCY_KEY_REUSED', error.message);
+  if (error instanceof IdempotencyKeyInFlight) return general(409, 'Conflict', 'IDEMPOTENCY_KEY_IN_USE', error.message);
+  return general(500, 'Internal Server Error', 'SETUP_ERROR', 'Setup failed; retry with exponential backoff');
+}
+
+/** Whether the failure is the caller's (4xx, expected) rather than ours (logged as an error). */
+export const isExpectedFailure = (error: unknown): boolean =>
+  error instanceof DomainError;

@@ -1,0 +1,45 @@
+import type { MiddlewareObj } from '@middy/core';
+import { requireScope } from '../../domain/access/authenticator';
+import { Unauthorized } from '../../domain/errors';
+import { type ApiContext, type ApiEvent, type ApiResult, header } from '../api-context';
+import type { ApiEndpoint } from '../endpoints';
+import { rateLimitHeaders } from '../responses';
+
+/**
+ * Reads the key from the endpoint's one header (contract: Authentication 3). A key in
+ * the other endpoint's header is a 401 even when valid, so integrations fail loudly.
+ */
+export function presentedKey(event: ApiEvent, credential: ApiEndpoint['credential']): string | undefined {
+  if (credential === 'x-api-key') {
+    if (header(event, 'authorization') !== undefined && header(event, 'x-api-key') === undefined) {
+      throw new Unauthorized('Use the X-API-Key header on this endpoint');
+    }
+    return header(event, 'x-api-key')?.trim() || undefined;
+  }
+  const authorization = header(event, 'authorization');
+  if (authorization === undefined) {
+    if (header(event, 'x-api-key') !== undefined) throw new Unauthorized('Use the Authorization: Bearer header on this endpoint');
+    return undefined;
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) throw new Unauthorized('The Authorization header must be "Bearer <API_KEY>"');
+  return match[1];
+}
+
+export const apiKeyAuth = (endpoint: ApiEndpoint): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+  before: async (request) => {
+    const { deps } = request.context;
+    const caller = await deps.authenticator.authenticate(presentedKey(request.event, endpoint.credential));
+    request.context.caller = caller;
+    // Counted before the scope check and body validation: every authenticated request counts.
+    request.context.rateLimit = await deps.rateLimiter.consume(caller.partnerId, endpoint.name, endpoint.limitPerMinute);
+    requireScope(caller, endpoint.scope);
+  },
+  after: (request) => {
+    // Success responses carry the limit too; failures get it from the error responder.
+    const limit = request.context.rateLimit;
+    if (limit && request.response) {
+      request.response.headers = { ...request.response.headers, ...rateLimitHeaders(limit) };
+    }
+  },
+});

@@ -1,0 +1,32 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { ApiContext, ApiEvent, ApiResult } from '../api-context';
+import { isExpectedFailure } from '../error-responses';
+
+/**
+ * One structured line per request (contract: Authentication 7). It holds what an
+ * operator needs and nothing secret: no headers, no body, no key.
+ */
+export const requestLog = (endpoint: string): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
+  const write = (request: { event: ApiEvent; context: ApiContext; response: ApiResult | null; error: Error | null }) => {
+    const { context, event, response, error } = request;
+    if (!context.deps) return;
+    const entry = {
+      msg: 'api_request',
+      timestamp: new Date(context.startedAt).toISOString(),
+      requestId: context.requestId,
+      partnerId: context.caller?.partnerId ?? null,
+      endpoint,
+      method: event.requestContext?.http?.method,
+      status: response?.statusCode ?? 500,
+      ip: event.requestContext?.http?.sourceIp,
+      latencyMs: Date.now() - context.startedAt,
+      ...(error ? { failure: error.name, reason: error.message } : {}),
+    };
+    if (error && !isExpectedFailure(error)) {
+      context.deps.logger.error({ ...entry, stack: error.stack });
+    } else {
+      context.deps.logger.info(entry);
+    }
+  };
+  return { after: write, onError: write };
+};

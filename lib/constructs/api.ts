@@ -1,0 +1,127 @@
+import { CfnOutput } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  HttpApi,
+  HttpMethod,
+  HttpStage,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import type { EnvironmentConfig } from '../config';
+import { API_ROUTES, EMBED_ROUTES, type FunctionName } from '../resources';
+import { serviceLogGroup } from './node-function';
+
+type RouteDefinition = { readonly method: keyof typeof HttpMethod; readonly path: string; readonly fn: FunctionName };
+
+/**
+ * What an access log line keeps. Never headers: they carry the API key, and on the embed host
+ * the session cookie. The session token in the embed query string is not logged either.
+ */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    ip: '$context.identity.sourceIp',
+    requestTime: '$context.requestTime',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    responseLatency: '$context.responseLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
+/**
+ * Account-wide backstop across all partners; per-partner limits (setup 100/min, handshake
+ * 300/min) are enforced by the service itself with the contract's 429 body.
+ */
+const STAGE_THROTTLE = { rateLimit: 50, burstLimit: 100 };
+
+interface LoggedHttpApiProps {
+  readonly config: EnvironmentConfig;
+  readonly apiName: string;
+  readonly description: string;
+  readonly routes: readonly RouteDefinition[];
+  readonly functions: Readonly<Record<FunctionName, IFunction>>;
+}
+
+/** An HTTP API (payload format 2.0, no CORS: callers are servers and same-origin pages) with an access-logged $default stage. */
+class LoggedHttpApi extends Construct {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+
+  constructor(scope: Construct, id: string, { config, apiName, description, routes, functions }: LoggedHttpApiProps) {
+    super(scope, id);
+    this.api = new HttpApi(this, 'HttpApi', { apiName, description, createDefaultStage: false });
+    this.stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: STAGE_THROTTLE,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(serviceLogGroup(this, 'AccessLogs', config)),
+        format: ACCESS_LOG_FORMAT,
+      },
+    });
+    const integrations = new Map<FunctionName, HttpLambdaIntegration>();
+    for (const route of routes) {
+      let integration = integrations.get(route.fn);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${route.fn}Integration`, functions[route.fn], {
+          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        });
+        integrations.set(route.fn, integration);
+      }
+      this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });
+    }
+  }
+}
+
+export interface ApiProps {
+  readonly config: EnvironmentConfig;
+  readonly functions: Readonly<Record<FunctionName, IFunction>>;
+}
+
+/**
+ * The partner API and the embed host, one HTTP API each.
+ *
+ * Custom domains are not created here: their ACM certificates live in the account. After the
+ * first deploy an operator creates the API Gateway custom domain names printed in the outputs
+ * (with a certificate for each) and maps each to its API's `$default` stage with an empty
+ * mapping key, then points DNS at the domain's regional endpoint.
+ */
+export class Api extends Construct {
+  readonly partnerApi: HttpApi;
+  readonly embedApi: HttpApi;
+
+  constructor(scope: Construct, id: string, { config, functions }: ApiProps) {
+    super(scope, id);
+    const partner = new LoggedHttpApi(this, 'Partner', {
+      config,
+      apiName: `${config.resourcePrefix}-partner-api`,
+      description: `Partner API (${config.stage})`,
+      routes: API_ROUTES,
+      functions,
+    });
+    const embed = new LoggedHttpApi(this, 'Embed', {
+      config,
+      apiName: `${config.resourcePrefix}-embed`,
+      description: `Embed host (${config.stage})`,
+      routes: EMBED_ROUTES,
+      functions,
+    });
+    this.partnerApi = partner.api;
+    this.embedApi = embed.api;
+
+    new CfnOutput(this, 'PartnerApiUrl', { value: partner.stage.url, description: 'Partner API endpoint' });
+    new CfnOutput(this, 'EmbedUrl', { value: embed.stage.url, description: 'Embed host endpoint' });
+    new CfnOutput(this, 'PartnerApiDomainName', {
+      value: config.apiDomainName,
+      description: `Custom domain to map to the partner API's $default stage (needs an ACM certificate)`,
+    });
+    new CfnOutput(this, 'EmbedDomainName', {
+      value: config.embedDomainName,
+      description: `Custom domain to map to the embed host's $default stage (needs an ACM certificate)`,
+    });
+  }
+}

@@ -1,0 +1,65 @@
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { EnvironmentConfig } from '../config';
+import { FUNCTION_ENTRIES, type FunctionName } from '../resources';
+
+/** FUNCTION_ENTRIES paths are relative to the repository root, whatever the working directory. */
+const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** CloudWatch accepts only certain retention periods; a config typo must fail the synth, not the deploy. */
+const retentionDays = (days: number): RetentionDays => {
+  if (!(Object.values(RetentionDays) as unknown[]).includes(days)) {
+    throw new Error(`logRetentionDays ${days} is not a retention period CloudWatch Logs accepts`);
+  }
+  return days as RetentionDays;
+};
+
+/** A log group kept as long as the stage's config says, and kept after stack deletion where data is retained. */
+export const serviceLogGroup = (scope: Construct, id: string, config: EnvironmentConfig): LogGroup =>
+  new LogGroup(scope, id, {
+    retention: retentionDays(config.logRetentionDays),
+    removalPolicy: config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+  });
+
+export interface NodeFunctionProps {
+  readonly config: EnvironmentConfig;
+  readonly name: FunctionName;
+  readonly timeout: Duration;
+  /** The runtime configuration every handler reads (see ServiceStack). */
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+/** One of the service's Lambda handlers, bundled as ESM for Node.js 22 on Graviton. */
+export class NodeFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: NodeFunctionProps) {
+    super(scope, id, {
+      entry: join(repositoryRoot, FUNCTION_ENTRIES[props.name]),
+      handler: 'handler',
+      projectRoot: repositoryRoot,
+      depsLockFilePath: join(repositoryRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 512,
+      timeout: props.timeout,
+      tracing: Tracing.ACTIVE,
+      logGroup: serviceLogGroup(scope, `${id}Logs`, props.config),
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      bundling: {
+        minify: true,
+        sourceMap: true,
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        // Bundled CommonJS dependencies still call require(); ESM has none of its own.
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        // The AWS SDK v3 is bundled too: the versions we test with are the versions that run.
+        externalModules: [],
+      },
+    });
+  }
+}

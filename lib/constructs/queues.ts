@@ -1,0 +1,41 @@
+import { Duration } from 'aws-cdk-lib';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { EnvironmentConfig } from '../config';
+import { QUEUES, deadLetterQueueName, queueName, type QueueDefinition, type QueueName } from '../resources';
+
+export interface QueuesProps {
+  readonly config: EnvironmentConfig;
+}
+
+/** Every queue of lib/resources.ts, each with its dead-letter queue. */
+export class Queues extends Construct {
+  readonly queue: Readonly<Record<QueueName, Queue>>;
+  readonly deadLetterQueue: Readonly<Record<QueueName, Queue>>;
+
+  constructor(scope: Construct, id: string, { config }: QueuesProps) {
+    super(scope, id);
+    const definitions = Object.entries(QUEUES) as [QueueName, QueueDefinition][];
+    const pairs = definitions.map(([name, definition]) => {
+      const deadLetterQueue = new Queue(this, `${name}Dlq`, {
+        queueName: deadLetterQueueName(config.resourcePrefix, name),
+        retentionPeriod: Duration.days(14),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      const queue = new Queue(this, name, {
+        queueName: queueName(config.resourcePrefix, name),
+        visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+        deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      return { name, queue, deadLetterQueue };
+    });
+    this.queue = Object.fromEntries(pairs.map((p) => [p.name, p.queue])) as Record<QueueName, Queue>;
+    this.deadLetterQueue = Object.fromEntries(pairs.map((p) => [p.name, p.deadLetterQueue])) as Record<
+      QueueName,
+      Queue
+    >;
+  }
+}

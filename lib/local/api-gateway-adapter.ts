@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { HttpLambda } from '../../functions/http/api-context';
+
+export interface LocalRoute {
+  readonly method: string;
+  /** API Gateway route path, with `{name}` parameters. */
+  readonly path: string;
+  readonly handler: HttpLambda;
+}
+
+/** A plain request handler for local-only pages (health, demo); returns false when it did not answer. */
+export type LocalPage = (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | Promise<boolean>;
+
+// API Gateway HTTP APIs refuse payloads above 10 MB before any Lambda runs.
+const GATEWAY_MAX_PAYLOAD = 10 * 1024 * 1024;
+
+/**
+ * Serves Lambda handlers the way API Gateway HTTP APIs (payload format 2.0) invoke them,
+ * so locally the very same handler code runs behind the same event shape.
+ */
+export function apiGatewayListener(routes: readonly LocalRoute[], pages: readonly LocalPage[] = []): RequestListener {
+  const compiled = routes.map((route) => ({ ...route, pattern: compile(route.path) }));
+  return (req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      if (body === undefined) return send(res, { statusCode: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      for (const route of compiled) {
+        const match = route.pattern.exec(url.pathname);
+        if (!match || route.method !== req.method) continue;
+        const event = toEvent(req, url, body, `${route.method} ${route.path}`, match.groups ?? {});
+        return send(res, await route.handler(event, lambdaContext()));
+      }
+      for (const page of pages) if (await page(req, res, body)) return;
+      // What API Gateway answers for a route it does not have (preflights included: no CORS).
+      send(res, { statusCode: 404, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Not Found' }) });
+    })().catch((error: unknown) => {
+      // API Gateway's answer when the integration itself fails.
+      process.stderr.write(`local gateway: ${(error as Error).stack}\n`);
+      if (!res.headersSent) send(res, { statusCode: 500, body: JSON.stringify({ message: 'Internal Server Error' }) });
+    });
+  };
+}
+
+const compile = (path: string): RegExp =>
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_MAX_PAYLOAD) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function toEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  routeKey: string,
+  pathParameters: Record<string, string>,
+): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (name === 'cookie') cookies.push(...String(value).split(';').map((c) => c.trim()).filter(Boolean));
+    else headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const queryStringParameters = url.search ? Object.fromEntries(url.searchParams) : undefined;
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    ...(cookies.length ? { cookies } : {}),
+    ...(queryStringParameters ? { queryStringParameters } : {}),
+    ...(Object.keys(pathParameters).length
+      ? { pathParameters: Object.fromEntries(Object.entries(pathParameters).map(([k, v]) => [k, decodeURIComponent(v)])) }
+      : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length ? { body: body.toString('base64'), isBase64Encoded: true } : { isBase64Encoded: false }),
+  };
+}
+
+function lambdaContext(): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: 'local',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:local',
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: 'local',
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'));
+}

@@ -1,0 +1,102 @@
+import { createServer, type Server } from 'node:http';
+import { createAwsClients } from '../../functions/adapters/aws-clients';
+import { loadRuntimeConfig, type RuntimeConfig } from '../../functions/config';
+import { createDependencies, type Dependencies, type DependencyOverrides } from '../../functions/container';
+import { createEmbedHandler } from '../../functions/handlers/embed';
+import { createHandshakeHandler } from '../../functions/handlers/handshake';
+import { createSetupHandler } from '../../functions/handlers/setup';
+import { ENVIRONMENTS } from '../config';
+import { API_ROUTES, EMBED_ROUTES, type QueueName } from '../resources';
+import type { HttpLambda } from '../../functions/http/api-context';
+import { apiGatewayListener, type LocalPage } from './api-gateway-adapter';
+import { provisionLocalResources } from './provision';
+import type { StandIns } from './stand-ins';
+
+export interface LocalStackOptions extends DependencyOverrides {
+  readonly standIns: Pick<StandIns, 'endpoints' | 'stripeApiBase'>;
+  /** Resource name prefix; tests use a fresh one per file so they never share state. */
+  readonly resourcePrefix: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly stripeSecretKey?: string;
+  readonly extraEnvironment?: Record<string, string>;
+  readonly pages?: readonly LocalPage[];
+}
+
+export interface LocalStack {
+  readonly url: string;
+  readonly config: RuntimeConfig;
+  readonly deps: Dependencies;
+  readonly queueUrls: Record<QueueName, string>;
+  close(): Promise<void>;
+}
+
+type HttpHandlerFactory = (getDependencies: () => Promise<Dependencies>) => HttpLambda;
+
+const HTTP_HANDLERS: Record<(typeof API_ROUTES | typeof EMBED_ROUTES)[number]['fn'], HttpHandlerFactory> = {
+  setup: createSetupHandler,
+  handshake: createHandshakeHandler,
+  embed: createEmbedHandler,
+};
+
+/**
+ * The service on the stand-ins: the sandbox configuration, the resources of
+ * `lib/resources.ts`, and the Lambda handlers behind an API Gateway v2 adapter.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const aws = createAwsClients(options.standIns.endpoints);
+  const queueUrls = await provisionLocalResources(aws, options.resourcePrefix);
+
+  const server: Server = createServer();
+  await new Promise<void>((done) => server.listen(options.port, '127.0.0.1', done));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const url = `http://localhost:${port}`;
+
+  const sandbox = ENVIRONMENTS.sandbox;
+  const config = loadRuntimeConfig({
+    STAGE: 'sandbox',
+    API_KEY_PREFIX: sandbox.apiKeyPrefix,
+    RESOURCE_PREFIX: options.resourcePrefix,
+    EMBED_BASE_URL: url,
+    ORDER_EVENTS_QUEUE_URL: queueUrls.orderEvents,
+    WEBHOOK_DELIVERIES_QUEUE_URL: queueUrls.webhookDeliveries,
+    STRIPE_SECRET_KEY: options.stripeSecretKey ?? 'sk_test_local',
+    STRIPE_API_BASE: options.standIns.stripeApiBase,
+    ALERT_SENDER_EMAIL: 'webhooks@localhost.test',
+    WEBHOOK_REQUIRE_HTTPS_PUBLIC: String(sandbox.webhookRequireHttpsPublic),
+    DEFAULT_FRAME_ANCESTORS: sandbox.defaultFrameAncestors.join(','),
+    ...options.extraEnvironment,
+  });
+  const deps = createDependencies(config, aws, options);
+  const getDependencies = () => Promise.resolve(deps);
+
+  const health: LocalPage = (req, res) => {
+    if (req.url !== '/health') return false;
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: 'ok' }));
+    return true;
+  };
+  server.on(
+    'request',
+    apiGatewayListener(
+      [...API_ROUTES, ...EMBED_ROUTES].map((route) => ({
+        method: route.method,
+        path: route.path,
+        handler: HTTP_HANDLERS[route.fn](getDependencies),
+      })),
+      [health, ...(options.pages ?? [])],
+    ),
+  );
+
+  return {
+    url,
+    config,
+    deps,
+    queueUrls,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

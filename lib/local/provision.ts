@@ -1,0 +1,92 @@
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  deadLetterQueueName,
+  QUEUES,
+  type QueueName,
+  queueName,
+  type TableDefinition,
+  TABLES,
+  tableName,
+} from '../resources';
+
+/** Creates on the stand-ins the tables and queues the CDK stack defines, from the same definition. */
+export async function provisionLocalResources(
+  clients: { db: DynamoDBDocumentClient; sqs: SQSClient },
+  prefix: string,
+): Promise<Record<QueueName, string>> {
+  await Promise.all(
+    Object.entries(TABLES).map(([name, definition]) =>
+      createTable(clients.db as unknown as DynamoDBClient, tableName(prefix, name as keyof typeof TABLES), definition),
+    ),
+  );
+  const urls = {} as Record<QueueName, string>;
+  for (const [name, definition] of Object.entries(QUEUES) as [QueueName, (typeof QUEUES)[QueueName]][]) {
+    const dlq = await clients.sqs.send(new CreateQueueCommand({ QueueName: deadLetterQueueName(prefix, name) }));
+    const { Attributes } = await clients.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+    );
+    const queue = await clients.sqs.send(
+      new CreateQueueCommand({
+        QueueName: queueName(prefix, name),
+        Attributes: {
+          VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
+          RedrivePolicy: JSON.stringify({
+            deadLetterTargetArn: Attributes?.QueueArn,
+            maxReceiveCount: definition.maxReceiveCount,
+          }),
+        },
+      }),
+    );
+    urls[name] = queue.QueueUrl as string;
+  }
+  return urls;
+}
+
+async function createTable(db: DynamoDBClient, name: string, definition: TableDefinition): Promise<void> {
+  const keys = [definition.partitionKey, definition.sortKey, ...definition.globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey])]
+    .filter((k): k is string => Boolean(k));
+  const input: CreateTableCommandInput = {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...new Set(keys)].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: definition.partitionKey, KeyType: 'HASH' },
+      ...(definition.sortKey ? [{ AttributeName: definition.sortKey, KeyType: 'RANGE' as const }] : []),
+    ],
+    ...(definition.globalIndexes.length
+      ? {
+          GlobalSecondaryIndexes: definition.globalIndexes.map((index) => ({
+            IndexName: index.name,
+            KeySchema: [
+              { AttributeName: index.partitionKey, KeyType: 'HASH' },
+              { AttributeName: index.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          })),
+        }
+      : {}),
+  };
+  try {
+    await db.send(new CreateTableCommand(input));
+  } catch (error) {
+    if (error instanceof ResourceInUseException) return; // kept from an earlier run
+    throw error;
+  }
+  if (definition.ttlAttribute) {
+    // Accepted but not enforced by DynamoDB Local: code checks expiry itself (DESIGN.md).
+    await db.send(
+      new UpdateTimeToLiveCommand({
+        TableName: name,
+        TimeToLiveSpecification: { AttributeName: definition.ttlAttribute, Enabled: true },
+      }),
+    );
+  }
+}

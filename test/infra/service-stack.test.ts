@@ -1,0 +1,358 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { CfnFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { ENVIRONMENTS, STAGES, type Stage } from '../../lib/config';
+import {
+  API_ROUTES,
+  EMBED_ROUTES,
+  QUEUES,
+  TABLES,
+  deadLetterQueueName,
+  queueName,
+  tableName,
+  type FunctionName,
+  type QueueName,
+  type TableName,
+} from '../../lib/resources';
+import { addServiceStacks } from '../../lib/service-stack';
+
+type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+
+const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const stacks = addServiceStacks(app);
+const templates = Object.fromEntries(STAGES.map((s) => [s, Template.fromStack(stacks[s])])) as Record<Stage, Template>;
+
+const tableNames = Object.keys(TABLES) as TableName[];
+const queueNames = Object.keys(QUEUES) as QueueName[];
+const functionNames = Object.keys(stacks.production.functions) as FunctionName[];
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+const resourcesOf = (stage: Stage, type: string): Resources =>
+  templates[stage].findResources(type) as Resources;
+
+const logicalIdWhere = (stage: Stage, type: string, property: string, value: unknown): string => {
+  const ids = Object.entries(resourcesOf(stage, type))
+    .filter(([, r]) => JSON.stringify(r.Properties?.[property]) === JSON.stringify(value))
+    .map(([id]) => id);
+  expect(ids, `${type} with ${property} = ${JSON.stringify(value)}`).toHaveLength(1);
+  return ids[0]!;
+};
+const tableId = (stage: Stage, table: TableName) =>
+  logicalIdWhere(stage, 'AWS::DynamoDB::Table', 'TableName', tableName(ENVIRONMENTS[stage].resourcePrefix, table));
+const queueId = (stage: Stage, queue: QueueName) =>
+  logicalIdWhere(stage, 'AWS::SQS::Queue', 'QueueName', queueName(ENVIRONMENTS[stage].resourcePrefix, queue));
+const dlqId = (stage: Stage, queue: QueueName) =>
+  logicalIdWhere(stage, 'AWS::SQS::Queue', 'QueueName', deadLetterQueueName(ENVIRONMENTS[stage].resourcePrefix, queue));
+const functionId = (stage: Stage, fn: FunctionName): string => {
+  const stack = stacks[stage];
+  return stack.getLogicalId((stack.functions[fn] as IFunction).node.defaultChild as CfnFunction);
+};
+
+/** Every IAM statement attached to a function's execution role. */
+const statementsOf = (stage: Stage, fn: FunctionName): Statement[] => {
+  const role = resourcesOf(stage, 'AWS::Lambda::Function')[functionId(stage, fn)]!.Properties!.Role['Fn::GetAtt'][0];
+  return Object.values(resourcesOf(stage, 'AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p.Properties!.Roles).includes(`"${role}"`))
+    .flatMap((p) => p.Properties!.PolicyDocument.Statement as Statement[]);
+};
+const actionsOf = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const references = (s: Statement, logicalId: string) => JSON.stringify(s.Resource).includes(`"${logicalId}"`);
+const actionsOn = (stage: Stage, fn: FunctionName, logicalId: string): string[] =>
+  statementsOf(stage, fn)
+    .filter((s) => references(s, logicalId))
+    .flatMap(actionsOf);
+
+describe.each(STAGES)('the %s stack', (stage) => {
+  const template = templates[stage];
+  const config = ENVIRONMENTS[stage];
+
+  it.each(tableNames)('defines the %s table as lib/resources.ts does, with point-in-time recovery', (table) => {
+    const definition = TABLES[table];
+    const properties = resourcesOf(stage, 'AWS::DynamoDB::Table')[tableId(stage, table)]!.Properties!;
+    expect(properties.KeySchema).toEqual([
+      { AttributeName: definition.partitionKey, KeyType: 'HASH' },
+      ...(definition.sortKey ? [{ AttributeName: definition.sortKey, KeyType: 'RANGE' }] : []),
+    ]);
+    expect(properties.TimeToLiveSpecification).toEqual(
+      definition.ttlAttribute ? { AttributeName: definition.ttlAttribute, Enabled: true } : undefined,
+    );
+    expect(properties.GlobalSecondaryIndexes ?? []).toEqual(
+      definition.globalIndexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+    expect(properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    // SSEEnabled without a key means the AWS-managed aws/dynamodb key.
+    expect(properties.SSESpecification).toEqual({ SSEEnabled: true });
+  });
+
+  it('keeps its tables on stack deletion and protects them only where the stage retains data', () => {
+    for (const table of tableNames) {
+      const resource = resourcesOf(stage, 'AWS::DynamoDB::Table')[tableId(stage, table)]!;
+      expect(resource.DeletionPolicy).toBe(config.retainData ? 'Retain' : 'Delete');
+      expect(resource.Properties!.DeletionProtectionEnabled ?? false).toBe(config.retainData);
+    }
+  });
+
+  it.each(queueNames)('moves %s messages to its dead-letter queue after the defined receives', (queue) => {
+    const definition = QUEUES[queue];
+    const queues = resourcesOf(stage, 'AWS::SQS::Queue');
+    const main = queues[queueId(stage, queue)]!.Properties!;
+    const dlq = queues[dlqId(stage, queue)]!.Properties!;
+    expect(main.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId(stage, queue), 'Arn'] },
+      maxReceiveCount: definition.maxReceiveCount,
+    });
+    expect(main.VisibilityTimeout).toBe(definition.visibilityTimeoutSeconds);
+    expect(dlq.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    for (const properties of [main, dlq]) expect(properties.SqsManagedSseEnabled).toBe(true);
+    for (const id of [queueId(stage, queue), dlqId(stage, queue)]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it.each(functionNames)('runs %s on Node.js 22, arm64, traced, with the runtime configuration', (fn) => {
+    const properties = resourcesOf(stage, 'AWS::Lambda::Function')[functionId(stage, fn)]!.Properties!;
+    expect(properties.Runtime).toBe('nodejs22.x');
+    expect(properties.Architectures).toEqual(['arm64']);
+    expect(properties.MemorySize).toBe(512);
+    expect(properties.TracingConfig).toEqual({ Mode: 'Active' });
+    expect(properties.Environment.Variables).toMatchObject({
+      STAGE: stage,
+      API_KEY_PREFIX: config.apiKeyPrefix,
+      RESOURCE_PREFIX: config.resourcePrefix,
+      EMBED_BASE_URL: `https://${config.embedDomainName}`,
+      ORDER_EVENTS_QUEUE_URL: { Ref: queueId(stage, 'orderEvents') },
+      WEBHOOK_DELIVERIES_QUEUE_URL: { Ref: queueId(stage, 'webhookDeliveries') },
+      STRIPE_SECRET_NAME: config.stripeSecretName,
+      ALERT_SENDER_EMAIL: config.alertSenderEmail,
+      WEBHOOK_REQUIRE_HTTPS_PUBLIC: String(config.webhookRequireHttpsPublic),
+      DEFAULT_FRAME_ANCESTORS: config.defaultFrameAncestors.join(','),
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+    const logGroup = properties.LoggingConfig.LogGroup.Ref as string;
+    expect(resourcesOf(stage, 'AWS::Logs::LogGroup')[logGroup]!.Properties!.RetentionInDays).toBe(
+      config.logRetentionDays,
+    );
+  });
+
+  it('gives the handshake no write access to organizations and no secrets', () => {
+    const onOrganizations = actionsOn(stage, 'handshake', tableId(stage, 'organizations'));
+    expect(onOrganizations).toContain('dynamodb:GetItem');
+    expect(onOrganizations.filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
+    expect(statementsOf(stage, 'handshake').flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:'))).toEqual(
+      [],
+    );
+    expect(actionsOn(stage, 'handshake', tableId(stage, 'sessions'))).toContain('dynamodb:UpdateItem');
+  });
+
+  it('keeps setup away from the sessions table and lets it read only its own stage’s Stripe secret', () => {
+    expect(actionsOn(stage, 'setup', tableId(stage, 'sessions'))).toEqual([]);
+    expect(actionsOn(stage, 'setup', tableId(stage, 'organizations'))).toContain('dynamodb:PutItem');
+    expect(actionsOn(stage, 'setup', tableId(stage, 'partners'))).not.toContain('dynamodb:PutItem');
+    const secretId = logicalIdWhere(stage, 'AWS::SecretsManager::Secret', 'Name', config.stripeSecretName);
+    const secretStatements = statementsOf(stage, 'setup').filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('secretsmanager:')),
+    );
+    expect(secretStatements.flatMap(actionsOf)).not.toContain('secretsmanager:PutSecretValue');
+    expect(secretStatements.every((s) => JSON.stringify(s.Resource) === JSON.stringify({ Ref: secretId }))).toBe(true);
+  });
+
+  it('lets the dispatcher read only secrets under its stage’s webhook-secret prefix, and write none', () => {
+    const secretStatements = statementsOf(stage, 'webhookDispatch').filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('secretsmanager:')),
+    );
+    expect(secretStatements).toHaveLength(1);
+    const [statement] = secretStatements;
+    expect(actionsOf(statement!).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+    expect(statement!.Resource).toEqual({
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':secretsmanager:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          `:secret:${config.resourcePrefix}/webhook-secrets/*`,
+        ],
+      ],
+    });
+    const sesActions = statementsOf(stage, 'webhookDispatch')
+      .filter((s) => actionsOf(s).some((a) => a.startsWith('ses:')))
+      .map((s) => ({ actions: actionsOf(s), resource: JSON.stringify(s.Resource) }));
+    expect(sesActions).toHaveLength(1);
+    expect(sesActions[0]!.actions).toEqual(['ses:SendEmail']);
+    expect(sesActions[0]!.resource).toContain(`identity/`);
+  });
+
+  it('grants no function a wildcard resource beyond X-Ray, which has no resource-level permissions', () => {
+    for (const fn of functionNames) {
+      const wildcard = statementsOf(stage, fn).filter((s) => s.Resource === '*');
+      expect(wildcard.flatMap(actionsOf).every((a) => a.startsWith('xray:')), fn).toBe(true);
+    }
+  });
+
+  it('feeds the fan-out from order events and the dispatcher from deliveries, reporting item failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId(stage, 'orderEvents'), 'Arn'] },
+      FunctionName: { Ref: functionId(stage, 'orderFanout') },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId(stage, 'webhookDeliveries'), 'Arn'] },
+      FunctionName: { Ref: functionId(stage, 'webhookDispatch') },
+      BatchSize: 5,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 10 },
+    });
+    const timeout = (fn: FunctionName) =>
+      resourcesOf(stage, 'AWS::Lambda::Function')[functionId(stage, fn)]!.Properties!.Timeout as number;
+    expect(timeout('webhookDispatch')).toBeLessThan(QUEUES.webhookDeliveries.visibilityTimeoutSeconds);
+    expect(timeout('orderFanout')).toBeLessThan(QUEUES.orderEvents.visibilityTimeoutSeconds);
+    expect(actionsOn(stage, 'orderFanout', queueId(stage, 'webhookDeliveries'))).toContain('sqs:SendMessage');
+    expect(actionsOn(stage, 'webhookDispatch', queueId(stage, 'webhookDeliveries'))).toContain('sqs:SendMessage');
+    expect(actionsOn(stage, 'webhookDispatch', queueId(stage, 'orderEvents'))).toEqual([]);
+  });
+
+  describe.each([
+    ['partner API', `${config.resourcePrefix}-partner-api`, API_ROUTES],
+    ['embed host', `${config.resourcePrefix}-embed`, EMBED_ROUTES],
+  ] as const)('its %s', (_, apiName, routes) => {
+    const apiId = () => logicalIdWhere(stage, 'AWS::ApiGatewayV2::Api', 'Name', apiName);
+
+    it('is an HTTP API without CORS', () => {
+      const properties = resourcesOf(stage, 'AWS::ApiGatewayV2::Api')[apiId()]!.Properties!;
+      expect(properties.ProtocolType).toBe('HTTP');
+      expect(properties.CorsConfiguration).toBeUndefined();
+    });
+
+    it('routes exactly the defined routes to their functions with payload format 2.0', () => {
+      const apiRoutes = Object.values(resourcesOf(stage, 'AWS::ApiGatewayV2::Route')).filter(
+        (r) => r.Properties!.ApiId.Ref === apiId(),
+      );
+      const integrations = resourcesOf(stage, 'AWS::ApiGatewayV2::Integration');
+      const routed = apiRoutes.map((r) => {
+        const integration = integrations[r.Properties!.Target['Fn::Join'][1][1].Ref]!.Properties!;
+        expect(integration.PayloadFormatVersion).toBe('2.0');
+        return { key: r.Properties!.RouteKey, target: integration.IntegrationUri['Fn::GetAtt'][0] };
+      });
+      expect(routed.sort((a, b) => a.key.localeCompare(b.key))).toEqual(
+        routes
+          .map((r) => ({ key: `${r.method} ${r.path}`, target: functionId(stage, r.fn) }))
+          .sort((a, b) => a.key.localeCompare(b.key)),
+      );
+    });
+
+    it('logs access as JSON without headers, throttled, on the $default stage', () => {
+      template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        ApiId: { Ref: apiId() },
+        StageName: '$default',
+        AutoDeploy: true,
+        DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+        AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.anyValue() },
+      });
+      const apiStage = Object.values(resourcesOf(stage, 'AWS::ApiGatewayV2::Stage')).find(
+        (s) => s.Properties!.ApiId.Ref === apiId(),
+      )!;
+      const format = JSON.parse(apiStage.Properties!.AccessLogSettings.Format as string) as Record<string, string>;
+      expect(Object.keys(format).sort()).toEqual(
+        ['integrationError', 'ip', 'requestId', 'requestTime', 'responseLatency', 'routeKey', 'status'].sort(),
+      );
+      expect(Object.values(format).join(' ')).not.toMatch(/header|querystring|authorizer/i);
+    });
+
+    it('alarms the operators on any 5xx', () => {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/ApiGateway',
+        MetricName: '5xx',
+        Dimensions: [{ Name: 'ApiId', Value: { Ref: apiId() } }],
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+        AlarmActions: [{ Ref: Match.anyValue() }],
+      });
+    });
+  });
+
+  it('alarms the operators by e-mail when a dead-letter queue holds a message or a function fails', () => {
+    const topicId = Object.keys(resourcesOf(stage, 'AWS::SNS::Topic'))[0]!;
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: config.operatorAlarmEmail,
+      TopicArn: { Ref: topicId },
+    });
+    for (const queue of queueNames) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId(stage, queue), 'QueueName'] } }],
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+        AlarmActions: [{ Ref: topicId }],
+      });
+    }
+    for (const fn of functionNames) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId(stage, fn) } }],
+        AlarmActions: [{ Ref: topicId }],
+      });
+    }
+  });
+
+  it('verifies the stage’s alert sender with SES', () => {
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: config.alertSenderEmail });
+  });
+});
+
+describe('the two stages', () => {
+  it('are separate stacks, one per stage', () => {
+    expect(app.node.children.filter((c) => c instanceof Stack).map((s) => (s as Stack).stackName)).toEqual(
+      STAGES.map((stage) => `EmbedService-${stage}`),
+    );
+  });
+
+  it('share no table, queue or secret: every name carries its own stage prefix', () => {
+    const namesOf = (stage: Stage): string[] => [
+      ...Object.values(resourcesOf(stage, 'AWS::DynamoDB::Table')).map((r) => r.Properties!.TableName as string),
+      ...Object.values(resourcesOf(stage, 'AWS::SQS::Queue')).map((r) => r.Properties!.QueueName as string),
+      ...Object.values(resourcesOf(stage, 'AWS::SecretsManager::Secret')).map((r) => r.Properties!.Name as string),
+    ];
+    const names = Object.fromEntries(STAGES.map((s) => [s, namesOf(s)])) as Record<Stage, string[]>;
+    for (const stage of STAGES) {
+      const prefix = ENVIRONMENTS[stage].resourcePrefix;
+      expect(names[stage]).toHaveLength(tableNames.length + 2 * queueNames.length + 1);
+      for (const name of names[stage]) expect(name).toMatch(new RegExp(`^${prefix}[-/]`));
+    }
+    expect(names.production.filter((n) => names.sandbox.includes(n))).toEqual([]);
+    expect(ENVIRONMENTS.production.resourcePrefix.startsWith(ENVIRONMENTS.sandbox.resourcePrefix)).toBe(false);
+    expect(ENVIRONMENTS.sandbox.resourcePrefix.startsWith(ENVIRONMENTS.production.resourcePrefix)).toBe(false);
+  });
+
+  it('let the dispatcher of one stage read none of the other stage’s webhook secrets', () => {
+    const prefixIn = (stage: Stage) =>
+      JSON.stringify(
+        statementsOf(stage, 'webhookDispatch').filter((s) => actionsOf(s).includes('secretsmanager:GetSecretValue')),
+      );
+    expect(prefixIn('production')).not.toContain(`${ENVIRONMENTS.sandbox.resourcePrefix}/`);
+    expect(prefixIn('sandbox')).not.toContain(`${ENVIRONMENTS.production.resourcePrefix}/`);
+  });
+});

@@ -1,0 +1,238 @@
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableName } from '../../lib/resources';
+import { startTestStack, type TestStack } from '../support/test-stack';
+
+const SETUP = '/v1/organizations/setup';
+const HANDSHAKE = '/v1/partner/handshake';
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+const xApiKey = (key: string) => ({ 'X-API-Key': key });
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack.close());
+
+describe('authentication (contract: Authentication 3-5)', () => {
+  it('answers 401 UNAUTHORIZED in the general error body when setup has no key', async () => {
+    const res = await stack.post(SETUP, {});
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: 'Unauthorized', message: expect.any(String), code: 'UNAUTHORIZED', details: [] });
+  });
+
+  it('answers 401 when setup gets its key in X-API-Key instead of Authorization: Bearer', async () => {
+    const { apiKey } = await stack.createPartner();
+    const res = await stack.post(SETUP, {}, xApiKey(apiKey));
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('UNAUTHORIZED');
+  });
+
+  it('answers 401 for an Authorization header that is not a Bearer token', async () => {
+    const { apiKey } = await stack.createPartner();
+    const res = await stack.post(SETUP, {}, { Authorization: `Basic ${apiKey}` });
+    expect(res.status).toBe(401);
+  });
+
+  it('answers 401 with a message when the handshake gets Authorization: Bearer instead of X-API-Key', async () => {
+    const { apiKey } = await stack.createPartner();
+    const res = await stack.post(HANDSHAKE, { internal_user_id: 'u-1' }, bearer(apiKey));
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error: 'Unauthorized', message: expect.stringContaining('X-API-Key') });
+  });
+
+  it('answers 401 for a production key on the sandbox', async () => {
+    const res = await stack.post(SETUP, {}, bearer(`sk_live_${'a'.repeat(64)}`));
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('UNAUTHORIZED');
+  });
+
+  it('answers 401 for a well-formed but unknown sandbox key', async () => {
+    const res = await stack.post(HANDSHAKE, { internal_user_id: 'u-1' }, xApiKey(`sk_test_${'b'.repeat(64)}`));
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('Unauthorized');
+  });
+
+  it('refuses the old key at once after rotation and accepts the new one', async () => {
+    const partner = await stack.createPartner();
+    const rotated = await stack.deps.partnerAdmin.rotateKey(partner.partnerId, partner.keyId as never);
+    expect((await stack.post(SETUP, {}, bearer(partner.apiKey))).status).toBe(401);
+    expect((await stack.post(SETUP, {}, bearer(rotated.apiKey))).status).not.toBe(401);
+  });
+
+  it('refuses a revoked key', async () => {
+    const partner = await stack.createPartner();
+    await stack.deps.partnerAdmin.revokeKey(partner.partnerId, partner.keyId as never);
+    expect((await stack.post(HANDSHAKE, { internal_user_id: 'x' }, xApiKey(partner.apiKey))).status).toBe(401);
+  });
+
+  it('answers 403 FORBIDDEN when the key lacks organization:write on setup', async () => {
+    const { apiKey } = await stack.createPartner({ scopes: ['session:write'] });
+    const res = await stack.post(SETUP, {}, bearer(apiKey));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'Forbidden', message: expect.stringContaining('organization:write'), code: 'FORBIDDEN', details: [] });
+  });
+
+  it('answers 403 when the key lacks session:write on the handshake', async () => {
+    const { apiKey } = await stack.createPartner({ scopes: ['organization:write'] });
+    const res = await stack.post(HANDSHAKE, { internal_user_id: 'u-1' }, xApiKey(apiKey));
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('Forbidden');
+  });
+});
+
+describe('malformed requests', () => {
+  it('answers 400 VALIDATION_ERROR on setup for malformed JSON', async () => {
+    const { apiKey } = await stack.createPartner();
+    const res = await stack.post(SETUP, '{"internalOrgId": ', bearer(apiKey));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'Validation Error',
+      message: expect.any(String),
+      code: 'VALIDATION_ERROR',
+      details: [{ code: 'MALFORMED_JSON', message: expect.any(String), path: [] }],
+    });
+  });
+
+  it('answers 400 "Invalid request body" on the handshake for a JSON array', async () => {
+    const { apiKey } = await stack.createPartner();
+    const res = await stack.post(HANDSHAKE, '[1,2]', xApiKey(apiKey));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Invalid request body', details: [{ code: 'INVALID_BODY', message: expect.any(String), path: [] }] });
+  });
+
+  it.each([['null'], ['"text"'], ['42'], ['']])('answers 400 on setup for the body %j', async (body) => {
+    const { apiKey } = await stack.createPartner();
+    const res = await stack.post(SETUP, body, bearer(apiKey));
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('answers 400 BODY_TOO_LARGE for a body over 64 KiB', async () => {
+    const { apiKey } = await stack.createPartner();
+    const res = await stack.post(SETUP, { organizationName: 'x'.repeat(70 * 1024) }, bearer(apiKey));
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].code).toBe('BODY_TOO_LARGE');
+  });
+
+  it('answers 400 for a non-JSON content type', async () => {
+    const { apiKey } = await stack.createPartner();
+    const res = await stack.post(SETUP, 'a=b', { ...bearer(apiKey), 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].code).toBe('UNSUPPORTED_CONTENT_TYPE');
+  });
+});
+
+describe('request ids, CORS and logs', () => {
+  it('puts a Request-Id header on every response, failures included', async () => {
+    const unauthorized = await stack.post(SETUP, {});
+    const { apiKey } = await stack.createPartner();
+    const invalid = await stack.post(SETUP, '{', bearer(apiKey));
+    const ids = [unauthorized, invalid].map((r) => r.headers.get('request-id'));
+    expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(2);
+  });
+
+  it('sends no CORS headers and answers no preflight, so browsers cannot call the API', async () => {
+    const preflight = await fetch(`${stack.url}${SETUP}`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(404);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const { apiKey } = await stack.createPartner();
+    const res = await stack.post(SETUP, {}, { ...bearer(apiKey), Origin: 'https://evil.example' });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('logs one line per request with partner, endpoint, status, ip, request id and latency, never the key', async () => {
+    const { apiKey, partnerId } = await stack.createPartner();
+    const res = await stack.post(SETUP, '{', bearer(apiKey));
+    const line = stack.logs.find((l) => l.requestId === res.headers.get('request-id'));
+    expect(line).toMatchObject({
+      msg: 'api_request',
+      partnerId,
+      endpoint: 'setup',
+      status: 400,
+      ip: '127.0.0.1',
+      timestamp: expect.any(String),
+      latencyMs: expect.any(Number),
+    });
+    await stack.post(SETUP, {}, bearer(`sk_live_${'c'.repeat(64)}`));
+    const everything = stack.rawLogLines.join('\n');
+    expect(everything).not.toContain(apiKey);
+    expect(everything).not.toMatch(/sk_(live|test)_[0-9a-f]{8}/);
+  });
+});
+
+describe('rate limits (contract: Limits; DESIGN.md: per partner, per endpoint, fixed window)', () => {
+  it('answers 429 RATE_LIMIT_EXCEEDED after 100 setup requests in a minute, with retry_after and headers', async () => {
+    const { apiKey } = await stack.createPartner();
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i += 1) statuses.push((await stack.post(SETUP, '{', bearer(apiKey))).status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(0);
+
+    const limited = await stack.post(SETUP, '{', bearer(apiKey));
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({
+      error: 'Too Many Requests',
+      message: expect.any(String),
+      code: 'RATE_LIMIT_EXCEEDED',
+      retry_after: expect.any(Number),
+    });
+    expect(limited.body.retry_after).toBeGreaterThan(0);
+    expect(limited.body.retry_after).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('retry-after')).toBe(String(limited.body.retry_after));
+    expect(limited.headers.get('ratelimit-limit')).toBe('100');
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(limited.headers.get('request-id')).toBeTruthy();
+  });
+
+  it('counts per partner and per endpoint, survives key rotation, and resets with the next window', async () => {
+    const partner = await stack.createPartner();
+    const other = await stack.createPartner();
+    await Promise.all(Array.from({ length: 100 }, () => stack.post(SETUP, '{', bearer(partner.apiKey))));
+
+    const rotated = await stack.deps.partnerAdmin.rotateKey(partner.partnerId, partner.keyId as never);
+    expect((await stack.post(SETUP, '{', bearer(rotated.apiKey))).status).toBe(429);
+    expect((await stack.post(SETUP, '{', bearer(other.apiKey))).status).toBe(400);
+    expect((await stack.post(HANDSHAKE, '{', xApiKey(rotated.apiKey))).status).toBe(400);
+
+    stack.clock.advance(60_000);
+    expect((await stack.post(SETUP, '{', bearer(rotated.apiKey))).status).toBe(400);
+  });
+
+  it('allows 300 handshakes a minute', async () => {
+    const { apiKey } = await stack.createPartner();
+    const statuses = await Promise.all(Array.from({ length: 300 }, () => stack.post(HANDSHAKE, '{', xApiKey(apiKey))));
+    expect(statuses.filter((r) => r.status === 429)).toHaveLength(0);
+    expect((await stack.post(HANDSHAKE, '{', xApiKey(apiKey))).status).toBe(429);
+  });
+});
+
+describe('unexpected failures', () => {
+  it('answers the endpoint 500 body without internals when a store fails', async () => {
+    const broken = await startTestStack();
+    try {
+      const { apiKey } = await broken.createPartner();
+      await broken.deps.aws.db.send(
+        new DeleteTableCommand({ TableName: tableName(broken.config.RESOURCE_PREFIX, 'rateLimits') }),
+      );
+      const setup = await broken.post(SETUP, {}, bearer(apiKey));
+      expect(setup.status).toBe(500);
+      expect(setup.body).toEqual({
+        error: 'Internal Server Error',
+        message: 'Setup failed; retry with exponential backoff',
+        code: 'SETUP_ERROR',
+        details: [],
+      });
+      const handshake = await broken.post(HANDSHAKE, {}, xApiKey(apiKey));
+      expect(handshake.status).toBe(500);
+      expect(handshake.body).toEqual({ error: 'Failed to create authentication session', details: expect.any(String) });
+      expect(setup.text + handshake.text).not.toMatch(/table|dynamo|resource/i);
+      expect(broken.logs.some((l) => l.level === 'error' && l.requestId === setup.headers.get('request-id'))).toBe(true);
+    } finally {
+      await broken.close();
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import type { Logger } from '../../functions/domain/logger';
+import type { Scope } from '../../functions/domain/partners/partner';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../lib/local/local-stack';
+import { ManualClock } from './manual-clock';
+
+export interface TestStack extends LocalStack {
+  readonly clock: ManualClock;
+  /** Every structured log line the service wrote, as parsed objects. */
+  readonly logs: Record<string, unknown>[];
+  readonly rawLogLines: string[];
+  createPartner(options?: { scopes?: Scope[] }): Promise<{ partnerId: PartnerId; apiKey: string; keyId: string }>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+}
+
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: any;
+  readonly text: string;
+}
+
+/** A service stack on the shared stand-ins with its own tables and queues, a manual clock and captured logs. */
+export async function startTestStack(
+  options: Partial<Omit<LocalStackOptions, 'standIns' | 'resourcePrefix' | 'port'>> = {},
+): Promise<TestStack> {
+  const clock = new ManualClock();
+  const rawLogLines: string[] = [];
+  const logs: Record<string, unknown>[] = [];
+  const record = (level: string) => (entry: Record<string, unknown>) => {
+    const line = JSON.stringify({ level, ...entry });
+    rawLogLines.push(line);
+    logs.push(JSON.parse(line));
+  };
+  const logger: Logger = { info: record('info'), error: record('error') };
+  const stack = await startLocalStack({
+    standIns: inject('standIns'),
+    resourcePrefix: `t${randomUUID().slice(0, 8)}`,
+    port: 0,
+    clock,
+    logger,
+    ...options,
+  });
+  return {
+    ...stack,
+    clock,
+    logs,
+    rawLogLines,
+    async createPartner({ scopes } = {}) {
+      const created = await stack.deps.partnerAdmin.createPartner({ name: `Partner ${randomUUID().slice(0, 6)}` });
+      if (!scopes) return created;
+      await stack.deps.partnerAdmin.revokeKey(created.partnerId, created.keyId as never);
+      const narrowed = await stack.deps.partnerAdmin.issueKey(created.partnerId, scopes);
+      return { partnerId: created.partnerId, ...narrowed };
+    },
+    async post(path, body, headers = {}) {
+      const response = await fetch(`${stack.url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+  };
+}
