@@ -1,4 +1,6 @@
 import { tableName } from '../lib/resources';
+import { DynamoIdentityDirectory } from './adapters/dynamodb/identity-directory';
+import { DynamoOrganizationRepository } from './adapters/dynamodb/organization-repository';
 import { DynamoPartnerRepository } from './adapters/dynamodb/partner-repository';
 import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter';
 import { type AwsClients, createAwsClients } from './adapters/aws-clients';
@@ -8,6 +10,8 @@ import { RateLimiter } from './domain/access/rate-limiter';
 import { type Clock, systemClock } from './domain/clock';
 import { jsonLinesLogger, type Logger } from './domain/logger';
 import { PartnerAdmin } from './domain/partners/partner-admin';
+import type { IdentityDirectory } from './domain/identity/identity-user';
+import type { OrganizationRepository } from './domain/organizations/organization-repository';
 import type { PartnerRepository } from './domain/partners/partner-repository';
 
 /** Everything a handler may use, built once per cold start (or per test). */
@@ -20,6 +24,8 @@ export interface Dependencies {
   readonly partnerAdmin: PartnerAdmin;
   readonly authenticator: Authenticator;
   readonly rateLimiter: RateLimiter;
+  readonly organizations: OrganizationRepository;
+  readonly identity: IdentityDirectory;
 }
 
 export interface DependencyOverrides {
@@ -41,6 +47,8 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     partnerAdmin: new PartnerAdmin(partners, config.API_KEY_PREFIX, clock),
     authenticator: new Authenticator(partners, config.API_KEY_PREFIX),
     rateLimiter: new RateLimiter(new DynamoRateLimitCounter(aws.db, table('rateLimits')), clock, config.STAGE),
+    organizations: new DynamoOrganizationRepository(aws.db, table('organizations'), table('identityUsers')),
+    identity: new DynamoIdentityDirectory(aws.db, table('identityUsers')),
   };
 }
 

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { NotFound } from '../../domain/errors';
+import type { TransactItem } from './transactions';
 import type { ApiKeyId, ApiKeyRecord, Partner, PartnerId } from '../../domain/partners/partner';
 import type { PartnerRepository } from '../../domain/partners/partner-repository';
 
@@ -177,4 +178,4 @@ export class DynamoPartnerRepository implements PartnerRepository {
   }
 }
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+

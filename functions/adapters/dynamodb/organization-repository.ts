@@ -1,0 +1,242 @@
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { NotFound } from '../../domain/errors';
+import type { IdentityUser } from '../../domain/identity/identity-user';
+import type {
+  Organization,
+  OrganizationAggregate,
+  Profile,
+  ProfileId,
+  ShippingLocation,
+} from '../../domain/organizations/organization';
+import {
+  ConcurrentModification,
+  OrganizationAlreadyExists,
+  type OrganizationRepository,
+  ProfileAlreadyExists,
+} from '../../domain/organizations/organization-repository';
+import type { PartnerId } from '../../domain/partners/partner';
+import { identityKeys } from './identity-directory';
+import { failedConditions, type TransactItem } from './transactions';
+
+/**
+ * Key shapes of the organizations table. Everything of one organization shares a
+ * partition (one query reads it whole); the partner is part of every key, so two
+ * partners' identical internal ids can never meet.
+ */
+export const organizationKeys = {
+  partition: (partnerId: string, internalOrgId: string) => `ORG#${partnerId}#${internalOrgId}`,
+  organization: (partnerId: string, internalOrgId: string) => ({ pk: organizationKeys.partition(partnerId, internalOrgId), sk: '#ORG' }),
+  profile: (partnerId: string, internalOrgId: string, internalUserId: string) => ({
+    pk: organizationKeys.partition(partnerId, internalOrgId),
+    sk: `PROFILE#${internalUserId}`,
+  }),
+  location: (partnerId: string, internalOrgId: string, internalLocationId: string) => ({
+    pk: organizationKeys.partition(partnerId, internalOrgId),
+    sk: `LOCATION#${internalLocationId}`,
+  }),
+  /** A copy of the profile keyed by its id, for the handshake's `profile_id`. */
+  profileById: (profileId: string) => ({ pk: `PROFILEID#${profileId}`, sk: '#PROFILE' }),
+  organizationsOfPartner: (partnerId: string) => `ORGS#${partnerId}`,
+  usersOfPartner: (partnerId: string, internalUserId: string) => `USER#${partnerId}#${internalUserId}`,
+};
+
+const strip = <T>(item: Record<string, unknown>): T => {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, entity: _e, ...rest } = item;
+  return rest as T;
+};
+
+export class DynamoOrganizationRepository implements OrganizationRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly identityTable: string,
+  ) {}
+
+  async createOrganization(input: {
+    organization: Organization;
+    profile: Profile;
+    user: IdentityUser;
+    locations: readonly ShippingLocation[];
+  }): Promise<void> {
+    const { organization } = input;
+    const items: TransactItem[] = [
+      this.put(
+        {
+          ...organizationKeys.organization(organization.partnerId, organization.internalOrgId),
+          gsi1pk: organizationKeys.organizationsOfPartner(organization.partnerId),
+          gsi1sk: organization.internalOrgId,
+          entity: 'organization',
+          ...organization,
+        },
+        true,
+      ),
+      ...this.profileWrites(input.profile, input.user),
+      ...input.locations.map((location) => this.locationPut(organization, location)),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.includes(0)) throw new OrganizationAlreadyExists(organization.internalOrgId);
+      // Fresh UUIDs collide only in theory; any other failed condition means a concurrent writer.
+      if (failed) throw new ConcurrentModification('organization changed during creation');
+      throw error;
+    }
+  }
+
+  async addProfile(input: {
+    organization: Organization;
+    profile: Profile;
+    user: IdentityUser;
+    newLocations: readonly ShippingLocation[];
+  }): Promise<void> {
+    const { organization, profile } = input;
+    const items: TransactItem[] = [
+      ...this.profileWrites(profile, input.user),
+      ...input.newLocations.map((location) => this.locationPut(organization, location)),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.includes(0)) {
+        const existing = await this.getProfileInOrganization(organization.partnerId, organization.internalOrgId, profile.internalUserId);
+        if (existing) throw new ProfileAlreadyExists(existing);
+      }
+      if (failed) throw new ConcurrentModification('organization changed while adding a profile');
+      throw error;
+    }
+  }
+
+  async getOrganization(partnerId: PartnerId, internalOrgId: string): Promise<OrganizationAggregate | undefined> {
+    const items = await this.queryAll({
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': organizationKeys.partition(partnerId, internalOrgId) },
+      ConsistentRead: true,
+    });
+    const organization = items.find((i) => i.entity === 'organization');
+    if (!organization) return undefined;
+    return {
+      organization: strip<Organization>(organization),
+      profiles: items.filter((i) => i.entity === 'profile').map((i) => strip<Profile>(i)),
+      locations: items
+        .filter((i) => i.entity === 'location')
+        .map((i) => strip<ShippingLocation>(i))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.internalShippingLocationId.localeCompare(b.internalShippingLocationId)),
+    };
+  }
+
+  async listOrganizations(partnerId: PartnerId): Promise<Organization[]> {
+    const items = await this.queryAll({
+      TableName: this.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :p',
+      ExpressionAttributeValues: { ':p': organizationKeys.organizationsOfPartner(partnerId) },
+    });
+    return items.map((i) => strip<Organization>(i));
+  }
+
+  async getProfile(profileId: ProfileId): Promise<Profile | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: organizationKeys.profileById(profileId) }));
+    return Item ? strip<Profile>(Item) : undefined;
+  }
+
+  async findProfilesByInternalUserId(partnerId: PartnerId, internalUserId: string): Promise<Profile[]> {
+    const items = await this.queryAll({
+      TableName: this.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :u',
+      ExpressionAttributeValues: { ':u': organizationKeys.usersOfPartner(partnerId, internalUserId) },
+    });
+    return items.map((i) => strip<Profile>(i));
+  }
+
+  async unlinkProfile(profileId: ProfileId, at: Date): Promise<Profile> {
+    const profile = await this.getProfile(profileId);
+    if (!profile) throw new NotFound(`No profile ${profileId}`);
+    const unlink = (Key: Record<string, string>): TransactItem => ({
+      Update: { TableName: this.table, Key, UpdateExpression: 'REMOVE userId SET unlinkedAt = :at', ExpressionAttributeValues: { ':at': at.toISOString() } },
+    });
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          unlink(organizationKeys.profile(profile.partnerId, profile.internalOrgId, profile.internalUserId)),
+          unlink(organizationKeys.profileById(profile.id)),
+          ...(profile.userId
+            ? [
+                {
+                  Update: {
+                    TableName: this.identityTable,
+                    Key: identityKeys.user(profile.userId),
+                    UpdateExpression: 'SET #status = :disabled, disabledAt = :at',
+                    ExpressionAttributeNames: { '#status': 'status' },
+                    ExpressionAttributeValues: { ':disabled': 'disabled', ':at': at.toISOString() },
+                  },
+                },
+              ]
+            : []),
+        ],
+      }),
+    );
+    const { userId: _unlinked, ...rest } = profile;
+    return rest;
+  }
+
+  private async getProfileInOrganization(partnerId: string, internalOrgId: string, internalUserId: string) {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: organizationKeys.profile(partnerId, internalOrgId, internalUserId), ConsistentRead: true }),
+    );
+    return Item ? strip<Profile>(Item) : undefined;
+  }
+
+  /** The profile, its by-id copy and its identity user: the first item's condition makes internalUserId unique per organization. */
+  private profileWrites(profile: Profile, user: IdentityUser): TransactItem[] {
+    return [
+      this.put(
+        {
+          ...organizationKeys.profile(profile.partnerId, profile.internalOrgId, profile.internalUserId),
+          gsi1pk: organizationKeys.usersOfPartner(profile.partnerId, profile.internalUserId),
+          gsi1sk: profile.internalOrgId,
+          entity: 'profile',
+          ...profile,
+        },
+        true,
+      ),
+      this.put({ ...organizationKeys.profileById(profile.id), entity: 'profile-by-id', ...profile }, true),
+      { Put: { TableName: this.identityTable, Item: { ...identityKeys.user(user.id), ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ];
+  }
+
+  private locationPut(organization: Organization, location: ShippingLocation): TransactItem {
+    return this.put(
+      {
+        ...organizationKeys.location(organization.partnerId, organization.internalOrgId, location.internalShippingLocationId),
+        entity: 'location',
+        ...location,
+      },
+      true,
+    );
+  }
+
+  private put(item: Record<string, unknown>, mustBeNew: boolean): TransactItem {
+    return { Put: { TableName: this.table, Item: item, ...(mustBeNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } };
+  }
+
+  private async queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({ ...input, ExclusiveStartKey }));
+      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  }
+}

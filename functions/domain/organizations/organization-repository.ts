@@ -1,0 +1,58 @@
+import type { IdentityUser } from '../identity/identity-user';
+import type { PartnerId } from '../partners/partner';
+import type { Organization, OrganizationAggregate, Profile, ProfileId, ShippingLocation } from './organization';
+
+/** The organization already existed when we tried to create it (a concurrent or earlier setup). */
+export class OrganizationAlreadyExists extends Error {
+  override readonly name = 'OrganizationAlreadyExists';
+}
+
+/** The profile's internalUserId is taken in the organization. */
+export class ProfileAlreadyExists extends Error {
+  override readonly name = 'ProfileAlreadyExists';
+  constructor(readonly existing: Profile) {
+    super('Profile already exists');
+  }
+}
+
+/**
+ * Another writer changed the organization between our read and our write (e.g. added the
+ * same shipping location); re-read and try again.
+ */
+export class ConcurrentModification extends Error {
+  override readonly name = 'ConcurrentModification';
+}
+
+/** Storage port for organizations, profiles, shipping locations and their identity users. */
+export interface OrganizationRepository {
+  /**
+   * Writes a new organization with its first profile, identity user and locations in one
+   * transaction. Throws OrganizationAlreadyExists if the internalOrgId is taken.
+   */
+  createOrganization(input: {
+    organization: Organization;
+    profile: Profile;
+    user: IdentityUser;
+    locations: readonly ShippingLocation[];
+  }): Promise<void>;
+
+  /**
+   * Adds a profile (with its identity user) and new locations to an existing organization,
+   * in one transaction. Throws ProfileAlreadyExists (with the existing profile) or
+   * ConcurrentModification.
+   */
+  addProfile(input: {
+    organization: Organization;
+    profile: Profile;
+    user: IdentityUser;
+    newLocations: readonly ShippingLocation[];
+  }): Promise<void>;
+
+  getOrganization(partnerId: PartnerId, internalOrgId: string): Promise<OrganizationAggregate | undefined>;
+  listOrganizations(partnerId: PartnerId): Promise<Organization[]>;
+  getProfile(profileId: ProfileId): Promise<Profile | undefined>;
+  /** Profiles of this partner with this internalUserId, across its organizations. */
+  findProfilesByInternalUserId(partnerId: PartnerId, internalUserId: string): Promise<Profile[]>;
+  /** Unlinks the profile from its identity user and disables that user (operator CLI). */
+  unlinkProfile(profileId: ProfileId, at: Date): Promise<Profile>;
+}

@@ -1,0 +1,56 @@
+import type { Address } from '../addresses/address';
+import type { PartnerId } from '../partners/partner';
+
+export type OrganizationId = string & { readonly __brand: 'OrganizationId' };
+export type ProfileId = string & { readonly __brand: 'ProfileId' };
+export type UserId = string & { readonly __brand: 'UserId' };
+export type ShippingLocationId = string & { readonly __brand: 'ShippingLocationId' };
+
+export interface Organization {
+  readonly id: OrganizationId;
+  readonly partnerId: PartnerId;
+  readonly internalOrgId: string;
+  readonly name: string;
+  readonly paymentCustomerId: string;
+  readonly email?: string;
+  readonly phone?: string;
+  readonly billingAddress?: Address;
+  readonly createdAt: string;
+}
+
+export interface Profile {
+  readonly id: ProfileId;
+  readonly partnerId: PartnerId;
+  readonly organizationId: OrganizationId;
+  readonly internalOrgId: string;
+  readonly internalUserId: string;
+  /** The linked identity-provider user; absent once an operator unlinked it. */
+  readonly userId?: UserId;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly email: string;
+  readonly phoneNumber?: string;
+  readonly address?: Address;
+  readonly createdAt: string;
+}
+
+export interface ShippingLocation {
+  readonly id: ShippingLocationId;
+  readonly organizationId: OrganizationId;
+  readonly internalShippingLocationId: string;
+  readonly name: string;
+  readonly nickname?: string;
+  readonly address: Address;
+  readonly contact?: { readonly name?: string; readonly phone?: string; readonly email?: string };
+  readonly deliveryInstructions?: string;
+  readonly isDefault: boolean;
+  readonly isActive: boolean;
+  readonly createdAt: string;
+}
+
+/** An organization with everything under it, read in one query. */
+export interface OrganizationAggregate {
+  readonly organization: Organization;
+  readonly profiles: readonly Profile[];
+  readonly locations: readonly ShippingLocation[];
+}
