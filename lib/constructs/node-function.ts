@@ -6,6 +6,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
+import { LAMBDA_BUNDLE } from '../bundling';
 import { FUNCTION_ENTRIES, type FunctionName } from '../resources';
 
 /** FUNCTION_ENTRIES paths are relative to the repository root, whatever the working directory. */
@@ -50,15 +51,13 @@ export class NodeFunction extends NodejsFunction {
       logGroup: serviceLogGroup(scope, `${id}Logs`, props.config),
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       bundling: {
-        minify: true,
+        minify: LAMBDA_BUNDLE.minify,
         sourceMap: true,
         format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        // Bundled CommonJS dependencies still call require(); ESM has none of its own.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        // The AWS SDK v3 is bundled too: the versions we test with are the versions that run.
-        externalModules: [],
+        target: LAMBDA_BUNDLE.target,
+        mainFields: [...LAMBDA_BUNDLE.mainFields],
+        banner: LAMBDA_BUNDLE.banner,
+        externalModules: [...LAMBDA_BUNDLE.external],
       },
     });
   }

@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { LAMBDA_BUNDLE } from '../lib/bundling';
+import { FUNCTION_ENTRIES, type FunctionName } from '../lib/resources';
+
+/** The AWS SDK clients each function really uses: its baseline bundle holds just these. */
+const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
+  setup: [
+    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
+    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
+  ],
+  handshake: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
+  embed: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
+  orderFanout: [
+    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
+    { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
+  ],
+  webhookDispatch: [
+    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
+    { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
+    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
+    { pkg: '@aws-sdk/client-sesv2', client: 'SESv2Client' },
+  ],
+};
+
+export const BUNDLE_BUDGET_KB: Partial<Record<FunctionName, number>> = { handshake: 150, embed: 150 };
+export const MAX_BUNDLE_KB = 1024;
+export const MAX_INIT_RATIO = 1.3;
+
+export interface BundleResult {
+  readonly fn: FunctionName;
+  readonly sizeKb: number;
+  readonly baselineSizeKb: number;
+  readonly initMs: number;
+  readonly baselineInitMs: number;
+}
+
+// Inside the repository, so the externalized SDK resolves from node_modules as on Lambda's runtime.
+const outDir = resolve('.local/bench/bundles');
+
+async function bundle(entry: string, outfile: string): Promise<number> {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: LAMBDA_BUNDLE.target,
+    minify: LAMBDA_BUNDLE.minify,
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    banner: { js: LAMBDA_BUNDLE.banner },
+    external: [...LAMBDA_BUNDLE.external],
+    logLevel: 'error',
+  });
+  return statSync(outfile).size / 1024;
+}
+
+/** Milliseconds a fresh `node` process spends importing the module (median of runs, alternated with the baseline). */
+function importMs(file: string): number {
+  const script = `const s=process.hrtime.bigint();await import(${JSON.stringify(pathToFileURL(file).href)});process.stdout.write(String(Number(process.hrtime.bigint()-s)/1e6))`;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } }));
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+export async function measureBundles(runs = 9): Promise<BundleResult[]> {
+  mkdirSync(outDir, { recursive: true });
+  const results: BundleResult[] = [];
+  for (const fn of Object.keys(FUNCTION_ENTRIES) as FunctionName[]) {
+    const bundleFile = join(outDir, `${fn}.mjs`);
+    const baselineEntry = join(outDir, `${fn}-baseline-entry.ts`);
+    const baselineFile = join(outDir, `${fn}-baseline.mjs`);
+    writeFileSync(
+      baselineEntry,
+      SDK_CLIENTS[fn].map(({ pkg, client }, i) => `import { ${client} as C${i} } from '${pkg}';\nexport const c${i} = new C${i}({});`).join('\n'),
+    );
+    const sizeKb = await bundle(resolve(FUNCTION_ENTRIES[fn]), bundleFile);
+    const baselineSizeKb = await bundle(baselineEntry, baselineFile);
+    const ours: number[] = [];
+    const base: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      base.push(importMs(baselineFile));
+      ours.push(importMs(bundleFile));
+    }
+    results.push({ fn, sizeKb, baselineSizeKb, initMs: median(ours), baselineInitMs: median(base) });
+  }
+  return results;
+}

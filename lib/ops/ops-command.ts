@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { Dependencies } from '../../functions/container';
+
+/**
+ * One option of a command: `--<name> <placeholder>`. The schema validates (and may
+ * transform) the raw value; it decides whether the option is required, so usage text
+ * and validation cannot disagree.
+ */
+export interface OptionSpec<S extends z.ZodType = z.ZodType> {
+  readonly schema: S;
+  /** `boolean` options take no value (`--dry-run`); everything else takes a string. */
+  readonly type?: 'string' | 'boolean';
+  /** Stands for the value in usage text, e.g. `ID`. */
+  readonly placeholder?: string;
+  readonly description: string;
+}
+
+export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
+
+export type OptionValues<O extends OptionSpecs> = { readonly [K in keyof O]: z.output<O[K]['schema']> };
+
+/** What a command produced: the document printed for `--json`, and the lines printed for people otherwise. */
+export interface CommandOutput {
+  readonly json: unknown;
+  readonly text: readonly string[];
+}
+
+export interface OpsCommand<O extends OptionSpecs = OptionSpecs> {
+  /** One line, shown in the command list and the command's usage. */
+  readonly summary: string;
+  /** `json` and `help` are taken by every command and cannot be used here. */
+  readonly options: O;
+  run(deps: Dependencies, options: OptionValues<O>): Promise<CommandOutput>;
+}
+
+/** Command name (its words, e.g. `partner create`) to command: how command groups register. */
+export type CommandTable = Readonly<Record<string, OpsCommand>>;
+
+/** Types a command's `run` options from its option specs. */
+export const defineCommand = <O extends OptionSpecs>(command: OpsCommand<O>): OpsCommand => command as unknown as OpsCommand;

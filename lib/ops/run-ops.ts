@@ -1,0 +1,135 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { z } from 'zod';
+import type { Dependencies } from '../../functions/container';
+import { DomainError, ValidationFailed } from '../../functions/domain/errors';
+import { fieldLabel, toValidationIssues, type ValidationIssue } from '../../functions/domain/validation';
+import { keyCommands } from './key-commands';
+import type { CommandTable, OpsCommand } from './ops-command';
+import { partnerCommands } from './partner-commands';
+import { commandUsage, generalUsage } from './usage-text';
+
+/** Every operator command. A command group is one file exporting its `CommandTable`, spread in here. */
+export const COMMANDS: CommandTable = {
+  ...partnerCommands,
+  ...keyCommands,
+};
+
+export const EXIT_OK = 0;
+/** The command ran and failed: not found, an invalid option value, the store unreachable. */
+export const EXIT_FAILED = 1;
+/** The command line itself is wrong (or `--help`): nothing ran. */
+export const EXIT_USAGE = 2;
+
+export interface OpsIo {
+  /** The stack to act on, or how to reach it; a function is called only once the command line is valid. */
+  readonly deps: Dependencies | (() => Promise<Dependencies>);
+  readonly out: (line: string) => void;
+  /** Errors and unrequested usage text; `out` when absent. */
+  readonly err?: (line: string) => void;
+}
+
+/** Runs one operator command line (without `--stage`, which picks `deps`); returns the exit code. */
+export async function runOps(argv: readonly string[], io: OpsIo, commands: CommandTable = COMMANDS): Promise<number> {
+  const err = io.err ?? io.out;
+  const print = (write: (line: string) => void, lines: readonly string[]) => lines.forEach((line) => write(line));
+
+  const found = findCommand(argv, commands);
+  if (!found) {
+    const words = leadingWords(argv);
+    if (words.length === 0) {
+      print(argv.length === 0 || isHelp(argv[0]) ? io.out : err, generalUsage(commands));
+      return EXIT_USAGE;
+    }
+    const group = Object.keys(commands).some((name) => name.split(' ')[0] === words[0]) ? words[0] : undefined;
+    if (group && words.length === 1) {
+      // `partner` or `partner --help`: the group's commands.
+      const asked = argv.some(isHelp);
+      if (!asked) err(`Error: "${group}" needs a command`);
+      print(asked ? io.out : err, generalUsage(commands, group));
+      return EXIT_USAGE;
+    }
+    err(`Error: unknown command "${words.join(' ')}"`);
+    print(err, generalUsage(commands, group));
+    return EXIT_USAGE;
+  }
+
+  const { name, command, rest } = found;
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({ args: [...rest], options: parseArgsOptions(command), strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    err(`Error: ${firstLine((error as Error).message)}`);
+    print(err, commandUsage(name, command));
+    return EXIT_USAGE;
+  }
+  const { json, help, ...given } = values;
+  if (help) {
+    print(io.out, commandUsage(name, command));
+    return EXIT_USAGE;
+  }
+
+  const schema = z.object(Object.fromEntries(Object.entries(command.options).map(([option, spec]) => [option, spec.schema])));
+  const options = schema.safeParse(given);
+  if (!options.success) {
+    err(`Error: ${toValidationIssues(options.error).map(optionMessage).join('; ')}`);
+    return EXIT_FAILED;
+  }
+
+  try {
+    const deps = typeof io.deps === 'function' ? await io.deps() : io.deps;
+    const output = await command.run(deps, options.data);
+    print(io.out, json ? JSON.stringify(output.json, null, 2).split('\n') : output.text);
+    return EXIT_OK;
+  } catch (error) {
+    err(`Error: ${describeFailure(error)}`);
+    return EXIT_FAILED;
+  }
+}
+
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+
+/** The words before the first option: the command name, and anything mistyped after it. */
+const leadingWords = (argv: readonly string[]) => {
+  const end = argv.findIndex((arg) => arg.startsWith('-'));
+  return argv.slice(0, end === -1 ? argv.length : end);
+};
+
+/** The longest run of leading words naming a command, so groups may nest (`outbox dead-letters list`). */
+function findCommand(argv: readonly string[], commands: CommandTable) {
+  const words = leadingWords(argv);
+  for (let count = words.length; count > 0; count -= 1) {
+    const name = words.slice(0, count).join(' ');
+    const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+    if (command) return { name, command, rest: argv.slice(count) };
+  }
+  return undefined;
+}
+
+function parseArgsOptions(command: OpsCommand): NonNullable<ParseArgsConfig['options']> {
+  return {
+    ...Object.fromEntries(Object.entries(command.options).map(([option, spec]) => [option, { type: spec.type ?? 'string' }])),
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  };
+}
+
+/** `--partner must be a UUID`: the domain's wording, with the option for the field. */
+function optionMessage(issue: ValidationIssue): string {
+  const [option = '', ...inner] = issue.path;
+  const label = fieldLabel(issue.path);
+  const reason = issue.message.startsWith(label) ? issue.message.slice(label.length) : ` ${issue.message}`;
+  return `--${option}${inner.length > 0 ? ` (${inner.join('.')})` : ''}${reason}`;
+}
+
+/** One line, never a stack trace: operators see what failed, not where. */
+function describeFailure(error: unknown): string {
+  if (error instanceof ValidationFailed) return `${error.message}: ${error.issues.map((issue) => issue.message).join('; ')}`;
+  if (error instanceof DomainError) return firstLine(error.message);
+  if (error instanceof Error) {
+    const message = firstLine(error.message) || 'failed without a message';
+    return error.name && error.name !== 'Error' ? `${error.name}: ${message}` : message;
+  }
+  return firstLine(String(error));
+}
+
+const firstLine = (text: string) => text.split('\n')[0]?.trim() ?? '';
