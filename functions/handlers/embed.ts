@@ -2,7 +2,7 @@ import type { Dependencies } from '../container';
 import { dependenciesFromEnvironment } from '../container';
 import { EmbedAccessDenied } from '../domain/errors';
 import { embeddedModulePath } from '../domain/sessions/iframe-embed-url';
-import { header } from '../http/api-context';
+import { type ApiEvent, header } from '../http/api-context';
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from '../http/embed-cookie';
 import { type EmbedRequest, embedHandler } from '../http/embed-handler';
 import { moduleShellPage, signedOutPage } from '../http/embed-pages';
@@ -23,11 +23,22 @@ async function openOrShow({ event, partnerId, deps }: EmbedRequest): Promise<Jso
   return html(200, moduleShellPage(view, `${embeddedModulePath(partnerId)}/logout`));
 }
 
+/**
+ * A cross-site form could otherwise sign the user out (the cookie is SameSite=None).
+ * Browsers say where a request comes from in `Sec-Fetch-Site`; older ones only in
+ * `Origin`, which our `Referrer-Policy: no-referrer` turns into `null` on our own form
+ * posts, so `null` is let through there.
+ */
+function isSameOriginRequest(event: ApiEvent, embedBaseUrl: string): boolean {
+  const site = header(event, 'sec-fetch-site');
+  if (site !== undefined) return site === 'same-origin';
+  const origin = header(event, 'origin');
+  return origin === undefined || origin === 'null' || origin === new URL(embedBaseUrl).origin;
+}
+
 /** `POST /embedded/{partnerId}/logout`, from the module's own sign-out form only. */
 async function logout({ event, partnerId, deps }: EmbedRequest): Promise<JsonResponse> {
-  // A cross-site form could otherwise sign the user out (the cookie is SameSite=None).
-  const origin = header(event, 'origin');
-  if (origin !== undefined && origin !== new URL(deps.config.EMBED_BASE_URL).origin) {
+  if (!isSameOriginRequest(event, deps.config.EMBED_BASE_URL)) {
     throw new EmbedAccessDenied('foreign-origin', 'logout from a foreign origin');
   }
   await deps.embeddedSessions.logout(partnerId, readSessionCookie(event));

@@ -29,7 +29,7 @@ const STYLE = `
   .who strong { color: var(--ink); }
   .grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); padding: 0; margin: 0; list-style: none; }
   .card { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 14px 16px; }
-  .card h3 { font-size: 15px; margin: 0 0 6px; display: flex; gap: 8px; align-items: center; }
+  .card h3 { font-size: 15px; margin: 0 0 6px; display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: center; }
   .card address { font-style: normal; color: var(--muted); }
   .badge { font-size: 11px; font-weight: 600; color: #fff; background: var(--accent); border-radius: 999px; padding: 1px 8px; }
   .nickname { color: var(--muted); font-weight: 400; }

@@ -268,10 +268,28 @@ describe('signing out', () => {
 
   it('refuses a sign-out posted from another site and keeps the session', async () => {
     const cookie = await openSession();
-    const res = await logout(cookie, 'https://evil.example');
-    expect(res.status).toBe(401);
-    expect(res.setCookies).toEqual([]);
+    const crossSite = [
+      { Origin: 'https://evil.example' },
+      { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' },
+      { Origin: stack.url, 'Sec-Fetch-Site': 'same-site' },
+    ];
+    for (const headers of crossSite) {
+      const res = await browse(`${modulePath()}/logout`, { method: 'POST', cookie, headers });
+      expect(res.status).toBe(401);
+      expect(res.setCookies).toEqual([]);
+    }
     expect((await browse(modulePath(), { cookie })).status).toBe(200);
+  });
+
+  it("accepts the module's own form post, whose Origin no-referrer turns into null", async () => {
+    const cookie = await openSession();
+    const res = await browse(`${modulePath()}/logout`, {
+      method: 'POST',
+      cookie,
+      headers: { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
+    });
+    expect(res.status).toBe(200);
+    expect((await browse(modulePath(), { cookie })).status).toBe(401);
   });
 });
 
