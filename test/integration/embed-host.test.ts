@@ -268,7 +268,7 @@ describe('signing out', () => {
 
   it('refuses a sign-out posted from another site and keeps the session', async () => {
     const cookie = await openSession();
-    const crossSite = [
+    const crossSite: Record<string, string>[] = [
       { Origin: 'https://evil.example' },
       { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' },
       { Origin: stack.url, 'Sec-Fetch-Site': 'same-site' },
