@@ -61,11 +61,14 @@ export class Handshake {
       return profile;
     }
 
-    const candidates = await this.organizations.findProfilesByInternalUserId(partnerId, identifier.internalUserId);
+    // With the organization named, one consistent read finds a profile created a moment ago;
+    // without it only the partner-wide index can, which lags writes by a fraction of a second.
     const matches =
       identifier.internalOrgId === undefined
-        ? candidates
-        : candidates.filter((profile) => profile.internalOrgId === identifier.internalOrgId);
+        ? await this.organizations.findProfilesByInternalUserId(partnerId, identifier.internalUserId)
+        : [await this.organizations.getProfileInOrganization(partnerId, identifier.internalOrgId, identifier.internalUserId)].filter(
+            (profile): profile is Profile => profile !== undefined,
+          );
     const [only, ...others] = matches;
     if (!only) {
       const where = identifier.internalOrgId === undefined ? '' : ` in organization ${identifier.internalOrgId}`;
