@@ -5,6 +5,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createDemoApp, type DemoConnection } from '../lib/local/demo-app';
 import { startLocalStack } from '../lib/local/local-stack';
 import { seedSandboxPartner } from '../lib/local/seed';
 import { startStandIns } from '../lib/local/stand-ins';
@@ -16,13 +17,21 @@ const dataDir = resolve('.local');
 if (values.reset) rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
 
+// The demo partner app needs the stack's URL and the seeded key, both known only once it runs.
+let announceDemoConnection: (connection: DemoConnection) => void = () => undefined;
+const demoConnection = new Promise<DemoConnection>((resolveConnection) => {
+  announceDemoConnection = resolveConnection;
+});
+
 const standIns = await startStandIns({ dataDir });
 const stack = await startLocalStack({
   standIns,
   resourcePrefix: 'embed-local',
   port: Number(process.env.PORT ?? 3000),
+  pages: [createDemoApp({ connection: () => demoConnection })],
 });
 const seeded = await seedSandboxPartner(stack.deps, resolve(dataDir, 'seed.json'));
+announceDemoConnection({ apiUrl: stack.url, apiKey: seeded.apiKey });
 
 writeFileSync(
   resolve(dataDir, 'stack.json'),
@@ -48,6 +57,9 @@ Partner embed service (local sandbox) listening on ${stack.url}
   Seeded sandbox partner
     partner id: ${seeded.partnerId}
     API key:    ${seeded.apiKey}
+
+  Demo partner app (open in Chromium/Chrome): ${stack.url}/demo
+    pick a user: its server calls the handshake and embeds the module in an iframe
 
   Try it:
     curl -s ${stack.url}/health

@@ -3,6 +3,7 @@ import { DynamoIdentityDirectory } from './adapters/dynamodb/identity-directory'
 import { DynamoOrganizationRepository } from './adapters/dynamodb/organization-repository';
 import { DynamoPartnerRepository } from './adapters/dynamodb/partner-repository';
 import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter';
+import { DynamoSessionRepository } from './adapters/dynamodb/session-repository';
 import { type AwsClients, createAwsClients } from './adapters/aws-clients';
 import { loadRuntimeConfig, type RuntimeConfig } from './config';
 import { Authenticator } from './domain/access/authenticator';
@@ -13,6 +14,10 @@ import { PartnerAdmin } from './domain/partners/partner-admin';
 import type { IdentityDirectory } from './domain/identity/identity-user';
 import type { OrganizationRepository } from './domain/organizations/organization-repository';
 import type { PartnerRepository } from './domain/partners/partner-repository';
+import { EmbeddedSessions } from './domain/sessions/embedded-sessions';
+import { Handshake } from './domain/sessions/handshake';
+import { SessionAdmin } from './domain/sessions/session-admin';
+import type { SessionRepository } from './domain/sessions/session-repository';
 
 /** Everything a handler may use, built once per cold start (or per test). */
 export interface Dependencies {
@@ -26,6 +31,10 @@ export interface Dependencies {
   readonly rateLimiter: RateLimiter;
   readonly organizations: OrganizationRepository;
   readonly identity: IdentityDirectory;
+  readonly sessions: SessionRepository;
+  readonly handshake: Handshake;
+  readonly embeddedSessions: EmbeddedSessions;
+  readonly sessionAdmin: SessionAdmin;
 }
 
 export interface DependencyOverrides {
@@ -38,6 +47,9 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
   const clock = overrides.clock ?? systemClock;
   const table = (name: Parameters<typeof tableName>[1]) => tableName(config.RESOURCE_PREFIX, name);
   const partners = new DynamoPartnerRepository(aws.db, table('partners'));
+  const organizations = new DynamoOrganizationRepository(aws.db, table('organizations'), table('identityUsers'));
+  const identity = new DynamoIdentityDirectory(aws.db, table('identityUsers'));
+  const sessions = new DynamoSessionRepository(aws.db, table('sessions'));
   return {
     config,
     clock,
@@ -47,8 +59,12 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     partnerAdmin: new PartnerAdmin(partners, config.API_KEY_PREFIX, clock),
     authenticator: new Authenticator(partners, config.API_KEY_PREFIX),
     rateLimiter: new RateLimiter(new DynamoRateLimitCounter(aws.db, table('rateLimits')), clock, config.STAGE),
-    organizations: new DynamoOrganizationRepository(aws.db, table('organizations'), table('identityUsers')),
-    identity: new DynamoIdentityDirectory(aws.db, table('identityUsers')),
+    organizations,
+    identity,
+    sessions,
+    handshake: new Handshake(organizations, identity, sessions, clock),
+    embeddedSessions: new EmbeddedSessions(organizations, identity, sessions, clock),
+    sessionAdmin: new SessionAdmin(partners, organizations, sessions, clock),
   };
 }
 

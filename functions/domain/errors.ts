@@ -75,3 +75,19 @@ export class IdempotencyKeyInFlight extends DomainError {
 export class NotFound extends DomainError {
   readonly kind = 'not-found';
 }
+
+/**
+ * The embed host refuses the browser: a handshake link that is used, expired, unknown or
+ * for another partner (`link`), a missing, ended, expired or other partner's session
+ * cookie (`session`), or a state-changing request from another site (`foreign-origin`).
+ * The browser is never told which.
+ */
+export class EmbedAccessDenied extends DomainError {
+  readonly kind = 'embed-access-denied';
+  constructor(
+    readonly refused: 'link' | 'session' | 'foreign-origin',
+    reason: string,
+  ) {
+    super(reason);
+  }
+}

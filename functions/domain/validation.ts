@@ -22,6 +22,9 @@
  * | MULTIPLE_DEFAULT_LOCATIONS | a second (or later) shipping location has `isDefault: true`               |
  * | DUPLICATE_ID               | an identifier repeats one given earlier in the same request               |
  * | UNKNOWN_FIELD              | a field a strict schema does not allow                                    |
+ * | IDENTIFIER_REQUIRED        | handshake: neither internal_user_id nor profile_id                        |
+ * | CONFLICTING_FIELDS         | handshake: both internal_user_id and profile_id                           |
+ * | AMBIGUOUS_USER             | handshake: internal_user_id in several organizations, no internal_org_id  |
  * | INVALID_VALUE              | anything else (enum values, custom rules without a code)                  |
  */
 import { z } from 'zod';
@@ -39,7 +42,9 @@ export type RuleCode =
   | 'INVALID_POSTAL_CODE'
   | 'UNSUPPORTED_COUNTRY'
   | 'MULTIPLE_DEFAULT_LOCATIONS'
-  | 'DUPLICATE_ID';
+  | 'DUPLICATE_ID'
+  | 'IDENTIFIER_REQUIRED'
+  | 'CONFLICTING_FIELDS';
 
 /**
  * Zod's final issues do not carry the input (unless parsed with `reportInput`), so a

@@ -1,5 +1,6 @@
 import {
   DomainError,
+  EmbedAccessDenied,
   Forbidden,
   IdempotencyKeyInFlight,
   IdempotencyKeyReused,
@@ -11,7 +12,9 @@ import {
   ValidationFailed,
 } from '../domain/errors';
 import type { ApiEndpoint } from './endpoints';
-import { type JsonResponse, json, rateLimitHeaders } from './responses';
+import { clearedSessionCookie } from './embed-cookie';
+import { linkUnusablePage, unavailablePage } from './embed-pages';
+import { type JsonResponse, html, json, rateLimitHeaders } from './responses';
 
 /**
  * The one place where failures become HTTP. Bodies follow the contract's tables per
@@ -60,6 +63,19 @@ export function errorResponse(error: unknown, endpoint: ApiEndpoint['name']): Js
   if (error instanceof IdempotencyKeyReused) return general(400, 'Validation Error', 'IDEMPOTENCY_KEY_REUSED', error.message);
   if (error instanceof IdempotencyKeyInFlight) return general(409, 'Conflict', 'IDEMPOTENCY_KEY_IN_USE', error.message);
   return general(500, 'Internal Server Error', 'SETUP_ERROR', 'Setup failed; retry with exponential backoff');
+}
+
+/**
+ * The embed host's failures, as pages for a person in an iframe: any unusable link or
+ * session is the same 401 page (a refused session cookie is also cleared, but never on
+ * a cross-site request, which must not be able to sign the user out); anything
+ * else is a generic 500 page.
+ */
+export function embedErrorResponse(error: unknown): JsonResponse {
+  if (error instanceof EmbedAccessDenied) {
+    return html(401, linkUnusablePage(), error.refused === 'session' ? { cookies: [clearedSessionCookie()] } : {});
+  }
+  return html(500, unavailablePage());
 }
 
 /** Whether the failure is the caller's (4xx, expected) rather than ours (logged as an error). */

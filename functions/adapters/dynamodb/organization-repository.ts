@@ -189,7 +189,7 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     return rest;
   }
 
-  private async getProfileInOrganization(partnerId: string, internalOrgId: string, internalUserId: string) {
+  async getProfileInOrganization(partnerId: PartnerId, internalOrgId: string, internalUserId: string): Promise<Profile | undefined> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.table, Key: organizationKeys.profile(partnerId, internalOrgId, internalUserId), ConsistentRead: true }),
     );

@@ -51,7 +51,9 @@ export interface OrganizationRepository {
   getOrganization(partnerId: PartnerId, internalOrgId: string): Promise<OrganizationAggregate | undefined>;
   listOrganizations(partnerId: PartnerId): Promise<Organization[]>;
   getProfile(profileId: ProfileId): Promise<Profile | undefined>;
-  /** Profiles of this partner with this internalUserId, across its organizations. */
+  /** The profile with this internalUserId in one organization (consistent read: right after setup it is there). */
+  getProfileInOrganization(partnerId: PartnerId, internalOrgId: string, internalUserId: string): Promise<Profile | undefined>;
+  /** Profiles of this partner with this internalUserId, across its organizations (an index: eventually consistent). */
   findProfilesByInternalUserId(partnerId: PartnerId, internalUserId: string): Promise<Profile[]>;
   /** Unlinks the profile from its identity user and disables that user (operator CLI). */
   unlinkProfile(profileId: ProfileId, at: Date): Promise<Profile>;

@@ -1,0 +1,57 @@
+/**
+ * The body of POST /v1/partner/handshake (contract: request table; DESIGN.md
+ * "Handshake identifiers"): exactly one of `internal_user_id` and `profile_id`, plus an
+ * optional `internal_org_id` to pick one of several organizations. Unknown fields are
+ * ignored.
+ */
+import { z } from 'zod';
+import { ValidationFailed } from '../errors';
+import { requiredField, requiredText, rule, toValidationIssues } from '../validation';
+
+const IDENTIFIERS = ['internal_user_id', 'profile_id'] as const;
+
+export const HandshakeRequest = z
+  .object(
+    {
+      internal_user_id: requiredText().optional(),
+      profile_id: z.string({ error: requiredField }).trim().pipe(z.uuid()).optional(),
+      internal_org_id: requiredText().optional(),
+    },
+    { error: requiredField },
+  )
+  .superRefine(
+    (body, ctx) => {
+      // Reads the (possibly half-parsed) body defensively: it also runs when a field failed on its own.
+      const given = IDENTIFIERS.filter((name) => (body as Record<string, unknown>)[name] !== undefined);
+      if (given.length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          ...rule('IDENTIFIER_REQUIRED', 'must contain internal_user_id or profile_id'),
+        });
+      } else if (given.length === 2) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profile_id'],
+          ...rule('CONFLICTING_FIELDS', 'cannot be given together with internal_user_id: send exactly one of them'),
+        });
+      }
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  );
+
+export type HandshakeInput = z.output<typeof HandshakeRequest>;
+
+/** The user to open a session for: by service profile id or by the partner's own user id. */
+export type ProfileIdentifier =
+  | { readonly by: 'profile_id'; readonly profileId: string; readonly internalOrgId?: string }
+  | { readonly by: 'internal_user_id'; readonly internalUserId: string; readonly internalOrgId?: string };
+
+export function parseHandshakeRequest(body: unknown): ProfileIdentifier {
+  const parsed = HandshakeRequest.safeParse(body);
+  if (!parsed.success) throw new ValidationFailed(toValidationIssues(parsed.error), 'Invalid request body');
+  const { internal_user_id, profile_id, internal_org_id } = parsed.data;
+  const org = internal_org_id === undefined ? {} : { internalOrgId: internal_org_id };
+  if (profile_id !== undefined) return { by: 'profile_id', profileId: profile_id, ...org };
+  return { by: 'internal_user_id', internalUserId: internal_user_id as string, ...org };
+}

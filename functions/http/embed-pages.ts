@@ -1,0 +1,109 @@
+/**
+ * The embed host's HTML pages. Self-contained (inline CSS, no scripts, no external
+ * assets: the CSP allows nothing else), and every value from data is escaped.
+ */
+import type { Address } from '../domain/addresses/address';
+import type { EmbeddedModuleView } from '../domain/sessions/embedded-sessions';
+import type { ShippingLocation } from '../domain/organizations/organization';
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+
+const STYLE = `
+  :root { color-scheme: light; --ink: #1f2933; --muted: #616e7c; --line: #e4e7eb; --accent: #2563eb; --bg: #f5f7fa; }
+  * { box-sizing: border-box; }
+  body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--ink); background: var(--bg); }
+  main { max-width: 860px; margin: 0 auto; padding: 24px; }
+  header { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; justify-content: space-between;
+           padding-bottom: 16px; margin-bottom: 20px; border-bottom: 1px solid var(--line); }
+  h1 { font-size: 22px; margin: 0; }
+  h2 { font-size: 16px; margin: 0 0 12px; color: var(--muted); font-weight: 600; text-transform: uppercase; letter-spacing: .04em; }
+  .who { color: var(--muted); margin: 2px 0 0; }
+  .who strong { color: var(--ink); }
+  .grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); padding: 0; margin: 0; list-style: none; }
+  .card { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 14px 16px; }
+  .card h3 { font-size: 15px; margin: 0 0 6px; display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: center; }
+  .card address { font-style: normal; color: var(--muted); }
+  .badge { font-size: 11px; font-weight: 600; color: #fff; background: var(--accent); border-radius: 999px; padding: 1px 8px; }
+  .nickname { color: var(--muted); font-weight: 400; }
+  button { font: inherit; border: 1px solid var(--line); background: #fff; border-radius: 8px; padding: 6px 14px; cursor: pointer; }
+  button:hover { border-color: var(--accent); color: var(--accent); }
+  .notice { max-width: 480px; margin: 12vh auto; background: #fff; border: 1px solid var(--line); border-radius: 12px; padding: 28px; text-align: center; }
+  .notice h1 { margin-bottom: 8px; }
+  .notice p { color: var(--muted); margin: 0; }
+  .empty { color: var(--muted); }
+`;
+
+const page = (title: string, body: string): string => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+
+const notice = (title: string, message: string): string =>
+  page(title, `<div class="notice" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></div>`);
+
+/** The one answer to any unusable link or session: the browser is not told which case it was. */
+export const LINK_UNUSABLE_MESSAGE =
+  'This link has expired or was already used. Please reopen the module from your application.';
+
+export const linkUnusablePage = (): string => notice('Session unavailable', LINK_UNUSABLE_MESSAGE);
+
+export const signedOutPage = (): string =>
+  notice('Signed out', 'You have signed out. Reopen the module from your application to sign in again.');
+
+export const unavailablePage = (): string =>
+  notice('Something went wrong', 'The module could not be opened. Please reopen it from your application.');
+
+const addressLines = (address: Address): string[] => [
+  address.line1,
+  ...(address.line2 ? [address.line2] : []),
+  `${address.city}, ${address.province} ${address.postalCode}`,
+  address.country,
+];
+
+const locationCard = (location: ShippingLocation): string => `<li class="card">
+  <h3>${escapeHtml(location.name)}${location.nickname ? ` <span class="nickname">(${escapeHtml(location.nickname)})</span>` : ''}${
+    location.isDefault ? ' <span class="badge">Default</span>' : ''
+  }</h3>
+  <address>${addressLines(location.address).map(escapeHtml).join('<br>')}</address>
+</li>`;
+
+/** The embedded module shell: who is signed in, and where their organization ships to. */
+export function moduleShellPage(view: EmbeddedModuleView, logoutPath: string): string {
+  const { profile, organization, locations } = view;
+  const fullName = `${profile.firstName} ${profile.lastName}`;
+  const ordered = [...locations].sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
+  return page(
+    `${organization.name} · Supplies`,
+    `<main>
+<header>
+  <div>
+    <h1>${escapeHtml(organization.name)}</h1>
+    <p class="who">Signed in as <strong data-testid="user-name">${escapeHtml(fullName)}</strong> · <span data-testid="user-email">${escapeHtml(profile.email)}</span></p>
+  </div>
+  <form method="post" action="${escapeHtml(logoutPath)}"><button type="submit">Sign out</button></form>
+</header>
+<section aria-labelledby="locations">
+  <h2 id="locations">Shipping locations</h2>
+  ${ordered.length ? `<ul class="grid">${ordered.map(locationCard).join('\n')}</ul>` : '<p class="empty">No shipping locations yet.</p>'}
+</section>
+</main>`,
+  );
+}

@@ -1,0 +1,55 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { PartnerId } from '../../domain/partners/partner';
+import type { ApiEvent, ApiResult } from '../api-context';
+import type { EmbedContext } from '../embed-handler';
+
+/**
+ * A frame-ancestors source we are willing to emit: a scheme-qualified host (wildcards
+ * allowed) with an optional port, or 'self'. Anything else (spaces, `;`, quotes) could
+ * rewrite the policy, so it is dropped.
+ */
+const SOURCE = /^(?:'self'|https?:\/\/(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:\d{1,5}|\*))?)$/;
+
+/** The pages allow only their own inline style and same-origin form posts; framing is the partner's allow-list. */
+export function contentSecurityPolicy(frameAncestors: readonly string[]): string {
+  const sources = frameAncestors.filter((source) => SOURCE.test(source));
+  return [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${sources.length ? sources.join(' ') : "'none'"}`,
+  ].join('; ');
+}
+
+/**
+ * Every embed response, pages and failures alike, carries the partner's frame-ancestors
+ * (its allowed origins, else the environment default; `'none'` for an unknown partner)
+ * and headers that keep the page out of caches, Referers and MIME sniffing.
+ */
+export const embedSecurityHeaders = (): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext> => {
+  const apply = (request: { context: EmbedContext; response: ApiResult | null }) => {
+    if (!request.response) return;
+    request.response.headers = {
+      ...request.response.headers,
+      'Content-Security-Policy': contentSecurityPolicy(request.context.frameAncestors ?? []),
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+    };
+  };
+  return {
+    before: async (request) => {
+      const { deps } = request.context;
+      const partnerId = request.event.pathParameters?.partnerId;
+      const partner = partnerId ? await deps.partners.getPartner(partnerId as PartnerId) : undefined;
+      request.context.frameAncestors = partner
+        ? partner.allowedOrigins.length
+          ? partner.allowedOrigins
+          : deps.config.DEFAULT_FRAME_ANCESTORS
+        : [];
+    },
+    after: apply,
+    onError: apply,
+  };
+};
