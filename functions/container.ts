@@ -3,6 +3,12 @@ import { DynamoIdentityDirectory } from './adapters/dynamodb/identity-directory'
 import { DynamoOrganizationRepository } from './adapters/dynamodb/organization-repository';
 import { DynamoPartnerRepository } from './adapters/dynamodb/partner-repository';
 import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter';
+import { DynamoDeliveryRepository } from './adapters/dynamodb/delivery-repository';
+import { DynamoWebhookEndpointRepository } from './adapters/dynamodb/webhook-endpoint-repository';
+import { SecretsManagerSigningSecretStore } from './adapters/secret-store';
+import { SesAlertMailer } from './adapters/ses-mailer';
+import { SqsMessageQueue } from './adapters/sqs-queue';
+import { HttpWebhookTransport } from './adapters/webhook-http/http-webhook-transport';
 import { type AwsClients, createAwsClients } from './adapters/aws-clients';
 import { loadRuntimeConfig, type RuntimeConfig } from './config';
 import { Authenticator } from './domain/access/authenticator';
@@ -13,6 +19,16 @@ import { PartnerAdmin } from './domain/partners/partner-admin';
 import type { IdentityDirectory } from './domain/identity/identity-user';
 import type { OrganizationRepository } from './domain/organizations/organization-repository';
 import type { PartnerRepository } from './domain/partners/partner-repository';
+import type { DeliveryMessage } from './domain/webhooks/delivery';
+import type { DeliveryRepository } from './domain/webhooks/delivery-repository';
+import { OrderEventPublisher } from './domain/webhooks/order-event-publisher';
+import type { OrderEventMessage } from './domain/webhooks/order-events';
+import { RetrySchedule } from './domain/webhooks/retry-schedule';
+import type { SigningSecretStore } from './domain/webhooks/signing-secret-store';
+import { WebhookAdmin } from './domain/webhooks/webhook-admin';
+import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher';
+import type { WebhookEndpointRepository } from './domain/webhooks/webhook-endpoint';
+import { WebhookFanout } from './domain/webhooks/webhook-fanout';
 
 /** Everything a handler may use, built once per cold start (or per test). */
 export interface Dependencies {
@@ -26,6 +42,14 @@ export interface Dependencies {
   readonly rateLimiter: RateLimiter;
   readonly organizations: OrganizationRepository;
   readonly identity: IdentityDirectory;
+  readonly webhookEndpoints: WebhookEndpointRepository;
+  readonly deliveries: DeliveryRepository;
+  readonly signingSecrets: SigningSecretStore;
+  /** Ingestion: validates an order event and queues it for fan-out. */
+  readonly orderEvents: OrderEventPublisher;
+  readonly webhookFanout: WebhookFanout;
+  readonly webhookDispatcher: WebhookDispatcher;
+  readonly webhookAdmin: WebhookAdmin;
 }
 
 export interface DependencyOverrides {
@@ -37,18 +61,56 @@ export interface DependencyOverrides {
 export function createDependencies(config: RuntimeConfig, aws: AwsClients, overrides: DependencyOverrides = {}): Dependencies {
   const clock = overrides.clock ?? systemClock;
   const table = (name: Parameters<typeof tableName>[1]) => tableName(config.RESOURCE_PREFIX, name);
+  const logger = overrides.logger ?? jsonLinesLogger();
   const partners = new DynamoPartnerRepository(aws.db, table('partners'));
+  const organizations = new DynamoOrganizationRepository(aws.db, table('organizations'), table('identityUsers'));
+  const webhookEndpoints = new DynamoWebhookEndpointRepository(aws.db, table('partners'));
+  const deliveries = new DynamoDeliveryRepository(aws.db, table('webhooks'));
+  const signingSecrets = new SecretsManagerSigningSecretStore(aws.secrets, config.RESOURCE_PREFIX, clock);
+  const deliveryQueue = new SqsMessageQueue<DeliveryMessage>(aws.sqs, config.WEBHOOK_DELIVERIES_QUEUE_URL);
+  const transport = new HttpWebhookTransport({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC });
   return {
     config,
     clock,
-    logger: overrides.logger ?? jsonLinesLogger(),
+    logger,
     aws,
     partners,
     partnerAdmin: new PartnerAdmin(partners, config.API_KEY_PREFIX, clock),
     authenticator: new Authenticator(partners, config.API_KEY_PREFIX),
     rateLimiter: new RateLimiter(new DynamoRateLimitCounter(aws.db, table('rateLimits')), clock, config.STAGE),
-    organizations: new DynamoOrganizationRepository(aws.db, table('organizations'), table('identityUsers')),
+    organizations,
     identity: new DynamoIdentityDirectory(aws.db, table('identityUsers')),
+    webhookEndpoints,
+    deliveries,
+    signingSecrets,
+    orderEvents: new OrderEventPublisher(
+      partners,
+      organizations,
+      new SqsMessageQueue<OrderEventMessage>(aws.sqs, config.ORDER_EVENTS_QUEUE_URL),
+      clock,
+    ),
+    webhookFanout: new WebhookFanout(webhookEndpoints, deliveries, deliveryQueue, clock, logger),
+    webhookDispatcher: new WebhookDispatcher({
+      deliveries,
+      endpoints: webhookEndpoints,
+      partners,
+      secrets: signingSecrets,
+      transport,
+      mailer: new SesAlertMailer(aws.ses, config.ALERT_SENDER_EMAIL),
+      queue: deliveryQueue,
+      schedule: new RetrySchedule(config.WEBHOOK_RETRY_DELAYS_S),
+      clock,
+      logger,
+    }),
+    webhookAdmin: new WebhookAdmin(
+      partners,
+      webhookEndpoints,
+      signingSecrets,
+      deliveries,
+      deliveryQueue,
+      config.WEBHOOK_REQUIRE_HTTPS_PUBLIC,
+      clock,
+    ),
   };
 }
 
