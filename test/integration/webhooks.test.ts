@@ -70,6 +70,27 @@ async function runUntilSettled(receiverSeen: () => number) {
   }
 }
 
+
+/** Makes the next SendMessage to `queueUrl` fail, as a crash or an SQS outage would. */
+function failNextSendTo(queueUrl: string) {
+  let armed = true;
+  stack.deps.aws.sqs.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { QueueUrl?: string };
+      if (armed && context.commandName === 'SendMessageCommand' && input.QueueUrl === queueUrl) {
+        armed = false;
+        throw Object.assign(new Error('simulated SQS outage'), { name: 'ServiceUnavailable' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'failNextSend', priority: 'high' },
+  );
+  return () => stack.deps.aws.sqs.middlewareStack.remove('failNextSend');
+}
+
+const makeVisibleAgain = (queueUrl: string, receiptHandle: string) =>
+  stack.deps.aws.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 }));
+
 describe('delivering an order webhook', () => {
   it('POSTs the frozen body with the contract headers, and the receiver verifies the signature', async () => {
     const partnerReceiver = await receiver();
@@ -332,6 +353,48 @@ describe('surviving crashes and redelivery', () => {
     expect(delivered).toMatchObject({ status: 'delivered', attemptCount: 1 });
     expect(partnerReceiver.requests).toHaveLength(2);
     expect(partnerReceiver.requests[1]!.headers['x-service-delivery-id']).toBe(partnerReceiver.requests[0]!.headers['x-service-delivery-id']);
+  });
+
+  it('queues the first attempt when the fan-out stopped after creating the delivery, without a second delivery', async () => {
+    const partnerReceiver = await receiver();
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    await stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data: orderCreatedData(internalOrgId) });
+
+    const restore = failNextSendTo(stack.queueUrls.webhookDeliveries);
+    const first = await stack.consumers.orderEvents.pollOnce();
+    restore();
+    expect(first.failed).toHaveLength(1);
+    expect(await stack.deps.webhookAdmin.listDeliveries(partnerId)).toEqual([expect.objectContaining({ queued: false, attemptCount: 0 })]);
+
+    await makeVisibleAgain(stack.queueUrls.orderEvents, first.failed[0]!.receiptHandle);
+    expect((await stack.consumers.orderEvents.pollOnce()).failed).toEqual([]);
+    await dispatchOnce();
+
+    const deliveries = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(deliveries).toEqual([expect.objectContaining({ status: 'delivered', attemptCount: 1 })]);
+    expect(partnerReceiver.requests).toHaveLength(1);
+  });
+
+  it('queues the retry of a recorded failed attempt when the dispatcher stopped before queueing it', async () => {
+    const partnerReceiver = await receiver((n) => (n === 0 ? 500 : 200));
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+
+    const restore = failNextSendTo(stack.queueUrls.webhookDeliveries);
+    const first = await dispatchOnce();
+    restore();
+    expect(first.failed).toHaveLength(1);
+    const [recorded] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(recorded).toMatchObject({ status: 'pending', attemptCount: 1 });
+
+    await makeVisibleAgain(stack.queueUrls.webhookDeliveries, first.failed[0]!.receiptHandle);
+    await dispatchOnce();
+    expect(partnerReceiver.requests).toHaveLength(1); // the redelivered message made no second attempt
+    expect(lastDeliveryMessage()).toMatchObject({ delaySeconds: 60, body: { attempt: 2, dueAt: recorded?.nextAttemptAt } });
+
+    stack.clock.advance(60_000);
+    await dispatchOnce();
+    expect((await stack.deps.webhookAdmin.listDeliveries(partnerId))[0]).toMatchObject({ status: 'delivered', attemptCount: 2 });
   });
 
   it('ignores a message of an attempt that was already recorded', async () => {
