@@ -29,6 +29,8 @@ const stack = await startLocalStack({
   resourcePrefix: 'embed-local',
   port: Number(process.env.PORT ?? 3000),
   pages: [createDemoApp({ connection: () => demoConnection })],
+  // A shorter retry ladder, to watch a webhook fail through to its alert in minutes.
+  ...(process.env.WEBHOOK_RETRY_DELAYS_S ? { extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: process.env.WEBHOOK_RETRY_DELAYS_S } } : {}),
 });
 const seeded = await seedSandboxPartner(stack.deps, resolve(dataDir, 'seed.json'));
 announceDemoConnection({ apiUrl: stack.url, apiKey: seeded.apiKey });

@@ -27,6 +27,8 @@ export const RuntimeConfig = z.object({
   ALERT_SENDER_EMAIL: z.string().default(''),
   WEBHOOK_REQUIRE_HTTPS_PUBLIC: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   DEFAULT_FRAME_ANCESTORS: commaList,
+  /** How long a partner has to answer a webhook (contract: 30 seconds); tests shorten it. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   WEBHOOK_RETRY_DELAYS_S: z
     .string()
     .default('60,300,900,3600,21600,86400')

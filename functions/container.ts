@@ -4,6 +4,12 @@ import { DynamoOrganizationRepository } from './adapters/dynamodb/organization-r
 import { DynamoPartnerRepository } from './adapters/dynamodb/partner-repository';
 import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter';
 import { DynamoSessionRepository } from './adapters/dynamodb/session-repository';
+import { DynamoDeliveryRepository } from './adapters/dynamodb/delivery-repository';
+import { DynamoWebhookEndpointRepository } from './adapters/dynamodb/webhook-endpoint-repository';
+import { SecretsManagerSigningSecretStore } from './adapters/secret-store';
+import { SesAlertMailer } from './adapters/ses-mailer';
+import { SqsMessageQueue } from './adapters/sqs-queue';
+import { HttpWebhookTransport } from './adapters/webhook-http/http-webhook-transport';
 import { type AwsClients, createAwsClients } from './adapters/aws-clients';
 import { loadRuntimeConfig, type RuntimeConfig } from './config';
 import { Authenticator } from './domain/access/authenticator';
@@ -18,6 +24,16 @@ import { EmbeddedSessions } from './domain/sessions/embedded-sessions';
 import { Handshake } from './domain/sessions/handshake';
 import { SessionAdmin } from './domain/sessions/session-admin';
 import type { SessionRepository } from './domain/sessions/session-repository';
+import type { DeliveryMessage } from './domain/webhooks/delivery';
+import type { DeliveryRepository } from './domain/webhooks/delivery-repository';
+import { OrderEventPublisher } from './domain/webhooks/order-event-publisher';
+import type { OrderEventMessage } from './domain/webhooks/order-events';
+import { RetrySchedule } from './domain/webhooks/retry-schedule';
+import type { SigningSecretStore } from './domain/webhooks/signing-secret-store';
+import { WebhookAdmin } from './domain/webhooks/webhook-admin';
+import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher';
+import type { WebhookEndpointRepository } from './domain/webhooks/webhook-endpoint';
+import { WebhookFanout } from './domain/webhooks/webhook-fanout';
 
 /** Everything a handler may use, built once per cold start (or per test). */
 export interface Dependencies {
@@ -35,6 +51,14 @@ export interface Dependencies {
   readonly handshake: Handshake;
   readonly embeddedSessions: EmbeddedSessions;
   readonly sessionAdmin: SessionAdmin;
+  readonly webhookEndpoints: WebhookEndpointRepository;
+  readonly deliveries: DeliveryRepository;
+  readonly signingSecrets: SigningSecretStore;
+  /** Ingestion: validates an order event and queues it for fan-out. */
+  readonly orderEvents: OrderEventPublisher;
+  readonly webhookFanout: WebhookFanout;
+  readonly webhookDispatcher: WebhookDispatcher;
+  readonly webhookAdmin: WebhookAdmin;
 }
 
 export interface DependencyOverrides {
@@ -46,14 +70,20 @@ export interface DependencyOverrides {
 export function createDependencies(config: RuntimeConfig, aws: AwsClients, overrides: DependencyOverrides = {}): Dependencies {
   const clock = overrides.clock ?? systemClock;
   const table = (name: Parameters<typeof tableName>[1]) => tableName(config.RESOURCE_PREFIX, name);
+  const logger = overrides.logger ?? jsonLinesLogger();
   const partners = new DynamoPartnerRepository(aws.db, table('partners'));
   const organizations = new DynamoOrganizationRepository(aws.db, table('organizations'), table('identityUsers'));
   const identity = new DynamoIdentityDirectory(aws.db, table('identityUsers'));
   const sessions = new DynamoSessionRepository(aws.db, table('sessions'));
+  const webhookEndpoints = new DynamoWebhookEndpointRepository(aws.db, table('partners'));
+  const deliveries = new DynamoDeliveryRepository(aws.db, table('webhooks'));
+  const signingSecrets = new SecretsManagerSigningSecretStore(aws.secrets, config.RESOURCE_PREFIX, clock);
+  const deliveryQueue = new SqsMessageQueue<DeliveryMessage>(aws.sqs, config.WEBHOOK_DELIVERIES_QUEUE_URL);
+  const transport = new HttpWebhookTransport({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC });
   return {
     config,
     clock,
-    logger: overrides.logger ?? jsonLinesLogger(),
+    logger,
     aws,
     partners,
     partnerAdmin: new PartnerAdmin(partners, config.API_KEY_PREFIX, clock),
@@ -65,6 +95,37 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     handshake: new Handshake(organizations, identity, sessions, clock),
     embeddedSessions: new EmbeddedSessions(organizations, identity, sessions, clock),
     sessionAdmin: new SessionAdmin(partners, organizations, sessions, clock),
+    webhookEndpoints,
+    deliveries,
+    signingSecrets,
+    orderEvents: new OrderEventPublisher(
+      partners,
+      organizations,
+      new SqsMessageQueue<OrderEventMessage>(aws.sqs, config.ORDER_EVENTS_QUEUE_URL),
+      clock,
+    ),
+    webhookFanout: new WebhookFanout(webhookEndpoints, deliveries, deliveryQueue, clock, logger),
+    webhookDispatcher: new WebhookDispatcher({
+      deliveries,
+      endpoints: webhookEndpoints,
+      partners,
+      secrets: signingSecrets,
+      transport,
+      mailer: new SesAlertMailer(aws.ses, config.ALERT_SENDER_EMAIL),
+      queue: deliveryQueue,
+      schedule: new RetrySchedule(config.WEBHOOK_RETRY_DELAYS_S),
+      clock,
+      logger,
+    }),
+    webhookAdmin: new WebhookAdmin(
+      partners,
+      webhookEndpoints,
+      signingSecrets,
+      deliveries,
+      deliveryQueue,
+      config.WEBHOOK_REQUIRE_HTTPS_PUBLIC,
+      clock,
+    ),
   };
 }
 

@@ -64,12 +64,14 @@ export interface QueueDefinition {
   readonly visibilityTimeoutSeconds: number;
   /** Receives after which a message moves to the dead-letter queue. */
   readonly maxReceiveCount: number;
+  /** Messages per invocation of the queue's consumer (Lambda event source and local poller alike). */
+  readonly consumerBatchSize: number;
 }
 
 export const QUEUES: Readonly<Record<QueueName, QueueDefinition>> = {
-  orderEvents: { suffix: 'order-events', visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  orderEvents: { suffix: 'order-events', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, consumerBatchSize: 10 },
   // A dispatch attempt may wait 30 s on the partner; leave room for the rest of the batch.
-  webhookDeliveries: { suffix: 'webhook-deliveries', visibilityTimeoutSeconds: 180, maxReceiveCount: 5 },
+  webhookDeliveries: { suffix: 'webhook-deliveries', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, consumerBatchSize: 5 },
 };
 
 export const tableName = (prefix: string, table: TableName): string => `${prefix}-${TABLES[table].suffix}`;

@@ -91,3 +91,16 @@ export class EmbedAccessDenied extends DomainError {
     super(reason);
   }
 }
+
+/** An order event names an organization (partner_org_id) the partner does not have. */
+export class OrganizationNotFound extends DomainError {
+  readonly kind = 'organization-not-found';
+  constructor(readonly partnerId: string, readonly internalOrgId: string) {
+    super(`Partner ${partnerId} has no organization with internalOrgId "${internalOrgId}"`);
+  }
+}
+
+/** The record changed between our read and our conditional write; the caller may try again. */
+export class ConcurrentUpdate extends DomainError {
+  readonly kind = 'concurrent-update';
+}

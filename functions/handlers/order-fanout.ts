@@ -1,6 +1,16 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { type Dependencies, dependenciesFromEnvironment } from '../container';
+import { OrderEventMessage } from '../domain/webhooks/order-events';
+import { processSqsBatch } from '../queue/sqs-batch';
 
-// Replaced by the webhook issue; until then every message is left on the queue.
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => ({
-  batchItemFailures: event.Records.map((record) => ({ itemIdentifier: record.messageId })),
-});
+/** order-events → one delivery per subscribed partner endpoint, first attempt queued. */
+export const createOrderFanoutHandler =
+  (getDependencies: () => Promise<Dependencies>) =>
+  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const deps = await getDependencies();
+    return processSqsBatch(event, deps.logger, 'order-fanout', (record) =>
+      deps.webhookFanout.fanOut(OrderEventMessage.parse(JSON.parse(record.body))),
+    );
+  };
+
+export const handler = createOrderFanoutHandler(dependenciesFromEnvironment);

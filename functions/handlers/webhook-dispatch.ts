@@ -1,6 +1,16 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { type Dependencies, dependenciesFromEnvironment } from '../container';
+import { DeliveryMessage } from '../domain/webhooks/delivery';
+import { processSqsBatch } from '../queue/sqs-batch';
 
-// Replaced by the webhook issue; until then every message is left on the queue.
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => ({
-  batchItemFailures: event.Records.map((record) => ({ itemIdentifier: record.messageId })),
-});
+/** webhook-deliveries → one attempt (or a hop towards its due time) per message. */
+export const createWebhookDispatchHandler =
+  (getDependencies: () => Promise<Dependencies>) =>
+  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const deps = await getDependencies();
+    return processSqsBatch(event, deps.logger, 'webhook-dispatch', (record) =>
+      deps.webhookDispatcher.dispatch(DeliveryMessage.parse(JSON.parse(record.body))),
+    );
+  };
+
+export const handler = createWebhookDispatchHandler(dependenciesFromEnvironment);

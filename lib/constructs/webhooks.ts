@@ -5,7 +5,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../config';
-import { webhookSecretName } from '../resources';
+import { QUEUES, webhookSecretName } from '../resources';
 import { NodeFunction } from './node-function';
 import type { Queues } from './queues';
 
@@ -37,7 +37,7 @@ export class Webhooks extends Construct {
       environment,
     });
     this.orderFanout.addEventSource(
-      new SqsEventSource(orderEvents, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(orderEvents, { batchSize: QUEUES.orderEvents.consumerBatchSize, reportBatchItemFailures: true }),
     );
     webhookDeliveries.grantSendMessages(this.orderFanout);
 
@@ -49,7 +49,11 @@ export class Webhooks extends Construct {
       environment,
     });
     this.webhookDispatch.addEventSource(
-      new SqsEventSource(webhookDeliveries, { batchSize: 5, reportBatchItemFailures: true, maxConcurrency: 10 }),
+      new SqsEventSource(webhookDeliveries, {
+        batchSize: QUEUES.webhookDeliveries.consumerBatchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: 10,
+      }),
     );
     // Retries are re-enqueued with a delay.
     webhookDeliveries.grantSendMessages(this.webhookDispatch);

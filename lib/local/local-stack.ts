@@ -4,12 +4,15 @@ import { loadRuntimeConfig, type RuntimeConfig } from '../../functions/config';
 import { createDependencies, type Dependencies, type DependencyOverrides } from '../../functions/container';
 import { createEmbedHandler } from '../../functions/handlers/embed';
 import { createHandshakeHandler } from '../../functions/handlers/handshake';
+import { createOrderFanoutHandler } from '../../functions/handlers/order-fanout';
 import { createSetupHandler } from '../../functions/handlers/setup';
+import { createWebhookDispatchHandler } from '../../functions/handlers/webhook-dispatch';
 import { ENVIRONMENTS } from '../config';
-import { API_ROUTES, EMBED_ROUTES, type QueueName } from '../resources';
+import { API_ROUTES, EMBED_ROUTES, QUEUES, type QueueName, queueName } from '../resources';
 import type { HttpLambda } from '../../functions/http/api-context';
 import { apiGatewayListener, type LocalPage } from './api-gateway-adapter';
 import { provisionLocalResources } from './provision';
+import { createQueueConsumer, type QueueConsumer, type SqsLambda } from './queue-poller';
 import type { StandIns } from './stand-ins';
 
 export interface LocalStackOptions extends DependencyOverrides {
@@ -21,6 +24,8 @@ export interface LocalStackOptions extends DependencyOverrides {
   readonly stripeSecretKey?: string;
   readonly extraEnvironment?: Record<string, string>;
   readonly pages?: readonly LocalPage[];
+  /** Poll the queues continuously (default); tests that step consumers by hand turn it off. */
+  readonly queuePollers?: boolean;
 }
 
 export interface LocalStack {
@@ -28,6 +33,8 @@ export interface LocalStack {
   readonly config: RuntimeConfig;
   readonly deps: Dependencies;
   readonly queueUrls: Record<QueueName, string>;
+  /** The queue consumers (order fan-out, webhook dispatch), running unless `queuePollers: false`. */
+  readonly consumers: Record<QueueName, QueueConsumer>;
   close(): Promise<void>;
 }
 
@@ -76,6 +83,25 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: 'ok' }));
     return true;
   };
+  const queueHandlers: Record<QueueName, SqsLambda> = {
+    orderEvents: createOrderFanoutHandler(getDependencies),
+    webhookDeliveries: createWebhookDispatchHandler(getDependencies),
+  };
+  const consumers = Object.fromEntries(
+    (Object.keys(QUEUES) as QueueName[]).map((name) => [
+      name,
+      createQueueConsumer({
+        sqs: aws.sqs,
+        queueUrl: queueUrls[name],
+        queueArn: `arn:aws:sqs:us-east-1:000000000000:${queueName(options.resourcePrefix, name)}`,
+        handler: queueHandlers[name],
+        batchSize: QUEUES[name].consumerBatchSize,
+        onError: (error) => deps.logger.error({ msg: 'queue poller error', queue: name, error: String(error) }),
+      }),
+    ]),
+  ) as Record<QueueName, QueueConsumer>;
+  if (options.queuePollers ?? true) Object.values(consumers).forEach((consumer) => consumer.start());
+
   server.on(
     'request',
     apiGatewayListener(
@@ -93,10 +119,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     config,
     deps,
     queueUrls,
-    close: () =>
-      new Promise<void>((done) => {
+    consumers,
+    close: async () => {
+      await Promise.all(Object.values(consumers).map((consumer) => consumer.stop()));
+      await new Promise<void>((done) => {
         server.closeAllConnections();
         server.close(() => done());
-      }),
+      });
+    },
   };
 }

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { PartnerId } from '../partners/partner';
+import type { OrderEventKind } from './order-events';
+
+export type DeliveryId = string & { readonly __brand: 'DeliveryId' };
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
+export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
+
+/**
+ * The failure alert of a failed delivery: `pending` until someone claims it, `sending`
+ * while claimed (with a lease, so a crashed sender's claim expires), `sent` once SES took
+ * it, `no-address` when the partner has no alert address.
+ */
+export type AlertStatus = 'pending' | 'sending' | 'sent' | 'no-address';
+
+/**
+ * One event for one partner endpoint. `body` holds the exact bytes sent on every attempt
+ * (DESIGN.md: webhook bodies are frozen at creation). A replay starts a new `chain` of
+ * attempts for the same id and body; `attemptCount` counts the attempts of the current chain.
+ */
+export interface Delivery {
+  readonly deliveryId: DeliveryId;
+  readonly partnerId: PartnerId;
+  readonly eventId: string;
+  readonly event: OrderEventKind;
+  readonly body: string;
+  readonly status: DeliveryStatus;
+  readonly chain: number;
+  readonly attemptCount: number;
+  /** When the next attempt of a pending delivery is due. */
+  readonly nextAttemptAt?: string;
+  /** The first attempt's message reached the deliveries queue. */
+  readonly queued: boolean;
+  readonly alertStatus?: AlertStatus;
+  readonly alertLeaseUntil?: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** What one POST to the partner produced. */
+export interface DeliveryAttempt {
+  readonly chain: number;
+  readonly attempt: number;
+  readonly attemptedAt: string;
+  readonly url: string;
+  readonly succeeded: boolean;
+  /** HTTP status, when the partner answered. */
+  readonly statusCode?: number;
+  /** Timeout, refused connection, refused destination, ... when there was no usable answer. */
+  readonly error?: string;
+  readonly latencyMs: number;
+  /** The first 1 KiB of the response body. */
+  readonly responseBody?: string;
+}
+
+/**
+ * A message on the deliveries queue: "make attempt `attempt` of chain `chain` at `dueAt`".
+ * SQS delays stop at 900 s, so a message may arrive before it is due and is then sent on
+ * again (a hop) without an attempt.
+ */
+export const DeliveryMessage = z.object({
+  deliveryId: z.uuid(),
+  chain: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  dueAt: z.iso.datetime({ offset: true }),
+});
+export type DeliveryMessage = z.infer<typeof DeliveryMessage>;

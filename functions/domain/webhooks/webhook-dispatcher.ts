@@ -1,0 +1,210 @@
+import { type Clock, epochSeconds } from '../clock';
+import type { Logger } from '../logger';
+import type { PartnerRepository } from '../partners/partner-repository';
+import type { AlertMailer } from './alert-mailer';
+import type { Delivery, DeliveryAttempt, DeliveryMessage } from './delivery';
+import type { DeliveryId } from './delivery';
+import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
+import type { MessageQueue } from './message-queue';
+import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule } from './retry-schedule';
+import type { SigningSecretStore } from './signing-secret-store';
+import type { WebhookEndpointRepository } from './webhook-endpoint';
+import { signWebhookBody } from './webhook-signature';
+import type { TransportResult, WebhookTransport } from './webhook-transport';
+
+export type DispatchOutcome =
+  | 'delivered'
+  | 'retry-scheduled'
+  | 'failed'
+  | 'not-due'
+  | 'stale'
+  | 'unknown-delivery';
+
+/** How long a claimed failure alert stays claimed before another handler may send it. */
+const ALERT_LEASE_SECONDS = 120;
+const RESPONSE_BODY_LIMIT = 1024;
+export const USER_AGENT = 'PartnerEmbed-Webhooks/1.0';
+
+export interface WebhookDispatcherDependencies {
+  readonly deliveries: DeliveryRepository;
+  readonly endpoints: WebhookEndpointRepository;
+  readonly partners: PartnerRepository;
+  readonly secrets: SigningSecretStore;
+  readonly transport: WebhookTransport;
+  readonly mailer: AlertMailer;
+  readonly queue: MessageQueue<DeliveryMessage>;
+  readonly schedule: RetrySchedule;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/**
+ * Handles one message of the deliveries queue: one attempt of one delivery, or a hop when
+ * the attempt is not due yet. State changes are conditional on the delivery's chain and
+ * attempt count, so a message handled twice (SQS redelivers after a crash or timeout)
+ * neither counts an attempt twice nor marks delivered what was not, nor alerts twice.
+ */
+export class WebhookDispatcher {
+  constructor(private readonly d: WebhookDispatcherDependencies) {}
+
+  async dispatch(message: DeliveryMessage): Promise<DispatchOutcome> {
+    const deliveryId = message.deliveryId as DeliveryId;
+    const delivery = await this.d.deliveries.get(deliveryId);
+    const log = { deliveryId, chain: message.chain, attempt: message.attempt };
+    if (!delivery) {
+      this.d.logger.error({ msg: 'webhook message for an unknown delivery', ...log });
+      return 'unknown-delivery';
+    }
+    if (delivery.chain !== message.chain) return this.stale(log, 'superseded by a replay');
+    if (delivery.status === 'failed') {
+      // A redelivered final attempt: the alert may not have gone out before the crash.
+      await this.ensureAlert(delivery);
+      return this.stale(log, 'delivery already failed');
+    }
+    if (delivery.status === 'delivered') return this.stale(log, 'delivery already delivered');
+    if (message.attempt !== delivery.attemptCount + 1) {
+      if (message.attempt === delivery.attemptCount && delivery.nextAttemptAt) {
+        // This attempt was recorded but the handler stopped before its retry was queued.
+        await this.queueAttempt(delivery, delivery.attemptCount + 1, new Date(delivery.nextAttemptAt));
+      }
+      return this.stale(log, 'attempt already recorded');
+    }
+
+    const now = this.d.clock.now();
+    const dueAt = new Date(message.dueAt);
+    if (now < dueAt) {
+      const delaySeconds = hopDelaySeconds(dueAt, now);
+      await this.d.queue.send(message, delaySeconds);
+      this.d.logger.info({ msg: 'webhook attempt not due yet', outcome: 'not-due', dueAt: message.dueAt, delaySeconds, ...log });
+      return 'not-due';
+    }
+    return this.attempt(delivery, message.attempt, now);
+  }
+
+  private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date): Promise<DispatchOutcome> {
+    const result = await this.send(delivery, startedAt);
+    const finishedAt = this.d.clock.now();
+    const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;
+    const attempt: DeliveryAttempt = {
+      chain: delivery.chain,
+      attempt: attemptNumber,
+      attemptedAt: startedAt.toISOString(),
+      url: result.url,
+      succeeded,
+      latencyMs: result.latencyMs,
+      ...(result.kind === 'response'
+        ? { statusCode: result.statusCode, responseBody: result.body.slice(0, RESPONSE_BODY_LIMIT) }
+        : { error: result.error }),
+    };
+    const nextAttemptAt = succeeded ? undefined : this.d.schedule.nextAttemptAt(attemptNumber, finishedAt);
+    const outcome: AttemptOutcome = succeeded
+      ? { attempt, status: 'delivered' }
+      : nextAttemptAt
+        ? { attempt, status: 'pending', nextAttemptAt: nextAttemptAt.toISOString() }
+        : { attempt, status: 'failed', alertStatus: 'pending' };
+
+    const log = {
+      deliveryId: delivery.deliveryId,
+      partnerId: delivery.partnerId,
+      event: delivery.event,
+      chain: delivery.chain,
+      attempt: attemptNumber,
+      statusCode: attempt.statusCode,
+      error: attempt.error,
+      latencyMs: attempt.latencyMs,
+    };
+    if (!(await this.d.deliveries.recordAttempt(delivery, outcome, finishedAt))) {
+      return this.stale(log, 'another handler recorded this attempt first');
+    }
+    if (outcome.status === 'delivered') {
+      this.d.logger.info({ msg: 'webhook delivered', outcome: 'delivered', ...log });
+      return 'delivered';
+    }
+    if (outcome.status === 'pending' && nextAttemptAt) {
+      await this.queueAttempt(delivery, attemptNumber + 1, nextAttemptAt);
+      this.d.logger.info({ msg: 'webhook attempt failed, retry scheduled', outcome: 'retry-scheduled', nextAttemptAt, ...log });
+      return 'retry-scheduled';
+    }
+    this.d.logger.error({ msg: 'webhook delivery failed after the last retry', outcome: 'failed', ...log });
+    await this.ensureAlert({ ...delivery, status: 'failed', attemptCount: attemptNumber, alertStatus: 'pending' });
+    return 'failed';
+  }
+
+  private async send(delivery: Delivery, at: Date): Promise<TransportResult & { url: string }> {
+    const endpoint = await this.d.endpoints.get(delivery.partnerId);
+    if (!endpoint) return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
+    const secret = await this.d.secrets.get(delivery.partnerId);
+    if (!secret) return { kind: 'error', error: 'no signing secret is configured for the partner', latencyMs: 0, url: endpoint.url };
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': USER_AGENT,
+      'X-Service-Event': delivery.event,
+      'X-Service-Signature': signWebhookBody(delivery.body, secret),
+      'X-Service-Delivery-ID': delivery.deliveryId,
+      'X-Service-Timestamp': String(epochSeconds(at)),
+    };
+    return { ...(await this.d.transport.post(endpoint.url, headers, delivery.body)), url: endpoint.url };
+  }
+
+  private async queueAttempt(delivery: Delivery, attempt: number, dueAt: Date): Promise<void> {
+    await this.d.queue.send(
+      { deliveryId: delivery.deliveryId, chain: delivery.chain, attempt, dueAt: dueAt.toISOString() },
+      Math.min(MAX_SQS_DELAY_SECONDS, hopDelaySeconds(dueAt, this.d.clock.now())),
+    );
+  }
+
+  /**
+   * Sends the failure alert unless it went out already. The claim is a conditional write
+   * with a lease: a handler that crashes after claiming leaves it to the next redelivery.
+   */
+  private async ensureAlert(delivery: Delivery): Promise<void> {
+    if (delivery.alertStatus !== 'pending' && delivery.alertStatus !== 'sending') return;
+    const now = this.d.clock.now();
+    const leaseUntil = new Date(now.getTime() + ALERT_LEASE_SECONDS * 1000);
+    if (!(await this.d.deliveries.claimAlert(delivery.deliveryId, now, leaseUntil))) {
+      const current = await this.d.deliveries.get(delivery.deliveryId);
+      // Someone else holds the claim: fail this message so SQS brings it back after the lease.
+      if (current?.alertStatus === 'sending') throw new Error(`failure alert of ${delivery.deliveryId} is being sent by another handler`);
+      return;
+    }
+
+    const partner = await this.d.partners.getPartner(delivery.partnerId);
+    const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, event: delivery.event };
+    if (!partner?.alertEmail) {
+      this.d.logger.error({ msg: 'webhook delivery failed and the partner has no alert address', ...log });
+      await this.d.deliveries.settleAlert(delivery.deliveryId, 'no-address', now);
+      return;
+    }
+    const attempts = await this.d.deliveries.listAttempts(delivery.deliveryId);
+    const last = attempts.filter((a) => a.chain === delivery.chain).at(-1);
+    const lastError = last ? (last.error ?? `HTTP ${last.statusCode}`) : 'unknown';
+    try {
+      await this.d.mailer.send({
+        to: partner.alertEmail,
+        subject: `Webhook delivery failed: ${delivery.event} (${delivery.deliveryId})`,
+        text: [
+          `We could not deliver a webhook to your endpoint after ${delivery.attemptCount} attempts and have stopped retrying.`,
+          '',
+          `Event:        ${delivery.event}`,
+          `Delivery ID:  ${delivery.deliveryId}`,
+          `Endpoint:     ${last?.url || '(none configured)'}`,
+          `Last attempt: ${last?.attemptedAt ?? 'unknown'}`,
+          `Last error:   ${lastError}`,
+          '',
+          'Please check that your endpoint is reachable and answers with a 2xx status within 30 seconds.',
+          'Once it is fixed, contact us to replay the delivery; it keeps the same X-Service-Delivery-ID.',
+        ].join('\n'),
+      });
+    } catch (error) {
+      await this.d.deliveries.settleAlert(delivery.deliveryId, 'pending', now);
+      throw error;
+    }
+    await this.d.deliveries.settleAlert(delivery.deliveryId, 'sent', this.d.clock.now());
+    this.d.logger.info({ msg: 'webhook failure alert sent', ...log });
+  }
+
+  private stale(log: Record<string, unknown>, reason: string): DispatchOutcome {
+    this.d.logger.info({ msg: 'webhook message skipped', outcome: 'stale', reason, ...log });
+    return 'stale';
+  }
+}

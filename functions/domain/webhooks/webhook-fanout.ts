@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock';
+import type { Logger } from '../logger';
+import type { PartnerId } from '../partners/partner';
+import type { Delivery, DeliveryId, DeliveryMessage } from './delivery';
+import type { DeliveryRepository } from './delivery-repository';
+import type { MessageQueue } from './message-queue';
+import type { OrderEventMessage } from './order-events';
+import type { WebhookEndpointRepository } from './webhook-endpoint';
+
+export type FanoutOutcome =
+  | { readonly outcome: 'queued'; readonly deliveryId: DeliveryId }
+  | { readonly outcome: 'duplicate'; readonly deliveryId: DeliveryId }
+  | { readonly outcome: 'no-endpoint' | 'not-subscribed' };
+
+/** The exact bytes every attempt of a delivery sends (contract: Events, request shape). */
+export const webhookBody = (event: OrderEventMessage): string =>
+  JSON.stringify({ event: event.event, timestamp: event.timestamp, data: event.data });
+
+/**
+ * Turns one order event into a delivery for the owning partner's endpoint, when it is
+ * subscribed to the kind, and queues its first attempt. Safe to run twice for the same
+ * event: the delivery is created once (conditional write on the event), and its first
+ * attempt is queued again only if the earlier run stopped before queueing it.
+ */
+export class WebhookFanout {
+  constructor(
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly queue: MessageQueue<DeliveryMessage>,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async fanOut(event: OrderEventMessage): Promise<FanoutOutcome> {
+    const partnerId = event.partnerId as PartnerId;
+    const log = { eventId: event.eventId, partnerId, event: event.event };
+    const endpoint = await this.endpoints.get(partnerId);
+    if (!endpoint || !endpoint.events.includes(event.event)) {
+      const outcome = endpoint ? 'not-subscribed' : 'no-endpoint';
+      this.logger.info({ msg: 'order event not delivered', outcome, ...log });
+      return { outcome };
+    }
+
+    const now = this.clock.now().toISOString();
+    const candidate: Delivery = {
+      deliveryId: randomUUID() as DeliveryId,
+      partnerId,
+      eventId: event.eventId,
+      event: event.event,
+      body: webhookBody(event),
+      status: 'pending',
+      chain: 1,
+      attemptCount: 0,
+      nextAttemptAt: now,
+      queued: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const stored = await this.deliveries.createForEvent(candidate);
+    const delivery = stored.created ? candidate : stored.existing;
+    const firstAttemptNotQueued = !delivery.queued && delivery.chain === 1 && delivery.attemptCount === 0;
+    if (!stored.created && !firstAttemptNotQueued) {
+      this.logger.info({ msg: 'duplicate order event', outcome: 'duplicate', deliveryId: delivery.deliveryId, ...log });
+      return { outcome: 'duplicate', deliveryId: delivery.deliveryId };
+    }
+
+    await this.queue.send(
+      { deliveryId: delivery.deliveryId, chain: 1, attempt: 1, dueAt: delivery.nextAttemptAt ?? now },
+      0,
+    );
+    await this.deliveries.markQueued(delivery.deliveryId, this.clock.now());
+    this.logger.info({ msg: 'webhook delivery queued', outcome: 'queued', deliveryId: delivery.deliveryId, ...log });
+    return { outcome: 'queued', deliveryId: delivery.deliveryId };
+  }
+}

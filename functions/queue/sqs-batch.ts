@@ -1,0 +1,31 @@
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Logger } from '../domain/logger';
+
+/**
+ * Runs `handle` over every record of an SQS batch, concurrently, and reports the records
+ * that threw as batch item failures: SQS makes only those visible again, and after the
+ * queue's maxReceiveCount moves them to the dead-letter queue.
+ */
+export async function processSqsBatch(
+  event: SQSEvent,
+  logger: Logger,
+  consumer: string,
+  handle: (record: SQSRecord) => Promise<unknown>,
+): Promise<SQSBatchResponse> {
+  const results = await Promise.allSettled(event.Records.map((record) => handle(record)));
+  const batchItemFailures = results.flatMap((result, index) => {
+    if (result.status === 'fulfilled') return [];
+    const record = event.Records[index] as SQSRecord;
+    const error = result.reason as Error;
+    logger.error({
+      msg: 'queue message failed; left for redelivery',
+      consumer,
+      messageId: record.messageId,
+      receiveCount: record.attributes?.ApproximateReceiveCount,
+      error: error?.name,
+      detail: error?.message,
+    });
+    return [{ itemIdentifier: record.messageId }];
+  });
+  return { batchItemFailures };
+}

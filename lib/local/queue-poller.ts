@@ -1,0 +1,131 @@
+import {
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+
+export type SqsLambda = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+
+export interface PollResult {
+  readonly received: number;
+  /** Messages the handler reported as failed: left on the queue, visible again after the visibility timeout. */
+  readonly failed: readonly { readonly messageId: string; readonly receiptHandle: string }[];
+}
+
+export interface QueueConsumer {
+  /** One ReceiveMessage (long-polling up to `waitSeconds`), the handler over the batch, deletes of its successes. */
+  pollOnce(options?: { waitSeconds?: number }): Promise<PollResult>;
+  /** Polls continuously until `stop`, as Lambda's SQS event source does. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * What Lambda's SQS event source mapping does, for the local runtime and tests: receive a
+ * batch, hand it to the same handler as an SQSEvent, delete what succeeded, and leave
+ * `batchItemFailures` on the queue for redelivery.
+ */
+export function createQueueConsumer(options: {
+  sqs: SQSClient;
+  queueUrl: string;
+  queueArn: string;
+  handler: SqsLambda;
+  batchSize: number;
+  onError?: (error: unknown) => void;
+}): QueueConsumer {
+  const { sqs, queueUrl, handler } = options;
+  let running: Promise<void> | undefined;
+  let abort: AbortController | undefined;
+
+  async function pollOnce({ waitSeconds = 0 } = {}, signal?: AbortSignal): Promise<PollResult> {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: options.batchSize,
+        WaitTimeSeconds: waitSeconds,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+      { abortSignal: signal },
+    );
+    if (Messages.length === 0) return { received: 0, failed: [] };
+    const records = Messages.map((message) => toRecord(message, options.queueArn));
+    let failedIds: Set<string>;
+    try {
+      const response = await handler({ Records: records });
+      failedIds = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+    } catch (error) {
+      // A thrown handler fails the whole batch, as in Lambda.
+      options.onError?.(error);
+      failedIds = new Set(records.map((record) => record.messageId));
+    }
+    const succeeded = records.filter((record) => !failedIds.has(record.messageId));
+    if (succeeded.length) {
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: succeeded.map((record, index) => ({ Id: String(index), ReceiptHandle: record.receiptHandle })),
+        }),
+      );
+    }
+    return {
+      received: records.length,
+      failed: records
+        .filter((record) => failedIds.has(record.messageId))
+        .map((record) => ({ messageId: record.messageId, receiptHandle: record.receiptHandle })),
+    };
+  }
+
+  async function loop(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await pollOnce({ waitSeconds: 5 }, signal);
+      } catch (error) {
+        if (signal.aborted) return;
+        options.onError?.(error);
+        await new Promise((done) => setTimeout(done, 1000));
+      }
+    }
+  }
+
+  return {
+    pollOnce: (opts) => pollOnce(opts),
+    start() {
+      if (running) return;
+      abort = new AbortController();
+      running = loop(abort.signal);
+    },
+    async stop() {
+      abort?.abort();
+      await running;
+      running = undefined;
+    },
+  };
+}
+
+function toRecord(message: Message, queueArn: string): SQSRecord {
+  const attributes = message.Attributes ?? {};
+  return {
+    messageId: message.MessageId as string,
+    receiptHandle: message.ReceiptHandle as string,
+    body: message.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: attributes.ApproximateReceiveCount ?? '1',
+      SentTimestamp: attributes.SentTimestamp ?? String(Date.now()),
+      SenderId: attributes.SenderId ?? 'local',
+      ApproximateFirstReceiveTimestamp: attributes.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: Object.fromEntries(
+      Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
+        name,
+        { stringValue: value.StringValue, dataType: value.DataType ?? 'String', stringListValues: [], binaryListValues: [] },
+      ]),
+    ),
+    md5OfBody: message.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: 'us-east-1',
+  };
+}

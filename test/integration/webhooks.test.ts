@@ -1,0 +1,415 @@
+import { randomUUID } from 'node:crypto';
+import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DeliveryId } from '../../functions/domain/webhooks/delivery';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+import { verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
+import { freePort } from '../../lib/local/free-port';
+import { emailsTo } from '../support/ses-outbox';
+import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
+import { startTestStack, type TestStack } from '../support/test-stack';
+import { startWebhookReceiver, type Responder, type WebhookReceiver } from '../support/webhook-receiver';
+import { aPartnerWithOrganization, orderCreatedData, orderShippedData, purgeQueues } from '../support/webhook-fixtures';
+
+const TIMEOUT_MS = 200;
+
+let stack: TestStack;
+let sent: SentMessage[];
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack({ queuePollers: false, extraEnvironment: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
+  sent = recordSqsDelays(stack.deps.aws.sqs);
+});
+afterEach(async () => {
+  await purgeQueues(stack);
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+afterAll(() => stack.close());
+
+const receiver = async (respond?: Responder) => {
+  const started = await startWebhookReceiver(respond);
+  receivers.push(started);
+  return started;
+};
+
+/** A partner whose webhook points at `url`, subscribed to `events` (all when absent); returns its secret. */
+async function aSubscribedPartner(url: string, events?: string[]) {
+  const partner = await aPartnerWithOrganization(stack);
+  const configured = await stack.deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url, events });
+  return { ...partner, secret: configured.generatedSecret as string };
+}
+
+const deliveriesSent = () => sent.filter((m) => m.queueUrl === stack.queueUrls.webhookDeliveries);
+const lastDeliveryMessage = () => deliveriesSent().at(-1) as SentMessage;
+
+async function publishAndFanOut(partnerId: PartnerId, event: string, data: unknown, eventId?: string) {
+  const published = await stack.deps.orderEvents.publish({ partnerId, event, data, eventId });
+  while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
+  return published;
+}
+
+/** One receive-and-handle of the deliveries queue, as one Lambda invocation. */
+const dispatchOnce = () => stack.consumers.webhookDeliveries.pollOnce();
+
+/**
+ * Plays SQS's part with the ManualClock: handles the visible message, then lets the
+ * DelaySeconds of whatever the dispatcher sent pass, until nothing is left.
+ */
+async function runUntilSettled(receiverSeen: () => number) {
+  const steps: { delaySeconds: number; dueAt: string; attempted: boolean }[] = [];
+  for (;;) {
+    const before = deliveriesSent().length;
+    const requestsBefore = receiverSeen();
+    const { received } = await dispatchOnce();
+    if (received === 0) return steps;
+    const next = deliveriesSent().length > before ? lastDeliveryMessage() : undefined;
+    if (!next) return steps;
+    steps.push({ delaySeconds: next.delaySeconds, dueAt: next.body.dueAt, attempted: receiverSeen() > requestsBefore });
+    stack.clock.advance(next.delaySeconds * 1000);
+  }
+}
+
+
+/** Makes the next SendMessage to `queueUrl` fail, as a crash or an SQS outage would. */
+function failNextSendTo(queueUrl: string) {
+  let armed = true;
+  stack.deps.aws.sqs.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { QueueUrl?: string };
+      if (armed && context.commandName === 'SendMessageCommand' && input.QueueUrl === queueUrl) {
+        armed = false;
+        throw Object.assign(new Error('simulated SQS outage'), { name: 'ServiceUnavailable' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'failNextSend', priority: 'high' },
+  );
+  return () => stack.deps.aws.sqs.middlewareStack.remove('failNextSend');
+}
+
+const makeVisibleAgain = (queueUrl: string, receiptHandle: string) =>
+  stack.deps.aws.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 }));
+
+describe('delivering an order webhook', () => {
+  it('POSTs the frozen body with the contract headers, and the receiver verifies the signature', async () => {
+    const partnerReceiver = await receiver();
+    const { partnerId, internalOrgId, secret } = await aSubscribedPartner(partnerReceiver.url);
+    const data = orderCreatedData(internalOrgId);
+
+    await publishAndFanOut(partnerId, 'order.created', data);
+    await dispatchOnce();
+
+    expect(partnerReceiver.requests).toHaveLength(1);
+    const [request] = partnerReceiver.requests;
+    const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(request?.method).toBe('POST');
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.headers['x-service-event']).toBe('order.created');
+    expect(request?.headers['x-service-delivery-id']).toBe(delivery?.deliveryId);
+    expect(request?.headers['x-service-timestamp']).toBe(String(Math.floor(stack.clock.now().getTime() / 1000)));
+    expect(request?.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], secret)).toBe(true);
+    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], `${secret}x`)).toBe(false);
+    expect(JSON.parse(request!.rawBody.toString('utf8'))).toEqual({
+      event: 'order.created',
+      timestamp: stack.clock.now().toISOString(),
+      data,
+    });
+    expect(request!.rawBody.toString('utf8')).toBe(delivery?.body);
+    expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 1, event: 'order.created' });
+    expect(delivery?.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, chain: 1, succeeded: true, statusCode: 200, url: partnerReceiver.url, responseBody: 'answer 200 to request 0' }),
+    ]);
+  });
+
+  it('retries a receiver that fails twice with the same delivery id and body bytes, and ends delivered after three attempts', async () => {
+    const partnerReceiver = await receiver((n) => [500, 503][n] ?? 200);
+    const { partnerId, internalOrgId, secret } = await aSubscribedPartner(partnerReceiver.url);
+    const start = stack.clock.now().getTime();
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+
+    const steps = await runUntilSettled(() => partnerReceiver.requests.length);
+
+    expect(steps).toEqual([
+      { delaySeconds: 60, dueAt: new Date(start + 60_000).toISOString(), attempted: true },
+      { delaySeconds: 300, dueAt: new Date(start + 360_000).toISOString(), attempted: true },
+    ]);
+    const requests = partnerReceiver.requests;
+    expect(requests).toHaveLength(3);
+    expect(new Set(requests.map((r) => r.headers['x-service-delivery-id'])).size).toBe(1);
+    expect(requests[1]!.rawBody.equals(requests[0]!.rawBody)).toBe(true);
+    expect(requests[2]!.rawBody.equals(requests[0]!.rawBody)).toBe(true);
+    expect(requests.map((r) => Number(r.headers['x-service-timestamp']) - start / 1000)).toEqual([0, 60, 360]);
+    for (const r of requests) expect(verifyWebhookSignature(r.rawBody, r.headers['x-service-signature'], secret)).toBe(true);
+
+    const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 3 });
+    expect(delivery?.attempts.map((a) => [a.attempt, a.statusCode, a.succeeded])).toEqual([
+      [1, 500, false],
+      [2, 503, false],
+      [3, 200, true],
+    ]);
+    expect(delivery?.attempts[0]?.responseBody).toBe('answer 500 to request 0');
+    expect(await emailsTo((await stack.deps.partners.getPartner(partnerId))!.alertEmail!)).toEqual([]);
+  });
+
+  it('gives up after the sixth retry (seven attempts, 1m 5m 15m 1h 6h 24h apart) and e-mails exactly one alert', async () => {
+    const partnerReceiver = await receiver(() => 500);
+    const { partnerId, internalOrgId, alertEmail } = await aSubscribedPartner(partnerReceiver.url);
+    const start = stack.clock.now().getTime();
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+
+    const steps = await runUntilSettled(() => partnerReceiver.requests.length);
+
+    // SQS delays stop at 900 s: the 1 h, 6 h and 24 h waits are hops of 900 s, with no attempt before the due time.
+    const hopsTo = (dueAfterSeconds: number) => steps.filter((s) => s.dueAt === new Date(start + dueAfterSeconds * 1000).toISOString());
+    const due = [60, 360, 1260, 4860, 26460, 112860];
+    expect(hopsTo(due[0]!).map((s) => s.delaySeconds)).toEqual([60]);
+    expect(hopsTo(due[1]!).map((s) => s.delaySeconds)).toEqual([300]);
+    expect(hopsTo(due[2]!).map((s) => s.delaySeconds)).toEqual([900]);
+    expect(hopsTo(due[3]!).map((s) => s.delaySeconds)).toEqual(Array(4).fill(900));
+    expect(hopsTo(due[4]!).map((s) => s.delaySeconds)).toEqual(Array(24).fill(900));
+    expect(hopsTo(due[5]!).map((s) => s.delaySeconds)).toEqual(Array(96).fill(900));
+    expect(steps.filter((s) => s.attempted)).toHaveLength(6);
+    expect(steps).toHaveLength(1 + 1 + 1 + 4 + 24 + 96);
+    expect(partnerReceiver.requests.map((r) => Number(r.headers['x-service-timestamp']) - start / 1000)).toEqual([0, ...due]);
+
+    const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId, { status: 'failed' });
+    expect(delivery).toMatchObject({ status: 'failed', attemptCount: 7, alertStatus: 'sent' });
+    expect(delivery?.attempts).toHaveLength(7);
+
+    const emails = await emailsTo(alertEmail);
+    expect(emails).toHaveLength(1);
+    expect(emails[0]?.from).toBe(stack.config.ALERT_SENDER_EMAIL);
+    expect(emails[0]?.subject).toContain(delivery!.deliveryId);
+    expect(emails[0]?.body.text).toContain('order.created');
+    expect(emails[0]?.body.text).toContain(delivery!.deliveryId);
+    expect(emails[0]?.body.text).toContain(partnerReceiver.url);
+    expect(emails[0]?.body.text).toContain('HTTP 500');
+
+    // SQS delivers at least once: the final attempt's message handled again changes nothing and alerts no one twice.
+    const finalMessage = deliveriesSent().filter((m) => m.body.deliveryId === delivery!.deliveryId && m.body.attempt === 7).at(-1)!;
+    await stack.deps.aws.sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MessageBody: JSON.stringify(finalMessage.body) }));
+    expect((await dispatchOnce()).received).toBe(1);
+    expect(partnerReceiver.requests).toHaveLength(7);
+    expect(await emailsTo(alertEmail)).toHaveLength(1);
+    expect((await stack.deps.webhookAdmin.getDelivery(delivery!.deliveryId)).attempts).toHaveLength(7);
+  });
+
+  it('makes no attempt before the retry is due, whatever SQS does', async () => {
+    const partnerReceiver = await receiver((n) => (n === 0 ? 500 : 200));
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+    await dispatchOnce();
+    const retry = lastDeliveryMessage();
+
+    stack.clock.advance(45_000); // the message shows up 15 s early
+    await dispatchOnce();
+    expect(partnerReceiver.requests).toHaveLength(1);
+    expect(lastDeliveryMessage()).toMatchObject({ delaySeconds: 15, body: retry.body });
+
+    stack.clock.advance(15_000);
+    await dispatchOnce();
+    expect(partnerReceiver.requests).toHaveLength(2);
+  });
+
+  it('counts a receiver that does not answer in time as a failed attempt', async () => {
+    const partnerReceiver = await receiver((n) => (n === 0 ? 'hang' : 200));
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+
+    await runUntilSettled(() => partnerReceiver.requests.length);
+
+    const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 2 });
+    expect(delivery?.attempts[0]).toMatchObject({ succeeded: false, error: `timed out after ${TIMEOUT_MS} ms` });
+    expect(delivery?.attempts[0]?.statusCode).toBeUndefined();
+    expect(delivery?.attempts[0]?.latencyMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+  });
+
+  it('counts a refused connection as a failed attempt and schedules the first retry a minute later', async () => {
+    const closedPort = await freePort();
+    const { partnerId, internalOrgId } = await aSubscribedPartner(`http://127.0.0.1:${closedPort}/hooks`);
+    const attemptAt = stack.clock.now().getTime();
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+    await dispatchOnce();
+
+    const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId, { status: 'pending' });
+    expect(delivery).toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: new Date(attemptAt + 60_000).toISOString() });
+    expect(delivery?.attempts[0]).toMatchObject({ succeeded: false, error: 'connection refused' });
+    expect(lastDeliveryMessage()).toMatchObject({ delaySeconds: 60, body: { attempt: 2, deliveryId: delivery?.deliveryId } });
+  });
+
+  it('treats a redirect as a failure and does not follow it', async () => {
+    const target = await receiver();
+    const redirecting = await receiver(() => 307);
+    const { partnerId, internalOrgId } = await aSubscribedPartner(redirecting.url);
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+    await dispatchOnce();
+
+    const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(delivery?.attempts[0]).toMatchObject({ succeeded: false, statusCode: 307 });
+    expect(target.requests).toHaveLength(0);
+  });
+});
+
+describe('which events become deliveries', () => {
+  it('does not send kinds the partner did not subscribe to', async () => {
+    const partnerReceiver = await receiver();
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url, ['order.shipped']);
+    const queuedBefore = deliveriesSent().length;
+
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+    expect(deliveriesSent()).toHaveLength(queuedBefore);
+    expect(await stack.deps.webhookAdmin.listDeliveries(partnerId)).toEqual([]);
+
+    await publishAndFanOut(partnerId, 'order.shipped', orderShippedData(internalOrgId));
+    await dispatchOnce();
+    expect(partnerReceiver.requests.map((r) => r.headers['x-service-event'])).toEqual(['order.shipped']);
+    expect(JSON.parse(partnerReceiver.requests[0]!.rawBody.toString()).data.status).toBe('shipped');
+  });
+
+  it('creates one delivery for an event id published twice', async () => {
+    const partnerReceiver = await receiver();
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    const eventId = `evt-${randomUUID()}`;
+    const data = orderCreatedData(internalOrgId);
+
+    await stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data, eventId });
+    await stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data, eventId });
+    while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
+    while ((await dispatchOnce()).received > 0);
+
+    const deliveries = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ eventId, status: 'delivered', attemptCount: 1 });
+    expect(partnerReceiver.requests).toHaveLength(1);
+  });
+
+  it('refuses an event for an organization the partner does not have, with a clear error', async () => {
+    const { partnerId } = await aPartnerWithOrganization(stack);
+    await expect(
+      stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data: orderCreatedData('no-such-org') }),
+    ).rejects.toMatchObject({ kind: 'organization-not-found', message: expect.stringContaining('"no-such-org"') });
+  });
+
+  it('refuses invalid data with the fields at fault', async () => {
+    const { partnerId, internalOrgId } = await aPartnerWithOrganization(stack);
+    const { user_email: _, ...withoutEmail } = orderCreatedData(internalOrgId);
+    await expect(
+      stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data: { ...withoutEmail, status: 'shipped' } }),
+    ).rejects.toMatchObject({
+      kind: 'validation-failed',
+      issues: expect.arrayContaining([
+        expect.objectContaining({ code: 'REQUIRED', path: ['data', 'user_email'] }),
+        expect.objectContaining({ code: 'INVALID_VALUE', path: ['data', 'status'] }),
+      ]),
+    });
+    await expect(stack.deps.orderEvents.publish({ partnerId, event: 'order.lost', data: {} })).rejects.toMatchObject({
+      kind: 'validation-failed',
+      issues: [expect.objectContaining({ path: ['event'] })],
+    });
+  });
+});
+
+describe('surviving crashes and redelivery', () => {
+  it('never marks delivered what was not recorded, and delivers on the redelivered message', async () => {
+    const partnerReceiver = await receiver();
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+
+    // The store fails once right after the POST: the dispatcher dies mid-attempt.
+    let failNextWrite = true;
+    stack.deps.aws.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (failNextWrite && /^TransactWrite(Items)?Command$/.test(context.commandName ?? '')) {
+          failNextWrite = false;
+          throw Object.assign(new Error('simulated crash'), { name: 'InternalServerError' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'crashOnce' },
+    );
+    const first = await dispatchOnce();
+    stack.deps.aws.db.middlewareStack.remove('crashOnce');
+
+    expect(first.failed).toHaveLength(1);
+    expect(partnerReceiver.requests).toHaveLength(1);
+    const [pending] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(pending).toMatchObject({ status: 'pending', attemptCount: 0 });
+
+    // The visibility timeout passes and SQS hands the same message out again.
+    await stack.deps.aws.sqs.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: stack.queueUrls.webhookDeliveries,
+        ReceiptHandle: first.failed[0]!.receiptHandle,
+        VisibilityTimeout: 0,
+      }),
+    );
+    await dispatchOnce();
+
+    const [delivered] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(delivered).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    expect(partnerReceiver.requests).toHaveLength(2);
+    expect(partnerReceiver.requests[1]!.headers['x-service-delivery-id']).toBe(partnerReceiver.requests[0]!.headers['x-service-delivery-id']);
+  });
+
+  it('queues the first attempt when the fan-out stopped after creating the delivery, without a second delivery', async () => {
+    const partnerReceiver = await receiver();
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    await stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data: orderCreatedData(internalOrgId) });
+
+    const restore = failNextSendTo(stack.queueUrls.webhookDeliveries);
+    const first = await stack.consumers.orderEvents.pollOnce();
+    restore();
+    expect(first.failed).toHaveLength(1);
+    expect(await stack.deps.webhookAdmin.listDeliveries(partnerId)).toEqual([expect.objectContaining({ queued: false, attemptCount: 0 })]);
+
+    await makeVisibleAgain(stack.queueUrls.orderEvents, first.failed[0]!.receiptHandle);
+    expect((await stack.consumers.orderEvents.pollOnce()).failed).toEqual([]);
+    await dispatchOnce();
+
+    const deliveries = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(deliveries).toEqual([expect.objectContaining({ status: 'delivered', attemptCount: 1 })]);
+    expect(partnerReceiver.requests).toHaveLength(1);
+  });
+
+  it('queues the retry of a recorded failed attempt when the dispatcher stopped before queueing it', async () => {
+    const partnerReceiver = await receiver((n) => (n === 0 ? 500 : 200));
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+
+    const restore = failNextSendTo(stack.queueUrls.webhookDeliveries);
+    const first = await dispatchOnce();
+    restore();
+    expect(first.failed).toHaveLength(1);
+    const [recorded] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(recorded).toMatchObject({ status: 'pending', attemptCount: 1 });
+
+    await makeVisibleAgain(stack.queueUrls.webhookDeliveries, first.failed[0]!.receiptHandle);
+    await dispatchOnce();
+    expect(partnerReceiver.requests).toHaveLength(1); // the redelivered message made no second attempt
+    expect(lastDeliveryMessage()).toMatchObject({ delaySeconds: 60, body: { attempt: 2, dueAt: recorded?.nextAttemptAt } });
+
+    stack.clock.advance(60_000);
+    await dispatchOnce();
+    expect((await stack.deps.webhookAdmin.listDeliveries(partnerId))[0]).toMatchObject({ status: 'delivered', attemptCount: 2 });
+  });
+
+  it('ignores a message of an attempt that was already recorded', async () => {
+    const partnerReceiver = await receiver();
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+    const firstAttempt = lastDeliveryMessage();
+    await dispatchOnce();
+
+    await stack.deps.aws.sqs.send(
+      new SendMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MessageBody: JSON.stringify(firstAttempt.body) }),
+    );
+    await dispatchOnce();
+
+    expect(partnerReceiver.requests).toHaveLength(1);
+    expect((await stack.deps.webhookAdmin.getDelivery(firstAttempt.body.deliveryId as DeliveryId)).attempts).toHaveLength(1);
+  });
+});
