@@ -11,6 +11,7 @@ const local = (endpoint: string) => ({ endpoint, region: 'us-east-1', credential
 /** The real Stripe adapter on the stand-in, able to fail on demand before or after Stripe did its work. */
 export class FaultyPayments implements PaymentProvider {
   private failures: ('before' | 'after')[] = [];
+  private gates: { signalEntered: () => void; released: Promise<void> }[] = [];
   calls = 0;
   private readonly real: PaymentProvider;
 
@@ -27,6 +28,20 @@ export class FaultyPayments implements PaymentProvider {
   /** Disarms failures a test armed but did not use. */
   reset(): void {
     this.failures = [];
+    this.gates = [];
+  }
+
+  /**
+   * The next call waits until the returned `release` is called; `entered` resolves once
+   * it is waiting, so a test can act while a setup is provably in flight.
+   */
+  holdNextCall(): { entered: Promise<void>; release: () => void } {
+    let release = () => {};
+    let signalEntered = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const entered = new Promise<void>((resolve) => (signalEntered = resolve));
+    this.gates.push({ signalEntered, released });
+    return { entered, release };
   }
 
   /** The next call fails without reaching Stripe (Stripe down). */
@@ -41,6 +56,11 @@ export class FaultyPayments implements PaymentProvider {
 
   async ensureCustomer(request: PaymentCustomerRequest): Promise<string> {
     this.calls += 1;
+    const gate = this.gates.shift();
+    if (gate) {
+      gate.signalEntered();
+      await gate.released;
+    }
     const failure = this.failures.shift();
     if (failure === 'before') throw Object.assign(new Error('connect ECONNREFUSED api.stripe.com'), { name: 'StripeConnectionError' });
     const id = await this.real.ensureCustomer(request);
