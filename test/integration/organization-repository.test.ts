@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Address } from '../../functions/domain/addresses/address';
 import { NotFound } from '../../functions/domain/errors';
 import type { IdentityUser } from '../../functions/domain/identity/identity-user';
 import type {
@@ -27,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const CREATED = '2026-11-22T12:00:00.000Z';
-const address = { line1: '1 Main St', city: 'Austin', province: 'Texas', postalCode: '78701', country: 'United States' as const };
+const address: Address = { line1: '1 Main St', city: 'Austin', province: 'Texas', postalCode: '78701', country: 'United States' };
 
 function anOrganization(partnerId: PartnerId, internalOrgId = `org-${randomUUID().slice(0, 6)}`): Organization {
   return { id: randomUUID() as OrganizationId, partnerId, internalOrgId, name: 'Acme', paymentCustomerId: 'cus_test', createdAt: CREATED };
