@@ -316,6 +316,19 @@ describe('setup error table (contract: Errors, setup endpoint)', () => {
     expect(await stripeCustomersFor(partner.partnerId, 'bad-org')).toEqual([]);
   });
 
+  it('answers 400 INVALID_TEXT for text holding an unpaired surrogate, before Stripe or DynamoDB see it', async () => {
+    const partner = await newPartner();
+    const res = await partner.setup(
+      aSetupRequest().forOrg('surrogate-org').with({ organizationName: 'Acme \ud800' }).withLocations(aLocation('l-\udc00', { name: 'Dock' })).build(),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([
+      { code: 'INVALID_TEXT', message: expect.stringContaining('organizationName'), path: ['organizationName'] },
+      { code: 'INVALID_TEXT', message: expect.any(String), path: ['shippingLocations', '0', 'internalShippingLocationId'] },
+    ]);
+    expect(await stripeCustomersFor(partner.partnerId, 'surrogate-org')).toEqual([]);
+  });
+
   it('answers 400 when a required field is missing', async () => {
     const partner = await newPartner();
     const { user: _user, ...body } = aSetupRequest().build();
