@@ -115,6 +115,25 @@ describe('failures during setup (contract: 500 SETUP_ERROR, retry with backoff)'
     expect(after.users).toHaveLength(2);
   });
 
+  it('retries a transaction that lost to a concurrent one and answers 200', async () => {
+    const { partnerId, apiKey } = await stack.createPartner();
+    dynamo.conflictNextTransactions(2);
+    const res = await stack.post(SETUP, aSetupRequest().forOrg('conflicted').build(), bearer(apiKey));
+    expect(res.status).toBe(200);
+    expect(res.body.data.isNewOrganization).toBe(true);
+    expect(await stripeCustomersFor(partnerId, 'conflicted')).toHaveLength(1);
+  });
+
+  it('gives up with 500 after losing five times in a row, having written nothing', async () => {
+    const { partnerId, apiKey } = await stack.createPartner();
+    dynamo.conflictNextTransactions(5);
+    const res = await stack.post(SETUP, aSetupRequest().forOrg('hopeless').build(), bearer(apiKey));
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual(SETUP_ERROR);
+    expect(await storedFor(partnerId, 'hopeless')).toEqual({ organizations: [], users: [] });
+    expect(stack.logs.find((l) => l.requestId === res.headers.get('request-id'))).toMatchObject({ level: 'error', failure: 'SetupContention' });
+  });
+
   it('does not call Stripe at all for an existing organization', async () => {
     const { apiKey } = await stack.createPartner();
     await stack.post(SETUP, aSetupRequest().forOrg('no-stripe').forUser('a').build(), bearer(apiKey));

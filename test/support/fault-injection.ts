@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
@@ -73,8 +73,13 @@ export class FaultyPayments implements PaymentProvider {
  * A DynamoDB client of its own whose next TransactWriteItems calls fail as a DynamoDB
  * outage would, before anything is written (AWS SDK middleware, real stand-in otherwise).
  */
-export function faultyDynamoDb(): { client: DynamoDBDocumentClient; failNextTransactions(count?: number): void } {
+export function faultyDynamoDb(): {
+  client: DynamoDBDocumentClient;
+  failNextTransactions(count?: number): void;
+  conflictNextTransactions(count?: number): void;
+} {
   let pending = 0;
+  let conflicts = 0;
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({ ...local(inject('standIns').endpoints.dynamodb), maxAttempts: 1 }), {
     marshallOptions: { removeUndefinedValues: true },
   });
@@ -85,6 +90,15 @@ export function faultyDynamoDb(): { client: DynamoDBDocumentClient; failNextTran
         pending -= 1;
         throw Object.assign(new Error('Internal server error (injected)'), { name: 'InternalServerError', $fault: 'server' });
       }
+      if (Array.isArray(input.TransactItems) && conflicts > 0) {
+        conflicts -= 1;
+        // What DynamoDB answers when another transaction holds one of the items.
+        throw new TransactionCanceledException({
+          message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+          $metadata: {},
+          CancellationReasons: input.TransactItems.map((_, index) => ({ Code: index === 0 ? 'TransactionConflict' : 'None' })),
+        });
+      }
       return next(args);
     },
     { step: 'initialize', name: 'injectTransactionFailures' },
@@ -93,6 +107,9 @@ export function faultyDynamoDb(): { client: DynamoDBDocumentClient; failNextTran
     client,
     failNextTransactions: (count = 1) => {
       pending += count;
+    },
+    conflictNextTransactions: (count = 1) => {
+      conflicts += count;
     },
   };
 }
