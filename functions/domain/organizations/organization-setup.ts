@@ -80,6 +80,7 @@ export class OrganizationSetup {
   async setup(partnerId: PartnerId, input: SetupInput): Promise<SetupResult> {
     const { organizations } = this.options;
     let customer: { id: string; request: PaymentCustomerRequest } | undefined;
+    let winnersDetailsRestored = false;
 
     for (let attempt = 1; ; attempt += 1) {
       const existing = await organizations.getOrganization(partnerId, input.internalOrgId);
@@ -91,7 +92,10 @@ export class OrganizationSetup {
           }
           return await this.createOrganization(partnerId, input, customer.id);
         }
-        if (customer) await this.restoreWinnersDetails(existing.organization, customer);
+        if (customer && !winnersDetailsRestored) {
+          await this.restoreWinnersDetails(existing.organization, customer);
+          winnersDetailsRestored = true;
+        }
         return await this.joinOrganization(existing, input);
       } catch (error) {
         const lostRace = error instanceof OrganizationAlreadyExists || error instanceof ConcurrentModification;
