@@ -1,4 +1,6 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../lib/resources';
+import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store';
 import { DynamoIdentityDirectory } from './adapters/dynamodb/identity-directory';
 import { DynamoOrganizationRepository } from './adapters/dynamodb/organization-repository';
 import { DynamoPartnerRepository } from './adapters/dynamodb/partner-repository';
@@ -11,11 +13,15 @@ import { SesAlertMailer } from './adapters/ses-mailer';
 import { SqsMessageQueue } from './adapters/sqs-queue';
 import { HttpWebhookTransport } from './adapters/webhook-http/http-webhook-transport';
 import { type AwsClients, createAwsClients } from './adapters/aws-clients';
+import { stripeClientSource } from './adapters/stripe-client';
+import { StripePayments } from './adapters/stripe-payments';
 import { loadRuntimeConfig, type RuntimeConfig } from './config';
 import { Authenticator } from './domain/access/authenticator';
 import { RateLimiter } from './domain/access/rate-limiter';
 import { type Clock, systemClock } from './domain/clock';
+import { IdempotencyGuard } from './domain/idempotency/idempotency-guard';
 import { jsonLinesLogger, type Logger } from './domain/logger';
+import { OrganizationSetup } from './domain/organizations/organization-setup';
 import { PartnerAdmin } from './domain/partners/partner-admin';
 import type { IdentityDirectory } from './domain/identity/identity-user';
 import type { OrganizationRepository } from './domain/organizations/organization-repository';
@@ -34,6 +40,7 @@ import { WebhookAdmin } from './domain/webhooks/webhook-admin';
 import { WebhookDispatcher } from './domain/webhooks/webhook-dispatcher';
 import type { WebhookEndpointRepository } from './domain/webhooks/webhook-endpoint';
 import { WebhookFanout } from './domain/webhooks/webhook-fanout';
+import type { PaymentProvider } from './domain/payments/payment-provider';
 
 /** Everything a handler may use, built once per cold start (or per test). */
 export interface Dependencies {
@@ -59,11 +66,18 @@ export interface Dependencies {
   readonly webhookFanout: WebhookFanout;
   readonly webhookDispatcher: WebhookDispatcher;
   readonly webhookAdmin: WebhookAdmin;
+  readonly payments: PaymentProvider;
+  readonly organizationSetup: OrganizationSetup;
+  readonly idempotency: IdempotencyGuard;
 }
 
 export interface DependencyOverrides {
   readonly clock?: Clock;
   readonly logger?: Logger;
+  /** Replaces Stripe (tests: a provider that fails on demand). */
+  readonly payments?: PaymentProvider;
+  /** The DynamoDB client of the organization repository only (tests: inject failing transactions). */
+  readonly organizationsDb?: DynamoDBDocumentClient;
 }
 
 /** The composition root: the only place that knows which adapter implements which port. */
@@ -72,7 +86,12 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
   const table = (name: Parameters<typeof tableName>[1]) => tableName(config.RESOURCE_PREFIX, name);
   const logger = overrides.logger ?? jsonLinesLogger();
   const partners = new DynamoPartnerRepository(aws.db, table('partners'));
-  const organizations = new DynamoOrganizationRepository(aws.db, table('organizations'), table('identityUsers'));
+  const organizations = new DynamoOrganizationRepository(
+    overrides.organizationsDb ?? aws.db,
+    table('organizations'),
+    table('identityUsers'),
+  );
+  const payments = overrides.payments ?? new StripePayments(stripeClientSource(config, aws.secrets));
   const identity = new DynamoIdentityDirectory(aws.db, table('identityUsers'));
   const sessions = new DynamoSessionRepository(aws.db, table('sessions'));
   const webhookEndpoints = new DynamoWebhookEndpointRepository(aws.db, table('partners'));
@@ -126,6 +145,9 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
       config.WEBHOOK_REQUIRE_HTTPS_PUBLIC,
       clock,
     ),
+    payments,
+    organizationSetup: new OrganizationSetup({ organizations, payments, clock, stage: config.STAGE }),
+    idempotency: new IdempotencyGuard(new DynamoIdempotencyStore(aws.db, table('idempotency')), clock),
   };
 }
 

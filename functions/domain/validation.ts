@@ -16,6 +16,7 @@
  * | TOO_MANY_ITEMS             | array longer than its limit (shippingLocations: 50)                       |
  * | TOO_FEW_ITEMS              | array shorter than its minimum                                            |
  * | TOO_BIG / TOO_SMALL        | number out of range                                                       |
+ * | INVALID_TEXT               | a string holds an unpaired UTF-16 surrogate (not valid Unicode)           |
  * | INVALID_US_STATE           | province is not one of the 50 states or DC                                |
  * | INVALID_POSTAL_CODE        | postalCode is not `12345` or `12345-6789`                                 |
  * | UNSUPPORTED_COUNTRY        | country is not the United States                                          |
@@ -38,6 +39,7 @@ export interface ValidationIssue {
 
 /** Codes raised by the domain's own rules (the rest derive from zod's issue kinds). */
 export type RuleCode =
+  | 'INVALID_TEXT'
   | 'INVALID_US_STATE'
   | 'INVALID_POSTAL_CODE'
   | 'UNSUPPORTED_COUNTRY'
@@ -68,12 +70,28 @@ export const MAX_TEXT_LENGTH = 256;
 export const MAX_EMAIL_LENGTH = 254;
 
 /**
+ * JSON can carry an unpaired surrogate (`"\ud800"`), which no UTF-8 store or API can
+ * represent: DynamoDB would silently replace it and Stripe's form encoding throws. Such
+ * text is refused at the edge with a path, never half-stored or a 500.
+ */
+const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
+const wellFormed = [
+  (value: string) => !UNPAIRED_SURROGATE.test(value),
+  rule('INVALID_TEXT', 'must be valid Unicode text (it holds an unpaired surrogate)'),
+] as const;
+
+/**
  * A required string: trimmed, not blank, at most `max` characters. Not `abort: true` on
  * the blank check: an explicit abort would also silence the cross-field rules that run
  * with `when` further up (duplicate ids, several defaults).
  */
 export const requiredText = (max = MAX_TEXT_LENGTH) =>
-  z.string({ error: requiredField }).trim().min(1).max(max);
+  z
+    .string({ error: requiredField })
+    .trim()
+    .min(1)
+    .max(max)
+    .refine(...wellFormed);
 
 /** An optional string: trimmed, at most `max` characters; blank counts as not given. */
 export const optionalText = (max = MAX_TEXT_LENGTH) =>
@@ -81,6 +99,7 @@ export const optionalText = (max = MAX_TEXT_LENGTH) =>
     .string({ error: requiredField })
     .trim()
     .max(max)
+    .refine(...wellFormed)
     .transform((value) => (value === '' ? undefined : value))
     .optional();
 

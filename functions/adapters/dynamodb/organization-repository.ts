@@ -7,12 +7,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '../../domain/errors';
 import type { IdentityUser } from '../../domain/identity/identity-user';
-import type {
-  Organization,
-  OrganizationAggregate,
-  Profile,
-  ProfileId,
-  ShippingLocation,
+import {
+  inListingOrder,
+  type Organization,
+  type OrganizationAggregate,
+  type Profile,
+  type ProfileId,
+  type ShippingLocation,
 } from '../../domain/organizations/organization';
 import {
   ConcurrentModification,
@@ -22,7 +23,7 @@ import {
 } from '../../domain/organizations/organization-repository';
 import type { PartnerId } from '../../domain/partners/partner';
 import { identityKeys } from './identity-directory';
-import { failedConditions, type TransactItem } from './transactions';
+import { failedConditions, lostTransactionConflict, type TransactItem } from './transactions';
 
 /**
  * Key shapes of the organizations table. Everything of one organization shares a
@@ -40,6 +41,11 @@ export const organizationKeys = {
     pk: organizationKeys.partition(partnerId, internalOrgId),
     sk: `LOCATION#${internalLocationId}`,
   }),
+  /**
+   * Claimed by the organization's default location: its `attribute_not_exists` condition
+   * keeps "at most one default per organization" true under concurrent setups.
+   */
+  defaultLocation: (partnerId: string, internalOrgId: string) => ({ pk: organizationKeys.partition(partnerId, internalOrgId), sk: '#DEFAULT_LOCATION' }),
   /** A copy of the profile keyed by its id, for the handshake's `profile_id`. */
   profileById: (profileId: string) => ({ pk: `PROFILEID#${profileId}`, sk: '#PROFILE' }),
   organizationsOfPartner: (partnerId: string) => `ORGS#${partnerId}`,
@@ -77,7 +83,7 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
         true,
       ),
       ...this.profileWrites(input.profile, input.user),
-      ...input.locations.map((location) => this.locationPut(organization, location)),
+      ...this.locationWrites(organization, input.locations),
     ];
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -85,7 +91,7 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       const failed = failedConditions(error);
       if (failed?.includes(0)) throw new OrganizationAlreadyExists(organization.internalOrgId);
       // Fresh UUIDs collide only in theory; any other failed condition means a concurrent writer.
-      if (failed) throw new ConcurrentModification('organization changed during creation');
+      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('organization changed during creation');
       throw error;
     }
   }
@@ -99,7 +105,7 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     const { organization, profile } = input;
     const items: TransactItem[] = [
       ...this.profileWrites(profile, input.user),
-      ...input.newLocations.map((location) => this.locationPut(organization, location)),
+      ...this.locationWrites(organization, input.newLocations),
     ];
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -109,7 +115,8 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
         const existing = await this.getProfileInOrganization(organization.partnerId, organization.internalOrgId, profile.internalUserId);
         if (existing) throw new ProfileAlreadyExists(existing);
       }
-      if (failed) throw new ConcurrentModification('organization changed while adding a profile');
+      // A location or the default appeared meanwhile, or another transaction held the items.
+      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('organization changed while adding a profile');
       throw error;
     }
   }
@@ -126,10 +133,7 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     return {
       organization: strip<Organization>(organization),
       profiles: items.filter((i) => i.entity === 'profile').map((i) => strip<Profile>(i)),
-      locations: items
-        .filter((i) => i.entity === 'location')
-        .map((i) => strip<ShippingLocation>(i))
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.internalShippingLocationId.localeCompare(b.internalShippingLocationId)),
+      locations: inListingOrder(items.filter((i) => i.entity === 'location').map((i) => strip<ShippingLocation>(i))),
     };
   }
 
@@ -211,6 +215,27 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       ),
       this.put({ ...organizationKeys.profileById(profile.id), entity: 'profile-by-id', ...profile }, true),
       { Put: { TableName: this.identityTable, Item: { ...identityKeys.user(user.id), ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ];
+  }
+
+  /** The locations, plus the organization's default claim when one of them is the default. */
+  private locationWrites(organization: Organization, locations: readonly ShippingLocation[]): TransactItem[] {
+    const defaultLocation = locations.find((location) => location.isDefault);
+    return [
+      ...locations.map((location) => this.locationPut(organization, location)),
+      ...(defaultLocation
+        ? [
+            this.put(
+              {
+                ...organizationKeys.defaultLocation(organization.partnerId, organization.internalOrgId),
+                entity: 'default-location',
+                locationId: defaultLocation.id,
+                internalShippingLocationId: defaultLocation.internalShippingLocationId,
+              },
+              true,
+            ),
+          ]
+        : []),
     ];
   }
 

@@ -13,3 +13,12 @@ export function failedConditions(error: unknown): number[] | undefined {
   const failed = reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
   return failed.length ? failed : undefined;
 }
+
+/**
+ * Whether the transaction was cancelled because another transaction was writing the
+ * same items at that moment: nothing was written, and trying again is the remedy.
+ */
+export function lostTransactionConflict(error: unknown): boolean {
+  if (!(error instanceof TransactionCanceledException)) return false;
+  return (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
+}

@@ -54,3 +54,12 @@ export interface OrganizationAggregate {
   readonly profiles: readonly Profile[];
   readonly locations: readonly ShippingLocation[];
 }
+
+/** Listing order: when a location was added, then its internalShippingLocationId (as the repository reads them). */
+export function inListingOrder(locations: readonly ShippingLocation[]): ShippingLocation[] {
+  return [...locations].sort(
+    (a, b) => a.createdAt.localeCompare(b.createdAt) || compareIds(a.internalShippingLocationId, b.internalShippingLocationId),
+  );
+}
+
+const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,50 @@
+import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import Stripe from 'stripe';
+import type { RuntimeConfig } from '../config';
+
+type StripeSettings = Pick<RuntimeConfig, 'STRIPE_SECRET_KEY' | 'STRIPE_API_BASE' | 'STRIPE_SECRET_NAME'>;
+
+/** Stays well inside the setup Lambda's 20 s, retries included. */
+const REQUEST_TIMEOUT_MS = 5_000;
+/** The SDK reuses our idempotency key on its retries, so retrying a create is safe. */
+const NETWORK_RETRIES = 2;
+
+/**
+ * The Stripe client, built on first use and then reused for the life of the process
+ * (a Lambda cold start). Deployed stacks read the secret key from Secrets Manager once;
+ * the local runtime and tests give it directly and point the SDK at the stand-in. A
+ * failed build is forgotten, so a transient Secrets Manager error does not poison the
+ * whole cold start.
+ */
+export function stripeClientSource(settings: StripeSettings, secrets: SecretsManagerClient): () => Promise<Stripe> {
+  let client: Promise<Stripe> | undefined;
+  const build = async (): Promise<Stripe> => {
+    const apiKey = settings.STRIPE_SECRET_KEY ?? (await readSecretKey(secrets, settings.STRIPE_SECRET_NAME));
+    return new Stripe(apiKey, {
+      timeout: REQUEST_TIMEOUT_MS,
+      maxNetworkRetries: NETWORK_RETRIES,
+      ...(settings.STRIPE_API_BASE ? standInLocation(settings.STRIPE_API_BASE) : {}),
+    });
+  };
+  return () => {
+    client ??= build().catch((error: unknown) => {
+      client = undefined;
+      throw error;
+    });
+    return client;
+  };
+}
+
+async function readSecretKey(secrets: SecretsManagerClient, secretName: string): Promise<string> {
+  if (!secretName) throw new Error('Neither STRIPE_SECRET_KEY nor STRIPE_SECRET_NAME is configured');
+  const { SecretString } = await secrets.send(new GetSecretValueCommand({ SecretId: secretName }));
+  const key = SecretString?.trim();
+  if (!key) throw new Error(`The Stripe secret ${secretName} is empty`);
+  return key;
+}
+
+function standInLocation(apiBase: string): { host: string; port: number; protocol: 'http' | 'https' } {
+  const url = new URL(apiBase);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { host: url.hostname, port: Number(url.port || (protocol === 'http' ? 80 : 443)), protocol };
+}

@@ -1,0 +1,44 @@
+import type Stripe from 'stripe';
+import type { Address } from '../domain/addresses/address';
+import type { PaymentCustomerRequest, PaymentProvider } from '../domain/payments/payment-provider';
+
+/**
+ * Stripe customers for organizations. Two calls, on purpose:
+ *
+ * 1. `customers.create` with the idempotency key and only values derived from that key
+ *    (the owner metadata). Stripe refuses a reused key whose parameters differ, and a
+ *    retried setup may well carry corrected details; with key-derived parameters every
+ *    retry and every concurrent setup gets the same customer back.
+ * 2. `customers.update` with the details, which is naturally idempotent (last write wins).
+ */
+export class StripePayments implements PaymentProvider {
+  constructor(private readonly stripe: () => Promise<Stripe>) {}
+
+  async ensureCustomer({ idempotencyKey, owner, details }: PaymentCustomerRequest): Promise<string> {
+    const stripe = await this.stripe();
+    const customer = await stripe.customers.create(
+      { metadata: { partnerId: owner.partnerId, environment: owner.stage, internalOrgId: owner.internalOrgId } },
+      { idempotencyKey },
+    );
+    // An empty string clears a field at Stripe, so details removed on a retry do not linger.
+    await stripe.customers.update(customer.id, {
+      name: details.name,
+      email: details.email ?? '',
+      phone: details.phone ?? '',
+      address: details.billingAddress ? toStripeAddress(details.billingAddress) : '',
+    });
+    return customer.id;
+  }
+}
+
+function toStripeAddress(address: Address): Stripe.AddressParam {
+  return {
+    line1: address.line1,
+    ...(address.line2 ? { line2: address.line2 } : {}),
+    city: address.city,
+    state: address.province,
+    postal_code: address.postalCode,
+    // Only the United States is accepted (contract: Limits); Stripe wants ISO 3166-1 alpha-2.
+    country: 'US',
+  };
+}

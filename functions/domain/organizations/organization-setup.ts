@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { canonicalJson } from '../canonical-json';
+import type { Clock } from '../clock';
+import { UserAlreadyExists } from '../errors';
+import type { IdentityUser } from '../identity/identity-user';
+import type { PartnerId } from '../partners/partner';
+import {
+  type PaymentCustomerDetails,
+  type PaymentCustomerRequest,
+  type PaymentProvider,
+  paymentCustomerIdempotencyKey,
+} from '../payments/payment-provider';
+import type {
+  Organization,
+  OrganizationAggregate,
+  OrganizationId,
+  Profile,
+  ProfileId,
+  ShippingLocation,
+  ShippingLocationId,
+  UserId,
+} from './organization';
+import { inListingOrder } from './organization';
+import {
+  ConcurrentModification,
+  OrganizationAlreadyExists,
+  type OrganizationRepository,
+  ProfileAlreadyExists,
+} from './organization-repository';
+import type { SetupInput, ShippingLocationInput } from './setup-request';
+
+/** What a successful setup produced, and the organization's locations as they now stand. */
+export interface SetupResult {
+  readonly organization: Organization;
+  readonly profile: Profile;
+  readonly locations: readonly ShippingLocation[];
+  readonly isNewOrganization: boolean;
+}
+
+/** Losing this many races in a row for one organization means something is wrong: answer 500. */
+export class SetupContention extends Error {
+  override readonly name = 'SetupContention';
+}
+
+export interface OrganizationSetupOptions {
+  readonly organizations: OrganizationRepository;
+  readonly payments: PaymentProvider;
+  readonly clock: Clock;
+  /** `production` or `sandbox`: part of the payment customer's identity. */
+  readonly stage: string;
+  readonly newId?: () => string;
+  readonly maxAttempts?: number;
+  /** Waits before the next attempt after a lost race; jittered so racers spread out. */
+  readonly backoff?: (attempt: number) => Promise<void>;
+}
+
+const jitteredBackoff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
+
+/**
+ * POST /v1/organizations/setup as a use case (contract: setup behaviour 1-5, DESIGN.md).
+ *
+ * Every write is one DynamoDB transaction guarded by conditions, so a failure leaves
+ * nothing behind and a retry starts clean. The payment customer is created before that
+ * transaction under an idempotency key of the organization itself, so retried and racing
+ * setups share one customer. A lost race (the organization or a location appeared
+ * meanwhile) re-reads and tries again, a bounded number of times.
+ */
+export class OrganizationSetup {
+  private readonly newId: () => string;
+  private readonly maxAttempts: number;
+  private readonly backoff: (attempt: number) => Promise<void>;
+
+  constructor(private readonly options: OrganizationSetupOptions) {
+    this.newId = options.newId ?? randomUUID;
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.backoff = options.backoff ?? jitteredBackoff;
+  }
+
+  async setup(partnerId: PartnerId, input: SetupInput): Promise<SetupResult> {
+    const { organizations } = this.options;
+    let customer: { id: string; request: PaymentCustomerRequest } | undefined;
+    let winnersDetailsRestored = false;
+
+    for (let attempt = 1; ; attempt += 1) {
+      const existing = await organizations.getOrganization(partnerId, input.internalOrgId);
+      try {
+        if (!existing) {
+          if (!customer) {
+            const request = this.customerRequest(partnerId, input.internalOrgId, organizationDetails(input));
+            customer = { id: await this.options.payments.ensureCustomer(request), request };
+          }
+          return await this.createOrganization(partnerId, input, customer.id);
+        }
+        if (customer && !winnersDetailsRestored) {
+          await this.restoreWinnersDetails(existing.organization, customer);
+          winnersDetailsRestored = true;
+        }
+        return await this.joinOrganization(existing, input);
+      } catch (error) {
+        const lostRace = error instanceof OrganizationAlreadyExists || error instanceof ConcurrentModification;
+        if (!lostRace) throw error;
+        if (attempt >= this.maxAttempts) {
+          throw new SetupContention(`Setup of ${input.internalOrgId} lost ${attempt} races in a row`);
+        }
+        await this.backoff(attempt);
+      }
+    }
+  }
+
+  private async createOrganization(partnerId: PartnerId, input: SetupInput, paymentCustomerId: string): Promise<SetupResult> {
+    const createdAt = this.options.clock.now().toISOString();
+    const organization: Organization = {
+      id: this.newId() as OrganizationId,
+      partnerId,
+      internalOrgId: input.internalOrgId,
+      name: input.organizationName,
+      paymentCustomerId,
+      ...(input.organizationEmail ? { email: input.organizationEmail } : {}),
+      ...(input.organizationPhone ? { phone: input.organizationPhone } : {}),
+      ...(input.billingAddress ? { billingAddress: input.billingAddress } : {}),
+      createdAt,
+    };
+    const { profile, user } = this.newProfile(organization, input, createdAt);
+    const locations = (input.shippingLocations ?? []).map((location) =>
+      this.newLocation(organization.id, location, location.isDefault, createdAt),
+    );
+    await this.options.organizations.createOrganization({ organization, profile, user, locations });
+    return { organization, profile, locations: inListingOrder(locations), isNewOrganization: true };
+  }
+
+  /**
+   * A further user of an existing organization. Locations whose internalShippingLocationId
+   * is new are added, known ones are left as they are (DESIGN.md). A requested default
+   * only becomes the default while the organization has none (docs/decisions.md).
+   */
+  private async joinOrganization(existing: OrganizationAggregate, input: SetupInput): Promise<SetupResult> {
+    const { organization } = existing;
+    const taken = existing.profiles.find((p) => p.internalUserId === input.internalUserId);
+    if (taken) throw new UserAlreadyExists(taken.id, taken.email);
+
+    const createdAt = this.options.clock.now().toISOString();
+    const { profile, user } = this.newProfile(organization, input, createdAt);
+    const known = new Set(existing.locations.map((l) => l.internalShippingLocationId));
+    const hasDefault = existing.locations.some((l) => l.isDefault);
+    const newLocations = (input.shippingLocations ?? [])
+      .filter((location) => !known.has(location.internalShippingLocationId))
+      .map((location) => this.newLocation(organization.id, location, location.isDefault && !hasDefault, createdAt));
+
+    try {
+      await this.options.organizations.addProfile({ organization, profile, user, newLocations });
+    } catch (error) {
+      if (error instanceof ProfileAlreadyExists) throw new UserAlreadyExists(error.existing.id, error.existing.email);
+      throw error;
+    }
+    return {
+      organization,
+      profile,
+      locations: inListingOrder([...existing.locations, ...newLocations]),
+      isNewOrganization: false,
+    };
+  }
+
+  /**
+   * We lost the creation race after giving the (shared) payment customer our details;
+   * the stored organization is the winner's, so its details go back onto the customer.
+   * The winner wrote its details before its transaction, which precedes our read.
+   */
+  private async restoreWinnersDetails(winner: Organization, customer: { id: string; request: PaymentCustomerRequest }) {
+    if (winner.paymentCustomerId !== customer.id) return;
+    const details = organizationDetails({
+      organizationName: winner.name,
+      organizationEmail: winner.email,
+      organizationPhone: winner.phone,
+      billingAddress: winner.billingAddress,
+    });
+    if (canonicalJson(details) === canonicalJson(customer.request.details)) return;
+    await this.options.payments.ensureCustomer({ ...customer.request, details });
+  }
+
+  private customerRequest(partnerId: PartnerId, internalOrgId: string, details: PaymentCustomerDetails): PaymentCustomerRequest {
+    const owner = { partnerId, stage: this.options.stage, internalOrgId };
+    return { idempotencyKey: paymentCustomerIdempotencyKey(owner), owner, details };
+  }
+
+  private newProfile(organization: Organization, input: SetupInput, createdAt: string): { profile: Profile; user: IdentityUser } {
+    const profileId = this.newId() as ProfileId;
+    const userId = this.newId() as UserId;
+    const profile: Profile = {
+      id: profileId,
+      partnerId: organization.partnerId,
+      organizationId: organization.id,
+      internalOrgId: organization.internalOrgId,
+      internalUserId: input.internalUserId,
+      userId,
+      firstName: input.user.firstName,
+      lastName: input.user.lastName,
+      email: input.user.email,
+      ...(input.user.phoneNumber ? { phoneNumber: input.user.phoneNumber } : {}),
+      ...(input.userAddress ? { address: input.userAddress } : {}),
+      createdAt,
+    };
+    const user: IdentityUser = {
+      id: userId,
+      partnerId: organization.partnerId,
+      profileId,
+      email: input.user.email,
+      status: 'active',
+      createdAt,
+    };
+    return { profile, user };
+  }
+
+  private newLocation(
+    organizationId: OrganizationId,
+    input: ShippingLocationInput,
+    isDefault: boolean,
+    createdAt: string,
+  ): ShippingLocation {
+    const contact = input.contact && Object.values(input.contact).some((v) => v !== undefined) ? input.contact : undefined;
+    return {
+      id: this.newId() as ShippingLocationId,
+      organizationId,
+      internalShippingLocationId: input.internalShippingLocationId,
+      name: input.name,
+      ...(input.nickname ? { nickname: input.nickname } : {}),
+      address: input.address,
+      ...(contact ? { contact } : {}),
+      ...(input.deliveryInstructions ? { deliveryInstructions: input.deliveryInstructions } : {}),
+      isDefault,
+      isActive: true,
+      createdAt,
+    };
+  }
+}
+
+/**
+ * The payment customer carries the organization's own contact fields, not the first
+ * user's: so anyone holding the stored organization can derive the same details.
+ */
+function organizationDetails(
+  input: Pick<SetupInput, 'organizationName' | 'organizationEmail' | 'organizationPhone' | 'billingAddress'>,
+): PaymentCustomerDetails {
+  return {
+    name: input.organizationName,
+    ...(input.organizationEmail ? { email: input.organizationEmail } : {}),
+    ...(input.organizationPhone ? { phone: input.organizationPhone } : {}),
+    ...(input.billingAddress ? { billingAddress: input.billingAddress } : {}),
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Operator commands for organizations and profiles, as pure functions of the service's
+ * dependencies; the operator CLI registers them (`organization list`, `organization
+ * show`, `profile disable`). Results are JSON-serializable and hold no secrets.
+ */
+import type { Dependencies } from '../../functions/container';
+import { Forbidden, NotFound } from '../../functions/domain/errors';
+import type { Organization, Profile, ProfileId, ShippingLocation } from '../../functions/domain/organizations/organization';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+
+type Deps = Pick<Dependencies, 'partners' | 'organizations' | 'identity' | 'clock'>;
+
+async function requirePartner(deps: Deps, partner: string): Promise<PartnerId> {
+  const found = await deps.partners.getPartner(partner as PartnerId);
+  if (!found) throw new NotFound(`No partner ${partner}`);
+  return found.id;
+}
+
+const organizationView = (organization: Organization) => ({
+  id: organization.id,
+  internalOrgId: organization.internalOrgId,
+  name: organization.name,
+  paymentCustomerId: organization.paymentCustomerId,
+  createdAt: organization.createdAt,
+});
+
+/** `organization list --partner ID`: the partner's organizations, by internalOrgId. */
+export async function listOrganizations(deps: Deps, options: { partner: string }) {
+  const partnerId = await requirePartner(deps, options.partner);
+  const organizations = await deps.organizations.listOrganizations(partnerId);
+  return { partnerId, organizations: organizations.map(organizationView) };
+}
+
+/** `organization show --partner ID --org INTERNAL_ORG_ID`: one organization with its profiles and locations. */
+export async function showOrganization(deps: Deps, options: { partner: string; org: string }) {
+  const partnerId = await requirePartner(deps, options.partner);
+  const aggregate = await deps.organizations.getOrganization(partnerId, options.org);
+  if (!aggregate) throw new NotFound(`Partner ${partnerId} has no organization ${options.org}`);
+  const { organization } = aggregate;
+  return {
+    organization: {
+      ...organizationView(organization),
+      email: organization.email ?? null,
+      phone: organization.phone ?? null,
+      billingAddress: organization.billingAddress ?? null,
+    },
+    profiles: await Promise.all(aggregate.profiles.map((profile) => profileView(deps, profile))),
+    locations: aggregate.locations.map(locationView),
+  };
+}
+
+/**
+ * `profile disable --partner ID --profile PROFILE_ID`: unlinks the profile from its
+ * identity user and disables that user, so the handshake refuses it (DESIGN.md). A
+ * profile of another partner is refused; disabling twice changes nothing.
+ */
+export async function disableProfile(deps: Deps, options: { partner: string; profile: string }) {
+  const partnerId = await requirePartner(deps, options.partner);
+  const profile = await deps.organizations.getProfile(options.profile as ProfileId);
+  if (!profile) throw new NotFound(`No profile ${options.profile}`);
+  if (profile.partnerId !== partnerId) throw new Forbidden(`Profile ${profile.id} belongs to another partner`);
+  const summary = { profileId: profile.id, partnerId, internalOrgId: profile.internalOrgId, internalUserId: profile.internalUserId };
+  if (!profile.userId) return { ...summary, disabledUserId: null, alreadyDisabled: true };
+  await deps.organizations.unlinkProfile(profile.id, deps.clock.now());
+  return { ...summary, disabledUserId: profile.userId, alreadyDisabled: false };
+}
+
+async function profileView(deps: Deps, profile: Profile) {
+  const user = profile.userId ? await deps.identity.getUser(profile.userId) : undefined;
+  return {
+    id: profile.id,
+    internalUserId: profile.internalUserId,
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    email: profile.email,
+    phoneNumber: profile.phoneNumber ?? null,
+    createdAt: profile.createdAt,
+    user: user ? { id: user.id, status: user.status } : null,
+  };
+}
+
+const locationView = (location: ShippingLocation) => ({
+  id: location.id,
+  internalShippingLocationId: location.internalShippingLocationId,
+  name: location.name,
+  nickname: location.nickname ?? null,
+  address: location.address,
+  contact: location.contact ?? null,
+  deliveryInstructions: location.deliveryInstructions ?? null,
+  isDefault: location.isDefault,
+  isActive: location.isActive,
+  createdAt: location.createdAt,
+});
