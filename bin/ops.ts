@@ -23,6 +23,7 @@ if (selection) {
   process.exitCode = await runOps(rest, {
     out,
     err,
+    stage,
     deps: async () => {
       const target = await openOpsTarget({ stage });
       // Say so on stderr whenever a command reaches a deployed stack, so nobody changes production by accident.

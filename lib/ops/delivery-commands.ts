@@ -4,12 +4,20 @@
  *   deliveries list --partner ID [--status delivered|pending|failed] [--limit N]
  *   deliveries show --delivery ID          (includes the frozen body)
  *   deliveries replay --delivery ID        (a new attempt chain, same delivery id and body)
+ *
+ * Registered in the CLI as `deliveryCommands` (bottom).
  */
 import type { Dependencies } from '../../functions/container';
 import { ValidationFailed } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { DeliveryStatus, type DeliveryId } from '../../functions/domain/webhooks/delivery';
+import { DELIVERY_STATUSES, type DeliveryAttempt, DeliveryStatus, type DeliveryId } from '../../functions/domain/webhooks/delivery';
 import type { DeliveryWithAttempts } from '../../functions/domain/webhooks/webhook-admin';
+import { fieldLines, NONE, tableLines } from './human-format';
+import { type CommandTable, defineCommand } from './ops-command';
+import { DeliveryIdOption, DeliveryStatusOption, limitOption, partnerOption } from './option-schemas';
+
+const MAX_LIMIT = 500;
+const DEFAULT_LIMIT = 50;
 
 export interface DeliveriesListOptions {
   readonly partner: string;
@@ -51,3 +59,99 @@ export async function deliveriesReplay(deps: Dependencies, options: { readonly d
     note: 'Queued for an immediate attempt with the same X-Service-Delivery-ID and body; retries follow the usual ladder.',
   };
 }
+
+/** What an attempt produced: the partner's HTTP status, or why there was none (timeout, refused, ...). */
+const attemptResult = (attempt: DeliveryAttempt | undefined) =>
+  !attempt ? NONE : attempt.statusCode !== undefined ? String(attempt.statusCode) : (attempt.error ?? 'failed');
+
+const deliveryOption = { schema: DeliveryIdOption, placeholder: 'ID', description: 'Delivery id (UUID), as deliveries list shows it' } as const;
+
+export const deliveryCommands: CommandTable = {
+  'deliveries list': defineCommand({
+    summary: "List a partner's webhook deliveries, newest first, with their attempts",
+    options: {
+      partner: partnerOption,
+      status: { schema: DeliveryStatusOption.optional(), placeholder: 'STATUS', description: `Only deliveries in this state: ${DELIVERY_STATUSES.join(' | ')}` },
+      limit: { schema: limitOption(MAX_LIMIT).optional(), placeholder: 'N', description: `How many, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})` },
+    },
+    async run(deps, options) {
+      const result = await deliveriesList(deps, options);
+      return {
+        json: result,
+        text:
+          result.deliveries.length === 0
+            ? [`No deliveries for partner ${result.partnerId}${options.status ? ` with status ${options.status}` : ''}.`]
+            : tableLines(
+                ['DELIVERY ID', 'EVENT', 'STATUS', 'CHAIN', 'ATTEMPTS', 'LAST RESULT', 'NEXT ATTEMPT', 'ALERT', 'CREATED'],
+                result.deliveries.map((d) => [
+                  d.deliveryId,
+                  d.event,
+                  d.status,
+                  String(d.chain),
+                  String(d.attemptCount),
+                  attemptResult(d.attempts.at(-1)),
+                  d.status === 'pending' ? (d.nextAttemptAt ?? NONE) : NONE,
+                  d.alertStatus ?? NONE,
+                  d.createdAt,
+                ]),
+              ),
+      };
+    },
+  }),
+
+  'deliveries show': defineCommand({
+    summary: 'Show one delivery: its state, every attempt and the exact body sent',
+    options: { delivery: deliveryOption },
+    async run(deps, options) {
+      const delivery = await deliveriesShow(deps, options);
+      return {
+        json: delivery,
+        text: [
+          ...fieldLines([
+            ['deliveryId', delivery.deliveryId],
+            ['partnerId', delivery.partnerId],
+            ['eventId', delivery.eventId],
+            ['event', delivery.event],
+            ['status', delivery.status],
+            ['chain', String(delivery.chain)],
+            ['attemptCount', String(delivery.attemptCount)],
+            ['nextAttemptAt', delivery.status === 'pending' ? (delivery.nextAttemptAt ?? NONE) : NONE],
+            ['alertStatus', delivery.alertStatus ?? NONE],
+            ['createdAt', delivery.createdAt],
+            ['updatedAt', delivery.updatedAt],
+          ]),
+          '',
+          ...(delivery.attempts.length === 0
+            ? ['No attempts yet.']
+            : tableLines(
+                ['CHAIN', 'ATTEMPT', 'AT', 'RESULT', 'LATENCY', 'URL'],
+                delivery.attempts.map((a) => [String(a.chain), String(a.attempt), a.attemptedAt, attemptResult(a), `${a.latencyMs} ms`, a.url]),
+              )),
+          '',
+          'Body:',
+          delivery.body,
+        ],
+      };
+    },
+  }),
+
+  'deliveries replay': defineCommand({
+    summary: 'Send a delivery again now, same id and body, on a new chain of attempts',
+    options: { delivery: deliveryOption },
+    async run(deps, options) {
+      const result = await deliveriesReplay(deps, options);
+      return {
+        json: result,
+        text: [
+          ...fieldLines([
+            ['deliveryId', result.deliveryId],
+            ['status', result.status],
+            ['chain', String(result.chain)],
+            ['nextAttemptAt', result.nextAttemptAt ?? NONE],
+          ]),
+          result.note,
+        ],
+      };
+    },
+  }),
+};

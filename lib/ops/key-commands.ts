@@ -1,9 +1,8 @@
 import { SCOPES } from '../../functions/domain/partners/partner';
 import { fieldLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
-import { KeyIdOption, PartnerIdOption, ScopesOption } from './option-schemas';
+import { KeyIdOption, partnerOption, ScopesOption } from './option-schemas';
 
-const partnerOption = { schema: PartnerIdOption, placeholder: 'ID', description: 'Partner id (UUID)' } as const;
 const keyOption = { schema: KeyIdOption, placeholder: 'KEY_ID', description: 'Key id (key_<uuid>), as partner show lists' } as const;
 
 const issuedKeyText = (issued: { apiKey: string; keyId: string }, note: string) => [

@@ -30,6 +30,8 @@ export interface OpsCommand<O extends OptionSpecs = OptionSpecs> {
   readonly summary: string;
   /** `json` and `help` are taken by every command and cannot be used here. */
   readonly options: O;
+  /** Reads a local stand-in (e.g. the SES outbox): refused with `--stage`, before any deployed stack is reached. */
+  readonly localOnly?: boolean;
   run(deps: Dependencies, options: OptionValues<O>): Promise<CommandOutput>;
 }
 

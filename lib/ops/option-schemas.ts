@@ -3,9 +3,13 @@
  * building blocks, so a bad value reads the same as in an API error ("must be a UUID").
  */
 import { z } from 'zod';
+import type { ProfileId } from '../../functions/domain/organizations/organization';
 import type { ApiKeyId, PartnerId } from '../../functions/domain/partners/partner';
 import { Scope, SCOPES } from '../../functions/domain/partners/partner';
-import { requiredField } from '../../functions/domain/validation';
+import { optionalEmail, requiredField, requiredText } from '../../functions/domain/validation';
+import { DELIVERY_STATUSES, type DeliveryId } from '../../functions/domain/webhooks/delivery';
+import { ORDER_EVENT_KINDS, OrderEventKind } from '../../functions/domain/webhooks/order-events';
+import { checkPreferredSecret } from '../../functions/domain/webhooks/webhook-secret';
 
 const commaSeparated = (raw: string): string[] =>
   raw
@@ -75,3 +79,57 @@ function canonicalOrigin(value: string): string | undefined {
   if (afterHost !== '' && afterHost !== '/') return undefined;
   return url.origin;
 }
+
+/** Profile ids are the UUIDs setup returned (`profile.id`); stored lower case. */
+export const ProfileIdOption = z.uuid({ error: requiredField }).transform((id) => id.toLowerCase() as ProfileId);
+
+/** Delivery ids are the UUIDs `deliveries list` shows (`X-Service-Delivery-ID`); stored lower case. */
+export const DeliveryIdOption = z.uuid({ error: requiredField }).transform((id) => id.toLowerCase() as DeliveryId);
+
+/** The partner's own organization id, under the rule setup applies to `internalOrgId`. */
+export const InternalOrgIdOption = requiredText();
+
+/** `--limit N`: a whole number from 1 to `max`. */
+export const limitOption = (max: number) => z.coerce.number<string>({ error: requiredField }).int().min(1).max(max);
+
+export const DeliveryStatusOption = z.enum(DELIVERY_STATUSES, { error: requiredField });
+
+export const OrderEventKindOption = z.enum(ORDER_EVENT_KINDS as [OrderEventKind, ...OrderEventKind[]], { error: requiredField });
+
+/** `order.created,order.shipped`: at least one kind, each one of `ORDER_EVENT_KINDS`. */
+export const EventKindsOption = z.string({ error: requiredField }).transform((raw, ctx) => {
+  const kinds = commaSeparated(raw);
+  const unknown = kinds.filter((kind) => !OrderEventKind.safeParse(kind).success);
+  if (kinds.length === 0 || unknown.length > 0) {
+    const got = unknown.length > 0 ? ` (not event kinds: ${unknown.map((kind) => JSON.stringify(kind)).join(', ')})` : '';
+    ctx.addIssue({ code: 'custom', message: `must list event kinds from ${ORDER_EVENT_KINDS.join(', ')}${got}`, params: { code: 'INVALID_VALUE' } });
+    return z.NEVER;
+  }
+  return [...new Set(kinds)] as OrderEventKind[];
+});
+
+/** A partner's preferred signing secret, under the domain's rule; never echoed in a message. */
+export const WebhookSecretOption = z.string({ error: requiredField }).superRefine((secret, ctx) => {
+  const problem = checkPreferredSecret(secret);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { code: 'INVALID_SECRET' } });
+});
+
+/**
+ * A webhook URL. Whether it is acceptable depends on the target stage (production takes
+ * HTTPS to public hosts only), so the domain checks it once the stage is known.
+ */
+export const WebhookUrlOption = z.string({ error: requiredField }).trim().min(1);
+
+/** `--data '{"order_id":…}'` or `--data @order.json`: read and parsed by the command. */
+export const JsonDataOption = z.string({ error: requiredField }).trim().min(1);
+
+/** An order event id; its format is the publisher's rule, checked there. */
+export const EventIdOption = z.string({ error: requiredField }).trim().min(1);
+
+export const EmailOption = optionalEmail();
+
+/** `--partner ID`, taken by most commands. */
+export const partnerOption = { schema: PartnerIdOption, placeholder: 'ID', description: 'Partner id (UUID)' } as const;
+
+/** `--profile PROFILE_ID`: the profile `id` setup returned. */
+export const profileOption = { schema: ProfileIdOption, placeholder: 'PROFILE_ID', description: 'Profile id (UUID), as setup returned it' } as const;

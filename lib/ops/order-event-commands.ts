@@ -1,12 +1,16 @@
 /**
  * `order-event --partner ID --event KIND --data JSON_OR_@FILE [--event-id ID]`: publishes
  * an order event through the same ingestion path the procurement side uses, so the
- * partner's webhook fires (sandbox testing, support).
+ * partner's webhook fires (sandbox testing, support). Registered as `orderEventCommands`.
  */
 import { readFile } from 'node:fs/promises';
 import type { Dependencies } from '../../functions/container';
 import { ValidationFailed } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { ORDER_EVENT_KINDS } from '../../functions/domain/webhooks/order-events';
+import { fieldLines } from './human-format';
+import { type CommandTable, defineCommand } from './ops-command';
+import { EventIdOption, JsonDataOption, OrderEventKindOption, partnerOption } from './option-schemas';
 
 export interface OrderEventOptions {
   readonly partner: string;
@@ -42,3 +46,35 @@ export async function orderEventPublish(deps: Dependencies, options: OrderEventO
     data: published.data,
   };
 }
+
+export const orderEventCommands: CommandTable = {
+  'order-event': defineCommand({
+    summary: "Publish an order event through the ingestion path, so the partner's webhook fires",
+    options: {
+      partner: partnerOption,
+      event: { schema: OrderEventKindOption, placeholder: 'KIND', description: `The event kind: ${ORDER_EVENT_KINDS.join(', ')}` },
+      data: { schema: JsonDataOption, placeholder: 'JSON|@FILE', description: "The event's data (docs/webhooks.md), as JSON or @path/to/file.json" },
+      'event-id': {
+        schema: EventIdOption.optional(),
+        placeholder: 'ID',
+        description: 'The producer\'s event id (default: a new UUID); publishing an id again delivers nothing new',
+      },
+    },
+    async run(deps, options) {
+      const result = await orderEventPublish(deps, { partner: options.partner, event: options.event, data: options.data, eventId: options['event-id'] });
+      return {
+        json: result,
+        text: [
+          ...fieldLines([
+            ['eventId', result.eventId],
+            ['event', result.event],
+            ['partnerId', result.partnerId],
+            ['organizationId', result.organizationId],
+            ['timestamp', result.timestamp],
+          ]),
+          `Queued for the partner's webhook, if one is set for this kind: npm run ops -- deliveries list --partner ${result.partnerId}`,
+        ],
+      };
+    },
+  }),
+};

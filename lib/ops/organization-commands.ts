@@ -1,12 +1,16 @@
 /**
  * Operator commands for organizations and profiles, as pure functions of the service's
- * dependencies; the operator CLI registers them (`organization list`, `organization
- * show`, `profile disable`). Results are JSON-serializable and hold no secrets.
+ * dependencies, and their CLI registration (`organizationCommands`: `organization list`,
+ * `organization show`, `profile disable`). Results are JSON-serializable and hold no secrets.
  */
 import type { Dependencies } from '../../functions/container';
+import type { Address } from '../../functions/domain/addresses/address';
 import { Forbidden, NotFound } from '../../functions/domain/errors';
 import type { Organization, Profile, ProfileId, ShippingLocation } from '../../functions/domain/organizations/organization';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { fieldLines, NONE, tableLines } from './human-format';
+import { type CommandTable, defineCommand } from './ops-command';
+import { InternalOrgIdOption, partnerOption, profileOption } from './option-schemas';
 
 type Deps = Pick<Dependencies, 'partners' | 'organizations' | 'identity' | 'clock'>;
 
@@ -91,3 +95,96 @@ const locationView = (location: ShippingLocation) => ({
   isActive: location.isActive,
   createdAt: location.createdAt,
 });
+
+const addressText = (address: Address) =>
+  [address.line1, address.line2, address.city, `${address.province} ${address.postalCode}`].filter(Boolean).join(', ');
+
+export const organizationCommands: CommandTable = {
+  'organization list': defineCommand({
+    summary: "List a partner's organizations",
+    options: { partner: partnerOption },
+    async run(deps, options) {
+      const result = await listOrganizations(deps, options);
+      return {
+        json: result,
+        text:
+          result.organizations.length === 0
+            ? [`Partner ${result.partnerId} has no organizations.`]
+            : tableLines(
+                ['INTERNAL ORG ID', 'ORGANIZATION ID', 'NAME', 'PAYMENT CUSTOMER', 'CREATED'],
+                result.organizations.map((o) => [o.internalOrgId, o.id, o.name, o.paymentCustomerId, o.createdAt]),
+              ),
+      };
+    },
+  }),
+
+  'organization show': defineCommand({
+    summary: 'Show one organization with its profiles (and their identity users) and shipping locations',
+    options: {
+      partner: partnerOption,
+      org: { schema: InternalOrgIdOption, placeholder: 'INTERNAL_ORG_ID', description: "The partner's internalOrgId of the organization" },
+    },
+    async run(deps, options) {
+      const result = await showOrganization(deps, options);
+      const { organization, profiles, locations } = result;
+      return {
+        json: result,
+        text: [
+          ...fieldLines([
+            ['id', organization.id],
+            ['internalOrgId', organization.internalOrgId],
+            ['name', organization.name],
+            ['paymentCustomerId', organization.paymentCustomerId],
+            ['email', organization.email ?? NONE],
+            ['phone', organization.phone ?? NONE],
+            ['billingAddress', organization.billingAddress ? addressText(organization.billingAddress) : NONE],
+            ['createdAt', organization.createdAt],
+          ]),
+          '',
+          ...(profiles.length === 0
+            ? ['No profiles.']
+            : tableLines(
+                ['PROFILE ID', 'INTERNAL USER ID', 'NAME', 'EMAIL', 'USER', 'CREATED'],
+                profiles.map((p) => [
+                  p.id,
+                  p.internalUserId,
+                  `${p.firstName} ${p.lastName}`,
+                  p.email,
+                  p.user ? `${p.user.id} (${p.user.status})` : `${NONE} (unlinked)`,
+                  p.createdAt,
+                ]),
+              )),
+          '',
+          ...(locations.length === 0
+            ? ['No shipping locations.']
+            : tableLines(
+                ['LOCATION ID', 'INTERNAL LOCATION ID', 'NAME', 'DEFAULT', 'ACTIVE', 'ADDRESS'],
+                locations.map((l) => [l.id, l.internalShippingLocationId, l.name, String(l.isDefault), String(l.isActive), addressText(l.address)]),
+              )),
+        ],
+      };
+    },
+  }),
+
+  'profile disable': defineCommand({
+    summary: 'Unlink a profile from its identity user and disable that user: handshakes for it are refused',
+    options: { partner: partnerOption, profile: profileOption },
+    async run(deps, options) {
+      const result = await disableProfile(deps, options);
+      return {
+        json: result,
+        text: [
+          ...fieldLines([
+            ['profileId', result.profileId],
+            ['internalOrgId', result.internalOrgId],
+            ['internalUserId', result.internalUserId],
+            ['disabledUserId', result.disabledUserId ?? NONE],
+          ]),
+          result.alreadyDisabled
+            ? 'The profile was already disabled: nothing changed.'
+            : 'Handshakes for this profile now answer 400 "Profile not set up for authentication"; its live sessions end on their next request.',
+        ],
+      };
+    },
+  }),
+};

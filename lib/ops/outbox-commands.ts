@@ -1,8 +1,12 @@
 /**
  * `outbox [--to ADDRESS]`: the e-mails the local SES stand-in captured (webhook failure
- * alerts), newest last. Local stack only: a deployed stack sends real mail.
+ * alerts), newest last. Local stack only: a deployed stack sends real mail, so the
+ * command refuses `--stage` (`localOnly`) before reaching it. Registered as `outboxCommands`.
  */
 import type { Dependencies } from '../../functions/container';
+import { fieldLines } from './human-format';
+import { type CommandTable, defineCommand } from './ops-command';
+import { EmailOption } from './option-schemas';
 
 interface StoredEmail {
   readonly messageId: string;
@@ -35,3 +39,31 @@ export async function outbox(deps: Dependencies, options: { readonly to?: string
       })),
   };
 }
+
+export const outboxCommands: CommandTable = {
+  outbox: defineCommand({
+    summary: 'Show the e-mails (webhook failure alerts) the local SES stand-in captured, oldest first; local stack only',
+    localOnly: true,
+    options: { to: { schema: EmailOption, placeholder: 'EMAIL', description: 'Only e-mails to this address' } },
+    async run(deps, options) {
+      const result = await outbox(deps, options);
+      return {
+        json: result,
+        text:
+          result.emails.length === 0
+            ? [options.to ? `No e-mails to ${options.to}.` : 'No e-mails.']
+            : result.emails.flatMap((email, index) => [
+                ...(index > 0 ? ['', '-'.repeat(72), ''] : []),
+                ...fieldLines([
+                  ['sentAt', email.sentAt],
+                  ['from', email.from],
+                  ['to', email.to.join(', ')],
+                  ['subject', email.subject],
+                ]),
+                '',
+                ...email.text.split('\n'),
+              ]),
+      };
+    },
+  }),
+};

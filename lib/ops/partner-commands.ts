@@ -2,9 +2,7 @@ import type { ApiKeyRecord, Partner } from '../../functions/domain/partners/part
 import { optionalEmail, requiredText } from '../../functions/domain/validation';
 import { fieldLines, NONE, tableLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
-import { OriginsOption, PartnerIdOption } from './option-schemas';
-
-const partnerOption = { schema: PartnerIdOption, placeholder: 'ID', description: 'Partner id (UUID)' } as const;
+import { OriginsOption, partnerOption } from './option-schemas';
 
 /** A partner as the CLI shows it: `partnerId`, as `partner create` prints and `--partner` takes. */
 const partnerView = (partner: Partner) => ({

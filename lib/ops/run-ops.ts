@@ -3,15 +3,31 @@ import { z } from 'zod';
 import type { Dependencies } from '../../functions/container';
 import { DomainError, ValidationFailed } from '../../functions/domain/errors';
 import { fieldLabel, toValidationIssues, type ValidationIssue } from '../../functions/domain/validation';
+import type { Stage } from '../config';
+import { deliveryCommands } from './delivery-commands';
 import { keyCommands } from './key-commands';
 import type { CommandTable, OpsCommand } from './ops-command';
+import { orderEventCommands } from './order-event-commands';
+import { organizationCommands } from './organization-commands';
+import { outboxCommands } from './outbox-commands';
 import { partnerCommands } from './partner-commands';
+import { sessionCommands } from './session-commands';
 import { commandUsage, generalUsage } from './usage-text';
+import { webhookCommands } from './webhook-commands';
 
-/** Every operator command. A command group is one file exporting its `CommandTable`, spread in here. */
+/**
+ * Every operator command. A command group is one `<group>-commands.ts` file: its use cases
+ * as functions of the dependencies, and at the bottom its `CommandTable`, spread in here.
+ */
 export const COMMANDS: CommandTable = {
   ...partnerCommands,
   ...keyCommands,
+  ...organizationCommands,
+  ...sessionCommands,
+  ...webhookCommands,
+  ...orderEventCommands,
+  ...deliveryCommands,
+  ...outboxCommands,
 };
 
 export const EXIT_OK = 0;
@@ -26,6 +42,8 @@ export interface OpsIo {
   readonly out: (line: string) => void;
   /** Errors and unrequested usage text; `out` when absent. */
   readonly err?: (line: string) => void;
+  /** The deployed stage `deps` reaches (`--stage`); absent for the local stack. */
+  readonly stage?: Stage;
 }
 
 /** Runs one operator command line (without `--stage`, which picks `deps`); returns the exit code. */
@@ -65,6 +83,10 @@ export async function runOps(argv: readonly string[], io: OpsIo, commands: Comma
   const { json, help, ...given } = values;
   if (help) {
     print(io.out, commandUsage(name, command));
+    return EXIT_USAGE;
+  }
+  if (command.localOnly && io.stage) {
+    err(`Error: ${name} works on the local stack only (npm start); it cannot be used with --stage ${io.stage}`);
     return EXIT_USAGE;
   }
 
@@ -123,7 +145,11 @@ function optionMessage(issue: ValidationIssue): string {
 
 /** One line, never a stack trace: operators see what failed, not where. */
 function describeFailure(error: unknown): string {
-  if (error instanceof ValidationFailed) return `${error.message}: ${error.issues.map((issue) => issue.message).join('; ')}`;
+  if (error instanceof ValidationFailed) {
+    const issues = error.issues.map((issue) => issue.message);
+    // Some domain messages already list their issues; say each problem once.
+    return issues.every((issue) => error.message.includes(issue)) ? firstLine(error.message) : `${error.message}: ${issues.join('; ')}`;
+  }
   if (error instanceof DomainError) return firstLine(error.message);
   if (error instanceof Error) {
     const message = firstLine(error.message) || 'failed without a message';

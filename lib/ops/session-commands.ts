@@ -1,7 +1,7 @@
 /**
- * Operator commands for sessions, as pure functions of the dependencies (the CLI
- * registers them): `session list` and `session revoke`. Results are JSON documents that
- * never hold a session token, a cookie value or a hash of either.
+ * Operator commands for sessions, as pure functions of the dependencies, and their CLI
+ * registration (`sessionCommands`): `session list` and `session revoke`. Results are JSON
+ * documents that never hold a session token, a cookie value or a hash of either.
  */
 import { z } from 'zod';
 import type { Dependencies } from '../../functions/container';
@@ -10,10 +10,16 @@ import type { ProfileId } from '../../functions/domain/organizations/organizatio
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import type { SessionTokenSummary } from '../../functions/domain/sessions/session-admin';
 import { toValidationIssues } from '../../functions/domain/validation';
+import { fieldLines, NONE, tableLines } from './human-format';
+import { type CommandTable, defineCommand } from './ops-command';
+import { limitOption, partnerOption, profileOption } from './option-schemas';
+
+const MAX_LIMIT = 500;
+const DEFAULT_LIMIT = 50;
 
 const SessionListOptions = z.object({
   partner: z.uuid(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
+  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
 });
 
 const SessionRevokeOptions = z.object({
@@ -67,3 +73,49 @@ export async function revokeSessions(
     revoked: ended.map((session) => ({ id: session.id, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt })),
   };
 }
+
+export const sessionCommands: CommandTable = {
+  'session list': defineCommand({
+    summary: "List a partner's recent handshakes, newest first: issued, used or expired (never a token)",
+    options: {
+      partner: partnerOption,
+      limit: { schema: limitOption(MAX_LIMIT).optional(), placeholder: 'N', description: `How many, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})` },
+    },
+    async run(deps, options) {
+      const result = await listSessions(deps, options);
+      return {
+        json: result,
+        text:
+          result.sessions.length === 0
+            ? [`No recent handshakes for partner ${result.partnerId}.`]
+            : tableLines(
+                ['SESSION ID', 'PROFILE ID', 'ORGANIZATION', 'STATE', 'CREATED', 'EXPIRES', 'USED'],
+                result.sessions.map((s) => [s.id, s.profileId, s.internalOrgId, s.state, s.createdAt, s.expiresAt, s.usedAt ?? NONE]),
+              ),
+      };
+    },
+  }),
+
+  'session revoke': defineCommand({
+    summary: "End a user's live embedded sessions; their next request gets the sign-in-again page",
+    options: { partner: partnerOption, profile: profileOption },
+    async run(deps, options) {
+      const result = await revokeSessions(deps, options);
+      return {
+        json: result,
+        text: [
+          ...fieldLines([
+            ['partnerId', result.partnerId],
+            ['profileId', result.profileId],
+            ['revoked', String(result.revoked.length)],
+          ]),
+          ...(result.revoked.length === 0
+            ? []
+            : ['', ...tableLines(['SESSION ID', 'CREATED', 'LAST SEEN'], result.revoked.map((s) => [s.id, s.createdAt, s.lastSeenAt]))]),
+          '',
+          'Links not yet opened expire within 5 minutes; to block the user for good, run profile disable.',
+        ],
+      };
+    },
+  }),
+};

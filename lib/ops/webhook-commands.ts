@@ -6,11 +6,16 @@
  *   webhook show --partner ID
  *   webhook rotate-secret --partner ID
  *
- * Secrets are printed only when generated here, once; `show` never prints one.
+ * Secrets are printed only when generated here, once; `show` never prints one. The CLI
+ * registers them as `webhookCommands` (bottom).
  */
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { ORDER_EVENT_KINDS } from '../../functions/domain/webhooks/order-events';
 import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
+import { fieldLines } from './human-format';
+import { type CommandTable, defineCommand } from './ops-command';
+import { EventKindsOption, partnerOption, WebhookSecretOption, WebhookUrlOption } from './option-schemas';
 
 export interface WebhookSetOptions {
   readonly partner: string;
@@ -67,3 +72,58 @@ export async function webhookRotateSecret(deps: Dependencies, options: { readonl
     note: 'The old secret stops signing at once (running dispatchers pick the new one up within a minute). Give this secret to the partner now; it is not shown again.',
   };
 }
+
+const endpointText = (endpoint: ReturnType<typeof view> & { readonly secret?: string; readonly note?: string }) => [
+  ...fieldLines([
+    ['partnerId', endpoint.partnerId],
+    ['url', endpoint.url],
+    ['events', endpoint.events.join(', ')],
+    ['createdAt', endpoint.createdAt],
+    ['updatedAt', endpoint.updatedAt],
+    ['secretRotatedAt', endpoint.secretRotatedAt],
+    ...(endpoint.secret ? [['secret', endpoint.secret] as const] : []),
+  ]),
+  ...(endpoint.note ? [endpoint.note] : []),
+];
+
+export const webhookCommands: CommandTable = {
+  'webhook set': defineCommand({
+    summary: "Set a partner's webhook URL and events; a generated signing secret is printed once",
+    options: {
+      partner: partnerOption,
+      url: { schema: WebhookUrlOption, placeholder: 'URL', description: 'Where deliveries are POSTed (production: HTTPS to a public host)' },
+      events: {
+        schema: EventKindsOption.optional(),
+        placeholder: 'KIND,...',
+        description: `Comma-separated event kinds (default: all, ${ORDER_EVENT_KINDS.join(',')})`,
+      },
+      secret: {
+        schema: WebhookSecretOption.optional(),
+        placeholder: 'SECRET',
+        description: "The partner's preferred signing secret, 24-256 printable ASCII characters (never printed)",
+      },
+    },
+    async run(deps, options) {
+      const result = await webhookSet(deps, { ...options, events: options.events?.join(',') });
+      return { json: result, text: endpointText(result) };
+    },
+  }),
+
+  'webhook show': defineCommand({
+    summary: "Show a partner's webhook URL, events and when the secret last changed (never the secret)",
+    options: { partner: partnerOption },
+    async run(deps, options) {
+      const result = await webhookShow(deps, options);
+      return { json: result, text: endpointText(result) };
+    },
+  }),
+
+  'webhook rotate-secret': defineCommand({
+    summary: 'Replace the signing secret with a new one, printed once; the old one stops signing at once',
+    options: { partner: partnerOption },
+    async run(deps, options) {
+      const result = await webhookRotateSecret(deps, options);
+      return { json: result, text: endpointText(result) };
+    },
+  }),
+};

@@ -1,0 +1,639 @@
+/**
+ * The operator CLI's organization, session, webhook, order-event, delivery and outbox
+ * commands, run as an operator runs them (`runOps` with a command line) against a test
+ * stack: JSON and text output, their real effects on the service, and one-line failures.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Dependencies } from '../../functions/container';
+import type { Stage } from '../../lib/config';
+import { verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
+import { COMMANDS, runOps } from '../../lib/ops/run-ops';
+import { webhookSecretName } from '../../lib/resources';
+import { aLocation, aSetupRequest } from '../support/setup-request-builder';
+import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
+import { startTestStack, type TestStack } from '../support/test-stack';
+import { startWebhookReceiver, type Responder, type WebhookReceiver } from '../support/webhook-receiver';
+import { orderCreatedData, purgeQueues } from '../support/webhook-fixtures';
+
+const SETUP = '/v1/organizations/setup';
+const HANDSHAKE = '/v1/partner/handshake';
+const COOKIE = '__Host-embed_session';
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+let stack: TestStack;
+let sent: SentMessage[];
+const receivers: WebhookReceiver[] = [];
+let dir: string;
+
+// Consumers are stepped by hand; a one-retry ladder keeps the failure case short.
+beforeAll(async () => {
+  stack = await startTestStack({ queuePollers: false, extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: '60' } });
+  sent = recordSqsDelays(stack.deps.aws.sqs);
+  dir = mkdtempSync(join(tmpdir(), 'ops-operations-'));
+});
+afterEach(async () => {
+  await purgeQueues(stack);
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await stack.close();
+});
+
+interface OpsRun {
+  readonly code: number;
+  readonly lines: string[];
+  readonly text: string;
+  /** The output parsed as JSON, when it is JSON. */
+  readonly json: any;
+}
+
+async function ops(
+  argv: string[],
+  options: { deps?: Dependencies | (() => Promise<Dependencies>); stage?: Stage } = {},
+): Promise<OpsRun> {
+  const lines: string[] = [];
+  const code = await runOps(argv, { deps: options.deps ?? stack.deps, stage: options.stage, out: (line) => lines.push(line) });
+  const text = lines.join('\n');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { code, lines, text, json };
+}
+
+/** An error an operator sees: one line, saying what, no stack trace. */
+function expectOneLineError(run: OpsRun, code: number, message: string | RegExp) {
+  expect(run.code).toBe(code);
+  expect(run.lines).toHaveLength(1);
+  expect(run.lines[0]).toMatch(/^Error: /);
+  expect(run.lines[0]).toMatch(message);
+  expect(run.text).not.toMatch(/\n\s+at /);
+}
+
+/** Deps that fail the test if reached: the command line must be refused before the stack. */
+const unreachable = () => {
+  let reached = false;
+  return {
+    deps: async () => {
+      reached = true;
+      return stack.deps;
+    },
+    reached: () => reached,
+  };
+};
+
+async function aPartner() {
+  const alertEmail = `alerts-${randomUUID().slice(0, 8)}@partner.test`;
+  const run = await ops(['partner', 'create', '--name', 'Ops Partner', '--alert-email', alertEmail, '--json']);
+  expect(run.code).toBe(0);
+  return { ...(run.json as { partnerId: string; apiKey: string; keyId: string }), alertEmail };
+}
+
+/** Provisions a user through the real setup endpoint; returns the response's data. */
+async function setUp(apiKey: string, internalOrgId: string, internalUserId = 'u-1') {
+  const res = await stack.post(
+    SETUP,
+    aSetupRequest()
+      .forOrg(internalOrgId)
+      .forUser(internalUserId)
+      .with({ organizationEmail: 'ap@acme.test' })
+      .withLocations(aLocation('dock', { isDefault: true, deliveryInstructions: 'Ring twice' }))
+      .build(),
+    { Authorization: `Bearer ${apiKey}` },
+  );
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+const handshake = (apiKey: string, body: Record<string, string>) => stack.post(HANDSHAKE, body, { 'X-API-Key': apiKey });
+
+/** Opens the iframe URL as a browser would; returns the session cookie's value. */
+async function redeem(url: string): Promise<string> {
+  const res = await fetch(url, { redirect: 'manual' });
+  expect(res.status).toBe(303);
+  return /^__Host-embed_session=([0-9a-f]{64});/.exec(res.headers.getSetCookie()[0] ?? '')?.[1] as string;
+}
+
+const showModule = (partnerId: string, cookie: string) =>
+  fetch(`${stack.url}/embedded/${partnerId}`, { headers: { Cookie: `${COOKIE}=${cookie}` }, redirect: 'manual' }).then((r) => r.status);
+
+const receiver = async (respond?: Responder) => {
+  const started = await startWebhookReceiver(respond);
+  receivers.push(started);
+  return started;
+};
+
+/** Fan-out, then every attempt SQS would make, moving the ManualClock by each DelaySeconds. */
+async function processQueues() {
+  while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
+  for (;;) {
+    const before = sent.length;
+    if ((await stack.consumers.webhookDeliveries.pollOnce()).received === 0) return;
+    const next = sent.slice(before).find((m) => m.queueUrl === stack.queueUrls.webhookDeliveries);
+    if (!next) return;
+    stack.clock.advance(next.delaySeconds * 1000);
+  }
+}
+
+const storedSecret = async (partnerId: string) =>
+  (await stack.deps.aws.secrets.send(new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) })))
+    .SecretString;
+
+describe('organization list / show', () => {
+  it("lists the partner's organizations as JSON and as a table; show has profiles, users and locations", async () => {
+    const partner = await aPartner();
+    const alpha = await setUp(partner.apiKey, 'alpha');
+    await setUp(partner.apiKey, 'beta');
+    await setUp((await aPartner()).apiKey, 'gamma');
+
+    const list = await ops(['organization', 'list', '--partner', partner.partnerId, '--json']);
+    expect(list.code).toBe(0);
+    expect(list.json.partnerId).toBe(partner.partnerId);
+    expect(list.json.organizations.map((o: any) => o.internalOrgId)).toEqual(['alpha', 'beta']);
+    expect(list.json.organizations[0]).toEqual({
+      id: alpha.organization.id,
+      internalOrgId: 'alpha',
+      name: 'Acme Dental',
+      paymentCustomerId: alpha.organization.paymentCustomerId,
+      createdAt: expect.any(String),
+    });
+    const table = await ops(['organization', 'list', '--partner', partner.partnerId]);
+    expect(table.lines[0]).toMatch(/^INTERNAL ORG ID\s+ORGANIZATION ID\s+NAME\s+PAYMENT CUSTOMER\s+CREATED$/);
+    expect(table.lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(['alpha', 'beta']);
+
+    const show = await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'alpha', '--json']);
+    expect(show.code).toBe(0);
+    expect(show.json.organization).toMatchObject({ id: alpha.organization.id, internalOrgId: 'alpha', email: 'ap@acme.test' });
+    expect(show.json.profiles).toEqual([
+      expect.objectContaining({ id: alpha.profile.id, internalUserId: 'u-1', user: { id: alpha.profile.user, status: 'active' } }),
+    ]);
+    expect(show.json.locations).toEqual([
+      expect.objectContaining({ internalShippingLocationId: 'dock', isDefault: true, deliveryInstructions: 'Ring twice' }),
+    ]);
+    const text = (await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'alpha'])).text;
+    expect(text).toMatch(/^id: +[0-9a-f-]{36}$/m);
+    expect(text).toContain(`${alpha.profile.user} (active)`);
+    expect(text).toMatch(/^dock|\sdock\s/m);
+  });
+
+  it('says so for a partner without organizations, and fails in one line for an unknown partner or organization', async () => {
+    const partner = await aPartner();
+    expect((await ops(['organization', 'list', '--partner', partner.partnerId])).lines).toEqual([
+      `Partner ${partner.partnerId} has no organizations.`,
+    ]);
+    const unknown = randomUUID();
+    expectOneLineError(await ops(['organization', 'list', '--partner', unknown]), 1, `No partner ${unknown}`);
+    expectOneLineError(
+      await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'missing']),
+      1,
+      `Partner ${partner.partnerId} has no organization missing`,
+    );
+    const early = unreachable();
+    expectOneLineError(await ops(['organization', 'show', '--partner', partner.partnerId], early), 1, '--org is required');
+    expectOneLineError(await ops(['organization', 'show', '--partner', partner.partnerId, '--org', '  '], early), 1, '--org must not be blank');
+    expect(early.reached()).toBe(false);
+  });
+});
+
+describe('profile disable', () => {
+  it('makes the handshake answer 400 "Profile not set up for authentication"; a second run changes nothing', async () => {
+    const partner = await aPartner();
+    const data = await setUp(partner.apiKey, 'disable-me');
+    expect((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).status).toBe(200);
+
+    const run = await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({
+      profileId: data.profile.id,
+      partnerId: partner.partnerId,
+      internalOrgId: 'disable-me',
+      internalUserId: 'u-1',
+      disabledUserId: data.profile.user,
+      alreadyDisabled: false,
+    });
+
+    for (const body of [{ internal_user_id: 'u-1' }, { profile_id: data.profile.id as string }] as Record<string, string>[]) {
+      const res = await handshake(partner.apiKey, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('Profile not set up for authentication');
+    }
+
+    const again = await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id]);
+    expect(again.code).toBe(0);
+    expect(again.text).toContain('already disabled: nothing changed');
+  });
+
+  it("refuses another partner's profile and leaves it working; validates the ids before the stack", async () => {
+    const owner = await aPartner();
+    const stranger = await aPartner();
+    const data = await setUp(owner.apiKey, 'owned');
+
+    expectOneLineError(
+      await ops(['profile', 'disable', '--partner', stranger.partnerId, '--profile', data.profile.id]),
+      1,
+      `Profile ${data.profile.id} belongs to another partner`,
+    );
+    expect((await handshake(owner.apiKey, { profile_id: data.profile.id })).status).toBe(200);
+    const unknown = randomUUID();
+    expectOneLineError(await ops(['profile', 'disable', '--partner', owner.partnerId, '--profile', unknown]), 1, `No profile ${unknown}`);
+
+    const early = unreachable();
+    expectOneLineError(await ops(['profile', 'disable', '--partner', owner.partnerId, '--profile', 'u-1'], early), 1, '--profile must be a UUID');
+    expect(early.reached()).toBe(false);
+  });
+});
+
+describe('session list / revoke', () => {
+  it('lists handshakes newest first as issued, used or expired, never a token; honours --limit', async () => {
+    const partner = await aPartner();
+    await setUp(partner.apiKey, 'sessions');
+    const first = (await handshake(partner.apiKey, { internal_user_id: 'u-1' })).body;
+    stack.clock.advance(6 * 60_000);
+    const second = (await handshake(partner.apiKey, { internal_user_id: 'u-1' })).body;
+    await redeem(second.iframe_embed_url);
+    stack.clock.advance(1_000);
+    const third = (await handshake(partner.apiKey, { internal_user_id: 'u-1' })).body;
+
+    const run = await ops(['session', 'list', '--partner', partner.partnerId, '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json.partnerId).toBe(partner.partnerId);
+    expect(run.json.sessions.map((s: any) => [s.state, s.expiresAt])).toEqual([
+      ['issued', third.expires_at],
+      ['used', second.expires_at],
+      ['expired', first.expires_at],
+    ]);
+    const text = await ops(['session', 'list', '--partner', partner.partnerId]);
+    expect(text.lines[0]).toMatch(/^SESSION ID\s+PROFILE ID\s+ORGANIZATION\s+STATE\s+CREATED\s+EXPIRES\s+USED$/);
+    expect(text.lines).toHaveLength(4);
+    for (const output of [run.text, text.text]) {
+      for (const key of [first, second, third].map((h) => h.session_key as string)) {
+        expect(output).not.toContain(key);
+        expect(output).not.toContain(sha256(key));
+      }
+    }
+
+    expect((await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '2', '--json'])).json.sessions).toHaveLength(2);
+    const early = unreachable();
+    expectOneLineError(await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '0'], early), 1, '--limit must be at least 1');
+    expectOneLineError(await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '501'], early), 1, '--limit must be at most 500');
+    expectOneLineError(await ops(['session', 'list', '--partner', partner.partnerId, '--limit', 'ten'], early), 1, '--limit must be a number');
+    expect(early.reached()).toBe(false);
+    const unknown = randomUUID();
+    expectOneLineError(await ops(['session', 'list', '--partner', unknown]), 1, `No partner ${unknown}`);
+  });
+
+  it("ends the user's live sessions (their cookies get the 401 page), leaves colleagues alone, and says so in text", async () => {
+    const partner = await aPartner();
+    const ada = await setUp(partner.apiKey, 'revoke', 'u-1');
+    await setUp(partner.apiKey, 'revoke', 'u-2');
+    const laptop = await redeem((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).body.iframe_embed_url);
+    const tablet = await redeem((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).body.iframe_embed_url);
+    const colleague = await redeem((await handshake(partner.apiKey, { internal_user_id: 'u-2' })).body.iframe_embed_url);
+    expect(await showModule(partner.partnerId, laptop)).toBe(200);
+
+    const run = await ops(['session', 'revoke', '--partner', partner.partnerId, '--profile', ada.profile.id, '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({
+      partnerId: partner.partnerId,
+      profileId: ada.profile.id,
+      revoked: [
+        { id: expect.any(String), createdAt: expect.any(String), lastSeenAt: expect.any(String) },
+        { id: expect.any(String), createdAt: expect.any(String), lastSeenAt: expect.any(String) },
+      ],
+    });
+    expect(run.text).not.toMatch(/[0-9a-f]{64}/);
+    expect(await showModule(partner.partnerId, laptop)).toBe(401);
+    expect(await showModule(partner.partnerId, tablet)).toBe(401);
+    expect(await showModule(partner.partnerId, colleague)).toBe(200);
+
+    const again = await ops(['session', 'revoke', '--partner', partner.partnerId, '--profile', ada.profile.id]);
+    expect(again.code).toBe(0);
+    expect(again.lines[2]).toMatch(/^revoked: +0$/);
+  });
+
+  it("refuses another partner's profile in one line", async () => {
+    const partner = await aPartner();
+    const other = await aPartner();
+    const theirs = await setUp(other.apiKey, 'theirs');
+    expectOneLineError(
+      await ops(['session', 'revoke', '--partner', partner.partnerId, '--profile', theirs.profile.id]),
+      1,
+      `No profile ${theirs.profile.id} for partner ${partner.partnerId}`,
+    );
+  });
+});
+
+describe('webhook set / show / rotate-secret', () => {
+  it('prints a generated secret once, which is stored; show never prints it, in JSON or text; a new URL keeps it', async () => {
+    const partner = await aPartner();
+    const set = await ops([
+      'webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/hooks', '--events', 'order.shipped, order.created', '--json',
+    ]);
+    expect(set.code).toBe(0);
+    expect(set.json).toMatchObject({
+      partnerId: partner.partnerId,
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['order.created', 'order.shipped'],
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      note: expect.stringContaining('not shown again'),
+    });
+    const secret = set.json.secret as string;
+    expect(await storedSecret(partner.partnerId)).toBe(secret);
+
+    const shown = await ops(['webhook', 'show', '--partner', partner.partnerId, '--json']);
+    expect(shown.code).toBe(0);
+    expect(shown.json).toEqual({
+      partnerId: partner.partnerId,
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['order.created', 'order.shipped'],
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      secretRotatedAt: expect.any(String),
+    });
+    const shownText = await ops(['webhook', 'show', '--partner', partner.partnerId]);
+    expect(shownText.text).toMatch(/^url: +http:\/\/127\.0\.0\.1:9\/hooks$/m);
+    for (const output of [shown.text, shownText.text]) expect(output).not.toContain(secret);
+
+    const changed = await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:10/hooks']);
+    expect(changed.code).toBe(0);
+    expect(changed.text).not.toMatch(/whsec_/);
+    expect(changed.text).toContain('The existing signing secret is kept.');
+    expect(changed.text).toMatch(/^events: +order\.created, order\.confirmed, order\.shipped, order\.delivered, order\.cancelled, order\.refunded$/m);
+    expect(await storedSecret(partner.partnerId)).toBe(secret);
+  });
+
+  it("stores the partner's preferred secret without printing it", async () => {
+    const partner = await aPartner();
+    const preferred = 'partner-chosen-secret-0123456789';
+    const run = await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/', '--secret', preferred, '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json).not.toHaveProperty('secret');
+    expect(run.text).not.toContain(preferred);
+    expect(await storedSecret(partner.partnerId)).toBe(preferred);
+  });
+
+  it('refuses bad events and secrets before the stack, a bad URL in one line, and show without an endpoint', async () => {
+    const partner = await aPartner();
+    const early = unreachable();
+    const bad = await ops(
+      ['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/', '--events', 'order.created,order.lost', '--secret', 'short'],
+      early,
+    );
+    expectOneLineError(bad, 1, /--events must list event kinds from order\.created, .* \(not event kinds: "order\.lost"\); --secret must be at least 24 characters/);
+    expect(bad.text).not.toContain('short"');
+    expectOneLineError(await ops(['webhook', 'set', '--partner', partner.partnerId], early), 1, '--url is required');
+    expectOneLineError(await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://x/', '--events', ''], early), 1, /--events must list/);
+    expect(early.reached()).toBe(false);
+
+    expectOneLineError(await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'ftp://x/']), 1, /^Error: url /);
+    expectOneLineError(await ops(['webhook', 'show', '--partner', partner.partnerId]), 1, `Partner ${partner.partnerId} has no webhook endpoint`);
+    expectOneLineError(await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId]), 1, /has no webhook endpoint/);
+    const unknown = randomUUID();
+    expectOneLineError(await ops(['webhook', 'set', '--partner', unknown, '--url', 'http://127.0.0.1:9/']), 1, `No partner ${unknown}`);
+  });
+
+  it('rotate-secret prints the new secret once; deliveries are signed with it, not the old one', async () => {
+    const partnerReceiver = await receiver();
+    const partner = await aPartner();
+    await setUp(partner.apiKey, 'rotate');
+    const first = (await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url, '--json'])).json.secret;
+    const rotated = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId, '--json']);
+    expect(rotated.code).toBe(0);
+    expect(rotated.json.secret).toMatch(/^whsec_/);
+    expect(rotated.json.secret).not.toBe(first);
+    expect(await storedSecret(partner.partnerId)).toBe(rotated.json.secret);
+    expect((await ops(['webhook', 'show', '--partner', partner.partnerId])).text).not.toContain(rotated.json.secret);
+
+    const data = JSON.stringify(orderCreatedData('rotate'));
+    expect((await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', data])).code).toBe(0);
+    await processQueues();
+    const [request] = partnerReceiver.requests;
+    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], rotated.json.secret)).toBe(true);
+    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], first)).toBe(false);
+  });
+});
+
+describe('order-event and deliveries', () => {
+  it('publishes an event whose delivery arrives signed and shows in deliveries list and show; an event id publishes once', async () => {
+    const partnerReceiver = await receiver();
+    const partner = await aPartner();
+    await setUp(partner.apiKey, 'acme-1');
+    const secret = (await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url, '--json'])).json.secret;
+    const data = orderCreatedData('acme-1');
+    const file = join(dir, 'created.json');
+    writeFileSync(file, JSON.stringify(data));
+
+    const published = await ops([
+      'order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1', '--json',
+    ]);
+    expect(published.code).toBe(0);
+    expect(published.json).toEqual({
+      eventId: 'evt-1',
+      event: 'order.created',
+      partnerId: partner.partnerId,
+      organizationId: expect.any(String),
+      timestamp: stack.clock.now().toISOString(),
+      data,
+    });
+    await processQueues();
+
+    expect(partnerReceiver.requests).toHaveLength(1);
+    const [request] = partnerReceiver.requests;
+    expect(JSON.parse(request!.rawBody.toString())).toEqual({ event: 'order.created', timestamp: published.json.timestamp, data });
+    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], secret)).toBe(true);
+
+    const list = await ops(['deliveries', 'list', '--partner', partner.partnerId, '--json']);
+    expect(list.code).toBe(0);
+    expect(list.json.deliveries).toEqual([
+      expect.objectContaining({
+        deliveryId: request!.headers['x-service-delivery-id'],
+        eventId: 'evt-1',
+        event: 'order.created',
+        status: 'delivered',
+        attemptCount: 1,
+        attempts: [expect.objectContaining({ chain: 1, attempt: 1, statusCode: 200, succeeded: true, url: partnerReceiver.url })],
+      }),
+    ]);
+    expect(list.json.deliveries[0]).not.toHaveProperty('body');
+    const table = await ops(['deliveries', 'list', '--partner', partner.partnerId]);
+    expect(table.lines[0]).toMatch(/^DELIVERY ID\s+EVENT\s+STATUS\s+CHAIN\s+ATTEMPTS\s+LAST RESULT\s+NEXT ATTEMPT\s+ALERT\s+CREATED$/);
+    expect(table.lines[1]).toMatch(new RegExp(`^${request!.headers['x-service-delivery-id']}\\s+order\\.created\\s+delivered\\s+1\\s+1\\s+200\\s`));
+    expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--status', 'failed'])).lines).toEqual([
+      `No deliveries for partner ${partner.partnerId} with status failed.`,
+    ]);
+
+    const shown = await ops(['deliveries', 'show', '--delivery', String(request!.headers['x-service-delivery-id']), '--json']);
+    expect(shown.json).toMatchObject({ status: 'delivered', body: request!.rawBody.toString(), attempts: [expect.objectContaining({ statusCode: 200 })] });
+    const shownText = await ops(['deliveries', 'show', '--delivery', String(request!.headers['x-service-delivery-id']).toUpperCase()]);
+    expect(shownText.code).toBe(0);
+    expect(shownText.lines.at(-1)).toBe(request!.rawBody.toString());
+
+    // The same event id again: accepted, but nothing new is delivered.
+    expect((await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1'])).code).toBe(0);
+    await processQueues();
+    expect(partnerReceiver.requests).toHaveLength(1);
+    expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--json'])).json.deliveries).toHaveLength(1);
+  });
+
+  it('a failing endpoint: deliveries list --status failed, one alert in the outbox, replay delivers the same body and id', async () => {
+    let healthy = false;
+    const partnerReceiver = await receiver(() => (healthy ? 200 : 502));
+    const partner = await aPartner();
+    await setUp(partner.apiKey, 'flaky');
+    await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url]);
+    const data = JSON.stringify(orderCreatedData('flaky'));
+    expect((await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', data])).code).toBe(0);
+    await processQueues();
+
+    const failed = await ops(['deliveries', 'list', '--partner', partner.partnerId, '--status', 'failed', '--json']);
+    expect(failed.json.deliveries).toHaveLength(1);
+    const [delivery] = failed.json.deliveries;
+    expect(delivery).toMatchObject({ status: 'failed', attemptCount: 2, alertStatus: 'sent' });
+    expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--status', 'delivered', '--json'])).json.deliveries).toEqual([]);
+    expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--limit', '1', '--json'])).json.deliveries).toHaveLength(1);
+
+    const mail = await ops(['outbox', '--to', partner.alertEmail, '--json']);
+    expect(mail.code).toBe(0);
+    expect(mail.json.emails).toEqual([
+      expect.objectContaining({ to: [partner.alertEmail], subject: expect.stringContaining(delivery.deliveryId), text: expect.any(String) }),
+    ]);
+    const mailText = await ops(['outbox', '--to', partner.alertEmail]);
+    expect(mailText.text).toMatch(new RegExp(`^subject: .*${delivery.deliveryId}`, 'm'));
+    expect((await ops(['outbox', '--to', 'nobody@partner.test'])).lines).toEqual(['No e-mails to nobody@partner.test.']);
+
+    healthy = true;
+    const replayed = await ops(['deliveries', 'replay', '--delivery', delivery.deliveryId, '--json']);
+    expect(replayed.code).toBe(0);
+    expect(replayed.json).toMatchObject({ deliveryId: delivery.deliveryId, status: 'pending', chain: 2 });
+    await processQueues();
+
+    const shown = await ops(['deliveries', 'show', '--delivery', delivery.deliveryId, '--json']);
+    expect(shown.json).toMatchObject({ status: 'delivered', chain: 2, attemptCount: 1 });
+    expect(shown.json.attempts.map((a: any) => [a.chain, a.attempt, a.statusCode])).toEqual([
+      [1, 1, 502],
+      [1, 2, 502],
+      [2, 1, 200],
+    ]);
+    const requests = partnerReceiver.requests;
+    expect(requests).toHaveLength(3);
+    expect(requests[2]!.headers['x-service-delivery-id']).toBe(delivery.deliveryId);
+    expect(requests[2]!.rawBody.equals(requests[0]!.rawBody)).toBe(true);
+    expect((await ops(['outbox', '--to', partner.alertEmail, '--json'])).json.emails).toHaveLength(1);
+  });
+
+  it('refuses bad order events in one line, each problem once', async () => {
+    const partner = await aPartner();
+    await setUp(partner.apiKey, 'strict');
+    const publish = (...extra: string[]) => ops(['order-event', '--partner', partner.partnerId, ...extra]);
+
+    const early = unreachable();
+    expectOneLineError(
+      await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.lost', '--data', '{}'], early),
+      1,
+      /--event must be one of "order\.created", /,
+    );
+    expectOneLineError(await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created'], early), 1, '--data is required');
+    expect(early.reached()).toBe(false);
+
+    expectOneLineError(await publish('--event', 'order.created', '--data', '{nope'), 1, /^Error: The --data value is not valid JSON: data is not valid JSON/);
+    expectOneLineError(await publish('--event', 'order.created', '--data', `@${join(dir, 'missing.json')}`), 1, /ENOENT/);
+    const invalid = await publish('--event', 'order.confirmed', '--data', JSON.stringify({ order_id: randomUUID(), partner_org_id: 'strict' }));
+    expectOneLineError(invalid, 1, /^Error: Invalid order\.confirmed data: confirmed_at is required$/);
+    expectOneLineError(
+      await publish('--event', 'order.created', '--data', JSON.stringify(orderCreatedData('strict')), '--event-id', 'has space'),
+      1,
+      /eventId must be 1-128 characters/,
+    );
+    expectOneLineError(
+      await publish('--event', 'order.created', '--data', JSON.stringify(orderCreatedData('nowhere'))),
+      1,
+      `Partner ${partner.partnerId} has no organization with internalOrgId "nowhere"`,
+    );
+  });
+
+  it('refuses unknown deliveries and malformed options in one line', async () => {
+    const partner = await aPartner();
+    const unknown = randomUUID();
+    expectOneLineError(await ops(['deliveries', 'show', '--delivery', unknown]), 1, `No delivery ${unknown}`);
+    expectOneLineError(await ops(['deliveries', 'replay', '--delivery', unknown]), 1, `No delivery ${unknown}`);
+    const early = unreachable();
+    expectOneLineError(await ops(['deliveries', 'show', '--delivery', 'd-1'], early), 1, '--delivery must be a UUID');
+    expectOneLineError(
+      await ops(['deliveries', 'list', '--partner', partner.partnerId, '--status', 'lost'], early),
+      1,
+      '--status must be one of "pending", "delivered", "failed"',
+    );
+    expectOneLineError(await ops(['outbox', '--to', 'not-an-address'], early), 1, '--to must be a valid email address');
+    expect(early.reached()).toBe(false);
+    expectOneLineError(await ops(['deliveries', 'list', '--partner', unknown]), 1, `No partner ${unknown}`);
+  });
+});
+
+describe('outbox and --stage', () => {
+  it('refuses --stage with a usage error before reaching any deployed stack', async () => {
+    const early = unreachable();
+    for (const stage of ['production', 'sandbox'] as const) {
+      expectOneLineError(
+        await ops(['outbox'], { deps: early.deps, stage }),
+        2,
+        `Error: outbox works on the local stack only (npm start); it cannot be used with --stage ${stage}`,
+      );
+    }
+    expect(early.reached()).toBe(false);
+  });
+
+  it('npm run ops -- outbox --stage production says so on stderr and exits 2, without AWS', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/ops.ts', 'outbox', '--stage', 'production'], {
+      encoding: 'utf8',
+      env: { ...process.env, AWS_REGION: '', AWS_PROFILE: '' },
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toBe('Error: outbox works on the local stack only (npm start); it cannot be used with --stage production');
+  });
+});
+
+describe('command line', () => {
+  it('lists every command in --help, and each command has a usage line', async () => {
+    const help = await ops(['--help']);
+    for (const name of [
+      'organization list', 'organization show', 'profile disable', 'session list', 'session revoke', 'webhook set', 'webhook show',
+      'webhook rotate-secret', 'order-event', 'deliveries list', 'deliveries show', 'deliveries replay', 'outbox',
+    ]) {
+      expect(Object.keys(COMMANDS)).toContain(name);
+      expect(help.text).toMatch(new RegExp(`^  ${name} `, 'm'));
+      const usage = await ops([...name.split(' '), '--help']);
+      expect(usage.code).toBe(2);
+      expect(usage.lines[0]).toMatch(new RegExp(`^Usage: npm run ops -- ${name} `));
+    }
+    expect((await ops(['order-event', '--help'])).lines[0]).toBe(
+      'Usage: npm run ops -- order-event --partner ID --event KIND --data JSON|@FILE [--event-id ID] [--json] [--stage STAGE]',
+    );
+    expect((await ops(['deliveries', 'list', '--help'])).lines[0]).toBe(
+      'Usage: npm run ops -- deliveries list --partner ID [--status STATUS] [--limit N] [--json] [--stage STAGE]',
+    );
+  });
+
+  it('answers a bare group, an unknown subcommand and an unknown option with exit 2', async () => {
+    for (const group of ['webhook', 'deliveries', 'session', 'organization', 'profile']) {
+      const run = await ops([group]);
+      expect(run.code).toBe(2);
+      expect(run.lines[0]).toBe(`Error: "${group}" needs a command`);
+    }
+    const unknown = await ops(['webhook', 'delete', '--partner', randomUUID()]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.lines[0]).toBe('Error: unknown command "webhook delete"');
+    const option = await ops(['outbox', '--all']);
+    expect(option.code).toBe(2);
+    expect(option.lines[0]).toMatch(/^Error: Unknown option '--all'/);
+  });
+});
