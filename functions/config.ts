@@ -1,10 +1,25 @@
-import { z } from 'zod';
+// zod/mini: every Lambda parses this at cold start, and the classic API alone is ~440 KB bundled.
+import * as z from 'zod/mini';
 import { ApiKeyPrefix } from './domain/partners/partner';
 
-const commaList = z
-  .string()
-  .default('')
-  .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean));
+const withDefault = <T extends z.ZodMiniType>(schema: T, value: z.output<T>) => z._default(schema, value as never);
+
+const commaList = z.pipe(
+  withDefault(z.string(), ''),
+  z.transform((s: string) => s.split(',').map((v) => v.trim()).filter(Boolean)),
+);
+
+const retryDelays = z.pipe(
+  withDefault(z.string(), '60,300,900,3600,21600,86400'),
+  z.transform((s: string, ctx) => {
+    const delays = s.split(',').map((v) => Number(v.trim()));
+    if (delays.some((d) => !Number.isInteger(d) || d < 0)) {
+      ctx.issues.push({ code: 'custom', message: 'WEBHOOK_RETRY_DELAYS_S must be comma-separated whole seconds', input: s });
+      return [];
+    }
+    return delays;
+  }),
+);
 
 /**
  * The runtime configuration, read from the environment the CDK stack (or the local
@@ -13,33 +28,26 @@ const commaList = z
 export const RuntimeConfig = z.object({
   STAGE: z.enum(['production', 'sandbox']),
   API_KEY_PREFIX: ApiKeyPrefix,
-  RESOURCE_PREFIX: z.string().min(1),
+  RESOURCE_PREFIX: z.string().check(z.minLength(1)),
   /** `{embed_host}` with its scheme, e.g. `https://embed.example.com`. */
   EMBED_BASE_URL: z.url(),
-  ORDER_EVENTS_QUEUE_URL: z.string().default(''),
-  WEBHOOK_DELIVERIES_QUEUE_URL: z.string().default(''),
+  ORDER_EVENTS_QUEUE_URL: withDefault(z.string(), ''),
+  WEBHOOK_DELIVERIES_QUEUE_URL: withDefault(z.string(), ''),
   /** Where the Stripe secret key lives in Secrets Manager (deployed stacks). */
-  STRIPE_SECRET_NAME: z.string().default(''),
+  STRIPE_SECRET_NAME: withDefault(z.string(), ''),
   /** A Stripe key given directly (local runtime and tests only). */
-  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_SECRET_KEY: z.optional(z.string()),
   /** Points the Stripe SDK at the local stand-in, e.g. `http://127.0.0.1:12111`. */
-  STRIPE_API_BASE: z.url().optional(),
-  ALERT_SENDER_EMAIL: z.string().default(''),
-  WEBHOOK_REQUIRE_HTTPS_PUBLIC: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  STRIPE_API_BASE: z.optional(z.url()),
+  ALERT_SENDER_EMAIL: withDefault(z.string(), ''),
+  WEBHOOK_REQUIRE_HTTPS_PUBLIC: z.pipe(
+    withDefault(z.enum(['true', 'false']), 'true'),
+    z.transform((v: 'true' | 'false') => v === 'true'),
+  ),
   DEFAULT_FRAME_ANCESTORS: commaList,
   /** How long a partner has to answer a webhook (contract: 30 seconds); tests shorten it. */
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
-  WEBHOOK_RETRY_DELAYS_S: z
-    .string()
-    .default('60,300,900,3600,21600,86400')
-    .transform((s, ctx) => {
-      const delays = s.split(',').map((v) => Number(v.trim()));
-      if (delays.some((d) => !Number.isInteger(d) || d < 0)) {
-        ctx.addIssue({ code: 'custom', message: 'WEBHOOK_RETRY_DELAYS_S must be comma-separated whole seconds' });
-        return z.NEVER;
-      }
-      return delays;
-    }),
+  WEBHOOK_TIMEOUT_MS: withDefault(z.coerce.number().check(z.int(), z.positive()), 30_000),
+  WEBHOOK_RETRY_DELAYS_S: retryDelays,
 });
 export type RuntimeConfig = z.output<typeof RuntimeConfig>;
 export type RuntimeEnvironment = z.input<typeof RuntimeConfig>;

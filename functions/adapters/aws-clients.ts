@@ -1,9 +1,13 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from './aws/dynamodb-client';
+import { createSecretsClient } from './aws/secrets-client';
+import { createSesClient } from './aws/ses-client';
+import { createSqsClient } from './aws/sqs-client';
 
+/** Every client the service uses, for the local stack and the operator CLI; a Lambda builds only its own. */
 export interface AwsClients {
   readonly db: DynamoDBDocumentClient;
   readonly sqs: SQSClient;
@@ -19,18 +23,9 @@ export interface LocalEndpoints {
   readonly secretsManager: string;
 }
 
-export function createAwsClients(endpoints?: LocalEndpoints): AwsClients {
-  // The stand-ins accept any credentials; fixed ones keep a developer's real AWS profile out of it.
-  const local = (endpoint: string) => ({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  const dynamo = new DynamoDBClient(endpoints ? local(endpoints.dynamodb) : {});
-  return {
-    db: DynamoDBDocumentClient.from(dynamo, { marshallOptions: { removeUndefinedValues: true } }),
-    sqs: new SQSClient(endpoints ? local(endpoints.sqs) : {}),
-    ses: new SESv2Client(endpoints ? local(endpoints.ses) : {}),
-    secrets: new SecretsManagerClient(endpoints ? local(endpoints.secretsManager) : {}),
-  };
-}
+export const createAwsClients = (endpoints?: LocalEndpoints): AwsClients => ({
+  db: createDocumentClient(endpoints?.dynamodb),
+  sqs: createSqsClient(endpoints?.sqs),
+  ses: createSesClient(endpoints?.ses),
+  secrets: createSecretsClient(endpoints?.secretsManager),
+});

@@ -1,5 +1,4 @@
-import type { Dependencies } from '../container';
-import { dependenciesFromEnvironment } from '../container';
+import { type EmbedDependencies, embedFromEnvironment } from '../composition/embed';
 import { EmbedAccessDenied } from '../domain/errors';
 import { embeddedModulePath } from '../domain/sessions/iframe-embed-url';
 import { type ApiEvent, header } from '../http/api-context';
@@ -45,9 +44,9 @@ async function logout({ event, partnerId, deps }: EmbedRequest): Promise<JsonRes
   return html(200, signedOutPage(), { cookies: [clearedSessionCookie()] });
 }
 
-export const createEmbedHandler = (getDependencies: () => Promise<Dependencies>) =>
+export const createEmbedHandler = (getDependencies: () => Promise<EmbedDependencies>) =>
   embedHandler(getDependencies, (request) =>
     request.event.routeKey === 'POST /embedded/{partnerId}/logout' ? logout(request) : openOrShow(request),
   );
 
-export const handler = createEmbedHandler(dependenciesFromEnvironment);
+export const handler = createEmbedHandler(embedFromEnvironment);

@@ -1,5 +1,4 @@
-import { dependenciesFromEnvironment } from '../container';
-import type { Dependencies } from '../container';
+import { type HandshakeDependencies, handshakeFromEnvironment } from '../composition/handshake';
 import type { IssuedSession } from '../domain/sessions/handshake';
 import { parseHandshakeRequest } from '../domain/sessions/handshake-request';
 import { iframeEmbedUrl } from '../domain/sessions/iframe-embed-url';
@@ -16,11 +15,11 @@ const toHandshakeResponse = ({ sessionKey, token, profile }: IssuedSession, embe
   profile: { id: profile.id, first_name: profile.firstName, last_name: profile.lastName, email: profile.email },
 });
 
-export const createHandshakeHandler = (getDependencies: () => Promise<Dependencies>) =>
+export const createHandshakeHandler = (getDependencies: () => Promise<HandshakeDependencies>) =>
   apiHandler(HANDSHAKE_ENDPOINT, getDependencies, async ({ body, caller, deps }) => {
     const identifier = parseHandshakeRequest(body);
     const issued = await deps.handshake.open(caller.partnerId, identifier);
     return json(200, toHandshakeResponse(issued, deps.config.EMBED_BASE_URL));
   });
 
-export const handler = createHandshakeHandler(dependenciesFromEnvironment);
+export const handler = createHandshakeHandler(handshakeFromEnvironment);

@@ -1,11 +1,11 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type Dependencies, dependenciesFromEnvironment } from '../container';
+import { type OrderFanoutDependencies, orderFanoutFromEnvironment } from '../composition/order-fanout';
 import { OrderEventMessage } from '../domain/webhooks/order-events';
 import { processSqsBatch } from '../queue/sqs-batch';
 
 /** order-events → one delivery per subscribed partner endpoint, first attempt queued. */
 export const createOrderFanoutHandler =
-  (getDependencies: () => Promise<Dependencies>) =>
+  (getDependencies: () => Promise<OrderFanoutDependencies>) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const deps = await getDependencies();
     return processSqsBatch(event, deps.logger, 'order-fanout', (record) =>
@@ -13,4 +13,4 @@ export const createOrderFanoutHandler =
     );
   };
 
-export const handler = createOrderFanoutHandler(dependenciesFromEnvironment);
+export const handler = createOrderFanoutHandler(orderFanoutFromEnvironment);

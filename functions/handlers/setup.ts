@@ -1,5 +1,4 @@
-import { dependenciesFromEnvironment } from '../container';
-import type { Dependencies } from '../container';
+import { type SetupDependencies, setupFromEnvironment } from '../composition/setup';
 import { SetupRequest } from '../domain/organizations/setup-request';
 import { apiHandler } from '../http/api-handler';
 import { SETUP_ENDPOINT } from '../http/endpoints';
@@ -9,7 +8,7 @@ import { json } from '../http/responses';
 import { toSetupResponse } from '../http/setup-response';
 
 /** POST /v1/organizations/setup: provisions an organization, a profile and shipping locations. */
-export const createSetupHandler = (getDependencies: () => Promise<Dependencies>) =>
+export const createSetupHandler = (getDependencies: () => Promise<SetupDependencies>) =>
   apiHandler(
     SETUP_ENDPOINT,
     getDependencies,
@@ -20,4 +19,4 @@ export const createSetupHandler = (getDependencies: () => Promise<Dependencies>)
     }),
   );
 
-export const handler = createSetupHandler(dependenciesFromEnvironment);
+export const handler = createSetupHandler(setupFromEnvironment);

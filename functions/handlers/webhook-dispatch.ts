@@ -1,11 +1,11 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type Dependencies, dependenciesFromEnvironment } from '../container';
+import { type WebhookDispatchDependencies, webhookDispatchFromEnvironment } from '../composition/webhook-dispatch';
 import { DeliveryMessage } from '../domain/webhooks/delivery';
 import { processSqsBatch } from '../queue/sqs-batch';
 
 /** webhook-deliveries → one attempt (or a hop towards its due time) per message. */
 export const createWebhookDispatchHandler =
-  (getDependencies: () => Promise<Dependencies>) =>
+  (getDependencies: () => Promise<WebhookDispatchDependencies>) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const deps = await getDependencies();
     return processSqsBatch(event, deps.logger, 'webhook-dispatch', (record) =>
@@ -13,4 +13,4 @@ export const createWebhookDispatchHandler =
     );
   };
 
-export const handler = createWebhookDispatchHandler(dependenciesFromEnvironment);
+export const handler = createWebhookDispatchHandler(webhookDispatchFromEnvironment);

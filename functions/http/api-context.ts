@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Caller } from '../domain/access/authenticator';
 import type { RateLimitState } from '../domain/errors';
-import type { Dependencies } from '../container';
+import type { ApiDependencies } from '../composition/api-access';
+import type { BaseDependencies } from '../composition/base';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResult = APIGatewayProxyStructuredResultV2;
@@ -10,10 +11,10 @@ export type ApiResult = APIGatewayProxyStructuredResultV2;
 export type HttpLambda = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 /** What the shared pipeline learns about a request before the handler runs. */
-export interface ApiContext extends Context {
+export interface ApiContext<D extends BaseDependencies = ApiDependencies> extends Context {
   requestId: string;
   startedAt: number;
-  deps: Dependencies;
+  deps: D;
   caller?: Caller;
   rateLimit?: RateLimitState;
   body?: unknown;

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Caller } from '../domain/access/authenticator';
-import type { Dependencies } from '../container';
+import type { ApiDependencies } from '../composition/api-access';
 import type { ApiContext, ApiEvent, ApiResult, HttpLambda } from './api-context';
 import type { ApiEndpoint } from './endpoints';
 import { apiKeyAuth } from './middlewares/api-key-auth';
@@ -10,12 +10,12 @@ import { requestContext } from './middlewares/request-context';
 import { requestLog } from './middlewares/request-log';
 import type { JsonResponse } from './responses';
 
-export interface ApiRequest {
+export interface ApiRequest<D extends ApiDependencies = ApiDependencies> {
   readonly event: ApiEvent;
   readonly body: Record<string, unknown>;
   readonly caller: Caller;
   readonly requestId: string;
-  readonly deps: Dependencies;
+  readonly deps: D;
 }
 
 /**
@@ -23,12 +23,12 @@ export interface ApiRequest {
  * and rate limit, body); `after`/`onError` run bottom to top, so the error responder
  * shapes the response before the log line and the Request-Id header see it.
  */
-export function apiHandler(
+export function apiHandler<D extends ApiDependencies>(
   endpoint: ApiEndpoint,
-  getDependencies: () => Promise<Dependencies>,
-  handle: (request: ApiRequest) => Promise<JsonResponse>,
+  getDependencies: () => Promise<D>,
+  handle: (request: ApiRequest<D>) => Promise<JsonResponse>,
 ): HttpLambda {
-  const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
+  const handler = middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
     .use(requestContext(getDependencies))
     .use(requestLog(endpoint.name))
     .use(errorResponder(endpoint.name))

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import type { Dependencies } from '../container';
+import type { EmbedDependencies } from '../composition/embed';
 import type { PartnerId } from '../domain/partners/partner';
 import type { ApiContext, ApiEvent, ApiResult, HttpLambda } from './api-context';
 import { embedErrorResponder } from './middlewares/embed-error-responder';
@@ -8,7 +8,7 @@ import { requestContext } from './middlewares/request-context';
 import { requestLog } from './middlewares/request-log';
 import type { JsonResponse } from './responses';
 
-export interface EmbedContext extends ApiContext {
+export interface EmbedContext extends ApiContext<EmbedDependencies> {
   /** The partner's frame-ancestors sources, resolved before the handler runs. */
   frameAncestors?: readonly string[];
 }
@@ -17,7 +17,7 @@ export interface EmbedRequest {
   readonly event: ApiEvent;
   /** From the path: unauthenticated, so it only ever narrows what a token or cookie may do. */
   readonly partnerId: PartnerId;
-  readonly deps: Dependencies;
+  readonly deps: EmbedDependencies;
 }
 
 /**
@@ -26,7 +26,7 @@ export interface EmbedRequest {
  * to top, so the headers land on error pages too.
  */
 export function embedHandler(
-  getDependencies: () => Promise<Dependencies>,
+  getDependencies: () => Promise<EmbedDependencies>,
   handle: (request: EmbedRequest) => Promise<JsonResponse>,
 ): HttpLambda {
   const handler = middy<ApiEvent, ApiResult, Error, EmbedContext>()

@@ -3,6 +3,7 @@ import { ValidationFailed } from '../domain/errors';
 import type { StoredOutcome } from '../domain/idempotency/idempotency-guard';
 import { toValidationIssues } from '../domain/validation';
 import { header } from './api-context';
+import type { SetupDependencies } from '../composition/setup';
 import type { ApiRequest } from './api-handler';
 import type { ApiEndpoint } from './endpoints';
 import { errorResponse } from './error-responses';
@@ -27,7 +28,7 @@ const isFinal = (response: JsonResponse, error: unknown): boolean =>
   response.statusCode === 409 ||
   (response.statusCode === 400 && error instanceof ValidationFailed);
 
-type Handle = (request: ApiRequest) => Promise<JsonResponse>;
+type Handle = (request: ApiRequest<SetupDependencies>) => Promise<JsonResponse>;
 
 /**
  * The optional `Idempotency-Key` header (beyond the contract, as Stripe does it), around

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export type PartnerId = string & { readonly __brand: 'PartnerId' };
 export type ApiKeyId = string & { readonly __brand: 'ApiKeyId' };

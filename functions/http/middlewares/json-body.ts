@@ -1,12 +1,13 @@
 import type { MiddlewareObj } from '@middy/core';
 import { ValidationFailed } from '../../domain/errors';
+import type { BaseDependencies } from '../../composition/base';
 import { type ApiContext, type ApiEvent, type ApiResult, header } from '../api-context';
 import { MAX_BODY_BYTES } from '../endpoints';
 
 const invalid = (code: string, message: string) => new ValidationFailed([{ code, message, path: [] }], message);
 
 /** Parses the body as a JSON object, refusing anything else with a 400 in the endpoint's shape. */
-export const jsonBody = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+export const jsonBody = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<BaseDependencies>> => ({
   before: (request) => {
     const { event } = request;
     const contentType = header(event, 'content-type');

@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import type { BaseDependencies } from '../../composition/base';
 import type { ApiContext, ApiEvent, ApiResult } from '../api-context';
 import { isExpectedFailure } from '../error-responses';
 
@@ -6,8 +7,8 @@ import { isExpectedFailure } from '../error-responses';
  * One structured line per request (contract: Authentication 7). It holds what an
  * operator needs and nothing secret: no headers, no body, no key.
  */
-export const requestLog = (endpoint: string): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
-  const write = (request: { event: ApiEvent; context: ApiContext; response: ApiResult | null; error: Error | null }) => {
+export const requestLog = (endpoint: string): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<BaseDependencies>> => {
+  const write = (request: { event: ApiEvent; context: ApiContext<BaseDependencies>; response: ApiResult | null; error: Error | null }) => {
     const { context, event, response, error } = request;
     if (!context.deps) return;
     const entry = {

@@ -1,0 +1,35 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type TableName, tableName } from '../../lib/resources';
+import type { RuntimeConfig } from '../config';
+import { type Clock, systemClock } from '../domain/clock';
+import { jsonLinesLogger, type Logger } from '../domain/logger';
+import type { PaymentProvider } from '../domain/payments/payment-provider';
+
+/** What every function has, whatever else it does. */
+export interface BaseDependencies {
+  readonly config: RuntimeConfig;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/** Replacements the local stack and tests may inject. */
+export interface DependencyOverrides {
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  /** Replaces Stripe (tests: a provider that fails on demand). */
+  readonly payments?: PaymentProvider;
+  /** The DynamoDB client of the organization repository only (tests: inject failing transactions). */
+  readonly organizationsDb?: DynamoDBDocumentClient;
+}
+
+export const createBase = (config: RuntimeConfig, overrides: DependencyOverrides = {}): BaseDependencies => ({
+  config,
+  clock: overrides.clock ?? systemClock,
+  logger: overrides.logger ?? jsonLinesLogger(),
+});
+
+/** Physical table names of this stage. */
+export const tablesOf =
+  (config: RuntimeConfig) =>
+  (table: TableName): string =>
+    tableName(config.RESOURCE_PREFIX, table);
