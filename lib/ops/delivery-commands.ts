@@ -25,10 +25,39 @@ export interface DeliveriesListOptions {
   readonly limit?: number;
 }
 
-const summary = ({ body: _body, queued: _queued, alertLeaseUntil: _lease, ...delivery }: DeliveryWithAttempts) => ({
-  ...delivery,
-  attempts: delivery.attempts.map((attempt) => ({ ...attempt })),
-});
+/** Drops absent fields, so a record reads in the order its view lists them whatever the store returned. */
+const present = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+
+const attemptView = (attempt: DeliveryAttempt): DeliveryAttempt =>
+  present({
+    chain: attempt.chain,
+    attempt: attempt.attempt,
+    attemptedAt: attempt.attemptedAt,
+    url: attempt.url,
+    succeeded: attempt.succeeded,
+    statusCode: attempt.statusCode,
+    error: attempt.error,
+    latencyMs: attempt.latencyMs,
+    responseBody: attempt.responseBody,
+  });
+
+/** A delivery for operators: no body (see `deliveries show`), no internal bookkeeping (`queued`, the alert lease). */
+const summary = (delivery: DeliveryWithAttempts) =>
+  present({
+    deliveryId: delivery.deliveryId,
+    partnerId: delivery.partnerId,
+    eventId: delivery.eventId,
+    event: delivery.event,
+    status: delivery.status,
+    chain: delivery.chain,
+    attemptCount: delivery.attemptCount,
+    nextAttemptAt: delivery.nextAttemptAt,
+    alertStatus: delivery.alertStatus,
+    createdAt: delivery.createdAt,
+    updatedAt: delivery.updatedAt,
+    attempts: delivery.attempts.map(attemptView),
+  });
 
 export async function deliveriesList(deps: Dependencies, options: DeliveriesListOptions) {
   const status = options.status === undefined ? undefined : DeliveryStatus.safeParse(options.status);
@@ -45,8 +74,8 @@ export async function deliveriesList(deps: Dependencies, options: DeliveriesList
 }
 
 export async function deliveriesShow(deps: Dependencies, options: { readonly delivery: string }) {
-  const { queued: _queued, alertLeaseUntil: _lease, ...delivery } = await deps.webhookAdmin.getDelivery(options.delivery as DeliveryId);
-  return delivery;
+  const delivery = await deps.webhookAdmin.getDelivery(options.delivery as DeliveryId);
+  return { ...summary(delivery), body: delivery.body };
 }
 
 export async function deliveriesReplay(deps: Dependencies, options: { readonly delivery: string }) {
