@@ -33,6 +33,9 @@ const stack = await startLocalStack({
   ...(process.env.WEBHOOK_RETRY_DELAYS_S ? { extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: process.env.WEBHOOK_RETRY_DELAYS_S } } : {}),
 });
 const seeded = await seedSandboxPartner(stack.deps, resolve(dataDir, 'seed.json'));
+// The SQS stand-in keeps messages in memory: retries that were waiting when the last run stopped are queued again.
+let resumed = 0;
+for (const partner of await stack.deps.partners.listPartners()) resumed += await stack.deps.webhookAdmin.resumePending(partner.id);
 announceDemoConnection({ apiUrl: stack.url, apiKey: seeded.apiKey });
 
 writeFileSync(
@@ -70,7 +73,7 @@ Partner embed service (local sandbox) listening on ${stack.url}
       -d '{"internalOrgId":"acme-1","organizationName":"Acme Dental","internalUserId":"u-1","user":{"firstName":"Ada","lastName":"Lovelace","email":"ada@acme.test"},"shippingLocations":[{"internalShippingLocationId":"loc-1","name":"Main office","address":{"line1":"1 Main St","city":"Austin","province":"tx","postalCode":"78701"},"isDefault":true}]}'
 
   Operator CLI (talks to this stack): npm run ops -- partner list
-  Data: ${dataDir} (npm start -- --reset starts empty). Ctrl-C to stop.
+  Data: ${dataDir} (npm start -- --reset starts empty); ${resumed} pending webhook deliveries resumed. Ctrl-C to stop.
 `);
 
 let stopping = false;

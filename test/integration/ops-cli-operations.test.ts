@@ -327,7 +327,7 @@ describe('session list / revoke', () => {
     expectOneLineError(
       await ops(['session', 'revoke', '--partner', partner.partnerId, '--profile', theirs.profile.id]),
       1,
-      `No profile ${theirs.profile.id} for partner ${partner.partnerId}`,
+      `Profile ${theirs.profile.id} belongs to another partner`,
     );
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFound, ValidationFailed } from '../../functions/domain/errors';
+import { Forbidden, NotFound, ValidationFailed } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { listSessions, revokeSessions } from '../../lib/ops/session-commands';
 import { provisionProfile } from '../support/provisioned-profile';
@@ -121,7 +121,7 @@ describe('session revoke --partner ID --profile PROFILE_ID', () => {
     const other = await stack.createPartner();
     const theirs = await provisionProfile(stack.deps, other.partnerId as PartnerId);
     await expect(revokeSessions(stack.deps, { partner: partner.partnerId, profile: theirs.profile.id })).rejects.toBeInstanceOf(
-      NotFound,
+      Forbidden,
     );
     await expect(revokeSessions(stack.deps, { partner: randomUUID(), profile: theirs.profile.id })).rejects.toBeInstanceOf(
       NotFound,

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { NotFound } from '../errors';
+import { Forbidden, NotFound } from '../errors';
 import type { ProfileId } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
 import type { PartnerId } from '../partners/partner';
@@ -46,7 +46,9 @@ export class SessionAdmin {
   async revokeProfileSessions(partnerId: PartnerId, profileId: ProfileId): Promise<EmbeddedSessionRecord[]> {
     await this.requirePartner(partnerId);
     const profile = await this.organizations.getProfile(profileId);
-    if (!profile || profile.partnerId !== partnerId) throw new NotFound(`No profile ${profileId} for partner ${partnerId}`);
+    if (!profile) throw new NotFound(`No profile ${profileId}`);
+    // As `profile disable` and the handshake do: another partner's profile is forbidden, not absent.
+    if (profile.partnerId !== partnerId) throw new Forbidden(`Profile ${profileId} belongs to another partner`);
     return this.sessions.endEmbeddedSessionsOfProfile(partnerId, profileId, this.clock.now(), 'revoked');
   }
 

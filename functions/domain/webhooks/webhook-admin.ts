@@ -140,6 +140,23 @@ export class WebhookAdmin {
     return (await this.deliveries.get(deliveryId)) as Delivery;
   }
 
+  /**
+   * Queues the next attempt of every pending delivery of the partner again, for when the
+   * queue itself lost its messages (the local SQS stand-in keeps them in memory only).
+   * A duplicate of a message still queued is harmless: attempts are recorded by
+   * conditional writes on (chain, attempt), so only one of the two takes effect.
+   */
+  async resumePending(partnerId: PartnerId): Promise<number> {
+    await this.requirePartner(partnerId);
+    const pending = await this.deliveries.listByPartner(partnerId, { status: 'pending', limit: 1000 });
+    const now = this.clock.now();
+    for (const delivery of pending) {
+      const dueAt = delivery.nextAttemptAt ?? now.toISOString();
+      await this.queue.send({ deliveryId: delivery.deliveryId, chain: delivery.chain, attempt: delivery.attemptCount + 1, dueAt }, 0);
+    }
+    return pending.length;
+  }
+
   private async requirePartner(partnerId: PartnerId): Promise<void> {
     if (!(await this.partners.getPartner(partnerId))) throw new NotFound(`No partner ${partnerId}`);
   }

@@ -1,0 +1,67 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+import { deliveriesList } from '../../lib/ops/delivery-commands';
+import { orderEventPublish } from '../../lib/ops/order-event-commands';
+import { webhookSet } from '../../lib/ops/webhook-commands';
+import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
+import { startTestStack, type TestStack } from '../support/test-stack';
+import { aPartnerWithOrganization, orderCreatedData, purgeQueues } from '../support/webhook-fixtures';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+let stack: TestStack;
+let sent: SentMessage[];
+let receiver: WebhookReceiver | undefined;
+
+beforeAll(async () => {
+  stack = await startTestStack({ queuePollers: false, extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: '60' } });
+  sent = recordSqsDelays(stack.deps.aws.sqs);
+});
+afterEach(async () => {
+  await purgeQueues(stack);
+  await receiver?.close();
+});
+afterAll(() => stack.close());
+
+describe('resuming pending deliveries after the queue lost its messages (an npm start restart)', () => {
+  it('queues the due retry again, and the delivery ends delivered exactly once', async () => {
+    let healthy = false;
+    receiver = await startWebhookReceiver(() => (healthy ? 200 : 503));
+    const { partnerId, internalOrgId } = await aPartnerWithOrganization(stack);
+    await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
+    await orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: JSON.stringify(orderCreatedData(internalOrgId)) });
+    while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
+    await stack.consumers.webhookDeliveries.pollOnce(); // first attempt fails, retry queued
+    expect((await deliveriesList(stack.deps, { partner: partnerId, status: 'pending' })).deliveries).toMatchObject([{ attemptCount: 1 }]);
+
+    await purgeQueues(stack); // what a restart of the in-memory SQS stand-in does
+    healthy = true;
+    stack.clock.advance(60_000);
+    expect(await stack.deps.webhookAdmin.resumePending(partnerId as PartnerId)).toBe(1);
+    const queued = sent.filter((m) => m.queueUrl === stack.queueUrls.webhookDeliveries).at(-1);
+    expect(queued?.delaySeconds).toBe(0);
+    await stack.consumers.webhookDeliveries.pollOnce();
+
+    const [delivery] = (await deliveriesList(stack.deps, { partner: partnerId })).deliveries;
+    expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 2 });
+    expect(receiver.requests.map((r) => r.headers['x-service-delivery-id'])).toEqual([delivery!.deliveryId, delivery!.deliveryId]);
+  });
+
+  it('records one attempt when the original message is still queued; a duplicate POST carries the same delivery id and bytes', async () => {
+    receiver = await startWebhookReceiver(() => 200);
+    const { partnerId, internalOrgId } = await aPartnerWithOrganization(stack);
+    await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
+    await orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: JSON.stringify(orderCreatedData(internalOrgId)) });
+    while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
+
+    expect(await stack.deps.webhookAdmin.resumePending(partnerId as PartnerId)).toBe(1);
+    while ((await stack.consumers.webhookDeliveries.pollOnce()).received > 0);
+
+    const [delivery] = (await deliveriesList(stack.deps, { partner: partnerId })).deliveries;
+    expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    expect(delivery!.attempts).toHaveLength(1);
+    // At least once (docs/webhooks.md): receivers de-duplicate by X-Service-Delivery-ID.
+    expect(receiver.requests.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(receiver.requests.map((r) => r.headers['x-service-delivery-id']))).toEqual(new Set([delivery!.deliveryId]));
+    expect(new Set(receiver.requests.map((r) => r.rawBody.toString()))).toHaveProperty('size', 1);
+  });
+});
