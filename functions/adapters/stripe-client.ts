@@ -1,5 +1,5 @@
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { RuntimeConfig } from '../config';
 
 type StripeSettings = Pick<RuntimeConfig, 'STRIPE_SECRET_KEY' | 'STRIPE_API_BASE' | 'STRIPE_SECRET_NAME'>;
@@ -20,7 +20,9 @@ export function stripeClientSource(settings: StripeSettings, secrets: SecretsMan
   let client: Promise<Stripe> | undefined;
   const build = async (): Promise<Stripe> => {
     const apiKey = settings.STRIPE_SECRET_KEY ?? (await readSecretKey(secrets, settings.STRIPE_SECRET_NAME));
-    return new Stripe(apiKey, {
+    // Loaded on first use: only a new organization needs Stripe, so the setup Lambda's cold start does not evaluate the SDK.
+    const { default: StripeClient } = await import('stripe');
+    return new StripeClient(apiKey, {
       timeout: REQUEST_TIMEOUT_MS,
       maxNetworkRetries: NETWORK_RETRIES,
       ...(settings.STRIPE_API_BASE ? standInLocation(settings.STRIPE_API_BASE) : {}),

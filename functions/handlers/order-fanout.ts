@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { type OrderFanoutDependencies, orderFanoutFromEnvironment } from '../composition/order-fanout';
-import { OrderEventMessage } from '../domain/webhooks/order-events';
+import { OrderEventMessage } from '../domain/webhooks/order-event-message';
 import { processSqsBatch } from '../queue/sqs-batch';
 
 /** order-events → one delivery per subscribed partner endpoint, first attempt queued. */

@@ -94,7 +94,7 @@ export const limitOption = (max: number) => z.coerce.number<string>({ error: req
 
 export const DeliveryStatusOption = z.enum(DELIVERY_STATUSES, { error: requiredField });
 
-export const OrderEventKindOption = z.enum(ORDER_EVENT_KINDS as [OrderEventKind, ...OrderEventKind[]], { error: requiredField });
+export const OrderEventKindOption = z.enum(ORDER_EVENT_KINDS, { error: requiredField });
 
 /** `order.created,order.shipped`: at least one kind, each one of `ORDER_EVENT_KINDS`. */
 export const EventKindsOption = z.string({ error: requiredField }).transform((raw, ctx) => {

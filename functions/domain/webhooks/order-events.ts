@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { requiredField } from '../validation';
+import type { OrderEventKind } from './order-event-kinds';
 
 const text = () => z.string({ error: requiredField }).trim().min(1).max(256);
 const isoTime = () => z.iso.datetime({ offset: true, error: requiredField });
@@ -100,24 +101,9 @@ export const ORDER_EVENT_DATA = {
   'order.delivered': OrderDeliveredData,
   'order.cancelled': OrderCancelledData,
   'order.refunded': OrderRefundedData,
-} as const;
+} as const satisfies Record<OrderEventKind, z.ZodType>;
 
-export const ORDER_EVENT_KINDS = Object.keys(ORDER_EVENT_DATA) as (keyof typeof ORDER_EVENT_DATA)[];
-export const OrderEventKind = z.enum(ORDER_EVENT_KINDS as [OrderEventKind, ...OrderEventKind[]]);
-export type OrderEventKind = keyof typeof ORDER_EVENT_DATA;
+export { ORDER_EVENT_KINDS, OrderEventKind } from './order-event-kinds';
+export { OrderEventMessage } from './order-event-message';
 export type OrderEventData<K extends OrderEventKind = OrderEventKind> = z.output<(typeof ORDER_EVENT_DATA)[K]>;
 export type OrderEventDataInput<K extends OrderEventKind = OrderEventKind> = z.input<(typeof ORDER_EVENT_DATA)[K]>;
-
-/**
- * What the publisher puts on the order-events queue: the validated event, its owner,
- * and the id that de-duplicates it.
- */
-export const OrderEventMessage = z.object({
-  eventId: z.string().min(1).max(128),
-  partnerId: z.string().min(1),
-  event: OrderEventKind,
-  /** ISO 8601 time of the event; becomes the payload's `timestamp`. */
-  timestamp: z.iso.datetime({ offset: true }),
-  data: z.record(z.string(), z.unknown()),
-});
-export type OrderEventMessage = z.infer<typeof OrderEventMessage>;

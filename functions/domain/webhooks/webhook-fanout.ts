@@ -5,7 +5,7 @@ import type { PartnerId } from '../partners/partner';
 import type { Delivery, DeliveryId, DeliveryMessage } from './delivery';
 import type { DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
-import type { OrderEventMessage } from './order-events';
+import type { OrderEventMessage } from './order-event-message';
 import type { WebhookEndpointRepository } from './webhook-endpoint';
 
 export type FanoutOutcome =
