@@ -1,0 +1,342 @@
+/**
+ * The baseline of the HTTP benchmark: only the DynamoDB calls each endpoint must make,
+ * mirrored call for call from the real adapters (same tables, keys, consistency, condition
+ * expressions and item attributes), with nothing around them: no middy pipeline, no
+ * validation, no domain objects, no request log, no Stripe.
+ *
+ * handshake (by profile_id)        GetItem key hash (consistent), UpdateItem rate-limit counter,
+ *                                  GetItem profile by id, GetItem identity user, PutItem session token
+ * setup, existing organization     GetItem key hash (consistent), UpdateItem rate-limit counter,
+ *                                  Query the organization's partition (consistent),
+ *                                  TransactWriteItems: profile + profile-by-id + identity user
+ * setup, new organization          the same reads (the Query finds nothing), then
+ *                                  TransactWriteItems: organization + profile + profile-by-id +
+ *                                  identity user + location + default-location claim
+ * webhook delivery attempt         GetItem delivery (consistent), GetItem webhook endpoint
+ *                                  (consistent), the signed POST, TransactWriteItems: delivery
+ *                                  update + attempt record (the signing secret is cached)
+ */
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { webhookKeys } from '../functions/adapters/dynamodb/delivery-repository';
+import { identityKeys } from '../functions/adapters/dynamodb/identity-directory';
+import { organizationKeys } from '../functions/adapters/dynamodb/organization-repository';
+import { partnerKeys } from '../functions/adapters/dynamodb/partner-repository';
+import { sessionKeys } from '../functions/adapters/dynamodb/session-repository';
+import { USER_AGENT } from '../functions/domain/webhooks/webhook-dispatcher';
+import { tableName, type TableName } from '../lib/resources';
+
+const TOKEN_LIFETIME_MS = 5 * 60 * 1000;
+const TOKEN_RETENTION_S = 7 * 24 * 3600;
+const DELIVERY_RETENTION_S = 30 * 24 * 3600;
+
+export interface BareHandshakeResult {
+  readonly sessionKey: string;
+  readonly partnerId: string;
+  readonly profile: Record<string, unknown>;
+  readonly expiresAt: string;
+}
+
+export interface BareSetupBody {
+  readonly internalOrgId: string;
+  readonly organizationName: string;
+  readonly internalUserId: string;
+  readonly user: { readonly firstName: string; readonly lastName: string; readonly email: string };
+  readonly shippingLocations?: readonly {
+    readonly internalShippingLocationId: string;
+    readonly name: string;
+    readonly address: Record<string, string>;
+    readonly isDefault?: boolean;
+  }[];
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+
+export interface PostResult {
+  readonly status: number;
+  /** The first KiB of the answer. */
+  readonly body: string;
+}
+
+/**
+ * A webhook POST signed like the dispatcher's (HMAC-SHA256 of the body, the same headers):
+ * with fetch and its keep-alive connections, or with node:http on a new connection, the
+ * way the dispatcher's transport sends every attempt.
+ */
+export async function signedPost(url: string, secret: string, body: string, connection: 'keep-alive' | 'new'): Promise<PostResult> {
+  const headers = {
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+    'X-Service-Event': 'order.created',
+    'X-Service-Signature': `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`,
+    'X-Service-Delivery-ID': randomUUID(),
+    'X-Service-Timestamp': String(Math.floor(Date.now() / 1000)),
+  };
+  if (connection === 'keep-alive') {
+    const response = await fetch(url, { method: 'POST', headers, body });
+    return { status: response.status, body: (await response.text()).slice(0, 1024) };
+  }
+  return new Promise((resolve, reject) => {
+    const outgoing = { ...headers, 'Content-Length': String(Buffer.byteLength(body)) };
+    const req = httpRequest(url, { method: 'POST', headers: outgoing, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, 1024).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const mustBeNew = (TableName: string, Item: Record<string, unknown>) => ({
+  Put: { TableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
+export class BareCalls {
+  private readonly table: (name: TableName) => string;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    resourcePrefix: string,
+  ) {
+    this.table = (name) => tableName(resourcePrefix, name);
+  }
+
+  async handshake(apiKey: string, profileId: string): Promise<BareHandshakeResult> {
+    const partnerId = await this.authenticate(apiKey, 'handshake');
+    const { Item: profile } = await this.db.send(
+      new GetCommand({ TableName: this.table('organizations'), Key: organizationKeys.profileById(profileId) }),
+    );
+    if (!profile || profile.partnerId !== partnerId) throw new Error('profile not found');
+    const { Item: user } = await this.db.send(
+      new GetCommand({ TableName: this.table('identityUsers'), Key: identityKeys.user(profile.userId as string) }),
+    );
+    if (!user) throw new Error('identity user not found');
+
+    const now = new Date();
+    const expiresAtMs = now.getTime() + TOKEN_LIFETIME_MS;
+    const secret = randomBytes(32).toString('hex');
+    const id = randomUUID();
+    const token = {
+      id,
+      partnerId,
+      profileId,
+      internalOrgId: profile.internalOrgId,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(expiresAtMs).toISOString(),
+      state: 'issued',
+    };
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table('sessions'),
+        Item: {
+          ...sessionKeys.token(sha256(secret)),
+          gsi1pk: sessionKeys.tokensOfPartner(partnerId),
+          gsi1sk: `${token.createdAt}#${id}`,
+          entity: 'token',
+          ...token,
+          expiresAtMs,
+          ttl: Math.floor(expiresAtMs / 1000) + TOKEN_RETENTION_S,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return { sessionKey: secret, partnerId, profile, expiresAt: token.expiresAt };
+  }
+
+  /** Adds the user to the organization, or creates the organization when the Query finds none. */
+  async setup(apiKey: string, body: BareSetupBody): Promise<{ profileId: string; isNewOrganization: boolean }> {
+    const partnerId = await this.authenticate(apiKey, 'setup');
+    const organizationTable = this.table('organizations');
+    const items: Record<string, unknown>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: organizationTable,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': organizationKeys.partition(partnerId, body.internalOrgId) },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+
+    const now = new Date().toISOString();
+    const existing = items.find((item) => item.entity === 'organization');
+    const organization = existing ?? {
+      id: randomUUID(),
+      partnerId,
+      internalOrgId: body.internalOrgId,
+      name: body.organizationName,
+      paymentCustomerId: `cus_${randomBytes(7).toString('hex')}`,
+      createdAt: now,
+    };
+    const profile = {
+      id: randomUUID(),
+      partnerId,
+      organizationId: organization.id,
+      internalOrgId: body.internalOrgId,
+      internalUserId: body.internalUserId,
+      userId: randomUUID(),
+      ...body.user,
+      createdAt: now,
+    };
+    const profileWrites = [
+      mustBeNew(organizationTable, {
+        ...organizationKeys.profile(partnerId, body.internalOrgId, body.internalUserId),
+        gsi1pk: organizationKeys.usersOfPartner(partnerId, body.internalUserId),
+        gsi1sk: body.internalOrgId,
+        entity: 'profile',
+        ...profile,
+      }),
+      mustBeNew(organizationTable, { ...organizationKeys.profileById(profile.id), entity: 'profile-by-id', ...profile }),
+      mustBeNew(this.table('identityUsers'), {
+        ...identityKeys.user(profile.userId),
+        id: profile.userId,
+        partnerId,
+        profileId: profile.id,
+        email: body.user.email,
+        status: 'active',
+        createdAt: now,
+      }),
+    ];
+
+    if (existing) {
+      // The requests repeat the organization's known location: nothing new to write for it.
+      await this.db.send(new TransactWriteCommand({ TransactItems: profileWrites }));
+      return { profileId: profile.id, isNewOrganization: false };
+    }
+    const locations = (body.shippingLocations ?? []).map((location) => ({
+      id: randomUUID(),
+      organizationId: organization.id,
+      internalShippingLocationId: location.internalShippingLocationId,
+      name: location.name,
+      address: { ...location.address, province: 'Texas', country: 'United States' },
+      isDefault: location.isDefault ?? false,
+      isActive: true,
+      createdAt: now,
+    }));
+    const defaultLocation = locations.find((location) => location.isDefault);
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          mustBeNew(organizationTable, {
+            ...organizationKeys.organization(partnerId, body.internalOrgId),
+            gsi1pk: organizationKeys.organizationsOfPartner(partnerId),
+            gsi1sk: body.internalOrgId,
+            entity: 'organization',
+            ...organization,
+          }),
+          ...profileWrites,
+          ...locations.map((location) =>
+            mustBeNew(organizationTable, {
+              ...organizationKeys.location(partnerId, body.internalOrgId, location.internalShippingLocationId),
+              entity: 'location',
+              ...location,
+            }),
+          ),
+          ...(defaultLocation
+            ? [
+                mustBeNew(organizationTable, {
+                  ...organizationKeys.defaultLocation(partnerId, body.internalOrgId),
+                  entity: 'default-location',
+                  locationId: defaultLocation.id,
+                  internalShippingLocationId: defaultLocation.internalShippingLocationId,
+                }),
+              ]
+            : []),
+        ],
+      }),
+    );
+    return { profileId: profile.id, isNewOrganization: true };
+  }
+
+  /** One successful first attempt of a pending delivery, with the partner's signing secret already at hand. */
+  async deliver(deliveryId: string, secret: string): Promise<number> {
+    const table = this.table('webhooks');
+    const { Item: delivery } = await this.db.send(new GetCommand({ TableName: table, Key: webhookKeys.delivery(deliveryId), ConsistentRead: true }));
+    if (!delivery) throw new Error(`no delivery ${deliveryId}`);
+    const { Item: endpoint } = await this.db.send(
+      new GetCommand({ TableName: this.table('partners'), Key: partnerKeys.webhookEndpoint(delivery.partnerId as string), ConsistentRead: true }),
+    );
+    if (!endpoint) throw new Error('no webhook endpoint');
+    const attemptedAt = new Date();
+    const started = performance.now();
+    const answer = await signedPost(endpoint.url as string, secret, delivery.body as string, 'new');
+    const at = new Date();
+    const ttl = Math.floor(at.getTime() / 1000) + DELIVERY_RETENTION_S;
+    const attempt = 1;
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: webhookKeys.delivery(deliveryId),
+              UpdateExpression: 'SET #status = :status, attemptCount = :count, updatedAt = :at, #ttl = :ttl REMOVE nextAttemptAt',
+              ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :previous',
+              ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+              ExpressionAttributeValues: {
+                ':status': 'delivered',
+                ':count': attempt,
+                ':previous': attempt - 1,
+                ':pending': 'pending',
+                ':chain': delivery.chain,
+                ':at': at.toISOString(),
+                ':ttl': ttl,
+              },
+            },
+          },
+          mustBeNew(table, {
+            ...webhookKeys.attempt(deliveryId, delivery.chain as number, attempt),
+            ttl,
+            chain: delivery.chain,
+            attempt,
+            attemptedAt: attemptedAt.toISOString(),
+            url: endpoint.url,
+            succeeded: true,
+            latencyMs: Math.round(performance.now() - started),
+            statusCode: answer.status,
+            responseBody: answer.body,
+          }),
+        ],
+      }),
+    );
+    return answer.status;
+  }
+
+  /** The key-hash lookup and the rate-limit counter every API request starts with. */
+  private async authenticate(apiKey: string, endpoint: 'setup' | 'handshake'): Promise<string> {
+    const { Item: key } = await this.db.send(
+      new GetCommand({ TableName: this.table('partners'), Key: partnerKeys.keyLookup(sha256(apiKey)), ConsistentRead: true }),
+    );
+    if (!key || key.status !== 'active') throw new Error('unknown API key');
+    const partnerId = key.partnerId as string;
+    const nowSeconds = Date.now() / 1000;
+    const windowStart = Math.floor(nowSeconds / 60) * 60;
+    // Its own counters (same table, same item shape), so the baseline never spends the service's limits.
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table('rateLimits'),
+        Key: { pk: `baseline#${partnerId}#${endpoint}#${windowStart}` },
+        UpdateExpression: 'ADD #count :one SET #ttl = if_not_exists(#ttl, :ttl)',
+        ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':one': 1, ':ttl': windowStart + 120 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return partnerId;
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * The webhook dispatcher against plain signed POSTs. Deliveries are created by the real
+ * fan-out (delivery records in DynamoDB, first-attempt messages on the deliveries queue);
+ * their messages are then taken off the queue and handed to the real SQS-triggered
+ * dispatch handler as one-record SQS events, a fixed number in flight, as Lambda's event
+ * source would. The baseline signs a body of the same bytes with HMAC-SHA256 and POSTs it
+ * with fetch to the same receiver, at the same concurrency. Two reference series say where
+ * the difference goes: the same POSTs on a new connection each (the transport's policy),
+ * and the dispatcher's bare DynamoDB calls around such a POST. All series run in two
+ * rounds, the second in reverse order.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { createAwsClients } from '../functions/adapters/aws-clients';
+import type { DeliveryId } from '../functions/domain/webhooks/delivery';
+import type { OrderEventMessage } from '../functions/domain/webhooks/order-events';
+import { webhookBody } from '../functions/domain/webhooks/webhook-fanout';
+import { createWebhookDispatchHandler } from '../functions/handlers/webhook-dispatch';
+import { BareCalls, signedPost } from './bare-calls';
+import type { BenchStack } from './bench-stack';
+import { type CapacityCount, meterCapacity, perRequest } from './capacity';
+import { inParallel } from './util';
+
+export interface DispatchSide {
+  readonly deliveries: number;
+  readonly perSecond: number;
+  /** Deliveries not recorded as delivered, or POSTs not answered 200. */
+  readonly failures: number;
+}
+
+export interface DispatcherResult {
+  readonly concurrency: number;
+  readonly service: DispatchSide;
+  /** The target's baseline: signed POSTs with fetch (keep-alive connections). */
+  readonly baseline: DispatchSide;
+  /** For reference: the same POSTs on a new connection each, as the dispatcher's transport makes them. */
+  readonly newConnectionPosts: DispatchSide;
+  /** For reference: the dispatcher's bare DynamoDB calls around such a POST (bare-calls.ts). */
+  readonly bareCalls: DispatchSide;
+  readonly capacityPerFanout: CapacityCount;
+  readonly capacityPerAttempt: CapacityCount;
+  readonly bareCapacityPerAttempt: CapacityCount;
+}
+
+export interface DispatcherOptions {
+  readonly deliveries: number;
+  readonly warmup: number;
+  readonly concurrency: number;
+}
+
+interface Receiver {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The partner's endpoint: reads the body and answers 200, like a healthy receiver. */
+async function startReceiver(): Promise<Receiver> {
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+const orderCreated = (partnerId: string): OrderEventMessage => ({
+  eventId: randomUUID(),
+  partnerId,
+  event: 'order.created',
+  timestamp: new Date().toISOString(),
+  data: {
+    order_id: randomUUID(),
+    partner_org_id: 'org-bench',
+    user_email: 'ada@acme.example.com',
+    status: 'pending',
+    items: [{ product_id: 'glove-m', name: 'Nitrile gloves (M)', quantity: 2, price: 12.5 }],
+    subtotal: 25,
+    tax: 2.06,
+    shipping: 5,
+    total: 32.06,
+    payment_method: 'card',
+    shipping_address: { line1: '1 Main St', city: 'Austin', state: 'Texas', zip: '78701' },
+  },
+});
+
+const toRecord = (message: Message, queueArn: string): SQSRecord => ({
+  messageId: message.MessageId as string,
+  receiptHandle: message.ReceiptHandle as string,
+  body: message.Body ?? '',
+  attributes: {
+    ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
+    SentTimestamp: message.Attributes?.SentTimestamp ?? String(Date.now()),
+    SenderId: 'local',
+    ApproximateFirstReceiveTimestamp: String(Date.now()),
+  },
+  messageAttributes: {},
+  md5OfBody: message.MD5OfBody ?? '',
+  eventSource: 'aws:sqs',
+  eventSourceARN: queueArn,
+  awsRegion: 'us-east-1',
+});
+
+/** Every first-attempt message the fan-out queued, off the deliveries queue. */
+async function takeQueuedMessages(bench: BenchStack, count: number): Promise<SQSRecord[]> {
+  const { sqs } = bench.stack.deps.aws;
+  const queueUrl = bench.stack.queueUrls.webhookDeliveries;
+  const records: SQSRecord[] = [];
+  for (let empty = 0; records.length < count && empty < 20; ) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+    );
+    if (Messages.length === 0) empty += 1;
+    records.push(...Messages.map((message) => toRecord(message, `arn:aws:sqs:us-east-1:000000000000:${bench.resourcePrefix}-webhook-deliveries`)));
+  }
+  if (records.length !== count) throw new Error(`expected ${count} queued deliveries, found ${records.length}`);
+  return records;
+}
+
+/** Seconds `run` takes. */
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return (performance.now() - started) / 1000;
+}
+
+export async function measureDispatcher(bench: BenchStack, options: DispatcherOptions): Promise<DispatcherResult> {
+  const { deps } = bench.stack;
+  const receiver = await startReceiver();
+  const bareClients = createAwsClients(bench.standIns.endpoints);
+  try {
+    const partner = bench.partners[0];
+    if (!partner) throw new Error('no partner provisioned');
+    const configured = await deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: receiver.url });
+    const secret = configured.generatedSecret as string;
+
+    // Pending deliveries through the real fan-out (its DynamoDB capacity metered): a warm-up
+    // and a measured set each for the dispatcher and for the bare calls.
+    const { warmup, deliveries: n, concurrency } = options;
+    const events = Array.from({ length: 2 * (warmup + n) }, () => orderCreated(partner.partnerId));
+    const fanoutMeter = meterCapacity(deps.aws.db);
+    await inParallel(events, concurrency, (event) => deps.webhookFanout.fanOut(event));
+    const capacityPerFanout = perRequest(fanoutMeter.take(), events.length);
+    fanoutMeter.stop();
+    const records = await takeQueuedMessages(bench, events.length);
+    const deliveryIdOf = (record: SQSRecord) => (JSON.parse(record.body) as { deliveryId: DeliveryId }).deliveryId;
+    const bodies = events.map(webhookBody);
+    const sets = {
+      serviceWarmup: records.slice(0, warmup),
+      bareWarmup: records.slice(warmup, 2 * warmup),
+      service: records.slice(2 * warmup, 2 * warmup + n),
+      bare: records.slice(2 * warmup + n),
+    };
+
+    const handler = createWebhookDispatchHandler(() => Promise.resolve(deps));
+    const bare = new BareCalls(bareClients.db, bench.resourcePrefix);
+    const failures = { service: 0, bare: 0, keepAlive: 0, newConnection: 0 };
+    const run = {
+      service: (batch: readonly SQSRecord[]) =>
+        inParallel(batch, concurrency, async (record) => {
+          const event: SQSEvent = { Records: [record] };
+          failures.service += (await handler(event)).batchItemFailures.length;
+        }),
+      bare: (batch: readonly SQSRecord[]) =>
+        inParallel(batch, concurrency, async (record) => {
+          if ((await bare.deliver(deliveryIdOf(record), secret)) !== 200) failures.bare += 1;
+        }),
+      post: (batch: readonly string[], connection: 'keep-alive' | 'new') =>
+        inParallel(batch, concurrency, async (body) => {
+          if ((await signedPost(receiver.url, secret, body, connection)).status !== 200) {
+            failures[connection === 'new' ? 'newConnection' : 'keepAlive'] += 1;
+          }
+        }),
+    };
+
+    // Warm-up, not timed; the dispatcher's first attempts also read the signing secret (then cached).
+    const attemptMeter = meterCapacity(deps.aws.db);
+    await run.service(sets.serviceWarmup);
+    const capacityPerAttempt = perRequest(attemptMeter.take(), warmup);
+    attemptMeter.stop();
+    const bareMeter = meterCapacity(bareClients.db);
+    await run.bare(sets.bareWarmup);
+    const bareCapacityPerAttempt = perRequest(bareMeter.take(), warmup);
+    bareMeter.stop();
+    await run.post(bodies.slice(0, warmup), 'keep-alive');
+    await run.post(bodies.slice(0, warmup), 'new');
+    Object.assign(failures, { service: 0, bare: 0, keepAlive: 0, newConnection: 0 });
+
+    // Two rounds, the second in reverse order, so a drift during the run hits every series alike.
+    const half = Math.floor(n / 2);
+    const halfOf = <T>(items: readonly T[], round: number) => (round === 0 ? items.slice(0, half) : items.slice(half, n));
+    const measuredBodies = bodies.slice(2 * warmup, 2 * warmup + n);
+    const seconds = { service: 0, bare: 0, keepAlive: 0, newConnection: 0 };
+    const series: Record<keyof typeof seconds, (round: number) => Promise<unknown>> = {
+      service: (round) => run.service(halfOf(sets.service, round)),
+      bare: (round) => run.bare(halfOf(sets.bare, round)),
+      keepAlive: (round) => run.post(halfOf(measuredBodies, round), 'keep-alive'),
+      newConnection: (round) => run.post(halfOf(measuredBodies, round), 'new'),
+    };
+    const order = Object.keys(series) as (keyof typeof seconds)[];
+    for (const [round, names] of [order, [...order].reverse()].entries()) {
+      for (const name of names) seconds[name] += await timed(() => series[name](round));
+    }
+
+    const stored = await inParallel(sets.service, concurrency, (record) => deps.deliveries.get(deliveryIdOf(record)));
+    const notDelivered = stored.filter((delivery) => delivery?.status !== 'delivered').length;
+    const side = (name: keyof typeof seconds, failed: number): DispatchSide => ({ deliveries: n, perSecond: n / seconds[name], failures: failed });
+    return {
+      concurrency,
+      service: side('service', Math.max(notDelivered, failures.service)),
+      bareCalls: side('bare', failures.bare),
+      baseline: side('keepAlive', failures.keepAlive),
+      newConnectionPosts: side('newConnection', failures.newConnection),
+      capacityPerFanout,
+      capacityPerAttempt,
+      bareCapacityPerAttempt,
+    };
+  } finally {
+    await receiver.close();
+    bareClients.db.destroy();
+  }
+}

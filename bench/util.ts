@@ -1,0 +1,42 @@
+/** Runs `fn` over `items` with at most `concurrency` calls in flight; results keep the input order. */
+export async function inParallel<T, R>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await fn(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
+
+export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/** Nearest-rank percentile (0 < p <= 100). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+export const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+export const ratio = (value: number, baseline: number): string => `${(value / baseline).toFixed(2)}x`;
+
+export const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
+
+/** Prints rows as a Markdown table (so a run's output can go straight into docs/performance.md). */
+export function printTable(rows: readonly Record<string, string | number>[]): void {
+  const first = rows[0];
+  if (!first) return;
+  const columns = Object.keys(first);
+  const cell = (row: Record<string, string | number>, column: string) => String(row[column] ?? '');
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row, column).length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  console.log(line(columns));
+  console.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const row of rows) console.log(line(columns.map((column) => cell(row, column))));
+}
