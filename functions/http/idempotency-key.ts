@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod/mini: the setup Lambda checks this header at cold start, and the classic API alone is ~440 KB bundled.
+import * as z from 'zod/mini';
 import { ValidationFailed } from '../domain/errors';
 import type { StoredOutcome } from '../domain/idempotency/idempotency-guard';
 import { toValidationIssues } from '../domain/validation';
@@ -12,12 +13,7 @@ import { type JsonResponse, json } from './responses';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** Stripe's rule: up to 255 characters; printable ASCII keeps keys safe to log and store. */
-const IdempotencyKey = z
-  .string()
-  .trim()
-  .min(1)
-  .max(255)
-  .regex(/^[\x20-\x7e]+$/);
+const IdempotencyKey = z.string().check(z.trim(), z.minLength(1), z.maxLength(255), z.regex(/^[\x20-\x7e]+$/));
 
 /**
  * Outcomes worth replaying: the request was processed to a definite answer. A 500 (or

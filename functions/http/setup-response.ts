@@ -4,14 +4,15 @@
  * organizationPhone, userAddress) are stored but never echoed. The schema is strict so
  * tests can hold real responses to it; the type derives from it.
  */
-import { z } from 'zod';
+// zod/mini: the setup Lambda builds this schema at cold start, and the classic API alone is ~440 KB bundled.
+import * as z from 'zod/mini';
 import type { Address } from '../domain/addresses/address';
 import type { Profile, ShippingLocation } from '../domain/organizations/organization';
 import type { SetupResult } from '../domain/organizations/organization-setup';
 
 const AddressBody = z.strictObject({
   line1: z.string(),
-  line2: z.string().optional(),
+  line2: z.optional(z.string()),
   city: z.string(),
   province: z.string(),
   postalCode: z.string(),
@@ -21,7 +22,7 @@ const AddressBody = z.strictObject({
 const ShippingLocationBody = z.strictObject({
   id: z.uuid(),
   name: z.string(),
-  nickname: z.string().optional(),
+  nickname: z.optional(z.string()),
   internalShippingLocationId: z.string(),
   address: AddressBody,
   isDefault: z.boolean(),
@@ -37,7 +38,7 @@ const ProfileBody = z.strictObject({
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),
-  phone_number: z.string().optional(),
+  phone_number: z.optional(z.string()),
   created_at: z.iso.datetime(),
 });
 

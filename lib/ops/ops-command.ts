@@ -4,9 +4,10 @@ import type { Dependencies } from '../../functions/container';
 /**
  * One option of a command: `--<name> <placeholder>`. The schema validates (and may
  * transform) the raw value; it decides whether the option is required, so usage text
- * and validation cannot disagree.
+ * and validation cannot disagree. Any zod schema, classic or zod/mini (the domain's
+ * field rules are mini, for setup's cold start): both build on zod/v4/core.
  */
-export interface OptionSpec<S extends z.ZodType = z.ZodType> {
+export interface OptionSpec<S extends z.core.$ZodType = z.core.$ZodType> {
   readonly schema: S;
   /** `boolean` options take no value (`--dry-run`); everything else takes a string. */
   readonly type?: 'string' | 'boolean';

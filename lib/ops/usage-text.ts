@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import type { CommandTable, OpsCommand, OptionSpec } from './ops-command';
 
 const PROGRAM = 'npm run ops --';
 
-const isRequired = (option: OptionSpec) => !option.schema.safeParse(undefined).success;
+const isRequired = (option: OptionSpec) => !z.safeParse(option.schema, undefined).success;
 
 const optionSynopsis = (name: string, option: OptionSpec) =>
   option.type === 'boolean' ? `--${name}` : `--${name} ${option.placeholder ?? 'VALUE'}`;

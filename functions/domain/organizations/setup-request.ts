@@ -3,7 +3,8 @@
  * limits"). Parsing trims strings, applies defaults and normalizes addresses; unknown
  * fields are dropped. Every problem is reported, not only the first.
  */
-import { z } from 'zod';
+// zod/mini: setup parses this at cold start, and the classic API alone is ~440 KB bundled.
+import * as z from 'zod/mini';
 import { AddressInput } from '../addresses/address';
 import { optionalEmail, optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
 
@@ -24,8 +25,8 @@ export const ShippingLocationInput = z.object(
     name: requiredText(),
     nickname: optionalText(),
     address: AddressInput,
-    contact: Contact.optional(),
-    isDefault: z.boolean({ error: requiredField }).default(false),
+    contact: z.optional(Contact),
+    isDefault: z._default(z.boolean({ error: requiredField }), false),
     deliveryInstructions: optionalText(),
   },
   { error: requiredField },
@@ -38,7 +39,7 @@ export type ShippingLocationInput = z.output<typeof ShippingLocationInput>;
  * duplicate id is reported together with, say, a bad ZIP), which means it sees
  * half-parsed elements and reads them defensively.
  */
-function checkLocationsTogether(locations: readonly unknown[], ctx: z.RefinementCtx): void {
+function checkLocationsTogether(locations: readonly unknown[], ctx: z.core.$RefinementCtx): void {
   const firstIndexById = new Map<string, number>();
   let defaultIndex: number | undefined;
 
@@ -77,13 +78,13 @@ function checkLocationsTogether(locations: readonly unknown[], ctx: z.Refinement
   });
 }
 
-const ShippingLocations = z
-  .array(ShippingLocationInput, { error: requiredField })
-  .max(MAX_SHIPPING_LOCATIONS)
-  .superRefine((locations, ctx) => checkLocationsTogether(locations, ctx), {
+const ShippingLocations = z.array(ShippingLocationInput, { error: requiredField }).check(
+  z.maxLength(MAX_SHIPPING_LOCATIONS),
+  z.superRefine((locations: ShippingLocationInput[], ctx) => checkLocationsTogether(locations, ctx), {
     // Over the limit, elements are not parsed at all; the size issue is enough.
     when: (payload) => Array.isArray(payload.value) && payload.value.length <= MAX_SHIPPING_LOCATIONS,
-  });
+  }),
+);
 
 export const SetupRequest = z.object(
   {
@@ -99,9 +100,9 @@ export const SetupRequest = z.object(
       },
       { error: requiredField },
     ),
-    userAddress: AddressInput.optional(),
-    shippingLocations: ShippingLocations.optional(),
-    billingAddress: AddressInput.optional(),
+    userAddress: z.optional(AddressInput),
+    shippingLocations: z.optional(ShippingLocations),
+    billingAddress: z.optional(AddressInput),
     organizationEmail: optionalEmail(),
     organizationPhone: optionalText(),
   },
