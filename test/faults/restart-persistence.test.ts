@@ -1,0 +1,150 @@
+/**
+ * `npm start`, stopped with Ctrl-C and started again, keeps its data: the seeded partner
+ * and its key, organizations with their profiles and locations, keys issued through the
+ * operator CLI, an unredeemed handshake token, and a webhook delivery that was waiting
+ * for its retry (its queue message lived in the in-memory SQS stand-in; bin/local.ts
+ * resumes it). bin/local.ts runs as a child process in a temporary working directory, so
+ * the data directory is this test's own `.local/`.
+ */
+import { createServer } from 'node:http';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../lib/local/free-port';
+import { openOpsTarget } from '../../lib/ops/ops-target';
+import { runOps } from '../../lib/ops/run-ops';
+import { type LocalProcess, startLocalProcess } from '../support/local-process';
+
+const workDir = mkdtempSync(join(tmpdir(), 'embed-restart-'));
+const running: LocalProcess[] = [];
+const after: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  running.forEach((p) => p.kill());
+  for (const close of after) await close();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+async function start(): Promise<LocalProcess> {
+  // Short retries, so a delivery waiting for its retry is due soon after the restart.
+  const started = await startLocalProcess({ cwd: workDir, env: { WEBHOOK_RETRY_DELAYS_S: '1,1,1,1,1,1' } });
+  running.push(started);
+  return started;
+}
+
+async function stop(local: LocalProcess) {
+  expect(await local.interrupt()).toBe(0);
+  running.splice(running.indexOf(local), 1);
+}
+
+async function call(local: LocalProcess, path: string, body: unknown, headers: Record<string, string>) {
+  const res = await fetch(`${local.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const setupBody = (internalUserId: string, extra: object = {}) => ({
+  internalOrgId: 'acme-restart',
+  organizationName: 'Acme Dental',
+  internalUserId,
+  user: { firstName: 'Ada', lastName: 'Lovelace', email: `${internalUserId}@acme.test` },
+  shippingLocations: [
+    { internalShippingLocationId: 'loc-1', name: 'Main office', isDefault: true, address: { line1: '1 Main St', city: 'Austin', province: 'tx', postalCode: '78701' } },
+  ],
+  ...extra,
+});
+
+const orderCreated = {
+  order_id: '0b6a4c55-0a57-4c1e-9d36-2f0c1f6e8a11',
+  partner_org_id: 'acme-restart',
+  user_email: 'u-1@acme.test',
+  items: [{ product_id: 'glove-m', name: 'Nitrile gloves (M)', quantity: 2, price: 12.5 }],
+  subtotal: 25,
+  tax: 2.06,
+  shipping: 5,
+  total: 32.06,
+  payment_method: 'card',
+  shipping_address: { line1: '1 Main St', city: 'Austin', state: 'Texas', zip: '78701' },
+};
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((done) => setTimeout(done, 200))) {
+    const value = await probe();
+    if (value !== undefined) return value;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function ops(argv: string[]) {
+  const lines: string[] = [];
+  const { deps } = await openOpsTarget({ stackFile: join(workDir, '.local', 'stack.json'), logger: { info: () => undefined, error: () => undefined } });
+  const code = await runOps(argv, { deps, out: (line) => lines.push(line) });
+  return { code, json: code === 0 ? JSON.parse(lines.join('\n')) : undefined, text: lines.join('\n') };
+}
+
+describe('npm start, stopped and started again', () => {
+  it('keeps the partner, its keys, organizations, unredeemed tokens and webhook retries', async () => {
+    const first = await start();
+    const bearer = { Authorization: `Bearer ${first.apiKey}` };
+
+    const created = await call(first, '/v1/organizations/setup', setupBody('u-1'), bearer);
+    expect(created.status).toBe(200);
+    const { organization, profile } = created.body.data;
+    const issued = await ops(['key', 'issue', '--partner', first.partnerId, '--scopes', 'session:write', '--json']);
+    expect(issued.code).toBe(0);
+    const handshake = await call(first, '/v1/partner/handshake', { internal_user_id: 'u-1', internal_org_id: 'acme-restart' }, { 'X-API-Key': first.apiKey });
+    expect(handshake.status).toBe(200);
+
+    // A webhook whose receiver is down: the first attempt fails and a retry waits in the queue.
+    const receiverPort = await freePort();
+    expect((await ops(['webhook', 'set', '--partner', first.partnerId, '--url', `http://127.0.0.1:${receiverPort}/hook`, '--json'])).code).toBe(0);
+    expect((await ops(['order-event', '--partner', first.partnerId, '--event', 'order.created', '--data', JSON.stringify(orderCreated), '--json'])).code).toBe(0);
+    const waiting = await until('the first failed attempt', async () => {
+      const [delivery] = (await ops(['deliveries', 'list', '--partner', first.partnerId, '--json'])).json.deliveries;
+      return delivery?.attemptCount === 1 ? delivery : undefined;
+    });
+    expect(waiting).toMatchObject({ status: 'pending' });
+
+    await stop(first);
+    expect(existsSync(join(workDir, '.local', 'stack.json'))).toBe(false);
+
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      received.push(String(req.headers['x-service-delivery-id']));
+      req.resume();
+      res.writeHead(204).end();
+    });
+    await new Promise<void>((done) => receiver.listen(receiverPort, '127.0.0.1', done));
+    after.push(() => new Promise((done) => receiver.close(() => done())));
+
+    const second = await start();
+    expect({ partnerId: second.partnerId, apiKey: second.apiKey }).toEqual({ partnerId: first.partnerId, apiKey: first.apiKey });
+    const bearer2 = { Authorization: `Bearer ${second.apiKey}` };
+
+    const again = await call(second, '/v1/organizations/setup', setupBody('u-1'), bearer2);
+    expect(again).toMatchObject({ status: 409, body: { code: 'USER_ALREADY_EXISTS', data: { profileId: profile.id } } });
+    const joined = await call(second, '/v1/organizations/setup', setupBody('u-2', { shippingLocations: [] }), bearer2);
+    expect(joined.status).toBe(200);
+    expect(joined.body.data).toMatchObject({
+      isNewOrganization: false,
+      organization: { id: organization.id, paymentCustomerId: organization.paymentCustomerId },
+      shippingLocations: [expect.objectContaining({ internalShippingLocationId: 'loc-1', isDefault: true, address: expect.objectContaining({ province: 'Texas' }) })],
+    });
+
+    // The key issued through the CLI, and the token issued before the restart, still work.
+    const viaCliKey = await call(second, '/v1/partner/handshake', { profile_id: profile.id }, { 'X-API-Key': issued.json.apiKey });
+    expect(viaCliKey.status).toBe(200);
+    const embedUrl = new URL(handshake.body.iframe_embed_url);
+    const redeemed = await fetch(`${second.url}${embedUrl.pathname}${embedUrl.search}`, { redirect: 'manual' });
+    expect(redeemed.status).toBe(303);
+    const shown = await ops(['organization', 'show', '--partner', second.partnerId, '--org', 'acme-restart', '--json']);
+    expect(shown.json.profiles.map((p: { internalUserId: string }) => p.internalUserId).sort()).toEqual(['u-1', 'u-2']);
+
+    // The retry that was waiting when the first run stopped is made after the restart, once.
+    await until('the resumed retry', async () => (received.length > 0 ? true : undefined));
+    const [delivered] = (await ops(['deliveries', 'list', '--partner', second.partnerId, '--json'])).json.deliveries;
+    expect(delivered).toMatchObject({ deliveryId: waiting.deliveryId, status: 'delivered', attemptCount: 2 });
+    expect(received).toEqual([waiting.deliveryId]);
+
+    await stop(second);
+  }, 120_000);
+});
