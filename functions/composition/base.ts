@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type TableName, tableName } from '../../lib/resources';
 import type { RuntimeConfig } from '../config';
 import { type Clock, systemClock } from '../domain/clock';
-import { jsonLinesLogger, type Logger } from '../domain/logger';
+import { jsonLinesLogger, type Logger, redactingLogger } from '../domain/logger';
 import type { PaymentProvider } from '../domain/payments/payment-provider';
 
 /** What every function has, whatever else it does. */
@@ -25,7 +25,7 @@ export interface DependencyOverrides {
 export const createBase = (config: RuntimeConfig, overrides: DependencyOverrides = {}): BaseDependencies => ({
   config,
   clock: overrides.clock ?? systemClock,
-  logger: overrides.logger ?? jsonLinesLogger(),
+  logger: redactingLogger(overrides.logger ?? jsonLinesLogger()),
 });
 
 /** Physical table names of this stage. */

@@ -1,4 +1,4 @@
-/** Structured logging port: one JSON object per line. Callers never pass secrets. */
+/** Structured logging port: one JSON object per line. */
 export interface Logger {
   info(entry: Record<string, unknown>): void;
   error(entry: Record<string, unknown>): void;
@@ -7,4 +7,33 @@ export interface Logger {
 export const jsonLinesLogger = (write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Logger => ({
   info: (entry) => write(JSON.stringify({ level: 'info', ...entry })),
   error: (entry) => write(JSON.stringify({ level: 'error', ...entry })),
+});
+
+/**
+ * Callers never log secrets on purpose, but a log line can quote caller input (a 404's
+ * "No profile with internal_user_id …" when a partner pasted its API key there). Anything
+ * shaped like an API key, a webhook secret, a session token or a hash is masked.
+ */
+const SECRET_SHAPES: readonly [RegExp, string][] = [
+  [/sk_(live|test)_[0-9A-Za-z]{4,}/g, 'sk_$1_[REDACTED]'],
+  [/whsec_[0-9A-Za-z_-]{8,}/g, 'whsec_[REDACTED]'],
+  [/(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])/g, '[REDACTED]'],
+];
+
+export const redactSecrets = (text: string): string =>
+  SECRET_SHAPES.reduce((redacted, [shape, mask]) => redacted.replace(shape, mask), text);
+
+const redactValue = (value: unknown): unknown => {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (value && typeof value === 'object') return redactEntry(value as Record<string, unknown>);
+  return value;
+};
+
+const redactEntry = (entry: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(entry).map(([key, value]) => [key, redactValue(value)]));
+
+export const redactingLogger = (inner: Logger): Logger => ({
+  info: (entry) => inner.info(redactEntry(entry)),
+  error: (entry) => inner.error(redactEntry(entry)),
 });

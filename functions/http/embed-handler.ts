@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { EmbedDependencies } from '../composition/embed';
-import type { PartnerId } from '../domain/partners/partner';
+import { EmbedAccessDenied } from '../domain/errors';
+import { isPartnerId, type PartnerId } from '../domain/partners/partner';
 import type { ApiContext, ApiEvent, ApiResult, HttpLambda } from './api-context';
 import { embedErrorResponder } from './middlewares/embed-error-responder';
 import { embedSecurityHeaders } from './middlewares/embed-security-headers';
@@ -34,8 +35,10 @@ export function embedHandler(
     .use(requestLog('embed'))
     .use(embedSecurityHeaders())
     .use(embedErrorResponder())
-    .handler(async (event, context) =>
-      handle({ event, partnerId: (event.pathParameters?.partnerId ?? '') as PartnerId, deps: context.deps }),
-    );
+    .handler(async (event, context) => {
+      const partnerId = event.pathParameters?.partnerId ?? '';
+      if (!isPartnerId(partnerId)) throw new EmbedAccessDenied('link', 'the path names no partner');
+      return handle({ event, partnerId, deps: context.deps });
+    });
   return handler as unknown as HttpLambda;
 }

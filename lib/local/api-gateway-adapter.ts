@@ -30,7 +30,10 @@ export function apiGatewayListener(routes: readonly LocalRoute[], pages: readonl
       for (const route of compiled) {
         const match = route.pattern.exec(url.pathname);
         if (!match || route.method !== req.method) continue;
-        const event = toEvent(req, url, body, `${route.method} ${route.path}`, match.groups ?? {});
+        const pathParameters = decodePathParameters(match.groups ?? {});
+        // API Gateway refuses a malformed percent-escape before any Lambda runs.
+        if (!pathParameters) return send(res, { statusCode: 400, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Bad Request' }) });
+        const event = toEvent(req, url, body, `${route.method} ${route.path}`, pathParameters);
         return send(res, await route.handler(event, lambdaContext()));
       }
       for (const page of pages) if (await page(req, res, body)) return;
@@ -42,6 +45,14 @@ export function apiGatewayListener(routes: readonly LocalRoute[], pages: readonl
       if (!res.headersSent) send(res, { statusCode: 500, body: JSON.stringify({ message: 'Internal Server Error' }) });
     });
   };
+}
+
+function decodePathParameters(raw: Record<string, string>): Record<string, string> | undefined {
+  try {
+    return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, decodeURIComponent(value)]));
+  } catch {
+    return undefined;
+  }
 }
 
 const compile = (path: string): RegExp =>
@@ -83,7 +94,7 @@ function toEvent(
     ...(cookies.length ? { cookies } : {}),
     ...(queryStringParameters ? { queryStringParameters } : {}),
     ...(Object.keys(pathParameters).length
-      ? { pathParameters: Object.fromEntries(Object.entries(pathParameters).map(([k, v]) => [k, decodeURIComponent(v)])) }
+      ? { pathParameters }
       : {}),
     requestContext: {
       accountId: 'local',

@@ -3,6 +3,11 @@ import * as z from 'zod/mini';
 export type PartnerId = string & { readonly __brand: 'PartnerId' };
 export type ApiKeyId = string & { readonly __brand: 'ApiKeyId' };
 
+const PARTNER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Partner ids are UUIDs; anything else names no partner and is never looked up. */
+export const isPartnerId = (value: string): value is PartnerId => PARTNER_ID.test(value);
+
 export const SCOPES = ['organization:write', 'session:write'] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;

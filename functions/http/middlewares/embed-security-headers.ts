@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { PartnerId } from '../../domain/partners/partner';
+import { isPartnerId } from '../../domain/partners/partner';
 import type { ApiEvent, ApiResult } from '../api-context';
 import type { EmbedContext } from '../embed-handler';
 
@@ -42,7 +42,8 @@ export const embedSecurityHeaders = (): MiddlewareObj<ApiEvent, ApiResult, Error
     before: async (request) => {
       const { deps } = request.context;
       const partnerId = request.event.pathParameters?.partnerId;
-      const partner = partnerId ? await deps.partners.getPartner(partnerId as PartnerId) : undefined;
+      // A path that is no partner id (say, 2 KB of junk) is an unknown partner, not a key DynamoDB would refuse.
+      const partner = partnerId && isPartnerId(partnerId) ? await deps.partners.getPartner(partnerId) : undefined;
       request.context.frameAncestors = partner
         ? partner.allowedOrigins.length
           ? partner.allowedOrigins
