@@ -1,8 +1,6 @@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
-  QueryCommand,
-  type QueryCommandInput,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -10,6 +8,7 @@ import { epochSeconds } from '../../domain/clock';
 import type { PartnerId } from '../../domain/partners/partner';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../domain/webhooks/delivery';
 import type { AttemptOutcome, DeliveryRepository } from '../../domain/webhooks/delivery-repository';
+import { queryAll } from './query-all';
 import { failedConditions } from './transactions';
 
 /** Deliveries, attempts and event de-duplication items are kept this long after their last change. */
@@ -217,7 +216,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
   }
 
   async listAttempts(deliveryId: DeliveryId): Promise<DeliveryAttempt[]> {
-    const items = await this.queryAll({
+    const items = await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :attempt)',
       ExpressionAttributeValues: { ':pk': webhookKeys.delivery(deliveryId).pk, ':attempt': 'ATTEMPT#' },
@@ -227,39 +226,24 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
   }
 
   async listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; limit: number }): Promise<Delivery[]> {
-    const deliveries: Delivery[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :p',
-          ScanIndexForward: false,
-          ...(options.status
-            ? {
-                FilterExpression: '#status = :status',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':p': webhookKeys.deliveriesOfPartner(partnerId), ':status': options.status },
-              }
-            : { ExpressionAttributeValues: { ':p': webhookKeys.deliveriesOfPartner(partnerId) } }),
-          ExclusiveStartKey,
-        }),
-      );
-      deliveries.push(...(page.Items ?? []).map((item) => strip<Delivery>(item)));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey && deliveries.length < options.limit);
-    return deliveries.slice(0, options.limit);
+    const items = await queryAll(
+      this.db,
+      {
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p',
+        ScanIndexForward: false,
+        ...(options.status
+          ? {
+              FilterExpression: '#status = :status',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':p': webhookKeys.deliveriesOfPartner(partnerId), ':status': options.status },
+            }
+          : { ExpressionAttributeValues: { ':p': webhookKeys.deliveriesOfPartner(partnerId) } }),
+      },
+      { limit: options.limit },
+    );
+    return items.map((item) => strip<Delivery>(item));
   }
 
-  private async queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({ ...input, ExclusiveStartKey }));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
-  }
 }

@@ -1,8 +1,6 @@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
-  QueryCommand,
-  type QueryCommandInput,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { NotFound } from '../../domain/errors';
@@ -23,6 +21,7 @@ import {
 } from '../../domain/organizations/organization-repository';
 import type { PartnerId } from '../../domain/partners/partner';
 import { identityKeys } from './identity-directory';
+import { queryAll } from './query-all';
 import { failedConditions, lostTransactionConflict, type TransactItem } from './transactions';
 
 /**
@@ -122,7 +121,7 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   }
 
   async getOrganization(partnerId: PartnerId, internalOrgId: string): Promise<OrganizationAggregate | undefined> {
-    const items = await this.queryAll({
+    const items = await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': organizationKeys.partition(partnerId, internalOrgId) },
@@ -138,7 +137,7 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   }
 
   async listOrganizations(partnerId: PartnerId): Promise<Organization[]> {
-    const items = await this.queryAll({
+    const items = await queryAll(this.db, {
       TableName: this.table,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :p',
@@ -153,7 +152,7 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   }
 
   async findProfilesByInternalUserId(partnerId: PartnerId, internalUserId: string): Promise<Profile[]> {
-    const items = await this.queryAll({
+    const items = await queryAll(this.db, {
       TableName: this.table,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :u',
@@ -254,14 +253,4 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     return { Put: { TableName: this.table, Item: item, ...(mustBeNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } };
   }
 
-  private async queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({ ...input, ExclusiveStartKey }));
-      items.push(...((page.Items ?? []) as Record<string, unknown>[]));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
-  }
 }

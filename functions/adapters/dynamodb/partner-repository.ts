@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { NotFound } from '../../domain/errors';
+import { queryAll } from './query-all';
 import type { TransactItem } from './transactions';
 import type { ApiKeyId, ApiKeyRecord, Partner, PartnerId } from '../../domain/partners/partner';
 import type { PartnerRepository } from '../../domain/partners/partner-repository';
@@ -70,22 +71,13 @@ export class DynamoPartnerRepository implements PartnerRepository {
   }
 
   async listPartners(): Promise<Partner[]> {
-    const partners: Partner[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': partnerKeys.allPartnersIndex },
-          ExclusiveStartKey,
-        }),
-      );
-      partners.push(...(page.Items ?? []).map((i) => toPartner(i as PartnerItem)));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return partners;
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :p',
+      ExpressionAttributeValues: { ':p': partnerKeys.allPartnersIndex },
+    });
+    return items.map((i) => toPartner(i as unknown as PartnerItem));
   }
 
   async setAllowedOrigins(partnerId: PartnerId, origins: readonly string[]): Promise<void> {
