@@ -9,7 +9,9 @@ export const createOrderFanoutHandler =
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const deps = await getDependencies();
     return processSqsBatch(event, deps.logger, 'order-fanout', (record) =>
-      deps.webhookFanout.fanOut(OrderEventMessage.parse(JSON.parse(record.body))),
+      deps.webhookFanout.fanOut(OrderEventMessage.parse(JSON.parse(record.body)), {
+        redelivered: Number(record.attributes?.ApproximateReceiveCount ?? '1') > 1,
+      }),
     );
   };
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ConcurrentUpdate } from '../errors';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import type { PartnerId } from '../partners/partner';
@@ -22,6 +23,12 @@ export const webhookBody = (event: OrderEventMessage): string =>
  * subscribed to the kind, and queues its first attempt. Safe to run twice for the same
  * event: the delivery is created once (conditional write on the event), and its first
  * attempt is queued again only if the earlier run stopped before queueing it.
+ *
+ * Two copies of one event can run at the same moment (both in one SQS batch). The copy
+ * that finds the delivery created but not yet queued cannot tell a creator that is still
+ * running from one that crashed; on its first receipt it defers to SQS (the creator
+ * queues it, and the copy comes back as a duplicate), and only a redelivered copy queues
+ * it. So a duplicate event never puts two first attempts on the queue.
  */
 export class WebhookFanout {
   constructor(
@@ -32,7 +39,7 @@ export class WebhookFanout {
     private readonly logger: Logger,
   ) {}
 
-  async fanOut(event: OrderEventMessage): Promise<FanoutOutcome> {
+  async fanOut(event: OrderEventMessage, receipt: { readonly redelivered: boolean } = { redelivered: true }): Promise<FanoutOutcome> {
     const partnerId = event.partnerId as PartnerId;
     const log = { eventId: event.eventId, partnerId, event: event.event };
     const endpoint = await this.endpoints.get(partnerId);
@@ -60,6 +67,9 @@ export class WebhookFanout {
     const stored = await this.deliveries.createForEvent(candidate);
     const delivery = stored.created ? candidate : stored.existing;
     const firstAttemptNotQueued = !delivery.queued && delivery.chain === 1 && delivery.attemptCount === 0;
+    if (!stored.created && firstAttemptNotQueued && !receipt.redelivered) {
+      throw new ConcurrentUpdate(`delivery ${delivery.deliveryId} is being queued by another fan-out of the same event`);
+    }
     if (!stored.created && !firstAttemptNotQueued) {
       this.logger.info({ msg: 'duplicate order event', outcome: 'duplicate', deliveryId: delivery.deliveryId, ...log });
       return { outcome: 'duplicate', deliveryId: delivery.deliveryId };
