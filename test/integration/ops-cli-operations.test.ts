@@ -19,7 +19,7 @@ import { aLocation, aSetupRequest } from '../support/setup-request-builder';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { startWebhookReceiver, type Responder, type WebhookReceiver } from '../support/webhook-receiver';
-import { orderCreatedData, purgeQueues } from '../support/webhook-fixtures';
+import { orderCreatedData, purgeQueues, processQueues as processQueuesOf } from '../support/webhook-fixtures';
 
 const SETUP = '/v1/organizations/setup';
 const HANDSHAKE = '/v1/partner/handshake';
@@ -132,17 +132,7 @@ const receiver = async (respond?: Responder) => {
   return started;
 };
 
-/** Fan-out, then every attempt SQS would make, moving the ManualClock by each DelaySeconds. */
-async function processQueues() {
-  while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
-  for (;;) {
-    const before = sent.length;
-    if ((await stack.consumers.webhookDeliveries.pollOnce()).received === 0) return;
-    const next = sent.slice(before).find((m) => m.queueUrl === stack.queueUrls.webhookDeliveries);
-    if (!next) return;
-    stack.clock.advance(next.delaySeconds * 1000);
-  }
-}
+const processQueues = () => processQueuesOf(stack, sent);
 
 const storedSecret = async (partnerId: string) =>
   (await stack.deps.aws.secrets.send(new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) })))

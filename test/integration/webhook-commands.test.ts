@@ -12,7 +12,7 @@ import { webhookRotateSecret, webhookSet, webhookShow } from '../../lib/ops/webh
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { startWebhookReceiver, type Responder, type WebhookReceiver } from '../support/webhook-receiver';
-import { aPartnerWithOrganization, orderCreatedData, purgeQueues } from '../support/webhook-fixtures';
+import { aPartnerWithOrganization, orderCreatedData, purgeQueues, processQueues as processQueuesOf } from '../support/webhook-fixtures';
 
 let stack: TestStack;
 let sent: SentMessage[];
@@ -41,17 +41,7 @@ const storedSecret = async (partnerId: string) =>
     )
   ).SecretString;
 
-/** Fan-out, then every attempt SQS would make, moving the ManualClock by each DelaySeconds. */
-async function processQueues() {
-  while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
-  for (;;) {
-    const before = sent.length;
-    if ((await stack.consumers.webhookDeliveries.pollOnce()).received === 0) return;
-    const next = sent.slice(before).find((m) => m.queueUrl === stack.queueUrls.webhookDeliveries);
-    if (!next) return;
-    stack.clock.advance(next.delaySeconds * 1000);
-  }
-}
+const processQueues = () => processQueuesOf(stack, sent);
 
 describe('webhook set / show / rotate-secret', () => {
   it('stores a generated whsec_ secret in Secrets Manager and prints it once; show never prints it', async () => {

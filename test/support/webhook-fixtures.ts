@@ -1,3 +1,4 @@
+import type { SentMessage } from './sqs-delays';
 import { randomUUID } from 'node:crypto';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { Organization, OrganizationId, Profile, ProfileId, UserId } from '../../functions/domain/organizations/organization';
@@ -69,4 +70,19 @@ export const orderShippedData = (partnerOrgId: string, orderId: string = randomU
 /** Leaves the stack's queues empty, so one test's retries never reach the next test. */
 export async function purgeQueues(stack: TestStack): Promise<void> {
   for (const QueueUrl of Object.values(stack.queueUrls)) await stack.deps.aws.sqs.send(new PurgeQueueCommand({ QueueUrl }));
+}
+
+/**
+ * Fan-out, then every attempt SQS would make, moving the ManualClock by each DelaySeconds
+ * the service asked for (`sent` from recordSqsDelays), so a whole retry ladder runs at once.
+ */
+export async function processQueues(stack: TestStack, sent: readonly SentMessage[]): Promise<void> {
+  while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
+  for (;;) {
+    const before = sent.length;
+    if ((await stack.consumers.webhookDeliveries.pollOnce()).received === 0) return;
+    const next = sent.slice(before).find((m) => m.queueUrl === stack.queueUrls.webhookDeliveries);
+    if (!next) return;
+    stack.clock.advance(next.delaySeconds * 1000);
+  }
 }
