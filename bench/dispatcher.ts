@@ -22,6 +22,7 @@ import { createWebhookDispatchHandler } from '../functions/handlers/webhook-disp
 import { BareCalls, signedPost } from './bare-calls';
 import type { BenchStack } from './bench-stack';
 import { type CapacityCount, meterCapacity, perRequest } from './capacity';
+import { orderCreatedData } from '../test/support/webhook-fixtures';
 import { inParallel } from './util';
 
 export interface DispatchSide {
@@ -80,19 +81,7 @@ const orderCreated = (partnerId: string): OrderEventMessage => ({
   partnerId,
   event: 'order.created',
   timestamp: new Date().toISOString(),
-  data: {
-    order_id: randomUUID(),
-    partner_org_id: 'org-bench',
-    user_email: 'ada@acme.example.com',
-    status: 'pending',
-    items: [{ product_id: 'glove-m', name: 'Nitrile gloves (M)', quantity: 2, price: 12.5 }],
-    subtotal: 25,
-    tax: 2.06,
-    shipping: 5,
-    total: 32.06,
-    payment_method: 'card',
-    shipping_address: { line1: '1 Main St', city: 'Austin', state: 'Texas', zip: '78701' },
-  },
+  data: orderCreatedData('org-bench'),
 });
 
 const toRecord = (message: Message, queueArn: string): SQSRecord => ({

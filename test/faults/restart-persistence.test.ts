@@ -15,6 +15,7 @@ import { freePort } from '../../lib/local/free-port';
 import { openOpsTarget } from '../../lib/ops/ops-target';
 import { runOps } from '../../lib/ops/run-ops';
 import { type LocalProcess, startLocalProcess } from '../support/local-process';
+import { orderCreatedData } from '../support/webhook-fixtures';
 
 const workDir = mkdtempSync(join(tmpdir(), 'embed-restart-'));
 const running: LocalProcess[] = [];
@@ -53,18 +54,7 @@ const setupBody = (internalUserId: string, extra: object = {}) => ({
   ...extra,
 });
 
-const orderCreated = {
-  order_id: '0b6a4c55-0a57-4c1e-9d36-2f0c1f6e8a11',
-  partner_org_id: 'acme-restart',
-  user_email: 'u-1@acme.test',
-  items: [{ product_id: 'glove-m', name: 'Nitrile gloves (M)', quantity: 2, price: 12.5 }],
-  subtotal: 25,
-  tax: 2.06,
-  shipping: 5,
-  total: 32.06,
-  payment_method: 'card',
-  shipping_address: { line1: '1 Main St', city: 'Austin', state: 'Texas', zip: '78701' },
-};
+const orderCreated = orderCreatedData('acme-restart', '0b6a4c55-0a57-4c1e-9d36-2f0c1f6e8a11');
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((done) => setTimeout(done, 200))) {
