@@ -13,8 +13,8 @@
  *                                  TransactWriteItems: organization + profile + profile-by-id +
  *                                  identity user + location + default-location claim
  * webhook delivery attempt         GetItem delivery (consistent), GetItem webhook endpoint
- *                                  (consistent), the signed POST, TransactWriteItems: delivery
- *                                  update + attempt record (the signing secret is cached)
+ *                                  (consistent), the signed POST, UpdateItem: delivery state and
+ *                                  attempt log (conditional; the signing secret is cached)
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
@@ -279,39 +279,35 @@ export class BareCalls {
     const ttl = Math.floor(at.getTime() / 1000) + DELIVERY_RETENTION_S;
     const attempt = 1;
     await this.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table,
-              Key: webhookKeys.delivery(deliveryId),
-              UpdateExpression: 'SET #status = :status, attemptCount = :count, updatedAt = :at, #ttl = :ttl REMOVE nextAttemptAt',
-              ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :previous',
-              ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
-              ExpressionAttributeValues: {
-                ':status': 'delivered',
-                ':count': attempt,
-                ':previous': attempt - 1,
-                ':pending': 'pending',
-                ':chain': delivery.chain,
-                ':at': at.toISOString(),
-                ':ttl': ttl,
-              },
+      new UpdateCommand({
+        TableName: table,
+        Key: webhookKeys.delivery(deliveryId),
+        UpdateExpression:
+          'SET #status = :status, attemptCount = :count, updatedAt = :at, #ttl = :ttl, attempts = list_append(if_not_exists(attempts, :none), :attempt) REMOVE nextAttemptAt',
+        ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :previous',
+        ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':status': 'delivered',
+          ':count': attempt,
+          ':previous': attempt - 1,
+          ':pending': 'pending',
+          ':chain': delivery.chain,
+          ':at': at.toISOString(),
+          ':ttl': ttl,
+          ':none': [],
+          ':attempt': [
+            {
+              chain: delivery.chain,
+              attempt,
+              attemptedAt: attemptedAt.toISOString(),
+              url: endpoint.url,
+              succeeded: true,
+              latencyMs: Math.round(performance.now() - started),
+              statusCode: answer.status,
+              responseBody: answer.body,
             },
-          },
-          mustBeNew(table, {
-            ...webhookKeys.attempt(deliveryId, delivery.chain as number, attempt),
-            ttl,
-            chain: delivery.chain,
-            attempt,
-            attemptedAt: attemptedAt.toISOString(),
-            url: endpoint.url,
-            succeeded: true,
-            latencyMs: Math.round(performance.now() - started),
-            statusCode: answer.status,
-            responseBody: answer.body,
-          }),
-        ],
+          ],
+        },
       }),
     );
     return answer.status;

@@ -336,7 +336,7 @@ describe('surviving crashes and redelivery', () => {
     let failNextWrite = true;
     stack.deps.aws.db.middlewareStack.add(
       (next, context) => async (args) => {
-        if (failNextWrite && /^TransactWrite(Items)?Command$/.test(context.commandName ?? '')) {
+        if (failNextWrite && /^Update(Item)?Command$/.test(context.commandName ?? '')) {
           failNextWrite = false;
           throw Object.assign(new Error('simulated crash'), { name: 'InternalServerError' });
         }
@@ -424,5 +424,28 @@ describe('surviving crashes and redelivery', () => {
 
     expect(partnerReceiver.requests).toHaveLength(1);
     expect((await stack.deps.webhookAdmin.getDelivery(firstAttempt.body.deliveryId as DeliveryId)).attempts).toHaveLength(1);
+  });
+});
+
+describe('the attempt log', () => {
+  it('keeps the attempts of earlier chains across replays, the newest 14 of them besides the current chain', async () => {
+    const failing = await receiver(() => 500);
+    const { partnerId, internalOrgId } = await aSubscribedPartner(failing.url);
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+    const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    const deliveryId = delivery?.deliveryId as DeliveryId;
+
+    for (let chain = 1; chain <= 20; chain += 1) {
+      if (chain > 1) await stack.deps.webhookAdmin.replay(deliveryId);
+      await dispatchOnce();
+      await purgeQueues(stack);
+    }
+
+    const shown = await stack.deps.webhookAdmin.getDelivery(deliveryId);
+    expect(failing.requests).toHaveLength(20);
+    expect(shown).toMatchObject({ chain: 20, attemptCount: 1, status: 'pending' });
+    expect(shown.attempts.map((a) => `${a.chain}/${a.attempt}:${a.statusCode}`)).toEqual(
+      Array.from({ length: 15 }, (_, i) => `${i + 6}/1:500`),
+    );
   });
 });

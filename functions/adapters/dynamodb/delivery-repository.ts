@@ -14,23 +14,28 @@ import { failedConditions } from './transactions';
 /** Deliveries, attempts and event de-duplication items are kept this long after their last change. */
 const RETENTION_SECONDS = 30 * 24 * 3600;
 
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
+/**
+ * A replay keeps at most this many attempts of earlier chains. With the current chain's
+ * seven, a body at the SQS size limit (256 KiB) and attempts of the largest shape (2 KiB
+ * URL, 1 KiB response body), the item stays below DynamoDB's 400 KB.
+ */
+const KEPT_EARLIER_ATTEMPTS = 14;
 
 /** Key shapes of the webhooks table, written once. */
 export const webhookKeys = {
   delivery: (deliveryId: string) => ({ pk: `DELIVERY#${deliveryId}`, sk: 'DELIVERY' }),
-  attempt: (deliveryId: string, chain: number, attempt: number) => ({
-    pk: `DELIVERY#${deliveryId}`,
-    sk: `ATTEMPT#${pad(chain, 6)}#${pad(attempt, 3)}`,
-  }),
   /** One per (partner, event id): the conditional write that makes an event deliver once. */
   event: (partnerId: string, eventId: string) => ({ pk: `EVENT#${partnerId}#${eventId}`, sk: 'EVENT' }),
   deliveriesOfPartner: (partnerId: string) => `PARTNER#${partnerId}#DELIVERIES`,
 };
 
-const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl'];
-const strip = <T>(item: Record<string, unknown>): T =>
-  Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.includes(k))) as T;
+/**
+ * What a delivery item holds besides the delivery's fields: keys, TTL and the attempt log.
+ * The log lives in the item so that recording an attempt is one conditional write.
+ */
+const NOT_DELIVERY_FIELDS = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl', 'attempts']);
+const toDelivery = (item: Record<string, unknown>): Delivery =>
+  Object.fromEntries(Object.entries(item).filter(([k]) => !NOT_DELIVERY_FIELDS.has(k))) as unknown as Delivery;
 
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 
@@ -84,7 +89,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.table, Key: webhookKeys.delivery(deliveryId), ConsistentRead: true }),
     );
-    return Item ? strip<Delivery>(Item) : undefined;
+    return Item ? toDelivery(Item) : undefined;
   }
 
   async markQueued(deliveryId: DeliveryId, at: Date): Promise<void> {
@@ -102,8 +107,16 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
   async recordAttempt(delivery: Delivery, outcome: AttemptOutcome, at: Date): Promise<boolean> {
     const { attempt } = outcome;
     const ttl = epochSeconds(at) + RETENTION_SECONDS;
-    const set = ['#status = :status', 'attemptCount = :count', 'updatedAt = :at', '#ttl = :ttl'];
+    const set = [
+      '#status = :status',
+      'attemptCount = :count',
+      'updatedAt = :at',
+      '#ttl = :ttl',
+      'attempts = list_append(if_not_exists(attempts, :none), :attempt)',
+    ];
     const values: Record<string, unknown> = {
+      ':attempt': [attempt],
+      ':none': [],
       ':status': outcome.status,
       ':count': attempt.attempt,
       ':previous': attempt.attempt - 1,
@@ -122,31 +135,18 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
     }
     try {
       await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table,
-                Key: webhookKeys.delivery(delivery.deliveryId),
-                UpdateExpression: `SET ${set.join(', ')}${outcome.nextAttemptAt ? '' : ' REMOVE nextAttemptAt'}`,
-                ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :previous',
-                ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
-                ExpressionAttributeValues: values,
-              },
-            },
-            {
-              Put: {
-                TableName: this.table,
-                Item: { ...webhookKeys.attempt(delivery.deliveryId, attempt.chain, attempt.attempt), ttl, ...attempt },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
+        new UpdateCommand({
+          TableName: this.table,
+          Key: webhookKeys.delivery(delivery.deliveryId),
+          UpdateExpression: `SET ${set.join(', ')}${outcome.nextAttemptAt ? '' : ' REMOVE nextAttemptAt'}`,
+          ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :previous',
+          ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+          ExpressionAttributeValues: values,
         }),
       );
       return true;
     } catch (error) {
-      if (failedConditions(error)) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }
@@ -187,13 +187,16 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
   }
 
   async startNewChain(deliveryId: DeliveryId, expectedChain: number, dueAt: Date, at: Date): Promise<boolean> {
+    // Attempts are only ever appended, so the first `dropped` entries stay the oldest until the update lands.
+    const dropped = Math.max(0, (await this.listAttempts(deliveryId)).length - KEPT_EARLIER_ATTEMPTS);
+    const trim = Array.from({ length: dropped }, (_, index) => `, attempts[${index}]`).join('');
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: webhookKeys.delivery(deliveryId),
           UpdateExpression:
-            'SET chain = :next, #status = :pending, attemptCount = :zero, nextAttemptAt = :due, queued = :true, updatedAt = :at, #ttl = :ttl REMOVE alertStatus, alertLeaseUntil',
+            `SET chain = :next, #status = :pending, attemptCount = :zero, nextAttemptAt = :due, queued = :true, updatedAt = :at, #ttl = :ttl REMOVE alertStatus, alertLeaseUntil${trim}`,
           ConditionExpression: 'chain = :expected',
           ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
           ExpressionAttributeValues: {
@@ -216,13 +219,15 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
   }
 
   async listAttempts(deliveryId: DeliveryId): Promise<DeliveryAttempt[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :attempt)',
-      ExpressionAttributeValues: { ':pk': webhookKeys.delivery(deliveryId).pk, ':attempt': 'ATTEMPT#' },
-      ConsistentRead: true,
-    });
-    return items.map((item) => strip<DeliveryAttempt>(item));
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: webhookKeys.delivery(deliveryId),
+        ProjectionExpression: 'attempts',
+        ConsistentRead: true,
+      }),
+    );
+    return (Item?.attempts as DeliveryAttempt[] | undefined) ?? [];
   }
 
   async listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; limit: number }): Promise<Delivery[]> {
@@ -243,7 +248,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
       },
       { limit: options.limit },
     );
-    return items.map((item) => strip<Delivery>(item));
+    return items.map(toDelivery);
   }
 
 }
