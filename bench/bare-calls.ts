@@ -12,14 +12,16 @@
  * setup, new organization          the same reads (the Query finds nothing), then
  *                                  TransactWriteItems: organization + profile + profile-by-id +
  *                                  identity user + location + default-location claim
- * webhook delivery attempt         GetItem delivery (consistent), GetItem webhook endpoint
- *                                  (consistent), the signed POST, UpdateItem: delivery state and
- *                                  attempt log (conditional; the signing secret is cached)
+ * webhook delivery attempts        per SQS batch: BatchGetItem of its deliveries (consistent),
+ *                                  GetItem of each partner's webhook endpoint (consistent); per
+ *                                  delivery: the signed POST, UpdateItem of the delivery state
+ *                                  and attempt log (conditional; the signing secret is cached)
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import {
+  BatchGetCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -263,54 +265,69 @@ export class BareCalls {
     return { profileId: profile.id, isNewOrganization: true };
   }
 
-  /** One successful first attempt of a pending delivery, with the partner's signing secret already at hand. */
-  async deliver(deliveryId: string, secret: string): Promise<number> {
+  /**
+   * One successful first attempt of each pending delivery of an SQS batch, with the
+   * partner's signing secret already at hand: the statuses the receiver answered.
+   */
+  async deliver(deliveryIds: readonly string[], secret: string): Promise<number[]> {
     const table = this.table('webhooks');
-    const { Item: delivery } = await this.db.send(new GetCommand({ TableName: table, Key: webhookKeys.delivery(deliveryId), ConsistentRead: true }));
-    if (!delivery) throw new Error(`no delivery ${deliveryId}`);
-    const { Item: endpoint } = await this.db.send(
-      new GetCommand({ TableName: this.table('partners'), Key: partnerKeys.webhookEndpoint(delivery.partnerId as string), ConsistentRead: true }),
+    const { Responses } = await this.db.send(
+      new BatchGetCommand({ RequestItems: { [table]: { Keys: deliveryIds.map((id) => webhookKeys.delivery(id)), ConsistentRead: true } } }),
     );
-    if (!endpoint) throw new Error('no webhook endpoint');
-    const attemptedAt = new Date();
-    const started = performance.now();
-    const answer = await signedPost(endpoint.url as string, secret, delivery.body as string, 'new');
-    const at = new Date();
-    const ttl = Math.floor(at.getTime() / 1000) + DELIVERY_RETENTION_S;
-    const attempt = 1;
-    await this.db.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: webhookKeys.delivery(deliveryId),
-        UpdateExpression:
-          'SET #status = :status, attemptCount = :count, updatedAt = :at, #ttl = :ttl, attempts = list_append(if_not_exists(attempts, :none), :attempt) REMOVE nextAttemptAt',
-        ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :previous',
-        ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
-        ExpressionAttributeValues: {
-          ':status': 'delivered',
-          ':count': attempt,
-          ':previous': attempt - 1,
-          ':pending': 'pending',
-          ':chain': delivery.chain,
-          ':at': at.toISOString(),
-          ':ttl': ttl,
-          ':none': [],
-          ':attempt': [
-            {
-              chain: delivery.chain,
-              attempt,
-              attemptedAt: attemptedAt.toISOString(),
-              url: endpoint.url,
-              succeeded: true,
-              latencyMs: Math.round(performance.now() - started),
-              statusCode: answer.status,
-              responseBody: answer.body,
+    const deliveries = Responses?.[table] ?? [];
+    if (deliveries.length !== deliveryIds.length) throw new Error('deliveries missing');
+    const endpoints = new Map<string, Promise<Record<string, unknown> | undefined>>();
+    const endpointOf = (partnerId: string) => {
+      if (!endpoints.has(partnerId)) {
+        const key = partnerKeys.webhookEndpoint(partnerId);
+        endpoints.set(partnerId, this.db.send(new GetCommand({ TableName: this.table('partners'), Key: key, ConsistentRead: true })).then((r) => r.Item));
+      }
+      return endpoints.get(partnerId) as Promise<Record<string, unknown> | undefined>;
+    };
+    return Promise.all(
+      deliveries.map(async (delivery) => {
+        const endpoint = await endpointOf(delivery.partnerId as string);
+        if (!endpoint) throw new Error('no webhook endpoint');
+        const attemptedAt = new Date();
+        const started = performance.now();
+        const answer = await signedPost(endpoint.url as string, secret, delivery.body as string, 'new');
+        const at = new Date();
+        const attempt = 1;
+        await this.db.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: webhookKeys.delivery(delivery.deliveryId as string),
+            UpdateExpression:
+              'SET #status = :status, attemptCount = :count, updatedAt = :at, #ttl = :ttl, attempts = list_append(if_not_exists(attempts, :none), :attempt) REMOVE nextAttemptAt',
+            ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :previous',
+            ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+            ExpressionAttributeValues: {
+              ':status': 'delivered',
+              ':count': attempt,
+              ':previous': attempt - 1,
+              ':pending': 'pending',
+              ':chain': delivery.chain,
+              ':at': at.toISOString(),
+              ':ttl': Math.floor(at.getTime() / 1000) + DELIVERY_RETENTION_S,
+              ':none': [],
+              ':attempt': [
+                {
+                  chain: delivery.chain,
+                  attempt,
+                  attemptedAt: attemptedAt.toISOString(),
+                  url: endpoint.url,
+                  succeeded: true,
+                  latencyMs: Math.round(performance.now() - started),
+                  statusCode: answer.status,
+                  responseBody: answer.body,
+                },
+              ],
             },
-          ],
-        },
+          }),
+        );
+        return answer.status;
       }),
     );
-    return answer.status;
   }
 
   /** The key-hash lookup and the rate-limit counter every API request starts with. */

@@ -2,12 +2,12 @@
  * The webhook dispatcher against plain signed POSTs. Deliveries are created by the real
  * fan-out (delivery records in DynamoDB, first-attempt messages on the deliveries queue);
  * their messages are then taken off the queue and handed to the real SQS-triggered
- * dispatch handler as one-record SQS events, a fixed number in flight, as Lambda's event
- * source would. The baseline signs a body of the same bytes with HMAC-SHA256 and POSTs it
- * with fetch to the same receiver, at the same concurrency. Two reference series say where
- * the difference goes: the same POSTs on a new connection each (the transport's policy),
- * and the dispatcher's bare DynamoDB calls around such a POST. All series run in two
- * rounds, the second in reverse order.
+ * dispatch handler in events of the deployed batch size, as Lambda's event source would,
+ * with enough invocations in flight for `concurrency` POSTs. The baseline signs a body of
+ * the same bytes with HMAC-SHA256 and POSTs it with fetch to the same receiver, at the same
+ * concurrency. Two reference series say where the difference goes: the same POSTs on a
+ * new connection each (the transport's policy), and the dispatcher's bare DynamoDB calls
+ * around such POSTs. All series run in two rounds, the second in reverse order.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -19,6 +19,7 @@ import type { DeliveryId } from '../functions/domain/webhooks/delivery';
 import type { OrderEventMessage } from '../functions/domain/webhooks/order-events';
 import { webhookBody } from '../functions/domain/webhooks/webhook-fanout';
 import { createWebhookDispatchHandler } from '../functions/handlers/webhook-dispatch';
+import { QUEUES } from '../lib/resources';
 import { BareCalls, signedPost } from './bare-calls';
 import type { BenchStack } from './bench-stack';
 import { type CapacityCount, meterCapacity, perRequest } from './capacity';
@@ -33,7 +34,9 @@ export interface DispatchSide {
 }
 
 export interface DispatcherResult {
+  /** POSTs in flight: invocations in flight × records per SQS event. */
   readonly concurrency: number;
+  readonly batchSize: number;
   readonly service: DispatchSide;
   /** The target's baseline: signed POSTs with fetch (keep-alive connections). */
   readonly baseline: DispatchSide;
@@ -49,6 +52,7 @@ export interface DispatcherResult {
 export interface DispatcherOptions {
   readonly deliveries: number;
   readonly warmup: number;
+  /** POSTs in flight; a multiple of the deliveries queue's batch size. */
   readonly concurrency: number;
 }
 
@@ -137,6 +141,13 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     // Pending deliveries through the real fan-out (its DynamoDB capacity metered): a warm-up
     // and a measured set each for the dispatcher and for the bare calls.
     const { warmup, deliveries: n, concurrency } = options;
+    const batchSize = QUEUES.webhookDeliveries.consumerBatchSize;
+    const invocations = concurrency / batchSize;
+    if (!Number.isInteger(invocations) || warmup % batchSize || n % (2 * batchSize)) {
+      throw new Error(`concurrency, warm-up and half the deliveries must be multiples of the batch size ${batchSize}`);
+    }
+    const inBatches = <T>(items: readonly T[]) =>
+      Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
     const events = Array.from({ length: 2 * (warmup + n) }, () => orderCreated(partner.partnerId));
     const fanoutMeter = meterCapacity(deps.aws.db);
     await inParallel(events, concurrency, (event) => deps.webhookFanout.fanOut(event));
@@ -156,14 +167,15 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     const bare = new BareCalls(bareClients.db, bench.resourcePrefix);
     const failures = { service: 0, bare: 0, keepAlive: 0, newConnection: 0 };
     const run = {
-      service: (batch: readonly SQSRecord[]) =>
-        inParallel(batch, concurrency, async (record) => {
-          const event: SQSEvent = { Records: [record] };
+      service: (records: readonly SQSRecord[]) =>
+        inParallel(inBatches(records), invocations, async (batch) => {
+          const event: SQSEvent = { Records: batch };
           failures.service += (await handler(event)).batchItemFailures.length;
         }),
-      bare: (batch: readonly SQSRecord[]) =>
-        inParallel(batch, concurrency, async (record) => {
-          if ((await bare.deliver(deliveryIdOf(record), secret)) !== 200) failures.bare += 1;
+      bare: (records: readonly SQSRecord[]) =>
+        inParallel(inBatches(records), invocations, async (batch) => {
+          const statuses = await bare.deliver(batch.map(deliveryIdOf), secret);
+          failures.bare += statuses.filter((status) => status !== 200).length;
         }),
       post: (batch: readonly string[], connection: 'keep-alive' | 'new') =>
         inParallel(batch, concurrency, async (body) => {
@@ -207,6 +219,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     const side = (name: keyof typeof seconds, failed: number): DispatchSide => ({ deliveries: n, perSecond: n / seconds[name], failures: failed });
     return {
       concurrency,
+      batchSize,
       service: side('service', Math.max(notDelivered, failures.service)),
       bareCalls: side('bare', failures.bare),
       baseline: side('keepAlive', failures.keepAlive),

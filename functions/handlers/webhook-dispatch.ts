@@ -1,16 +1,20 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { type WebhookDispatchDependencies, webhookDispatchFromEnvironment } from '../composition/webhook-dispatch';
 import { DeliveryMessage } from '../domain/webhooks/delivery';
-import { processSqsBatch } from '../queue/sqs-batch';
+import { type ParsedBody, parseBody, processSqsBatch } from '../queue/sqs-batch';
 
-/** webhook-deliveries → one attempt (or a hop towards its due time) per message. */
+/** webhook-deliveries → one attempt (or a hop towards its due time) per message; the batch shares its reads. */
 export const createWebhookDispatchHandler =
   (getDependencies: () => Promise<WebhookDispatchDependencies>) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const deps = await getDependencies();
-    return processSqsBatch(event, deps.logger, 'webhook-dispatch', (record) =>
-      deps.webhookDispatcher.dispatch(DeliveryMessage.parse(JSON.parse(record.body))),
-    );
+    const parsed = event.Records.map((record) => parseBody(record, DeliveryMessage));
+    const batch = deps.webhookDispatcher.batch(parsed.flatMap((body) => (body.ok ? [body.message] : [])));
+    return processSqsBatch(event, deps.logger, 'webhook-dispatch', async (_record, index) => {
+      const body = parsed[index] as ParsedBody<DeliveryMessage>;
+      if (!body.ok) throw body.error;
+      return batch.dispatch(body.message);
+    });
   };
 
 export const handler = createWebhookDispatchHandler(webhookDispatchFromEnvironment);

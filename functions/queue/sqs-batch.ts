@@ -10,9 +10,9 @@ export async function processSqsBatch(
   event: SQSEvent,
   logger: Logger,
   consumer: string,
-  handle: (record: SQSRecord) => Promise<unknown>,
+  handle: (record: SQSRecord, index: number) => Promise<unknown>,
 ): Promise<SQSBatchResponse> {
-  const results = await Promise.allSettled(event.Records.map((record) => handle(record)));
+  const results = await Promise.allSettled(event.Records.map((record, index) => handle(record, index)));
   const batchItemFailures = results.flatMap((result, index) => {
     if (result.status === 'fulfilled') return [];
     const record = event.Records[index] as SQSRecord;
@@ -28,4 +28,18 @@ export async function processSqsBatch(
     return [{ itemIdentifier: record.messageId }];
   });
   return { batchItemFailures };
+}
+
+export type ParsedBody<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: unknown };
+
+/**
+ * The message in a record's JSON body, or the error that says why it is not one: a bad
+ * record then fails alone instead of failing the batch it came in.
+ */
+export function parseBody<T>(record: SQSRecord, schema: { parse(value: unknown): T }): ParsedBody<T> {
+  try {
+    return { ok: true, message: schema.parse(JSON.parse(record.body)) };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryId } from '../../functions/domain/webhooks/delivery';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { createWebhookDispatchHandler } from '../../functions/handlers/webhook-dispatch';
 import { verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
 import { freePort } from '../../lib/local/free-port';
 import { emailsTo } from '../support/ses-outbox';
@@ -447,5 +449,66 @@ describe('the attempt log', () => {
     expect(shown.attempts.map((a) => `${a.chain}/${a.attempt}:${a.statusCode}`)).toEqual(
       Array.from({ length: 15 }, (_, i) => `${i + 6}/1:500`),
     );
+  });
+});
+
+describe('a batch of messages, as Lambda hands it over', () => {
+  const handle = createWebhookDispatchHandler(() => Promise.resolve(stack.deps));
+  const asRecord = (body: string, index: number): SQSRecord =>
+    ({ messageId: `m-${index}`, receiptHandle: `r-${index}`, body, attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
+
+  /** DynamoDB calls the handler makes, as `Operation(table suffix)` with the key count of a batch read. */
+  function recordDynamoCalls() {
+    const calls: string[] = [];
+    stack.deps.aws.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { TableName?: string; RequestItems?: Record<string, { Keys: unknown[] }> };
+        const [table, request] = Object.entries(input.RequestItems ?? {})[0] ?? [input.TableName, undefined];
+        calls.push(`${context.commandName}(${String(table).split('-').pop()}${request ? ` ×${request.Keys.length}` : ''})`);
+        return next(args);
+      },
+      { step: 'initialize', name: 'recordDynamoCalls' },
+    );
+    return { calls, stop: () => stack.deps.aws.db.middlewareStack.remove('recordDynamoCalls') };
+  }
+
+  it("reads the batch's deliveries in one request and each partner's endpoint once, and delivers every one", async () => {
+    const first = await receiver();
+    const second = await receiver();
+    const partners = [await aSubscribedPartner(first.url), await aSubscribedPartner(second.url)];
+    const queuedBefore = deliveriesSent().length;
+    for (const [index, partner] of [0, 0, 0, 1, 1].map((p) => partners[p]).entries()) {
+      await publishAndFanOut(partner?.partnerId as PartnerId, 'order.created', orderCreatedData(partner?.internalOrgId as string), `evt-batch-${index}-${randomUUID()}`);
+    }
+    const records = deliveriesSent().slice(queuedBefore).map((message, index) => asRecord(JSON.stringify(message.body), index));
+    expect(records).toHaveLength(5);
+
+    const recorded = recordDynamoCalls();
+    const result = await handle({ Records: records });
+    recorded.stop();
+
+    expect(result.batchItemFailures).toEqual([]);
+    expect([first.requests.length, second.requests.length]).toEqual([3, 2]);
+    const reads = recorded.calls.filter((call) => !call.startsWith('Update'));
+    expect(reads.sort()).toEqual(['BatchGetItemCommand(webhooks ×5)', 'GetItemCommand(partners)', 'GetItemCommand(partners)']);
+    for (const partner of partners) {
+      const deliveries = await stack.deps.webhookAdmin.listDeliveries(partner?.partnerId as PartnerId);
+      expect(deliveries.map((d) => d.status)).toEqual(deliveries.map(() => 'delivered'));
+    }
+  });
+
+  it('fails only the record that is not a delivery message, and delivers the others', async () => {
+    const partnerReceiver = await receiver();
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+    const good = JSON.stringify(lastDeliveryMessage().body);
+    const unknown = JSON.stringify({ ...lastDeliveryMessage().body, deliveryId: randomUUID() });
+
+    const result = await handle({ Records: [good, 'not json', '{"deliveryId":"nope"}', unknown].map(asRecord) });
+
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }, { itemIdentifier: 'm-2' }]);
+    expect(partnerReceiver.requests).toHaveLength(1);
+    const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 1 });
   });
 });

@@ -8,6 +8,7 @@ import { epochSeconds } from '../../domain/clock';
 import type { PartnerId } from '../../domain/partners/partner';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../domain/webhooks/delivery';
 import type { AttemptOutcome, DeliveryRepository } from '../../domain/webhooks/delivery-repository';
+import { batchGetAll } from './batch-get-all';
 import { queryAll } from './query-all';
 import { failedConditions } from './transactions';
 
@@ -90,6 +91,15 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
       new GetCommand({ TableName: this.table, Key: webhookKeys.delivery(deliveryId), ConsistentRead: true }),
     );
     return Item ? toDelivery(Item) : undefined;
+  }
+
+  async getMany(deliveryIds: readonly DeliveryId[]): Promise<Map<DeliveryId, Delivery>> {
+    const items = await batchGetAll(
+      this.db,
+      this.table,
+      deliveryIds.map((deliveryId) => webhookKeys.delivery(deliveryId)),
+    );
+    return new Map(items.map((item) => [item.deliveryId as DeliveryId, toDelivery(item)]));
   }
 
   async markQueued(deliveryId: DeliveryId, at: Date): Promise<void> {

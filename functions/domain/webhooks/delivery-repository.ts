@@ -21,6 +21,8 @@ export interface DeliveryRepository {
    */
   createForEvent(delivery: Delivery): Promise<{ created: true } | { created: false; existing: Delivery }>;
   get(deliveryId: DeliveryId): Promise<Delivery | undefined>;
+  /** Consistent reads of several deliveries at once; absent ids are missing from the map. */
+  getMany(deliveryIds: readonly DeliveryId[]): Promise<Map<DeliveryId, Delivery>>;
   markQueued(deliveryId: DeliveryId, at: Date): Promise<void>;
   /**
    * Records attempt `outcome.attempt.attempt` of a pending delivery whose chain and

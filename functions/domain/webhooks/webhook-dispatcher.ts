@@ -1,5 +1,6 @@
 import { type Clock, epochSeconds } from '../clock';
 import type { Logger } from '../logger';
+import type { PartnerId } from '../partners/partner';
 import type { PartnerRepository } from '../partners/partner-repository';
 import type { AlertMailer } from './alert-mailer';
 import type { Delivery, DeliveryAttempt, DeliveryMessage } from './delivery';
@@ -8,7 +9,7 @@ import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
 import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule } from './retry-schedule';
 import type { SigningSecretStore } from './signing-secret-store';
-import type { WebhookEndpointRepository } from './webhook-endpoint';
+import type { WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint';
 import { signWebhookBody } from './webhook-signature';
 import type { TransportResult, WebhookTransport } from './webhook-transport';
 
@@ -38,18 +39,49 @@ export interface WebhookDispatcherDependencies {
   readonly logger: Logger;
 }
 
+/** The reads a batch of messages shares: its deliveries in one request, each partner's endpoint once. */
+interface BatchReads {
+  delivery(deliveryId: DeliveryId): Promise<Delivery | undefined>;
+  endpoint(partnerId: PartnerId): Promise<WebhookEndpoint | undefined>;
+}
+
+/** What the handler gets for one queue batch: `dispatch` once per message of the batch. */
+export interface DispatchBatch {
+  dispatch(message: DeliveryMessage): Promise<DispatchOutcome>;
+}
+
 /**
- * Handles one message of the deliveries queue: one attempt of one delivery, or a hop when
- * the attempt is not due yet. State changes are conditional on the delivery's chain and
- * attempt count, so a message handled twice (SQS redelivers after a crash or timeout)
- * neither counts an attempt twice nor marks delivered what was not, nor alerts twice.
+ * Handles the messages of the deliveries queue: each is one attempt of one delivery, or a
+ * hop when the attempt is not due yet. State changes are conditional on the delivery's
+ * chain and attempt count, so a message handled twice (SQS redelivers after a crash or
+ * timeout) neither counts an attempt twice nor marks delivered what was not, nor alerts twice.
  */
 export class WebhookDispatcher {
   constructor(private readonly d: WebhookDispatcherDependencies) {}
 
-  async dispatch(message: DeliveryMessage): Promise<DispatchOutcome> {
+  /**
+   * Starts a queue batch: one consistent read of all its deliveries begins now, and the
+   * endpoint of each partner in it is read once, when its first delivery needs it.
+   */
+  batch(messages: readonly DeliveryMessage[]): DispatchBatch {
+    const deliveries = this.d.deliveries.getMany([...new Set(messages.map((m) => m.deliveryId as DeliveryId))]);
+    // Each dispatch awaits it and fails with it; this only keeps an early rejection from counting as unhandled.
+    deliveries.catch(() => undefined);
+    const endpoints = new Map<PartnerId, Promise<WebhookEndpoint | undefined>>();
+    const reads: BatchReads = {
+      delivery: async (deliveryId) => (await deliveries).get(deliveryId),
+      endpoint: (partnerId) => {
+        let endpoint = endpoints.get(partnerId);
+        if (!endpoint) endpoints.set(partnerId, (endpoint = this.d.endpoints.get(partnerId)));
+        return endpoint;
+      },
+    };
+    return { dispatch: (message) => this.dispatch(message, reads) };
+  }
+
+  private async dispatch(message: DeliveryMessage, reads: BatchReads): Promise<DispatchOutcome> {
     const deliveryId = message.deliveryId as DeliveryId;
-    const delivery = await this.d.deliveries.get(deliveryId);
+    const delivery = await reads.delivery(deliveryId);
     const log = { deliveryId, chain: message.chain, attempt: message.attempt };
     if (!delivery) {
       this.d.logger.error({ msg: 'webhook message for an unknown delivery', ...log });
@@ -78,11 +110,11 @@ export class WebhookDispatcher {
       this.d.logger.info({ msg: 'webhook attempt not due yet', outcome: 'not-due', dueAt: message.dueAt, delaySeconds, ...log });
       return 'not-due';
     }
-    return this.attempt(delivery, message.attempt, now);
+    return this.attempt(delivery, message.attempt, now, reads);
   }
 
-  private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date): Promise<DispatchOutcome> {
-    const result = await this.send(delivery, startedAt);
+  private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
+    const result = await this.send(delivery, startedAt, reads);
     const finishedAt = this.d.clock.now();
     const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;
     const attempt: DeliveryAttempt = {
@@ -130,8 +162,8 @@ export class WebhookDispatcher {
     return 'failed';
   }
 
-  private async send(delivery: Delivery, at: Date): Promise<TransportResult & { url: string }> {
-    const endpoint = await this.d.endpoints.get(delivery.partnerId);
+  private async send(delivery: Delivery, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
+    const endpoint = await reads.endpoint(delivery.partnerId);
     if (!endpoint) return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
     const secret = await this.d.secrets.get(delivery.partnerId);
     if (!secret) return { kind: 'error', error: 'no signing secret is configured for the partner', latencyMs: 0, url: endpoint.url };
