@@ -288,46 +288,54 @@ export class BareCalls {
       deliveries.map(async (delivery) => {
         const endpoint = await endpointOf(delivery.partnerId as string);
         if (!endpoint) throw new Error('no webhook endpoint');
-        const attemptedAt = new Date();
-        const started = performance.now();
-        const answer = await signedPost(endpoint.url as string, secret, delivery.body as string, 'new');
-        const at = new Date();
-        const attempt = 1;
-        await this.db.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: webhookKeys.delivery(delivery.deliveryId as string),
-            UpdateExpression:
-              'SET #status = :status, attemptCount = :count, updatedAt = :at, #ttl = :ttl, attempts = list_append(if_not_exists(attempts, :none), :attempt) REMOVE nextAttemptAt',
-            ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :previous',
-            ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
-            ExpressionAttributeValues: {
-              ':status': 'delivered',
-              ':count': attempt,
-              ':previous': attempt - 1,
-              ':pending': 'pending',
-              ':chain': delivery.chain,
-              ':at': at.toISOString(),
-              ':ttl': Math.floor(at.getTime() / 1000) + DELIVERY_RETENTION_S,
-              ':none': [],
-              ':attempt': [
-                {
-                  chain: delivery.chain,
-                  attempt,
-                  attemptedAt: attemptedAt.toISOString(),
-                  url: endpoint.url,
-                  succeeded: true,
-                  latencyMs: Math.round(performance.now() - started),
-                  statusCode: answer.status,
-                  responseBody: answer.body,
-                },
-              ],
-            },
-          }),
-        );
-        return answer.status;
+        return this.postAndRecord(delivery.deliveryId as string, delivery.chain as number, endpoint.url as string, delivery.body as string, secret);
       }),
     );
+  }
+
+  /**
+   * The least any dispatcher that records each attempt must do: the signed POST, then the
+   * conditional write of its outcome (first attempt, delivered). Returns the status answered.
+   */
+  async postAndRecord(deliveryId: string, chain: number, url: string, body: string, secret: string): Promise<number> {
+    const attemptedAt = new Date();
+    const started = performance.now();
+    const answer = await signedPost(url, secret, body, 'new');
+    const at = new Date();
+    const attempt = 1;
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table('webhooks'),
+        Key: webhookKeys.delivery(deliveryId),
+        UpdateExpression:
+          'SET #status = :status, attemptCount = :count, updatedAt = :at, #ttl = :ttl, attempts = list_append(if_not_exists(attempts, :none), :attempt) REMOVE nextAttemptAt',
+        ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :previous',
+        ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':status': 'delivered',
+          ':count': attempt,
+          ':previous': attempt - 1,
+          ':pending': 'pending',
+          ':chain': chain,
+          ':at': at.toISOString(),
+          ':ttl': Math.floor(at.getTime() / 1000) + DELIVERY_RETENTION_S,
+          ':none': [],
+          ':attempt': [
+            {
+              chain,
+              attempt,
+              attemptedAt: attemptedAt.toISOString(),
+              url,
+              succeeded: true,
+              latencyMs: Math.round(performance.now() - started),
+              statusCode: answer.status,
+              responseBody: answer.body,
+            },
+          ],
+        },
+      }),
+    );
+    return answer.status;
   }
 
   /** The key-hash lookup and the rate-limit counter every API request starts with. */

@@ -5,9 +5,10 @@
  * dispatch handler in events of the deployed batch size, as Lambda's event source would,
  * with enough invocations in flight for `concurrency` POSTs. The baseline signs a body of
  * the same bytes with HMAC-SHA256 and POSTs it with fetch to the same receiver, at the same
- * concurrency. Two reference series say where the difference goes: the same POSTs on a
- * new connection each (the transport's policy), and the dispatcher's bare DynamoDB calls
- * around such POSTs. All series run in two rounds, the second in reverse order.
+ * concurrency. Three reference series say where the difference goes: the same POSTs on a
+ * new connection each (the transport's policy), the dispatcher's bare DynamoDB calls
+ * around such POSTs, and the floor: each POST followed by the conditional write of its
+ * outcome and nothing else. All series run in two rounds, the second in reverse order.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -44,6 +45,8 @@ export interface DispatcherResult {
   readonly newConnectionPosts: DispatchSide;
   /** For reference: the dispatcher's bare DynamoDB calls around such a POST (bare-calls.ts). */
   readonly bareCalls: DispatchSide;
+  /** For reference: the POST and the conditional write of its outcome, nothing else: the floor of any dispatcher that records each attempt. */
+  readonly floor: DispatchSide;
   readonly capacityPerFanout: CapacityCount;
   readonly capacityPerAttempt: CapacityCount;
   readonly bareCapacityPerAttempt: CapacityCount;
@@ -139,7 +142,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     const secret = configured.generatedSecret as string;
 
     // Pending deliveries through the real fan-out (its DynamoDB capacity metered): a warm-up
-    // and a measured set each for the dispatcher and for the bare calls.
+    // and a measured set each for the dispatcher and for the bare calls, and a set for the floor.
     const { warmup, deliveries: n, concurrency } = options;
     const batchSize = QUEUES.webhookDeliveries.consumerBatchSize;
     const invocations = concurrency / batchSize;
@@ -148,7 +151,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     }
     const inBatches = <T>(items: readonly T[]) =>
       Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
-    const events = Array.from({ length: 2 * (warmup + n) }, () => orderCreated(partner.partnerId));
+    const events = Array.from({ length: 2 * (warmup + n) + n }, () => orderCreated(partner.partnerId));
     const fanoutMeter = meterCapacity(deps.aws.db);
     await inParallel(events, concurrency, (event) => deps.webhookFanout.fanOut(event));
     const capacityPerFanout = perRequest(fanoutMeter.take(), events.length);
@@ -160,12 +163,13 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
       serviceWarmup: records.slice(0, warmup),
       bareWarmup: records.slice(warmup, 2 * warmup),
       service: records.slice(2 * warmup, 2 * warmup + n),
-      bare: records.slice(2 * warmup + n),
+      bare: records.slice(2 * warmup + n, 2 * warmup + 2 * n),
+      floor: records.slice(2 * warmup + 2 * n),
     };
 
     const handler = createWebhookDispatchHandler(() => Promise.resolve(deps));
     const bare = new BareCalls(bareClients.db, bench.resourcePrefix);
-    const failures = { service: 0, bare: 0, keepAlive: 0, newConnection: 0 };
+    const failures = { service: 0, bare: 0, floor: 0, keepAlive: 0, newConnection: 0 };
     const run = {
       service: (records: readonly SQSRecord[]) =>
         inParallel(inBatches(records), invocations, async (batch) => {
@@ -177,6 +181,15 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
           const statuses = await bare.deliver(batch.map(deliveryIdOf), secret);
           failures.bare += statuses.filter((status) => status !== 200).length;
         }),
+      // The floor POSTs bodies of the same size; which body goes with which delivery does not matter to it.
+      floor: (records: readonly SQSRecord[], bodiesToSend: readonly string[]) =>
+        inParallel(
+          records.map((record, i) => ({ deliveryId: deliveryIdOf(record), body: bodiesToSend[i] as string })),
+          concurrency,
+          async ({ deliveryId, body }) => {
+            if ((await bare.postAndRecord(deliveryId, 1, receiver.url, body, secret)) !== 200) failures.floor += 1;
+          },
+        ),
       post: (batch: readonly string[], connection: 'keep-alive' | 'new') =>
         inParallel(batch, concurrency, async (body) => {
           if ((await signedPost(receiver.url, secret, body, connection)).status !== 200) {
@@ -196,16 +209,17 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     bareMeter.stop();
     await run.post(bodies.slice(0, warmup), 'keep-alive');
     await run.post(bodies.slice(0, warmup), 'new');
-    Object.assign(failures, { service: 0, bare: 0, keepAlive: 0, newConnection: 0 });
+    Object.assign(failures, { service: 0, bare: 0, floor: 0, keepAlive: 0, newConnection: 0 });
 
     // Two rounds, the second in reverse order, so a drift during the run hits every series alike.
     const half = Math.floor(n / 2);
     const halfOf = <T>(items: readonly T[], round: number) => (round === 0 ? items.slice(0, half) : items.slice(half, n));
     const measuredBodies = bodies.slice(2 * warmup, 2 * warmup + n);
-    const seconds = { service: 0, bare: 0, keepAlive: 0, newConnection: 0 };
+    const seconds = { service: 0, bare: 0, floor: 0, keepAlive: 0, newConnection: 0 };
     const series: Record<keyof typeof seconds, (round: number) => Promise<unknown>> = {
       service: (round) => run.service(halfOf(sets.service, round)),
       bare: (round) => run.bare(halfOf(sets.bare, round)),
+      floor: (round) => run.floor(halfOf(sets.floor, round), halfOf(measuredBodies, round)),
       keepAlive: (round) => run.post(halfOf(measuredBodies, round), 'keep-alive'),
       newConnection: (round) => run.post(halfOf(measuredBodies, round), 'new'),
     };
@@ -222,6 +236,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
       batchSize,
       service: side('service', Math.max(notDelivered, failures.service)),
       bareCalls: side('bare', failures.bare),
+      floor: side('floor', failures.floor),
       baseline: side('keepAlive', failures.keepAlive),
       newConnectionPosts: side('newConnection', failures.newConnection),
       capacityPerFanout,
