@@ -94,11 +94,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
   }
 
   async getMany(deliveryIds: readonly DeliveryId[]): Promise<Map<DeliveryId, Delivery>> {
-    const items = await batchGetAll(
-      this.db,
-      this.table,
-      deliveryIds.map((deliveryId) => webhookKeys.delivery(deliveryId)),
-    );
+    const items = await batchGetAll(this.db, this.table, deliveryIds.map(webhookKeys.delivery));
     return new Map(items.map((item) => [item.deliveryId as DeliveryId, toDelivery(item)]));
   }
 
