@@ -3,12 +3,13 @@ import type { PartnerId } from '../../functions/domain/partners/partner';
 import { SetupResponseBody } from '../../functions/http/setup-response';
 import { aLocation, anAddress, aSetupRequest } from '../support/setup-request-builder';
 import { scanTable, stripeCustomersFor } from '../support/inspect';
+import { TEST_CLOCK_START } from '../support/manual-clock';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 const SETUP = '/v1/organizations/setup';
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-const NOW = '2026-11-22T12:00:00.000Z';
+const NOW = TEST_CLOCK_START;
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -204,7 +205,7 @@ describe('setup of an existing organization (contract: setup behaviours 2 and 5)
       first_name: 'Grace',
       email: 'grace@acme.example.com',
       organization: first.body.data.organization.id,
-      created_at: '2026-11-22T12:00:01.000Z',
+      created_at: new Date(Date.parse(NOW) + 1000).toISOString(),
     });
     expect(second.body.data.profile.id).not.toBe(first.body.data.profile.id);
     expect(second.body.data.profile.user).not.toBe(first.body.data.profile.user);
