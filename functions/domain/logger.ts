@@ -23,8 +23,13 @@ const SECRET_SHAPES: readonly [RegExp, string][] = [
 export const redactSecrets = (text: string): string =>
   SECRET_SHAPES.reduce((redacted, [shape, mask]) => redacted.replace(shape, mask), text);
 
+const hasToJson = (value: unknown): value is { toJSON(): unknown } =>
+  typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';
+
 const redactValue = (value: unknown): unknown => {
   if (typeof value === 'string') return redactSecrets(value);
+  // What JSON.stringify would write for it (a Date's ISO string), not its own enumerable fields (none: `{}`).
+  if (hasToJson(value)) return redactValue(value.toJSON());
   if (Array.isArray(value)) return value.map(redactValue);
   if (value && typeof value === 'object') return redactEntry(value as Record<string, unknown>);
   return value;

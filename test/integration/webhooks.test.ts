@@ -241,6 +241,9 @@ describe('delivering an order webhook', () => {
     expect(delivery).toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: new Date(attemptAt + 60_000).toISOString() });
     expect(delivery?.attempts[0]).toMatchObject({ succeeded: false, error: 'connection refused' });
     expect(lastDeliveryMessage()).toMatchObject({ delaySeconds: 60, body: { attempt: 2, deliveryId: delivery?.deliveryId } });
+    expect(stack.logs.filter((line) => line.deliveryId === delivery?.deliveryId && line.outcome === 'retry-scheduled')).toEqual([
+      expect.objectContaining({ msg: 'webhook attempt failed, retry scheduled', nextAttemptAt: delivery?.nextAttemptAt }),
+    ]);
   });
 
   it('treats a redirect as a failure and does not follow it', async () => {
