@@ -46,7 +46,14 @@ export async function startStandIns(options: StandInOptions = {}): Promise<Stand
       ...(dataDir ? { path: resolve(dataDir, 'dynamodb') } : {}),
       stdio: 'ignore',
     } as Parameters<typeof spawnDynamoDbLocal>[0]);
-    closers.push(() => stopChild(dynamo));
+    // A script that dies without closing (an uncaught error) must not leave a JVM behind
+    // holding a port and memory; 'exit' runs even then, and kill() is synchronous.
+    const killOnExit = () => dynamo.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    closers.push(async () => {
+      process.off('exit', killOnExit);
+      await stopChild(dynamo);
+    });
     const dynamodb = `http://127.0.0.1:${dynamoPort}`;
     await waitForDynamo(dynamodb, dynamo);
 
