@@ -173,6 +173,14 @@ describe.each(STAGES)('the %s stack', (stage) => {
     expect(secretStatements.every((s) => JSON.stringify(s.Resource) === JSON.stringify({ Ref: secretId }))).toBe(true);
   });
 
+  it('lets the dispatcher batch-read and conditionally update deliveries, and only read endpoints', () => {
+    const onWebhooks = actionsOn(stage, 'webhookDispatch', tableId(stage, 'webhooks'));
+    expect(onWebhooks).toEqual(expect.arrayContaining(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']));
+    const onPartners = actionsOn(stage, 'webhookDispatch', tableId(stage, 'partners'));
+    expect(onPartners).toContain('dynamodb:GetItem');
+    expect(onPartners.filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
+  });
+
   it('lets the dispatcher read only secrets under its stage’s webhook-secret prefix, and write none', () => {
     const secretStatements = statementsOf(stage, 'webhookDispatch').filter((s) =>
       actionsOf(s).some((a) => a.startsWith('secretsmanager:')),
