@@ -18,7 +18,7 @@ import { webhookSecretName } from '../../lib/resources';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
-import { startWebhookReceiver, type Responder, type WebhookReceiver } from '../support/webhook-receiver';
+import { receiverPool } from '../support/webhook-receiver';
 import { orderCreatedData, purgeQueues, processQueues as processQueuesOf } from '../support/webhook-fixtures';
 
 const SETUP = '/v1/organizations/setup';
@@ -28,7 +28,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 
 let stack: TestStack;
 let sent: SentMessage[];
-const receivers: WebhookReceiver[] = [];
+const receivers = receiverPool();
 let dir: string;
 
 // Consumers are stepped by hand; a one-retry ladder keeps the failure case short.
@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await purgeQueues(stack);
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
+  await receivers.closeAll();
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -126,11 +126,7 @@ async function redeem(url: string): Promise<string> {
 const showModule = (partnerId: string, cookie: string) =>
   fetch(`${stack.url}/embedded/${partnerId}`, { headers: { Cookie: `${COOKIE}=${cookie}` }, redirect: 'manual' }).then((r) => r.status);
 
-const receiver = async (respond?: Responder) => {
-  const started = await startWebhookReceiver(respond);
-  receivers.push(started);
-  return started;
-};
+const receiver = receivers.start;
 
 const processQueues = () => processQueuesOf(stack, sent);
 

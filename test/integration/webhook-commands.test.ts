@@ -11,12 +11,12 @@ import { outbox } from '../../lib/ops/outbox-commands';
 import { webhookRotateSecret, webhookSet, webhookShow } from '../../lib/ops/webhook-commands';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
-import { startWebhookReceiver, type Responder, type WebhookReceiver } from '../support/webhook-receiver';
+import { receiverPool } from '../support/webhook-receiver';
 import { aPartnerWithOrganization, orderCreatedData, purgeQueues, processQueues as processQueuesOf } from '../support/webhook-fixtures';
 
 let stack: TestStack;
 let sent: SentMessage[];
-const receivers: WebhookReceiver[] = [];
+const receivers = receiverPool();
 
 // A one-retry ladder keeps the failure cases short; the full ladder is covered in webhooks.test.ts.
 beforeAll(async () => {
@@ -25,15 +25,11 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await purgeQueues(stack);
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
+  await receivers.closeAll();
 });
 afterAll(() => stack.close());
 
-const receiver = async (respond?: Responder) => {
-  const started = await startWebhookReceiver(respond);
-  receivers.push(started);
-  return started;
-};
+const receiver = receivers.start;
 const storedSecret = async (partnerId: string) =>
   (
     await stack.deps.aws.secrets.send(

@@ -10,14 +10,14 @@ import { freePort } from '../../lib/local/free-port';
 import { emailsTo } from '../support/ses-outbox';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
-import { startWebhookReceiver, type Responder, type WebhookReceiver } from '../support/webhook-receiver';
+import { receiverPool } from '../support/webhook-receiver';
 import { aPartnerWithOrganization, orderCreatedData, orderShippedData, purgeQueues } from '../support/webhook-fixtures';
 
 const TIMEOUT_MS = 200;
 
 let stack: TestStack;
 let sent: SentMessage[];
-const receivers: WebhookReceiver[] = [];
+const receivers = receiverPool();
 
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false, extraEnvironment: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
@@ -25,15 +25,11 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await purgeQueues(stack);
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
+  await receivers.closeAll();
 });
 afterAll(() => stack.close());
 
-const receiver = async (respond?: Responder) => {
-  const started = await startWebhookReceiver(respond);
-  receivers.push(started);
-  return started;
-};
+const receiver = receivers.start;
 
 /** A partner whose webhook points at `url`, subscribed to `events` (all when absent); returns its secret. */
 async function aSubscribedPartner(url: string, events?: string[]) {

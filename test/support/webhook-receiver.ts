@@ -44,3 +44,16 @@ export async function startWebhookReceiver(respond: Responder = () => 200, path 
       }),
   };
 }
+
+/** Receivers a test file starts as it goes, all closed together (in an afterEach). */
+export function receiverPool() {
+  const open: WebhookReceiver[] = [];
+  return {
+    async start(respond?: Responder): Promise<WebhookReceiver> {
+      const started = await startWebhookReceiver(respond);
+      open.push(started);
+      return started;
+    },
+    closeAll: () => Promise.all(open.splice(0).map((r) => r.close())),
+  };
+}
