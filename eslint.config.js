@@ -15,7 +15,28 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@aws-sdk/*', '@middy/*', 'stripe', 'aws-lambda', '**/adapters/**', '**/http/**', '**/lib/**'], message: 'The domain knows nothing of AWS, HTTP or infrastructure.' }] },
+        { patterns: [{ group: ['@aws-sdk/*', '@middy/*', 'stripe', 'aws-lambda', '**/adapters/**', '**/http/**', '**/lib/**', '**/resources/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'The domain knows nothing of AWS, HTTP or infrastructure.' }] },
+      ],
+    },
+  },
+  {
+    // Lambda code: what a function bundle may contain. No infrastructure, local runtime or CLI, and no CDK.
+    files: ['functions/**/*.ts'],
+    ignores: ['functions/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/lib/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'Lambda code imports neither infrastructure (lib/) nor CDK; shared definitions live in functions/resources/.' }] },
+      ],
+    },
+  },
+  {
+    // The local runtime and the operator CLI run the Lambda code, never the CDK app.
+    files: ['lib/local-runtime/**/*.ts', 'lib/ops-cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/infrastructure/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'The local runtime and the CLI share definitions through functions/resources/, not the CDK app.' }] },
       ],
     },
   },

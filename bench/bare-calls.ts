@@ -35,7 +35,7 @@ import { organizationKeys } from '../functions/adapters/dynamodb/organization-re
 import { partnerKeys } from '../functions/adapters/dynamodb/partner-repository';
 import { sessionKeys } from '../functions/adapters/dynamodb/session-repository';
 import { USER_AGENT } from '../functions/domain/webhooks/webhook-dispatcher';
-import { tableName, type TableName } from '../lib/resources';
+import { tableName, type TableName } from '../functions/resources/resource-definitions';
 
 const TOKEN_LIFETIME_MS = 5 * 60 * 1000;
 const TOKEN_RETENTION_S = 7 * 24 * 3600;

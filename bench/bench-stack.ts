@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { PartnerId } from '../functions/domain/partners/partner';
 import { jsonLinesLogger } from '../functions/domain/logger';
 import { SetupRequest } from '../functions/domain/organizations/setup-request';
-import { type LocalStack, startLocalStack } from '../lib/local/local-stack';
-import { type StandIns, startStandIns } from '../lib/local/stand-ins';
+import { type LocalStack, startLocalStack } from '../lib/local-runtime/local-stack';
+import { type StandIns, startStandIns } from '../lib/local-runtime/stand-ins';
 import { inParallel } from './util';
 
 export interface BenchPartner {

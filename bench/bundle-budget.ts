@@ -3,8 +3,8 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { LAMBDA_BUNDLE } from '../lib/bundling';
-import { FUNCTION_ENTRIES, type FunctionName } from '../lib/resources';
+import { LAMBDA_BUNDLE } from '../lib/infrastructure/bundling';
+import { FUNCTION_ENTRIES, type FunctionName } from '../functions/resources/resource-definitions';
 
 /** The AWS SDK clients each function really uses: its baseline bundle holds just these. */
 const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {

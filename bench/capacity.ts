@@ -17,7 +17,7 @@
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createAwsClients } from '../functions/adapters/aws-clients';
-import { TABLES } from '../lib/resources';
+import { TABLES } from '../functions/resources/resource-definitions';
 import { BareCalls, type BareSetupBody } from './bare-calls';
 import type { BenchStack } from './bench-stack';
 import { type BenchRequest, handshakeWorkload, setupExistingWorkload, setupNewWorkload, type Workload } from './workloads';

@@ -20,7 +20,7 @@ import type { DeliveryId } from '../functions/domain/webhooks/delivery';
 import type { OrderEventMessage } from '../functions/domain/webhooks/order-events';
 import { webhookBody } from '../functions/domain/webhooks/webhook-fanout';
 import { createWebhookDispatchHandler } from '../functions/handlers/webhook-dispatch';
-import { QUEUES } from '../lib/resources';
+import { QUEUES } from '../functions/resources/resource-definitions';
 import { BareCalls, signedPost } from './bare-calls';
 import type { BenchStack } from './bench-stack';
 import { type CapacityCount, meterCapacity, perRequest } from './capacity';

@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import { addServiceStacks } from '../lib/service-stack';
+import { addServiceStacks } from '../lib/infrastructure/service-stack';
 
 // Environment-agnostic stacks: synth needs no account; deploy targets the account of its credentials.
 const app = new App();

@@ -5,10 +5,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createDemoApp, type DemoConnection } from '../lib/local/demo-app';
-import { startLocalStack } from '../lib/local/local-stack';
-import { seedSandboxPartner } from '../lib/local/seed';
-import { startStandIns } from '../lib/local/stand-ins';
+import { createDemoApp, type DemoConnection } from '../lib/local-runtime/demo-app';
+import { startLocalStack } from '../lib/local-runtime/local-stack';
+import { seedSandboxPartner } from '../lib/local-runtime/seed';
+import { startStandIns } from '../lib/local-runtime/stand-ins';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

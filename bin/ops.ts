@@ -2,8 +2,8 @@
  * `npm run ops -- <command>`: the operator CLI (commands in lib/ops). It acts on the
  * local stack `npm start` runs, or with `--stage production|sandbox` on a deployed one.
  */
-import { openOpsTarget, takeStageOption } from '../lib/ops/ops-target';
-import { EXIT_USAGE, runOps } from '../lib/ops/run-ops';
+import { openOpsTarget, takeStageOption } from '../lib/ops-cli/ops-target';
+import { EXIT_USAGE, runOps } from '../lib/ops-cli/run-ops';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 

@@ -7,7 +7,7 @@ import {
 import type { Clock } from '../domain/clock';
 import type { PartnerId } from '../domain/partners/partner';
 import type { SigningSecretStore } from '../domain/webhooks/signing-secret-store';
-import { webhookSecretName } from '../../lib/resources';
+import { webhookSecretName } from '../resources/resource-definitions';
 
 /** How long a read secret is reused: a rotation reaches a warm dispatcher within this time. */
 const CACHE_MILLISECONDS = 60_000;

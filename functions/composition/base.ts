@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type TableName, tableName } from '../../lib/resources';
+import { type TableName, tableName } from '../resources/resource-definitions';
 import type { RuntimeConfig } from '../config';
 import { type Clock, systemClock } from '../domain/clock';
 import { jsonLinesLogger, type Logger, redactingLogger } from '../domain/logger';

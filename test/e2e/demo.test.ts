@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { createDemoApp, type DemoConnection, type DemoUserProvisioner } from '../../lib/local/demo-app';
+import { createDemoApp, type DemoConnection, type DemoUserProvisioner } from '../../lib/local-runtime/demo-app';
 import { provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 

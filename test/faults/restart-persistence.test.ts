@@ -11,9 +11,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/local/free-port';
-import { openOpsTarget } from '../../lib/ops/ops-target';
-import { runOps } from '../../lib/ops/run-ops';
+import { freePort } from '../../lib/local-runtime/free-port';
+import { openOpsTarget } from '../../lib/ops-cli/ops-target';
+import { runOps } from '../../lib/ops-cli/run-ops';
 import { type LocalProcess, startLocalProcess } from '../support/local-process';
 import { orderCreatedData } from '../support/webhook-fixtures';
 

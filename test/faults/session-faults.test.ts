@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { tableName } from '../../lib/resources';
+import { tableName } from '../../functions/resources/resource-definitions';
 import { describeCall, FaultPlan, modesFor, injectAwsFaults } from '../support/fault-plan';
 import { provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';

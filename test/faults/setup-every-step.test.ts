@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeCall, type FaultMode, FaultPlan, modesFor, injectAwsFaults, startStripeFaultProxy, type StripeFaultProxy } from '../support/fault-plan';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { tableName } from '../../lib/resources';
+import { tableName } from '../../functions/resources/resource-definitions';
 import { stripeStandIn } from '../support/inspect';
 import { aLocation, anAddress, aSetupRequest } from '../support/setup-request-builder';
 import { checkStoredModel } from '../support/stored-model';

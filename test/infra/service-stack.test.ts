@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CfnFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENTS, STAGES, type Stage } from '../../lib/config';
+import { ENVIRONMENTS, STAGES, type Stage } from '../../functions/resources/stages';
 import {
   API_ROUTES,
   EMBED_ROUTES,
@@ -14,8 +14,8 @@ import {
   type FunctionName,
   type QueueName,
   type TableName,
-} from '../../lib/resources';
-import { addServiceStacks } from '../../lib/service-stack';
+} from '../../functions/resources/resource-definitions';
+import { addServiceStacks } from '../../lib/infrastructure/service-stack';
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
@@ -68,7 +68,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
   const template = templates[stage];
   const config = ENVIRONMENTS[stage];
 
-  it.each(tableNames)('defines the %s table as lib/resources.ts does, with point-in-time recovery', (table) => {
+  it.each(tableNames)('defines the %s table as functions/resources/resource-definitions.ts does, with point-in-time recovery', (table) => {
     const definition = TABLES[table];
     const properties = resourcesOf(stage, 'AWS::DynamoDB::Table')[tableId(stage, table)]!.Properties!;
     expect(properties.KeySchema).toEqual([

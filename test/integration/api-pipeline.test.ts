@@ -1,6 +1,6 @@
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tableName } from '../../lib/resources';
+import { tableName } from '../../functions/resources/resource-definitions';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 const SETUP = '/v1/organizations/setup';

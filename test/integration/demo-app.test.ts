@@ -8,7 +8,7 @@ import {
   type DemoConnection,
   type DemoUser,
   setupEndpointProvisioner,
-} from '../../lib/local/demo-app';
+} from '../../lib/local-runtime/demo-app';
 import { provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 

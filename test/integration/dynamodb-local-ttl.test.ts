@@ -6,7 +6,7 @@
  * (manual-clock.ts: TEST_CLOCK_START; docs/decisions.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TABLES, type TableName } from '../../lib/resources';
+import { TABLES, type TableName } from '../../functions/resources/resource-definitions';
 import { scanTable } from '../support/inspect';
 import { aSetupBody } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';

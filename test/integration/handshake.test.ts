@@ -4,7 +4,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileId } from '../../functions/domain/organizations/organization';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { tableName } from '../../lib/resources';
+import { tableName } from '../../functions/resources/resource-definitions';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 

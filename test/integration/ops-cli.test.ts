@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoPartnerRepository } from '../../functions/adapters/dynamodb/partner-repository';
 import type { Dependencies } from '../../functions/container';
 import { hashApiKey } from '../../functions/domain/partners/api-keys';
-import { LOCAL_STACK_NOT_RUNNING, openOpsTarget } from '../../lib/ops/ops-target';
-import { runOps } from '../../lib/ops/run-ops';
+import { LOCAL_STACK_NOT_RUNNING, openOpsTarget } from '../../lib/ops-cli/ops-target';
+import { runOps } from '../../lib/ops-cli/run-ops';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 const SETUP = '/v1/organizations/setup';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Forbidden, NotFound } from '../../functions/domain/errors';
-import { disableProfile, listOrganizations, showOrganization } from '../../lib/ops/organization-commands';
+import { disableProfile, listOrganizations, showOrganization } from '../../lib/ops-cli/organization-commands';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
 import { startTestStack, type TestStack } from '../support/test-stack';
 

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Forbidden, NotFound, ValidationFailed } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { listSessions, revokeSessions } from '../../lib/ops/session-commands';
+import { listSessions, revokeSessions } from '../../lib/ops-cli/session-commands';
 import { provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 

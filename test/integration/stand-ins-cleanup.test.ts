@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const standInsModule = pathToFileURL(resolve('lib/local/stand-ins.ts')).href;
+const standInsModule = pathToFileURL(resolve('lib/local-runtime/stand-ins.ts')).href;
 
 /** Runs a script that starts the stand-ins, prints DynamoDB Local's URL and then dies of an uncaught error. */
 function crashAfterStarting(): Promise<{ code: number | null; stdout: string }> {

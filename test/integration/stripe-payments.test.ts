@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { describe, expect, inject, it } from 'vitest';
 import { stripeClientSource } from '../../functions/adapters/stripe-client';
@@ -63,7 +64,7 @@ describe('Stripe client configuration', () => {
 
 describe('StripePayments', () => {
   const payments = new StripePayments(
-    stripeClientSource({ STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_API_BASE: stripeApiBase, STRIPE_SECRET_NAME: '' }, countingSecretsClient().client),
+    stripeClientSource({ STRIPE_SECRET_KEY: LOCAL_STRIPE_SECRET_KEY, STRIPE_API_BASE: stripeApiBase, STRIPE_SECRET_NAME: '' }, countingSecretsClient().client),
   );
 
   it('returns the same customer for the same key even when the details changed, and the latest details win', async () => {

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lib/local/free-port';
-import { webhookSet } from '../../lib/ops/webhook-commands';
+import { freePort } from '../../lib/local-runtime/free-port';
+import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { aPartnerWithOrganization, orderCreatedData } from '../support/webhook-fixtures';
 

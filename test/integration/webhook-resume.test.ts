@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { deliveriesList } from '../../lib/ops/delivery-commands';
-import { orderEventPublish } from '../../lib/ops/order-event-commands';
-import { webhookSet } from '../../lib/ops/webhook-commands';
+import { deliveriesList } from '../../lib/ops-cli/delivery-commands';
+import { orderEventPublish } from '../../lib/ops-cli/order-event-commands';
+import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { aPartnerWithOrganization, orderCreatedData, purgeQueues } from '../support/webhook-fixtures';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
-import { webhookSet } from '../../lib/ops/webhook-commands';
+import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { aPartnerWithOrganization, orderCreatedData } from '../support/webhook-fixtures';

@@ -14,7 +14,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { runOps } from '../../lib/ops/run-ops';
+import { runOps } from '../../lib/ops-cli/run-ops';
 import { FaultPlan, injectAwsFaults, startStripeFaultProxy, type StripeFaultProxy } from '../support/fault-plan';
 import { emailsTo } from '../support/ses-outbox';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';

@@ -1,4 +1,5 @@
 import { DynamoDBClient, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
@@ -19,7 +20,7 @@ export class FaultyPayments implements PaymentProvider {
     const { stripeApiBase, endpoints } = inject('standIns');
     this.real = new StripePayments(
       stripeClientSource(
-        { STRIPE_SECRET_KEY: 'sk_test_local', STRIPE_API_BASE: stripeApiBase, STRIPE_SECRET_NAME: '' },
+        { STRIPE_SECRET_KEY: LOCAL_STRIPE_SECRET_KEY, STRIPE_API_BASE: stripeApiBase, STRIPE_SECRET_NAME: '' },
         new SecretsManagerClient(local(endpoints.secretsManager)),
       ),
     );

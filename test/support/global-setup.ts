@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startStandIns } from '../../lib/local/stand-ins';
+import { startStandIns } from '../../lib/local-runtime/stand-ins';
 
 /** One set of in-memory stand-ins for the run; each test file isolates itself by resource prefix. */
 export default async function setup(project: TestProject) {

@@ -1,8 +1,9 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
 import Stripe from 'stripe';
 import { inject } from 'vitest';
-import { type TableName, tableName } from '../../lib/resources';
-import type { LocalStack } from '../../lib/local/local-stack';
+import { type TableName, tableName } from '../../functions/resources/resource-definitions';
+import type { LocalStack } from '../../lib/local-runtime/local-stack';
 
 /** Every item of one of the stack's tables (tests own their tables, so this is small). */
 export async function scanTable(stack: LocalStack, table: TableName): Promise<Record<string, any>[]> {
@@ -21,7 +22,7 @@ export async function scanTable(stack: LocalStack, table: TableName): Promise<Re
 /** A Stripe SDK client on the stand-in, to look at what the service created there. */
 export function stripeStandIn(): Stripe {
   const url = new URL(inject('standIns').stripeApiBase);
-  return new Stripe('sk_test_local', { host: url.hostname, port: Number(url.port), protocol: 'http' });
+  return new Stripe(LOCAL_STRIPE_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: 'http' });
 }
 
 /** The Stripe customers whose metadata names this partner's organization. */

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { US_STATES } from '../../functions/domain/addresses/us-states';
-import type { LocalStack } from '../../lib/local/local-stack';
+import type { LocalStack } from '../../lib/local-runtime/local-stack';
 import { scanTable } from './inspect';
 
 const STATE_NAMES = new Set<string>(US_STATES.map((state) => state.name));

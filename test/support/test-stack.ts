@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import type { Logger } from '../../functions/domain/logger';
 import type { Scope } from '../../functions/domain/partners/partner';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../lib/local/local-stack';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../lib/local-runtime/local-stack';
 import { ManualClock } from './manual-clock';
 
 export interface TestStack extends LocalStack {

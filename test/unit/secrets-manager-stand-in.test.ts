@@ -12,7 +12,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSecretsManagerStandIn, type SecretsManagerStandIn } from '../../lib/local/secrets-manager-stand-in';
+import { startSecretsManagerStandIn, type SecretsManagerStandIn } from '../../lib/local-runtime/secrets-manager-stand-in';
 
 const ARN_PATTERN = /^arn:aws:secretsmanager:us-east-1:000000000000:secret:partner\/api-key-[A-Za-z0-9]{6}$/;
 

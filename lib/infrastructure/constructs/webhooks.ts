@@ -1,17 +1,17 @@
-import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
-import type { EnvironmentConfig } from '../config';
-import { QUEUES, webhookSecretName } from '../resources';
+import type { EnvironmentConfig } from '../../../functions/resources/stages';
+import { QUEUES } from '../../../functions/resources/resource-definitions';
 import { NodeFunction } from './node-function';
 import type { Queues } from './queues';
+import type { Secrets } from './secrets';
 
 export interface WebhooksProps {
   readonly config: EnvironmentConfig;
   readonly queues: Queues;
+  readonly secrets: Secrets;
   readonly environment: Readonly<Record<string, string>>;
 }
 
@@ -22,11 +22,9 @@ export interface WebhooksProps {
 export class Webhooks extends Construct {
   readonly orderFanout: NodeFunction;
   readonly webhookDispatch: NodeFunction;
-  /** Placeholder value at creation; operators put the real (sandbox: test-mode) key. */
-  readonly stripeSecret: Secret;
   readonly alertSender: EmailIdentity;
 
-  constructor(scope: Construct, id: string, { config, queues, environment }: WebhooksProps) {
+  constructor(scope: Construct, id: string, { config, queues, secrets, environment }: WebhooksProps) {
     super(scope, id);
     const { orderEvents, webhookDeliveries } = queues.queue;
 
@@ -59,31 +57,12 @@ export class Webhooks extends Construct {
     webhookDeliveries.grantSendMessages(this.webhookDispatch);
 
     // Per-partner signing secrets are created by the operator CLI; the dispatcher only reads them.
-    this.webhookDispatch.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
-        resources: [
-          Stack.of(this).formatArn({
-            service: 'secretsmanager',
-            resource: 'secret',
-            resourceName: webhookSecretName(config.resourcePrefix, '*'),
-            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-          }),
-        ],
-      }),
-    );
+    secrets.grantWebhookSecretsRead(this.webhookDispatch);
 
     this.alertSender = new EmailIdentity(this, 'AlertSender', {
       identity: Identity.email(config.alertSenderEmail),
     });
     // SESv2 SendEmail authorizes as ses:SendEmail; raw sending is not needed.
     this.alertSender.grant(this.webhookDispatch, 'ses:SendEmail');
-
-    this.stripeSecret = new Secret(this, 'StripeSecretKey', {
-      secretName: config.stripeSecretName,
-      description: `Stripe secret key for ${config.stage}; the generated value is a placeholder operators replace`,
-      generateSecretString: { passwordLength: 32, excludePunctuation: true },
-      removalPolicy: config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
   }
 }

@@ -1,13 +1,14 @@
 import { Duration, Stack, Tags, type App, type StackProps } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { RuntimeEnvironment } from '../functions/config';
-import { ENVIRONMENTS, STAGES, type EnvironmentConfig, type Stage } from './config';
-import type { FunctionName, TableName } from './resources';
+import { functionEnvironment } from '../../functions/resources/function-environment';
+import { ENVIRONMENTS, STAGES, type EnvironmentConfig, type Stage } from '../../functions/resources/stages';
+import type { FunctionName, TableName } from '../../functions/resources/resource-definitions';
 import { Alarms } from './constructs/alarms';
 import { Api } from './constructs/api';
 import { NodeFunction } from './constructs/node-function';
 import { Queues } from './constructs/queues';
+import { Secrets } from './constructs/secrets';
 import { Tables } from './constructs/tables';
 import { Webhooks } from './constructs/webhooks';
 
@@ -38,19 +39,9 @@ export class ServiceStack extends Stack {
     const tables = (this.tables = new Tables(this, 'Tables', { config }));
     const queues = (this.queues = new Queues(this, 'Queues', { config }));
 
-    // Exactly what the runtime reads (functions/config.ts); table names follow from RESOURCE_PREFIX.
-    const environment = {
-      STAGE: config.stage,
-      API_KEY_PREFIX: config.apiKeyPrefix,
-      RESOURCE_PREFIX: config.resourcePrefix,
-      EMBED_BASE_URL: `https://${config.embedDomainName}`,
-      ORDER_EVENTS_QUEUE_URL: queues.queue.orderEvents.queueUrl,
-      WEBHOOK_DELIVERIES_QUEUE_URL: queues.queue.webhookDeliveries.queueUrl,
-      STRIPE_SECRET_NAME: config.stripeSecretName,
-      ALERT_SENDER_EMAIL: config.alertSenderEmail,
-      WEBHOOK_REQUIRE_HTTPS_PUBLIC: config.webhookRequireHttpsPublic ? 'true' : 'false',
-      DEFAULT_FRAME_ANCESTORS: config.defaultFrameAncestors.join(','),
-    } satisfies RuntimeEnvironment;
+    const environment = functionEnvironment(config, {
+      queueUrls: { orderEvents: queues.queue.orderEvents.queueUrl, webhookDeliveries: queues.queue.webhookDeliveries.queueUrl },
+    });
 
     // API Gateway gives an integration at most 30 s; setup waits on Stripe, the others only on DynamoDB.
     const apiFunction = (id: string, name: FunctionName, timeoutSeconds: number): NodeFunction =>
@@ -59,8 +50,9 @@ export class ServiceStack extends Stack {
     const handshake = apiFunction('Handshake', 'handshake', 10);
     const embed = apiFunction('Embed', 'embed', 10);
 
-    const webhooks = new Webhooks(this, 'Webhooks', { config, queues, environment });
-    webhooks.stripeSecret.grantRead(setup);
+    const secrets = new Secrets(this, 'Secrets', { config });
+    secrets.stripeSecret.grantRead(setup);
+    const webhooks = new Webhooks(this, 'Webhooks', { config, queues, secrets, environment });
 
     const functions = (this.functions = {
       setup,

@@ -1,14 +1,14 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { EnvironmentConfig } from '../config';
-import { QUEUES, deadLetterQueueName, queueName, type QueueDefinition, type QueueName } from '../resources';
+import type { EnvironmentConfig } from '../../../functions/resources/stages';
+import { QUEUES, deadLetterQueueName, queueName, type QueueDefinition, type QueueName } from '../../../functions/resources/resource-definitions';
 
 export interface QueuesProps {
   readonly config: EnvironmentConfig;
 }
 
-/** Every queue of lib/resources.ts, each with its dead-letter queue. */
+/** Every queue of functions/resources/resource-definitions.ts, each with its dead-letter queue. */
 export class Queues extends Construct {
   readonly queue: Readonly<Record<QueueName, Queue>>;
   readonly deadLetterQueue: Readonly<Record<QueueName, Queue>>;

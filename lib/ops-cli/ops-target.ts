@@ -7,8 +7,9 @@ import { loadRuntimeConfig, type RuntimeConfig } from '../../functions/config';
 import { createDependencies, type Dependencies } from '../../functions/container';
 import { jsonLinesLogger, type Logger } from '../../functions/domain/logger';
 import { ApiKeyPrefix } from '../../functions/domain/partners/partner';
-import { ENVIRONMENTS, type Stage, STAGES } from '../config';
-import { QUEUES, type QueueName, queueName } from '../resources';
+import { functionEnvironment } from '../../functions/resources/function-environment';
+import { ENVIRONMENTS, type Stage, STAGES } from '../../functions/resources/stages';
+import { QUEUES, type QueueName, queueName } from '../../functions/resources/resource-definitions';
 
 /** What `npm start` writes to `.local/stack.json` (bin/local.ts) for tools that talk to the running stack. */
 const LocalStackFile = z.object({
@@ -58,28 +59,21 @@ function localTarget(stackFile: string, logger: Logger): OpsTarget {
   // A stack killed without its Ctrl-C handler leaves the file behind.
   if (stack.pid !== undefined && !isRunning(stack.pid)) throw new Error(LOCAL_STACK_NOT_RUNNING);
 
-  const environment = ENVIRONMENTS[stack.stage];
-  const config = loadRuntimeConfig({
-    STAGE: stack.stage,
-    API_KEY_PREFIX: stack.apiKeyPrefix,
-    RESOURCE_PREFIX: stack.resourcePrefix,
-    EMBED_BASE_URL: stack.url,
-    ORDER_EVENTS_QUEUE_URL: stack.queueUrls.orderEvents,
-    WEBHOOK_DELIVERIES_QUEUE_URL: stack.queueUrls.webhookDeliveries,
-    // The same stand-in values lib/local/local-stack.ts configures.
-    STRIPE_SECRET_KEY: 'sk_test_local',
-    STRIPE_API_BASE: stack.stripeApiBase,
-    ALERT_SENDER_EMAIL: 'webhooks@localhost.test',
-    WEBHOOK_REQUIRE_HTTPS_PUBLIC: String(environment.webhookRequireHttpsPublic),
-    DEFAULT_FRAME_ANCESTORS: environment.defaultFrameAncestors.join(','),
-  });
+  const config = loadRuntimeConfig(
+    functionEnvironment(ENVIRONMENTS[stack.stage], {
+      queueUrls: stack.queueUrls,
+      resourcePrefix: stack.resourcePrefix,
+      embedBaseUrl: stack.url,
+      local: { stripeApiBase: stack.stripeApiBase },
+    }),
+  );
   return {
     deps: createDependencies(config, createAwsClients(stack.endpoints), { logger }),
     description: `local stack at ${stack.url} (${stack.resourcePrefix})`,
   };
 }
 
-/** A deployed stack, through the default AWS credential chain, configured exactly as lib/service-stack.ts configures its functions. */
+/** A deployed stack, through the default AWS credential chain, configured exactly as lib/infrastructure/service-stack.ts configures its functions. */
 async function deployedTarget(stage: Stage, logger: Logger): Promise<OpsTarget> {
   const environment = ENVIRONMENTS[stage];
   const aws = createAwsClients();
@@ -87,18 +81,7 @@ async function deployedTarget(stage: Stage, logger: Logger): Promise<OpsTarget> 
     if (error.message === 'Region is missing') throw new Error('AWS region is missing: set AWS_REGION (or use a profile with a region)');
     throw error;
   });
-  const config: RuntimeConfig = loadRuntimeConfig({
-    STAGE: environment.stage,
-    API_KEY_PREFIX: environment.apiKeyPrefix,
-    RESOURCE_PREFIX: environment.resourcePrefix,
-    EMBED_BASE_URL: `https://${environment.embedDomainName}`,
-    ORDER_EVENTS_QUEUE_URL: queueUrls.orderEvents,
-    WEBHOOK_DELIVERIES_QUEUE_URL: queueUrls.webhookDeliveries,
-    STRIPE_SECRET_NAME: environment.stripeSecretName,
-    ALERT_SENDER_EMAIL: environment.alertSenderEmail,
-    WEBHOOK_REQUIRE_HTTPS_PUBLIC: String(environment.webhookRequireHttpsPublic),
-    DEFAULT_FRAME_ANCESTORS: environment.defaultFrameAncestors.join(','),
-  });
+  const config: RuntimeConfig = loadRuntimeConfig(functionEnvironment(environment, { queueUrls }));
   return {
     deps: createDependencies(config, aws, { logger }),
     description: `${stage} (AWS, ${environment.resourcePrefix})`,

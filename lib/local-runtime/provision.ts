@@ -15,7 +15,7 @@ import {
   type TableDefinition,
   TABLES,
   tableName,
-} from '../resources';
+} from '../../functions/resources/resource-definitions';
 
 /** Creates on the stand-ins the tables and queues the CDK stack defines, from the same definition. */
 export async function provisionLocalResources(

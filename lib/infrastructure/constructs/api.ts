@@ -10,8 +10,8 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import type { EnvironmentConfig } from '../config';
-import { API_ROUTES, EMBED_ROUTES, type FunctionName } from '../resources';
+import type { EnvironmentConfig } from '../../../functions/resources/stages';
+import { API_ROUTES, EMBED_ROUTES, type FunctionName } from '../../../functions/resources/resource-definitions';
 import { serviceLogGroup } from './node-function';
 
 type RouteDefinition = { readonly method: keyof typeof HttpMethod; readonly path: string; readonly fn: FunctionName };

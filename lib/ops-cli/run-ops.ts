@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Dependencies } from '../../functions/container';
 import { DomainError, ValidationFailed } from '../../functions/domain/errors';
 import { fieldLabel, toValidationIssues, type ValidationIssue } from '../../functions/domain/validation';
-import type { Stage } from '../config';
+import type { Stage } from '../../functions/resources/stages';
 import { deliveryCommands } from './delivery-commands';
 import { keyCommands } from './key-commands';
 import type { CommandTable, OpsCommand } from './ops-command';

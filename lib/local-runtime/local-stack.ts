@@ -7,8 +7,9 @@ import { createHandshakeHandler } from '../../functions/handlers/handshake';
 import { createOrderFanoutHandler } from '../../functions/handlers/order-fanout';
 import { createSetupHandler } from '../../functions/handlers/setup';
 import { createWebhookDispatchHandler } from '../../functions/handlers/webhook-dispatch';
-import { ENVIRONMENTS } from '../config';
-import { API_ROUTES, EMBED_ROUTES, QUEUES, type QueueName, queueName } from '../resources';
+import { functionEnvironment } from '../../functions/resources/function-environment';
+import { ENVIRONMENTS } from '../../functions/resources/stages';
+import { API_ROUTES, EMBED_ROUTES, QUEUES, type QueueName, queueName } from '../../functions/resources/resource-definitions';
 import type { HttpLambda } from '../../functions/http/api-context';
 import { apiGatewayListener, type LocalPage } from './api-gateway-adapter';
 import { provisionLocalResources } from './provision';
@@ -48,7 +49,7 @@ const HTTP_HANDLERS: Record<(typeof API_ROUTES | typeof EMBED_ROUTES)[number]['f
 
 /**
  * The service on the stand-ins: the sandbox configuration, the resources of
- * `lib/resources.ts`, and the Lambda handlers behind an API Gateway v2 adapter.
+ * `functions/resources/resource-definitions.ts`, and the Lambda handlers behind an API Gateway v2 adapter.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const aws = createAwsClients(options.standIns.endpoints);
@@ -60,19 +61,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://localhost:${port}`;
 
-  const sandbox = ENVIRONMENTS.sandbox;
   const config = loadRuntimeConfig({
-    STAGE: 'sandbox',
-    API_KEY_PREFIX: sandbox.apiKeyPrefix,
-    RESOURCE_PREFIX: options.resourcePrefix,
-    EMBED_BASE_URL: url,
-    ORDER_EVENTS_QUEUE_URL: queueUrls.orderEvents,
-    WEBHOOK_DELIVERIES_QUEUE_URL: queueUrls.webhookDeliveries,
-    STRIPE_SECRET_KEY: options.stripeSecretKey ?? 'sk_test_local',
-    STRIPE_API_BASE: options.standIns.stripeApiBase,
-    ALERT_SENDER_EMAIL: 'webhooks@localhost.test',
-    WEBHOOK_REQUIRE_HTTPS_PUBLIC: String(sandbox.webhookRequireHttpsPublic),
-    DEFAULT_FRAME_ANCESTORS: sandbox.defaultFrameAncestors.join(','),
+    ...functionEnvironment(ENVIRONMENTS.sandbox, {
+      queueUrls,
+      resourcePrefix: options.resourcePrefix,
+      embedBaseUrl: url,
+      local: { stripeApiBase: options.standIns.stripeApiBase, stripeSecretKey: options.stripeSecretKey },
+    }),
     ...options.extraEnvironment,
   });
   const deps = createDependencies(config, aws, options);

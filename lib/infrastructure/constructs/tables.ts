@@ -1,14 +1,14 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import type { EnvironmentConfig } from '../config';
-import { TABLES, tableName, type TableDefinition, type TableName } from '../resources';
+import type { EnvironmentConfig } from '../../../functions/resources/stages';
+import { TABLES, tableName, type TableDefinition, type TableName } from '../../../functions/resources/resource-definitions';
 
 export interface TablesProps {
   readonly config: EnvironmentConfig;
 }
 
-/** Every table of lib/resources.ts, under the stage's explicit names so the operator CLI can address them. */
+/** Every table of functions/resources/resource-definitions.ts, under the stage's explicit names so the operator CLI can address them. */
 export class Tables extends Construct {
   readonly table: Readonly<Record<TableName, Table>>;
 

@@ -5,12 +5,12 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { EnvironmentConfig } from '../config';
+import type { EnvironmentConfig } from '../../../functions/resources/stages';
 import { LAMBDA_BUNDLE } from '../bundling';
-import { FUNCTION_ENTRIES, type FunctionName } from '../resources';
+import { FUNCTION_ENTRIES, type FunctionName } from '../../../functions/resources/resource-definitions';
 
 /** FUNCTION_ENTRIES paths are relative to the repository root, whatever the working directory. */
-const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** CloudWatch accepts only certain retention periods; a config typo must fail the synth, not the deploy. */
 const retentionDays = (days: number): RetentionDays => {

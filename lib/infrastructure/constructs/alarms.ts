@@ -7,8 +7,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { EnvironmentConfig } from '../config';
-import type { FunctionName, QueueName } from '../resources';
+import type { EnvironmentConfig } from '../../../functions/resources/stages';
+import type { FunctionName, QueueName } from '../../../functions/resources/resource-definitions';
 
 export interface AlarmsProps {
   readonly config: EnvironmentConfig;

@@ -1,0 +1,46 @@
+/**
+ * The one writer of a function's environment. `functions/config.ts` reads it; the CDK
+ * stack, the local runtime and the operator CLI all get it from here, so the three can
+ * never configure the same function differently.
+ */
+import type { RuntimeEnvironment } from '../config';
+import type { QueueName } from './resource-definitions';
+import type { EnvironmentConfig } from './stages';
+
+/** Where a stack runs on the local stand-ins instead of AWS. */
+export interface LocalStandInSettings {
+  /** The Stripe stand-in, e.g. `http://127.0.0.1:12111`. */
+  readonly stripeApiBase: string;
+  /** A Stripe key given directly instead of through Secrets Manager. */
+  readonly stripeSecretKey?: string;
+}
+
+export interface FunctionEnvironmentOptions {
+  readonly queueUrls: Readonly<Record<QueueName, string>>;
+  /** Defaults to the stage's own prefix; the local runtime and tests use their own. */
+  readonly resourcePrefix?: string;
+  /** Defaults to `https://{embed_host}` of the stage; the local runtime serves it itself. */
+  readonly embedBaseUrl?: string;
+  readonly local?: LocalStandInSettings;
+}
+
+/** The Stripe key every local stack and test uses with the Stripe stand-in. */
+export const LOCAL_STRIPE_SECRET_KEY = 'sk_test_local';
+const LOCAL_ALERT_SENDER = 'webhooks@localhost.test';
+
+export function functionEnvironment(stage: EnvironmentConfig, options: FunctionEnvironmentOptions): Record<string, string> & RuntimeEnvironment {
+  const { local } = options;
+  return {
+    STAGE: stage.stage,
+    API_KEY_PREFIX: stage.apiKeyPrefix,
+    RESOURCE_PREFIX: options.resourcePrefix ?? stage.resourcePrefix,
+    EMBED_BASE_URL: options.embedBaseUrl ?? `https://${stage.embedDomainName}`,
+    ORDER_EVENTS_QUEUE_URL: options.queueUrls.orderEvents,
+    WEBHOOK_DELIVERIES_QUEUE_URL: options.queueUrls.webhookDeliveries,
+    ...(local
+      ? { STRIPE_SECRET_KEY: local.stripeSecretKey ?? LOCAL_STRIPE_SECRET_KEY, STRIPE_API_BASE: local.stripeApiBase, ALERT_SENDER_EMAIL: LOCAL_ALERT_SENDER }
+      : { STRIPE_SECRET_NAME: stage.stripeSecretName, ALERT_SENDER_EMAIL: stage.alertSenderEmail }),
+    WEBHOOK_REQUIRE_HTTPS_PUBLIC: stage.webhookRequireHttpsPublic ? 'true' : 'false',
+    DEFAULT_FRAME_ANCESTORS: stage.defaultFrameAncestors.join(','),
+  };
+}
