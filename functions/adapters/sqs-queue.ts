@@ -1,6 +1,14 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { MessageQueue } from '../domain/webhooks/message-queue';
 
+/**
+ * JSON with every character outside printable ASCII written as a `\uXXXX` escape: the
+ * same value for any JSON parser, and a body every SQS implementation accepts (SQS
+ * refuses some code points, and stand-ins refuse everything beyond the BMP, i.e. emoji).
+ */
+export const asciiJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** A JSON message queue on SQS. */
 export class SqsMessageQueue<T> implements MessageQueue<T> {
   constructor(
@@ -13,7 +21,7 @@ export class SqsMessageQueue<T> implements MessageQueue<T> {
     await this.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
-        MessageBody: JSON.stringify(message),
+        MessageBody: asciiJson(message),
         DelaySeconds: Math.max(0, Math.min(900, Math.round(delaySeconds))),
       }),
     );

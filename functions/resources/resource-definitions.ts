@@ -13,7 +13,10 @@ export type TableName =
   | 'sessions'
   | 'rateLimits'
   | 'idempotency'
-  | 'webhooks';
+  | 'webhooks'
+  | 'catalog'
+  | 'carts'
+  | 'orders';
 
 export interface TableDefinition {
   /** Suffix of the physical name: `${prefix}-${suffix}`. */
@@ -23,6 +26,8 @@ export interface TableDefinition {
   /** Attribute holding the expiry in epoch seconds, when records expire. */
   readonly ttlAttribute?: string;
   readonly globalIndexes: readonly { readonly name: string; readonly partitionKey: string; readonly sortKey: string }[];
+  /** The table's change stream, when a consumer reads it (new images only). */
+  readonly stream?: 'NEW_IMAGE';
 }
 
 const gsi1 = { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' } as const;
@@ -54,6 +59,16 @@ export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
     ttlAttribute: 'ttl',
     globalIndexes: [gsi1],
   },
+  /** The environment's supplies catalog, one item per product, shared by its partners. */
+  catalog: { suffix: 'catalog', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [] },
+  /** One cart per profile, one item per line; kept 90 days after the last change. */
+  carts: { suffix: 'carts', partitionKey: 'pk', sortKey: 'sk', ttlAttribute: 'ttl', globalIndexes: [] },
+  /**
+   * Orders (listed per organization through gsi1) and their outbox: every change of an
+   * order writes its event item in the same transaction, and the table's stream carries
+   * those items to the order-events queue.
+   */
+  orders: { suffix: 'orders', partitionKey: 'pk', sortKey: 'sk', ttlAttribute: 'ttl', globalIndexes: [gsi1], stream: 'NEW_IMAGE' },
 };
 
 export type QueueName = 'orderEvents' | 'webhookDeliveries';
@@ -74,17 +89,24 @@ export const QUEUES: Readonly<Record<QueueName, QueueDefinition>> = {
   webhookDeliveries: { suffix: 'webhook-deliveries', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, consumerBatchSize: 5 },
 };
 
+/** Key prefix of the outbox items in the orders table; the stream consumer reads only these. */
+export const OUTBOX_KEY_PREFIX = 'OUTBOX#';
+
+/** Records per invocation of the orders stream's consumer (Lambda event source and local poller alike). */
+export const ORDER_OUTBOX_BATCH_SIZE = 25;
+
 export const tableName = (prefix: string, table: TableName): string => `${prefix}-${TABLES[table].suffix}`;
 export const queueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}`;
 export const deadLetterQueueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}-dlq`;
 
 /** Lambda handlers, by name; each is `functions/handlers/<name>.ts` exporting `handler`. */
-export type FunctionName = 'setup' | 'handshake' | 'embed' | 'orderFanout' | 'webhookDispatch';
+export type FunctionName = 'setup' | 'handshake' | 'embed' | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
 
 export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   setup: 'functions/handlers/setup.ts',
   handshake: 'functions/handlers/handshake.ts',
   embed: 'functions/handlers/embed.ts',
+  orderOutboxRelay: 'functions/handlers/order-outbox-relay.ts',
   orderFanout: 'functions/handlers/order-fanout.ts',
   webhookDispatch: 'functions/handlers/webhook-dispatch.ts',
 };

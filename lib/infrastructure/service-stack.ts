@@ -22,6 +22,7 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, { read: readonly TableName[]; 
     setup: { read: ['partners'], readWrite: ['organizations', 'identityUsers', 'idempotency', 'rateLimits'] },
     handshake: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions', 'rateLimits'] },
     embed: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions'] },
+    orderOutboxRelay: { read: [], readWrite: [] },
     orderFanout: { read: ['partners', 'organizations'], readWrite: ['webhooks'] },
     webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
   };
@@ -52,12 +53,13 @@ export class ServiceStack extends Stack {
 
     const secrets = new Secrets(this, 'Secrets', { config });
     secrets.stripeSecret.grantRead(setup);
-    const webhooks = new Webhooks(this, 'Webhooks', { config, queues, secrets, environment });
+    const webhooks = new Webhooks(this, 'Webhooks', { config, queues, secrets, ordersTable: tables.table.orders, environment });
 
     const functions = (this.functions = {
       setup,
       handshake,
       embed,
+      orderOutboxRelay: webhooks.orderOutboxRelay,
       orderFanout: webhooks.orderFanout,
       webhookDispatch: webhooks.webhookDispatch,
     });

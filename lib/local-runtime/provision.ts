@@ -73,6 +73,7 @@ async function createTable(db: DynamoDBClient, name: string, definition: TableDe
           })),
         }
       : {}),
+    ...(definition.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: definition.stream } } : {}),
   };
   try {
     await db.send(new CreateTableCommand(input));

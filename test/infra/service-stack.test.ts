@@ -6,6 +6,7 @@ import { ENVIRONMENTS, STAGES, type Stage } from '../../functions/resources/stag
 import {
   API_ROUTES,
   EMBED_ROUTES,
+  OUTBOX_KEY_PREFIX,
   QUEUES,
   TABLES,
   deadLetterQueueName,
@@ -210,11 +211,28 @@ describe.each(STAGES)('the %s stack', (stage) => {
     expect(sesActions[0]!.resource).toContain(`identity/`);
   });
 
-  it('grants no function a wildcard resource beyond X-Ray, which has no resource-level permissions', () => {
+  it('grants no function a wildcard resource beyond X-Ray and ListStreams, which have no resource-level permissions', () => {
     for (const fn of functionNames) {
       const wildcard = statementsOf(stage, fn).filter((s) => s.Resource === '*');
-      expect(wildcard.flatMap(actionsOf).every((a) => a.startsWith('xray:')), fn).toBe(true);
+      expect(wildcard.flatMap(actionsOf).every((a) => a.startsWith('xray:') || a === 'dynamodb:ListStreams'), fn).toBe(true);
     }
+  });
+
+  it('relays only inserted outbox items of the orders stream to the order-events queue, resuming from a failed record', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [tableId(stage, 'orders'), 'StreamArn'] },
+      FunctionName: { Ref: functionId(stage, 'orderOutboxRelay') },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      FilterCriteria: {
+        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: OUTBOX_KEY_PREFIX }] } } } }) }],
+      },
+    });
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TableName: tableName(ENVIRONMENTS[stage].resourcePrefix, 'orders'),
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
+    expect(actionsOn(stage, 'orderOutboxRelay', queueId(stage, 'orderEvents'))).toContain('sqs:SendMessage');
   });
 
   it('feeds the fan-out from order events and the dispatcher from deliveries, reporting item failures', () => {

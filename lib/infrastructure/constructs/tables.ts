@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
 import { TABLES, tableName, type TableDefinition, type TableName } from '../../../functions/resources/resource-definitions';
@@ -26,6 +26,7 @@ export class Tables extends Construct {
       partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
       sortKey: definition.sortKey ? { name: definition.sortKey, type: AttributeType.STRING } : undefined,
       timeToLiveAttribute: definition.ttlAttribute,
+      stream: definition.stream ? StreamViewType.NEW_IMAGE : undefined,
       billingMode: BillingMode.PAY_PER_REQUEST,
       encryption: TableEncryption.AWS_MANAGED,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },

@@ -1,9 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
-import { QUEUES } from '../../../functions/resources/resource-definitions';
+import { ORDER_OUTBOX_BATCH_SIZE, OUTBOX_KEY_PREFIX, QUEUES } from '../../../functions/resources/resource-definitions';
 import { NodeFunction } from './node-function';
 import type { Queues } from './queues';
 import type { Secrets } from './secrets';
@@ -12,21 +14,47 @@ export interface WebhooksProps {
   readonly config: EnvironmentConfig;
   readonly queues: Queues;
   readonly secrets: Secrets;
+  /** The orders table, whose stream carries each order change's outbox item. */
+  readonly ordersTable: ITable;
   readonly environment: Readonly<Record<string, string>>;
 }
 
 /**
- * Order events fan out into frozen delivery records; the dispatcher signs and sends them,
+ * Committed order changes reach the order-events queue through the orders table's stream;
+ * order events fan out into frozen delivery records; the dispatcher signs and sends them,
  * retrying through the deliveries queue, and alerts the partner by e-mail after the last retry.
  */
 export class Webhooks extends Construct {
+  readonly orderOutboxRelay: NodeFunction;
   readonly orderFanout: NodeFunction;
   readonly webhookDispatch: NodeFunction;
   readonly alertSender: EmailIdentity;
 
-  constructor(scope: Construct, id: string, { config, queues, secrets, environment }: WebhooksProps) {
+  constructor(scope: Construct, id: string, { config, queues, secrets, ordersTable, environment }: WebhooksProps) {
     super(scope, id);
     const { orderEvents, webhookDeliveries } = queues.queue;
+
+    this.orderOutboxRelay = new NodeFunction(this, 'OrderOutboxRelay', {
+      config,
+      name: 'orderOutboxRelay',
+      timeout: Duration.seconds(30),
+      environment,
+    });
+    this.orderOutboxRelay.addEventSource(
+      new DynamoEventSource(ordersTable, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: ORDER_OUTBOX_BATCH_SIZE,
+        reportBatchItemFailures: true,
+        // Only outbox items are events; order items and cart-free updates never wake the relay.
+        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(OUTBOX_KEY_PREFIX) } } } })],
+        // A record that keeps failing for a day goes to the dead-letter queue rather than blocking its shard.
+        retryAttempts: 1000,
+        maxRecordAge: Duration.days(1),
+        bisectBatchOnError: true,
+        onFailure: new SqsDlq(queues.deadLetterQueue.orderEvents),
+      }),
+    );
+    orderEvents.grantSendMessages(this.orderOutboxRelay);
 
     this.orderFanout = new NodeFunction(this, 'OrderFanout', {
       config,

@@ -1,0 +1,20 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { createSqsClient } from '../adapters/aws/sqs-client';
+import { SqsMessageQueue } from '../adapters/sqs-queue';
+import { OrderOutboxRelay } from '../domain/orders/order-outbox';
+import type { OrderEventMessage } from '../domain/webhooks/order-event-message';
+import { type BaseDependencies, createBase } from './base';
+import { lambdaRoot } from './lambda-root';
+
+export interface OrderOutboxRelayDependencies extends BaseDependencies {
+  readonly orderOutboxRelay: OrderOutboxRelay;
+}
+
+export function composeOrderOutboxRelay(base: BaseDependencies, clients: { sqs: SQSClient }): OrderOutboxRelayDependencies {
+  return {
+    ...base,
+    orderOutboxRelay: new OrderOutboxRelay(new SqsMessageQueue<OrderEventMessage>(clients.sqs, base.config.ORDER_EVENTS_QUEUE_URL)),
+  };
+}
+
+export const orderOutboxRelayFromEnvironment = lambdaRoot((config) => composeOrderOutboxRelay(createBase(config), { sqs: createSqsClient() }));
