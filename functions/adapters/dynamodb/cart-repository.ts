@@ -1,0 +1,60 @@
+import { DeleteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ProductId } from '../../domain/catalog/product';
+import type { Cart, CartLine, CartRepository } from '../../domain/orders/cart';
+import type { ProfileId } from '../../domain/organizations/organization';
+import { queryAll } from './query-all';
+
+/** Key shapes of the carts table: one partition per profile, one item per line. */
+export const cartKeys = {
+  partition: (profileId: string) => `CART#${profileId}`,
+  line: (profileId: string, productId: string) => ({ pk: `CART#${profileId}`, sk: `LINE#${productId}` }),
+};
+
+/** An untouched cart is swept after this long. */
+const CART_RETENTION_SECONDS = 90 * 24 * 3600;
+
+export class DynamoCartRepository implements CartRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async get(profileId: ProfileId): Promise<Cart> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': cartKeys.partition(profileId) },
+      ConsistentRead: true,
+    });
+    const lines = items
+      .map((item): CartLine => ({ productId: item.productId as ProductId, quantity: item.quantity as number, addedAt: item.addedAt as string }))
+      .sort((a, b) => (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : a.productId < b.productId ? -1 : 1));
+    return { profileId, lines };
+  }
+
+  async setQuantity(profileId: ProfileId, productId: ProductId, quantity: number, at: Date): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: cartKeys.line(profileId, productId),
+        UpdateExpression: 'SET productId = :productId, quantity = :quantity, addedAt = if_not_exists(addedAt, :at), #ttl = :ttl',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':productId': productId,
+          ':quantity': quantity,
+          ':at': at.toISOString(),
+          ':ttl': Math.floor(at.getTime() / 1000) + CART_RETENTION_SECONDS,
+        },
+      }),
+    );
+  }
+
+  async remove(profileId: ProfileId, productId: ProductId): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: cartKeys.line(profileId, productId) }));
+  }
+
+  async clear(profileId: ProfileId): Promise<void> {
+    const cart = await this.get(profileId);
+    await Promise.all(cart.lines.map((line) => this.remove(profileId, line.productId)));
+  }
+}

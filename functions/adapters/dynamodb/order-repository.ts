@@ -1,0 +1,165 @@
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../../domain/clock';
+import { ConcurrentUpdate, ValidationFailed } from '../../domain/errors';
+import type { Cart } from '../../domain/orders/cart';
+import type { Order, OrderId } from '../../domain/orders/order';
+import { toOutboxRecord } from '../../domain/orders/order-outbox';
+import {
+  DEFAULT_ORDER_PAGE_SIZE,
+  MAX_ORDER_PAGE_SIZE,
+  type OrderPage,
+  type OrderPageRequest,
+  type OrderRepository,
+} from '../../domain/orders/order-repository';
+import type { OrganizationId } from '../../domain/organizations/organization';
+import type { OrderEventMessage } from '../../domain/webhooks/order-event-message';
+import { OUTBOX_KEY_PREFIX } from '../../resources/resource-definitions';
+import { cartKeys } from './cart-repository';
+import { failedConditions, lostTransactionConflict, type TransactItem } from './transactions';
+
+/**
+ * Key shapes of the orders table: an order by its id, listed per organization through
+ * gsi1 (newest first), and the outbox item of each change, which the table's stream
+ * carries to the order-events queue.
+ */
+export const orderKeys = {
+  order: (orderId: string) => ({ pk: `ORDER#${orderId}`, sk: 'ORDER' }),
+  ordersOfOrganization: (organizationId: string) => `ORG#${organizationId}`,
+  outbox: (eventId: string) => ({ pk: `${OUTBOX_KEY_PREFIX}${eventId}`, sk: 'OUTBOX' }),
+};
+
+const toItem = (order: Order) => ({
+  ...orderKeys.order(order.id),
+  gsi1pk: orderKeys.ordersOfOrganization(order.organizationId),
+  gsi1sk: `${order.createdAt}#${order.id}`,
+  sequence: order.sequence,
+  order,
+});
+
+/** The page cursor: gsi1's last evaluated key, opaque to callers. */
+const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+export class DynamoOrderRepository implements OrderRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tables: { readonly orders: string; readonly carts: string },
+    private readonly clock: Clock,
+  ) {}
+
+  private outboxPut(event: OrderEventMessage): TransactItem {
+    const record = toOutboxRecord(event, this.clock);
+    return {
+      Put: {
+        TableName: this.tables.orders,
+        Item: { ...orderKeys.outbox(record.eventId), message: record.message, ttl: record.expiresAt },
+        // Event ids derive from order and change: a second write of one change is refused, never a second webhook.
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+  }
+
+  /**
+   * The order, its order.created outbox item and, when given, the removal of the cart it
+   * was placed from, in one transaction. Each cart line is removed only if its quantity
+   * is still the one priced, so a cart changed (or ordered) meanwhile places nothing.
+   */
+  async create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
+    const cartLines: TransactItem[] = (consumedCart?.lines ?? []).map((line) => ({
+      Delete: {
+        TableName: this.tables.carts,
+        Key: cartKeys.line(consumedCart!.profileId, line.productId),
+        ConditionExpression: 'quantity = :quantity',
+        ExpressionAttributeValues: { ':quantity': line.quantity },
+      },
+    }));
+    await this.write([
+      { Put: { TableName: this.tables.orders, Item: toItem(order), ConditionExpression: 'attribute_not_exists(pk)' } },
+      this.outboxPut(event),
+      ...cartLines,
+    ]);
+  }
+
+  async transition(input: { readonly order: Order; readonly expectedSequence: number; readonly event: OrderEventMessage }): Promise<void> {
+    await this.write([
+      {
+        Put: {
+          TableName: this.tables.orders,
+          Item: toItem(input.order),
+          ConditionExpression: '#sequence = :expected',
+          ExpressionAttributeNames: { '#sequence': 'sequence' },
+          ExpressionAttributeValues: { ':expected': input.expectedSequence },
+        },
+      },
+      this.outboxPut(input.event),
+    ]);
+  }
+
+  private async write(items: TransactItem[]): Promise<void> {
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      if (failedConditions(error) || lostTransactionConflict(error)) {
+        throw new ConcurrentUpdate('The order or cart changed while this change was being made');
+      }
+      throw error;
+    }
+  }
+
+  async get(orderId: OrderId): Promise<Order | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.orders, Key: orderKeys.order(orderId), ConsistentRead: true }));
+    return Item?.order as Order | undefined;
+  }
+
+  async listByOrganization(organizationId: OrganizationId, page: OrderPageRequest = {}): Promise<OrderPage> {
+    const limit = Math.min(Math.max(page.limit ?? DEFAULT_ORDER_PAGE_SIZE, 1), MAX_ORDER_PAGE_SIZE);
+    const partition = orderKeys.ordersOfOrganization(organizationId);
+    const startKey = page.cursor === undefined ? undefined : decodeCursor(page.cursor, partition);
+    const { Items = [], LastEvaluatedKey } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tables.orders,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+        Limit: limit,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const orders = Items.map((item) => item.order as Order);
+    // DynamoDB may hand back a key after an exactly full last page; only promise more when there is more.
+    const nextCursor = LastEvaluatedKey && (await this.hasMore(partition, LastEvaluatedKey)) ? encodeCursor(LastEvaluatedKey) : undefined;
+    return { orders, ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  private async hasMore(partition: string, after: Record<string, unknown>): Promise<boolean> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tables.orders,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ScanIndexForward: false,
+        Limit: 1,
+        ExclusiveStartKey: after,
+        ProjectionExpression: 'pk',
+      }),
+    );
+    return Items.length > 0;
+  }
+}
+
+function decodeCursor(cursor: string, partition: string): Record<string, unknown> {
+  const invalid = () =>
+    new ValidationFailed([{ code: 'INVALID_CURSOR', message: 'cursor must be the next_cursor of an earlier page of the same list', path: ['cursor'] }]);
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const shaped =
+    typeof key === 'object' && key !== null && Object.keys(key).sort().join(',') === 'gsi1pk,gsi1sk,pk,sk' &&
+    Object.values(key).every((value) => typeof value === 'string');
+  if (!shaped || (key as { gsi1pk: string }).gsi1pk !== partition) throw invalid();
+  return key as Record<string, unknown>;
+}
