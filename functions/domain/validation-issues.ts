@@ -21,7 +21,8 @@
  * | INVALID_POSTAL_CODE        | postalCode is not `12345` or `12345-6789`                                 |
  * | UNSUPPORTED_COUNTRY        | country is not the United States                                          |
  * | MULTIPLE_DEFAULT_LOCATIONS | a second (or later) shipping location has `isDefault: true`               |
- * | DUPLICATE_ID               | an identifier repeats one given earlier in the same request               |
+ * | DUPLICATE_ID               | an identifier repeats one given earlier in the same request (or file)     |
+ * | INVALID_AMOUNT             | not a US dollar amount with at most two decimals                          |
  * | UNKNOWN_FIELD              | a field a strict schema does not allow                                    |
  * | IDENTIFIER_REQUIRED        | handshake: neither internal_user_id nor profile_id                        |
  * | CONFLICTING_FIELDS         | handshake: both internal_user_id and profile_id                           |
@@ -46,6 +47,7 @@ export type RuleCode =
   | 'UNSUPPORTED_COUNTRY'
   | 'MULTIPLE_DEFAULT_LOCATIONS'
   | 'DUPLICATE_ID'
+  | 'INVALID_AMOUNT'
   | 'IDENTIFIER_REQUIRED'
   | 'CONFLICTING_FIELDS';
 

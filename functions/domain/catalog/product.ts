@@ -1,0 +1,98 @@
+/**
+ * A catalog product. Partners and operators see it in snake_case with a dollar `price`
+ * (`ProductRecord`: import files, the partner API); inside it is camelCase with integer
+ * cents (`Product`).
+ */
+// zod/mini: the module and the partner API parse and print products on their hot paths.
+import * as z from 'zod/mini';
+import { type Cents, fromCents, parseCents } from '../money';
+import { requiredField, requiredText, rule } from '../validation';
+import { CategoryId } from './categories';
+
+export type ProductId = string & { readonly __brand: 'ProductId' };
+
+/** SKU: 1-64 of A-Z, 0-9, `-`, `_`, `.`; upper case only, so one SKU has one spelling. */
+const PRODUCT_ID = /^[A-Z0-9._-]{1,64}$/;
+const SKU_CHARACTERS = /^[A-Z0-9._-]*$/;
+
+export const isProductId = (value: string): value is ProductId => PRODUCT_ID.test(value);
+
+/** The most one unit may cost; anything above is a typo (cents typed as dollars). */
+export const MAX_PRICE_CENTS: Cents = 10_000_000;
+
+export const ProductIdInput = z.pipe(
+  requiredText(64).check(
+    // Blank and length are reported on their own (REQUIRED, TOO_LONG).
+    z.refine((value: string) => SKU_CHARACTERS.test(value), {
+      message: 'must be 1-64 characters of A-Z, 0-9, "-", "_" or "."',
+      params: { code: 'INVALID_FORMAT' },
+    }),
+  ),
+  z.transform((value: string) => value as ProductId),
+);
+
+export const PriceInput = z.pipe(
+  z.number({ error: requiredField }).check(
+    // `z.positive()` would report "must be at least 0" for a zero price.
+    z.refine((value: number) => value > 0, { message: 'must be greater than 0', params: { code: 'TOO_SMALL' } }),
+    z.lte(fromCents(MAX_PRICE_CENTS)),
+    z.refine((value: number) => parseCents(value) !== undefined, rule('INVALID_AMOUNT', 'must be a USD amount with at most two decimals')),
+  ),
+  z.transform((value: number): Cents => parseCents(value) as Cents),
+);
+
+/** One product as an import file row and as the partner API shows it. Unknown fields are refused: they are typos. */
+export const ProductRecord = z.strictObject(
+  {
+    product_id: ProductIdInput,
+    name: requiredText(),
+    description: requiredText(2000),
+    // Through a string first, so a missing category is REQUIRED rather than a wrong value.
+    category: z.pipe(z.string({ error: requiredField }), CategoryId),
+    price: PriceInput,
+    unit: requiredText(64),
+    active: z.boolean({ error: requiredField }),
+  },
+  { error: requiredField },
+);
+
+export const ProductInput = z.pipe(
+  ProductRecord,
+  z.transform(
+    (record): Product => ({
+      productId: record.product_id,
+      name: record.name,
+      description: record.description,
+      category: record.category,
+      priceCents: record.price,
+      unit: record.unit,
+      active: record.active,
+    }),
+  ),
+);
+
+/** A product as written (price in dollars), e.g. a row of an import file or the seed catalog. */
+export type ProductRecordInput = z.input<typeof ProductRecord>;
+
+export interface Product {
+  readonly productId: ProductId;
+  readonly name: string;
+  readonly description: string;
+  readonly category: CategoryId;
+  readonly priceCents: Cents;
+  /** What one of `quantity` is, e.g. "box of 100". */
+  readonly unit: string;
+  /** Inactive products stay readable (orders name them) but cannot be added to a cart. */
+  readonly active: boolean;
+}
+
+/** The edge form of a product (snake_case, dollars), as partners and operators see it. */
+export const toProductRecord = (product: Product) => ({
+  product_id: product.productId,
+  name: product.name,
+  description: product.description,
+  category: product.category,
+  price: fromCents(product.priceCents),
+  unit: product.unit,
+  active: product.active,
+});
