@@ -104,3 +104,60 @@ export class OrganizationNotFound extends DomainError {
 export class ConcurrentUpdate extends DomainError {
   readonly kind = 'concurrent-update';
 }
+
+/**
+ * The order's status does not allow the change asked for (DESIGN "Order lifecycle"),
+ * e.g. shipping a pending order or cancelling a shipped one. Mapped to 409
+ * `INVALID_ORDER_TRANSITION`.
+ */
+export class InvalidOrderTransition extends DomainError {
+  readonly kind = 'invalid-order-transition';
+  constructor(
+    readonly orderId: string,
+    /** The order's status when the change was refused. */
+    readonly from: string,
+    /** The status the change would have led to. */
+    readonly to: string,
+  ) {
+    super(`Order ${orderId} is ${from}; it cannot become ${to}`);
+  }
+}
+
+/** No order with this id, or one outside the caller's organization (which it is not told about). */
+export class OrderNotFound extends DomainError {
+  readonly kind = 'order-not-found';
+  constructor(readonly orderId: string) {
+    super(`No order ${orderId}`);
+  }
+}
+
+/** An order was placed from a cart with nothing in it. */
+export class EmptyCart extends DomainError {
+  readonly kind = 'empty-cart';
+  constructor() {
+    super('The cart is empty');
+  }
+}
+
+/** Products that are unknown or inactive were added to a cart, or are still in one at checkout. */
+export class ProductUnavailable extends DomainError {
+  readonly kind = 'product-unavailable';
+  constructor(readonly productIds: readonly string[]) {
+    super(`Not available: ${productIds.join(', ')}`);
+  }
+}
+
+/**
+ * The shipping location asked for is not an active location of the organization, or none
+ * was asked for and the organization has no active default location.
+ */
+export class ShippingLocationUnavailable extends DomainError {
+  readonly kind = 'shipping-location-unavailable';
+  constructor(readonly shippingLocationId: string | undefined) {
+    super(
+      shippingLocationId === undefined
+        ? 'The organization has no active default shipping location; choose one'
+        : `Shipping location ${shippingLocationId} is not an active location of the organization`,
+    );
+  }
+}

@@ -4,7 +4,7 @@ import { CATEGORIES } from '../../functions/domain/catalog/categories';
 import { type ProductRecordInput, toProductRecord } from '../../functions/domain/catalog/product';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 
-const aProduct = (overrides: Partial<Record<keyof ProductRecordInput, unknown>> = {}): Record<string, unknown> => ({
+const aProduct = (overrides: Partial<Record<keyof ProductRecordInput, unknown>> & Record<string, unknown> = {}): Record<string, unknown> => ({
   product_id: 'GLV-NIT-M-100',
   name: 'Nitrile Exam Gloves, Medium',
   description: 'Powder-free nitrile gloves.',

@@ -1,0 +1,18 @@
+import type { CategoryId } from './categories';
+import type { Product, ProductId } from './product';
+
+export interface CatalogFilter {
+  readonly category?: CategoryId;
+  /** Free text; see `matchesCatalogSearch` for what matches. */
+  readonly search?: string;
+}
+
+/** Storage port for the catalog (one per environment). */
+export interface CatalogRepository {
+  /** Writes the products, replacing any with the same product_id; an import applies all of them or fails. */
+  upsertMany(products: readonly Product[]): Promise<void>;
+  /** Active products, filtered, in `inCatalogOrder`. */
+  listActive(filter?: CatalogFilter): Promise<Product[]>;
+  /** The products with these ids that exist, active or not (orders and carts name inactive ones too). */
+  get(productIds: readonly ProductId[]): Promise<Map<ProductId, Product>>;
+}

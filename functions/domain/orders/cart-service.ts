@@ -1,0 +1,159 @@
+import * as z from 'zod/mini';
+import type { UsStateName } from '../addresses/us-states';
+import type { CatalogRepository } from '../catalog/catalog-repository';
+import { isProductId, type Product, type ProductId } from '../catalog/product';
+import type { Clock } from '../clock';
+import { ProductUnavailable, ValidationFailed } from '../errors';
+import { type Cents, sumCents } from '../money';
+import type { ProfileId } from '../organizations/organization';
+import { toValidationIssues } from '../validation';
+import { type Cart, type CartLine, type CartRepository, LineQuantity, MAX_CART_LINES, MAX_LINE_QUANTITY, QuantityChange } from './cart';
+import { DEFAULT_PRICING, lineTotalCents, type OrderPricing, priceOrder, type PricingConfig } from './order-pricing';
+
+export interface PricedCartLine {
+  readonly product: Product;
+  readonly quantity: number;
+  readonly lineTotalCents: Cents;
+}
+
+/** A line whose product is no longer sold (inactive or gone): shown, never priced or ordered. */
+export interface UnavailableCartLine {
+  readonly productId: ProductId;
+  readonly quantity: number;
+  /** Present when the product still exists (inactive). */
+  readonly product?: Product;
+}
+
+export interface PricedCart {
+  readonly profileId: ProfileId;
+  /** Available lines, in the order they were added, at current catalog prices. */
+  readonly lines: readonly PricedCartLine[];
+  readonly unavailable: readonly UnavailableCartLine[];
+  readonly subtotalCents: Cents;
+  /** Tax, shipping and total, when a destination state was given. */
+  readonly pricing?: OrderPricing;
+}
+
+export interface CartServiceOptions {
+  readonly carts: CartRepository;
+  readonly catalog: CatalogRepository;
+  readonly clock: Clock;
+  readonly pricing?: PricingConfig;
+}
+
+/**
+ * A profile's cart: products that are on sale, 1-99 of each, at most 50 lines. The
+ * limits are checked against the cart as read; two concurrent adds of new products to a
+ * cart holding 49 lines could leave 51, which checkout accepts (orders have no line
+ * limit), so no conditional write is spent on it.
+ */
+export class CartService {
+  private readonly carts: CartRepository;
+  private readonly catalog: CatalogRepository;
+  private readonly clock: Clock;
+  private readonly pricing: PricingConfig;
+
+  constructor(options: CartServiceOptions) {
+    this.carts = options.carts;
+    this.catalog = options.catalog;
+    this.clock = options.clock;
+    this.pricing = options.pricing ?? DEFAULT_PRICING;
+  }
+
+  /**
+   * Puts `quantity` (default 1) more of an active product in the cart:
+   * 1. the product must exist and be active (ProductUnavailable);
+   * 2. the line's new quantity must stay within 1-99 (ValidationFailed on `quantity`);
+   * 3. a new line must not make more than 50 (ValidationFailed, TOO_MANY_ITEMS).
+   */
+  async add(profileId: ProfileId, productId: string, quantity: unknown = 1): Promise<void> {
+    const added = parseQuantity(LineQuantity, quantity);
+    const product = await this.activeProduct(productId);
+    const cart = await this.carts.get(profileId);
+    const line = lineOf(cart, product.productId);
+    const total = (line?.quantity ?? 0) + added;
+    if (total > MAX_LINE_QUANTITY) {
+      throw quantityProblem('TOO_BIG', `quantity would be ${total} in the cart; at most ${MAX_LINE_QUANTITY} of one product`);
+    }
+    if (!line) assertRoomForALine(cart);
+    await this.carts.setQuantity(profileId, product.productId, total, this.clock.now());
+  }
+
+  /** Sets a line's quantity (0-99); 0 removes it. Setting a product not yet in the cart adds it, as `add` would. */
+  async changeQuantity(profileId: ProfileId, productId: string, quantity: unknown): Promise<void> {
+    const wanted = parseQuantity(QuantityChange, quantity);
+    if (wanted === 0) return this.remove(profileId, productId);
+    const product = await this.activeProduct(productId);
+    const cart = await this.carts.get(profileId);
+    if (!lineOf(cart, product.productId)) assertRoomForALine(cart);
+    await this.carts.setQuantity(profileId, product.productId, wanted, this.clock.now());
+  }
+
+  /** Removes a line, available or not; removing an absent one does nothing. */
+  async remove(profileId: ProfileId, productId: string): Promise<void> {
+    if (!isProductId(productId)) return;
+    await this.carts.remove(profileId, productId);
+  }
+
+  async clear(profileId: ProfileId): Promise<void> {
+    await this.carts.clear(profileId);
+  }
+
+  /** The cart at current catalog prices; with a state, also tax, shipping and total as an order would have them. */
+  async view(profileId: ProfileId, shippingState?: UsStateName): Promise<PricedCart> {
+    const cart = await this.carts.get(profileId);
+    return priceCart(cart, await this.catalog.get(cart.lines.map((line) => line.productId)), shippingState, this.pricing);
+  }
+
+  private async activeProduct(productId: string): Promise<Product> {
+    const product = isProductId(productId) ? (await this.catalog.get([productId])).get(productId) : undefined;
+    if (!product?.active) throw new ProductUnavailable([productId]);
+    return product;
+  }
+}
+
+/** Prices a cart against the given products (current catalog), purely; checkout prices the same way. */
+export function priceCart(
+  cart: Cart,
+  products: ReadonlyMap<ProductId, Product>,
+  shippingState: UsStateName | undefined,
+  config: PricingConfig = DEFAULT_PRICING,
+): PricedCart {
+  const lines: PricedCartLine[] = [];
+  const unavailable: UnavailableCartLine[] = [];
+  for (const line of [...cart.lines].sort((a, b) => a.addedAt.localeCompare(b.addedAt))) {
+    const product = products.get(line.productId);
+    if (product?.active) {
+      lines.push({ product, quantity: line.quantity, lineTotalCents: lineTotalCents({ unitPriceCents: product.priceCents, quantity: line.quantity }) });
+    } else {
+      unavailable.push({ productId: line.productId, quantity: line.quantity, ...(product ? { product } : {}) });
+    }
+  }
+  const subtotalCents = sumCents(lines.map((line) => line.lineTotalCents));
+  const pricing =
+    shippingState === undefined
+      ? undefined
+      : priceOrder(lines.map((line) => ({ unitPriceCents: line.product.priceCents, quantity: line.quantity })), shippingState, config);
+  return { profileId: cart.profileId, lines, unavailable, subtotalCents, ...(pricing ? { pricing } : {}) };
+}
+
+const lineOf = (cart: Cart, productId: ProductId): CartLine | undefined => cart.lines.find((line) => line.productId === productId);
+
+function assertRoomForALine(cart: Cart): void {
+  if (cart.lines.length >= MAX_CART_LINES) {
+    throw new ValidationFailed(
+      [{ code: 'TOO_MANY_ITEMS', message: `the cart must have at most ${MAX_CART_LINES} products`, path: ['items'] }],
+      `The cart already holds ${MAX_CART_LINES} different products`,
+    );
+  }
+}
+
+function parseQuantity(schema: typeof LineQuantity | typeof QuantityChange, quantity: unknown): number {
+  const parsed = z.object({ quantity: schema }).safeParse({ quantity });
+  if (parsed.success) return parsed.data.quantity;
+  const issues = toValidationIssues(parsed.error);
+  throw new ValidationFailed(issues, issues.map((issue) => issue.message).join('; '));
+}
+
+const quantityProblem = (code: string, message: string) =>
+  new ValidationFailed([{ code, message, path: ['quantity'] }], message);

@@ -1,0 +1,38 @@
+// zod/mini: the module parses quantities from its forms on every cart change.
+import * as z from 'zod/mini';
+import type { ProductId } from '../catalog/product';
+import type { ProfileId } from '../organizations/organization';
+import { requiredField } from '../validation';
+
+/** Per line: at least 1 (0 in a change means remove), at most 99. */
+export const MAX_LINE_QUANTITY = 99;
+/** Distinct products in one cart. */
+export const MAX_CART_LINES = 50;
+
+export const LineQuantity = z.number({ error: requiredField }).check(z.int(), z.gte(1), z.lte(MAX_LINE_QUANTITY));
+/** A quantity change: 0 removes the line. */
+export const QuantityChange = z.number({ error: requiredField }).check(z.int(), z.gte(0), z.lte(MAX_LINE_QUANTITY));
+
+export interface CartLine {
+  readonly productId: ProductId;
+  readonly quantity: number;
+  /** When the product was first put in the cart: lines are listed in this order. */
+  readonly addedAt: string;
+}
+
+/** A profile's cart: products and quantities only; prices are always the catalog's current ones. */
+export interface Cart {
+  readonly profileId: ProfileId;
+  readonly lines: readonly CartLine[];
+}
+
+/** Storage port for carts, one per profile. */
+export interface CartRepository {
+  /** The profile's cart; one with no lines when it has none. */
+  get(profileId: ProfileId): Promise<Cart>;
+  /** Sets the line's quantity, adding the line (at `at`) when absent and keeping `addedAt` when present. */
+  setQuantity(profileId: ProfileId, productId: ProductId, quantity: number, at: Date): Promise<void>;
+  /** Removes the line; nothing happens if it is absent. */
+  remove(profileId: ProfileId, productId: ProductId): Promise<void>;
+  clear(profileId: ProfileId): Promise<void>;
+}

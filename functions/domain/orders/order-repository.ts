@@ -1,0 +1,41 @@
+import type { OrganizationId } from '../organizations/organization';
+import type { OrderEventMessage } from '../webhooks/order-event-message';
+import type { Order, OrderId } from './order';
+
+export const DEFAULT_ORDER_PAGE_SIZE = 20;
+export const MAX_ORDER_PAGE_SIZE = 100;
+
+export interface OrderPageRequest {
+  /** 1-100; default 20. */
+  readonly limit?: number;
+  /** `nextCursor` of the previous page, as given. */
+  readonly cursor?: string;
+}
+
+export interface OrderPage {
+  readonly orders: Order[];
+  /** Present when more orders follow: pass it as the next request's `cursor`. Opaque. */
+  readonly nextCursor?: string;
+}
+
+/**
+ * Storage port for orders. Every write also stores the change's webhook event in the
+ * same transaction (the outbox, DESIGN "Order lifecycle"), so an order never changes
+ * without its event nor an event exists for a change that did not happen.
+ */
+export interface OrderRepository {
+  /** Writes a new order (sequence 1) and its order.created event. Throws ConcurrentUpdate if the id is taken. */
+  create(order: Order, event: OrderEventMessage): Promise<void>;
+  /**
+   * Replaces the stored order with `order` and writes its event, only if the stored
+   * order's sequence is still `expectedSequence` (the one the change was applied to);
+   * otherwise throws ConcurrentUpdate and writes nothing.
+   */
+  transition(input: { readonly order: Order; readonly expectedSequence: number; readonly event: OrderEventMessage }): Promise<void>;
+  get(orderId: OrderId): Promise<Order | undefined>;
+  /**
+   * The organization's orders, newest first (createdAt, then id, descending). A cursor
+   * that is malformed or from another organization throws ValidationFailed on `cursor`.
+   */
+  listByOrganization(organizationId: OrganizationId, page?: OrderPageRequest): Promise<OrderPage>;
+}

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { CatalogRepository } from '../catalog/catalog-repository';
+import type { Clock } from '../clock';
+import { ConcurrentUpdate, EmptyCart, Forbidden, OrderNotFound, ProductUnavailable, ShippingLocationUnavailable, ValidationFailed } from '../errors';
+import type { Organization, OrganizationAggregate, Profile, ShippingLocation } from '../organizations/organization';
+import type { Partner } from '../partners/partner';
+import type { CartRepository } from './cart';
+import { priceCart } from './cart-service';
+import { type Order, type OrderId, type OrderItem, PAYMENT_METHOD, type ShippingAddressSnapshot } from './order';
+import { latestOrderEvent, orderEventFor } from './order-event';
+import { applyTransition } from './order-lifecycle';
+import { DEFAULT_PRICING, type PricingConfig } from './order-pricing';
+import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE, type OrderPage, type OrderPageRequest, type OrderRepository } from './order-repository';
+import { assertOrderInScope, type OrderScope } from './order-scope';
+import { parseTransition } from './transition-input';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface PlaceOrderInput {
+  readonly partner: Pick<Partner, 'id'>;
+  /** Who orders: the signed-in user of the module (or the profile a sandbox call names). */
+  readonly profile: Profile;
+  /** The profile's organization, with its locations. */
+  readonly organization: OrganizationAggregate;
+  /** One of the organization's active locations; absent means its default location. */
+  readonly shippingLocationId?: string;
+}
+
+export interface OrderServiceOptions {
+  readonly orders: OrderRepository;
+  readonly carts: CartRepository;
+  readonly catalog: CatalogRepository;
+  readonly clock: Clock;
+  readonly pricing?: PricingConfig;
+  /** Order ids; UUIDs (webhooks' `order_id` must be one). */
+  readonly newId?: () => string;
+  /** Tries of a change that keeps losing the race for the order's sequence; default 3. */
+  readonly maxAttempts?: number;
+}
+
+/** Placing orders from carts, and every later change of an order, each with its webhook event. */
+export class OrderService {
+  private readonly orders: OrderRepository;
+  private readonly carts: CartRepository;
+  private readonly catalog: CatalogRepository;
+  private readonly clock: Clock;
+  private readonly pricing: PricingConfig;
+  private readonly newId: () => string;
+  private readonly maxAttempts: number;
+
+  constructor(options: OrderServiceOptions) {
+    this.orders = options.orders;
+    this.carts = options.carts;
+    this.catalog = options.catalog;
+    this.clock = options.clock;
+    this.pricing = options.pricing ?? DEFAULT_PRICING;
+    this.newId = options.newId ?? randomUUID;
+    this.maxAttempts = options.maxAttempts ?? 3;
+  }
+
+  /**
+   * Places an order from the profile's cart:
+   * 1. the profile and organization must be the partner's, and the profile the organization's (Forbidden);
+   * 2. the shipping location: the one asked for, or the organization's default; it must be active (ShippingLocationUnavailable);
+   * 3. the cart must have lines (EmptyCart), all of products still on sale (ProductUnavailable names the others);
+   * 4. the items, address and prices are snapshotted, priced for the location's state;
+   * 5. the order is written with its order.created event in one transaction;
+   * 6. the cart is emptied.
+   */
+  async placeOrder(input: PlaceOrderInput): Promise<Order> {
+    const { partner, profile, organization } = input;
+    assertSameOwner(partner, profile, organization.organization);
+    const location = shippingLocation(organization, input.shippingLocationId);
+
+    const cart = await this.carts.get(profile.id);
+    if (cart.lines.length === 0) throw new EmptyCart();
+    const products = await this.catalog.get(cart.lines.map((line) => line.productId));
+    const priced = priceCart(cart, products, location.address.province, this.pricing);
+    if (priced.unavailable.length > 0) throw new ProductUnavailable(priced.unavailable.map((line) => line.productId));
+    if (!priced.pricing) throw new RangeError('a cart priced for a state has a pricing');
+
+    const items: OrderItem[] = priced.lines.map(({ product, quantity }) => ({
+      productId: product.productId,
+      name: product.name,
+      unit: product.unit,
+      unitPriceCents: product.priceCents,
+      quantity,
+    }));
+    const now = this.clock.now().toISOString();
+    const order: Order = {
+      id: this.newId() as OrderId,
+      partnerId: partner.id,
+      organizationId: organization.organization.id,
+      internalOrgId: organization.organization.internalOrgId,
+      profileId: profile.id,
+      userEmail: profile.email,
+      items,
+      shippingAddress: addressSnapshot(location),
+      ...priced.pricing,
+      paymentMethod: PAYMENT_METHOD,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+      sequence: 1,
+      statusHistory: [{ status: 'pending', sequence: 1, at: now }],
+    };
+    await this.orders.create(order, latestOrderEvent(order));
+    await this.carts.clear(profile.id);
+    return order;
+  }
+
+  /**
+   * Changes an order (confirm, ship, deliver, cancel, refund):
+   * 1. the action and its input are validated (ValidationFailed);
+   * 2. the order must exist and be in the caller's scope (OrderNotFound, Forbidden);
+   * 3. its status must allow the action (InvalidOrderTransition);
+   * 4. the changed order is written with its event, if no one changed it since it was read;
+   *    otherwise it is read again and the change re-applied, up to `maxAttempts` times.
+   */
+  async transition(orderId: string, action: string, input: unknown, scope: OrderScope): Promise<Order> {
+    const change = parseTransition(action, input);
+    for (let attempt = 1; ; attempt += 1) {
+      const order = await this.get(orderId, scope);
+      const applied = applyTransition(order, change, this.clock.now());
+      try {
+        await this.orders.transition({
+          order: applied.order,
+          expectedSequence: order.sequence,
+          event: orderEventFor(applied.order, applied.change),
+        });
+        return applied.order;
+      } catch (error) {
+        if (!(error instanceof ConcurrentUpdate) || attempt >= this.maxAttempts) throw error;
+      }
+    }
+  }
+
+  /** One order, if it is in the caller's scope (OrderNotFound, Forbidden). */
+  async get(orderId: string, scope: OrderScope): Promise<Order> {
+    // Anything but a UUID names no order and is never looked up.
+    const order = UUID.test(orderId) ? await this.orders.get(orderId as OrderId) : undefined;
+    if (!order) throw new OrderNotFound(orderId);
+    assertOrderInScope(order, scope);
+    return order;
+  }
+
+  /** An organization's orders, newest first, a page at a time. */
+  async listForOrganization(organization: Organization, scope: OrderScope, page: OrderPageRequest = {}): Promise<OrderPage> {
+    if (organization.partnerId !== scope.partnerId) throw new Forbidden(`Organization ${organization.id} belongs to another partner`);
+    if (scope.organizationId !== undefined && scope.organizationId !== organization.id) {
+      throw new Forbidden(`Organization ${organization.id} is not the caller's`);
+    }
+    const limit = page.limit ?? DEFAULT_ORDER_PAGE_SIZE;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ORDER_PAGE_SIZE) {
+      throw new ValidationFailed([
+        { code: limit < 1 ? 'TOO_SMALL' : 'TOO_BIG', message: `limit must be an integer from 1 to ${MAX_ORDER_PAGE_SIZE}`, path: ['limit'] },
+      ]);
+    }
+    return this.orders.listByOrganization(organization.id, { ...page, limit });
+  }
+}
+
+function assertSameOwner(partner: Pick<Partner, 'id'>, profile: Profile, organization: Organization): void {
+  if (organization.partnerId !== partner.id || profile.partnerId !== partner.id) {
+    throw new Forbidden('The profile or organization belongs to another partner');
+  }
+  if (profile.organizationId !== organization.id) throw new Forbidden(`Profile ${profile.id} is not in organization ${organization.id}`);
+}
+
+function shippingLocation(organization: OrganizationAggregate, shippingLocationId: string | undefined): ShippingLocation {
+  const location =
+    shippingLocationId === undefined
+      ? organization.locations.find((candidate) => candidate.isDefault)
+      : organization.locations.find((candidate) => candidate.id === shippingLocationId);
+  if (!location?.isActive) throw new ShippingLocationUnavailable(shippingLocationId);
+  return location;
+}
+
+function addressSnapshot(location: ShippingLocation): ShippingAddressSnapshot {
+  const { address } = location;
+  return {
+    locationId: location.id,
+    locationName: location.name,
+    line1: address.line1,
+    ...(address.line2 === undefined ? {} : { line2: address.line2 }),
+    city: address.city,
+    state: address.province,
+    zip: address.postalCode,
+  };
+}

@@ -1,0 +1,102 @@
+import * as z from 'zod/mini';
+import type { UsStateName } from '../addresses/us-states';
+import type { ProductId } from '../catalog/product';
+import type { Cents } from '../money';
+import type { OrganizationId, ProfileId, ShippingLocationId } from '../organizations/organization';
+import type { PartnerId } from '../partners/partner';
+
+export type OrderId = string & { readonly __brand: 'OrderId' };
+
+export const ORDER_STATUSES = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled', 'refunded'] as const;
+export const OrderStatus = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof OrderStatus>;
+
+/** Orders are billed to the organization; the only method the module offers. */
+export const PAYMENT_METHOD = 'invoice';
+
+/** A product as it was ordered: later catalog changes never alter an order. */
+export interface OrderItem {
+  readonly productId: ProductId;
+  readonly name: string;
+  readonly unit: string;
+  readonly unitPriceCents: Cents;
+  readonly quantity: number;
+}
+
+/** Where the order goes, copied from the shipping location when the order was placed. */
+export interface ShippingAddressSnapshot {
+  readonly locationId: ShippingLocationId;
+  readonly locationName: string;
+  readonly line1: string;
+  readonly line2?: string;
+  readonly city: string;
+  readonly state: UsStateName;
+  readonly zip: string;
+}
+
+export interface Shipment {
+  readonly trackingNumber: string;
+  readonly carrier: string;
+  /** Always https. */
+  readonly trackingUrl: string;
+  /** ISO 8601. */
+  readonly estimatedDelivery: string;
+}
+
+/**
+ * One entry of an order's history: the status it reached, when, the order's `sequence`
+ * after the change, and what the change carried. The history is append-only and starts
+ * with `pending` at sequence 1.
+ */
+export type OrderChange =
+  | { readonly status: 'pending'; readonly sequence: number; readonly at: string }
+  | { readonly status: 'confirmed'; readonly sequence: number; readonly at: string }
+  | ({ readonly status: 'shipped'; readonly sequence: number; readonly at: string } & Shipment)
+  | { readonly status: 'delivered'; readonly sequence: number; readonly at: string; readonly signature: string }
+  | { readonly status: 'cancelled'; readonly sequence: number; readonly at: string; readonly reason?: string }
+  | {
+      readonly status: 'refunded';
+      readonly sequence: number;
+      readonly at: string;
+      /** At most the order's total. */
+      readonly amountCents: Cents;
+      readonly reason?: string;
+    };
+
+export type OrderChangeOf<S extends OrderStatus> = Extract<OrderChange, { status: S }>;
+
+/**
+ * An order: a snapshot of what was bought, by whom, for where, at which prices, and its
+ * lifecycle so far. The fields per status (`shipment`, `delivery`, ...) are set by the
+ * change that reached that status and kept afterwards (a refunded order still shows its
+ * delivery).
+ */
+export interface Order {
+  readonly id: OrderId;
+  readonly partnerId: PartnerId;
+  readonly organizationId: OrganizationId;
+  /** The partner's identifier of the organization: webhooks call it `partner_org_id`. */
+  readonly internalOrgId: string;
+  /** Who placed it. */
+  readonly profileId: ProfileId;
+  readonly userEmail: string;
+  readonly items: readonly OrderItem[];
+  readonly shippingAddress: ShippingAddressSnapshot;
+  readonly subtotalCents: Cents;
+  readonly taxCents: Cents;
+  readonly shippingCents: Cents;
+  /** Exactly subtotal + tax + shipping. */
+  readonly totalCents: Cents;
+  readonly paymentMethod: typeof PAYMENT_METHOD;
+  readonly status: OrderStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** 1 at creation, +1 per change: the optimistic-concurrency version and the history's length. */
+  readonly sequence: number;
+  readonly statusHistory: readonly OrderChange[];
+  readonly confirmedAt?: string;
+  readonly shipment?: Shipment & { readonly shippedAt: string };
+  readonly delivery?: { readonly deliveredAt: string; readonly signature: string };
+  readonly cancellation?: { readonly cancelledAt: string; readonly reason?: string };
+  readonly refund?: { readonly refundedAt: string; readonly amountCents: Cents; readonly reason?: string };
+}

@@ -1,0 +1,76 @@
+/**
+ * What each order change takes from its caller (the sandbox API, the operator CLI, the
+ * module), as partners write it: snake_case, dollar amounts. Unknown fields are ignored,
+ * as in every request (DESIGN "Size limits").
+ */
+// zod/mini: parsed by the orders Lambda at runtime.
+import * as z from 'zod/mini';
+import { ValidationFailed } from '../errors';
+import { type Cents, parseCents } from '../money';
+import { optionalText, requiredField, requiredText, rule, toValidationIssues } from '../validation';
+
+export const ORDER_ACTIONS = ['confirm', 'ship', 'deliver', 'cancel', 'refund'] as const;
+export const OrderAction = z.enum(ORDER_ACTIONS);
+export type OrderAction = z.infer<typeof OrderAction>;
+
+const MAX_TRACKING_URL_LENGTH = 2048;
+
+const httpsUrl = () =>
+  z.pipe(
+    requiredText(MAX_TRACKING_URL_LENGTH),
+    z.url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'must be an https URL' }),
+  );
+
+const refundAmount = () =>
+  z.pipe(
+    z.number({ error: requiredField }).check(
+      z.refine((value: number) => value > 0, { message: 'must be greater than 0', params: { code: 'TOO_SMALL' } }),
+      z.refine((value: number) => parseCents(value) !== undefined, rule('INVALID_AMOUNT', 'must be a USD amount with at most two decimals')),
+    ),
+    z.transform((value: number): Cents => parseCents(value) as Cents),
+  );
+
+export const TRANSITION_INPUT = {
+  confirm: z.object({}),
+  ship: z.object({
+    tracking_number: requiredText(64),
+    carrier: requiredText(64),
+    tracking_url: httpsUrl(),
+    estimated_delivery: z.iso.datetime({ offset: true, error: requiredField }),
+  }),
+  deliver: z.object({
+    /** Name of the person who signed for the delivery. */
+    signature: requiredText(),
+  }),
+  cancel: z.object({ reason: optionalText() }),
+  refund: z.object({
+    /** Dollars; absent means the whole order. Becomes cents. */
+    amount: z.optional(refundAmount()),
+    reason: optionalText(),
+  }),
+} as const satisfies Record<OrderAction, z.ZodMiniType>;
+
+export type TransitionInput<A extends OrderAction = OrderAction> = z.output<(typeof TRANSITION_INPUT)[A]>;
+
+/** A change with its validated input, ready for `applyTransition`. */
+export type OrderTransition = { [A in OrderAction]: { readonly action: A; readonly input: TransitionInput<A> } }[OrderAction];
+
+/**
+ * Validates a change's input; a missing body counts as `{}`. Throws ValidationFailed with
+ * every problem (paths relative to the body), or for an unknown action.
+ */
+export function parseTransition(action: string, input: unknown): OrderTransition {
+  const knownAction = OrderAction.safeParse(action);
+  if (!knownAction.success) {
+    throw new ValidationFailed(
+      [{ code: 'INVALID_VALUE', message: `action must be one of ${ORDER_ACTIONS.join(', ')}`, path: ['action'] }],
+      `Unknown order action "${action}"`,
+    );
+  }
+  const parsed = TRANSITION_INPUT[knownAction.data].safeParse(input ?? {});
+  if (!parsed.success) {
+    const issues = toValidationIssues(parsed.error);
+    throw new ValidationFailed(issues, issues.map((issue) => issue.message).join('; '));
+  }
+  return { action: knownAction.data, input: parsed.data } as OrderTransition;
+}

@@ -1,0 +1,125 @@
+import { inCatalogOrder, matchesCatalogFilter } from '../../functions/domain/catalog/catalog-listing';
+import type { CatalogFilter, CatalogRepository } from '../../functions/domain/catalog/catalog-repository';
+import type { Product, ProductId } from '../../functions/domain/catalog/product';
+import { ConcurrentUpdate, ValidationFailed } from '../../functions/domain/errors';
+import type { Cart, CartLine, CartRepository } from '../../functions/domain/orders/cart';
+import type { Order, OrderId } from '../../functions/domain/orders/order';
+import {
+  DEFAULT_ORDER_PAGE_SIZE,
+  type OrderPage,
+  type OrderPageRequest,
+  type OrderRepository,
+} from '../../functions/domain/orders/order-repository';
+import type { OrganizationId, ProfileId } from '../../functions/domain/organizations/organization';
+import type { OrderEventMessage } from '../../functions/domain/webhooks/order-event-message';
+
+/** Stored values are copies, as a database's are: a caller mutating what it got changes nothing stored. */
+const copy = <T>(value: T): T => structuredClone(value);
+
+export class InMemoryCatalogRepository implements CatalogRepository {
+  readonly products = new Map<ProductId, Product>();
+
+  async upsertMany(products: readonly Product[]): Promise<void> {
+    for (const product of products) this.products.set(product.productId, copy(product));
+  }
+
+  async listActive(filter?: CatalogFilter): Promise<Product[]> {
+    return inCatalogOrder([...this.products.values()].filter((product) => product.active && matchesCatalogFilter(product, filter))).map(copy);
+  }
+
+  async get(productIds: readonly ProductId[]): Promise<Map<ProductId, Product>> {
+    const found = new Map<ProductId, Product>();
+    for (const id of productIds) {
+      const product = this.products.get(id);
+      if (product) found.set(id, copy(product));
+    }
+    return found;
+  }
+}
+
+export class InMemoryCartRepository implements CartRepository {
+  private readonly carts = new Map<ProfileId, Map<ProductId, CartLine>>();
+
+  async get(profileId: ProfileId): Promise<Cart> {
+    return { profileId, lines: [...(this.carts.get(profileId)?.values() ?? [])].map(copy) };
+  }
+
+  async setQuantity(profileId: ProfileId, productId: ProductId, quantity: number, at: Date): Promise<void> {
+    const lines = this.carts.get(profileId) ?? new Map<ProductId, CartLine>();
+    const addedAt = lines.get(productId)?.addedAt ?? at.toISOString();
+    lines.set(productId, { productId, quantity, addedAt });
+    this.carts.set(profileId, lines);
+  }
+
+  async remove(profileId: ProfileId, productId: ProductId): Promise<void> {
+    this.carts.get(profileId)?.delete(productId);
+  }
+
+  async clear(profileId: ProfileId): Promise<void> {
+    this.carts.delete(profileId);
+  }
+}
+
+/**
+ * Orders and their outbox in memory, with the port's guarantees: a write stores the
+ * order and its event together or neither, and a transition applies only to the
+ * sequence it was computed from.
+ */
+export class InMemoryOrderRepository implements OrderRepository {
+  readonly orders = new Map<OrderId, Order>();
+  /** The outbox: every event written with its change, in order. */
+  readonly events: OrderEventMessage[] = [];
+  /** Runs before a transition is checked, e.g. to let a competing writer in. */
+  beforeTransition?: () => Promise<void> | void;
+
+  async create(order: Order, event: OrderEventMessage): Promise<void> {
+    if (this.orders.has(order.id)) throw new ConcurrentUpdate(`Order ${order.id} already exists`);
+    this.orders.set(order.id, copy(order));
+    this.events.push(copy(event));
+  }
+
+  async transition(input: { order: Order; expectedSequence: number; event: OrderEventMessage }): Promise<void> {
+    await this.beforeTransition?.();
+    const stored = this.orders.get(input.order.id);
+    if (!stored || stored.sequence !== input.expectedSequence) {
+      throw new ConcurrentUpdate(`Order ${input.order.id} changed since it was read`);
+    }
+    this.orders.set(input.order.id, copy(input.order));
+    this.events.push(copy(input.event));
+  }
+
+  async get(orderId: OrderId): Promise<Order | undefined> {
+    const order = this.orders.get(orderId);
+    return order && copy(order);
+  }
+
+  async listByOrganization(organizationId: OrganizationId, page: OrderPageRequest = {}): Promise<OrderPage> {
+    const limit = page.limit ?? DEFAULT_ORDER_PAGE_SIZE;
+    const newestFirst = [...this.orders.values()]
+      .filter((order) => order.organizationId === organizationId)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+    let start = 0;
+    if (page.cursor !== undefined) {
+      const after = decodeCursor(page.cursor, organizationId);
+      start = newestFirst.findIndex((order) => order.createdAt < after.createdAt || (order.createdAt === after.createdAt && order.id < after.id));
+      if (start === -1) start = newestFirst.length;
+    }
+    const orders = newestFirst.slice(start, start + limit);
+    const last = orders.at(-1);
+    const more = start + limit < newestFirst.length;
+    return { orders: orders.map(copy), ...(more && last ? { nextCursor: encodeCursor(last, organizationId) } : {}) };
+  }
+}
+
+const encodeCursor = (order: Order, organizationId: OrganizationId): string =>
+  Buffer.from(JSON.stringify({ o: organizationId, c: order.createdAt, i: order.id })).toString('base64url');
+
+function decodeCursor(cursor: string, organizationId: OrganizationId): { createdAt: string; id: string } {
+  try {
+    const { o, c, i } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o: unknown; c: unknown; i: unknown };
+    if (o === organizationId && typeof c === 'string' && typeof i === 'string') return { createdAt: c, id: i };
+  } catch {
+    // falls through to the refusal
+  }
+  throw new ValidationFailed([{ code: 'INVALID_FORMAT', message: 'cursor is not one this listing gave', path: ['cursor'] }]);
+}
