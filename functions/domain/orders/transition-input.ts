@@ -15,10 +15,20 @@ export type OrderAction = z.infer<typeof OrderAction>;
 
 const MAX_TRACKING_URL_LENGTH = 2048;
 
+/** A link a person follows from a partner's page or an e-mail: https, a public-looking host name, no credentials. */
+function isHttpsUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' && z.regexes.domain.test(url.hostname) && url.username === '' && url.password === '';
+}
+
 const httpsUrl = () =>
-  z.pipe(
-    requiredText(MAX_TRACKING_URL_LENGTH),
-    z.url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'must be an https URL' }),
+  requiredText(MAX_TRACKING_URL_LENGTH).check(
+    // Blank is already reported as REQUIRED.
+    z.refine((value: string) => value === '' || isHttpsUrl(value), {
+      message: 'must be an https URL',
+      params: { code: 'INVALID_FORMAT' },
+    }),
   );
 
 const refundAmount = () =>
