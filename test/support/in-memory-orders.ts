@@ -58,6 +58,16 @@ export class InMemoryCartRepository implements CartRepository {
   async clear(profileId: ProfileId): Promise<void> {
     this.carts.delete(profileId);
   }
+
+  /** Whether every line of `cart` is stored with the same quantity. */
+  holds(cart: Cart): boolean {
+    const lines = this.carts.get(cart.profileId);
+    return cart.lines.every((line) => lines?.get(line.productId)?.quantity === line.quantity);
+  }
+
+  removeLines(cart: Cart): void {
+    for (const line of cart.lines) this.carts.get(cart.profileId)?.delete(line.productId);
+  }
 }
 
 /**
@@ -72,10 +82,16 @@ export class InMemoryOrderRepository implements OrderRepository {
   /** Runs before a transition is checked, e.g. to let a competing writer in. */
   beforeTransition?: () => Promise<void> | void;
 
-  async create(order: Order, event: OrderEventMessage): Promise<void> {
+  /** The carts an order consumes lines of, as the DynamoDB adapter's transaction does. */
+  constructor(private readonly carts?: InMemoryCartRepository) {}
+
+  async create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
     if (this.orders.has(order.id)) throw new ConcurrentUpdate(`Order ${order.id} already exists`);
+    // Checked and applied with no await in between: one transaction.
+    if (consumedCart && this.carts && !this.carts.holds(consumedCart)) throw new ConcurrentUpdate('The cart changed meanwhile');
     this.orders.set(order.id, copy(order));
     this.events.push(copy(event));
+    if (consumedCart) this.carts?.removeLines(consumedCart);
   }
 
   async transition(input: { order: Order; expectedSequence: number; event: OrderEventMessage }): Promise<void> {

@@ -81,7 +81,7 @@ export async function anOrderingWorld() {
   const clock = new ManualClock();
   const catalog = new InMemoryCatalogRepository();
   const carts = new InMemoryCartRepository();
-  const orders = new InMemoryOrderRepository();
+  const orders = new InMemoryOrderRepository(carts);
   const seed = parseCatalogImport(SEED_CATALOG);
   if (!seed.ok) throw new Error('the seed catalog is invalid');
   await catalog.upsertMany(seed.products);

@@ -94,6 +94,47 @@ describe('placing an order', () => {
     expect(orders.events).toEqual([]);
   });
 
+  it('places one order when the same cart is submitted twice at once', async () => {
+    const { cartService, orderService, orders, profile, organization, partner } = await anOrderingWorld();
+    await cartService.add(profile.id, 'GLV-NIT-M-100', 2);
+
+    const results = await Promise.allSettled([
+      orderService.placeOrder({ partner, profile, organization }),
+      orderService.placeOrder({ partner, profile, organization }),
+    ]);
+
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(ConcurrentUpdate) });
+    expect(orders.orders.size).toBe(1);
+    expect(orders.events).toHaveLength(1);
+  });
+
+  it('places nothing when the cart changes between pricing and writing', async () => {
+    const { cartService, orderService, orders, carts, profile, organization, partner } = await anOrderingWorld();
+    await cartService.add(profile.id, 'GLV-NIT-M-100', 2);
+    const read = carts.get.bind(carts);
+    carts.get = async (id) => {
+      carts.get = read;
+      const cart = await read(id);
+      await cartService.changeQuantity(profile.id, 'GLV-NIT-M-100', 5);
+      return cart;
+    };
+
+    await expect(orderService.placeOrder({ partner, profile, organization })).rejects.toThrow(ConcurrentUpdate);
+    expect(orders.orders.size).toBe(0);
+    expect((await cartService.view(profile.id)).lines).toMatchObject([{ quantity: 5 }]);
+  });
+
+  it('orders explicit items without reading or emptying the cart', async () => {
+    const { cartService, orderService, profile, organization, partner } = await anOrderingWorld();
+    await cartService.add(profile.id, 'PPR-LTR-5000', 1);
+
+    const order = await orderService.placeOrder({ partner, profile, organization, items: [{ productId: 'GLV-NIT-M-100' as ProductId, quantity: 3 }] });
+
+    expect(order.items).toMatchObject([{ productId: 'GLV-NIT-M-100', quantity: 3 }]);
+    expect((await cartService.view(profile.id)).lines).toMatchObject([{ product: { productId: 'PPR-LTR-5000' }, quantity: 1 }]);
+  });
+
   it('refuses a cart holding products no longer sold, naming them, and keeps the cart', async () => {
     const { cartService, orderService, catalog, orders, profile, organization, partner } = await anOrderingWorld();
     await cartService.add(profile.id, 'GLV-NIT-M-100', 1);

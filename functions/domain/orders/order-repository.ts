@@ -1,5 +1,6 @@
 import type { OrganizationId } from '../organizations/organization';
 import type { OrderEventMessage } from '../webhooks/order-event-message';
+import type { Cart } from './cart';
 import type { Order, OrderId } from './order';
 
 export const DEFAULT_ORDER_PAGE_SIZE = 20;
@@ -24,8 +25,13 @@ export interface OrderPage {
  * without its event nor an event exists for a change that did not happen.
  */
 export interface OrderRepository {
-  /** Writes a new order (sequence 1) and its order.created event. Throws ConcurrentUpdate if the id is taken. */
-  create(order: Order, event: OrderEventMessage): Promise<void>;
+  /**
+   * Writes a new order (sequence 1) and its order.created event and, when the order was
+   * placed from a cart, removes exactly the cart lines it was priced from, all in one
+   * transaction. Throws ConcurrentUpdate, writing nothing, if the id is taken or any of
+   * those lines changed meanwhile (so a double submit places one order).
+   */
+  create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void>;
   /**
    * Replaces the stored order with `order` and writes its event, only if the stored
    * order's sequence is still `expectedSequence` (the one the change was applied to);

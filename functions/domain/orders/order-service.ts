@@ -4,7 +4,8 @@ import type { Clock } from '../clock';
 import { ConcurrentUpdate, EmptyCart, Forbidden, OrderNotFound, ProductUnavailable, ShippingLocationUnavailable, ValidationFailed } from '../errors';
 import type { Organization, OrganizationAggregate, Profile, ShippingLocation } from '../organizations/organization';
 import type { Partner } from '../partners/partner';
-import type { CartRepository } from './cart';
+import type { ProductId } from '../catalog/product';
+import type { Cart, CartRepository } from './cart';
 import { priceCart } from './cart-service';
 import { type Order, type OrderId, type OrderItem, PAYMENT_METHOD, type ShippingAddressSnapshot } from './order';
 import { latestOrderEvent, orderEventFor } from './order-event';
@@ -24,6 +25,11 @@ export interface PlaceOrderInput {
   readonly organization: OrganizationAggregate;
   /** One of the organization's active locations; absent means its default location. */
   readonly shippingLocationId?: string;
+  /**
+   * What to order instead of the cart (the sandbox API places orders without touching
+   * the user's cart); the cart is ordered and emptied when absent.
+   */
+  readonly items?: readonly { readonly productId: ProductId; readonly quantity: number }[];
 }
 
 export interface OrderServiceOptions {
@@ -64,15 +70,18 @@ export class OrderService {
    * 2. the shipping location: the one asked for, or the organization's default; it must be active (ShippingLocationUnavailable);
    * 3. the cart must have lines (EmptyCart), all of products still on sale (ProductUnavailable names the others);
    * 4. the items, address and prices are snapshotted, priced for the location's state;
-   * 5. the order is written with its order.created event in one transaction;
-   * 6. the cart is emptied.
+   * 5. the order is written with its order.created event, and the cart lines it was
+   *    priced from are removed, in one transaction (a cart changed meanwhile, or ordered
+   *    by a second click, places nothing: ConcurrentUpdate).
    */
   async placeOrder(input: PlaceOrderInput): Promise<Order> {
     const { partner, profile, organization } = input;
     assertSameOwner(partner, profile, organization.organization);
     const location = shippingLocation(organization, input.shippingLocationId);
 
-    const cart = await this.carts.get(profile.id);
+    const cart: Cart = input.items
+      ? { profileId: profile.id, lines: input.items.map((item) => ({ ...item, addedAt: '' })) }
+      : await this.carts.get(profile.id);
     if (cart.lines.length === 0) throw new EmptyCart();
     const products = await this.catalog.get(cart.lines.map((line) => line.productId));
     const priced = priceCart(cart, products, location.address.province, this.pricing);
@@ -104,8 +113,7 @@ export class OrderService {
       sequence: 1,
       statusHistory: [{ status: 'pending', sequence: 1, at: now }],
     };
-    await this.orders.create(order, latestOrderEvent(order));
-    await this.carts.clear(profile.id);
+    await this.orders.create(order, latestOrderEvent(order), input.items ? undefined : cart);
     return order;
   }
 
