@@ -8,6 +8,7 @@ import { createBase, type DependencyOverrides, tablesOf } from './composition/ba
 import { composeEmbed, type EmbedDependencies } from './composition/embed';
 import { composeHandshake, type HandshakeDependencies } from './composition/handshake';
 import { composeOrderFanout, type OrderFanoutDependencies } from './composition/order-fanout';
+import { composeOrderOutboxRelay, type OrderOutboxRelayDependencies } from './composition/order-outbox-relay';
 import { composeSetup, type SetupDependencies } from './composition/setup';
 import { composeWebhookDispatch, type WebhookDispatchDependencies } from './composition/webhook-dispatch';
 import type { RuntimeConfig } from './config';
@@ -32,6 +33,7 @@ export interface Dependencies
   extends SetupDependencies,
     HandshakeDependencies,
     EmbedDependencies,
+    OrderOutboxRelayDependencies,
     OrderFanoutDependencies,
     WebhookDispatchDependencies {
   readonly aws: AwsClients;
@@ -58,6 +60,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     ...composeSetup(base, aws, overrides),
     ...composeHandshake(base, aws.db),
     ...composeEmbed(base, aws.db),
+    ...composeOrderOutboxRelay(base, aws),
     ...composeOrderFanout(base, aws),
     ...dispatch,
     aws,

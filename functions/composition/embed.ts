@@ -7,9 +7,10 @@ import { DynamoSessionRepository } from '../adapters/dynamodb/session-repository
 import type { PartnerRepository } from '../domain/partners/partner-repository';
 import { EmbeddedSessions } from '../domain/sessions/embedded-sessions';
 import { type BaseDependencies, createBase, tablesOf } from './base';
+import { type CommerceDependencies, composeCommerce } from './commerce';
 import { lambdaRoot } from './lambda-root';
 
-export interface EmbedDependencies extends BaseDependencies {
+export interface EmbedDependencies extends BaseDependencies, CommerceDependencies {
   /** For the partner's allowed frame ancestors. */
   readonly partners: PartnerRepository;
   readonly embeddedSessions: EmbeddedSessions;
@@ -19,6 +20,7 @@ export function composeEmbed(base: BaseDependencies, db: DynamoDBDocumentClient)
   const table = tablesOf(base.config);
   return {
     ...base,
+    ...composeCommerce(base, db),
     partners: new DynamoPartnerRepository(db, table('partners')),
     embeddedSessions: new EmbeddedSessions(
       new DynamoOrganizationRepository(db, table('organizations'), table('identityUsers')),

@@ -5,15 +5,21 @@ import { createDependencies, type Dependencies, type DependencyOverrides } from 
 import { createEmbedHandler } from '../../functions/handlers/embed';
 import { createHandshakeHandler } from '../../functions/handlers/handshake';
 import { createOrderFanoutHandler } from '../../functions/handlers/order-fanout';
+import { createOrderOutboxRelayHandler } from '../../functions/handlers/order-outbox-relay';
 import { createSetupHandler } from '../../functions/handlers/setup';
 import { createWebhookDispatchHandler } from '../../functions/handlers/webhook-dispatch';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
-import { API_ROUTES, EMBED_ROUTES, QUEUES, type QueueName, queueName } from '../../functions/resources/resource-definitions';
+import { API_ROUTES, EMBED_ROUTES, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueName, queueName, tableName } from '../../functions/resources/resource-definitions';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { clientOptions } from '../../functions/adapters/aws/client-options';
 import type { HttpLambda } from '../../functions/http/api-context';
 import { apiGatewayListener, type LocalPage } from './api-gateway-adapter';
 import { provisionLocalResources } from './provision';
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from './queue-poller';
+import { seedCatalog } from './seed';
+import { createStreamConsumer, type StreamConsumer } from './stream-poller';
 import type { StandIns } from './stand-ins';
 
 export interface LocalStackOptions extends DependencyOverrides {
@@ -25,7 +31,7 @@ export interface LocalStackOptions extends DependencyOverrides {
   readonly stripeSecretKey?: string;
   readonly extraEnvironment?: Record<string, string>;
   readonly pages?: readonly LocalPage[];
-  /** Poll the queues continuously (default); tests that step consumers by hand turn it off. */
+  /** Poll the queues and the orders stream continuously (default); tests that step consumers by hand turn it off. */
   readonly queuePollers?: boolean;
 }
 
@@ -36,6 +42,8 @@ export interface LocalStack {
   readonly queueUrls: Record<QueueName, string>;
   /** The queue consumers (order fan-out, webhook dispatch), running unless `queuePollers: false`. */
   readonly consumers: Record<QueueName, QueueConsumer>;
+  /** The orders stream's consumer (the outbox relay), running unless `queuePollers: false`. */
+  readonly orderOutbox: StreamConsumer;
   close(): Promise<void>;
 }
 
@@ -95,7 +103,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }),
     ]),
   ) as Record<QueueName, QueueConsumer>;
-  if (options.queuePollers ?? true) Object.values(consumers).forEach((consumer) => consumer.start());
+  const orderOutbox = createStreamConsumer({
+    db: aws.db as unknown as DynamoDBClient,
+    streams: new DynamoDBStreamsClient(clientOptions(options.standIns.endpoints.dynamodb)),
+    tableName: tableName(options.resourcePrefix, 'orders'),
+    handler: createOrderOutboxRelayHandler(getDependencies),
+    batchSize: ORDER_OUTBOX_BATCH_SIZE,
+    onError: (error) => deps.logger.error({ msg: 'stream poller error', table: 'orders', error: String(error) }),
+  });
+  await seedCatalog(deps.catalog);
+  if (options.queuePollers ?? true) {
+    Object.values(consumers).forEach((consumer) => consumer.start());
+    orderOutbox.start();
+  }
 
   server.on(
     'request',
@@ -115,8 +135,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     deps,
     queueUrls,
     consumers,
+    orderOutbox,
     close: async () => {
-      await Promise.all(Object.values(consumers).map((consumer) => consumer.stop()));
+      await Promise.all([...Object.values(consumers), orderOutbox].map((consumer) => consumer.stop()));
       await new Promise<void>((done) => {
         server.closeAllConnections();
         server.close(() => done());

@@ -1,5 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Dependencies } from '../../functions/container';
+import type { CatalogRepository } from '../../functions/domain/catalog/catalog-repository';
+import { parseCatalogImport } from '../../functions/domain/catalog/catalog-import';
+import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 
 export interface SeededPartner {
@@ -21,4 +24,16 @@ export async function seedSandboxPartner(deps: Dependencies, seedFile: string): 
   const seeded = { partnerId: created.partnerId, apiKey: created.apiKey };
   writeFileSync(seedFile, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
   return seeded;
+}
+
+/**
+ * The seed supplies catalog, written only into an empty catalog: an operator's own
+ * import survives restarts. Returns how many products were written.
+ */
+export async function seedCatalog(catalog: CatalogRepository): Promise<number> {
+  if ((await catalog.listActive()).length > 0) return 0;
+  const parsed = parseCatalogImport(SEED_CATALOG);
+  if (!parsed.ok) throw new Error(`The seed catalog is invalid: ${parsed.issues.map((issue) => issue.message).join('; ')}`);
+  await catalog.upsertMany(parsed.products);
+  return parsed.products.length;
 }

@@ -1,0 +1,103 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ProductId } from '../../functions/domain/catalog/product';
+import type { Order } from '../../functions/domain/orders/order';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+import { webhookSet } from '../../lib/ops-cli/webhook-commands';
+import { provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
+import { startTestStack, type TestStack } from '../support/test-stack';
+import { purgeQueues } from '../support/webhook-fixtures';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+let stack: TestStack;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  stack = await startTestStack({ queuePollers: false });
+  receiver = await startWebhookReceiver(() => 200);
+});
+afterEach(() => purgeQueues(stack));
+afterAll(async () => {
+  await receiver.close();
+  await stack.close();
+});
+
+/** Everything between a committed change and the partner's endpoint: stream → relay → fan-out → dispatch. */
+async function deliverEverything(): Promise<void> {
+  for (let round = 0; round < 5; round += 1) {
+    const relayed = await stack.orderOutbox.pollOnce();
+    const fanned = await stack.consumers.orderEvents.pollOnce();
+    const sent = await stack.consumers.webhookDeliveries.pollOnce();
+    if (relayed.received + fanned.received + sent.received === 0) return;
+  }
+}
+
+async function aBuyer(): Promise<{ partnerId: PartnerId; secret: string; buyer: ProvisionedProfile }> {
+  const { partnerId } = await stack.deps.partnerAdmin.createPartner({ name: 'Orders Partner', alertEmail: 'alerts@partner.test' });
+  const { secret } = await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
+  const buyer = await provisionProfile(stack.deps, partnerId);
+  return { partnerId, secret: secret as string, buyer };
+}
+
+const received = (orderId: string) =>
+  receiver.requests.map((r) => ({ ...r, body: r.rawBody.toString('utf8'), json: JSON.parse(r.rawBody.toString('utf8')) })).filter((r) => r.json.data.order_id === orderId);
+
+describe('order webhooks come from orders', () => {
+  it('placing an order sends one signed order.created whose items and totals are the order’s', async () => {
+    const { partnerId, secret, buyer } = await aBuyer();
+    await stack.deps.cartService.add(buyer.profile.id, 'GLV-NIT-M-100' as ProductId, 3);
+    await stack.deps.cartService.add(buyer.profile.id, 'PPR-LTR-5000' as ProductId, 1);
+    const organization = (await stack.deps.organizations.getOrganization(partnerId, buyer.organization.internalOrgId))!;
+
+    const order = await stack.deps.orderService.placeOrder({ partner: { id: partnerId }, profile: buyer.profile, organization });
+    await deliverEverything();
+
+    const [webhook, ...more] = received(order.id);
+    expect(more).toEqual([]);
+    expect(webhook!.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(webhook!.body).digest('hex')}`);
+    expect(webhook!.json).toMatchObject({
+      event: 'order.created',
+      data: {
+        order_id: order.id,
+        partner_org_id: buyer.organization.internalOrgId,
+        user_email: buyer.profile.email,
+        items: [
+          { product_id: 'GLV-NIT-M-100', quantity: 3, price: 12.49 },
+          { product_id: 'PPR-LTR-5000', quantity: 1 },
+        ],
+        subtotal: order.subtotalCents / 100,
+        tax: order.taxCents / 100,
+        shipping: order.shippingCents / 100,
+        total: order.totalCents / 100,
+        payment_method: 'invoice',
+        shipping_address: { line1: '1 Main St', city: 'Austin', state: 'Texas', zip: '78701' },
+      },
+    });
+    expect((await stack.deps.cartService.view(buyer.profile.id)).lines).toEqual([]);
+  });
+
+  it('each change of an order sends exactly one webhook of its kind, in the order of the changes', async () => {
+    const { partnerId, buyer } = await aBuyer();
+    const organization = (await stack.deps.organizations.getOrganization(partnerId, buyer.organization.internalOrgId))!;
+    const order: Order = await stack.deps.orderService.placeOrder({
+      partner: { id: partnerId },
+      profile: buyer.profile,
+      organization,
+      items: [{ productId: 'GLV-NIT-M-100' as ProductId, quantity: 1 }],
+    });
+    const scope = { partnerId };
+    await stack.deps.orderService.transition(order.id, 'confirm', {}, scope);
+    await stack.deps.orderService.transition(order.id, 'ship', {
+      tracking_number: '1Z999', carrier: 'UPS', tracking_url: 'https://track.example/1Z999', estimated_delivery: '2036-01-05T00:00:00Z',
+    }, scope);
+    await stack.deps.orderService.transition(order.id, 'deliver', { signature: 'R. Front Desk' }, scope);
+    await stack.deps.orderService.transition(order.id, 'refund', { amount: 5, reason: 'one box damaged' }, scope);
+    await deliverEverything();
+    await deliverEverything();
+
+    expect(received(order.id).map((w) => w.json.event).sort()).toEqual(
+      ['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.shipped'].sort(),
+    );
+    expect(received(order.id).find((w) => w.json.event === 'order.refunded')!.json.data).toMatchObject({ refund_amount: 5, reason: 'one box damaged' });
+  });
+});
