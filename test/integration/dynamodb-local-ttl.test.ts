@@ -6,6 +6,7 @@
  * (manual-clock.ts: TEST_CLOCK_START; docs/decisions.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProductId } from '../../functions/domain/catalog/product';
 import { TABLES, type TableName } from '../../functions/resources/resource-definitions';
 import { scanTable } from '../support/inspect';
 import { aSetupBody } from '../support/provisioned-profile';
@@ -29,6 +30,10 @@ describe('TTLs written under the test clock', () => {
     expect(handshake.status).toBe(200);
     await stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data: orderCreatedData(body.internalOrgId) });
     await stack.consumers.orderEvents.pollOnce();
+    const profile = (await stack.deps.organizations.getProfile(setup.body.data.profile.id))!;
+    const organization = (await stack.deps.organizations.getOrganization(partnerId, body.internalOrgId))!;
+    await stack.deps.cartService.add(profile.id, 'GLV-NIT-M-100' as ProductId, 1);
+    await stack.deps.orderService.placeOrder({ partner: { id: partnerId }, profile, organization, items: [{ productId: 'PPR-LTR-5000' as ProductId, quantity: 1 }] });
 
     const expiring = Object.entries(TABLES).filter(([, table]) => table.ttlAttribute) as [TableName, { ttlAttribute: string }][];
     const ttls: Record<string, number[]> = {};
@@ -37,7 +42,7 @@ describe('TTLs written under the test clock', () => {
       ttls[name] = items.flatMap((item) => (typeof item[ttlAttribute] === 'number' ? [item[ttlAttribute] as number] : []));
     }
 
-    expect(Object.keys(ttls).sort()).toEqual(['idempotency', 'rateLimits', 'sessions', 'webhooks']);
+    expect(Object.keys(ttls).sort()).toEqual(['carts', 'idempotency', 'orders', 'rateLimits', 'sessions', 'webhooks']);
     const realNow = Date.now() / 1000;
     for (const [name, values] of Object.entries(ttls)) {
       expect(values.length, `${name} holds expiring items`).toBeGreaterThan(0);
