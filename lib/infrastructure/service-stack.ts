@@ -21,7 +21,7 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, { read: readonly TableName[]; 
   {
     setup: { read: ['partners'], readWrite: ['organizations', 'identityUsers', 'idempotency', 'rateLimits'] },
     handshake: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions', 'rateLimits'] },
-    embed: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions'] },
+    embed: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['sessions', 'carts', 'orders'] },
     orderOutboxRelay: { read: [], readWrite: [] },
     orderFanout: { read: ['partners', 'organizations'], readWrite: ['webhooks'] },
     webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
