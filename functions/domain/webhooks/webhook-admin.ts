@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { ConcurrentUpdate, NotFound, ValidationFailed } from '../errors';
+import { ConcurrentModification, NotFound, ValidationFailed } from '../errors';
 import type { PartnerId } from '../partners/partner';
 import type { PartnerRepository } from '../partners/partner-repository';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryMessage, DeliveryStatus } from './delivery';
@@ -133,7 +133,7 @@ export class WebhookAdmin {
     if (!delivery) throw new NotFound(`No delivery ${deliveryId}`);
     const now = this.clock.now();
     if (!(await this.deliveries.startNewChain(deliveryId, delivery.chain, now, now))) {
-      throw new ConcurrentUpdate(`Delivery ${deliveryId} changed while replaying it; try again`);
+      throw new ConcurrentModification(`Delivery ${deliveryId} changed while replaying it; try again`);
     }
     const chain = delivery.chain + 1;
     await this.queue.send({ deliveryId, chain, attempt: 1, dueAt: now.toISOString() }, 0);

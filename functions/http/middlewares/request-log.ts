@@ -1,7 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { BaseDependencies } from '../../composition/base';
 import type { ApiContext, ApiEvent, ApiResult } from '../api-context';
-import { isExpectedFailure } from '../error-responses';
 
 /**
  * One structured line per request (contract: Authentication 7). It holds what an
@@ -24,7 +23,8 @@ export const requestLog = (endpoint: string): MiddlewareObj<ApiEvent, ApiResult,
       latencyMs: Date.now() - context.startedAt,
       ...(error ? { failure: error.name, reason: error.message } : {}),
     };
-    if (error && !isExpectedFailure(error)) {
+    // The error responder ran first: a 4xx is the caller's failure, a 5xx ours and worth an alarm.
+    if (error && entry.status >= 500) {
       context.deps.logger.error({ ...entry, stack: error.stack });
     } else {
       context.deps.logger.info(entry);
