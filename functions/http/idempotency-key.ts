@@ -35,7 +35,7 @@ type Handle = (request: ApiRequest<SetupDependencies>) => Promise<JsonResponse>;
 export const withIdempotencyKey =
   (endpoint: ApiEndpoint['name'], handle: Handle): Handle =>
   async (request) => {
-    const key = presentedKey(request);
+    const key = presentedIdempotencyKey(request);
     if (key === undefined) return handle(request);
 
     const { deps, caller } = request;
@@ -65,7 +65,7 @@ export const withIdempotencyKey =
     return response;
   };
 
-function presentedKey(request: ApiRequest): string | undefined {
+function presentedIdempotencyKey(request: ApiRequest): string | undefined {
   const raw = header(request.event, IDEMPOTENCY_KEY_HEADER);
   if (raw === undefined) return undefined;
   const parsed = IdempotencyKey.safeParse(raw);
