@@ -452,7 +452,7 @@ describe('the attempt log', () => {
 });
 
 describe('a batch of messages, as Lambda hands it over', () => {
-  const handle = createWebhookDispatchHandler(() => Promise.resolve(stack.deps));
+  const handle = createWebhookDispatchHandler(() => Promise.resolve(stack.deps.functions.webhookDispatch));
   const asRecord = (body: string, index: number): SQSRecord =>
     ({ messageId: `m-${index}`, receiptHandle: `r-${index}`, body, attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
 

@@ -21,20 +21,42 @@ export interface DeliveryWithAttempts extends Delivery {
   readonly attempts: readonly DeliveryAttempt[];
 }
 
+export interface WebhookAdminOptions {
+  readonly partners: PartnerRepository;
+  readonly endpoints: WebhookEndpointRepository;
+  /** The dispatcher's own store where both run in one process, so a rotated secret is not served from its cache. */
+  readonly secrets: SigningSecretStore;
+  readonly deliveries: DeliveryRepository;
+  readonly queue: MessageQueue<DeliveryMessage>;
+  /** Production: endpoints must be https and resolve to public addresses. */
+  readonly requireHttpsPublic: boolean;
+  readonly clock: Clock;
+}
+
 /**
  * Operator use cases for webhooks (the contract: partners give URL, events and secret out
  * of band; no API configures webhooks).
  */
 export class WebhookAdmin {
-  constructor(
-    private readonly partners: PartnerRepository,
-    private readonly endpoints: WebhookEndpointRepository,
-    private readonly secrets: SigningSecretStore,
-    private readonly deliveries: DeliveryRepository,
-    private readonly queue: MessageQueue<DeliveryMessage>,
-    private readonly requireHttpsPublic: boolean,
-    private readonly clock: Clock,
-  ) {}
+  private readonly partners: PartnerRepository;
+  private readonly endpoints: WebhookEndpointRepository;
+  private readonly secrets: SigningSecretStore;
+  private readonly deliveries: DeliveryRepository;
+  private readonly queue: MessageQueue<DeliveryMessage>;
+  private readonly requireHttpsPublic: boolean;
+  private readonly clock: Clock;
+
+  constructor(options: WebhookAdminOptions) {
+    ({
+      partners: this.partners,
+      endpoints: this.endpoints,
+      secrets: this.secrets,
+      deliveries: this.deliveries,
+      queue: this.queue,
+      requireHttpsPublic: this.requireHttpsPublic,
+      clock: this.clock,
+    } = options);
+  }
 
   /**
    * Sets the partner's URL and subscribed events (all kinds when none are given). The
