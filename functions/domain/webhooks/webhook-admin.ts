@@ -22,7 +22,7 @@ export interface DeliveryWithAttempts extends Delivery {
 }
 
 export interface WebhookAdminOptions {
-  readonly partners: PartnerRepository;
+  readonly partners: Pick<PartnerRepository, 'getPartner'>;
   readonly endpoints: WebhookEndpointRepository;
   /** The dispatcher's own store where both run in one process, so a rotated secret is not served from its cache. */
   readonly secrets: SigningSecretStore;
@@ -38,7 +38,7 @@ export interface WebhookAdminOptions {
  * of band; no API configures webhooks).
  */
 export class WebhookAdmin {
-  private readonly partners: PartnerRepository;
+  private readonly partners: Pick<PartnerRepository, 'getPartner'>;
   private readonly endpoints: WebhookEndpointRepository;
   private readonly secrets: SigningSecretStore;
   private readonly deliveries: DeliveryRepository;

@@ -29,7 +29,8 @@ export const USER_AGENT = 'PartnerEmbed-Webhooks/1.0';
 export interface WebhookDispatcherDependencies {
   readonly deliveries: DeliveryRepository;
   readonly endpoints: WebhookEndpointRepository;
-  readonly partners: PartnerRepository;
+  /** For the failure alert's address. */
+  readonly partners: Pick<PartnerRepository, 'getPartner'>;
   readonly secrets: SigningSecretStore;
   readonly transport: WebhookTransport;
   readonly mailer: AlertMailer;
