@@ -79,7 +79,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
 
   const organization = async (partner: BenchPartner): Promise<BenchOrganization> => {
     const id = randomUUID().slice(0, 8);
-    const result = await deps.organizationSetup.setup(
+    const result = await deps.functions.setup.organizationSetup.setup(
       partner.partnerId,
       SetupRequest.parse({
         internalOrgId: `org-${id}`,

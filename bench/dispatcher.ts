@@ -153,7 +153,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
       Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
     const events = Array.from({ length: 2 * (warmup + n) + n }, () => orderCreated(partner.partnerId));
     const fanoutMeter = meterCapacity(deps.aws.db);
-    await inParallel(events, concurrency, (event) => deps.webhookFanout.fanOut(event));
+    await inParallel(events, concurrency, (event) => deps.functions.orderFanout.webhookFanout.fanOut(event));
     const capacityPerFanout = perRequest(fanoutMeter.take(), events.length);
     fanoutMeter.stop();
     const records = await takeQueuedMessages(bench, events.length);
@@ -167,7 +167,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
       floor: records.slice(2 * warmup + 2 * n),
     };
 
-    const handler = createWebhookDispatchHandler(() => Promise.resolve(deps));
+    const handler = createWebhookDispatchHandler(() => Promise.resolve(deps.functions.webhookDispatch));
     const bare = new BareCalls(bareClients.db, bench.resourcePrefix);
     const failures = { service: 0, bare: 0, floor: 0, keepAlive: 0, newConnection: 0 };
     const run = {

@@ -99,7 +99,7 @@ export async function measureHttpPipeline(bench: BenchStack, options: PipelineOp
  * payments adapter and the Stripe stand-in, one at a time.
  */
 export async function measureStripeRoundTrip(bench: BenchStack, count: number): Promise<number> {
-  const { payments, config } = bench.stack.deps;
+  const { payments, config } = bench.stack.deps.functions.setup;
   const partner = bench.partners[0];
   if (!partner) throw new Error('no partner provisioned');
   const times: number[] = [];

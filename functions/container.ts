@@ -1,14 +1,12 @@
-import { DynamoIdentityDirectory } from './adapters/dynamodb/identity-directory';
-import { DynamoOrganizationRepository } from './adapters/dynamodb/organization-repository';
-import { DynamoPartnerRepository } from './adapters/dynamodb/partner-repository';
-import { DynamoSessionRepository } from './adapters/dynamodb/session-repository';
 import type { AwsClients } from './adapters/aws-clients';
-import { SqsMessageQueue } from './adapters/sqs-queue';
-import { createBase, type DependencyOverrides, tablesOf } from './composition/base';
+import { type BaseDependencies, createBase, type DependencyOverrides } from './composition/base';
 import { composeEmbed, type EmbedDependencies } from './composition/embed';
 import { composeHandshake, type HandshakeDependencies } from './composition/handshake';
+import { orderEventQueue, deliveryQueue } from './composition/message-queues';
 import { composeOrderFanout, type OrderFanoutDependencies } from './composition/order-fanout';
 import { composeOrderOutboxRelay, type OrderOutboxRelayDependencies } from './composition/order-outbox-relay';
+import { type CommerceDependencies, composeCommerce } from './composition/commerce';
+import { DynamoRepositories } from './composition/repositories';
 import { composeSetup, type SetupDependencies } from './composition/setup';
 import { composeWebhookDispatch, type WebhookDispatchDependencies } from './composition/webhook-dispatch';
 import type { RuntimeConfig } from './config';
@@ -18,25 +16,32 @@ import { PartnerAdmin } from './domain/partners/partner-admin';
 import type { PartnerRepository } from './domain/partners/partner-repository';
 import { SessionAdmin } from './domain/sessions/session-admin';
 import type { SessionRepository } from './domain/sessions/session-repository';
+import type { DeliveryRepository } from './domain/webhooks/delivery-repository';
 import { OrderEventPublisher } from './domain/webhooks/order-event-publisher';
-import type { OrderEventMessage } from './domain/webhooks/order-events';
 import { WebhookAdmin } from './domain/webhooks/webhook-admin';
+import type { WebhookEndpointRepository } from './domain/webhooks/webhook-endpoint';
+import type { FunctionName } from './resources/resource-definitions';
 
 export type { DependencyOverrides } from './composition/base';
 
+/** Each function's dependencies, as its own Lambda composes them, under the function's name. */
+export interface FunctionDependencies extends Record<FunctionName, BaseDependencies> {
+  readonly setup: SetupDependencies;
+  readonly handshake: HandshakeDependencies;
+  readonly embed: EmbedDependencies;
+  readonly orderOutboxRelay: OrderOutboxRelayDependencies;
+  readonly orderFanout: OrderFanoutDependencies;
+  readonly webhookDispatch: WebhookDispatchDependencies;
+}
+
 /**
- * Everything at once: what every function has (each Lambda composes only its own part,
- * in `functions/composition/`), plus the repositories and operator services the local
- * stack, the operator CLI and the tests use.
+ * The local stack's, the CLI's and the tests' composition root: every function's
+ * dependencies side by side (never merged, so no function's can shadow another's),
+ * plus the repositories and operator services the local stack, the CLI and the tests use.
  */
-export interface Dependencies
-  extends SetupDependencies,
-    HandshakeDependencies,
-    EmbedDependencies,
-    OrderOutboxRelayDependencies,
-    OrderFanoutDependencies,
-    WebhookDispatchDependencies {
+export interface Dependencies extends BaseDependencies, CommerceDependencies {
   readonly aws: AwsClients;
+  readonly functions: FunctionDependencies;
   readonly partners: PartnerRepository;
   readonly partnerAdmin: PartnerAdmin;
   readonly organizations: OrganizationRepository;
@@ -46,44 +51,51 @@ export interface Dependencies
   /** Ingestion: validates an order event and queues it for fan-out. */
   readonly orderEvents: OrderEventPublisher;
   readonly webhookAdmin: WebhookAdmin;
+  readonly webhookEndpoints: WebhookEndpointRepository;
+  readonly deliveries: DeliveryRepository;
 }
 
-/** The local stack's, the CLI's and the tests' composition root. */
 export function createDependencies(config: RuntimeConfig, aws: AwsClients, overrides: DependencyOverrides = {}): Dependencies {
   const base = createBase(config, overrides);
-  const table = tablesOf(config);
-  const partners = new DynamoPartnerRepository(aws.db, table('partners'));
-  const organizations = new DynamoOrganizationRepository(overrides.organizationsDb ?? aws.db, table('organizations'), table('identityUsers'));
-  const sessions = new DynamoSessionRepository(aws.db, table('sessions'));
-  const dispatch = composeWebhookDispatch(base, aws);
+  const { clock } = base;
+  const functions: FunctionDependencies = {
+    setup: composeSetup(base, aws, overrides),
+    handshake: composeHandshake(base, aws.db),
+    embed: composeEmbed(base, aws.db),
+    orderOutboxRelay: composeOrderOutboxRelay(base, aws),
+    orderFanout: composeOrderFanout(base, aws),
+    webhookDispatch: composeWebhookDispatch(base, aws),
+  };
+  const repositories = new DynamoRepositories(config, aws.db);
+  const partners = repositories.partners();
+  const organizations = repositories.organizations(overrides.organizationsDb);
+  const sessions = repositories.sessions();
+  const webhookEndpoints = repositories.webhookEndpoints();
+  const deliveries = repositories.deliveries();
   return {
-    ...composeSetup(base, aws, overrides),
-    ...composeHandshake(base, aws.db),
-    ...composeEmbed(base, aws.db),
-    ...composeOrderOutboxRelay(base, aws),
-    ...composeOrderFanout(base, aws),
-    ...dispatch,
+    config,
+    clock,
+    logger: base.logger,
     aws,
+    functions,
     partners,
-    partnerAdmin: new PartnerAdmin(partners, config.API_KEY_PREFIX, base.clock),
+    partnerAdmin: new PartnerAdmin(partners, config.API_KEY_PREFIX, clock),
     organizations,
-    identity: new DynamoIdentityDirectory(aws.db, table('identityUsers')),
+    identity: repositories.identity(),
     sessions,
-    sessionAdmin: new SessionAdmin(partners, organizations, sessions, base.clock),
-    orderEvents: new OrderEventPublisher(
+    sessionAdmin: new SessionAdmin(partners, organizations, sessions, clock),
+    orderEvents: new OrderEventPublisher(partners, organizations, orderEventQueue(config, aws.sqs), clock),
+    webhookAdmin: new WebhookAdmin({
       partners,
-      organizations,
-      new SqsMessageQueue<OrderEventMessage>(aws.sqs, config.ORDER_EVENTS_QUEUE_URL),
-      base.clock,
-    ),
-    webhookAdmin: new WebhookAdmin(
-      partners,
-      dispatch.webhookEndpoints,
-      dispatch.signingSecrets,
-      dispatch.deliveries,
-      dispatch.deliveryQueue,
-      config.WEBHOOK_REQUIRE_HTTPS_PUBLIC,
-      base.clock,
-    ),
+      endpoints: webhookEndpoints,
+      secrets: functions.webhookDispatch.signingSecrets,
+      deliveries,
+      queue: deliveryQueue(config, aws.sqs),
+      requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC,
+      clock,
+    }),
+    webhookEndpoints,
+    deliveries,
+    ...composeCommerce(base, repositories),
   };
 }

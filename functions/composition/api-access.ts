@@ -1,9 +1,7 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoPartnerRepository } from '../adapters/dynamodb/partner-repository';
-import { DynamoRateLimitCounter } from '../adapters/dynamodb/rate-limit-counter';
 import { Authenticator } from '../domain/access/authenticator';
 import { RateLimiter } from '../domain/access/rate-limiter';
-import { type BaseDependencies, tablesOf } from './base';
+import type { BaseDependencies } from './base';
+import type { DynamoRepositories } from './repositories';
 
 /** What the partner API pipeline needs before any handler runs. */
 export interface ApiDependencies extends BaseDependencies {
@@ -11,11 +9,10 @@ export interface ApiDependencies extends BaseDependencies {
   readonly rateLimiter: RateLimiter;
 }
 
-export function composeApiAccess(base: BaseDependencies, db: DynamoDBDocumentClient): ApiDependencies {
-  const table = tablesOf(base.config);
+export function composeApiAccess(base: BaseDependencies, repositories: DynamoRepositories): ApiDependencies {
   return {
     ...base,
-    authenticator: new Authenticator(new DynamoPartnerRepository(db, table('partners')), base.config.API_KEY_PREFIX),
-    rateLimiter: new RateLimiter(new DynamoRateLimitCounter(db, table('rateLimits')), base.clock, base.config.STAGE),
+    authenticator: new Authenticator(repositories.partners(), base.config.API_KEY_PREFIX),
+    rateLimiter: new RateLimiter(repositories.rateLimits(), base.clock, base.config.STAGE),
   };
 }

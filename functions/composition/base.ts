@@ -1,5 +1,4 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { type TableName, tableName } from '../resources/resource-definitions';
 import type { RuntimeConfig } from '../config';
 import { type Clock, systemClock } from '../domain/clock';
 import { jsonLinesLogger, type Logger, redactingLogger } from '../domain/logger';
@@ -27,9 +26,3 @@ export const createBase = (config: RuntimeConfig, overrides: DependencyOverrides
   clock: overrides.clock ?? systemClock,
   logger: redactingLogger(overrides.logger ?? jsonLinesLogger()),
 });
-
-/** Physical table names of this stage. */
-export const tablesOf =
-  (config: RuntimeConfig) =>
-  (table: TableName): string =>
-    tableName(config.RESOURCE_PREFIX, table);

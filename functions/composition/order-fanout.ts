@@ -2,13 +2,11 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
-import { DynamoDeliveryRepository } from '../adapters/dynamodb/delivery-repository';
-import { DynamoWebhookEndpointRepository } from '../adapters/dynamodb/webhook-endpoint-repository';
-import { SqsMessageQueue } from '../adapters/sqs-queue';
-import type { DeliveryMessage } from '../domain/webhooks/delivery';
 import { WebhookFanout } from '../domain/webhooks/webhook-fanout';
-import { type BaseDependencies, createBase, tablesOf } from './base';
+import { type BaseDependencies, createBase } from './base';
 import { lambdaRoot } from './lambda-root';
+import { deliveryQueue } from './message-queues';
+import { DynamoRepositories } from './repositories';
 
 export interface OrderFanoutDependencies extends BaseDependencies {
   readonly webhookFanout: WebhookFanout;
@@ -18,13 +16,13 @@ export function composeOrderFanout(
   base: BaseDependencies,
   clients: { db: DynamoDBDocumentClient; sqs: SQSClient },
 ): OrderFanoutDependencies {
-  const table = tablesOf(base.config);
+  const repositories = new DynamoRepositories(base.config, clients.db);
   return {
     ...base,
     webhookFanout: new WebhookFanout(
-      new DynamoWebhookEndpointRepository(clients.db, table('partners')),
-      new DynamoDeliveryRepository(clients.db, table('webhooks')),
-      new SqsMessageQueue<DeliveryMessage>(clients.sqs, base.config.WEBHOOK_DELIVERIES_QUEUE_URL),
+      repositories.webhookEndpoints(),
+      repositories.deliveries(),
+      deliveryQueue(base.config, clients.sqs),
       base.clock,
       base.logger,
     ),

@@ -2,16 +2,15 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSecretsClient } from '../adapters/aws/secrets-client';
-import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
-import { DynamoOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { stripeClientSource } from '../adapters/stripe-client';
 import { StripePayments } from '../adapters/stripe-payments';
 import { IdempotencyGuard } from '../domain/idempotency/idempotency-guard';
 import { OrganizationSetup } from '../domain/organizations/organization-setup';
 import type { PaymentProvider } from '../domain/payments/payment-provider';
 import { type ApiDependencies, composeApiAccess } from './api-access';
-import { type BaseDependencies, createBase, type DependencyOverrides, tablesOf } from './base';
+import { type BaseDependencies, createBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
+import { DynamoRepositories } from './repositories';
 
 export interface SetupDependencies extends ApiDependencies {
   readonly payments: PaymentProvider;
@@ -22,16 +21,20 @@ export interface SetupDependencies extends ApiDependencies {
 export function composeSetup(
   base: BaseDependencies,
   clients: { db: DynamoDBDocumentClient; secrets: SecretsManagerClient },
-  overrides: DependencyOverrides = {},
+  overrides: Pick<DependencyOverrides, 'payments' | 'organizationsDb'> = {},
 ): SetupDependencies {
-  const table = tablesOf(base.config);
-  const organizations = new DynamoOrganizationRepository(overrides.organizationsDb ?? clients.db, table('organizations'), table('identityUsers'));
+  const repositories = new DynamoRepositories(base.config, clients.db);
   const payments = overrides.payments ?? new StripePayments(stripeClientSource(base.config, clients.secrets));
   return {
-    ...composeApiAccess(base, clients.db),
+    ...composeApiAccess(base, repositories),
     payments,
-    organizationSetup: new OrganizationSetup({ organizations, payments, clock: base.clock, stage: base.config.STAGE }),
-    idempotency: new IdempotencyGuard(new DynamoIdempotencyStore(clients.db, table('idempotency')), base.clock),
+    organizationSetup: new OrganizationSetup({
+      organizations: repositories.organizations(overrides.organizationsDb),
+      payments,
+      clock: base.clock,
+      stage: base.config.STAGE,
+    }),
+    idempotency: new IdempotencyGuard(repositories.idempotency(), base.clock),
   };
 }
 

@@ -1,38 +1,46 @@
 /**
- * The failures the domain can report. They say what went wrong, never which HTTP
- * status it becomes: `functions/http/error-responses.ts` maps them to the contract's
- * bodies per endpoint, in one place.
+ * The failures the service reports: one family, whether a use case or a repository
+ * raised it. They say what went wrong, never which HTTP status it becomes:
+ * `functions/http/error-responses.ts` maps them to the contract's bodies per endpoint, in
+ * one place.
+ *
+ * Each class sets `name` as a string literal (as stripe-node's errors do): bundles are
+ * minified, so a name taken from the constructor would become `w` in the logs. A failure
+ * caught on the way (an AWS error, say) travels on as `cause`.
  */
+import type { Profile } from './organizations/organization';
 import type { ValidationIssue } from './validation';
 
 export abstract class DomainError extends Error {
-  abstract readonly kind: string;
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
+  abstract override readonly name: string;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
   }
 }
 
 /** The request body (or a header the domain reads) breaks the contract's rules. */
 export class ValidationFailed extends DomainError {
-  readonly kind = 'validation-failed';
-  constructor(readonly issues: readonly ValidationIssue[], message = 'The request is invalid') {
+  override readonly name = 'ValidationFailed';
+  constructor(
+    readonly issues: readonly ValidationIssue[],
+    message = 'The request is invalid',
+  ) {
     super(message);
   }
 }
 
 /** No usable credential: missing, unknown, revoked, wrong environment or wrong header. */
 export class Unauthorized extends DomainError {
-  readonly kind = 'unauthorized';
+  override readonly name = 'Unauthorized';
 }
 
 /** A valid credential that may not do this: missing scope or another partner's resource. */
 export class Forbidden extends DomainError {
-  readonly kind = 'forbidden';
+  override readonly name = 'Forbidden';
 }
 
 export class RateLimited extends DomainError {
-  readonly kind = 'rate-limited';
+  override readonly name = 'RateLimited';
   constructor(readonly limit: RateLimitState) {
     super('Rate limit exceeded');
   }
@@ -46,34 +54,38 @@ export interface RateLimitState {
 }
 
 export class ProfileNotFound extends DomainError {
-  readonly kind = 'profile-not-found';
+  override readonly name = 'ProfileNotFound';
 }
 
 /** The profile has no (or a disabled) identity-provider user. */
 export class ProfileNotLinked extends DomainError {
-  readonly kind = 'profile-not-linked';
+  override readonly name = 'ProfileNotLinked';
 }
 
 export class UserAlreadyExists extends DomainError {
-  readonly kind = 'user-already-exists';
-  constructor(readonly profileId: string, readonly email: string) {
-    super('A profile with this internalUserId already exists in the organization');
+  override readonly name = 'UserAlreadyExists';
+  constructor(
+    readonly profileId: string,
+    readonly email: string,
+    options?: ErrorOptions,
+  ) {
+    super('A profile with this internalUserId already exists in the organization', options);
   }
 }
 
 /** An Idempotency-Key was reused with a different request body. */
 export class IdempotencyKeyReused extends DomainError {
-  readonly kind = 'idempotency-key-reused';
+  override readonly name = 'IdempotencyKeyReused';
 }
 
 /** A request with the same Idempotency-Key is still being processed. */
 export class IdempotencyKeyInFlight extends DomainError {
-  readonly kind = 'idempotency-key-in-flight';
+  override readonly name = 'IdempotencyKeyInFlight';
 }
 
 /** A resource the operator CLI was pointed at does not exist. */
 export class NotFound extends DomainError {
-  readonly kind = 'not-found';
+  override readonly name = 'NotFound';
 }
 
 /**
@@ -83,7 +95,7 @@ export class NotFound extends DomainError {
  * The browser is never told which.
  */
 export class EmbedAccessDenied extends DomainError {
-  readonly kind = 'embed-access-denied';
+  override readonly name = 'EmbedAccessDenied';
   constructor(
     readonly refused: 'link' | 'session' | 'foreign-origin',
     reason: string,
@@ -94,15 +106,43 @@ export class EmbedAccessDenied extends DomainError {
 
 /** An order event names an organization (partner_org_id) the partner does not have. */
 export class OrganizationNotFound extends DomainError {
-  readonly kind = 'organization-not-found';
-  constructor(readonly partnerId: string, readonly internalOrgId: string) {
+  override readonly name = 'OrganizationNotFound';
+  constructor(
+    readonly partnerId: string,
+    readonly internalOrgId: string,
+  ) {
     super(`Partner ${partnerId} has no organization with internalOrgId "${internalOrgId}"`);
   }
 }
 
-/** The record changed between our read and our conditional write; the caller may try again. */
-export class ConcurrentUpdate extends DomainError {
-  readonly kind = 'concurrent-update';
+/**
+ * Another writer changed the record between our read and our conditional write (e.g.
+ * added the same shipping location, or is queueing the same delivery); re-read and try
+ * again.
+ */
+export class ConcurrentModification extends DomainError {
+  override readonly name = 'ConcurrentModification';
+}
+
+/** The organization already existed when we tried to create it (a concurrent or earlier setup). */
+export class OrganizationAlreadyExists extends DomainError {
+  override readonly name = 'OrganizationAlreadyExists';
+}
+
+/** The profile's internalUserId is taken in the organization; `existing` is the one that holds it. */
+export class ProfileAlreadyExists extends DomainError {
+  override readonly name = 'ProfileAlreadyExists';
+  constructor(
+    readonly existing: Profile,
+    options?: ErrorOptions,
+  ) {
+    super('Profile already exists', options);
+  }
+}
+
+/** Setup lost this many races in a row for one organization: something is wrong, so it answers 500. */
+export class SetupContention extends DomainError {
+  override readonly name = 'SetupContention';
 }
 
 /**
@@ -111,7 +151,7 @@ export class ConcurrentUpdate extends DomainError {
  * `INVALID_ORDER_TRANSITION`.
  */
 export class InvalidOrderTransition extends DomainError {
-  readonly kind = 'invalid-order-transition';
+  override readonly name = 'InvalidOrderTransition';
   constructor(
     readonly orderId: string,
     /** The order's status when the change was refused. */
@@ -125,7 +165,7 @@ export class InvalidOrderTransition extends DomainError {
 
 /** No order with this id, or one outside the caller's organization (which it is not told about). */
 export class OrderNotFound extends DomainError {
-  readonly kind = 'order-not-found';
+  override readonly name = 'OrderNotFound';
   constructor(readonly orderId: string) {
     super(`No order ${orderId}`);
   }
@@ -133,7 +173,7 @@ export class OrderNotFound extends DomainError {
 
 /** An order was placed from a cart with nothing in it. */
 export class EmptyCart extends DomainError {
-  readonly kind = 'empty-cart';
+  override readonly name = 'EmptyCart';
   constructor() {
     super('The cart is empty');
   }
@@ -141,7 +181,7 @@ export class EmptyCart extends DomainError {
 
 /** Products that are unknown or inactive were added to a cart, or are still in one at checkout. */
 export class ProductUnavailable extends DomainError {
-  readonly kind = 'product-unavailable';
+  override readonly name = 'ProductUnavailable';
   constructor(readonly productIds: readonly string[]) {
     super(`Not available: ${productIds.join(', ')}`);
   }
@@ -152,7 +192,7 @@ export class ProductUnavailable extends DomainError {
  * was asked for and the organization has no active default location.
  */
 export class ShippingLocationUnavailable extends DomainError {
-  readonly kind = 'shipping-location-unavailable';
+  override readonly name = 'ShippingLocationUnavailable';
   constructor(readonly shippingLocationId: string | undefined) {
     super(
       shippingLocationId === undefined

@@ -12,7 +12,7 @@ import { html, type JsonResponse, seeOther } from '../http/responses';
  * session cookie and redirect to the same path without the key (so it never stays in
  * the URL, history or a Referer). A `session_key` always takes precedence over a cookie.
  */
-async function openOrShow({ event, partnerId, deps }: EmbedRequest): Promise<JsonResponse> {
+async function openOrShow({ event, partnerId, deps }: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
   const sessionKey = event.queryStringParameters?.session_key;
   if (sessionKey !== undefined) {
     const opened = await deps.embeddedSessions.redeem(partnerId, sessionKey);
@@ -36,7 +36,7 @@ function isSameOriginRequest(event: ApiEvent, embedBaseUrl: string): boolean {
 }
 
 /** `POST /embedded/{partnerId}/logout`, from the module's own sign-out form only. */
-async function logout({ event, partnerId, deps }: EmbedRequest): Promise<JsonResponse> {
+async function logout({ event, partnerId, deps }: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
   if (!isSameOriginRequest(event, deps.config.EMBED_BASE_URL)) {
     throw new EmbedAccessDenied('foreign-origin', 'logout from a foreign origin');
   }

@@ -1,22 +1,17 @@
 import { type SetupDependencies, setupFromEnvironment } from '../composition/setup';
 import { SetupRequest } from '../domain/organizations/setup-request';
-import { apiHandler } from '../http/api-handler';
+import { idempotentApiHandler } from '../http/api-handler';
 import { SETUP_ENDPOINT } from '../http/endpoints';
-import { withIdempotencyKey } from '../http/idempotency-key';
 import { parseBody } from '../http/parse-body';
 import { json } from '../http/responses';
 import { toSetupResponse } from '../http/setup-response';
 
 /** POST /v1/organizations/setup: provisions an organization, a profile and shipping locations. */
 export const createSetupHandler = (getDependencies: () => Promise<SetupDependencies>) =>
-  apiHandler(
-    SETUP_ENDPOINT,
-    getDependencies,
-    withIdempotencyKey(SETUP_ENDPOINT.name, async ({ body, caller, deps }) => {
-      const input = parseBody(SetupRequest, body);
-      const result = await deps.organizationSetup.setup(caller.partnerId, input);
-      return json(200, toSetupResponse(result));
-    }),
-  );
+  idempotentApiHandler(SETUP_ENDPOINT, getDependencies, async ({ body, caller, deps }) => {
+    const input = parseBody(SetupRequest, body);
+    const result = await deps.organizationSetup.setup(caller.partnerId, input);
+    return json(200, toSetupResponse(result));
+  });
 
 export const handler = createSetupHandler(setupFromEnvironment);

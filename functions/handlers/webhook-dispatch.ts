@@ -1,17 +1,17 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { type WebhookDispatchDependencies, webhookDispatchFromEnvironment } from '../composition/webhook-dispatch';
 import { DeliveryMessage } from '../domain/webhooks/delivery';
-import { type ParsedBody, parseBody, processSqsBatch } from '../queue/sqs-batch';
+import { type ParsedRecord, parseRecordBody, processSqsBatch } from '../queue/sqs-batch';
 
 /** webhook-deliveries → one attempt (or a hop towards its due time) per message; the batch shares its reads. */
 export const createWebhookDispatchHandler =
   (getDependencies: () => Promise<WebhookDispatchDependencies>) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const deps = await getDependencies();
-    const parsed = event.Records.map((record) => parseBody(record, DeliveryMessage));
+    const parsed = event.Records.map((record) => parseRecordBody(record, DeliveryMessage));
     const batch = deps.webhookDispatcher.batch(parsed.flatMap((body) => (body.ok ? [body.message] : [])));
     return processSqsBatch(event, deps.logger, 'webhook-dispatch', async (_record, index) => {
-      const body = parsed[index] as ParsedBody<DeliveryMessage>;
+      const body = parsed[index] as ParsedRecord<DeliveryMessage>;
       if (!body.ok) throw body.error;
       return batch.dispatch(body.message);
     });

@@ -1,16 +1,17 @@
-import middy from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { Caller } from '../domain/access/authenticator';
-import type { ApiDependencies } from '../composition/api-access';
-import type { ApiContext, ApiEvent, ApiResult, HttpLambda } from './api-context';
+import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from './api-context';
 import type { ApiEndpoint } from './endpoints';
+import { idempotencyKey, replayed } from './idempotency-key';
 import { apiKeyAuth } from './middlewares/api-key-auth';
 import { errorResponder } from './middlewares/error-responder';
 import { jsonBody } from './middlewares/json-body';
 import { requestContext } from './middlewares/request-context';
 import { requestLog } from './middlewares/request-log';
+import type { ApiAccessDependencies, IdempotencyDependencies } from './pipeline-dependencies';
 import type { JsonResponse } from './responses';
 
-export interface ApiRequest<D extends ApiDependencies = ApiDependencies> {
+export interface ApiRequest<D> {
   readonly event: ApiEvent;
   readonly body: Record<string, unknown>;
   readonly caller: Caller;
@@ -18,31 +19,58 @@ export interface ApiRequest<D extends ApiDependencies = ApiDependencies> {
   readonly deps: D;
 }
 
+type Handle<D> = (request: ApiRequest<D>) => Promise<JsonResponse>;
+type Middleware<D> = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>;
+
+/** The partner API pipeline for an endpoint without Idempotency-Key support. */
+export const apiHandler = <D extends ApiAccessDependencies>(
+  endpoint: ApiEndpoint,
+  getDependencies: () => Promise<D>,
+  handle: Handle<D>,
+): HttpLambda => pipeline(endpoint, getDependencies, handle, { aroundErrors: [], last: [] });
+
+/** The partner API pipeline for an endpoint that honours the `Idempotency-Key` header. */
+export function idempotentApiHandler<D extends IdempotencyDependencies>(
+  endpoint: ApiEndpoint,
+  getDependencies: () => Promise<D>,
+  handle: Handle<D>,
+): HttpLambda {
+  const { claim, settlement } = idempotencyKey<D>(endpoint.name);
+  return pipeline(endpoint, getDependencies, handle, { aroundErrors: [settlement], last: [claim] });
+}
+
 /**
  * The partner API pipeline, composed once. `before` runs top to bottom (context, auth
  * and rate limit, body); `after`/`onError` run bottom to top, so the error responder
- * shapes the response before the log line and the Request-Id header see it.
+ * shapes the response before the log line and the Request-Id header see it. An
+ * endpoint's own middlewares go just above the error responder (`aroundErrors`: they
+ * see its response) or at the end (`last`: they see the caller and the body).
  */
-export function apiHandler<D extends ApiDependencies>(
+function pipeline<D extends ApiAccessDependencies>(
   endpoint: ApiEndpoint,
   getDependencies: () => Promise<D>,
-  handle: (request: ApiRequest<D>) => Promise<JsonResponse>,
+  handle: Handle<D>,
+  extra: { aroundErrors: Middleware<D>[]; last: Middleware<D>[] },
 ): HttpLambda {
-  const handler = middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
-    .use(requestContext(getDependencies))
-    .use(requestLog(endpoint.name))
-    .use(errorResponder(endpoint.name))
-    .use(apiKeyAuth(endpoint))
-    .use(jsonBody())
-    .handler(async (event, context) =>
-      handle({
+  const middlewares: Middleware<D>[] = [
+    requestContext(getDependencies),
+    requestLog(endpoint.name),
+    ...extra.aroundErrors,
+    errorResponder(endpoint.name),
+    apiKeyAuth(endpoint),
+    jsonBody(),
+    ...extra.last,
+  ];
+  return middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
+    .use(middlewares)
+    .handler(async (event, context) => {
+      if (context.idempotency?.kind === 'replay') return replayed(context.idempotency.outcome);
+      return handle({
         event,
-        body: context.body as Record<string, unknown>,
-        caller: context.caller as Caller,
-        requestId: context.requestId,
-        deps: context.deps,
-      }),
-    );
-  // The pipeline fills in the ApiContext fields itself; Lambda hands it a plain Context.
-  return handler as unknown as HttpLambda;
+        body: filledIn(context.body, 'body'),
+        caller: filledIn(context.caller, 'caller'),
+        requestId: filledIn(context.requestId, 'requestId'),
+        deps: filledIn(context.deps, 'deps'),
+      });
+    });
 }

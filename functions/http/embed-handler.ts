@@ -1,24 +1,24 @@
 import middy from '@middy/core';
-import type { EmbedDependencies } from '../composition/embed';
 import { EmbedAccessDenied } from '../domain/errors';
 import { isPartnerId, type PartnerId } from '../domain/partners/partner';
-import type { ApiContext, ApiEvent, ApiResult, HttpLambda } from './api-context';
+import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from './api-context';
 import { embedErrorResponder } from './middlewares/embed-error-responder';
 import { embedSecurityHeaders } from './middlewares/embed-security-headers';
 import { requestContext } from './middlewares/request-context';
 import { requestLog } from './middlewares/request-log';
+import type { EmbedHostDependencies } from './pipeline-dependencies';
 import type { JsonResponse } from './responses';
 
-export interface EmbedContext extends ApiContext<EmbedDependencies> {
+export interface EmbedContext<D> extends ApiContext<D> {
   /** The partner's frame-ancestors sources, resolved before the handler runs. */
   frameAncestors?: readonly string[];
 }
 
-export interface EmbedRequest {
+export interface EmbedRequest<D> {
   readonly event: ApiEvent;
   /** From the path: unauthenticated, so it only ever narrows what a token or cookie may do. */
   readonly partnerId: PartnerId;
-  readonly deps: EmbedDependencies;
+  readonly deps: D;
 }
 
 /**
@@ -26,19 +26,18 @@ export interface EmbedRequest {
  * every embed response carries, then failures as HTML pages. `after`/`onError` run bottom
  * to top, so the headers land on error pages too.
  */
-export function embedHandler(
-  getDependencies: () => Promise<EmbedDependencies>,
-  handle: (request: EmbedRequest) => Promise<JsonResponse>,
+export function embedHandler<D extends EmbedHostDependencies>(
+  getDependencies: () => Promise<D>,
+  handle: (request: EmbedRequest<D>) => Promise<JsonResponse>,
 ): HttpLambda {
-  const handler = middy<ApiEvent, ApiResult, Error, EmbedContext>()
+  return middy<ApiEvent, ApiResult, Error, EmbedContext<D>>()
     .use(requestContext(getDependencies))
-    .use(requestLog('embed'))
-    .use(embedSecurityHeaders())
-    .use(embedErrorResponder())
+    .use(requestLog<D>('embed'))
+    .use(embedSecurityHeaders<D>())
+    .use(embedErrorResponder<D>())
     .handler(async (event, context) => {
       const partnerId = event.pathParameters?.partnerId ?? '';
       if (!isPartnerId(partnerId)) throw new EmbedAccessDenied('link', 'the path names no partner');
-      return handle({ event, partnerId, deps: context.deps });
+      return handle({ event, partnerId, deps: filledIn(context.deps, 'deps') });
     });
-  return handler as unknown as HttpLambda;
 }

@@ -1,5 +1,4 @@
 import {
-  DomainError,
   EmbedAccessDenied,
   Forbidden,
   IdempotencyKeyInFlight,
@@ -77,7 +76,3 @@ export function embedErrorResponse(error: unknown): JsonResponse {
   }
   return html(500, unavailablePage());
 }
-
-/** Whether the failure is the caller's (4xx, expected) rather than ours (logged as an error). */
-export const isExpectedFailure = (error: unknown): boolean =>
-  error instanceof DomainError;

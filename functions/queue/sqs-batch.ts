@@ -30,13 +30,13 @@ export async function processSqsBatch(
   return { batchItemFailures };
 }
 
-export type ParsedBody<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: unknown };
+export type ParsedRecord<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: unknown };
 
 /**
  * The message in a record's JSON body, or the error that says why it is not one: a bad
  * record then fails alone instead of failing the batch it came in.
  */
-export function parseBody<T>(record: SQSRecord, schema: { parse(value: unknown): T }): ParsedBody<T> {
+export function parseRecordBody<T>(record: SQSRecord, schema: { parse(value: unknown): T }): ParsedRecord<T> {
   try {
     return { ok: true, message: schema.parse(JSON.parse(record.body)) };
   } catch (error) {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createAwsClients } from '../../functions/adapters/aws-clients';
 import { loadRuntimeConfig, type RuntimeConfig } from '../../functions/config';
-import { createDependencies, type Dependencies, type DependencyOverrides } from '../../functions/container';
+import { createDependencies, type Dependencies, type DependencyOverrides, type FunctionDependencies } from '../../functions/container';
 import { createEmbedHandler } from '../../functions/handlers/embed';
 import { createHandshakeHandler } from '../../functions/handlers/handshake';
 import { createOrderFanoutHandler } from '../../functions/handlers/order-fanout';
@@ -47,12 +47,17 @@ export interface LocalStack {
   close(): Promise<void>;
 }
 
-type HttpHandlerFactory = (getDependencies: () => Promise<Dependencies>) => HttpLambda;
+/** As a Lambda resolves its dependencies once per cold start; here they are built already. */
+const built =
+  <D>(dependencies: D) =>
+  (): Promise<D> =>
+    Promise.resolve(dependencies);
 
-const HTTP_HANDLERS: Record<(typeof API_ROUTES | typeof EMBED_ROUTES)[number]['fn'], HttpHandlerFactory> = {
-  setup: createSetupHandler,
-  handshake: createHandshakeHandler,
-  embed: createEmbedHandler,
+/** Each route's function, served from that function's own dependencies, as in AWS. */
+const HTTP_HANDLERS: Record<(typeof API_ROUTES | typeof EMBED_ROUTES)[number]['fn'], (functions: FunctionDependencies) => HttpLambda> = {
+  setup: (functions) => createSetupHandler(built(functions.setup)),
+  handshake: (functions) => createHandshakeHandler(built(functions.handshake)),
+  embed: (functions) => createEmbedHandler(built(functions.embed)),
 };
 
 /**
@@ -79,7 +84,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ...options.extraEnvironment,
   });
   const deps = createDependencies(config, aws, options);
-  const getDependencies = () => Promise.resolve(deps);
 
   const health: LocalPage = (req, res) => {
     if (req.url !== '/health') return false;
@@ -87,8 +91,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     return true;
   };
   const queueHandlers: Record<QueueName, SqsLambda> = {
-    orderEvents: createOrderFanoutHandler(getDependencies),
-    webhookDeliveries: createWebhookDispatchHandler(getDependencies),
+    orderEvents: createOrderFanoutHandler(built(deps.functions.orderFanout)),
+    webhookDeliveries: createWebhookDispatchHandler(built(deps.functions.webhookDispatch)),
   };
   const consumers = Object.fromEntries(
     (Object.keys(QUEUES) as QueueName[]).map((name) => [
@@ -107,7 +111,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     db: aws.db as unknown as DynamoDBClient,
     streams: new DynamoDBStreamsClient(clientOptions(options.standIns.endpoints.dynamodb)),
     tableName: tableName(options.resourcePrefix, 'orders'),
-    handler: createOrderOutboxRelayHandler(getDependencies),
+    handler: createOrderOutboxRelayHandler(built(deps.functions.orderOutboxRelay)),
     batchSize: ORDER_OUTBOX_BATCH_SIZE,
     onError: (error) => deps.logger.error({ msg: 'stream poller error', table: 'orders', error: String(error) }),
   });
@@ -123,7 +127,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [...API_ROUTES, ...EMBED_ROUTES].map((route) => ({
         method: route.method,
         path: route.path,
-        handler: HTTP_HANDLERS[route.fn](getDependencies),
+        handler: HTTP_HANDLERS[route.fn](deps.functions),
       })),
       [health, ...(options.pages ?? [])],
     ),

@@ -16,7 +16,7 @@ import {
   ConcurrentModification,
   OrganizationAlreadyExists,
   ProfileAlreadyExists,
-} from '../../functions/domain/organizations/organization-repository';
+} from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { scanTable } from '../support/inspect';
 import { startTestStack, type TestStack } from '../support/test-stack';

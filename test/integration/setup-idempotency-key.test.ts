@@ -136,7 +136,7 @@ describe('Idempotency-Key (beyond the contract, as Stripe does it)', () => {
     const { partnerId, setup } = await partnerWithKeyedSetup();
     const body = aSetupRequest().build();
     // A request that claimed the key and then crashed (its Lambda timed out) never settles it.
-    await stack.deps.idempotency.begin(`setup#${partnerId}`, 'crashed', body);
+    await stack.deps.functions.setup.idempotency.begin(`setup#${partnerId}`, 'crashed', body);
 
     expect((await setup(body, 'crashed')).status).toBe(409);
     stack.clock.advance(61_000);

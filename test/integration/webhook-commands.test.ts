@@ -71,7 +71,7 @@ describe('webhook set / show / rotate-secret', () => {
     await expect(
       webhookSet(stack.deps, { partner: partnerId, url: 'ftp://x', events: 'order.created,order.lost', secret: 'short' }),
     ).rejects.toMatchObject({
-      kind: 'validation-failed',
+      name: 'ValidationFailed',
       issues: [
         expect.objectContaining({ path: ['url'] }),
         expect.objectContaining({ path: ['events'], message: expect.stringContaining('order.lost') }),
@@ -80,8 +80,8 @@ describe('webhook set / show / rotate-secret', () => {
     });
     await expect(
       webhookSet(stack.deps, { partner: '00000000-0000-4000-8000-000000000000', url: 'http://127.0.0.1:9/' }),
-    ).rejects.toMatchObject({ kind: 'not-found' });
-    await expect(webhookShow(stack.deps, { partner: partnerId })).rejects.toMatchObject({ kind: 'not-found' });
+    ).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(webhookShow(stack.deps, { partner: partnerId })).rejects.toMatchObject({ name: 'NotFound' });
   });
 
   it('rotates the secret: printed once, stored, and deliveries are signed with it', async () => {
@@ -122,7 +122,7 @@ describe('order-event', () => {
   it('refuses malformed JSON with a clear error', async () => {
     const { partnerId } = await aPartnerWithOrganization(stack);
     await expect(orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: '{nope' })).rejects.toMatchObject({
-      kind: 'validation-failed',
+      name: 'ValidationFailed',
       issues: [expect.objectContaining({ code: 'MALFORMED_JSON', path: ['data'] })],
     });
   });
@@ -174,7 +174,7 @@ describe('deliveries list / show / replay, and the outbox', () => {
 
   it('refuses an unknown status filter and an unknown delivery', async () => {
     const { partnerId } = await aPartnerWithOrganization(stack);
-    await expect(deliveriesList(stack.deps, { partner: partnerId, status: 'lost' })).rejects.toMatchObject({ kind: 'validation-failed' });
-    await expect(deliveriesReplay(stack.deps, { delivery: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(deliveriesList(stack.deps, { partner: partnerId, status: 'lost' })).rejects.toMatchObject({ name: 'ValidationFailed' });
+    await expect(deliveriesReplay(stack.deps, { delivery: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ name: 'NotFound' });
   });
 });

@@ -74,7 +74,7 @@ describe('a production dispatcher never connects to non-public destinations', ()
     const { partnerId } = await aPartnerWithOrganization(stack);
     for (const url of ['http://hooks.partner.example.com/', 'https://127.0.0.1/', 'https://[fd00::1]/', 'https://localhost/', 'https://10.1.2.3/']) {
       await expect(webhookSet(stack.deps, { partner: partnerId, url })).rejects.toMatchObject({
-        kind: 'validation-failed',
+        name: 'ValidationFailed',
         issues: [expect.objectContaining({ code: 'INVALID_URL', path: ['url'] })],
       });
     }

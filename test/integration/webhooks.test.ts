@@ -305,7 +305,7 @@ describe('which events become deliveries', () => {
     const { partnerId } = await aPartnerWithOrganization(stack);
     await expect(
       stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data: orderCreatedData('no-such-org') }),
-    ).rejects.toMatchObject({ kind: 'organization-not-found', message: expect.stringContaining('"no-such-org"') });
+    ).rejects.toMatchObject({ name: 'OrganizationNotFound', message: expect.stringContaining('"no-such-org"') });
   });
 
   it('refuses invalid data with the fields at fault', async () => {
@@ -314,14 +314,14 @@ describe('which events become deliveries', () => {
     await expect(
       stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data: { ...withoutEmail, status: 'shipped' } }),
     ).rejects.toMatchObject({
-      kind: 'validation-failed',
+      name: 'ValidationFailed',
       issues: expect.arrayContaining([
         expect.objectContaining({ code: 'REQUIRED', path: ['data', 'user_email'] }),
         expect.objectContaining({ code: 'INVALID_VALUE', path: ['data', 'status'] }),
       ]),
     });
     await expect(stack.deps.orderEvents.publish({ partnerId, event: 'order.lost', data: {} })).rejects.toMatchObject({
-      kind: 'validation-failed',
+      name: 'ValidationFailed',
       issues: [expect.objectContaining({ path: ['event'] })],
     });
   });
@@ -452,7 +452,7 @@ describe('the attempt log', () => {
 });
 
 describe('a batch of messages, as Lambda hands it over', () => {
-  const handle = createWebhookDispatchHandler(() => Promise.resolve(stack.deps));
+  const handle = createWebhookDispatchHandler(() => Promise.resolve(stack.deps.functions.webhookDispatch));
   const asRecord = (body: string, index: number): SQSRecord =>
     ({ messageId: `m-${index}`, receiptHandle: `r-${index}`, body, attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
 

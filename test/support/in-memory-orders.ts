@@ -1,7 +1,7 @@
 import { inCatalogOrder, matchesCatalogFilter } from '../../functions/domain/catalog/catalog-listing';
 import type { CatalogFilter, CatalogRepository } from '../../functions/domain/catalog/catalog-repository';
 import type { Product, ProductId } from '../../functions/domain/catalog/product';
-import { ConcurrentUpdate, ValidationFailed } from '../../functions/domain/errors';
+import { ConcurrentModification, ValidationFailed } from '../../functions/domain/errors';
 import type { Cart, CartLine, CartRepository } from '../../functions/domain/orders/cart';
 import type { Order, OrderId } from '../../functions/domain/orders/order';
 import {
@@ -86,9 +86,9 @@ export class InMemoryOrderRepository implements OrderRepository {
   constructor(private readonly carts?: InMemoryCartRepository) {}
 
   async create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
-    if (this.orders.has(order.id)) throw new ConcurrentUpdate(`Order ${order.id} already exists`);
+    if (this.orders.has(order.id)) throw new ConcurrentModification(`Order ${order.id} already exists`);
     // Checked and applied with no await in between: one transaction.
-    if (consumedCart && this.carts && !this.carts.holds(consumedCart)) throw new ConcurrentUpdate('The cart changed meanwhile');
+    if (consumedCart && this.carts && !this.carts.holds(consumedCart)) throw new ConcurrentModification('The cart changed meanwhile');
     this.orders.set(order.id, copy(order));
     this.events.push(copy(event));
     if (consumedCart) this.carts?.removeLines(consumedCart);
@@ -98,7 +98,7 @@ export class InMemoryOrderRepository implements OrderRepository {
     await this.beforeTransition?.();
     const stored = this.orders.get(input.order.id);
     if (!stored || stored.sequence !== input.expectedSequence) {
-      throw new ConcurrentUpdate(`Order ${input.order.id} changed since it was read`);
+      throw new ConcurrentModification(`Order ${input.order.id} changed since it was read`);
     }
     this.orders.set(input.order.id, copy(input.order));
     this.events.push(copy(input.event));

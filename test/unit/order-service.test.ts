@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import {
-  ConcurrentUpdate,
+  ConcurrentModification,
   EmptyCart,
   Forbidden,
   InvalidOrderTransition,
@@ -104,7 +104,7 @@ describe('placing an order', () => {
     ]);
 
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(ConcurrentUpdate) });
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(ConcurrentModification) });
     expect(orders.orders.size).toBe(1);
     expect(orders.events).toHaveLength(1);
   });
@@ -120,7 +120,7 @@ describe('placing an order', () => {
       return cart;
     };
 
-    await expect(orderService.placeOrder({ partner, profile, organization })).rejects.toThrow(ConcurrentUpdate);
+    await expect(orderService.placeOrder({ partner, profile, organization })).rejects.toThrow(ConcurrentModification);
     expect(orders.orders.size).toBe(0);
     expect((await cartService.view(profile.id)).lines).toMatchObject([{ quantity: 5 }]);
   });
@@ -253,7 +253,7 @@ describe('changing an order', () => {
     expect(lost).toBe(2);
   });
 
-  it('gives up with ConcurrentUpdate after losing every try', async () => {
+  it('gives up with ConcurrentModification after losing every try', async () => {
     const { orders, carts, catalog, clock, order, partnerScope } = await aPlacedOrder();
     const service = new OrderService({ orders, carts, catalog, clock, maxAttempts: 3 });
     let tries = 0;
@@ -262,7 +262,7 @@ describe('changing an order', () => {
       const stored = orders.orders.get(order.id)!;
       orders.orders.set(order.id, { ...stored, sequence: stored.sequence + 1 });
     };
-    await expect(service.transition(order.id, 'confirm', {}, partnerScope)).rejects.toThrow(ConcurrentUpdate);
+    await expect(service.transition(order.id, 'confirm', {}, partnerScope)).rejects.toThrow(ConcurrentModification);
     expect(tries).toBe(3);
     expect(orders.events).toHaveLength(1);
   });

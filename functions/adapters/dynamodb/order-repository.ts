@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../domain/clock';
-import { ConcurrentUpdate, ValidationFailed } from '../../domain/errors';
+import { ConcurrentModification, ValidationFailed } from '../../domain/errors';
 import type { Cart } from '../../domain/orders/cart';
 import type { Order, OrderId } from '../../domain/orders/order';
 import { toOutboxRecord } from '../../domain/orders/order-outbox';
@@ -99,7 +99,7 @@ export class DynamoOrderRepository implements OrderRepository {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
       if (failedConditions(error) || lostTransactionConflict(error)) {
-        throw new ConcurrentUpdate('The order or cart changed while this change was being made');
+        throw new ConcurrentModification('The order or cart changed while this change was being made', { cause: error });
       }
       throw error;
     }

@@ -3,7 +3,7 @@ import {
   GetCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { NotFound } from '../../domain/errors';
+import { ConcurrentModification, NotFound, OrganizationAlreadyExists, ProfileAlreadyExists } from '../../domain/errors';
 import type { IdentityUser } from '../../domain/identity/identity-user';
 import {
   inListingOrder,
@@ -13,12 +13,7 @@ import {
   type ProfileId,
   type ShippingLocation,
 } from '../../domain/organizations/organization';
-import {
-  ConcurrentModification,
-  OrganizationAlreadyExists,
-  type OrganizationRepository,
-  ProfileAlreadyExists,
-} from '../../domain/organizations/organization-repository';
+import type { OrganizationRepository } from '../../domain/organizations/organization-repository';
 import type { PartnerId } from '../../domain/partners/partner';
 import { identityKeys } from './identity-directory';
 import { queryAll } from './query-all';
@@ -88,9 +83,9 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
       const failed = failedConditions(error);
-      if (failed?.includes(0)) throw new OrganizationAlreadyExists(organization.internalOrgId);
+      if (failed?.includes(0)) throw new OrganizationAlreadyExists(organization.internalOrgId, { cause: error });
       // Fresh UUIDs collide only in theory; any other failed condition means a concurrent writer.
-      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('organization changed during creation');
+      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('organization changed during creation', { cause: error });
       throw error;
     }
   }
@@ -112,10 +107,10 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       const failed = failedConditions(error);
       if (failed?.includes(0)) {
         const existing = await this.getProfileInOrganization(organization.partnerId, organization.internalOrgId, profile.internalUserId);
-        if (existing) throw new ProfileAlreadyExists(existing);
+        if (existing) throw new ProfileAlreadyExists(existing, { cause: error });
       }
       // A location or the default appeared meanwhile, or another transaction held the items.
-      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('organization changed while adding a profile');
+      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('organization changed while adding a profile', { cause: error });
       throw error;
     }
   }

@@ -92,7 +92,7 @@ export class DynamoPartnerRepository implements PartnerRepository {
         }),
       );
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') throw new NotFound(`No partner ${partnerId}`);
+      if ((error as Error).name === 'ConditionalCheckFailedException') throw new NotFound(`No partner ${partnerId}`, { cause: error });
       throw error;
     }
   }

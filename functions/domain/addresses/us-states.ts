@@ -58,7 +58,6 @@ export const US_STATES = [
 ] as const;
 
 export type UsStateName = (typeof US_STATES)[number]['name'];
-export type UsStateAbbreviation = (typeof US_STATES)[number]['abbreviation'];
 
 /** Lower-cased, whitespace-collapsed form, so "new  york " and "NEW YORK" meet. */
 const lookupKey = (input: string): string => input.trim().replace(/\s+/g, ' ').toLowerCase();

@@ -28,14 +28,14 @@ export interface OrderRepository {
   /**
    * Writes a new order (sequence 1) and its order.created event and, when the order was
    * placed from a cart, removes exactly the cart lines it was priced from, all in one
-   * transaction. Throws ConcurrentUpdate, writing nothing, if the id is taken or any of
+   * transaction. Throws ConcurrentModification, writing nothing, if the id is taken or any of
    * those lines changed meanwhile (so a double submit places one order).
    */
   create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void>;
   /**
    * Replaces the stored order with `order` and writes its event, only if the stored
    * order's sequence is still `expectedSequence` (the one the change was applied to);
-   * otherwise throws ConcurrentUpdate and writes nothing.
+   * otherwise throws ConcurrentModification and writes nothing.
    */
   transition(input: { readonly order: Order; readonly expectedSequence: number; readonly event: OrderEventMessage }): Promise<void>;
   get(orderId: OrderId): Promise<Order | undefined>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
-import { ConcurrentUpdate, EmptyCart, Forbidden, OrderNotFound, ProductUnavailable, ShippingLocationUnavailable, ValidationFailed } from '../errors';
+import { ConcurrentModification, EmptyCart, Forbidden, OrderNotFound, ProductUnavailable, ShippingLocationUnavailable, ValidationFailed } from '../errors';
 import type { Organization, OrganizationAggregate, Profile, ShippingLocation } from '../organizations/organization';
 import type { Partner } from '../partners/partner';
 import type { ProductId } from '../catalog/product';
@@ -72,7 +72,7 @@ export class OrderService {
    * 4. the items, address and prices are snapshotted, priced for the location's state;
    * 5. the order is written with its order.created event, and the cart lines it was
    *    priced from are removed, in one transaction (a cart changed meanwhile, or ordered
-   *    by a second click, places nothing: ConcurrentUpdate).
+   *    by a second click, places nothing: ConcurrentModification).
    */
   async placeOrder(input: PlaceOrderInput): Promise<Order> {
     const { partner, profile, organization } = input;
@@ -138,7 +138,7 @@ export class OrderService {
         });
         return applied.order;
       } catch (error) {
-        if (!(error instanceof ConcurrentUpdate) || attempt >= this.maxAttempts) throw error;
+        if (!(error instanceof ConcurrentModification) || attempt >= this.maxAttempts) throw error;
       }
     }
   }

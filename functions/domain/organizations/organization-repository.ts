@@ -2,26 +2,7 @@ import type { IdentityUser } from '../identity/identity-user';
 import type { PartnerId } from '../partners/partner';
 import type { Organization, OrganizationAggregate, Profile, ProfileId, ShippingLocation } from './organization';
 
-/** The organization already existed when we tried to create it (a concurrent or earlier setup). */
-export class OrganizationAlreadyExists extends Error {
-  override readonly name = 'OrganizationAlreadyExists';
-}
-
-/** The profile's internalUserId is taken in the organization. */
-export class ProfileAlreadyExists extends Error {
-  override readonly name = 'ProfileAlreadyExists';
-  constructor(readonly existing: Profile) {
-    super('Profile already exists');
-  }
-}
-
-/**
- * Another writer changed the organization between our read and our write (e.g. added the
- * same shipping location); re-read and try again.
- */
-export class ConcurrentModification extends Error {
-  override readonly name = 'ConcurrentModification';
-}
+// Its failures (OrganizationAlreadyExists, ProfileAlreadyExists, ConcurrentModification) are in ../errors, with every other.
 
 /** Storage port for organizations, profiles, shipping locations and their identity users. */
 export interface OrganizationRepository {

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalJson } from '../canonical-json';
 import type { Clock } from '../clock';
-import { UserAlreadyExists } from '../errors';
+import {
+  ConcurrentModification,
+  OrganizationAlreadyExists,
+  ProfileAlreadyExists,
+  SetupContention,
+  UserAlreadyExists,
+} from '../errors';
 import type { IdentityUser } from '../identity/identity-user';
 import type { PartnerId } from '../partners/partner';
 import {
@@ -21,12 +27,7 @@ import type {
   UserId,
 } from './organization';
 import { inListingOrder } from './organization';
-import {
-  ConcurrentModification,
-  OrganizationAlreadyExists,
-  type OrganizationRepository,
-  ProfileAlreadyExists,
-} from './organization-repository';
+import type { OrganizationRepository } from './organization-repository';
 import type { SetupInput, ShippingLocationInput } from './setup-request';
 
 /** What a successful setup produced, and the organization's locations as they now stand. */
@@ -35,11 +36,6 @@ export interface SetupResult {
   readonly profile: Profile;
   readonly locations: readonly ShippingLocation[];
   readonly isNewOrganization: boolean;
-}
-
-/** Losing this many races in a row for one organization means something is wrong: answer 500. */
-export class SetupContention extends Error {
-  override readonly name = 'SetupContention';
 }
 
 export interface OrganizationSetupOptions {
@@ -150,7 +146,7 @@ export class OrganizationSetup {
     try {
       await this.options.organizations.addProfile({ organization, profile, user, newLocations });
     } catch (error) {
-      if (error instanceof ProfileAlreadyExists) throw new UserAlreadyExists(error.existing.id, error.existing.email);
+      if (error instanceof ProfileAlreadyExists) throw new UserAlreadyExists(error.existing.id, error.existing.email, { cause: error });
       throw error;
     }
     return {

@@ -44,8 +44,6 @@ export const HandshakeRequest = z
     ),
   );
 
-export type HandshakeInput = z.output<typeof HandshakeRequest>;
-
 /** The user to open a session for: by service profile id or by the partner's own user id. */
 export type ProfileIdentifier =
   | { readonly by: 'profile_id'; readonly profileId: string; readonly internalOrgId?: string }

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { ConcurrentUpdate, NotFound, ValidationFailed } from '../errors';
+import { ConcurrentModification, NotFound, ValidationFailed } from '../errors';
 import type { PartnerId } from '../partners/partner';
 import type { PartnerRepository } from '../partners/partner-repository';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryMessage, DeliveryStatus } from './delivery';
@@ -21,20 +21,42 @@ export interface DeliveryWithAttempts extends Delivery {
   readonly attempts: readonly DeliveryAttempt[];
 }
 
+export interface WebhookAdminOptions {
+  readonly partners: Pick<PartnerRepository, 'getPartner'>;
+  readonly endpoints: WebhookEndpointRepository;
+  /** The dispatcher's own store where both run in one process, so a rotated secret is not served from its cache. */
+  readonly secrets: SigningSecretStore;
+  readonly deliveries: DeliveryRepository;
+  readonly queue: MessageQueue<DeliveryMessage>;
+  /** Production: endpoints must be https and resolve to public addresses. */
+  readonly requireHttpsPublic: boolean;
+  readonly clock: Clock;
+}
+
 /**
  * Operator use cases for webhooks (the contract: partners give URL, events and secret out
  * of band; no API configures webhooks).
  */
 export class WebhookAdmin {
-  constructor(
-    private readonly partners: PartnerRepository,
-    private readonly endpoints: WebhookEndpointRepository,
-    private readonly secrets: SigningSecretStore,
-    private readonly deliveries: DeliveryRepository,
-    private readonly queue: MessageQueue<DeliveryMessage>,
-    private readonly requireHttpsPublic: boolean,
-    private readonly clock: Clock,
-  ) {}
+  private readonly partners: Pick<PartnerRepository, 'getPartner'>;
+  private readonly endpoints: WebhookEndpointRepository;
+  private readonly secrets: SigningSecretStore;
+  private readonly deliveries: DeliveryRepository;
+  private readonly queue: MessageQueue<DeliveryMessage>;
+  private readonly requireHttpsPublic: boolean;
+  private readonly clock: Clock;
+
+  constructor(options: WebhookAdminOptions) {
+    ({
+      partners: this.partners,
+      endpoints: this.endpoints,
+      secrets: this.secrets,
+      deliveries: this.deliveries,
+      queue: this.queue,
+      requireHttpsPublic: this.requireHttpsPublic,
+      clock: this.clock,
+    } = options);
+  }
 
   /**
    * Sets the partner's URL and subscribed events (all kinds when none are given). The
@@ -133,7 +155,7 @@ export class WebhookAdmin {
     if (!delivery) throw new NotFound(`No delivery ${deliveryId}`);
     const now = this.clock.now();
     if (!(await this.deliveries.startNewChain(deliveryId, delivery.chain, now, now))) {
-      throw new ConcurrentUpdate(`Delivery ${deliveryId} changed while replaying it; try again`);
+      throw new ConcurrentModification(`Delivery ${deliveryId} changed while replaying it; try again`);
     }
     const chain = delivery.chain + 1;
     await this.queue.send({ deliveryId, chain, attempt: 1, dueAt: now.toISOString() }, 0);

@@ -29,7 +29,8 @@ export const USER_AGENT = 'PartnerEmbed-Webhooks/1.0';
 export interface WebhookDispatcherDependencies {
   readonly deliveries: DeliveryRepository;
   readonly endpoints: WebhookEndpointRepository;
-  readonly partners: PartnerRepository;
+  /** For the failure alert's address. */
+  readonly partners: Pick<PartnerRepository, 'getPartner'>;
   readonly secrets: SigningSecretStore;
   readonly transport: WebhookTransport;
   readonly mailer: AlertMailer;
@@ -57,14 +58,14 @@ export interface DispatchBatch {
  * timeout) neither counts an attempt twice nor marks delivered what was not, nor alerts twice.
  */
 export class WebhookDispatcher {
-  constructor(private readonly d: WebhookDispatcherDependencies) {}
+  constructor(private readonly dependencies: WebhookDispatcherDependencies) {}
 
   /**
    * Starts a queue batch: one consistent read of all its deliveries begins now, and the
    * endpoint of each partner in it is read once, when its first delivery needs it.
    */
   batch(messages: readonly DeliveryMessage[]): DispatchBatch {
-    const deliveries = this.d.deliveries.getMany([...new Set(messages.map((m) => m.deliveryId as DeliveryId))]);
+    const deliveries = this.dependencies.deliveries.getMany([...new Set(messages.map((m) => m.deliveryId as DeliveryId))]);
     // Each dispatch awaits it and fails with it; this only keeps an early rejection from counting as unhandled.
     deliveries.catch(() => undefined);
     const endpoints = new Map<PartnerId, Promise<WebhookEndpoint | undefined>>();
@@ -72,7 +73,7 @@ export class WebhookDispatcher {
       delivery: async (deliveryId) => (await deliveries).get(deliveryId),
       endpoint: (partnerId) => {
         let endpoint = endpoints.get(partnerId);
-        if (!endpoint) endpoints.set(partnerId, (endpoint = this.d.endpoints.get(partnerId)));
+        if (!endpoint) endpoints.set(partnerId, (endpoint = this.dependencies.endpoints.get(partnerId)));
         return endpoint;
       },
     };
@@ -84,7 +85,7 @@ export class WebhookDispatcher {
     const delivery = await reads.delivery(deliveryId);
     const log = { deliveryId, chain: message.chain, attempt: message.attempt };
     if (!delivery) {
-      this.d.logger.error({ msg: 'webhook message for an unknown delivery', ...log });
+      this.dependencies.logger.error({ msg: 'webhook message for an unknown delivery', ...log });
       return 'unknown-delivery';
     }
     if (delivery.chain !== message.chain) return this.stale(log, 'superseded by a replay');
@@ -102,12 +103,12 @@ export class WebhookDispatcher {
       return this.stale(log, 'attempt already recorded');
     }
 
-    const now = this.d.clock.now();
+    const now = this.dependencies.clock.now();
     const dueAt = new Date(message.dueAt);
     if (now < dueAt) {
       const delaySeconds = hopDelaySeconds(dueAt, now);
-      await this.d.queue.send(message, delaySeconds);
-      this.d.logger.info({ msg: 'webhook attempt not due yet', outcome: 'not-due', dueAt: message.dueAt, delaySeconds, ...log });
+      await this.dependencies.queue.send(message, delaySeconds);
+      this.dependencies.logger.info({ msg: 'webhook attempt not due yet', outcome: 'not-due', dueAt: message.dueAt, delaySeconds, ...log });
       return 'not-due';
     }
     return this.attempt(delivery, message.attempt, now, reads);
@@ -115,7 +116,7 @@ export class WebhookDispatcher {
 
   private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
     const result = await this.send(delivery, startedAt, reads);
-    const finishedAt = this.d.clock.now();
+    const finishedAt = this.dependencies.clock.now();
     const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;
     const attempt: DeliveryAttempt = {
       chain: delivery.chain,
@@ -128,7 +129,7 @@ export class WebhookDispatcher {
         ? { statusCode: result.statusCode, responseBody: result.body.slice(0, RESPONSE_BODY_LIMIT) }
         : { error: result.error }),
     };
-    const nextAttemptAt = succeeded ? undefined : this.d.schedule.nextAttemptAt(attemptNumber, finishedAt);
+    const nextAttemptAt = succeeded ? undefined : this.dependencies.schedule.nextAttemptAt(attemptNumber, finishedAt);
     const outcome: AttemptOutcome = succeeded
       ? { attempt, status: 'delivered' }
       : nextAttemptAt
@@ -145,19 +146,19 @@ export class WebhookDispatcher {
       error: attempt.error,
       latencyMs: attempt.latencyMs,
     };
-    if (!(await this.d.deliveries.recordAttempt(delivery, outcome, finishedAt))) {
+    if (!(await this.dependencies.deliveries.recordAttempt(delivery, outcome, finishedAt))) {
       return this.stale(log, 'another handler recorded this attempt first');
     }
     if (outcome.status === 'delivered') {
-      this.d.logger.info({ msg: 'webhook delivered', outcome: 'delivered', ...log });
+      this.dependencies.logger.info({ msg: 'webhook delivered', outcome: 'delivered', ...log });
       return 'delivered';
     }
     if (outcome.status === 'pending' && nextAttemptAt) {
       await this.queueAttempt(delivery, attemptNumber + 1, nextAttemptAt);
-      this.d.logger.info({ msg: 'webhook attempt failed, retry scheduled', outcome: 'retry-scheduled', nextAttemptAt, ...log });
+      this.dependencies.logger.info({ msg: 'webhook attempt failed, retry scheduled', outcome: 'retry-scheduled', nextAttemptAt, ...log });
       return 'retry-scheduled';
     }
-    this.d.logger.error({ msg: 'webhook delivery failed after the last retry', outcome: 'failed', ...log });
+    this.dependencies.logger.error({ msg: 'webhook delivery failed after the last retry', outcome: 'failed', ...log });
     await this.ensureAlert({ ...delivery, status: 'failed', attemptCount: attemptNumber, alertStatus: 'pending' });
     return 'failed';
   }
@@ -165,7 +166,7 @@ export class WebhookDispatcher {
   private async send(delivery: Delivery, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
     const endpoint = await reads.endpoint(delivery.partnerId);
     if (!endpoint) return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
-    const secret = await this.d.secrets.get(delivery.partnerId);
+    const secret = await this.dependencies.secrets.get(delivery.partnerId);
     if (!secret) return { kind: 'error', error: 'no signing secret is configured for the partner', latencyMs: 0, url: endpoint.url };
     const headers = {
       'Content-Type': 'application/json',
@@ -175,13 +176,13 @@ export class WebhookDispatcher {
       'X-Service-Delivery-ID': delivery.deliveryId,
       'X-Service-Timestamp': String(epochSeconds(at)),
     };
-    return { ...(await this.d.transport.post(endpoint.url, headers, delivery.body)), url: endpoint.url };
+    return { ...(await this.dependencies.transport.post(endpoint.url, headers, delivery.body)), url: endpoint.url };
   }
 
   private async queueAttempt(delivery: Delivery, attempt: number, dueAt: Date): Promise<void> {
-    await this.d.queue.send(
+    await this.dependencies.queue.send(
       { deliveryId: delivery.deliveryId, chain: delivery.chain, attempt, dueAt: dueAt.toISOString() },
-      Math.min(MAX_SQS_DELAY_SECONDS, hopDelaySeconds(dueAt, this.d.clock.now())),
+      Math.min(MAX_SQS_DELAY_SECONDS, hopDelaySeconds(dueAt, this.dependencies.clock.now())),
     );
   }
 
@@ -191,27 +192,27 @@ export class WebhookDispatcher {
    */
   private async ensureAlert(delivery: Delivery): Promise<void> {
     if (delivery.alertStatus !== 'pending' && delivery.alertStatus !== 'sending') return;
-    const now = this.d.clock.now();
+    const now = this.dependencies.clock.now();
     const leaseUntil = new Date(now.getTime() + ALERT_LEASE_SECONDS * 1000);
-    if (!(await this.d.deliveries.claimAlert(delivery.deliveryId, now, leaseUntil))) {
-      const current = await this.d.deliveries.get(delivery.deliveryId);
+    if (!(await this.dependencies.deliveries.claimAlert(delivery.deliveryId, now, leaseUntil))) {
+      const current = await this.dependencies.deliveries.get(delivery.deliveryId);
       // Someone else holds the claim: fail this message so SQS brings it back after the lease.
       if (current?.alertStatus === 'sending') throw new Error(`failure alert of ${delivery.deliveryId} is being sent by another handler`);
       return;
     }
 
-    const partner = await this.d.partners.getPartner(delivery.partnerId);
+    const partner = await this.dependencies.partners.getPartner(delivery.partnerId);
     const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, event: delivery.event };
     if (!partner?.alertEmail) {
-      this.d.logger.error({ msg: 'webhook delivery failed and the partner has no alert address', ...log });
-      await this.d.deliveries.settleAlert(delivery.deliveryId, 'no-address', now);
+      this.dependencies.logger.error({ msg: 'webhook delivery failed and the partner has no alert address', ...log });
+      await this.dependencies.deliveries.settleAlert(delivery.deliveryId, 'no-address', now);
       return;
     }
-    const attempts = await this.d.deliveries.listAttempts(delivery.deliveryId);
+    const attempts = await this.dependencies.deliveries.listAttempts(delivery.deliveryId);
     const last = attempts.filter((a) => a.chain === delivery.chain).at(-1);
     const lastError = last ? (last.error ?? `HTTP ${last.statusCode}`) : 'unknown';
     try {
-      await this.d.mailer.send({
+      await this.dependencies.mailer.send({
         to: partner.alertEmail,
         subject: `Webhook delivery failed: ${delivery.event} (${delivery.deliveryId})`,
         text: [
@@ -228,15 +229,15 @@ export class WebhookDispatcher {
         ].join('\n'),
       });
     } catch (error) {
-      await this.d.deliveries.settleAlert(delivery.deliveryId, 'pending', now);
+      await this.dependencies.deliveries.settleAlert(delivery.deliveryId, 'pending', now);
       throw error;
     }
-    await this.d.deliveries.settleAlert(delivery.deliveryId, 'sent', this.d.clock.now());
-    this.d.logger.info({ msg: 'webhook failure alert sent', ...log });
+    await this.dependencies.deliveries.settleAlert(delivery.deliveryId, 'sent', this.dependencies.clock.now());
+    this.dependencies.logger.info({ msg: 'webhook failure alert sent', ...log });
   }
 
   private stale(log: Record<string, unknown>, reason: string): DispatchOutcome {
-    this.d.logger.info({ msg: 'webhook message skipped', outcome: 'stale', reason, ...log });
+    this.dependencies.logger.info({ msg: 'webhook message skipped', outcome: 'stale', reason, ...log });
     return 'stale';
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConcurrentUpdate } from '../errors';
+import { ConcurrentModification } from '../errors';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import type { PartnerId } from '../partners/partner';
@@ -68,7 +68,7 @@ export class WebhookFanout {
     const delivery = stored.created ? candidate : stored.existing;
     const firstAttemptNotQueued = !delivery.queued && delivery.chain === 1 && delivery.attemptCount === 0;
     if (!stored.created && firstAttemptNotQueued && !receipt.redelivered) {
-      throw new ConcurrentUpdate(`delivery ${delivery.deliveryId} is being queued by another fan-out of the same event`);
+      throw new ConcurrentModification(`delivery ${delivery.deliveryId} is being queued by another fan-out of the same event`);
     }
     if (!stored.created && !firstAttemptNotQueued) {
       this.logger.info({ msg: 'duplicate order event', outcome: 'duplicate', deliveryId: delivery.deliveryId, ...log });

@@ -1,8 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import { requireScope } from '../../domain/access/authenticator';
 import { Unauthorized } from '../../domain/errors';
-import { type ApiContext, type ApiEvent, type ApiResult, header } from '../api-context';
+import { type ApiContext, type ApiEvent, type ApiResult, filledIn, header } from '../api-context';
 import type { ApiEndpoint } from '../endpoints';
+import type { ApiAccessDependencies } from '../pipeline-dependencies';
 import { rateLimitHeaders } from '../responses';
 
 /**
@@ -26,9 +27,9 @@ export function presentedKey(event: ApiEvent, credential: ApiEndpoint['credentia
   return match[1];
 }
 
-export const apiKeyAuth = (endpoint: ApiEndpoint): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => ({
+export const apiKeyAuth = <D extends ApiAccessDependencies>(endpoint: ApiEndpoint): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
   before: async (request) => {
-    const { deps } = request.context;
+    const deps = filledIn(request.context.deps, 'deps');
     const caller = await deps.authenticator.authenticate(presentedKey(request.event, endpoint.credential));
     request.context.caller = caller;
     // Counted before the scope check and body validation: every authenticated request counts.

@@ -4,7 +4,7 @@ import type { EmbedContext } from '../embed-handler';
 import { embedErrorResponse } from '../error-responses';
 
 /** Turns any embed failure into its HTML page; details stay in the log. */
-export const embedErrorResponder = (): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext> => ({
+export const embedErrorResponder = <D>(): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext<D>> => ({
   onError: (request) => {
     request.response = embedErrorResponse(request.error);
   },

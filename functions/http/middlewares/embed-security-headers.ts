@@ -1,7 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isPartnerId } from '../../domain/partners/partner';
-import type { ApiEvent, ApiResult } from '../api-context';
+import { type ApiEvent, type ApiResult, filledIn } from '../api-context';
 import type { EmbedContext } from '../embed-handler';
+import type { EmbedHostDependencies } from '../pipeline-dependencies';
 
 /**
  * A frame-ancestors source we are willing to emit: a scheme-qualified host (wildcards
@@ -27,8 +28,8 @@ export function contentSecurityPolicy(frameAncestors: readonly string[]): string
  * (its allowed origins, else the environment default; `'none'` for an unknown partner)
  * and headers that keep the page out of caches, Referers and MIME sniffing.
  */
-export const embedSecurityHeaders = (): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext> => {
-  const apply = (request: { context: EmbedContext; response: ApiResult | null }) => {
+export const embedSecurityHeaders = <D extends EmbedHostDependencies>(): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext<D>> => {
+  const apply = (request: { context: EmbedContext<D>; response: ApiResult | null }) => {
     if (!request.response) return;
     request.response.headers = {
       ...request.response.headers,
@@ -40,7 +41,7 @@ export const embedSecurityHeaders = (): MiddlewareObj<ApiEvent, ApiResult, Error
   };
   return {
     before: async (request) => {
-      const { deps } = request.context;
+      const deps = filledIn(request.context.deps, 'deps');
       const partnerId = request.event.pathParameters?.partnerId;
       // A path that is no partner id (say, 2 KB of junk) is an unknown partner, not a key DynamoDB would refuse.
       const partner = partnerId && isPartnerId(partnerId) ? await deps.partners.getPartner(partnerId) : undefined;

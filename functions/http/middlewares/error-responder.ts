@@ -1,12 +1,11 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { BaseDependencies } from '../../composition/base';
 import type { ApiContext, ApiEvent, ApiResult } from '../api-context';
 import type { ApiEndpoint } from '../endpoints';
 import { errorResponse } from '../error-responses';
 import { rateLimitHeaders } from '../responses';
 
 /** Turns any failure into the endpoint's contract body; unknown failures never leak their details. */
-export const errorResponder = (endpoint: ApiEndpoint['name']): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<BaseDependencies>> => ({
+export const errorResponder = <D>(endpoint: ApiEndpoint['name']): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
   onError: (request) => {
     const response = errorResponse(request.error, endpoint);
     const limit = request.context.rateLimit;

@@ -1,13 +1,12 @@
 import type { MiddlewareObj } from '@middy/core';
 import { ValidationFailed } from '../../domain/errors';
-import type { BaseDependencies } from '../../composition/base';
 import { type ApiContext, type ApiEvent, type ApiResult, header } from '../api-context';
 import { MAX_BODY_BYTES } from '../endpoints';
 
 const invalid = (code: string, message: string) => new ValidationFailed([{ code, message, path: [] }], message);
 
 /** Parses the body as a JSON object, refusing anything else with a 400 in the endpoint's shape. */
-export const jsonBody = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<BaseDependencies>> => ({
+export const jsonBody = <D>(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
   before: (request) => {
     const { event } = request;
     const contentType = header(event, 'content-type');
@@ -28,6 +27,6 @@ export const jsonBody = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalid('INVALID_BODY', 'The request body must be a JSON object');
     }
-    request.context.body = parsed;
+    request.context.body = parsed as Record<string, unknown>;
   },
 });

@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
-import type { BaseDependencies } from '../../composition/base';
 import type { ApiContext, ApiEvent, ApiResult } from '../api-context';
 
 /**
  * Runs first: resolves the dependencies, assigns the request id and stamps it on
  * every response, success or failure (its `after`/`onError` run last).
  */
-export const requestContext = <D extends BaseDependencies>(
-  getDependencies: () => Promise<D>,
-): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => {
+export const requestContext = <D>(getDependencies: () => Promise<D>): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => {
   const stamp = (request: { context: ApiContext<D>; response: ApiResult | null }) => {
-    if (request.response) {
-      request.response.headers = { ...request.response.headers, 'Request-Id': request.context.requestId };
+    const { requestId } = request.context;
+    if (request.response && requestId) {
+      request.response.headers = { ...request.response.headers, 'Request-Id': requestId };
     }
   };
   return {

@@ -1,0 +1,13 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsMessageQueue } from '../adapters/sqs-queue';
+import type { RuntimeConfig } from '../config';
+import type { DeliveryMessage } from '../domain/webhooks/delivery';
+import type { OrderEventMessage } from '../domain/webhooks/order-events';
+
+/** The queue of webhook attempts: fed by the fan-out, the dispatcher and the operator's replays. */
+export const deliveryQueue = (config: Pick<RuntimeConfig, 'WEBHOOK_DELIVERIES_QUEUE_URL'>, sqs: SQSClient) =>
+  new SqsMessageQueue<DeliveryMessage>(sqs, config.WEBHOOK_DELIVERIES_QUEUE_URL);
+
+/** The queue of published order events, read by the fan-out. */
+export const orderEventQueue = (config: Pick<RuntimeConfig, 'ORDER_EVENTS_QUEUE_URL'>, sqs: SQSClient) =>
+  new SqsMessageQueue<OrderEventMessage>(sqs, config.ORDER_EVENTS_QUEUE_URL);

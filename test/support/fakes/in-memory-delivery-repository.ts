@@ -1,0 +1,99 @@
+import type { PartnerId } from '../../../functions/domain/partners/partner';
+import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../../functions/domain/webhooks/delivery';
+import type { AttemptOutcome, DeliveryRepository } from '../../../functions/domain/webhooks/delivery-repository';
+
+/**
+ * DeliveryRepository in a Map, with the DynamoDB adapter's conditions (status, chain,
+ * attempt count; the alert claim and its lease), so unit tests of the dispatcher meet the
+ * same refusals the table gives.
+ */
+export class InMemoryDeliveryRepository implements DeliveryRepository {
+  readonly deliveries = new Map<DeliveryId, Delivery>();
+  readonly attempts = new Map<DeliveryId, DeliveryAttempt[]>();
+
+  /** Puts a delivery in as it stands; tests arrange any state this way. */
+  seed(delivery: Delivery): Delivery {
+    this.deliveries.set(delivery.deliveryId, delivery);
+    return delivery;
+  }
+
+  async createForEvent(delivery: Delivery) {
+    const existing = [...this.deliveries.values()].find((d) => d.partnerId === delivery.partnerId && d.eventId === delivery.eventId);
+    if (existing) return { created: false as const, existing };
+    this.seed(delivery);
+    return { created: true as const };
+  }
+
+  async get(deliveryId: DeliveryId) {
+    return this.deliveries.get(deliveryId);
+  }
+
+  async getMany(deliveryIds: readonly DeliveryId[]) {
+    return new Map(deliveryIds.flatMap((id) => (this.deliveries.has(id) ? [[id, this.deliveries.get(id) as Delivery] as const] : [])));
+  }
+
+  async markQueued(deliveryId: DeliveryId, at: Date) {
+    this.update(deliveryId, { queued: true }, at);
+  }
+
+  async recordAttempt(delivery: Delivery, outcome: AttemptOutcome, at: Date) {
+    const current = this.deliveries.get(delivery.deliveryId);
+    if (current?.status !== 'pending' || current.chain !== delivery.chain || current.attemptCount !== delivery.attemptCount) return false;
+    const { nextAttemptAt: _previous, ...rest } = current;
+    this.deliveries.set(delivery.deliveryId, {
+      ...rest,
+      status: outcome.status,
+      attemptCount: outcome.attempt.attempt,
+      ...(outcome.nextAttemptAt ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
+      ...(outcome.alertStatus ? { alertStatus: outcome.alertStatus } : {}),
+      updatedAt: at.toISOString(),
+    });
+    this.attempts.set(delivery.deliveryId, [...(this.attempts.get(delivery.deliveryId) ?? []), outcome.attempt]);
+    return true;
+  }
+
+  async claimAlert(deliveryId: DeliveryId, now: Date, leaseUntil: Date) {
+    const current = this.deliveries.get(deliveryId);
+    const lapsed = current?.alertStatus === 'sending' && (current.alertLeaseUntil ?? '') < now.toISOString();
+    if (current?.alertStatus !== 'pending' && !lapsed) return false;
+    this.update(deliveryId, { alertStatus: 'sending', alertLeaseUntil: leaseUntil.toISOString() }, now);
+    return true;
+  }
+
+  async settleAlert(deliveryId: DeliveryId, status: 'sent' | 'no-address' | 'pending', at: Date) {
+    if (this.deliveries.get(deliveryId)?.alertStatus !== 'sending') throw new Error(`alert of ${deliveryId} is not claimed`);
+    this.update(deliveryId, { alertStatus: status }, at);
+  }
+
+  async startNewChain(deliveryId: DeliveryId, expectedChain: number, dueAt: Date, at: Date) {
+    const current = this.deliveries.get(deliveryId);
+    if (current?.chain !== expectedChain) return false;
+    const { alertStatus: _alert, alertLeaseUntil: _lease, ...rest } = current;
+    this.deliveries.set(deliveryId, {
+      ...rest,
+      chain: expectedChain + 1,
+      status: 'pending',
+      attemptCount: 0,
+      nextAttemptAt: dueAt.toISOString(),
+      updatedAt: at.toISOString(),
+    });
+    return true;
+  }
+
+  async listAttempts(deliveryId: DeliveryId) {
+    return [...(this.attempts.get(deliveryId) ?? [])];
+  }
+
+  async listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; limit: number }) {
+    return [...this.deliveries.values()]
+      .filter((d) => d.partnerId === partnerId && (!options.status || d.status === options.status))
+      .reverse()
+      .slice(0, options.limit);
+  }
+
+  private update(deliveryId: DeliveryId, change: Partial<Delivery>, at: Date) {
+    const current = this.deliveries.get(deliveryId);
+    if (!current) throw new Error(`no delivery ${deliveryId}`);
+    this.deliveries.set(deliveryId, { ...current, ...change, updatedAt: at.toISOString() });
+  }
+}

@@ -1,0 +1,82 @@
+import { ConcurrentModification, NotFound, OrganizationAlreadyExists, ProfileAlreadyExists } from '../../../functions/domain/errors';
+import type { IdentityUser } from '../../../functions/domain/identity/identity-user';
+import type {
+  Organization,
+  OrganizationAggregate,
+  Profile,
+  ProfileId,
+  ShippingLocation,
+} from '../../../functions/domain/organizations/organization';
+import type { OrganizationRepository } from '../../../functions/domain/organizations/organization-repository';
+import type { PartnerId } from '../../../functions/domain/partners/partner';
+
+type Write = 'createOrganization' | 'addProfile';
+
+/**
+ * OrganizationRepository in a Map, refusing as the DynamoDB adapter does (the
+ * organization taken, the internalUserId taken). `beforeWrite` runs just before each
+ * write: a test plays the concurrent writer there, the way a racing setup would.
+ */
+export class InMemoryOrganizationRepository implements OrganizationRepository {
+  readonly aggregates = new Map<string, OrganizationAggregate>();
+  readonly users: IdentityUser[] = [];
+  beforeWrite: (write: Write, attempt: number) => void | Promise<void> = () => undefined;
+  private writes = 0;
+
+  async createOrganization(input: { organization: Organization; profile: Profile; user: IdentityUser; locations: readonly ShippingLocation[] }) {
+    await this.beforeWrite('createOrganization', ++this.writes);
+    const id = key(input.organization.partnerId, input.organization.internalOrgId);
+    if (this.aggregates.has(id)) throw new OrganizationAlreadyExists(input.organization.internalOrgId);
+    this.aggregates.set(id, { organization: input.organization, profiles: [input.profile], locations: [...input.locations] });
+    this.users.push(input.user);
+  }
+
+  async addProfile(input: { organization: Organization; profile: Profile; user: IdentityUser; newLocations: readonly ShippingLocation[] }) {
+    await this.beforeWrite('addProfile', ++this.writes);
+    const id = key(input.organization.partnerId, input.organization.internalOrgId);
+    const current = this.aggregates.get(id);
+    if (!current) throw new ConcurrentModification('organization vanished');
+    const taken = current.profiles.find((p) => p.internalUserId === input.profile.internalUserId);
+    if (taken) throw new ProfileAlreadyExists(taken);
+    const known = new Set(current.locations.map((l) => l.internalShippingLocationId));
+    if (input.newLocations.some((l) => known.has(l.internalShippingLocationId))) throw new ConcurrentModification('location added meanwhile');
+    this.aggregates.set(id, {
+      organization: current.organization,
+      profiles: [...current.profiles, input.profile],
+      locations: [...current.locations, ...input.newLocations],
+    });
+    this.users.push(input.user);
+  }
+
+  async getOrganization(partnerId: PartnerId, internalOrgId: string) {
+    return this.aggregates.get(key(partnerId, internalOrgId));
+  }
+
+  async listOrganizations(partnerId: PartnerId) {
+    return [...this.aggregates.values()].filter((a) => a.organization.partnerId === partnerId).map((a) => a.organization);
+  }
+
+  async getProfile(profileId: ProfileId) {
+    return this.allProfiles().find((p) => p.id === profileId);
+  }
+
+  async getProfileInOrganization(partnerId: PartnerId, internalOrgId: string, internalUserId: string) {
+    return this.aggregates.get(key(partnerId, internalOrgId))?.profiles.find((p) => p.internalUserId === internalUserId);
+  }
+
+  async findProfilesByInternalUserId(partnerId: PartnerId, internalUserId: string) {
+    return this.allProfiles().filter((p) => p.partnerId === partnerId && p.internalUserId === internalUserId);
+  }
+
+  async unlinkProfile(profileId: ProfileId): Promise<Profile> {
+    const profile = await this.getProfile(profileId);
+    if (!profile) throw new NotFound(`No profile ${profileId}`);
+    return profile;
+  }
+
+  private allProfiles(): Profile[] {
+    return [...this.aggregates.values()].flatMap((a) => a.profiles);
+  }
+}
+
+const key = (partnerId: PartnerId, internalOrgId: string) => `${partnerId}#${internalOrgId}`;

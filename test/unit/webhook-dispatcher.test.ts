@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Partner, PartnerId } from '../../functions/domain/partners/partner';
+import type { Delivery, DeliveryId, DeliveryMessage } from '../../functions/domain/webhooks/delivery';
+import { RetrySchedule } from '../../functions/domain/webhooks/retry-schedule';
+import { WebhookAdmin } from '../../functions/domain/webhooks/webhook-admin';
+import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
+import { WebhookDispatcher } from '../../functions/domain/webhooks/webhook-dispatcher';
+import { InMemoryDeliveryRepository } from '../support/fakes/in-memory-delivery-repository';
+import { RecordingLogger, RecordingMailer, RecordingQueue, RecordingTransport } from '../support/fakes/recording-ports';
+import { ManualClock } from '../support/manual-clock';
+
+const partnerId = randomUUID() as PartnerId;
+const ENDPOINT_URL = 'https://partner.example.com/webhooks';
+
+let clock: ManualClock;
+let deliveries: InMemoryDeliveryRepository;
+let queue: RecordingQueue<DeliveryMessage>;
+let mailer: RecordingMailer;
+let transport: RecordingTransport;
+let logger: RecordingLogger;
+let partner: Partner | undefined;
+let dispatcher: WebhookDispatcher;
+
+beforeEach(() => {
+  clock = new ManualClock();
+  deliveries = new InMemoryDeliveryRepository();
+  queue = new RecordingQueue();
+  mailer = new RecordingMailer();
+  transport = new RecordingTransport();
+  logger = new RecordingLogger();
+  partner = { id: partnerId, name: 'Acme', alertEmail: 'ops@acme.example', allowedOrigins: [], createdAt: clock.now().toISOString() };
+  const endpoint: WebhookEndpoint = {
+    partnerId,
+    url: ENDPOINT_URL,
+    events: ['order.created'],
+    createdAt: clock.now().toISOString(),
+    updatedAt: clock.now().toISOString(),
+    secretRotatedAt: clock.now().toISOString(),
+  };
+  dispatcher = new WebhookDispatcher({
+    deliveries,
+    endpoints: { get: async () => endpoint, put: async () => undefined },
+    partners: { getPartner: async () => partner },
+    secrets: { get: async () => 'whsec_unit-test-secret', put: async () => undefined },
+    transport,
+    mailer,
+    queue,
+    schedule: new RetrySchedule([60, 300]),
+    clock,
+    logger,
+  });
+});
+
+function aDelivery(state: Partial<Delivery> = {}): Delivery {
+  const now = clock.now().toISOString();
+  return deliveries.seed({
+    deliveryId: randomUUID() as DeliveryId,
+    partnerId,
+    eventId: randomUUID(),
+    event: 'order.created',
+    body: '{"event":"order.created"}',
+    status: 'pending',
+    chain: 1,
+    attemptCount: 0,
+    nextAttemptAt: now,
+    queued: true,
+    createdAt: now,
+    updatedAt: now,
+    ...state,
+  });
+}
+
+const messageFor = (delivery: Delivery, attempt = delivery.attemptCount + 1, chain = delivery.chain): DeliveryMessage => ({
+  deliveryId: delivery.deliveryId,
+  chain,
+  attempt,
+  dueAt: clock.now().toISOString(),
+});
+
+const dispatch = (message: DeliveryMessage) => dispatcher.batch([message]).dispatch(message);
+const failingEndpoint = () => {
+  transport.answer = { kind: 'response', statusCode: 503, body: 'down', latencyMs: 1 };
+};
+
+describe('stale messages', () => {
+  it('skips a message of a chain a replay superseded, without calling the partner', async () => {
+    const delivery = aDelivery({ chain: 2 });
+    expect(await dispatch(messageFor(delivery, 1, 1))).toBe('stale');
+    expect(transport.posts).toEqual([]);
+    expect(logger.lines).toContainEqual(expect.objectContaining({ outcome: 'stale', reason: 'superseded by a replay' }));
+  });
+
+  it('skips a message for a delivery already delivered', async () => {
+    const delivery = aDelivery({ status: 'delivered', attemptCount: 1 });
+    expect(await dispatch(messageFor(delivery, 1))).toBe('stale');
+    expect(transport.posts).toEqual([]);
+  });
+
+  it('queues the next attempt again when a recorded attempt lost its retry message in a crash', async () => {
+    const nextAttemptAt = new Date(clock.now().getTime() + 60_000).toISOString();
+    const delivery = aDelivery({ attemptCount: 1, nextAttemptAt });
+    expect(await dispatch(messageFor(delivery, 1))).toBe('stale');
+    expect(transport.posts).toEqual([]);
+    expect(queue.sent).toEqual([{ message: { deliveryId: delivery.deliveryId, chain: 1, attempt: 2, dueAt: nextAttemptAt }, delaySeconds: 60 }]);
+  });
+
+  it('answers unknown-delivery for a message whose delivery is gone', async () => {
+    const message = { deliveryId: randomUUID(), chain: 1, attempt: 1, dueAt: clock.now().toISOString() };
+    expect(await dispatch(message)).toBe('unknown-delivery');
+  });
+});
+
+describe('a replay', () => {
+  const admin = () =>
+    new WebhookAdmin({
+      partners: { getPartner: async () => partner },
+      endpoints: { get: async () => undefined, put: async () => undefined },
+      secrets: { get: async () => undefined, put: async () => undefined },
+      deliveries,
+      queue,
+      requireHttpsPublic: true,
+      clock,
+    });
+
+  it('delivers the same body on a new chain and leaves the old chain’s messages stale', async () => {
+    const failed = aDelivery({ status: 'failed', attemptCount: 3, alertStatus: 'sent' });
+    await admin().replay(failed.deliveryId);
+
+    const [replayMessage] = queue.sent.map((sent) => sent.message);
+    expect(replayMessage).toMatchObject({ deliveryId: failed.deliveryId, chain: 2, attempt: 1 });
+    expect(await dispatch(messageFor(failed, 3, 1))).toBe('stale');
+    expect(await dispatch(replayMessage as DeliveryMessage)).toBe('delivered');
+    expect(transport.posts.map((post) => [post.body, post.headers['X-Service-Delivery-ID']])).toEqual([[failed.body, failed.deliveryId]]);
+    expect(await deliveries.get(failed.deliveryId)).toMatchObject({ status: 'delivered', chain: 2, attemptCount: 1 });
+  });
+
+  it('refuses with ConcurrentModification when the delivery changed chain meanwhile', async () => {
+    const delivery = aDelivery({ status: 'failed', attemptCount: 3 });
+    // Another operator's replay moved it on between our read and our write.
+    deliveries.startNewChain = async () => false;
+    await expect(admin().replay(delivery.deliveryId)).rejects.toMatchObject({ name: 'ConcurrentModification' });
+    expect(queue.sent).toEqual([]);
+  });
+});
+
+describe('the failure alert', () => {
+  it('mails the partner once the last attempt fails, naming the delivery and the last error', async () => {
+    failingEndpoint();
+    const delivery = aDelivery({ attemptCount: 2 });
+    expect(await dispatch(messageFor(delivery))).toBe('failed');
+    expect(mailer.sent).toHaveLength(1);
+    expect(mailer.sent[0]).toMatchObject({ to: 'ops@acme.example', subject: `Webhook delivery failed: order.created (${delivery.deliveryId})` });
+    expect(mailer.sent[0]?.text).toContain('HTTP 503');
+    expect(await deliveries.get(delivery.deliveryId)).toMatchObject({ status: 'failed', alertStatus: 'sent' });
+  });
+
+  it('sends the alert a crash left pending when the final message comes again', async () => {
+    const delivery = aDelivery({ status: 'failed', attemptCount: 3, alertStatus: 'pending' });
+    expect(await dispatch(messageFor(delivery, 3))).toBe('stale');
+    expect(mailer.sent).toHaveLength(1);
+    expect(await dispatch(messageFor(delivery, 3))).toBe('stale');
+    expect(mailer.sent).toHaveLength(1);
+  });
+
+  it('fails the message while another handler holds the alert, and sends it once that lease lapses', async () => {
+    const leaseUntil = new Date(clock.now().getTime() + 60_000).toISOString();
+    const delivery = aDelivery({ status: 'failed', attemptCount: 3, alertStatus: 'sending', alertLeaseUntil: leaseUntil });
+    await expect(dispatch(messageFor(delivery, 3))).rejects.toThrow(/being sent by another handler/);
+    expect(mailer.sent).toEqual([]);
+
+    clock.advance(61_000);
+    expect(await dispatch(messageFor(delivery, 3))).toBe('stale');
+    expect(mailer.sent).toHaveLength(1);
+  });
+
+  it('records no-address and logs an error when the partner has no alert address', async () => {
+    partner = partner && { ...partner, alertEmail: undefined };
+    failingEndpoint();
+    const delivery = aDelivery({ attemptCount: 2 });
+    expect(await dispatch(messageFor(delivery))).toBe('failed');
+    expect(mailer.sent).toEqual([]);
+    expect(await deliveries.get(delivery.deliveryId)).toMatchObject({ alertStatus: 'no-address' });
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'webhook delivery failed and the partner has no alert address' }));
+  });
+
+  it('gives the alert back when SES fails, so the redelivered message sends it', async () => {
+    const delivery = aDelivery({ status: 'failed', attemptCount: 3, alertStatus: 'pending' });
+    mailer.failure = new Error('Throttling');
+    await expect(dispatch(messageFor(delivery, 3))).rejects.toThrow('Throttling');
+    expect(await deliveries.get(delivery.deliveryId)).toMatchObject({ alertStatus: 'pending' });
+
+    mailer.failure = undefined;
+    await dispatch(messageFor(delivery, 3));
+    expect(mailer.sent).toHaveLength(1);
+  });
+});
