@@ -1,4 +1,4 @@
-import { Duration, Stack, Tags, type App, type StackProps } from 'aws-cdk-lib';
+import { Stack, Tags, type App, type StackProps } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { functionEnvironment } from '../../functions/resources/function-environment';
@@ -43,12 +43,10 @@ export class ServiceStack extends Stack {
       queueUrls: { orderEvents: queues.queue.orderEvents.queueUrl, webhookDeliveries: queues.queue.webhookDeliveries.queueUrl },
     });
 
-    // API Gateway gives an integration at most 30 s; setup waits on Stripe, the others only on DynamoDB.
-    const apiFunction = (id: string, name: FunctionName, timeoutSeconds: number): NodeFunction =>
-      new NodeFunction(this, id, { config, name, timeout: Duration.seconds(timeoutSeconds), environment });
-    const setup = apiFunction('Setup', 'setup', 20);
-    const handshake = apiFunction('Handshake', 'handshake', 10);
-    const embed = apiFunction('Embed', 'embed', 10);
+    const apiFunction = (id: string, name: FunctionName): NodeFunction => new NodeFunction(this, id, { config, name, environment });
+    const setup = apiFunction('Setup', 'setup');
+    const handshake = apiFunction('Handshake', 'handshake');
+    const embed = apiFunction('Embed', 'embed');
 
     const secrets = new Secrets(this, 'Secrets', { config });
     secrets.stripeSecret.grantRead(setup);

@@ -9,9 +9,10 @@ import { createSetupHandler } from '../../functions/handlers/setup';
 import { createWebhookDispatchHandler } from '../../functions/handlers/webhook-dispatch';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
-import { API_ROUTES, EMBED_ROUTES, QUEUES, type QueueName, queueName } from '../../functions/resources/resource-definitions';
+import { API_ROUTES, EMBED_ROUTES, FUNCTION_TIMEOUT_SECONDS, QUEUES, type QueueName, queueName } from '../../functions/resources/resource-definitions';
 import type { HttpLambda } from '../../functions/http/api-context';
 import { apiGatewayListener, type LocalPage } from './api-gateway-adapter';
+import { checkDependencies } from './dependency-health';
 import { provisionLocalResources } from './provision';
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from './queue-poller';
 import type { StandIns } from './stand-ins';
@@ -73,9 +74,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const deps = createDependencies(config, aws, options);
   const getDependencies = () => Promise.resolve(deps);
 
-  const health: LocalPage = (req, res) => {
+  const health: LocalPage = async (req, res) => {
     if (req.url !== '/health') return false;
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: 'ok' }));
+    const report = await checkDependencies(aws, queueUrls.orderEvents);
+    res.writeHead(report.status === 'ok' ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify(report));
     return true;
   };
   const queueHandlers: Record<QueueName, SqsLambda> = {
@@ -104,6 +106,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         method: route.method,
         path: route.path,
         handler: HTTP_HANDLERS[route.fn](getDependencies),
+        timeoutSeconds: FUNCTION_TIMEOUT_SECONDS[route.fn],
       })),
       [health, ...(options.pages ?? [])],
     ),

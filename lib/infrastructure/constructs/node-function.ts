@@ -7,7 +7,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
 import { LAMBDA_BUNDLE } from '../bundling';
-import { FUNCTION_ENTRIES, type FunctionName } from '../../../functions/resources/resource-definitions';
+import { FUNCTION_ENTRIES, FUNCTION_TIMEOUT_SECONDS, type FunctionName } from '../../../functions/resources/resource-definitions';
 
 /** FUNCTION_ENTRIES paths are relative to the repository root, whatever the working directory. */
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -30,7 +30,6 @@ export const serviceLogGroup = (scope: Construct, id: string, config: Environmen
 export interface NodeFunctionProps {
   readonly config: EnvironmentConfig;
   readonly name: FunctionName;
-  readonly timeout: Duration;
   /** The runtime configuration every handler reads (see ServiceStack). */
   readonly environment: Readonly<Record<string, string>>;
 }
@@ -46,12 +45,13 @@ export class NodeFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
-      timeout: props.timeout,
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS[props.name]),
       tracing: Tracing.ACTIVE,
       logGroup: serviceLogGroup(scope, `${id}Logs`, props.config),
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
       bundling: {
         minify: LAMBDA_BUNDLE.minify,
+        keepNames: LAMBDA_BUNDLE.keepNames,
         sourceMap: true,
         format: OutputFormat.ESM,
         target: LAMBDA_BUNDLE.target,

@@ -1,4 +1,3 @@
-import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
@@ -31,7 +30,6 @@ export class Webhooks extends Construct {
     this.orderFanout = new NodeFunction(this, 'OrderFanout', {
       config,
       name: 'orderFanout',
-      timeout: Duration.seconds(30),
       environment,
     });
     this.orderFanout.addEventSource(
@@ -39,11 +37,9 @@ export class Webhooks extends Construct {
     );
     webhookDeliveries.grantSendMessages(this.orderFanout);
 
-    // A partner may take 30 s to answer; the queue's 180 s visibility leaves room beyond this timeout.
     this.webhookDispatch = new NodeFunction(this, 'WebhookDispatch', {
       config,
       name: 'webhookDispatch',
-      timeout: Duration.seconds(120),
       environment,
     });
     this.webhookDispatch.addEventSource(
