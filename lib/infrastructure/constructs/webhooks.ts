@@ -1,3 +1,4 @@
+import { Validations } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { Construct } from 'constructs';
@@ -36,6 +37,11 @@ export class Webhooks extends Construct {
       new SqsEventSource(orderEvents, { batchSize: QUEUES.orderEvents.consumerBatchSize, reportBatchItemFailures: true }),
     );
     webhookDeliveries.grantSendMessages(this.orderFanout);
+    const failedBatchesGoToTheQueuesDlq = {
+      id: 'Serverless::Serverless-LambdaEventSourceMappingDestination',
+      reason: "A message that keeps failing moves to its queue's dead-letter queue (redrive policy, alarm on depth > 0) with its body; an on-failure destination would only hold the batch's metadata",
+    };
+    Validations.of(this.orderFanout).acknowledge(failedBatchesGoToTheQueuesDlq);
 
     this.webhookDispatch = new NodeFunction(this, 'WebhookDispatch', {
       config,
@@ -49,6 +55,7 @@ export class Webhooks extends Construct {
         maxConcurrency: 10,
       }),
     );
+    Validations.of(this.webhookDispatch).acknowledge(failedBatchesGoToTheQueuesDlq);
     // Retries are re-enqueued with a delay.
     webhookDeliveries.grantSendMessages(this.webhookDispatch);
 
