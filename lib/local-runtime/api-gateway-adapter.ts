@@ -80,10 +80,12 @@ function toEvent(
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (name === 'cookie') cookies.push(...String(value).split(';').map((c) => c.trim()).filter(Boolean));
-    else headers[name] = Array.isArray(value) ? value.join(',') : value;
+  // headersDistinct: Node keeps only the first of some repeated headers (Authorization among
+  // them), API Gateway joins every repeat with a comma; the service must see what AWS shows it.
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (values === undefined) continue;
+    if (name === 'cookie') cookies.push(...values.join(';').split(';').map((c) => c.trim()).filter(Boolean));
+    else headers[name] = values.join(',');
   }
   const queryStringParameters = url.search ? Object.fromEntries(url.searchParams) : undefined;
   const now = new Date();
