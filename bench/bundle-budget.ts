@@ -51,6 +51,7 @@ async function bundle(entry: string, outfile: string): Promise<number> {
     format: 'esm',
     target: LAMBDA_BUNDLE.target,
     minify: LAMBDA_BUNDLE.minify,
+    keepNames: LAMBDA_BUNDLE.keepNames,
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     banner: { js: LAMBDA_BUNDLE.banner },
     external: [...LAMBDA_BUNDLE.external],

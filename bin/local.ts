@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { createDemoApp, type DemoConnection } from '../lib/local-runtime/demo-app';
 import { startLocalStack } from '../lib/local-runtime/local-stack';
 import { seedSandboxPartner } from '../lib/local-runtime/seed';
+import { JavaMissing } from '../lib/local-runtime/java-requirement';
 import { startStandIns } from '../lib/local-runtime/stand-ins';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -23,7 +24,12 @@ const demoConnection = new Promise<DemoConnection>((resolveConnection) => {
   announceDemoConnection = resolveConnection;
 });
 
-const standIns = await startStandIns({ dataDir });
+const standIns = await startStandIns({ dataDir }).catch((error: unknown) => {
+  // A missing prerequisite is one line telling what to install, not a stack trace.
+  if (!(error instanceof JavaMissing)) throw error;
+  process.stderr.write(`npm start: ${error.message}\n`);
+  process.exit(1);
+});
 const stack = await startLocalStack({
   standIns,
   resourcePrefix: 'embed-local',

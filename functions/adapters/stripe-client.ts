@@ -4,10 +4,14 @@ import type { RuntimeConfig } from '../config';
 
 type StripeSettings = Pick<RuntimeConfig, 'STRIPE_SECRET_KEY' | 'STRIPE_API_BASE' | 'STRIPE_SECRET_NAME'>;
 
-/** Stays well inside the setup Lambda's 20 s, retries included. */
-const REQUEST_TIMEOUT_MS = 5_000;
+/**
+ * A stalled Stripe fails a call after 2 x 4 s plus the SDK's backoff (under 2 s), about
+ * 10 s, so setup answers its 500 inside the Lambda's 20 s even after a slow Secrets
+ * Manager read (at most ~6.5 s, request-bounds.ts).
+ */
+const REQUEST_TIMEOUT_MS = 4_000;
 /** The SDK reuses our idempotency key on its retries, so retrying a create is safe. */
-const NETWORK_RETRIES = 2;
+const NETWORK_RETRIES = 1;
 
 /**
  * The Stripe client, built on first use and then reused for the life of the process

@@ -17,6 +17,7 @@
  * | TOO_FEW_ITEMS              | array shorter than its minimum                                            |
  * | TOO_BIG / TOO_SMALL        | number out of range                                                       |
  * | INVALID_TEXT               | a string holds an unpaired UTF-16 surrogate (not valid Unicode)           |
+ * | CONTROL_CHARACTER          | a string holds a control (C0, DEL, C1) or bidi-override character         |
  * | INVALID_US_STATE           | province is not one of the 50 states or DC                                |
  * | INVALID_POSTAL_CODE        | postalCode is not `12345` or `12345-6789`                                 |
  * | UNSUPPORTED_COUNTRY        | country is not the United States                                          |
@@ -42,6 +43,7 @@ export interface ValidationIssue {
 /** Codes raised by the domain's own rules (the rest derive from zod's issue kinds). */
 export type RuleCode =
   | 'INVALID_TEXT'
+  | 'CONTROL_CHARACTER'
   | 'INVALID_US_STATE'
   | 'INVALID_POSTAL_CODE'
   | 'UNSUPPORTED_COUNTRY'
@@ -81,6 +83,17 @@ export const MAX_EMAIL_LENGTH = 254;
 const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
 export const isWellFormedText = (value: string): boolean => !UNPAIRED_SURROGATE.test(value);
 export const INVALID_TEXT = rule('INVALID_TEXT', 'must be valid Unicode text (it holds an unpaired surrogate)');
+
+/**
+ * Every text field is a single line shown to people (names, addresses, ids in the
+ * operator CLI and e-mails): C0 controls (NUL, ESC, newlines, tabs inside the value),
+ * DEL, C1 controls and the bidi overrides and isolates (U+202A-U+202E, U+2066-U+2069)
+ * can only forge or hide what an operator or a partner's user reads.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE_CHARACTER = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+export const hasNoControlCharacters = (value: string): boolean => !UNSAFE_CHARACTER.test(value);
+export const CONTROL_CHARACTER = rule('CONTROL_CHARACTER', 'must not contain control or bidirectional-override characters');
 
 export function toValidationIssues(error: $ZodError): ValidationIssue[] {
   return error.issues.map(toValidationIssue);

@@ -111,6 +111,21 @@ export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   webhookDispatch: 'functions/handlers/webhook-dispatch.ts',
 };
 
+/**
+ * Each function's Lambda timeout, used by the stack and enforced by the local API
+ * Gateway adapter alike. API Gateway gives an integration at most 30 s; setup may wait on
+ * Stripe, handshake and embed only on DynamoDB; a dispatch attempt may wait 30 s on a
+ * partner (the deliveries queue's 180 s visibility leaves room beyond 120 s).
+ */
+export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = {
+  setup: 20,
+  handshake: 10,
+  embed: 10,
+  orderOutboxRelay: 30,
+  orderFanout: 30,
+  webhookDispatch: 120,
+};
+
 /** HTTP routes of the partner API (API host) and the embed host. */
 export const API_ROUTES = [
   { method: 'POST', path: '/v1/organizations/setup', fn: 'setup' },

@@ -5,6 +5,11 @@
 export const LAMBDA_BUNDLE = {
   target: 'node22',
   minify: true,
+  /**
+   * Log lines name failures by their error class (`failure: "Unauthorized"`); minified
+   * names (`w`, `P`) would make every deployed log line and alarm query useless.
+   */
+  keepNames: true,
   mainFields: ['module', 'main'],
   // Bundled CommonJS dependencies still call require(); ESM has none of its own.
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",

@@ -8,6 +8,8 @@ export interface LocalRoute {
   /** API Gateway route path, with `{name}` parameters. */
   readonly path: string;
   readonly handler: HttpLambda;
+  /** The function's Lambda timeout: past it, the local gateway answers as API Gateway does for a timed-out Lambda. */
+  readonly timeoutSeconds: number;
 }
 
 /** A plain request handler for local-only pages (health, demo); returns false when it did not answer. */
@@ -34,7 +36,7 @@ export function apiGatewayListener(routes: readonly LocalRoute[], pages: readonl
         // API Gateway refuses a malformed percent-escape before any Lambda runs.
         if (!pathParameters) return send(res, { statusCode: 400, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Bad Request' }) });
         const event = toEvent(req, url, body, `${route.method} ${route.path}`, pathParameters);
-        return send(res, await route.handler(event, lambdaContext()));
+        return send(res, await invokeWithTimeout(route, event));
       }
       for (const page of pages) if (await page(req, res, body)) return;
       // What API Gateway answers for a route it does not have (preflights included: no CORS).
@@ -78,10 +80,12 @@ function toEvent(
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (name === 'cookie') cookies.push(...String(value).split(';').map((c) => c.trim()).filter(Boolean));
-    else headers[name] = Array.isArray(value) ? value.join(',') : value;
+  // headersDistinct: Node keeps only the first of some repeated headers (Authorization among
+  // them), API Gateway joins every repeat with a comma; the service must see what AWS shows it.
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (values === undefined) continue;
+    if (name === 'cookie') cookies.push(...values.join(';').split(';').map((c) => c.trim()).filter(Boolean));
+    else headers[name] = values.join(',');
   }
   const queryStringParameters = url.search ? Object.fromEntries(url.searchParams) : undefined;
   const now = new Date();
@@ -118,7 +122,24 @@ function toEvent(
   };
 }
 
-function lambdaContext(): Context {
+/** Lambda stops a handler at its timeout and API Gateway answers a bare 500; locally the handler is abandoned the same way. */
+async function invokeWithTimeout(route: LocalRoute, event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+  const deadline = Date.now() + route.timeoutSeconds * 1000;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<APIGatewayProxyStructuredResultV2>((resolve) => {
+    timer = setTimeout(() => {
+      process.stderr.write(`local gateway: ${route.method} ${route.path} timed out after ${route.timeoutSeconds} s\n`);
+      resolve({ statusCode: 500, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Internal Server Error' }) });
+    }, route.timeoutSeconds * 1000);
+  });
+  try {
+    return await Promise.race([route.handler(event, lambdaContext(deadline)), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function lambdaContext(deadline: number): Context {
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: 'local',
@@ -128,7 +149,7 @@ function lambdaContext(): Context {
     awsRequestId: randomUUID(),
     logGroupName: 'local',
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

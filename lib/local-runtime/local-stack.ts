@@ -10,12 +10,13 @@ import { createSetupHandler } from '../../functions/handlers/setup';
 import { createWebhookDispatchHandler } from '../../functions/handlers/webhook-dispatch';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
-import { API_ROUTES, EMBED_ROUTES, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueName, queueName, tableName } from '../../functions/resources/resource-definitions';
+import { API_ROUTES, EMBED_ROUTES, FUNCTION_TIMEOUT_SECONDS, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueName, queueName, tableName } from '../../functions/resources/resource-definitions';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { clientOptions } from '../../functions/adapters/aws/client-options';
 import type { HttpLambda } from '../../functions/http/api-context';
 import { apiGatewayListener, type LocalPage } from './api-gateway-adapter';
+import { checkDependencies } from './dependency-health';
 import { provisionLocalResources } from './provision';
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from './queue-poller';
 import { seedCatalog } from './seed';
@@ -85,9 +86,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   });
   const deps = createDependencies(config, aws, options);
 
-  const health: LocalPage = (req, res) => {
+  const health: LocalPage = async (req, res) => {
     if (req.url !== '/health') return false;
-    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: 'ok' }));
+    const report = await checkDependencies(aws, queueUrls.orderEvents);
+    res.writeHead(report.status === 'ok' ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify(report));
     return true;
   };
   const queueHandlers: Record<QueueName, SqsLambda> = {
@@ -128,6 +130,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         method: route.method,
         path: route.path,
         handler: HTTP_HANDLERS[route.fn](deps.functions),
+        timeoutSeconds: FUNCTION_TIMEOUT_SECONDS[route.fn],
       })),
       [health, ...(options.pages ?? [])],
     ),

@@ -1,3 +1,4 @@
+import { AWS_REQUEST_BOUNDS } from '../../functions/adapters/aws/request-bounds';
 import {
   DeleteMessageBatchCommand,
   type Message,
@@ -48,7 +49,9 @@ export function createQueueConsumer(options: {
         MessageSystemAttributeNames: ['All'],
         MessageAttributeNames: ['All'],
       }),
-      { abortSignal: signal },
+      // A long poll waits by design: the SDK's bounded request timeout (request-bounds.ts) would cut every empty
+      // poll short and could lose a message received in the meantime to its visibility timeout.
+      { abortSignal: signal, requestTimeout: (waitSeconds + AWS_REQUEST_BOUNDS.requestTimeoutMs / 1000) * 1000 },
     );
     if (Messages.length === 0) return { received: 0, failed: [] };
     const records = Messages.map((message) => toRecord(message, options.queueArn));

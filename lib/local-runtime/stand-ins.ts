@@ -9,6 +9,7 @@ import sesModule from 'aws-ses-v2-local';
 import { createExpressApp as createStripeMock } from 'stripe-stateful-mock';
 import type { LocalEndpoints } from '../../functions/adapters/aws-clients';
 import { freePort } from './free-port';
+import { requireJava } from './java-requirement';
 import { startSecretsManagerStandIn } from './secrets-manager-stand-in';
 
 // A CommonJS module with an ES default export: under Node's ESM loader it arrives wrapped once more.
@@ -31,6 +32,7 @@ export interface StandInOptions {
  * rest in-process), speaking the real wire protocols so the same SDK code paths run.
  */
 export async function startStandIns(options: StandInOptions = {}): Promise<StandIns> {
+  requireJava();
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer().catch(() => undefined);

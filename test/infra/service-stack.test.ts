@@ -365,7 +365,8 @@ describe('the two stages', () => {
     const names = Object.fromEntries(STAGES.map((s) => [s, namesOf(s)])) as Record<Stage, string[]>;
     for (const stage of STAGES) {
       const prefix = ENVIRONMENTS[stage].resourcePrefix;
-      expect(names[stage]).toHaveLength(tableNames.length + 2 * queueNames.length + 1);
+      // + the Stripe secret and the alarm subscription's dead-letter queue
+      expect(names[stage]).toHaveLength(tableNames.length + 2 * queueNames.length + 2);
       for (const name of names[stage]) expect(name).toMatch(new RegExp(`^${prefix}[-/]`));
     }
     expect(names.production.filter((n) => names.sandbox.includes(n))).toEqual([]);

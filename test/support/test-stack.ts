@@ -24,7 +24,7 @@ export interface TestResponse {
 
 /** A service stack on the shared stand-ins with its own tables and queues, a manual clock and captured logs. */
 export async function startTestStack(
-  options: Partial<Omit<LocalStackOptions, 'standIns' | 'resourcePrefix' | 'port'>> = {},
+  options: Partial<Omit<LocalStackOptions, 'resourcePrefix' | 'port'>> = {},
 ): Promise<TestStack> {
   const clock = new ManualClock();
   const rawLogLines: string[] = [];

@@ -7,6 +7,7 @@ import {
   ProfileAlreadyExists,
   SetupContention,
   UserAlreadyExists,
+  ValidationFailed,
 } from '../errors';
 import type { IdentityUser } from '../identity/identity-user';
 import type { PartnerId } from '../partners/partner';
@@ -29,6 +30,13 @@ import type {
 import { inListingOrder } from './organization';
 import type { OrganizationRepository } from './organization-repository';
 import type { SetupInput, ShippingLocationInput } from './setup-request';
+
+/**
+ * Every setup response lists all of an organization's locations, and the organization's
+ * items are read in one query: without a bound, one organization could grow its setup
+ * response past Lambda's 6 MB and its reads past what a 10 s handshake can afford.
+ */
+export const MAX_LOCATIONS_PER_ORGANIZATION = 200;
 
 /** What a successful setup produced, and the organization's locations as they now stand. */
 export interface SetupResult {
@@ -142,6 +150,11 @@ export class OrganizationSetup {
     const newLocations = (input.shippingLocations ?? [])
       .filter((location) => !known.has(location.internalShippingLocationId))
       .map((location) => this.newLocation(organization.id, location, location.isDefault && !hasDefault, createdAt));
+    const total = existing.locations.length + newLocations.length;
+    if (total > MAX_LOCATIONS_PER_ORGANIZATION) {
+      const message = `shippingLocations would give the organization ${total} shipping locations; at most ${MAX_LOCATIONS_PER_ORGANIZATION} are allowed`;
+      throw new ValidationFailed([{ code: 'TOO_MANY_ITEMS', message, path: ['shippingLocations'] }], message);
+    }
 
     try {
       await this.options.organizations.addProfile({ organization, profile, user, newLocations });

@@ -9,18 +9,19 @@
  */
 import * as z from 'zod/mini';
 import { ValidationFailed } from '../errors';
-import { INVALID_TEXT, isWellFormedText, MAX_TEXT_LENGTH, requiredField, rule, toValidationIssues } from '../validation-issues';
+import { CONTROL_CHARACTER, hasNoControlCharacters, INVALID_TEXT, isWellFormedText, MAX_TEXT_LENGTH, requiredField, rule, toValidationIssues } from '../validation-issues';
 
 const IDENTIFIERS = ['internal_user_id', 'profile_id'] as const;
 
 const text = () =>
-  z.string({ error: requiredField }).check(z.trim(), z.minLength(1), z.maxLength(MAX_TEXT_LENGTH), z.refine(isWellFormedText, INVALID_TEXT));
+  z.string({ error: requiredField }).check(z.trim(), z.minLength(1), z.maxLength(MAX_TEXT_LENGTH), z.refine(isWellFormedText, INVALID_TEXT), z.refine(hasNoControlCharacters, CONTROL_CHARACTER));
 
 export const HandshakeRequest = z
   .object(
     {
       internal_user_id: z.optional(text()),
-      profile_id: z.optional(z.pipe(z.string({ error: requiredField }).check(z.trim()), z.uuid())),
+      // UUIDs are case-insensitive (RFC 9562); ours are stored in lower case.
+      profile_id: z.optional(z.pipe(z.string({ error: requiredField }).check(z.trim(), z.toLowerCase()), z.uuid())),
       internal_org_id: z.optional(text()),
     },
     { error: requiredField },

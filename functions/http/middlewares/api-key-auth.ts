@@ -11,6 +11,14 @@ import { rateLimitHeaders } from '../responses';
  * the other endpoint's header is a 401 even when valid, so integrations fail loudly.
  */
 export function presentedKey(event: ApiEvent, credential: ApiEndpoint['credential']): string | undefined {
+  // Two credentials are one too many: which one counts would depend on the endpoint, and
+  // API Gateway joins repeated headers with a comma (a key never holds one).
+  if (header(event, 'authorization') !== undefined && header(event, 'x-api-key') !== undefined) {
+    throw new Unauthorized('Send the API key in one header only');
+  }
+  if ([header(event, 'authorization'), header(event, 'x-api-key')].some((value) => value?.includes(','))) {
+    throw new Unauthorized('Send one credential header, once');
+  }
   if (credential === 'x-api-key') {
     if (header(event, 'authorization') !== undefined && header(event, 'x-api-key') === undefined) {
       throw new Unauthorized('Use the X-API-Key header on this endpoint');

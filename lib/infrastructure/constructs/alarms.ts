@@ -1,11 +1,11 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
 import type { FunctionName, QueueName } from '../../../functions/resources/resource-definitions';
@@ -33,7 +33,19 @@ export class Alarms extends Construct {
       displayName: `Embed service alarms (${config.stage})`,
       enforceSSL: true,
     });
-    this.topic.addSubscription(new EmailSubscription(config.operatorAlarmEmail));
+    // An alarm e-mail SNS cannot deliver (the address bounces, SES throttles) is kept for 14 days instead of lost.
+    const undeliveredAlarms = new Queue(this, 'UndeliveredAlarmNotifications', {
+      queueName: `${config.resourcePrefix}-undelivered-alarms`,
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const isTheDeadLetterQueue = 'This is the dead-letter queue of the alarm subscription: nothing consumes it, operators read it';
+    Validations.of(undeliveredAlarms).acknowledge(
+      { id: 'Serverless::Serverless-SQSRedrivePolicy', reason: isTheDeadLetterQueue },
+      { id: 'AwsSolutions::AwsSolutions-SQS3', reason: isTheDeadLetterQueue },
+    );
+    this.topic.addSubscription(new EmailSubscription(config.operatorAlarmEmail, { deadLetterQueue: undeliveredAlarms }));
     const action = new SnsAction(this.topic);
 
     const alarmOnAny = (alarmId: string, metric: IMetric, description: string): void => {

@@ -1,6 +1,7 @@
-import { CfnOutput } from 'aws-cdk-lib';
+import { CfnOutput, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  CfnStage,
   HttpApi,
   HttpMethod,
   HttpStage,
@@ -38,6 +39,19 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
  */
 const STAGE_THROTTLE = { rateLimit: 50, burstLimit: 100 };
 
+/**
+ * Each route's own ceiling (requests per second, burst), so a flood against one route
+ * (unauthenticated requests are not counted per partner: there is no partner) throttles
+ * that route only. Setup is the lowest: every new organization creates a Stripe customer.
+ * Keyed by API Gateway route key; a route missing here fails the synth.
+ */
+const ROUTE_THROTTLE: Readonly<Record<string, { rate: number; burst: number }>> = {
+  'POST /v1/organizations/setup': { rate: 20, burst: 40 },
+  'POST /v1/partner/handshake': { rate: 50, burst: 100 },
+  'GET /embedded/{partnerId}': { rate: 50, burst: 100 },
+  'POST /embedded/{partnerId}/logout': { rate: 10, burst: 20 },
+};
+
 interface LoggedHttpApiProps {
   readonly config: EnvironmentConfig;
   readonly apiName: string;
@@ -74,6 +88,20 @@ class LoggedHttpApi extends Construct {
       }
       this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });
     }
+    const routeSettings = Object.fromEntries(
+      routes.map((route) => {
+        const routeKey = `${route.method} ${route.path}`;
+        const throttle = ROUTE_THROTTLE[routeKey];
+        if (!throttle) throw new Error(`No throttle for route ${routeKey} in ROUTE_THROTTLE`);
+        return [routeKey, { ThrottlingRateLimit: throttle.rate, ThrottlingBurstLimit: throttle.burst }];
+      }),
+    );
+    (this.stage.node.defaultChild as CfnStage).routeSettings = routeSettings;
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-APIG4',
+      reason:
+        'The partner API authenticates API keys in the Lambda (contract: Bearer on setup, X-API-Key on the handshake, one 401 body); the embed host is public by design and authenticates single-use session tokens and session cookies',
+    });
   }
 }
 

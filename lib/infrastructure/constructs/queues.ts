@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
@@ -22,6 +22,10 @@ export class Queues extends Construct {
         retentionPeriod: Duration.days(14),
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
+      });
+      Validations.of(deadLetterQueue).acknowledge({
+        id: 'Serverless::Serverless-SQSRedrivePolicy',
+        reason: 'This is the dead-letter queue: its messages wait here for an operator (alarm on depth > 0), there is nowhere further to go',
       });
       const queue = new Queue(this, name, {
         queueName: queueName(config.resourcePrefix, name),

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -37,7 +37,6 @@ export class Webhooks extends Construct {
     this.orderOutboxRelay = new NodeFunction(this, 'OrderOutboxRelay', {
       config,
       name: 'orderOutboxRelay',
-      timeout: Duration.seconds(30),
       environment,
     });
     this.orderOutboxRelay.addEventSource(
@@ -59,19 +58,21 @@ export class Webhooks extends Construct {
     this.orderFanout = new NodeFunction(this, 'OrderFanout', {
       config,
       name: 'orderFanout',
-      timeout: Duration.seconds(30),
       environment,
     });
     this.orderFanout.addEventSource(
       new SqsEventSource(orderEvents, { batchSize: QUEUES.orderEvents.consumerBatchSize, reportBatchItemFailures: true }),
     );
     webhookDeliveries.grantSendMessages(this.orderFanout);
+    const failedBatchesGoToTheQueuesDlq = {
+      id: 'Serverless::Serverless-LambdaEventSourceMappingDestination',
+      reason: "A message that keeps failing moves to its queue's dead-letter queue (redrive policy, alarm on depth > 0) with its body; an on-failure destination would only hold the batch's metadata",
+    };
+    Validations.of(this.orderFanout).acknowledge(failedBatchesGoToTheQueuesDlq);
 
-    // A partner may take 30 s to answer; the queue's 180 s visibility leaves room beyond this timeout.
     this.webhookDispatch = new NodeFunction(this, 'WebhookDispatch', {
       config,
       name: 'webhookDispatch',
-      timeout: Duration.seconds(120),
       environment,
     });
     this.webhookDispatch.addEventSource(
@@ -81,6 +82,7 @@ export class Webhooks extends Construct {
         maxConcurrency: 10,
       }),
     );
+    Validations.of(this.webhookDispatch).acknowledge(failedBatchesGoToTheQueuesDlq);
     // Retries are re-enqueued with a delay.
     webhookDeliveries.grantSendMessages(this.webhookDispatch);
 
