@@ -400,7 +400,11 @@ describe('webhook set / show / rotate-secret', () => {
     expect((await ops(['webhook', 'show', '--partner', partner.partnerId])).text).not.toContain(rotated.json.secret);
 
     const data = JSON.stringify(orderCreatedData('rotate'));
-    expect((await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', data])).code).toBe(0);
+    const fresh = await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', data]);
+    expect(fresh.code).toBe(0);
+    expect(fresh.lines.at(-1)).toBe(
+      `Published: a delivery follows if the partner's webhook takes order.created: npm run ops -- deliveries list --partner ${partner.partnerId}`,
+    );
     await processQueues();
     const [request] = partnerReceiver.requests;
     expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], rotated.json.secret)).toBe(true);
@@ -463,8 +467,17 @@ describe('order-event and deliveries', () => {
     expect(shownText.code).toBe(0);
     expect(shownText.lines.at(-1)).toBe(request!.rawBody.toString());
 
-    // The same event id again: accepted, but nothing new is delivered.
-    expect((await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1'])).code).toBe(0);
+    expect(published.json).not.toHaveProperty('alreadyPublished');
+    // The same event id again: accepted, but nothing new is delivered, and it says so.
+    const deliveryId = String(request!.headers['x-service-delivery-id']);
+    const again = await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1']);
+    expect(again.code).toBe(0);
+    expect(again.lines.at(-1)).toBe(
+      `Already published: event evt-1 has delivery ${deliveryId}; this copy delivers nothing new: npm run ops -- deliveries show --delivery ${deliveryId}`,
+    );
+    expect(again.text).not.toMatch(/Queued|Published:/);
+    const againJson = await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1', '--json']);
+    expect(againJson.json).toMatchObject({ eventId: 'evt-1', alreadyPublished: true, deliveryId });
     await processQueues();
     expect(partnerReceiver.requests).toHaveLength(1);
     expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--json'])).json.deliveries).toHaveLength(1);

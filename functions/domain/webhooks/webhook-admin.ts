@@ -125,6 +125,15 @@ export class WebhookAdmin {
   }
 
   /**
+   * The delivery an event id already produced: publishing that id again delivers nothing
+   * new (the fan-out de-duplicates per partner and event id). Undefined when the event was
+   * never fanned out to an endpoint, so publishing it now may deliver.
+   */
+  async deliveryOfEvent(partnerId: PartnerId, eventId: string): Promise<Delivery | undefined> {
+    return this.deliveries.getByEvent(partnerId, eventId);
+  }
+
+  /**
    * Sends a delivery again from its first attempt, with the same id and body: a new chain
    * of attempts on the same retry ladder. Messages of the previous chain are ignored from now on.
    */
