@@ -387,6 +387,22 @@ describe('webhook set / show / rotate-secret', () => {
     expectOneLineError(await ops(['webhook', 'set', '--partner', unknown, '--url', 'http://127.0.0.1:9/']), 1, `No partner ${unknown}`);
   });
 
+  it('says one true thing about when a new secret takes over: dispatchers cache a secret for up to 60 s', async () => {
+    const partner = await aPartner();
+    await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/hooks']);
+    const cacheStatement = 'dispatchers already running cache a secret for up to 60 s, so an attempt in that time may still be signed with the old one';
+    const rotatedJson = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId, '--json']);
+    const rotatedText = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId]);
+    const chosen = await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/hooks', '--secret', `whsec_${'c'.repeat(30)}`, '--json']);
+    for (const note of [rotatedJson.json.note, rotatedText.text, chosen.json.note]) {
+      expect(note).toContain(cacheStatement);
+      expect(note).not.toMatch(/at once|within a minute/);
+    }
+    const summary = 'Replace the signing secret with a new one, printed once; it signs every attempt within 60 s';
+    expect((await ops(['webhook', 'rotate-secret', '--help'])).lines).toContain(summary);
+    expect((await ops(['--help'])).text).toMatch(new RegExp(`^  webhook rotate-secret +${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  });
+
   it('rotate-secret prints the new secret once; deliveries are signed with it, not the old one', async () => {
     const partnerReceiver = await receiver();
     const partner = await aPartner();

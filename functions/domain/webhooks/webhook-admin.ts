@@ -96,7 +96,10 @@ export class WebhookAdmin {
     return endpoint;
   }
 
-  /** A new generated secret replaces the old one at once; deliveries sign with it from their next attempt. */
+  /**
+   * A new generated secret replaces the stored one now; dispatchers sign with it once
+   * their cached copy of the old one expires (the signing-secret store's cache).
+   */
   async rotateSecret(partnerId: PartnerId): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const endpoint = await this.showEndpoint(partnerId);
     const secret = generateWebhookSecret();
