@@ -8,7 +8,7 @@ import type { Address } from '../../functions/domain/addresses/address';
 import { Forbidden, NotFound } from '../../functions/domain/errors';
 import type { Organization, Profile, ProfileId, ShippingLocation } from '../../functions/domain/organizations/organization';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { fieldLines, NONE, tableLines } from './human-format';
+import { documentLines, fieldLines, NONE, tableLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
 import { InternalOrgIdOption, partnerOption, profileOption } from './option-schemas';
 
@@ -161,6 +161,10 @@ export const organizationCommands: CommandTable = {
                 ['LOCATION ID', 'INTERNAL LOCATION ID', 'NAME', 'DEFAULT', 'ACTIVE', 'ADDRESS'],
                 locations.map((l) => [l.id, l.internalShippingLocationId, l.name, String(l.isDefault), String(l.isActive), addressText(l.address)]),
               )),
+          '',
+          // Everything the summary and the tables abbreviate, field by field, as --json has it.
+          'Details:',
+          ...documentLines({ billingAddress: organization.billingAddress, profiles, locations }, '  '),
         ],
       };
     },

@@ -134,6 +134,30 @@ const storedSecret = async (partnerId: string) =>
   (await stack.deps.aws.secrets.send(new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) })))
     .SecretString;
 
+/** Every key of a JSON document, at any depth. */
+const jsonKeys = (value: unknown): Set<string> => {
+  const keys = new Set<string>();
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        keys.add(key.toLowerCase());
+        visit(child);
+      }
+    }
+  };
+  visit(value);
+  return keys;
+};
+
+/** The `label:` words of readable output, at any indentation. */
+const textLabels = (text: string) => new Set([...text.matchAll(/^\s*([A-Za-z][A-Za-z0-9]*):/gm)].map((match) => match[1]!.toLowerCase()));
+
+const missingFromText = (json: unknown, text: string, wrappers: readonly string[] = []) => {
+  const labels = textLabels(text);
+  return [...jsonKeys(json)].filter((key) => !labels.has(key) && !wrappers.includes(key));
+};
+
 describe('organization list / show', () => {
   it("lists the partner's organizations as JSON and as a table; show has profiles, users and locations", async () => {
     const partner = await aPartner();
@@ -169,6 +193,33 @@ describe('organization list / show', () => {
     expect(text).toMatch(/^id: +[0-9a-f-]{36}$/m);
     expect(text).toContain(`${alpha.profile.user} (active)`);
     expect(text).toMatch(/^dock|\sdock\s/m);
+  });
+
+  it('organization show: the readable output has every field --json has', async () => {
+    const partner = await aPartner();
+    const body = aSetupRequest()
+      .forOrg('full')
+      .forUser('u-full', { phoneNumber: '+1 512 555 0100' })
+      .with({ organizationEmail: 'ap@acme.test', organizationPhone: '512-555-0199', billingAddress: { line1: '1 Billing Way', city: 'Austin', province: 'tx', postalCode: '78701' } })
+      .withLocations(
+        aLocation('dock', {
+          isDefault: true,
+          nickname: 'Back door',
+          contact: { name: 'Front desk', phone: '512-555-0101', email: 'desk@acme.test' },
+          deliveryInstructions: 'Ring twice',
+          address: { line1: '1 Main St', line2: 'Suite 100', city: 'Austin', province: 'tx', postalCode: '78701' },
+        }),
+      )
+      .build();
+    expect((await stack.post(SETUP, body, { Authorization: `Bearer ${partner.apiKey}` })).status).toBe(200);
+    const json = (await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'full', '--json'])).json;
+    const text = (await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'full'])).text;
+    for (const key of ['phonenumber', 'nickname', 'contact', 'deliveryinstructions', 'line2', 'country', 'status']) expect([...jsonKeys(json)]).toContain(key);
+    // The organization's own fields are the top lines; `organization` only wraps them.
+    expect(missingFromText(json, text, ['organization'])).toEqual([]);
+    expect(text).toContain('512-555-0101');
+    expect(text).toContain('desk@acme.test');
+    expect(text).toContain('+1 512 555 0100');
   });
 
   it('says so for a partner without organizations, and fails in one line for an unknown partner or organization', async () => {
@@ -533,6 +584,11 @@ describe('order-event and deliveries', () => {
 
     const shown = await ops(['deliveries', 'show', '--delivery', delivery.deliveryId, '--json']);
     expect(shown.json).toMatchObject({ status: 'delivered', chain: 2, attemptCount: 1 });
+    // The readable output has every field --json has, the attempts' response bodies included.
+    const shownText = (await ops(['deliveries', 'show', '--delivery', delivery.deliveryId])).text;
+    for (const key of ['succeeded', 'statuscode', 'latencyms', 'responsebody', 'body']) expect([...jsonKeys(shown.json)]).toContain(key);
+    expect(missingFromText(shown.json, shownText)).toEqual([]);
+    for (const attempt of shown.json.attempts) if (attempt.responseBody) expect(shownText).toContain(attempt.responseBody);
     expect(shown.json.attempts.map((a: any) => [a.chain, a.attempt, a.statusCode])).toEqual([
       [1, 1, 502],
       [1, 2, 502],
