@@ -269,6 +269,64 @@ describe('profile disable', () => {
     expect(again.text).toContain('already disabled: nothing changed');
   });
 
+  it('profile enable links the profile again: handshakes work, sessions ended by disable stay ended, a second run changes nothing', async () => {
+    const partner = await aPartner();
+    const data = await setUp(partner.apiKey, 'enable-me');
+    const before = await handshake(partner.apiKey, { internal_user_id: 'u-1' });
+    const cookie = await redeem(before.body.iframe_embed_url);
+    expect(await showModule(partner.partnerId, cookie)).toBe(200);
+    expect((await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id])).code).toBe(0);
+    expect((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).status).toBe(400);
+
+    const run = await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({
+      profileId: data.profile.id,
+      partnerId: partner.partnerId,
+      internalOrgId: 'enable-me',
+      internalUserId: 'u-1',
+      enabledUserId: data.profile.user,
+      alreadyEnabled: false,
+    });
+    for (const body of [{ internal_user_id: 'u-1' }, { profile_id: data.profile.id as string }] as Record<string, string>[]) {
+      const res = await handshake(partner.apiKey, body);
+      expect(res.status).toBe(200);
+      expect(await showModule(partner.partnerId, await redeem(res.body.iframe_embed_url))).toBe(200);
+    }
+    expect(await showModule(partner.partnerId, cookie)).toBe(401);
+    const shown = await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'enable-me', '--json']);
+    expect(shown.json.profiles[0].user).toEqual({ id: data.profile.user, status: 'active' });
+
+    const again = await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id]);
+    expect(again.code).toBe(0);
+    expect(again.text).toContain('already enabled: nothing changed');
+    const againJson = await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json']);
+    expect(againJson.json).toMatchObject({ enabledUserId: data.profile.user, alreadyEnabled: true });
+
+    // Disable and enable again: the same user each time.
+    expect((await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id])).code).toBe(0);
+    expect((await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json'])).json.enabledUserId).toBe(data.profile.user);
+    expect((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).status).toBe(200);
+  });
+
+  it("profile enable refuses another partner's profile and an unknown one, and validates the ids before the stack", async () => {
+    const owner = await aPartner();
+    const stranger = await aPartner();
+    const data = await setUp(owner.apiKey, 'enable-owned');
+    expect((await ops(['profile', 'disable', '--partner', owner.partnerId, '--profile', data.profile.id])).code).toBe(0);
+    expectOneLineError(
+      await ops(['profile', 'enable', '--partner', stranger.partnerId, '--profile', data.profile.id]),
+      1,
+      `Profile ${data.profile.id} belongs to another partner`,
+    );
+    expect((await handshake(owner.apiKey, { profile_id: data.profile.id })).status).toBe(400);
+    const unknown = randomUUID();
+    expectOneLineError(await ops(['profile', 'enable', '--partner', owner.partnerId, '--profile', unknown]), 1, `No profile ${unknown}`);
+    const early = unreachable();
+    expectOneLineError(await ops(['profile', 'enable', '--partner', owner.partnerId, '--profile', 'u-1'], early), 1, '--profile must be a UUID');
+    expect(early.reached()).toBe(false);
+  });
+
   it("refuses another partner's profile and leaves it working; validates the ids before the stack", async () => {
     const owner = await aPartner();
     const stranger = await aPartner();
@@ -677,7 +735,7 @@ describe('command line', () => {
   it('lists every command in --help, and each command has a usage line', async () => {
     const help = await ops(['--help']);
     for (const name of [
-      'organization list', 'organization show', 'profile disable', 'session list', 'session revoke', 'webhook set', 'webhook show',
+      'organization list', 'organization show', 'profile disable', 'profile enable', 'session list', 'session revoke', 'webhook set', 'webhook show',
       'webhook rotate-secret', 'order-event', 'deliveries list', 'deliveries show', 'deliveries replay', 'outbox',
     ]) {
       expect(Object.keys(COMMANDS)).toContain(name);
