@@ -9,6 +9,7 @@ import { createDemoApp, type DemoConnection } from '../lib/local-runtime/demo-ap
 import { startLocalStack } from '../lib/local-runtime/local-stack';
 import { seedSandboxPartner } from '../lib/local-runtime/seed';
 import { JavaMissing } from '../lib/local-runtime/java-requirement';
+import { startBanner } from '../lib/local-runtime/start-banner';
 import { startStandIns } from '../lib/local-runtime/stand-ins';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -62,25 +63,17 @@ writeFileSync(
   )}\n`,
 );
 
-console.log(`
-Partner embed service (local sandbox) listening on ${stack.url}
-
-  Seeded sandbox partner
-    partner id: ${seeded.partnerId}
-    API key:    ${seeded.apiKey}
-
-  Demo partner app (open in Chromium/Chrome): ${stack.url}/demo
-    pick a user: its server calls the handshake and embeds the module in an iframe
-
-  Try it:
-    curl -s ${stack.url}/health
-    curl -s -X POST ${stack.url}/v1/organizations/setup \\
-      -H "Authorization: Bearer ${seeded.apiKey}" -H "Content-Type: application/json" \\
-      -d '{"internalOrgId":"acme-1","organizationName":"Acme Dental","internalUserId":"u-1","user":{"firstName":"Ada","lastName":"Lovelace","email":"ada@acme.test"},"shippingLocations":[{"internalShippingLocationId":"loc-1","name":"Main office","address":{"line1":"1 Main St","city":"Austin","province":"tx","postalCode":"78701"},"isDefault":true}]}'
-
-  Operator CLI (talks to this stack): npm run ops -- partner list
-  Data: ${dataDir} (npm start -- --reset starts empty); ${resumed} pending webhook deliveries resumed. Ctrl-C to stop.
-`);
+console.log(
+  startBanner({
+    url: stack.url,
+    partnerId: seeded.partnerId,
+    apiKey: seeded.apiKey,
+    keyIssued: seeded.issued,
+    reset: values.reset,
+    dataDir,
+    resumedDeliveries: resumed,
+  }),
+);
 
 let stopping = false;
 const stop = async () => {

@@ -14,6 +14,7 @@ import type { IdentityDirectory } from './domain/identity/identity-user';
 import type { OrganizationRepository } from './domain/organizations/organization-repository';
 import { PartnerAdmin } from './domain/partners/partner-admin';
 import type { PartnerRepository } from './domain/partners/partner-repository';
+import { ProfileAdmin } from './domain/organizations/profile-admin';
 import { SessionAdmin } from './domain/sessions/session-admin';
 import type { SessionRepository } from './domain/sessions/session-repository';
 import type { DeliveryRepository } from './domain/webhooks/delivery-repository';
@@ -48,6 +49,8 @@ export interface Dependencies extends BaseDependencies, CommerceDependencies {
   readonly identity: IdentityDirectory;
   readonly sessions: SessionRepository;
   readonly sessionAdmin: SessionAdmin;
+  /** Disabling and enabling a user's sign-in (operator CLI). */
+  readonly profileAdmin: ProfileAdmin;
   /** Ingestion: validates an order event and queues it for fan-out. */
   readonly orderEvents: OrderEventPublisher;
   readonly webhookAdmin: WebhookAdmin;
@@ -84,6 +87,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     identity: repositories.identity(),
     sessions,
     sessionAdmin: new SessionAdmin(partners, organizations, sessions, clock),
+    profileAdmin: new ProfileAdmin(partners, organizations, repositories.identity(), sessions, clock),
     orderEvents: new OrderEventPublisher(partners, organizations, orderEventQueue(config, aws.sqs), clock),
     webhookAdmin: new WebhookAdmin({
       partners,

@@ -9,8 +9,12 @@ import type { PartnerId } from '../domain/partners/partner';
 import type { SigningSecretStore } from '../domain/webhooks/signing-secret-store';
 import { webhookSecretName } from '../resources/resource-definitions';
 
-/** How long a read secret is reused: a rotation reaches a warm dispatcher within this time. */
-const CACHE_MILLISECONDS = 60_000;
+/**
+ * How long a read secret is reused: a rotation reaches a warm dispatcher within this time
+ * (operators are told so by `webhook rotate-secret` and `webhook set --secret`).
+ */
+export const SIGNING_SECRET_CACHE_SECONDS = 60;
+const CACHE_MILLISECONDS = SIGNING_SECRET_CACHE_SECONDS * 1000;
 
 /**
  * Partners' webhook signing secrets in Secrets Manager, one secret per partner

@@ -33,6 +33,7 @@ export function errorResponse(error: unknown, endpoint: ApiEndpoint['name']): Js
         error: 'Too Many Requests',
         message: `Rate limit of ${error.limit.limit} requests per minute exceeded`,
         code: 'RATE_LIMIT_EXCEEDED',
+        details: [],
         retry_after: error.limit.resetSeconds,
       },
       { 'Retry-After': String(error.limit.resetSeconds), ...rateLimitHeaders(error.limit) },

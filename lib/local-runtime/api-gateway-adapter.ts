@@ -19,12 +19,37 @@ export type LocalPage = (req: IncomingMessage, res: ServerResponse, body: Buffer
 const GATEWAY_MAX_PAYLOAD = 10 * 1024 * 1024;
 
 /**
+ * Headers on every response of the local server, whoever answers (a Lambda route, a local
+ * page such as /health or the demo, or the gateway's own 404): a `Request-Id` to quote,
+ * no MIME sniffing, and no framing. A response that sets its own
+ * `Content-Security-Policy` (the embedded module, which partners frame) replaces the
+ * default one; the Lambda routes' `Request-Id` is this same id (the event's request id).
+ */
+function setCommonHeaders(res: ServerResponse, requestId: string): void {
+  res.setHeader('Request-Id', requestId);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+}
+
+/**
+ * The general error body for a path no route or page serves. Deployed, API Gateway
+ * answers such a request itself (404 `{"message":"Not Found"}`, see docs/operations.md).
+ */
+const notFound = (method: string, path: string): APIGatewayProxyStructuredResultV2 => ({
+  statusCode: 404,
+  headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+  body: JSON.stringify({ error: 'Not Found', message: `No route for ${method} ${path}`, code: 'NOT_FOUND', details: [] }),
+});
+
+/**
  * Serves Lambda handlers the way API Gateway HTTP APIs (payload format 2.0) invoke them,
  * so locally the very same handler code runs behind the same event shape.
  */
 export function apiGatewayListener(routes: readonly LocalRoute[], pages: readonly LocalPage[] = []): RequestListener {
   const compiled = routes.map((route) => ({ ...route, pattern: compile(route.path) }));
   return (req, res) => {
+    const requestId = randomUUID();
+    setCommonHeaders(res, requestId);
     void (async () => {
       const body = await readBody(req);
       if (body === undefined) return send(res, { statusCode: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
@@ -35,12 +60,12 @@ export function apiGatewayListener(routes: readonly LocalRoute[], pages: readonl
         const pathParameters = decodePathParameters(match.groups ?? {});
         // API Gateway refuses a malformed percent-escape before any Lambda runs.
         if (!pathParameters) return send(res, { statusCode: 400, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Bad Request' }) });
-        const event = toEvent(req, url, body, `${route.method} ${route.path}`, pathParameters);
+        const event = toEvent(req, url, body, `${route.method} ${route.path}`, pathParameters, requestId);
         return send(res, await invokeWithTimeout(route, event));
       }
       for (const page of pages) if (await page(req, res, body)) return;
-      // What API Gateway answers for a route it does not have (preflights included: no CORS).
-      send(res, { statusCode: 404, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Not Found' }) });
+      // No route and no page (preflights included: no CORS).
+      send(res, notFound(req.method ?? 'GET', url.pathname));
     })().catch((error: unknown) => {
       // API Gateway's answer when the integration itself fails.
       process.stderr.write(`local gateway: ${(error as Error).stack}\n`);
@@ -77,6 +102,7 @@ function toEvent(
   body: Buffer,
   routeKey: string,
   pathParameters: Record<string, string>,
+  requestId: string,
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
@@ -112,7 +138,7 @@ function toEvent(
         sourceIp: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
-      requestId: randomUUID(),
+      requestId,
       routeKey,
       stage: '$default',
       time: now.toUTCString(),

@@ -175,8 +175,8 @@ function send(res: ServerResponse<IncomingMessage>, status: number, body: string
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
-      // The page only ever frames the embed host.
-      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-src ${framedUrl ? new URL(framedUrl).origin : "'none'"}`,
+      // The page only ever frames the embed host, and is framed by nobody.
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-src ${framedUrl ? new URL(framedUrl).origin : "'none'"}; frame-ancestors 'none'`,
     })
     .end(body);
 }

@@ -10,20 +10,25 @@ export interface SeededPartner {
   readonly apiKey: string;
 }
 
+export interface SeedOutcome extends SeededPartner {
+  /** True when this call created the partner and its key (no seed file, or its partner was gone). */
+  readonly issued: boolean;
+}
+
 /**
  * The local sandbox partner. Its key is only ever known in plaintext at creation, so
  * it is kept in `.local/seed.json` (git-ignored, local data only) to print it again on
  * the next start; if the partner vanished (a reset), a new one is created.
  */
-export async function seedSandboxPartner(deps: Dependencies, seedFile: string): Promise<SeededPartner> {
+export async function seedSandboxPartner(deps: Dependencies, seedFile: string): Promise<SeedOutcome> {
   if (existsSync(seedFile)) {
     const seeded = JSON.parse(readFileSync(seedFile, 'utf8')) as SeededPartner;
-    if (await deps.partners.getPartner(seeded.partnerId as PartnerId)) return seeded;
+    if (await deps.partners.getPartner(seeded.partnerId as PartnerId)) return { partnerId: seeded.partnerId, apiKey: seeded.apiKey, issued: false };
   }
   const created = await deps.partnerAdmin.createPartner({ name: 'Local Sandbox Partner', alertEmail: 'alerts@partner.test' });
   const seeded = { partnerId: created.partnerId, apiKey: created.apiKey };
   writeFileSync(seedFile, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
-  return seeded;
+  return { ...seeded, issued: true };
 }
 
 /**

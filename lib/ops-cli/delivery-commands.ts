@@ -12,7 +12,7 @@ import { ValidationFailed } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { DELIVERY_STATUSES, type DeliveryAttempt, DeliveryStatus, type DeliveryId } from '../../functions/domain/webhooks/delivery';
 import type { DeliveryWithAttempts } from '../../functions/domain/webhooks/webhook-admin';
-import { fieldLines, NONE, tableLines } from './human-format';
+import { documentLines, fieldLines, NONE, tableLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
 import { DeliveryIdOption, DeliveryStatusOption, limitOption, partnerOption } from './option-schemas';
 
@@ -156,6 +156,10 @@ export const deliveryCommands: CommandTable = {
                 ['CHAIN', 'ATTEMPT', 'AT', 'RESULT', 'LATENCY', 'URL'],
                 delivery.attempts.map((a) => [String(a.chain), String(a.attempt), a.attemptedAt, attemptResult(a), `${a.latencyMs} ms`, a.url]),
               )),
+          '',
+          // Every field of every attempt (the table abbreviates), as --json has them.
+          'Details:',
+          ...documentLines({ attempts: delivery.attempts }, '  '),
           '',
           'Body:',
           delivery.body,

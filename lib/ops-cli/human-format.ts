@@ -17,3 +17,31 @@ export function tableLines(header: readonly string[], rows: readonly (readonly s
 
 /** How an absent value reads in text output. */
 export const NONE = '-';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const scalarText = (value: unknown): string => (value === null || value === undefined ? NONE : String(value));
+
+/**
+ * Every field of a JSON document as indented `label: value` lines, nested objects as
+ * indented blocks and list items numbered, so the readable output of a `show` command
+ * leaves out nothing its `--json` has.
+ */
+export function documentLines(document: Record<string, unknown>, indent = ''): string[] {
+  const scalars = Object.entries(document).filter(([, value]) => !isRecord(value) && !Array.isArray(value));
+  const width = Math.max(0, ...scalars.map(([label]) => label.length)) + 1;
+  return Object.entries(document).flatMap(([label, value]) => {
+    if (Array.isArray(value)) {
+      if (value.length === 0) return [`${indent}${label}: ${NONE}`];
+      return [
+        `${indent}${label}:`,
+        ...value.flatMap((item, index) =>
+          isRecord(item) ? [`${indent}  [${index + 1}]`, ...documentLines(item, `${indent}    `)] : [`${indent}  [${index + 1}] ${scalarText(item)}`],
+        ),
+      ];
+    }
+    if (isRecord(value)) return [`${indent}${label}:`, ...documentLines(value, `${indent}  `)];
+    return [`${indent}${`${label}:`.padEnd(width)} ${scalarText(value)}`];
+  });
+}

@@ -17,15 +17,29 @@ const commaSeparated = (raw: string): string[] =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/**
+ * A UUID option. An empty or blank value (often an unset shell variable in quotes) says
+ * "must not be blank", as any required field does, rather than "must be a UUID".
+ */
+const uuidOption = () =>
+  z
+    .string({ error: requiredField })
+    .trim()
+    .min(1)
+    .pipe(z.uuid({ error: requiredField }))
+    .transform((id) => id.toLowerCase());
+
 /** Checked before any lookup, so a typo never reaches the store. Stored ids are lower case. */
-export const PartnerIdOption = z.uuid({ error: requiredField }).transform((id) => id.toLowerCase() as PartnerId);
+export const PartnerIdOption = uuidOption().transform((id) => id as PartnerId);
 
 const KEY_ID = /^key_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const KeyIdOption = z
   .string({ error: requiredField })
   .trim()
+  .min(1)
   .toLowerCase()
+  .pipe(z.string())
   .refine((id) => KEY_ID.test(id), { message: 'must be a key id (key_<uuid>, as partner show lists them)', params: { code: 'INVALID_FORMAT' } })
   .transform((id) => id as ApiKeyId);
 
@@ -81,10 +95,10 @@ function canonicalOrigin(value: string): string | undefined {
 }
 
 /** Profile ids are the UUIDs setup returned (`profile.id`); stored lower case. */
-export const ProfileIdOption = z.uuid({ error: requiredField }).transform((id) => id.toLowerCase() as ProfileId);
+export const ProfileIdOption = uuidOption().transform((id) => id as ProfileId);
 
 /** Delivery ids are the UUIDs `deliveries list` shows (`X-Service-Delivery-ID`); stored lower case. */
-export const DeliveryIdOption = z.uuid({ error: requiredField }).transform((id) => id.toLowerCase() as DeliveryId);
+export const DeliveryIdOption = uuidOption().transform((id) => id as DeliveryId);
 
 /** The partner's own organization id, under the rule setup applies to `internalOrgId`. */
 export const InternalOrgIdOption = requiredText();

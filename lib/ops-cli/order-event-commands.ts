@@ -31,6 +31,8 @@ export async function orderEventPublish(deps: Dependencies, options: OrderEventO
       'The --data value is not valid JSON',
     );
   }
+  // Asked before publishing, so this copy's own fan-out can never be mistaken for an earlier one.
+  const earlier = options.eventId === undefined ? undefined : await deps.webhookAdmin.deliveryOfEvent(options.partner as PartnerId, options.eventId);
   const published = await deps.orderEvents.publish({
     partnerId: options.partner as PartnerId,
     event: options.event,
@@ -44,6 +46,8 @@ export async function orderEventPublish(deps: Dependencies, options: OrderEventO
     organizationId: published.organizationId,
     timestamp: published.timestamp,
     data: published.data,
+    // Only for an event id published before: the fan-out drops this copy.
+    ...(earlier ? { alreadyPublished: true as const, deliveryId: earlier.deliveryId } : {}),
   };
 }
 
@@ -72,7 +76,9 @@ export const orderEventCommands: CommandTable = {
             ['organizationId', result.organizationId],
             ['timestamp', result.timestamp],
           ]),
-          `Queued for the partner's webhook, if one is set for this kind: npm run ops -- deliveries list --partner ${result.partnerId}`,
+          result.alreadyPublished
+            ? `Already published: event ${result.eventId} has delivery ${result.deliveryId}; this copy delivers nothing new: npm run ops -- deliveries show --delivery ${result.deliveryId}`
+            : `Published: a delivery follows if the partner's webhook takes ${result.event}: npm run ops -- deliveries list --partner ${result.partnerId}`,
         ],
       };
     },

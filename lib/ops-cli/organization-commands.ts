@@ -1,18 +1,19 @@
 /**
  * Operator commands for organizations and profiles, as pure functions of the service's
  * dependencies, and their CLI registration (`organizationCommands`: `organization list`,
- * `organization show`, `profile disable`). Results are JSON-serializable and hold no secrets.
+ * `organization show`, `profile disable`, `profile enable`). Results are JSON-serializable
+ * and hold no secrets. The rules of disabling and enabling live in the domain's ProfileAdmin.
  */
 import type { Dependencies } from '../../functions/container';
 import type { Address } from '../../functions/domain/addresses/address';
-import { Forbidden, NotFound } from '../../functions/domain/errors';
+import { NotFound } from '../../functions/domain/errors';
 import type { Organization, Profile, ProfileId, ShippingLocation } from '../../functions/domain/organizations/organization';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { fieldLines, NONE, tableLines } from './human-format';
+import { documentLines, fieldLines, NONE, tableLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
 import { InternalOrgIdOption, partnerOption, profileOption } from './option-schemas';
 
-type Deps = Pick<Dependencies, 'partners' | 'organizations' | 'identity' | 'clock'>;
+type Deps = Pick<Dependencies, 'partners' | 'organizations' | 'identity' | 'sessions' | 'clock' | 'profileAdmin'>;
 
 async function requirePartner(deps: Deps, partner: string): Promise<PartnerId> {
   const found = await deps.partners.getPartner(partner as PartnerId);
@@ -53,20 +54,23 @@ export async function showOrganization(deps: Deps, options: { partner: string; o
   };
 }
 
-/**
- * `profile disable --partner ID --profile PROFILE_ID`: unlinks the profile from its
- * identity user and disables that user, so the handshake refuses it (DESIGN.md). A
- * profile of another partner is refused; disabling twice changes nothing.
- */
+const profileSummary = (profile: Profile) => ({
+  profileId: profile.id,
+  partnerId: profile.partnerId,
+  internalOrgId: profile.internalOrgId,
+  internalUserId: profile.internalUserId,
+});
+
+/** `profile disable --partner ID --profile PROFILE_ID` (ProfileAdmin.disable). */
 export async function disableProfile(deps: Deps, options: { partner: string; profile: string }) {
-  const partnerId = await requirePartner(deps, options.partner);
-  const profile = await deps.organizations.getProfile(options.profile as ProfileId);
-  if (!profile) throw new NotFound(`No profile ${options.profile}`);
-  if (profile.partnerId !== partnerId) throw new Forbidden(`Profile ${profile.id} belongs to another partner`);
-  const summary = { profileId: profile.id, partnerId, internalOrgId: profile.internalOrgId, internalUserId: profile.internalUserId };
-  if (!profile.userId) return { ...summary, disabledUserId: null, alreadyDisabled: true };
-  await deps.organizations.unlinkProfile(profile.id, deps.clock.now());
-  return { ...summary, disabledUserId: profile.userId, alreadyDisabled: false };
+  const result = await deps.profileAdmin.disable(options.partner as PartnerId, options.profile as ProfileId);
+  return { ...profileSummary(result.profile), disabledUserId: result.disabledUserId ?? null, alreadyDisabled: result.alreadyDisabled };
+}
+
+/** `profile enable --partner ID --profile PROFILE_ID` (ProfileAdmin.enable). */
+export async function enableProfile(deps: Deps, options: { partner: string; profile: string }) {
+  const result = await deps.profileAdmin.enable(options.partner as PartnerId, options.profile as ProfileId);
+  return { ...profileSummary(result.profile), enabledUserId: result.enabledUserId, alreadyEnabled: result.alreadyEnabled };
 }
 
 async function profileView(deps: Deps, profile: Profile) {
@@ -161,6 +165,10 @@ export const organizationCommands: CommandTable = {
                 ['LOCATION ID', 'INTERNAL LOCATION ID', 'NAME', 'DEFAULT', 'ACTIVE', 'ADDRESS'],
                 locations.map((l) => [l.id, l.internalShippingLocationId, l.name, String(l.isDefault), String(l.isActive), addressText(l.address)]),
               )),
+          '',
+          // Everything the summary and the tables abbreviate, field by field, as --json has it.
+          'Details:',
+          ...documentLines({ billingAddress: organization.billingAddress, profiles, locations }, '  '),
         ],
       };
     },
@@ -182,7 +190,29 @@ export const organizationCommands: CommandTable = {
           ]),
           result.alreadyDisabled
             ? 'The profile was already disabled: nothing changed.'
-            : 'Handshakes for this profile now answer 400 "Profile not set up for authentication"; its live sessions end on their next request.',
+            : 'Handshakes for this profile now answer 400 "Profile not set up for authentication"; its live sessions have ended. `profile enable` undoes this.',
+        ],
+      };
+    },
+  }),
+
+  'profile enable': defineCommand({
+    summary: 'Link a disabled profile to its identity user again and re-enable that user: handshakes work again',
+    options: { partner: partnerOption, profile: profileOption },
+    async run(deps, options) {
+      const result = await enableProfile(deps, options);
+      return {
+        json: result,
+        text: [
+          ...fieldLines([
+            ['profileId', result.profileId],
+            ['internalOrgId', result.internalOrgId],
+            ['internalUserId', result.internalUserId],
+            ['enabledUserId', result.enabledUserId],
+          ]),
+          result.alreadyEnabled
+            ? 'The profile was already enabled: nothing changed.'
+            : 'Handshakes for this profile work again; sessions ended by `profile disable` stay ended.',
         ],
       };
     },

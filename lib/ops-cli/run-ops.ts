@@ -33,7 +33,7 @@ export const COMMANDS: CommandTable = {
 export const EXIT_OK = 0;
 /** The command ran and failed: not found, an invalid option value, the store unreachable. */
 export const EXIT_FAILED = 1;
-/** The command line itself is wrong (or `--help`): nothing ran. */
+/** The command line itself is wrong: nothing ran. (`--help` asked for is a success.) */
 export const EXIT_USAGE = 2;
 
 export interface OpsIo {
@@ -55,8 +55,10 @@ export async function runOps(argv: readonly string[], io: OpsIo, commands: Comma
   if (!found) {
     const words = leadingWords(argv);
     if (words.length === 0) {
-      print(argv.length === 0 || isHelp(argv[0]) ? io.out : err, generalUsage(commands));
-      return EXIT_USAGE;
+      // `--help` asked for the usage and got it; no command at all is a usage error.
+      const asked = argv.some(isHelp);
+      print(asked || argv.length === 0 ? io.out : err, generalUsage(commands));
+      return asked ? EXIT_OK : EXIT_USAGE;
     }
     const group = Object.keys(commands).some((name) => name.split(' ')[0] === words[0]) ? words[0] : undefined;
     if (group && words.length === 1) {
@@ -64,7 +66,7 @@ export async function runOps(argv: readonly string[], io: OpsIo, commands: Comma
       const asked = argv.some(isHelp);
       if (!asked) err(`Error: "${group}" needs a command`);
       print(asked ? io.out : err, generalUsage(commands, group));
-      return EXIT_USAGE;
+      return asked ? EXIT_OK : EXIT_USAGE;
     }
     err(`Error: unknown command "${words.join(' ')}"`);
     print(err, generalUsage(commands, group));
@@ -76,14 +78,14 @@ export async function runOps(argv: readonly string[], io: OpsIo, commands: Comma
   try {
     values = parseArgs({ args: [...rest], options: parseArgsOptions(command), strict: true, allowPositionals: false }).values;
   } catch (error) {
-    err(`Error: ${firstLine((error as Error).message)}`);
+    err(`Error: ${describeParseFailure(error as Error, command)}`);
     print(err, commandUsage(name, command));
     return EXIT_USAGE;
   }
   const { json, help, ...given } = values;
   if (help) {
     print(io.out, commandUsage(name, command));
-    return EXIT_USAGE;
+    return EXIT_OK;
   }
   if (command.localOnly && io.stage) {
     err(`Error: ${name} works on the local stack only (npm start); it cannot be used with --stage ${io.stage}`);
@@ -133,6 +135,21 @@ function parseArgsOptions(command: OpsCommand): NonNullable<ParseArgsConfig['opt
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   };
+}
+
+/**
+ * node:util's wording for an option followed by no value ("argument missing") or by
+ * another option ("argument is ambiguous", e.g. `--partner $UNSET --json`) becomes one
+ * plain sentence: the value is missing.
+ */
+function describeParseFailure(error: Error, command: OpsCommand): string {
+  const code = (error as { code?: unknown }).code;
+  const option = /'--([a-z-]+)/.exec(error.message)?.[1];
+  const spec = option && Object.hasOwn(command.options, option) ? command.options[option] : undefined;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && spec) {
+    return `--${option} is missing its value: give --${option} ${spec.placeholder ?? 'VALUE'}`;
+  }
+  return firstLine(error.message);
 }
 
 /** `--partner must be a UUID`: the domain's wording, with the option for the field. */

@@ -9,6 +9,7 @@
  * Secrets are printed only when generated here, once; `show` never prints one. The CLI
  * registers them as `webhookCommands` (bottom).
  */
+import { SIGNING_SECRET_CACHE_SECONDS } from '../../functions/adapters/secret-store';
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ORDER_EVENT_KINDS } from '../../functions/domain/webhooks/order-events';
@@ -41,6 +42,15 @@ export interface WebhookSetResult extends ReturnType<typeof view> {
   readonly note: string;
 }
 
+/**
+ * The one statement of when a new signing secret takes over, true to the dispatcher's
+ * secret cache: stored at once, but a dispatcher already running may sign with the
+ * cached old secret until its copy expires.
+ */
+export const SECRET_CHANGE_NOTE =
+  `The new secret is stored now; dispatchers already running cache a secret for up to ${SIGNING_SECRET_CACHE_SECONDS} s, ` +
+  'so an attempt in that time may still be signed with the old one.';
+
 export async function webhookSet(deps: Dependencies, options: WebhookSetOptions): Promise<WebhookSetResult> {
   const events = options.events
     ?.split(',')
@@ -56,7 +66,7 @@ export async function webhookSet(deps: Dependencies, options: WebhookSetOptions)
     ...view(endpoint),
     ...(generatedSecret
       ? { secret: generatedSecret, note: 'Give this signing secret to the partner now; it is not shown again.' }
-      : { note: options.secret ? 'The partner-chosen signing secret is stored.' : 'The existing signing secret is kept.' }),
+      : { note: options.secret ? `The partner-chosen signing secret is stored. ${SECRET_CHANGE_NOTE}` : 'The existing signing secret is kept.' }),
   };
 }
 
@@ -69,7 +79,7 @@ export async function webhookRotateSecret(deps: Dependencies, options: { readonl
   return {
     ...view(endpoint),
     secret,
-    note: 'The old secret stops signing at once (running dispatchers pick the new one up within a minute). Give this secret to the partner now; it is not shown again.',
+    note: `${SECRET_CHANGE_NOTE} Give this secret to the partner now; it is not shown again.`,
   };
 }
 
@@ -119,7 +129,7 @@ export const webhookCommands: CommandTable = {
   }),
 
   'webhook rotate-secret': defineCommand({
-    summary: 'Replace the signing secret with a new one, printed once; the old one stops signing at once',
+    summary: `Replace the signing secret with a new one, printed once; it signs every attempt within ${SIGNING_SECRET_CACHE_SECONDS} s`,
     options: { partner: partnerOption },
     async run(deps, options) {
       const result = await webhookRotateSecret(deps, options);

@@ -181,6 +181,7 @@ describe('rate limits (contract: Limits; DESIGN.md: per partner, per endpoint, f
       error: 'Too Many Requests',
       message: expect.any(String),
       code: 'RATE_LIMIT_EXCEEDED',
+      details: [],
       retry_after: expect.any(Number),
     });
     expect(limited.body.retry_after).toBeGreaterThan(0);
@@ -210,7 +211,16 @@ describe('rate limits (contract: Limits; DESIGN.md: per partner, per endpoint, f
     const responses = await allAtOnce(300, () => stack.post(HANDSHAKE, '{', xApiKey(apiKey)));
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s !== 400), JSON.stringify(responses.find((r) => r.status !== 400)?.body)).toEqual([]);
-    expect((await stack.post(HANDSHAKE, '{', xApiKey(apiKey))).status).toBe(429);
+    const limited = await stack.post(HANDSHAKE, '{', xApiKey(apiKey));
+    expect(limited.status).toBe(429);
+    // The general error body, as for authentication failures: details is always there.
+    expect(limited.body).toEqual({
+      error: 'Too Many Requests',
+      message: expect.any(String),
+      code: 'RATE_LIMIT_EXCEEDED',
+      details: [],
+      retry_after: expect.any(Number),
+    });
   });
 });
 

@@ -134,6 +134,30 @@ const storedSecret = async (partnerId: string) =>
   (await stack.deps.aws.secrets.send(new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) })))
     .SecretString;
 
+/** Every key of a JSON document, at any depth. */
+const jsonKeys = (value: unknown): Set<string> => {
+  const keys = new Set<string>();
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        keys.add(key.toLowerCase());
+        visit(child);
+      }
+    }
+  };
+  visit(value);
+  return keys;
+};
+
+/** The `label:` words of readable output, at any indentation. */
+const textLabels = (text: string) => new Set([...text.matchAll(/^\s*([A-Za-z][A-Za-z0-9]*):/gm)].map((match) => match[1]!.toLowerCase()));
+
+const missingFromText = (json: unknown, text: string, wrappers: readonly string[] = []) => {
+  const labels = textLabels(text);
+  return [...jsonKeys(json)].filter((key) => !labels.has(key) && !wrappers.includes(key));
+};
+
 describe('organization list / show', () => {
   it("lists the partner's organizations as JSON and as a table; show has profiles, users and locations", async () => {
     const partner = await aPartner();
@@ -169,6 +193,33 @@ describe('organization list / show', () => {
     expect(text).toMatch(/^id: +[0-9a-f-]{36}$/m);
     expect(text).toContain(`${alpha.profile.user} (active)`);
     expect(text).toMatch(/^dock|\sdock\s/m);
+  });
+
+  it('organization show: the readable output has every field --json has', async () => {
+    const partner = await aPartner();
+    const body = aSetupRequest()
+      .forOrg('full')
+      .forUser('u-full', { phoneNumber: '+1 512 555 0100' })
+      .with({ organizationEmail: 'ap@acme.test', organizationPhone: '512-555-0199', billingAddress: { line1: '1 Billing Way', city: 'Austin', province: 'tx', postalCode: '78701' } })
+      .withLocations(
+        aLocation('dock', {
+          isDefault: true,
+          nickname: 'Back door',
+          contact: { name: 'Front desk', phone: '512-555-0101', email: 'desk@acme.test' },
+          deliveryInstructions: 'Ring twice',
+          address: { line1: '1 Main St', line2: 'Suite 100', city: 'Austin', province: 'tx', postalCode: '78701' },
+        }),
+      )
+      .build();
+    expect((await stack.post(SETUP, body, { Authorization: `Bearer ${partner.apiKey}` })).status).toBe(200);
+    const json = (await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'full', '--json'])).json;
+    const text = (await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'full'])).text;
+    for (const key of ['phonenumber', 'nickname', 'contact', 'deliveryinstructions', 'line2', 'country', 'status']) expect([...jsonKeys(json)]).toContain(key);
+    // The organization's own fields are the top lines; `organization` only wraps them.
+    expect(missingFromText(json, text, ['organization'])).toEqual([]);
+    expect(text).toContain('512-555-0101');
+    expect(text).toContain('desk@acme.test');
+    expect(text).toContain('+1 512 555 0100');
   });
 
   it('says so for a partner without organizations, and fails in one line for an unknown partner or organization', async () => {
@@ -216,6 +267,64 @@ describe('profile disable', () => {
     const again = await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id]);
     expect(again.code).toBe(0);
     expect(again.text).toContain('already disabled: nothing changed');
+  });
+
+  it('profile enable links the profile again: handshakes work, sessions ended by disable stay ended, a second run changes nothing', async () => {
+    const partner = await aPartner();
+    const data = await setUp(partner.apiKey, 'enable-me');
+    const before = await handshake(partner.apiKey, { internal_user_id: 'u-1' });
+    const cookie = await redeem(before.body.iframe_embed_url);
+    expect(await showModule(partner.partnerId, cookie)).toBe(200);
+    expect((await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id])).code).toBe(0);
+    expect((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).status).toBe(400);
+
+    const run = await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({
+      profileId: data.profile.id,
+      partnerId: partner.partnerId,
+      internalOrgId: 'enable-me',
+      internalUserId: 'u-1',
+      enabledUserId: data.profile.user,
+      alreadyEnabled: false,
+    });
+    for (const body of [{ internal_user_id: 'u-1' }, { profile_id: data.profile.id as string }] as Record<string, string>[]) {
+      const res = await handshake(partner.apiKey, body);
+      expect(res.status).toBe(200);
+      expect(await showModule(partner.partnerId, await redeem(res.body.iframe_embed_url))).toBe(200);
+    }
+    expect(await showModule(partner.partnerId, cookie)).toBe(401);
+    const shown = await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'enable-me', '--json']);
+    expect(shown.json.profiles[0].user).toEqual({ id: data.profile.user, status: 'active' });
+
+    const again = await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id]);
+    expect(again.code).toBe(0);
+    expect(again.text).toContain('already enabled: nothing changed');
+    const againJson = await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json']);
+    expect(againJson.json).toMatchObject({ enabledUserId: data.profile.user, alreadyEnabled: true });
+
+    // Disable and enable again: the same user each time.
+    expect((await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id])).code).toBe(0);
+    expect((await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json'])).json.enabledUserId).toBe(data.profile.user);
+    expect((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).status).toBe(200);
+  });
+
+  it("profile enable refuses another partner's profile and an unknown one, and validates the ids before the stack", async () => {
+    const owner = await aPartner();
+    const stranger = await aPartner();
+    const data = await setUp(owner.apiKey, 'enable-owned');
+    expect((await ops(['profile', 'disable', '--partner', owner.partnerId, '--profile', data.profile.id])).code).toBe(0);
+    expectOneLineError(
+      await ops(['profile', 'enable', '--partner', stranger.partnerId, '--profile', data.profile.id]),
+      1,
+      `Profile ${data.profile.id} belongs to another partner`,
+    );
+    expect((await handshake(owner.apiKey, { profile_id: data.profile.id })).status).toBe(400);
+    const unknown = randomUUID();
+    expectOneLineError(await ops(['profile', 'enable', '--partner', owner.partnerId, '--profile', unknown]), 1, `No profile ${unknown}`);
+    const early = unreachable();
+    expectOneLineError(await ops(['profile', 'enable', '--partner', owner.partnerId, '--profile', 'u-1'], early), 1, '--profile must be a UUID');
+    expect(early.reached()).toBe(false);
   });
 
   it("refuses another partner's profile and leaves it working; validates the ids before the stack", async () => {
@@ -387,6 +496,22 @@ describe('webhook set / show / rotate-secret', () => {
     expectOneLineError(await ops(['webhook', 'set', '--partner', unknown, '--url', 'http://127.0.0.1:9/']), 1, `No partner ${unknown}`);
   });
 
+  it('says one true thing about when a new secret takes over: dispatchers cache a secret for up to 60 s', async () => {
+    const partner = await aPartner();
+    await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/hooks']);
+    const cacheStatement = 'dispatchers already running cache a secret for up to 60 s, so an attempt in that time may still be signed with the old one';
+    const rotatedJson = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId, '--json']);
+    const rotatedText = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId]);
+    const chosen = await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/hooks', '--secret', `whsec_${'c'.repeat(30)}`, '--json']);
+    for (const note of [rotatedJson.json.note, rotatedText.text, chosen.json.note]) {
+      expect(note).toContain(cacheStatement);
+      expect(note).not.toMatch(/at once|within a minute/);
+    }
+    const summary = 'Replace the signing secret with a new one, printed once; it signs every attempt within 60 s';
+    expect((await ops(['webhook', 'rotate-secret', '--help'])).lines).toContain(summary);
+    expect((await ops(['--help'])).text).toMatch(new RegExp(`^  webhook rotate-secret +${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  });
+
   it('rotate-secret prints the new secret once; deliveries are signed with it, not the old one', async () => {
     const partnerReceiver = await receiver();
     const partner = await aPartner();
@@ -400,7 +525,11 @@ describe('webhook set / show / rotate-secret', () => {
     expect((await ops(['webhook', 'show', '--partner', partner.partnerId])).text).not.toContain(rotated.json.secret);
 
     const data = JSON.stringify(orderCreatedData('rotate'));
-    expect((await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', data])).code).toBe(0);
+    const fresh = await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', data]);
+    expect(fresh.code).toBe(0);
+    expect(fresh.lines.at(-1)).toBe(
+      `Published: a delivery follows if the partner's webhook takes order.created: npm run ops -- deliveries list --partner ${partner.partnerId}`,
+    );
     await processQueues();
     const [request] = partnerReceiver.requests;
     expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], rotated.json.secret)).toBe(true);
@@ -463,8 +592,17 @@ describe('order-event and deliveries', () => {
     expect(shownText.code).toBe(0);
     expect(shownText.lines.at(-1)).toBe(request!.rawBody.toString());
 
-    // The same event id again: accepted, but nothing new is delivered.
-    expect((await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1'])).code).toBe(0);
+    expect(published.json).not.toHaveProperty('alreadyPublished');
+    // The same event id again: accepted, but nothing new is delivered, and it says so.
+    const deliveryId = String(request!.headers['x-service-delivery-id']);
+    const again = await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1']);
+    expect(again.code).toBe(0);
+    expect(again.lines.at(-1)).toBe(
+      `Already published: event evt-1 has delivery ${deliveryId}; this copy delivers nothing new: npm run ops -- deliveries show --delivery ${deliveryId}`,
+    );
+    expect(again.text).not.toMatch(/Queued|Published:/);
+    const againJson = await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1', '--json']);
+    expect(againJson.json).toMatchObject({ eventId: 'evt-1', alreadyPublished: true, deliveryId });
     await processQueues();
     expect(partnerReceiver.requests).toHaveLength(1);
     expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--json'])).json.deliveries).toHaveLength(1);
@@ -504,6 +642,11 @@ describe('order-event and deliveries', () => {
 
     const shown = await ops(['deliveries', 'show', '--delivery', delivery.deliveryId, '--json']);
     expect(shown.json).toMatchObject({ status: 'delivered', chain: 2, attemptCount: 1 });
+    // The readable output has every field --json has, the attempts' response bodies included.
+    const shownText = (await ops(['deliveries', 'show', '--delivery', delivery.deliveryId])).text;
+    for (const key of ['succeeded', 'statuscode', 'latencyms', 'responsebody', 'body']) expect([...jsonKeys(shown.json)]).toContain(key);
+    expect(missingFromText(shown.json, shownText)).toEqual([]);
+    for (const attempt of shown.json.attempts) if (attempt.responseBody) expect(shownText).toContain(attempt.responseBody);
     expect(shown.json.attempts.map((a: any) => [a.chain, a.attempt, a.statusCode])).toEqual([
       [1, 1, 502],
       [1, 2, 502],
@@ -592,13 +735,13 @@ describe('command line', () => {
   it('lists every command in --help, and each command has a usage line', async () => {
     const help = await ops(['--help']);
     for (const name of [
-      'organization list', 'organization show', 'profile disable', 'session list', 'session revoke', 'webhook set', 'webhook show',
+      'organization list', 'organization show', 'profile disable', 'profile enable', 'session list', 'session revoke', 'webhook set', 'webhook show',
       'webhook rotate-secret', 'order-event', 'deliveries list', 'deliveries show', 'deliveries replay', 'outbox',
     ]) {
       expect(Object.keys(COMMANDS)).toContain(name);
       expect(help.text).toMatch(new RegExp(`^  ${name} `, 'm'));
       const usage = await ops([...name.split(' '), '--help']);
-      expect(usage.code).toBe(2);
+      expect(usage.code).toBe(0);
       expect(usage.lines[0]).toMatch(new RegExp(`^Usage: npm run ops -- ${name} `));
     }
     expect((await ops(['order-event', '--help'])).lines[0]).toBe(

@@ -305,15 +305,49 @@ describe('command line', () => {
     expect(run.text).toContain('partner create');
   });
 
-  it('answers --help, no command and a bare group with exit 2 and the usage', async () => {
-    for (const argv of [[], ['--help'], ['partner'], ['key', '--help']]) {
+  it('answers --help with exit 0 and the usage, and no command or a bare group with exit 2 and the usage', async () => {
+    for (const argv of [['--help'], ['-h'], ['key', '--help'], ['--json', '--help']]) {
+      const run = await ops(argv);
+      expect(run.code).toBe(0);
+      expect(run.text).toContain('Usage: npm run ops -- <command>');
+    }
+    for (const argv of [[], ['partner']]) {
       const run = await ops(argv);
       expect(run.code).toBe(2);
       expect(run.text).toContain('Usage: npm run ops -- <command>');
     }
     const commandHelp = await ops(['key', 'issue', '--help']);
-    expect(commandHelp.code).toBe(2);
+    expect(commandHelp.code).toBe(0);
     expect(commandHelp.lines[0]).toBe('Usage: npm run ops -- key issue --partner ID [--scopes SCOPE,...] [--json] [--stage STAGE]');
+  });
+
+  it('npm run ops -- --help prints the usage on stdout and exits 0', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'bin/ops.ts', '--help'], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: npm run ops -- <command> \[options\]$/m);
+    expect(run.stderr).toBe('');
+  });
+
+  it('says a value is missing when an option has none or is followed by another option (an unset variable)', async () => {
+    for (const argv of [['partner', 'show', '--partner'], ['partner', 'show', '--partner', '--json']]) {
+      const run = await ops(argv);
+      expect(run.code).toBe(2);
+      expect(run.lines[0]).toBe('Error: --partner is missing its value: give --partner ID');
+      expect(run.text).not.toMatch(/ambiguous/);
+    }
+  });
+
+  it('says an empty or blank value must not be blank, not that it is malformed, before reaching the stack', async () => {
+    let reached = false;
+    const deps = async () => {
+      reached = true;
+      return stack.deps;
+    };
+    expectOneLineError(await ops(['partner', 'show', '--partner', ''], deps), 1, /^Error: --partner must not be blank$/);
+    expectOneLineError(await ops(['partner', 'show', '--partner', '  '], deps), 1, /^Error: --partner must not be blank$/);
+    expectOneLineError(await ops(['key', 'revoke', '--partner', randomUUID(), '--key', ''], deps), 1, /^Error: --key must not be blank$/);
+    expectOneLineError(await ops(['partner', 'create', '--name', ''], deps), 1, /^Error: --name must not be blank$/);
+    expect(reached).toBe(false);
   });
 
   it('answers an unknown option or a stray argument with exit 2', async () => {

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Forbidden, NotFound } from '../../functions/domain/errors';
-import { disableProfile, listOrganizations, showOrganization } from '../../lib/ops-cli/organization-commands';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { organizationKeys } from '../../functions/adapters/dynamodb/organization-repository';
+import { tableName } from '../../functions/resources/resource-definitions';
+import { disableProfile, enableProfile, listOrganizations, showOrganization } from '../../lib/ops-cli/organization-commands';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
@@ -89,6 +92,23 @@ describe('operator commands: organization list / show, profile disable', () => {
     expect(again).toMatchObject({ alreadyDisabled: true, disabledUserId: null });
     const shown = await showOrganization(stack.deps, { partner: partnerId, org: 'disable' });
     expect(shown.profiles[0]?.user).toBeNull();
+  });
+
+  it('enables a profile disabled before its user id was kept, with a new active identity user', async () => {
+    const { partnerId, responses } = await partnerWithOrganizations('legacy');
+    const profile = responses[0].profile;
+    await disableProfile(stack.deps, { partner: partnerId, profile: profile.id });
+    // What a profile unlinked by the earlier `profile disable` looks like: no trace of its user.
+    const table = tableName(stack.config.RESOURCE_PREFIX, 'organizations');
+    for (const Key of [organizationKeys.profile(partnerId, 'legacy', 'u-1'), organizationKeys.profileById(profile.id)]) {
+      await stack.deps.aws.db.send(new UpdateCommand({ TableName: table, Key, UpdateExpression: 'REMOVE unlinkedUserId' }));
+    }
+
+    const enabled = await enableProfile(stack.deps, { partner: partnerId, profile: profile.id });
+    expect(enabled).toMatchObject({ profileId: profile.id, alreadyEnabled: false });
+    expect(enabled.enabledUserId).not.toBe(profile.user);
+    expect(await stack.deps.identity.getUser(enabled.enabledUserId)).toMatchObject({ profileId: profile.id, status: 'active' });
+    expect(await stack.deps.organizations.getProfile(profile.id)).toMatchObject({ userId: enabled.enabledUserId });
   });
 
   it('refuses to disable another partner\'s profile and leaves it linked', async () => {

@@ -46,6 +46,45 @@ describe('resuming pending deliveries after the queue lost its messages (an npm 
     expect(receiver.requests.map((r) => r.headers['x-service-delivery-id'])).toEqual([delivery!.deliveryId, delivery!.deliveryId]);
   });
 
+  it('after a restart with another ladder, the next attempt keeps its recorded time and later retries follow the new ladder', async () => {
+    receiver = await startWebhookReceiver(() => 503);
+    const { partnerId, internalOrgId } = await aPartnerWithOrganization(stack);
+    await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
+    await orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: JSON.stringify(orderCreatedData(internalOrgId)) });
+    while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
+    await stack.consumers.webhookDeliveries.pollOnce(); // attempt 1 fails: attempt 2 is due in 60 s (this stack's ladder)
+    const [waiting] = (await deliveriesList(stack.deps, { partner: partnerId, status: 'pending' })).deliveries;
+    const recordedAt = new Date(stack.clock.now().getTime() + 60_000).toISOString();
+    expect(waiting).toMatchObject({ attemptCount: 1, nextAttemptAt: recordedAt });
+    await purgeQueues(stack);
+
+    // `npm start` again, on the same data, with WEBHOOK_RETRY_DELAYS_S=5,5.
+    const restarted = await startTestStack({
+      resourcePrefix: stack.config.RESOURCE_PREFIX,
+      queuePollers: false,
+      extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: '5,5' },
+    });
+    recordSqsDelays(restarted.deps.aws.sqs); // a not-due message comes back at once; the clock decides
+    try {
+      restarted.clock.set(stack.clock.now());
+      expect(await restarted.deps.webhookAdmin.resumePending(partnerId as PartnerId)).toBe(1);
+      await restarted.consumers.webhookDeliveries.pollOnce(); // not due yet: the recorded time stands
+      expect((await deliveriesList(restarted.deps, { partner: partnerId })).deliveries[0]).toMatchObject({ attemptCount: 1, nextAttemptAt: recordedAt });
+
+      restarted.clock.advance(60_000);
+      while ((await restarted.consumers.webhookDeliveries.pollOnce()).received > 0 && receiver.requests.length < 2);
+      const [retried] = (await deliveriesList(restarted.deps, { partner: partnerId })).deliveries;
+      expect(retried).toMatchObject({
+        status: 'pending',
+        attemptCount: 2,
+        nextAttemptAt: new Date(restarted.clock.now().getTime() + 5_000).toISOString(),
+      });
+    } finally {
+      await purgeQueues(restarted);
+      await restarted.close();
+    }
+  });
+
   it('records one attempt when the original message is still queued; a duplicate POST carries the same delivery id and bytes', async () => {
     receiver = await startWebhookReceiver(() => 200);
     const { partnerId, internalOrgId } = await aPartnerWithOrganization(stack);

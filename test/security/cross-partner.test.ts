@@ -171,6 +171,7 @@ const crossPartnerCommands = (): Record<string, () => string[]> => ({
   'key rotate': () => ['key', 'rotate', '--partner', a.partnerId, '--key', b.keyId],
   'key revoke': () => ['key', 'revoke', '--partner', a.partnerId, '--key', b.keyId],
   'profile disable': () => ['profile', 'disable', '--partner', a.partnerId, '--profile', b.profileId],
+  'profile enable': () => ['profile', 'enable', '--partner', a.partnerId, '--profile', b.profileId],
   'session revoke': () => ['session', 'revoke', '--partner', a.partnerId, '--profile', b.profileId],
   'organization show': () => ['organization', 'show', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'order-event': () => ['order-event', '--partner', a.partnerId, '--event', 'order.created', '--data', JSON.stringify(orderCreatedData(b.ownOnlyOrg))],

@@ -22,9 +22,13 @@ export interface TestResponse {
   readonly text: string;
 }
 
-/** A service stack on the shared stand-ins with its own tables and queues, a manual clock and captured logs. */
+/**
+ * A service stack on the shared stand-ins with its own tables and queues, a manual clock
+ * and captured logs. `resourcePrefix` reopens another test stack's tables and queues,
+ * as a restarted `npm start` reopens its own.
+ */
 export async function startTestStack(
-  options: Partial<Omit<LocalStackOptions, 'resourcePrefix' | 'port'>> = {},
+  options: Partial<Omit<LocalStackOptions, 'port'>> = {},
 ): Promise<TestStack> {
   const clock = new ManualClock();
   const rawLogLines: string[] = [];

@@ -80,10 +80,16 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
     } catch (error) {
       if (!failedConditions(error)?.includes(0)) throw error;
     }
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: eventKey, ConsistentRead: true }));
-    const existing = Item ? await this.get(Item.deliveryId as DeliveryId) : undefined;
+    const existing = await this.getByEvent(delivery.partnerId, delivery.eventId);
     if (!existing) throw new Error(`Event ${delivery.eventId} is recorded without its delivery`);
     return { created: false, existing };
+  }
+
+  async getByEvent(partnerId: PartnerId, eventId: string): Promise<Delivery | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: webhookKeys.event(partnerId, eventId), ConsistentRead: true }),
+    );
+    return Item ? this.get(Item.deliveryId as DeliveryId) : undefined;
   }
 
   async get(deliveryId: DeliveryId): Promise<Delivery | undefined> {

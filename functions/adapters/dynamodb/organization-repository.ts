@@ -159,8 +159,14 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   async unlinkProfile(profileId: ProfileId, at: Date): Promise<Profile> {
     const profile = await this.getProfile(profileId);
     if (!profile) throw new NotFound(`No profile ${profileId}`);
+    // The user's id stays on the profile (`unlinkedUserId`), so `profile enable` can link it again.
     const unlink = (Key: Record<string, string>): TransactItem => ({
-      Update: { TableName: this.table, Key, UpdateExpression: 'REMOVE userId SET unlinkedAt = :at', ExpressionAttributeValues: { ':at': at.toISOString() } },
+      Update: {
+        TableName: this.table,
+        Key,
+        UpdateExpression: profile.userId ? 'REMOVE userId SET unlinkedAt = :at, unlinkedUserId = :user' : 'REMOVE userId SET unlinkedAt = :at',
+        ExpressionAttributeValues: { ':at': at.toISOString(), ...(profile.userId ? { ':user': profile.userId } : {}) },
+      },
     });
     await this.db.send(
       new TransactWriteCommand({
@@ -183,8 +189,37 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
         ],
       }),
     );
-    const { userId: _unlinked, ...rest } = profile;
-    return rest;
+    const { userId, ...rest } = profile;
+    return userId ? { ...rest, unlinkedUserId: userId } : rest;
+  }
+
+  async relinkProfile(profile: Profile, user: IdentityUser, at: Date): Promise<Profile> {
+    const relink = (Key: Record<string, string>): TransactItem => ({
+      Update: {
+        TableName: this.table,
+        Key,
+        UpdateExpression: 'SET userId = :user, relinkedAt = :at REMOVE unlinkedAt, unlinkedUserId',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(userId)',
+        ExpressionAttributeValues: { ':user': user.id, ':at': at.toISOString() },
+      },
+    });
+    const active: IdentityUser = { ...user, status: 'active' };
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            relink(organizationKeys.profile(profile.partnerId, profile.internalOrgId, profile.internalUserId)),
+            relink(organizationKeys.profileById(profile.id)),
+            { Put: { TableName: this.identityTable, Item: { ...identityKeys.user(active.id), ...active } } },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (failedConditions(error)?.length) throw new ConcurrentModification(`Profile ${profile.id} changed while enabling it; try again`);
+      throw error;
+    }
+    const { unlinkedUserId: _relinked, ...rest } = profile;
+    return { ...rest, userId: active.id };
   }
 
   async getProfileInOrganization(partnerId: PartnerId, internalOrgId: string, internalUserId: string): Promise<Profile | undefined> {

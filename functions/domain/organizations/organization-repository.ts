@@ -36,6 +36,11 @@ export interface OrganizationRepository {
   getProfileInOrganization(partnerId: PartnerId, internalOrgId: string, internalUserId: string): Promise<Profile | undefined>;
   /** Profiles of this partner with this internalUserId, across its organizations (an index: eventually consistent). */
   findProfilesByInternalUserId(partnerId: PartnerId, internalUserId: string): Promise<Profile[]>;
-  /** Unlinks the profile from its identity user and disables that user (operator CLI). */
+  /** Unlinks the profile from its identity user and disables that user (operator CLI); the user's id is kept as `unlinkedUserId`. */
   unlinkProfile(profileId: ProfileId, at: Date): Promise<Profile>;
+  /**
+   * Links an unlinked profile to `user` again and stores that user as active (operator
+   * CLI); throws ConcurrentModification if the profile was linked in the meantime.
+   */
+  relinkProfile(profile: Profile, user: IdentityUser, at: Date): Promise<Profile>;
 }

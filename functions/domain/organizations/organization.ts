@@ -26,6 +26,8 @@ export interface Profile {
   readonly internalUserId: string;
   /** The linked identity-provider user; absent once an operator unlinked it. */
   readonly userId?: UserId;
+  /** The user an operator unlinked (`profile disable`), kept so `profile enable` can link it again. */
+  readonly unlinkedUserId?: UserId;
   readonly firstName: string;
   readonly lastName: string;
   readonly email: string;

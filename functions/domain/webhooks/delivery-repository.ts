@@ -21,6 +21,8 @@ export interface DeliveryRepository {
    */
   createForEvent(delivery: Delivery): Promise<{ created: true } | { created: false; existing: Delivery }>;
   get(deliveryId: DeliveryId): Promise<Delivery | undefined>;
+  /** The delivery the partner's event id already produced, if the event was fanned out to an endpoint before. */
+  getByEvent(partnerId: PartnerId, eventId: string): Promise<Delivery | undefined>;
   /** Consistent reads of several deliveries at once; absent ids are missing from the map. */
   getMany(deliveryIds: readonly DeliveryId[]): Promise<Map<DeliveryId, Delivery>>;
   markQueued(deliveryId: DeliveryId, at: Date): Promise<void>;

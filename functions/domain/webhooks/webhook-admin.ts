@@ -118,7 +118,10 @@ export class WebhookAdmin {
     return endpoint;
   }
 
-  /** A new generated secret replaces the old one at once; deliveries sign with it from their next attempt. */
+  /**
+   * A new generated secret replaces the stored one now; dispatchers sign with it once
+   * their cached copy of the old one expires (the signing-secret store's cache).
+   */
   async rotateSecret(partnerId: PartnerId): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     const endpoint = await this.showEndpoint(partnerId);
     const secret = generateWebhookSecret();
@@ -144,6 +147,15 @@ export class WebhookAdmin {
     const delivery = await this.deliveries.get(deliveryId);
     if (!delivery) throw new NotFound(`No delivery ${deliveryId}`);
     return { ...delivery, attempts: await this.deliveries.listAttempts(deliveryId) };
+  }
+
+  /**
+   * The delivery an event id already produced: publishing that id again delivers nothing
+   * new (the fan-out de-duplicates per partner and event id). Undefined when the event was
+   * never fanned out to an endpoint, so publishing it now may deliver.
+   */
+  async deliveryOfEvent(partnerId: PartnerId, eventId: string): Promise<Delivery | undefined> {
+    return this.deliveries.getByEvent(partnerId, eventId);
   }
 
   /**

@@ -28,6 +28,10 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     return this.deliveries.get(deliveryId);
   }
 
+  async getByEvent(partnerId: PartnerId, eventId: string) {
+    return [...this.deliveries.values()].find((d) => d.partnerId === partnerId && d.eventId === eventId);
+  }
+
   async getMany(deliveryIds: readonly DeliveryId[]) {
     return new Map(deliveryIds.flatMap((id) => (this.deliveries.has(id) ? [[id, this.deliveries.get(id) as Delivery] as const] : [])));
   }

@@ -74,6 +74,12 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
     return profile;
   }
 
+  async relinkProfile(profile: Profile): Promise<Profile> {
+    const stored = await this.getProfile(profile.id);
+    if (!stored) throw new NotFound(`No profile ${profile.id}`);
+    return stored;
+  }
+
   private allProfiles(): Profile[] {
     return [...this.aggregates.values()].flatMap((a) => a.profiles);
   }
