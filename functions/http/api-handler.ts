@@ -1,6 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Caller } from '../domain/access/authenticator';
 import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from './api-context';
+import { settleAdmission } from './admission';
 import type { ApiEndpoint } from './endpoints';
 import { idempotencyKey, replayed } from './idempotency-key';
 import { apiKeyAuth } from './middlewares/api-key-auth';
@@ -17,6 +18,8 @@ export interface ApiRequest<D> {
   readonly caller: Caller;
   readonly requestId: string;
   readonly deps: D;
+  /** Resolves once the request is within its rate limit (RateLimited otherwise): call it before the first write. */
+  readonly admitted: () => Promise<void>;
 }
 
 type Handle<D> = (request: ApiRequest<D>) => Promise<JsonResponse>;
@@ -71,6 +74,9 @@ function pipeline<D extends ApiAccessDependencies>(
         caller: filledIn(context.caller, 'caller'),
         requestId: filledIn(context.requestId, 'requestId'),
         deps: filledIn(context.deps, 'deps'),
+        admitted: async () => {
+          await settleAdmission(context);
+        },
       });
     });
 }

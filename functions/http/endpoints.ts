@@ -7,6 +7,12 @@ export interface ApiEndpoint {
   readonly credential: 'authorization-bearer' | 'x-api-key';
   readonly scope: Scope;
   readonly limitPerMinute: number;
+  /**
+   * The handler runs while the request is being counted and settles the count itself
+   * before its first write (`ApiRequest.admitted`): its reads overlap the count instead of
+   * following it. Otherwise the count is settled before the handler starts.
+   */
+  readonly countsConcurrently?: boolean;
 }
 
 export const SETUP_ENDPOINT: ApiEndpoint = {
@@ -21,6 +27,7 @@ export const HANDSHAKE_ENDPOINT: ApiEndpoint = {
   credential: 'x-api-key',
   scope: 'session:write',
   limitPerMinute: 300,
+  countsConcurrently: true,
 };
 
 /** Request bodies above this are refused before parsing (DESIGN.md: size limits). */

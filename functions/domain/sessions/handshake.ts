@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import { Forbidden, ProfileNotFound, ProfileNotLinked, ValidationFailed } from '../errors';
-import type { IdentityDirectory } from '../identity/identity-user';
 import type { Profile, ProfileId } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
 import type { PartnerId } from '../partners/partner';
@@ -9,7 +8,6 @@ import type { ProfileIdentifier } from './handshake-request';
 import type { SessionTokenId, SessionTokenRecord } from './session-records';
 import type { SessionRepository } from './session-repository';
 import { mintSecret, SESSION_TOKEN_LIFETIME_MS } from './session-token';
-import { signInBlocker } from './sign-in-eligibility';
 
 /** A freshly issued handshake token: the only moment the plaintext exists. */
 export interface IssuedSession {
@@ -25,14 +23,18 @@ export interface IssuedSession {
 export class Handshake {
   constructor(
     private readonly organizations: OrganizationRepository,
-    private readonly identity: IdentityDirectory,
     private readonly sessions: SessionRepository,
     private readonly clock: Clock,
   ) {}
 
-  async open(partnerId: PartnerId, identifier: ProfileIdentifier): Promise<IssuedSession> {
+  /**
+   * `admitted` resolves once the request may write (the caller's rate-limit count, which
+   * runs while the profile is read) and throws if it may not: nothing is written before it.
+   */
+  async open(partnerId: PartnerId, identifier: ProfileIdentifier, admitted: () => Promise<void> = async () => undefined): Promise<IssuedSession> {
     const profile = await this.findProfile(partnerId, identifier);
-    await this.requireSignInAllowed(profile);
+    requireSignInAllowed(profile);
+    await admitted();
 
     const now = this.clock.now();
     const { secret, hash } = mintSecret();
@@ -90,8 +92,17 @@ export class Handshake {
     return only;
   }
 
-  private async requireSignInAllowed(profile: Profile): Promise<void> {
-    const blocker = await signInBlocker(this.identity, profile);
-    if (blocker) throw new ProfileNotLinked(blocker);
-  }
+}
+
+/**
+ * The profile alone says whether it can sign in: a profile is linked to its identity user
+ * in the transaction that creates both, and disabling unlinks the profile in the same
+ * transaction that disables the user, so a linked profile has an active user (one read
+ * fewer on every handshake; the embed host still reads the user at redemption).
+ */
+function requireSignInAllowed(profile: Profile): void {
+  if (profile.userId) return;
+  throw new ProfileNotLinked(
+    profile.unlinkedUserId ? "The profile's identity-provider user is disabled" : 'The profile is not linked to an identity-provider user',
+  );
 }
