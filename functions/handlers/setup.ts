@@ -8,9 +8,9 @@ import { toSetupResponse } from '../http/setup-response';
 
 /** POST /v1/organizations/setup: provisions an organization, a profile and shipping locations. */
 export const createSetupHandler = (getDependencies: () => Promise<SetupDependencies>) =>
-  idempotentApiHandler(SETUP_ENDPOINT, getDependencies, async ({ body, caller, deps }) => {
+  idempotentApiHandler(SETUP_ENDPOINT, getDependencies, async ({ body, caller, deps, admitted }) => {
     const input = parseBody(SetupRequest, body);
-    const result = await deps.organizationSetup.setup(caller.partnerId, input);
+    const result = await deps.organizationSetup.setup(caller.partnerId, input, admitted);
     return json(200, toSetupResponse(result));
   });
 

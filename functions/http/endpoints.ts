@@ -20,6 +20,7 @@ export const SETUP_ENDPOINT: ApiEndpoint = {
   credential: 'authorization-bearer',
   scope: 'organization:write',
   limitPerMinute: 100,
+  countsConcurrently: true,
 };
 
 export const HANDSHAKE_ENDPOINT: ApiEndpoint = {

@@ -81,13 +81,18 @@ export class OrganizationSetup {
     this.backoff = options.backoff ?? jitteredBackoff;
   }
 
-  async setup(partnerId: PartnerId, input: SetupInput): Promise<SetupResult> {
+  /**
+   * `admitted` resolves once the request may write (its rate-limit count, which runs while
+   * the organization is read) and throws if it may not: nothing is written before it.
+   */
+  async setup(partnerId: PartnerId, input: SetupInput, admitted: () => Promise<void> = async () => undefined): Promise<SetupResult> {
     const { organizations } = this.options;
     let customer: { id: string; request: PaymentCustomerRequest } | undefined;
     let winnersDetailsRestored = false;
 
     for (let attempt = 1; ; attempt += 1) {
       const existing = await organizations.getOrganization(partnerId, input.internalOrgId);
+      if (attempt === 1) await admitted();
       try {
         if (!existing) {
           if (!customer) {

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { HANDSHAKE_ENDPOINT } from '../../functions/http/endpoints';
+import { HANDSHAKE_ENDPOINT, SETUP_ENDPOINT } from '../../functions/http/endpoints';
 import { scanTable } from '../support/inspect';
-import { provisionProfile } from '../support/provisioned-profile';
+import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
@@ -100,5 +100,25 @@ describe('the handshake counts while it reads', () => {
     const second = await handshake(apiKey, {});
     expect([first.status, second.status]).toEqual([404, 400]);
     expect(second.headers.get('ratelimit-remaining')).toBe(String(HANDSHAKE_ENDPOINT.limitPerMinute - 2));
+  });
+});
+
+describe('setup counts while it reads the organization', () => {
+  it('answers 429 over the limit and writes nothing: no organization, no customer, no Idempotency-Key claim', async () => {
+    const { partnerId, apiKey } = await stack.createPartner();
+    const limiter = stack.deps.functions.setup.rateLimiter;
+    for (let i = 0; i < SETUP_ENDPOINT.limitPerMinute; i += 1) await limiter.consume(partnerId, 'setup', SETUP_ENDPOINT.limitPerMinute);
+    const [organizationsBefore, claimsBefore] = [(await scanTable(stack, 'organizations')).length, (await scanTable(stack, 'idempotency')).length];
+
+    const plain = await stack.post('/v1/organizations/setup', aSetupBody(), { Authorization: `Bearer ${apiKey}` });
+    const keyed = await stack.post('/v1/organizations/setup', aSetupBody(), { Authorization: `Bearer ${apiKey}`, 'Idempotency-Key': 'over-the-limit' });
+    const invalid = await stack.post('/v1/organizations/setup', { internalOrgId: '' }, { Authorization: `Bearer ${apiKey}` });
+
+    for (const res of [plain, keyed, invalid]) {
+      expect(res.status).toBe(429);
+      expect(res.body).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retry_after: expect.any(Number) });
+    }
+    expect((await scanTable(stack, 'organizations')).length).toBe(organizationsBefore);
+    expect((await scanTable(stack, 'idempotency')).length).toBe(claimsBefore);
   });
 });
