@@ -11,7 +11,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
-import { API_ROUTES, EMBED_ROUTES, type FunctionName } from '../../../functions/resources/resource-definitions';
+import { apiRoutes, EMBED_ROUTES, type FunctionName } from '../../../functions/resources/resource-definitions';
 import { serviceLogGroup } from './node-function';
 
 type RouteDefinition = { readonly method: keyof typeof HttpMethod; readonly path: string; readonly fn: FunctionName };
@@ -100,7 +100,8 @@ export class Api extends Construct {
       config,
       apiName: `${config.resourcePrefix}-partner-api`,
       description: `Partner API (${config.stage})`,
-      routes: API_ROUTES,
+      // Per stage: production has no sandbox routes at all.
+      routes: apiRoutes(config.stage),
       functions,
     });
     const embed = new LoggedHttpApi(this, 'Embed', {
