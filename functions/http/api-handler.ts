@@ -61,7 +61,7 @@ function pipeline<D extends ApiAccessDependencies>(
     ...extra.aroundErrors,
     errorResponder(endpoint.name),
     apiKeyAuth(endpoint),
-    jsonBody(),
+    jsonBody(endpoint.body),
     ...extra.last,
   ];
   return middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
