@@ -5,7 +5,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { PartnerId } from '../functions/domain/partners/partner';
 import { createDemoApp, type DemoConnection } from '../lib/local-runtime/demo-app';
+import { DemoWebhookReceiver, wireDemoWebhooks } from '../lib/local-runtime/demo-webhook-receiver';
 import { startLocalStack } from '../lib/local-runtime/local-stack';
 import { seedSandboxPartner } from '../lib/local-runtime/seed';
 import { startStandIns } from '../lib/local-runtime/stand-ins';
@@ -23,12 +25,21 @@ const demoConnection = new Promise<DemoConnection>((resolveConnection) => {
   announceDemoConnection = resolveConnection;
 });
 
+// The demo partner's webhook receiver; pointed at once the seeded partner is known.
+const demoReceiver = new DemoWebhookReceiver();
+let wireDemoReceiver: (receiverUrl: string) => Promise<boolean> = () => Promise.resolve(false);
+
 const standIns = await startStandIns({ dataDir });
 const stack = await startLocalStack({
   standIns,
   resourcePrefix: 'embed-local',
   port: Number(process.env.PORT ?? 3000),
-  pages: [createDemoApp({ connection: () => demoConnection })],
+  pages: [
+    createDemoApp({
+      connection: () => demoConnection,
+      webhooks: { receiver: demoReceiver, wire: (receiverUrl) => wireDemoReceiver(receiverUrl) },
+    }),
+  ],
   // A shorter retry ladder, to watch a webhook fail through to its alert in minutes.
   ...(process.env.WEBHOOK_RETRY_DELAYS_S ? { extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: process.env.WEBHOOK_RETRY_DELAYS_S } } : {}),
 });
@@ -36,6 +47,8 @@ const seeded = await seedSandboxPartner(stack.deps, resolve(dataDir, 'seed.json'
 // The SQS stand-in keeps messages in memory: retries that were waiting when the last run stopped are queued again.
 let resumed = 0;
 for (const partner of await stack.deps.partners.listPartners()) resumed += await stack.deps.webhookAdmin.resumePending(partner.id);
+wireDemoReceiver = (receiverUrl) =>
+  wireDemoWebhooks(stack.deps.webhookAdmin, seeded.partnerId as PartnerId, receiverUrl, demoReceiver.secret);
 announceDemoConnection({ apiUrl: stack.url, apiKey: seeded.apiKey });
 
 writeFileSync(
@@ -64,7 +77,8 @@ Partner embed service (local sandbox) listening on ${stack.url}
     API key:    ${seeded.apiKey}
 
   Demo partner app (open in Chromium/Chrome): ${stack.url}/demo
-    pick a user: its server calls the handshake and embeds the module in an iframe
+    pick a user: its server calls the handshake and embeds the module in an iframe;
+    the sandbox partner's webhooks go to the demo's receiver, listed beside it
 
   Try it:
     curl -s ${stack.url}/health

@@ -47,6 +47,8 @@ main{max-width:1080px;margin:0 auto;padding:22px 20px 40px}
 h1{font-size:23px;line-height:1.25;margin:0 0 4px}
 h2{font-size:16px;margin:0 0 12px}
 .lede{color:var(--muted);margin:0 0 18px}
+.meta{color:var(--muted);font-size:13px}
+.note{color:var(--muted);font-size:13px;margin:12px 0 0}
 button,.button{font:inherit;font-weight:550;border-radius:8px;padding:8px 14px;cursor:pointer;border:1px solid var(--line);background:#fff;color:var(--ink);text-decoration:none;display:inline-block;text-align:center}
 button:hover,.button:hover{border-color:#b8c0ca}
 .primary{background:var(--accent);border-color:var(--accent);color:#fff}
@@ -104,12 +106,12 @@ ${body}
 </html>
 `;
 
-const navLink = (href: string, label: string, current: boolean): string =>
-  `<li><a href="${escapeHtml(href)}"${current ? ' aria-current="page"' : ''}>${label}</a></li>`;
+const navLink = (href: string, label: string, current: boolean, name?: string): string =>
+  `<li><a href="${escapeHtml(href)}"${current ? ' aria-current="page"' : ''}${name ? ` aria-label="${escapeHtml(name)}"` : ''}>${label}</a></li>`;
 
-/** The Cart link's text: "Cart" and the count, read out as "Cart, 3 items". */
-const cartLabel = (units: number): string =>
-  `Cart<span class="sr">,</span> <span class="count">${units}</span><span class="sr"> ${units === 1 ? 'item' : 'items'}</span>`;
+/** The Cart link shows "Cart" and a count badge; it is named "Cart, 3 items" (a badge alone reads as a bare number). */
+const cartName = (units: number): string => `Cart, ${units} ${units === 1 ? 'item' : 'items'}`;
+const cartLabel = (units: number): string => `Cart <span class="count" aria-hidden="true">${units}</span>`;
 
 /** A page of the module; `style` adds the page's own rules to the shared ones. */
 export function modulePage(frame: ModuleFrame, section: Section, title: string, content: string, style = ''): string {
@@ -124,7 +126,7 @@ export function modulePage(frame: ModuleFrame, section: Section, title: string, 
   <nav aria-label="Module"><ul class="nav">
     ${navLink(paths.home, 'Catalog', section === 'catalog')}
     ${navLink(paths.orders, 'Orders', section === 'orders')}
-    ${navLink(paths.cart, cartLabel(cartUnits), section === 'cart' || section === 'checkout')}
+    ${navLink(paths.cart, cartLabel(cartUnits), section === 'cart' || section === 'checkout', cartName(cartUnits))}
   </ul></nav>
   <div class="user"><span><strong data-testid="user-name">${escapeHtml(name)}</strong><br><span data-testid="user-email">${escapeHtml(view.profile.email)}</span></span>
     <form method="post" action="${escapeHtml(paths.logout)}">${tokenField(token)}<button type="submit" class="quiet">Sign out</button></form></div>
