@@ -5,7 +5,9 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { PartnerId } from '../functions/domain/partners/partner';
 import { createDemoApp, type DemoConnection } from '../lib/local-runtime/demo-app';
+import { DemoWebhookReceiver, wireDemoWebhooks } from '../lib/local-runtime/demo-webhook-receiver';
 import { startLocalStack } from '../lib/local-runtime/local-stack';
 import { seedSandboxPartner } from '../lib/local-runtime/seed';
 import { JavaMissing } from '../lib/local-runtime/java-requirement';
@@ -25,6 +27,10 @@ const demoConnection = new Promise<DemoConnection>((resolveConnection) => {
   announceDemoConnection = resolveConnection;
 });
 
+// The demo partner's webhook receiver; pointed at once the seeded partner is known.
+const demoReceiver = new DemoWebhookReceiver();
+let wireDemoReceiver: (receiverUrl: string) => Promise<boolean> = () => Promise.resolve(false);
+
 const standIns = await startStandIns({ dataDir }).catch((error: unknown) => {
   // A missing prerequisite is one line telling what to install, not a stack trace.
   if (!(error instanceof JavaMissing)) throw error;
@@ -35,7 +41,12 @@ const stack = await startLocalStack({
   standIns,
   resourcePrefix: 'embed-local',
   port: Number(process.env.PORT ?? 3000),
-  pages: [createDemoApp({ connection: () => demoConnection })],
+  pages: [
+    createDemoApp({
+      connection: () => demoConnection,
+      webhooks: { receiver: demoReceiver, wire: (receiverUrl) => wireDemoReceiver(receiverUrl) },
+    }),
+  ],
   // A shorter retry ladder, to watch a webhook fail through to its alert in minutes.
   ...(process.env.WEBHOOK_RETRY_DELAYS_S ? { extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: process.env.WEBHOOK_RETRY_DELAYS_S } } : {}),
 });
@@ -43,6 +54,8 @@ const seeded = await seedSandboxPartner(stack.deps, resolve(dataDir, 'seed.json'
 // The SQS stand-in keeps messages in memory: retries that were waiting when the last run stopped are queued again.
 let resumed = 0;
 for (const partner of await stack.deps.partners.listPartners()) resumed += await stack.deps.webhookAdmin.resumePending(partner.id);
+wireDemoReceiver = (receiverUrl) =>
+  wireDemoWebhooks(stack.deps.webhookAdmin, seeded.partnerId as PartnerId, receiverUrl, demoReceiver.secret);
 announceDemoConnection({ apiUrl: stack.url, apiKey: seeded.apiKey });
 
 writeFileSync(

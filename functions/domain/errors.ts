@@ -104,6 +104,18 @@ export class EmbedAccessDenied extends DomainError {
   }
 }
 
+/**
+ * A state-changing request of the embedded module that may not come from the module's
+ * own pages: from another site (`foreign-origin`), or without the session's form token
+ * (`missing-token`) or with another one (`wrong-token`). Nothing is changed.
+ */
+export class RequestForgeryRefused extends DomainError {
+  override readonly name = 'RequestForgeryRefused';
+  constructor(readonly refused: 'foreign-origin' | 'missing-token' | 'wrong-token') {
+    super(`form post refused: ${refused}`);
+  }
+}
+
 /** An order event names an organization (partner_org_id) the partner does not have. */
 export class OrganizationNotFound extends DomainError {
   override readonly name = 'OrganizationNotFound';

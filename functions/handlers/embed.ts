@@ -1,41 +1,35 @@
 import { type EmbedDependencies, embedFromEnvironment } from '../composition/embed';
 import { EmbedAccessDenied } from '../domain/errors';
 import { embeddedModulePath } from '../domain/sessions/iframe-embed-url';
-import { type ApiEvent, header } from '../http/api-context';
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from '../http/embed-cookie';
 import { type EmbedRequest, embedHandler } from '../http/embed-handler';
-import { moduleShellPage, signedOutPage } from '../http/embed-pages';
+import { signedOutPage } from '../http/embed-pages';
+import { changeCartLine, showCart, showCheckout } from '../http/module/cart-actions';
+import { addToCart, showCatalog } from '../http/module/catalog-actions';
+import { isSameOriginRequest } from '../http/module/form-token';
+import { listOrders, placeOrder, showOrder } from '../http/module/order-actions';
 import { html, type JsonResponse, seeOther } from '../http/responses';
+import type { EMBED_ROUTES } from '../resources/resource-definitions';
 
 /**
  * `GET /embedded/{partnerId}?session_key=…`: redeem the handshake token once, set the
  * session cookie and redirect to the same path without the key (so it never stays in
  * the URL, history or a Referer). A `session_key` always takes precedence over a cookie.
  */
-async function openOrShow({ event, partnerId, deps }: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
+async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
+  const { event, partnerId, deps } = request;
   const sessionKey = event.queryStringParameters?.session_key;
   if (sessionKey !== undefined) {
     const opened = await deps.embeddedSessions.redeem(partnerId, sessionKey);
     return seeOther(embeddedModulePath(partnerId), [sessionCookie(opened.cookieValue)]);
   }
-  const view = await deps.embeddedSessions.resume(partnerId, readSessionCookie(event));
-  return html(200, moduleShellPage(view, `${embeddedModulePath(partnerId)}/logout`));
+  return showCatalog(request);
 }
 
 /**
- * A cross-site form could otherwise sign the user out (the cookie is SameSite=None).
- * Browsers say where a request comes from in `Sec-Fetch-Site`; older ones only in
- * `Origin`, which our `Referrer-Policy: no-referrer` turns into `null` on our own form
- * posts, so `null` is let through there.
+ * `POST /embedded/{partnerId}/logout`, from the module's own sign-out form only: a
+ * cross-site form could otherwise sign the user out (the cookie is SameSite=None).
  */
-function isSameOriginRequest(event: ApiEvent, embedBaseUrl: string): boolean {
-  const site = header(event, 'sec-fetch-site');
-  if (site !== undefined) return site === 'same-origin';
-  const origin = header(event, 'origin');
-  return origin === undefined || origin === 'null' || origin === new URL(embedBaseUrl).origin;
-}
-
-/** `POST /embedded/{partnerId}/logout`, from the module's own sign-out form only. */
 async function logout({ event, partnerId, deps }: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
   if (!isSameOriginRequest(event, deps.config.EMBED_BASE_URL)) {
     throw new EmbedAccessDenied('foreign-origin', 'logout from a foreign origin');
@@ -44,9 +38,28 @@ async function logout({ event, partnerId, deps }: EmbedRequest<EmbedDependencies
   return html(200, signedOutPage(), { cookies: [clearedSessionCookie()] });
 }
 
+/** API Gateway's route key of each route, e.g. `GET /embedded/{partnerId}/cart`. */
+type RouteKey<R> = R extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
+type EmbedRouteKey = RouteKey<(typeof EMBED_ROUTES)[number]>;
+
+/** Every embed route's action, by API Gateway's route key; the type makes a route without one a compile error. */
+const ACTIONS: Record<EmbedRouteKey, (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>> = {
+  'GET /embedded/{partnerId}': openOrShow,
+  'POST /embedded/{partnerId}/logout': logout,
+  'GET /embedded/{partnerId}/cart': showCart,
+  'POST /embedded/{partnerId}/cart/items': addToCart,
+  'POST /embedded/{partnerId}/cart/items/{productId}': changeCartLine,
+  'GET /embedded/{partnerId}/checkout': showCheckout,
+  'GET /embedded/{partnerId}/orders': listOrders,
+  'POST /embedded/{partnerId}/orders': placeOrder,
+  'GET /embedded/{partnerId}/orders/{orderId}': showOrder,
+};
+
 export const createEmbedHandler = (getDependencies: () => Promise<EmbedDependencies>) =>
-  embedHandler(getDependencies, (request) =>
-    request.event.routeKey === 'POST /embedded/{partnerId}/logout' ? logout(request) : openOrShow(request),
-  );
+  embedHandler(getDependencies, (request) => {
+    const action = ACTIONS[request.event.routeKey as EmbedRouteKey] as (typeof ACTIONS)[EmbedRouteKey] | undefined;
+    if (!action) throw new Error(`The embed function has no action for route ${request.event.routeKey}`);
+    return action(request);
+  });
 
 export const handler = createEmbedHandler(embedFromEnvironment);

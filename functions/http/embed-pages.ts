@@ -2,9 +2,6 @@
  * The embed host's HTML pages. Self-contained (inline CSS, no scripts, no external
  * assets: the CSP allows nothing else), and every value from data is escaped.
  */
-import type { Address } from '../domain/addresses/address';
-import type { EmbeddedModuleView } from '../domain/sessions/embedded-sessions';
-import type { ShippingLocation } from '../domain/organizations/organization';
 
 const ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -70,40 +67,3 @@ export const signedOutPage = (): string =>
 
 export const unavailablePage = (): string =>
   notice('Something went wrong', 'The module could not be opened. Please reopen it from your application.');
-
-const addressLines = (address: Address): string[] => [
-  address.line1,
-  ...(address.line2 ? [address.line2] : []),
-  `${address.city}, ${address.province} ${address.postalCode}`,
-  address.country,
-];
-
-const locationCard = (location: ShippingLocation): string => `<li class="card">
-  <h3>${escapeHtml(location.name)}${location.nickname ? ` <span class="nickname">(${escapeHtml(location.nickname)})</span>` : ''}${
-    location.isDefault ? ' <span class="badge">Default</span>' : ''
-  }</h3>
-  <address>${addressLines(location.address).map(escapeHtml).join('<br>')}</address>
-</li>`;
-
-/** The embedded module shell: who is signed in, and where their organization ships to. */
-export function moduleShellPage(view: EmbeddedModuleView, logoutPath: string): string {
-  const { profile, organization, locations } = view;
-  const fullName = `${profile.firstName} ${profile.lastName}`;
-  const ordered = [...locations].sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
-  return page(
-    `${organization.name} · Supplies`,
-    `<main>
-<header>
-  <div>
-    <h1>${escapeHtml(organization.name)}</h1>
-    <p class="who">Signed in as <strong data-testid="user-name">${escapeHtml(fullName)}</strong> · <span data-testid="user-email">${escapeHtml(profile.email)}</span></p>
-  </div>
-  <form method="post" action="${escapeHtml(logoutPath)}"><button type="submit">Sign out</button></form>
-</header>
-<section aria-labelledby="locations">
-  <h2 id="locations">Shipping locations</h2>
-  ${ordered.length ? `<ul class="grid">${ordered.map(locationCard).join('\n')}</ul>` : '<p class="empty">No shipping locations yet.</p>'}
-</section>
-</main>`,
-  );
-}

@@ -159,6 +159,14 @@ export const apiRoutes = (stage: Stage): readonly ApiRoute[] => (stage === 'sand
 export const EMBED_ROUTES = [
   { method: 'GET', path: '/embedded/{partnerId}', fn: 'embed' },
   { method: 'POST', path: '/embedded/{partnerId}/logout', fn: 'embed' },
+  // The procurement module (docs/module.md): pages are GETs, every change a form POST.
+  { method: 'GET', path: '/embedded/{partnerId}/cart', fn: 'embed' },
+  { method: 'POST', path: '/embedded/{partnerId}/cart/items', fn: 'embed' },
+  { method: 'POST', path: '/embedded/{partnerId}/cart/items/{productId}', fn: 'embed' },
+  { method: 'GET', path: '/embedded/{partnerId}/checkout', fn: 'embed' },
+  { method: 'GET', path: '/embedded/{partnerId}/orders', fn: 'embed' },
+  { method: 'POST', path: '/embedded/{partnerId}/orders', fn: 'embed' },
+  { method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}', fn: 'embed' },
 ] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
 
 /** Secrets Manager names, per stage prefix. */

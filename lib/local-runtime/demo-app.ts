@@ -7,8 +7,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { SetupRequest } from '../../functions/domain/organizations/setup-request';
+import { formatUsd, parseCents } from '../../functions/domain/money';
 import { escapeHtml } from '../../functions/http/embed-pages';
 import type { LocalPage } from './api-gateway-adapter';
+import { DEMO_WEBHOOK_PATH, type DemoWebhookReceiver, type ReceivedWebhook } from './demo-webhook-receiver';
 
 /** Where the demo's server reaches the API, and with which key (known only once the stack is seeded). */
 export interface DemoConnection {
@@ -108,7 +110,16 @@ export interface DemoAppOptions {
   readonly connection: () => Promise<DemoConnection>;
   /** Defaults to the setup endpoint; tests may provision some other way. */
   readonly provision?: DemoUserProvisioner;
+  /**
+   * The demo partner's webhook receiver, shown beside the module; `wire` points the
+   * partner's endpoint at `receiverUrl` (an operator action, so the local runtime does it)
+   * and answers whether it did.
+   */
+  readonly webhooks?: { readonly receiver: DemoWebhookReceiver; readonly wire: (receiverUrl: string) => Promise<boolean> };
 }
+
+/** The demo's own page with the received webhooks, framed beside the module and reloading itself (no script). */
+const WEBHOOK_LOG_PATH = '/demo/webhook-log';
 
 interface HandshakeOutcome {
   readonly status: number;
@@ -139,9 +150,31 @@ export function createDemoApp(options: DemoAppOptions): LocalPage {
     return { status: res.status, body: (await res.json().catch(() => undefined)) as HandshakeOutcome['body'] };
   };
 
-  return async (req, res) => {
+  let webhooksWired: Promise<boolean> | undefined;
+  // Once per process, at first use; a failure shows as "not wired" and is retried on the next visit.
+  const wireWebhooks = (): Promise<boolean> => {
+    const { webhooks } = options;
+    if (!webhooks) return Promise.resolve(false);
+    webhooksWired ??= options
+      .connection()
+      .then(({ apiUrl }) => webhooks.wire(`${apiUrl}${DEMO_WEBHOOK_PATH}`))
+      .catch(() => {
+        webhooksWired = undefined;
+        return false;
+      });
+    return webhooksWired;
+  };
+
+  const receiverPage = options.webhooks?.receiver.page;
+  return async (req, res, body) => {
+    if (receiverPage && (await receiverPage(req, res, body))) return true;
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method !== 'GET' || !(url.pathname === '/demo' || url.pathname.startsWith('/demo/'))) return false;
+
+    if (url.pathname === WEBHOOK_LOG_PATH) {
+      send(res, 200, webhookLogPage(options.webhooks ? options.webhooks.receiver.list() : [], await wireWebhooks()), undefined, "'self'");
+      return true;
+    }
 
     if (url.pathname === '/demo' || url.pathname === '/demo/') {
       send(res, 200, demoPage({}));
@@ -153,7 +186,7 @@ export function createDemoApp(options: DemoAppOptions): LocalPage {
       return true;
     }
     try {
-      await ensureUsers();
+      await Promise.all([ensureUsers(), wireWebhooks()]);
     } catch (error) {
       send(res, 502, demoPage({ notice: `Could not create the demo users. ${(error as Error).message}` }));
       return true;
@@ -169,14 +202,15 @@ export function createDemoApp(options: DemoAppOptions): LocalPage {
   };
 }
 
-function send(res: ServerResponse<IncomingMessage>, status: number, body: string, framedUrl?: string): void {
+/** `framedUrl`: the embed URL the page frames; `ancestors`: who may frame the page (only the webhook log is framed, by the demo itself). */
+function send(res: ServerResponse<IncomingMessage>, status: number, body: string, framedUrl?: string, ancestors: "'none'" | "'self'" = "'none'"): void {
   res
     .writeHead(status, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
-      // The page only ever frames the embed host, and is framed by nobody.
-      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-src ${framedUrl ? new URL(framedUrl).origin : "'none'"}; frame-ancestors 'none'`,
+      // The page frames the embed host and its own webhook log, nothing else.
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'${framedUrl ? ` ${new URL(framedUrl).origin}` : ''}; frame-ancestors ${ancestors}`,
     })
     .end(body);
 }
@@ -184,20 +218,35 @@ function send(res: ServerResponse<IncomingMessage>, status: number, body: string
 const STYLE = `
   * { box-sizing: border-box; }
   body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1f2933; background: #eef1f5; }
-  .bar { background: #14213d; color: #fff; padding: 12px 24px; display: flex; gap: 12px; align-items: baseline; }
+  :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+  .bar { background: #14213d; color: #fff; padding: 12px 20px; display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; }
   .bar strong { font-size: 17px; }
   .bar span { opacity: .7; font-size: 13px; }
-  .layout { display: grid; grid-template-columns: 260px 1fr; min-height: calc(100vh - 50px); }
-  nav { background: #fff; border-right: 1px solid #dde2e8; padding: 20px; }
-  nav h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: #616e7c; margin: 0 0 10px; }
+  .layout { display: grid; grid-template-columns: 220px minmax(0, 1fr) 320px; min-height: calc(100vh - 50px); }
+  nav { background: #fff; border-right: 1px solid #dde2e8; padding: 18px; }
+  nav h2, aside h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: #616e7c; margin: 0 0 10px; }
   nav a { display: block; padding: 10px 12px; border-radius: 8px; color: inherit; text-decoration: none; margin-bottom: 6px; border: 1px solid transparent; }
   nav a:hover { border-color: #c5cdd8; }
   nav a[aria-current] { background: #e8f0fe; border-color: #2563eb; }
   nav small { display: block; color: #616e7c; }
-  section { padding: 20px 24px; }
-  .hint { color: #616e7c; margin: 0 0 12px; }
+  main { padding: 18px 20px; min-width: 0; }
+  aside { padding: 18px 18px 18px 0; min-width: 0; }
+  .hint { color: #616e7c; margin: 0 0 12px; font-size: 14px; }
   .notice { background: #fff4e5; border: 1px solid #f0b429; border-radius: 8px; padding: 12px 16px; margin-bottom: 16px; white-space: pre-wrap; }
-  iframe { width: 100%; height: 560px; border: 1px solid #c5cdd8; border-radius: 10px; background: #fff; }
+  iframe { display: block; width: 100%; border: 1px solid #c5cdd8; border-radius: 10px; background: #fff; }
+  .module { height: 720px; }
+  .hooks { height: 720px; }
+  @media (max-width: 1100px) { .layout { grid-template-columns: 200px minmax(0, 1fr); } aside { grid-column: 2; padding: 0 20px 20px; } .hooks { height: 360px; } }
+  @media (max-width: 720px) {
+    .layout { display: block; }
+    nav { border-right: 0; border-bottom: 1px solid #dde2e8; padding: 12px; display: flex; gap: 8px; overflow-x: auto; }
+    nav h2 { display: none; }
+    nav a { flex: none; margin: 0; padding: 6px 10px; border-color: #dde2e8; }
+    main { padding: 12px; }
+    aside { padding: 0 12px 16px; }
+    .module { height: 680px; }
+    .hooks { height: 320px; }
+  }
 `;
 
 interface DemoPageView {
@@ -206,6 +255,13 @@ interface DemoPageView {
   readonly expiresAt?: string;
   readonly notice?: string;
 }
+
+/**
+ * The embedded module as a partner embeds it today: one iframe with the handshake's URL.
+ * Kept in this one place so a host SDK can replace it.
+ */
+const embeddedModule = (iframeUrl: string): string =>
+  `<iframe class="module" title="Supplies module" src="${escapeHtml(iframeUrl)}"></iframe>`;
 
 function demoPage(view: DemoPageView): string {
   const links = DEMO_USERS.map(
@@ -218,22 +274,79 @@ function demoPage(view: DemoPageView): string {
     ? `<p class="hint">This app's server just called <code>POST /v1/partner/handshake</code> for
   ${escapeHtml(`${view.current?.setup.user.firstName} ${view.current?.setup.user.lastName}`)} and framed the returned URL
   (single use, valid until ${escapeHtml(view.expiresAt ?? '')}). Reloading this page performs a new handshake.</p>
-<iframe title="Supplies module" src="${escapeHtml(view.iframeUrl)}"></iframe>`
-    : `<p class="hint">Choose a user: the demo's server performs the handshake with the sandbox API key and embeds the module for them.</p>`;
+${embeddedModule(view.iframeUrl)}`
+    : `<p class="hint">Choose a user: the demo's server performs the handshake with the sandbox API key and embeds the module for them.
+  Place an order in the module and watch its signed webhook arrive on the right.</p>`;
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo partner app</title><style>${STYLE}</style></head>
 <body>
-<div class="bar"><strong>Demo partner app</strong><span>a pretend practice-management product embedding the supplies module</span></div>
+<header class="bar"><strong>Demo partner app</strong><span>a pretend practice-management product embedding the supplies module</span></header>
 <div class="layout">
 <nav aria-label="Demo users"><h2>Sign in as</h2>
 ${links}
 </nav>
-<section>
+<main>
 ${view.notice ? `<div class="notice" role="alert">${escapeHtml(view.notice)}</div>` : ''}
 ${main}
-</section>
+</main>
+<aside aria-labelledby="hooks-title"><h2 id="hooks-title">Partner webhooks</h2>
+<iframe class="hooks" title="Webhooks received" src="${WEBHOOK_LOG_PATH}"></iframe>
+</aside>
 </div>
+</body>
+</html>
+`;
+}
+
+const LOG_STYLE = `
+  * { box-sizing: border-box; }
+  body { margin: 0; padding: 12px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: #1f2933; background: #fff; }
+  h1 { font-size: 15px; margin: 0 0 2px; }
+  p { color: #616e7c; margin: 0 0 12px; font-size: 13px; }
+  ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; }
+  li { border: 1px solid #e4e7eb; border-radius: 10px; padding: 10px 12px; }
+  .top { display: flex; justify-content: space-between; gap: 8px; align-items: baseline; }
+  .event { font-weight: 700; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
+  .ok { color: #0b6e61; font-weight: 600; font-size: 13px; }
+  .bad { color: #a3251b; font-weight: 600; font-size: 13px; }
+  .meta { color: #616e7c; font-size: 12px; }
+  .id { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+`;
+
+const dollars = (value: unknown): string => {
+  const cents = typeof value === 'number' ? parseCents(value) : undefined;
+  return cents === undefined ? '' : formatUsd(cents);
+};
+
+const webhookItem = (hook: ReceivedWebhook): string => {
+  const data = hook.body?.data ?? {};
+  const orderId = typeof data.order_id === 'string' ? data.order_id : '';
+  const items = Array.isArray(data.items) ? data.items.length : undefined;
+  return `<li data-testid="webhook">
+  <div class="top"><span class="event">${escapeHtml(hook.body?.event ?? 'unreadable body')}</span>${
+    hook.verified ? '<span class="ok">✓ verified</span>' : '<span class="bad">✗ bad signature</span>'
+  }</div>
+  <div>Order <span class="id">${escapeHtml(orderId.slice(0, 8))}</span>${items === undefined ? '' : ` · ${items} line${items === 1 ? '' : 's'}`}${
+    data.total === undefined ? '' : ` · ${escapeHtml(dollars(data.total))}`
+  }${typeof data.status === 'string' ? ` · ${escapeHtml(data.status)}` : ''}</div>
+  <div class="meta">received ${escapeHtml(hook.receivedAt.slice(11, 19))} UTC</div>
+</li>`;
+};
+
+/** What the partner's receiver got, newest first; reloads itself every 2 s (meta refresh, the CSP allows no script). */
+function webhookLogPage(received: readonly ReceivedWebhook[], wired: boolean): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta http-equiv="refresh" content="2"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Webhooks received</title><style>${LOG_STYLE}</style></head>
+<body>
+<h1>Received by the partner</h1>
+<p>${
+    wired
+      ? `POST ${escapeHtml(DEMO_WEBHOOK_PATH)}, signature checked with <code>verifyWebhookSignature</code>.`
+      : 'Not wired: the sandbox partner sends its webhooks to an endpoint set with the CLI.'
+  }</p>
+${received.length ? `<ol>${received.map(webhookItem).join('\n')}</ol>` : '<p>No webhooks yet. Place an order in the module: its <code>order.created</code> arrives here in a few seconds.</p>'}
 </body>
 </html>
 `;

@@ -52,7 +52,8 @@ ${notice.join('\n')}${notice.length ? '\n' : ''}  Seeded sandbox partner
     API key:    ${apiKey}
 
   Demo partner app (open in Chromium/Chrome): ${url}/demo
-    pick a user: its server calls the handshake and embeds the module in an iframe
+    pick a user: its server calls the handshake and embeds the module in an iframe;
+    the sandbox partner's webhooks go to the demo's receiver, listed beside it
 
   Try it:
     curl -s ${url}/health

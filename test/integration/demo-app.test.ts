@@ -69,7 +69,7 @@ describe('the local demo partner app', () => {
     expect(a).toMatch(new RegExp(`^${stack.url}/embedded/${partner.partnerId}\\?session_key=[0-9a-f]{64}$`));
     expect(b).not.toBe(a);
     expect(first.text + second.text).not.toContain(partner.apiKey);
-    expect(first.headers.get('content-security-policy')).toContain(`frame-src ${stack.url}`);
+    expect(first.headers.get('content-security-policy')).toContain(`frame-src 'self' ${stack.url}`);
 
     const redeemed = await fetch(a as string, { redirect: 'manual' });
     expect(redeemed.status).toBe(303);

@@ -147,7 +147,7 @@ describe('redeeming the iframe URL', () => {
 });
 
 describe('the embedded module behind the cookie', () => {
-  it('shows the signed-in user, the organization and its shipping locations with the default badge', async () => {
+  it('shows the signed-in user and the organization, and the shipping locations at checkout with the default chosen', async () => {
     const { organization, profile } = await provisionProfile(
       stack.deps,
       partner.partnerId,
@@ -178,12 +178,15 @@ describe('the embedded module behind the cookie', () => {
     expect(res.text).toContain('Grace Hopper');
     expect(res.text).toContain('grace@bright.test');
     expect(res.text).toContain(organization.name);
-    expect(res.text).toContain('Downtown clinic');
-    expect(res.text).toContain('500 Congress Ave<br>Suite 200<br>Austin, Texas 78701<br>United States');
-    expect(res.text).toContain('9 Dock Rd<br>Dallas, Texas 75201-1234');
-    expect(res.text.match(/class="badge">Default</g)).toHaveLength(1);
-    expect(res.text.indexOf('Downtown clinic')).toBeLessThan(res.text.indexOf('class="badge"'));
-    expect(res.text.indexOf('class="badge"')).toBeLessThan(res.text.indexOf('Warehouse'));
+
+    await stack.deps.cartService.add(profile.id, 'GLV-NIT-M-100');
+    const checkout = await browse(`${modulePath()}/checkout`, { cookie });
+    expect(checkout.status).toBe(200);
+    expect(checkout.text).toContain('Downtown clinic');
+    expect(checkout.text).toContain('500 Congress Ave<br>Suite 200<br>Austin, Texas 78701');
+    expect(checkout.text).toContain('9 Dock Rd<br>Dallas, Texas 75201-1234');
+    expect(checkout.text.match(/class="badge">Default</g)).toHaveLength(1);
+    expect(checkout.text).toMatch(/value="[^"]+" checked>\s*<span><b>Downtown clinic<\/b> \(HQ\) <span class="badge">Default/);
   });
 
   it('escapes every value it renders', async () => {

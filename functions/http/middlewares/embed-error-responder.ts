@@ -2,10 +2,16 @@ import type { MiddlewareObj } from '@middy/core';
 import type { ApiEvent, ApiResult } from '../api-context';
 import type { EmbedContext } from '../embed-handler';
 import { embedErrorResponse } from '../error-responses';
+import { moduleFailureResponse } from '../module/module-failure-pages';
 
-/** Turns any embed failure into its HTML page; details stay in the log. */
+/**
+ * Turns any embed failure into its HTML page; details stay in the log. The module's own
+ * failures (an empty cart, a forged form, an order of another organization...) get pages
+ * that say what to do next; everything else is the embed host's.
+ */
 export const embedErrorResponder = <D>(): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext<D>> => ({
   onError: (request) => {
-    request.response = embedErrorResponse(request.error);
+    request.response =
+      moduleFailureResponse(request.error, request.event.pathParameters?.partnerId ?? '') ?? embedErrorResponse(request.error);
   },
 });

@@ -61,6 +61,15 @@ const ROUTE_THROTTLE: Readonly<Record<string, { rate: number; burst: number }>> 
   'POST /v1/sandbox/orders/{order_id}/refund': { rate: 10, burst: 20 },
   'GET /embedded/{partnerId}': { rate: 50, burst: 100 },
   'POST /embedded/{partnerId}/logout': { rate: 10, burst: 20 },
+  // The module's pages: people clicking, a few requests a second per user at most.
+  'GET /embedded/{partnerId}/cart': { rate: 50, burst: 100 },
+  'POST /embedded/{partnerId}/cart/items': { rate: 50, burst: 100 },
+  'POST /embedded/{partnerId}/cart/items/{productId}': { rate: 50, burst: 100 },
+  'GET /embedded/{partnerId}/checkout': { rate: 50, burst: 100 },
+  'GET /embedded/{partnerId}/orders': { rate: 50, burst: 100 },
+  // Placing an order writes a transaction: the lowest of the module's routes.
+  'POST /embedded/{partnerId}/orders': { rate: 20, burst: 40 },
+  'GET /embedded/{partnerId}/orders/{orderId}': { rate: 50, burst: 100 },
 };
 
 interface LoggedHttpApiProps {

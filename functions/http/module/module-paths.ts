@@ -1,0 +1,46 @@
+import { embeddedModulePath } from '../../domain/sessions/iframe-embed-url';
+
+/**
+ * Every address of the procurement module, under `/embedded/{partnerId}`: the routes in
+ * `EMBED_ROUTES` and the links and form actions of the pages come from here, so a page
+ * can never point somewhere no route serves.
+ */
+export interface ModulePaths {
+  readonly home: string;
+  readonly cart: string;
+  readonly cartItems: string;
+  readonly checkout: string;
+  readonly orders: string;
+  readonly logout: string;
+  cartItem(productId: string): string;
+  order(orderId: string): string;
+  /** The catalog with a category and/or search kept, and optionally the query `added`. */
+  catalog(query: CatalogQuery): string;
+}
+
+export interface CatalogQuery {
+  readonly category?: string | undefined;
+  readonly q?: string | undefined;
+  /** The product just added: the page says so. */
+  readonly added?: string | undefined;
+}
+
+export function modulePaths(partnerId: string): ModulePaths {
+  const home = embeddedModulePath(partnerId);
+  return {
+    home,
+    cart: `${home}/cart`,
+    cartItems: `${home}/cart/items`,
+    checkout: `${home}/checkout`,
+    orders: `${home}/orders`,
+    logout: `${home}/logout`,
+    cartItem: (productId) => `${home}/cart/items/${encodeURIComponent(productId)}`,
+    order: (orderId) => `${home}/orders/${encodeURIComponent(orderId)}`,
+    catalog: (query) => {
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries(query)) if (value) search.set(name, value);
+      const text = search.toString();
+      return text ? `${home}?${text}` : home;
+    },
+  };
+}
