@@ -47,8 +47,13 @@ const stack = await startLocalStack({
       webhooks: { receiver: demoReceiver, wire: (receiverUrl) => wireDemoReceiver(receiverUrl) },
     }),
   ],
-  // A shorter retry ladder, to watch a webhook fail through to its alert in minutes.
-  ...(process.env.WEBHOOK_RETRY_DELAYS_S ? { extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: process.env.WEBHOOK_RETRY_DELAYS_S } } : {}),
+  // A shorter retry ladder or disable period, to watch a webhook fail through to its alert or its endpoint's disable in minutes.
+  extraEnvironment: Object.fromEntries(
+    (['WEBHOOK_RETRY_DELAYS_S', 'WEBHOOK_DISABLE_AFTER_S'] as const).flatMap((name) => {
+      const value = process.env[name];
+      return value ? [[name, value]] : [];
+    }),
+  ),
 });
 const seeded = await seedSandboxPartner(stack.deps, resolve(dataDir, 'seed.json'));
 // The SQS stand-in keeps messages in memory: retries that were waiting when the last run stopped are queued again.

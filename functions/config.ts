@@ -48,6 +48,8 @@ export const RuntimeConfig = z.object({
   /** How long a partner has to answer a webhook (contract: 30 seconds); tests shorten it. */
   WEBHOOK_TIMEOUT_MS: withDefault(z.coerce.number().check(z.int(), z.positive()), 30_000),
   WEBHOOK_RETRY_DELAYS_S: retryDelays,
+  /** An endpoint whose every attempt has failed for this long is disabled: 5 days. */
+  WEBHOOK_DISABLE_AFTER_S: withDefault(z.coerce.number().check(z.int(), z.positive()), 5 * 24 * 3600),
 });
 export type RuntimeConfig = z.output<typeof RuntimeConfig>;
 export type RuntimeEnvironment = z.input<typeof RuntimeConfig>;

@@ -73,7 +73,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     ordersApi: composeOrdersApi(base, aws.db),
     orderOutboxRelay: composeOrderOutboxRelay(base, aws),
     orderFanout: composeOrderFanout(base, aws),
-    webhookDispatch: composeWebhookDispatch(base, aws),
+    webhookDispatch: composeWebhookDispatch(base, aws, overrides),
   };
   const repositories = new DynamoRepositories(config, aws.db);
   const partners = repositories.partners();

@@ -1,12 +1,13 @@
 import {
   CreateSecretCommand,
+  DeleteSecretCommand,
   GetSecretValueCommand,
   PutSecretValueCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import type { Clock } from '../domain/clock';
 import type { PartnerId } from '../domain/partners/partner';
-import type { SigningSecretStore } from '../domain/webhooks/signing-secret-store';
+import type { SigningSecrets, SigningSecretStore } from '../domain/webhooks/signing-secret-store';
 import { webhookSecretName } from '../resources/resource-definitions';
 
 /**
@@ -17,12 +18,30 @@ export const SIGNING_SECRET_CACHE_SECONDS = 60;
 const CACHE_MILLISECONDS = SIGNING_SECRET_CACHE_SECONDS * 1000;
 
 /**
+ * The stored form: `{"current":"…","retiring":[{"secret":"…","expiresAt":"…"}]}`. A value
+ * that is not such an object is a secret stored before rotation had an overlap: the
+ * whole string is the current secret (partner-chosen secrets are printable ASCII
+ * without spaces, so one is never mistaken for this object in practice).
+ */
+function parseStored(value: string): SigningSecrets {
+  try {
+    const parsed = JSON.parse(value) as Partial<SigningSecrets> | null;
+    if (parsed && typeof parsed === 'object' && typeof parsed.current === 'string' && Array.isArray(parsed.retiring)) {
+      return { current: parsed.current, retiring: parsed.retiring };
+    }
+  } catch {
+    // Not JSON: a plain secret.
+  }
+  return { current: value, retiring: [] };
+}
+
+/**
  * Partners' webhook signing secrets in Secrets Manager, one secret per partner
- * (`<prefix>/webhook-secrets/<partnerId>`), cached briefly so a burst of deliveries does
- * not read the same secret again and again.
+ * (`<prefix>/webhook-secrets/<partnerId>`) holding the current secret and any still in a
+ * rotation's overlap, cached briefly so a burst of deliveries does not read it again and again.
  */
 export class SecretsManagerSigningSecretStore implements SigningSecretStore {
-  private readonly cache = new Map<string, { value: string | undefined; until: number }>();
+  private readonly cache = new Map<string, { value: SigningSecrets | undefined; until: number }>();
 
   constructor(
     private readonly client: SecretsManagerClient,
@@ -30,14 +49,14 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
     private readonly clock: Clock,
   ) {}
 
-  async get(partnerId: PartnerId): Promise<string | undefined> {
+  async get(partnerId: PartnerId): Promise<SigningSecrets | undefined> {
     const now = this.clock.now().getTime();
     const cached = this.cache.get(partnerId);
     if (cached && cached.until > now) return cached.value;
-    let value: string | undefined;
+    let value: SigningSecrets | undefined;
     try {
       const result = await this.client.send(new GetSecretValueCommand({ SecretId: webhookSecretName(this.prefix, partnerId) }));
-      value = result.SecretString;
+      value = result.SecretString === undefined ? undefined : parseStored(result.SecretString);
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
     }
@@ -45,15 +64,28 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
     return value;
   }
 
-  async put(partnerId: PartnerId, secret: string): Promise<void> {
+  async put(partnerId: PartnerId, secrets: SigningSecrets): Promise<void> {
     const name = webhookSecretName(this.prefix, partnerId);
+    const stored = JSON.stringify({ current: secrets.current, retiring: secrets.retiring });
     try {
-      await this.client.send(new PutSecretValueCommand({ SecretId: name, SecretString: secret }));
+      await this.client.send(new PutSecretValueCommand({ SecretId: name, SecretString: stored }));
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
       await this.client.send(
-        new CreateSecretCommand({ Name: name, SecretString: secret, Description: `Webhook signing secret of partner ${partnerId}` }),
+        new CreateSecretCommand({ Name: name, SecretString: stored, Description: `Webhook signing secret of partner ${partnerId}` }),
       );
+    }
+    this.cache.delete(partnerId);
+  }
+
+  async remove(partnerId: PartnerId): Promise<void> {
+    try {
+      // Without recovery: a removed endpoint's secret must not linger, and `webhook set` may create the name again at once.
+      await this.client.send(
+        new DeleteSecretCommand({ SecretId: webhookSecretName(this.prefix, partnerId), ForceDeleteWithoutRecovery: true }),
+      );
+    } catch (error) {
+      if ((error as Error).name !== 'ResourceNotFoundException') throw error;
     }
     this.cache.delete(partnerId);
   }

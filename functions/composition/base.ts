@@ -15,6 +15,8 @@ export interface BaseDependencies {
 export interface DependencyOverrides {
   readonly clock?: Clock;
   readonly logger?: Logger;
+  /** Replaces Math.random for the retry jitter (tests: jitter at its bounds). */
+  readonly random?: () => number;
   /** Replaces Stripe (tests: a provider that fails on demand). */
   readonly payments?: PaymentProvider;
   /** The DynamoDB client of the organization repository only (tests: inject failing transactions). */

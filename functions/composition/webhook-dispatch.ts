@@ -12,7 +12,7 @@ import { HttpWebhookTransport } from '../adapters/webhook-http/http-webhook-tran
 import { RetrySchedule } from '../domain/webhooks/retry-schedule';
 import type { SigningSecretStore } from '../domain/webhooks/signing-secret-store';
 import { WebhookDispatcher } from '../domain/webhooks/webhook-dispatcher';
-import { type BaseDependencies, createBase } from './base';
+import { type BaseDependencies, createBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
 import { deliveryQueue } from './message-queues';
 import { DynamoRepositories } from './repositories';
@@ -26,6 +26,7 @@ export interface WebhookDispatchDependencies extends BaseDependencies {
 export function composeWebhookDispatch(
   base: BaseDependencies,
   clients: { db: DynamoDBDocumentClient; sqs: SQSClient; ses: SESv2Client; secrets: SecretsManagerClient },
+  overrides: Pick<DependencyOverrides, 'random'> = {},
 ): WebhookDispatchDependencies {
   const { config, clock, logger } = base;
   const repositories = new DynamoRepositories(config, clients.db);
@@ -41,7 +42,8 @@ export function composeWebhookDispatch(
       transport: new HttpWebhookTransport({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC }),
       mailer: new SesAlertMailer(clients.ses, config.ALERT_SENDER_EMAIL),
       queue: deliveryQueue(config, clients.sqs),
-      schedule: new RetrySchedule(config.WEBHOOK_RETRY_DELAYS_S),
+      schedule: new RetrySchedule(config.WEBHOOK_RETRY_DELAYS_S, overrides.random ?? Math.random),
+      disableAfterSeconds: config.WEBHOOK_DISABLE_AFTER_S,
       clock,
       logger,
     }),

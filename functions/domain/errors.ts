@@ -213,3 +213,8 @@ export class ShippingLocationUnavailable extends DomainError {
     );
   }
 }
+
+/** An operator command that needs the webhook endpoint in another status (resume of a disabled endpoint, ...). */
+export class WebhookEndpointStatusConflict extends DomainError {
+  override readonly name = 'WebhookEndpointStatusConflict';
+}

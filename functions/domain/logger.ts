@@ -16,7 +16,7 @@ export const jsonLinesLogger = (write: (line: string) => void = (l) => process.s
  */
 const SECRET_SHAPES: readonly [RegExp, string][] = [
   [/sk_(live|test)_[0-9A-Za-z]{4,}/g, 'sk_$1_[REDACTED]'],
-  [/whsec_[0-9A-Za-z_-]{8,}/g, 'whsec_[REDACTED]'],
+  [/whsec_[0-9A-Za-z_+/=-]{8,}/g, 'whsec_[REDACTED]'],
   [/(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])/g, '[REDACTED]'],
 ];
 

@@ -65,6 +65,7 @@ const PutSecretValueRequest = z.object({
   ClientRequestToken: z.string().optional(),
 });
 const DescribeSecretRequest = z.object({ SecretId: z.string() });
+const DeleteSecretRequest = z.object({ SecretId: z.string(), ForceDeleteWithoutRecovery: z.boolean().optional() });
 
 class ServiceError extends Error {
   constructor(
@@ -230,6 +231,15 @@ export async function startSecretsManagerStandIn(
       secret.lastChangedDate = at;
       await persist();
       return reply(version);
+    },
+
+    // Deleted at once whatever the recovery window asked for: the stand-in keeps no deleted secrets.
+    async DeleteSecret(body) {
+      const req = parseRequest(DeleteSecretRequest, body);
+      const secret = find(req.SecretId);
+      secrets.delete(secret.name);
+      await persist();
+      return { ARN: secret.arn, Name: secret.name, DeletionDate: epochSeconds() };
     },
 
     async DescribeSecret(body) {

@@ -4,6 +4,7 @@
  *   deliveries list --partner ID [--status delivered|pending|failed] [--limit N]
  *   deliveries show --delivery ID          (includes the frozen body)
  *   deliveries replay --delivery ID        (a new attempt chain, same delivery id and body)
+ *   deliveries replay --partner ID --since TIME [--status failed]   (each one created since TIME, oldest first)
  *
  * Registered in the CLI as `deliveryCommands` (bottom).
  */
@@ -14,7 +15,7 @@ import { DELIVERY_STATUSES, type DeliveryAttempt, DeliveryStatus, type DeliveryI
 import type { DeliveryWithAttempts } from '../../functions/domain/webhooks/webhook-admin';
 import { documentLines, fieldLines, NONE, tableLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
-import { DeliveryIdOption, DeliveryStatusOption, limitOption, partnerOption } from './option-schemas';
+import { DeliveryIdOption, DeliveryStatusOption, limitOption, PartnerIdOption, partnerOption, TimeOption } from './option-schemas';
 
 const MAX_LIMIT = 500;
 const DEFAULT_LIMIT = 50;
@@ -78,7 +79,33 @@ export async function deliveriesShow(deps: Dependencies, options: { readonly del
   return { ...summary(delivery), body: delivery.body };
 }
 
-export async function deliveriesReplay(deps: Dependencies, options: { readonly delivery: string }) {
+export interface DeliveriesReplayOptions {
+  readonly delivery?: string;
+  readonly partner?: string;
+  readonly since?: Date;
+  readonly status?: DeliveryStatus;
+}
+
+/** One delivery (`--delivery`), or every delivery of a partner created since a time (`--partner --since [--status]`). */
+export async function deliveriesReplay(deps: Dependencies, options: DeliveriesReplayOptions) {
+  const single = options.delivery !== undefined;
+  const bulk = options.partner !== undefined || options.since !== undefined || options.status !== undefined;
+  if (single === bulk || (bulk && (!options.partner || !options.since))) {
+    throw new ValidationFailed(
+      [{ code: 'INVALID_VALUE', message: 'give either --delivery ID, or --partner ID --since TIME [--status STATUS]', path: ['delivery'] }],
+    );
+  }
+  if (!single) {
+    const { deliveryIds } = await deps.webhookAdmin.replaySince(options.partner as PartnerId, options.since as Date, options.status);
+    return {
+      partnerId: options.partner,
+      since: (options.since as Date).toISOString(),
+      ...(options.status ? { status: options.status } : {}),
+      replayed: deliveryIds.length,
+      deliveryIds: [...deliveryIds],
+      note: 'Each queued for an immediate attempt, oldest first, with its own X-Service-Delivery-ID and body; retries follow the usual ladder.',
+    };
+  }
   const delivery = await deps.webhookAdmin.replay(options.delivery as DeliveryId);
   return {
     deliveryId: delivery.deliveryId,
@@ -169,10 +196,25 @@ export const deliveryCommands: CommandTable = {
   }),
 
   'deliveries replay': defineCommand({
-    summary: 'Send a delivery again now, same id and body, on a new chain of attempts',
-    options: { delivery: deliveryOption },
+    summary: 'Send a delivery again now (same id and body, a new chain of attempts); or all of a partner\'s since a time',
+    options: {
+      delivery: { ...deliveryOption, schema: DeliveryIdOption.optional() },
+      partner: { schema: PartnerIdOption.optional(), placeholder: 'ID', description: 'Partner id (UUID): replay its deliveries created since --since' },
+      since: { schema: TimeOption.optional(), placeholder: 'TIME', description: 'With --partner: created at or after this ISO 8601 time' },
+      status: { schema: DeliveryStatusOption.optional(), placeholder: 'STATUS', description: `With --partner: only deliveries in this state: ${DELIVERY_STATUSES.join(' | ')}` },
+    },
     async run(deps, options) {
       const result = await deliveriesReplay(deps, options);
+      if ('replayed' in result) {
+        return {
+          json: result,
+          text: [
+            `Replayed ${result.replayed} deliveries of partner ${result.partnerId} created since ${result.since}${result.status ? ` with status ${result.status}` : ''}.`,
+            ...result.deliveryIds,
+            result.note,
+          ],
+        };
+      }
       return {
         json: result,
         text: [

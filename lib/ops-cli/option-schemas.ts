@@ -140,6 +140,24 @@ export const FilePathOption = z.string({ error: requiredField }).trim().min(1);
 /** Order ids are the UUIDs the order API and `order list` show; stored lower case. */
 export const OrderIdOption = z.uuid({ error: requiredField }).transform((id) => id.toLowerCase());
 
+const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86400 };
+/** The longest overlap a rotation may keep an old secret signing. */
+export const MAX_OVERLAP_SECONDS = 30 * 86400;
+
+/** `24h`, `30m`, `90s`, `7d` (`0s`: no overlap), as whole seconds. */
+export const DurationOption = z.string({ error: requiredField }).transform((raw, ctx) => {
+  const match = /^(\d+)([smhd])$/.exec(raw.trim());
+  const seconds = match ? Number(match[1]) * (DURATION_UNITS[match[2] as string] as number) : Number.NaN;
+  if (!(seconds >= 0 && seconds <= MAX_OVERLAP_SECONDS)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a duration like 24h, 30m or 90s, at most 30d', params: { code: 'INVALID_VALUE' } });
+    return z.NEVER;
+  }
+  return seconds;
+});
+
+/** `--since 2036-11-22T12:00:00Z`: an ISO 8601 time with its offset. */
+export const TimeOption = z.iso.datetime({ offset: true, error: requiredField }).transform((raw) => new Date(raw));
+
 /** `--data '{"order_id":…}'` or `--data @order.json`: read and parsed by the command. */
 export const JsonDataOption = z.string({ error: requiredField }).trim().min(1);
 

@@ -4,7 +4,8 @@
  *
  *   webhook set --partner ID --url URL [--events order.created,order.shipped] [--secret SECRET]
  *   webhook show --partner ID
- *   webhook rotate-secret --partner ID
+ *   webhook rotate-secret --partner ID [--overlap 24h]
+ *   webhook pause | resume | enable | remove --partner ID
  *
  * Secrets are printed only when generated here, once; `show` never prints one. The CLI
  * registers them as `webhookCommands` (bottom).
@@ -13,10 +14,13 @@ import { SIGNING_SECRET_CACHE_SECONDS } from '../../functions/adapters/secret-st
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ORDER_EVENT_KINDS } from '../../functions/domain/webhooks/order-events';
-import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
-import { fieldLines } from './human-format';
+import type { EndpointView, RequeuedDeliveries } from '../../functions/domain/webhooks/webhook-admin';
+import { fieldLines, NONE } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
-import { EventKindsOption, partnerOption, WebhookSecretOption, WebhookUrlOption } from './option-schemas';
+import { DurationOption, EventKindsOption, partnerOption, WebhookSecretOption, WebhookUrlOption } from './option-schemas';
+
+/** A rotation's default overlap: a day for the partner to deploy the new secret. */
+const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
 
 export interface WebhookSetOptions {
   readonly partner: string;
@@ -27,13 +31,18 @@ export interface WebhookSetOptions {
   readonly secret?: string;
 }
 
-const view = (endpoint: WebhookEndpoint) => ({
+const view = (endpoint: EndpointView) => ({
   partnerId: endpoint.partnerId,
   url: endpoint.url,
   events: [...endpoint.events],
+  status: endpoint.status,
+  ...(endpoint.statusReason ? { reason: endpoint.statusReason } : {}),
+  since: endpoint.statusSince,
+  ...(endpoint.failingSince ? { failingSince: endpoint.failingSince } : {}),
   createdAt: endpoint.createdAt,
   updatedAt: endpoint.updatedAt,
   secretRotatedAt: endpoint.secretRotatedAt,
+  ...(endpoint.secretOverlapEndsAt ? { secretOverlapEndsAt: endpoint.secretOverlapEndsAt } : {}),
 });
 
 export interface WebhookSetResult extends ReturnType<typeof view> {
@@ -74,23 +83,75 @@ export async function webhookShow(deps: Dependencies, options: { readonly partne
   return view(await deps.webhookAdmin.showEndpoint(options.partner as PartnerId));
 }
 
-export async function webhookRotateSecret(deps: Dependencies, options: { readonly partner: string }) {
-  const { endpoint, secret } = await deps.webhookAdmin.rotateSecret(options.partner as PartnerId);
+export async function webhookRotateSecret(deps: Dependencies, options: { readonly partner: string; readonly overlap?: number }) {
+  const overlap = options.overlap ?? DEFAULT_OVERLAP_SECONDS;
+  const { endpoint, secret } = await deps.webhookAdmin.rotateSecret(options.partner as PartnerId, overlap);
   return {
     ...view(endpoint),
     secret,
-    note: `${SECRET_CHANGE_NOTE} Give this secret to the partner now; it is not shown again.`,
+    note:
+      overlap > 0
+        ? `Until ${endpoint.secretOverlapEndsAt}, webhook-signature carries a signature for the old and the new secret and X-Service-Signature keeps the old one; then only the new secret signs and the old one is deleted. ${SECRET_CHANGE_NOTE} Give this secret to the partner now; it is not shown again.`
+        : `The old secret stops signing. ${SECRET_CHANGE_NOTE} Give this secret to the partner now; it is not shown again.`,
   };
 }
 
-const endpointText = (endpoint: ReturnType<typeof view> & { readonly secret?: string; readonly note?: string }) => [
+const requeuedView = (result: RequeuedDeliveries, note: string) => ({
+  ...(result.endpoint ? view(result.endpoint) : {}),
+  requeued: result.deliveryIds.length,
+  deliveryIds: [...result.deliveryIds],
+  note,
+});
+
+export async function webhookPause(deps: Dependencies, options: { readonly partner: string }) {
+  return {
+    ...view(await deps.webhookAdmin.pause(options.partner as PartnerId)),
+    note: 'Deliveries are recorded and held, not sent, until webhook resume.',
+  };
+}
+
+export async function webhookResume(deps: Dependencies, options: { readonly partner: string }) {
+  const result = await deps.webhookAdmin.resume(options.partner as PartnerId);
+  return requeuedView(result, `Sending again; ${result.deliveryIds.length} held deliveries queued, oldest first.`);
+}
+
+export async function webhookEnable(deps: Dependencies, options: { readonly partner: string }) {
+  const result = await deps.webhookAdmin.enable(options.partner as PartnerId);
+  return requeuedView(result, `Sending again; ${result.deliveryIds.length} held deliveries queued, oldest first.`);
+}
+
+export async function webhookRemove(deps: Dependencies, options: { readonly partner: string }) {
+  const { cancelled } = await deps.webhookAdmin.remove(options.partner as PartnerId);
+  return {
+    partnerId: options.partner as PartnerId,
+    removed: true,
+    cancelled: cancelled.length,
+    deliveryIds: [...cancelled],
+    note: 'The endpoint and its signing secrets are deleted. Pending deliveries are cancelled (no more attempts, no alert) and stay in the log for 30 days; deliveries replay can send them to an endpoint set later.',
+  };
+}
+
+type EndpointLines = Partial<ReturnType<typeof view>> & {
+  readonly secret?: string;
+  readonly note?: string;
+  readonly requeued?: number;
+  readonly cancelled?: number;
+};
+
+const endpointText = (endpoint: EndpointLines) => [
   ...fieldLines([
-    ['partnerId', endpoint.partnerId],
-    ['url', endpoint.url],
-    ['events', endpoint.events.join(', ')],
-    ['createdAt', endpoint.createdAt],
-    ['updatedAt', endpoint.updatedAt],
-    ['secretRotatedAt', endpoint.secretRotatedAt],
+    ...(endpoint.partnerId ? [['partnerId', endpoint.partnerId] as const] : []),
+    ...(endpoint.url ? [['url', endpoint.url] as const] : []),
+    ...(endpoint.events ? [['events', endpoint.events.join(', ')] as const] : []),
+    ...(endpoint.status ? [['status', endpoint.status] as const, ['reason', endpoint.reason ?? NONE] as const] : []),
+    ...(endpoint.since ? [['since', endpoint.since] as const] : []),
+    ...(endpoint.failingSince ? [['failingSince', endpoint.failingSince] as const] : []),
+    ...(endpoint.createdAt ? [['createdAt', endpoint.createdAt] as const] : []),
+    ...(endpoint.updatedAt ? [['updatedAt', endpoint.updatedAt] as const] : []),
+    ...(endpoint.secretRotatedAt ? [['secretRotatedAt', endpoint.secretRotatedAt] as const] : []),
+    ...(endpoint.secretOverlapEndsAt ? [['secretOverlapEndsAt', endpoint.secretOverlapEndsAt] as const] : []),
+    ...(endpoint.requeued !== undefined ? [['requeued', String(endpoint.requeued)] as const] : []),
+    ...(endpoint.cancelled !== undefined ? [['cancelled', String(endpoint.cancelled)] as const] : []),
     ...(endpoint.secret ? [['secret', endpoint.secret] as const] : []),
   ]),
   ...(endpoint.note ? [endpoint.note] : []),
@@ -120,7 +181,7 @@ export const webhookCommands: CommandTable = {
   }),
 
   'webhook show': defineCommand({
-    summary: "Show a partner's webhook URL, events and when the secret last changed (never the secret)",
+    summary: "Show a partner's webhook URL, events, status (enabled | paused | disabled, why, since) and secret dates (never the secret)",
     options: { partner: partnerOption },
     async run(deps, options) {
       const result = await webhookShow(deps, options);
@@ -129,10 +190,53 @@ export const webhookCommands: CommandTable = {
   }),
 
   'webhook rotate-secret': defineCommand({
-    summary: `Replace the signing secret with a new one, printed once; it signs every attempt within ${SIGNING_SECRET_CACHE_SECONDS} s`,
-    options: { partner: partnerOption },
+    summary: `A new signing secret, printed once, used by every dispatcher within ${SIGNING_SECRET_CACHE_SECONDS} s; the old one keeps signing beside it for the overlap`,
+    options: {
+      partner: partnerOption,
+      overlap: {
+        schema: DurationOption.optional(),
+        placeholder: 'DURATION',
+        description: 'How long the old secret keeps signing: 24h, 30m, 90s, 0s for none (default 24h, at most 30d)',
+      },
+    },
     async run(deps, options) {
       const result = await webhookRotateSecret(deps, options);
+      return { json: result, text: endpointText(result) };
+    },
+  }),
+
+  'webhook pause': defineCommand({
+    summary: 'Stop sending: deliveries are recorded and held until webhook resume',
+    options: { partner: partnerOption },
+    async run(deps, options) {
+      const result = await webhookPause(deps, options);
+      return { json: result, text: endpointText(result) };
+    },
+  }),
+
+  'webhook resume': defineCommand({
+    summary: 'End a pause: send again, and send what was held, oldest first',
+    options: { partner: partnerOption },
+    async run(deps, options) {
+      const result = await webhookResume(deps, options);
+      return { json: result, text: endpointText(result) };
+    },
+  }),
+
+  'webhook enable': defineCommand({
+    summary: 'Enable an endpoint the service disabled (410 Gone, sustained failure): send again, and send what was held, oldest first',
+    options: { partner: partnerOption },
+    async run(deps, options) {
+      const result = await webhookEnable(deps, options);
+      return { json: result, text: endpointText(result) };
+    },
+  }),
+
+  'webhook remove': defineCommand({
+    summary: 'Delete the endpoint and its signing secrets; pending deliveries are cancelled (kept in the log, replayable)',
+    options: { partner: partnerOption },
+    async run(deps, options) {
+      const result = await webhookRemove(deps, options);
       return { json: result, text: endpointText(result) };
     },
   }),

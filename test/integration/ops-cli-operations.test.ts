@@ -130,9 +130,12 @@ const receiver = receivers.start;
 
 const processQueues = () => processQueuesOf(stack, sent);
 
+/** The current secret in Secrets Manager's stored value (`{"current": …, "retiring": […]}`). */
 const storedSecret = async (partnerId: string) =>
-  (await stack.deps.aws.secrets.send(new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) })))
-    .SecretString;
+  JSON.parse(
+    (await stack.deps.aws.secrets.send(new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) })))
+      .SecretString as string,
+  ).current;
 
 /** Every key of a JSON document, at any depth. */
 const jsonKeys = (value: unknown): Set<string> => {
@@ -438,7 +441,7 @@ describe('webhook set / show / rotate-secret', () => {
       partnerId: partner.partnerId,
       url: 'http://127.0.0.1:9/hooks',
       events: ['order.created', 'order.shipped'],
-      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       note: expect.stringContaining('not shown again'),
     });
     const secret = set.json.secret as string;
@@ -450,6 +453,8 @@ describe('webhook set / show / rotate-secret', () => {
       partnerId: partner.partnerId,
       url: 'http://127.0.0.1:9/hooks',
       events: ['order.created', 'order.shipped'],
+      status: 'enabled',
+      since: expect.any(String),
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       secretRotatedAt: expect.any(String),
@@ -507,17 +512,17 @@ describe('webhook set / show / rotate-secret', () => {
       expect(note).toContain(cacheStatement);
       expect(note).not.toMatch(/at once|within a minute/);
     }
-    const summary = 'Replace the signing secret with a new one, printed once; it signs every attempt within 60 s';
+    const summary = 'A new signing secret, printed once, used by every dispatcher within 60 s; the old one keeps signing beside it for the overlap';
     expect((await ops(['webhook', 'rotate-secret', '--help'])).lines).toContain(summary);
     expect((await ops(['--help'])).text).toMatch(new RegExp(`^  webhook rotate-secret +${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
   });
 
-  it('rotate-secret prints the new secret once; deliveries are signed with it, not the old one', async () => {
+  it('rotate-secret --overlap 0s prints the new secret once; deliveries are signed with it, not the old one', async () => {
     const partnerReceiver = await receiver();
     const partner = await aPartner();
     await setUp(partner.apiKey, 'rotate');
     const first = (await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url, '--json'])).json.secret;
-    const rotated = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId, '--json']);
+    const rotated = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId, '--overlap', '0s', '--json']);
     expect(rotated.code).toBe(0);
     expect(rotated.json.secret).toMatch(/^whsec_/);
     expect(rotated.json.secret).not.toBe(first);

@@ -4,7 +4,10 @@ import type { ProductId } from '../../functions/domain/catalog/product';
 import type { Order } from '../../functions/domain/orders/order';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
-import { provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
+import type { CategoryId } from '../../functions/domain/catalog/categories';
+import type { Product } from '../../functions/domain/catalog/product';
+import type { Cents } from '../../functions/domain/money';
+import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { purgeQueues } from '../support/webhook-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -99,5 +102,51 @@ describe('order webhooks come from orders', () => {
       ['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.shipped'].sort(),
     );
     expect(received(order.id).find((w) => w.json.event === 'order.refunded')!.json.data).toMatchObject({ refund_amount: 5, reason: 'one box damaged' });
+  });
+
+  it('delivers an order whose names hold emoji intact, through every queue, with the sequence and previous status of each change', async () => {
+    const name = 'Gloves 🧤 “Größe M” ✨ 手袋';
+    const product: Product = {
+      productId: 'EMOJI-GLOVES-🧤' as ProductId,
+      name,
+      description: 'Boxed in 📦',
+      category: 'gloves-ppe' satisfies CategoryId,
+      priceCents: 1250 as Cents,
+      unit: 'box of 100 🧤',
+      active: true,
+    };
+    await stack.deps.catalog.upsertMany([product]);
+    const { partnerId } = await stack.deps.partnerAdmin.createPartner({ name: 'Emoji Partner 🎉', alertEmail: 'alerts@partner.test' });
+    const { secret } = await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
+    const buyer = await provisionProfile(
+      stack.deps,
+      partnerId,
+      aSetupBody({
+        shippingLocations: [
+          { internalShippingLocationId: 'loc-🏥', name: 'Clinic 🏥', address: { line1: '1 Café Way 🌮', city: 'San José', province: 'CA', postalCode: '95113' }, isDefault: true },
+        ],
+      }),
+    );
+    const organization = (await stack.deps.organizations.getOrganization(partnerId, buyer.organization.internalOrgId))!;
+    const order = await stack.deps.orderService.placeOrder({
+      partner: { id: partnerId },
+      profile: buyer.profile,
+      organization,
+      items: [{ productId: product.productId, quantity: 2 }],
+    });
+    await stack.deps.orderService.transition(order.id, 'confirm', {}, { partnerId });
+    await deliverEverything();
+    await deliverEverything();
+
+    const webhooks = received(order.id).sort((a, b) => a.json.data.sequence - b.json.data.sequence);
+    expect(webhooks.map((w) => [w.json.event, w.json.data.sequence, w.json.data.previous_status])).toEqual([
+      ['order.created', 1, null],
+      ['order.confirmed', 2, 'pending'],
+    ]);
+    const created = webhooks[0]!;
+    expect(created.json.data.items).toEqual([{ product_id: 'EMOJI-GLOVES-🧤', name, quantity: 2, price: 12.5 }]);
+    expect(created.json.data.shipping_address).toMatchObject({ line1: '1 Café Way 🌮', city: 'San José' });
+    expect(created.body).toContain(name);
+    expect(created.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret as string).update(created.rawBody).digest('hex')}`);
   });
 });

@@ -149,6 +149,8 @@ describe('POST /v1/sandbox/orders', () => {
       total: 73.99,
       payment_method: 'invoice',
       shipping_address: { line1: '1 Main St', city: 'Austin', state: 'Texas', zip: '78701' },
+      sequence: 1,
+      previous_status: null,
     });
     // The user's cart is not touched by a sandbox order.
     expect((await stack.deps.cartService.view(partner.buyer.profile.id)).lines).toEqual([]);
@@ -276,7 +278,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     expect(webhooks.map((w) => w.event).sort()).toEqual(['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.shipped']);
     const data = (event: string) => webhooks.find((w) => w.event === event)!.body.data;
     const common = { order_id: placed.id, partner_org_id: partner.buyer.organization.internalOrgId };
-    expect(data('order.confirmed')).toEqual({ ...common, status: 'confirmed', confirmed_at: confirmed.body.order.confirmed_at });
+    expect(data('order.confirmed')).toEqual({ ...common, status: 'confirmed', confirmed_at: confirmed.body.order.confirmed_at, sequence: 2, previous_status: 'pending' });
     expect(data('order.shipped')).toEqual({
       ...common,
       status: 'shipped',
@@ -285,14 +287,25 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
       items: [{ product_id: 'DRIFT-1999', name: 'Exam gloves', quantity: 2, price: 19.99 }],
       total: placed.total,
       shipping_address: placed.shipping_address,
+      sequence: 3,
+      previous_status: 'confirmed',
     });
-    expect(data('order.delivered')).toEqual({ ...common, status: 'delivered', delivered_at: delivered.body.order.delivered_at, signature: 'R. Front Desk' });
+    expect(data('order.delivered')).toEqual({
+      ...common,
+      status: 'delivered',
+      delivered_at: delivered.body.order.delivered_at,
+      signature: 'R. Front Desk',
+      sequence: 4,
+      previous_status: 'shipped',
+    });
     expect(data('order.refunded')).toEqual({
       ...common,
       status: 'refunded',
       refunded_at: refunded.body.order.refunded_at,
       refund_amount: 5.5,
       reason: 'one box damaged',
+      sequence: 5,
+      previous_status: 'delivered',
     });
   });
 
@@ -314,7 +327,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
       const cancellations = webhooksOf(receiver, order.id, partner.secret).filter((w) => w.event === 'order.cancelled');
       expect(cancellations).toHaveLength(1);
       expect(Object.keys(cancellations[0]!.body.data).sort()).toEqual(
-        ['cancelled_at', 'order_id', 'partner_org_id', 'status', ...(order === bare ? [] : ['reason'])].sort(),
+        ['cancelled_at', 'order_id', 'partner_org_id', 'status', 'sequence', 'previous_status', ...(order === bare ? [] : ['reason'])].sort(),
       );
     }
   });

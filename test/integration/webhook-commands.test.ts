@@ -30,12 +30,15 @@ afterEach(async () => {
 afterAll(() => stack.close());
 
 const receiver = receivers.start;
+/** The current secret in Secrets Manager's stored value (`{"current": …, "retiring": […]}`). */
 const storedSecret = async (partnerId: string) =>
-  (
-    await stack.deps.aws.secrets.send(
-      new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) }),
-    )
-  ).SecretString;
+  JSON.parse(
+    (
+      await stack.deps.aws.secrets.send(
+        new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) }),
+      )
+    ).SecretString as string,
+  ).current;
 
 const processQueues = () => processQueuesOf(stack, sent);
 
@@ -44,7 +47,8 @@ describe('webhook set / show / rotate-secret', () => {
     const { partnerId } = await aPartnerWithOrganization(stack);
     const set = await webhookSet(stack.deps, { partner: partnerId, url: 'http://127.0.0.1:9/hooks', events: 'order.shipped, order.created' });
 
-    expect(set.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(set.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(set.secret!.slice(6), 'base64')).toHaveLength(32);
     expect(await storedSecret(partnerId)).toBe(set.secret);
     expect(set).toMatchObject({ partnerId, url: 'http://127.0.0.1:9/hooks', events: ['order.created', 'order.shipped'] });
 
@@ -84,11 +88,11 @@ describe('webhook set / show / rotate-secret', () => {
     await expect(webhookShow(stack.deps, { partner: partnerId })).rejects.toMatchObject({ name: 'NotFound' });
   });
 
-  it('rotates the secret: printed once, stored, and deliveries are signed with it', async () => {
+  it('rotates the secret without overlap: printed once, stored, and deliveries are signed with it alone', async () => {
     const partnerReceiver = await receiver();
     const { partnerId, internalOrgId } = await aPartnerWithOrganization(stack);
     const first = await webhookSet(stack.deps, { partner: partnerId, url: partnerReceiver.url });
-    const rotated = await webhookRotateSecret(stack.deps, { partner: partnerId });
+    const rotated = await webhookRotateSecret(stack.deps, { partner: partnerId, overlap: 0 });
 
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(first.secret);

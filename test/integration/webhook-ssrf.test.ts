@@ -32,6 +32,8 @@ async function aPartnerPointedAt(url: string) {
     createdAt: now,
     updatedAt: now,
     secretRotatedAt: now,
+    status: 'enabled',
+    statusSince: now,
   };
   await stack.deps.webhookEndpoints.put(endpoint);
   return partner;

@@ -176,6 +176,8 @@ const crossPartnerCommands = (): Record<string, () => string[]> => ({
   'organization show': () => ['organization', 'show', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'order list': () => ['order', 'list', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'order-event': () => ['order-event', '--partner', a.partnerId, '--event', 'order.created', '--data', JSON.stringify(orderCreatedData(b.ownOnlyOrg))],
+  // --partner with --delivery is refused outright (one delivery, or a partner's since a time), whoever owns the delivery.
+  'deliveries replay': () => ['deliveries', 'replay', '--partner', a.partnerId, '--delivery', randomUUID()],
 });
 
 describe('operator commands given partner A and a resource of partner B', () => {

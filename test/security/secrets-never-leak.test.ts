@@ -207,7 +207,7 @@ async function runWorkload() {
   remember('partner A generated webhook secret', generated.generatedSecret);
   await stack.deps.orderEvents.publish({ partnerId: a.partnerId, event: 'order.created', data: orderCreatedData('acme') });
   await drainQueues();
-  const rotatedSecret = await stack.deps.webhookAdmin.rotateSecret(a.partnerId);
+  const rotatedSecret = await stack.deps.webhookAdmin.rotateSecret(a.partnerId, 0);
   remember('partner A rotated webhook secret', rotatedSecret.secret);
   stack.clock.advance(5 * 60_000); // past the dispatcher's secret cache
   await stack.deps.orderEvents.publish({ partnerId: a.partnerId, event: 'order.created', data: orderCreatedData('acme') });

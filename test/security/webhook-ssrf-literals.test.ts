@@ -35,7 +35,7 @@ afterAll(async () => {
 async function attempt(url: string) {
   const partner = await aPartnerWithOrganization(stack);
   const now = stack.clock.now().toISOString();
-  const endpoint: WebhookEndpoint = { partnerId: partner.partnerId, url, events: ['order.created'], createdAt: now, updatedAt: now, secretRotatedAt: now };
+  const endpoint: WebhookEndpoint = { partnerId: partner.partnerId, url, events: ['order.created'], createdAt: now, updatedAt: now, secretRotatedAt: now, status: 'enabled', statusSince: now };
   await stack.deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: 'https://hooks.partner.example.com/orders' });
   await stack.deps.webhookEndpoints.put(endpoint);
   await stack.deps.orderEvents.publish({ partnerId: partner.partnerId, event: 'order.created', data: orderCreatedData(partner.internalOrgId) });

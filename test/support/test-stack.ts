@@ -45,6 +45,8 @@ export async function startTestStack(
     port: 0,
     clock,
     logger,
+    // No retry jitter unless a test asks for it, so ladders are exact.
+    random: () => 0,
     ...options,
   });
   return {

@@ -8,8 +8,8 @@ export interface ReceivedWebhook {
   readonly rawBody: Buffer;
 }
 
-/** How the receiver answers its nth request (0-based): a status code, or 'hang' to never answer. */
-export type Responder = (index: number) => number | 'hang';
+/** How the receiver answers its nth request (0-based): a status code (with headers), or 'hang' to never answer. */
+export type Responder = (index: number) => number | 'hang' | { readonly status: number; readonly headers: Readonly<Record<string, string>> };
 
 export interface WebhookReceiver {
   readonly url: string;
@@ -28,7 +28,8 @@ export async function startWebhookReceiver(respond: Responder = () => 200, path 
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks) });
       const answer = respond(index);
       if (answer === 'hang') return;
-      res.writeHead(answer, { 'Content-Type': 'text/plain' }).end(`answer ${answer} to request ${index}`);
+      const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
+      res.writeHead(status, { 'Content-Type': 'text/plain', ...headers }).end(`answer ${status} to request ${index}`);
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

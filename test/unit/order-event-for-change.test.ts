@@ -47,6 +47,8 @@ describe('order events', () => {
     expect(created.data).toEqual({
       order_id: placed.id,
       partner_org_id: placed.internalOrgId,
+      sequence: 1,
+      previous_status: null,
       user_email: profile.email,
       status: 'pending',
       items: [
@@ -66,12 +68,14 @@ describe('order events', () => {
     const { orders, final } = await anOrderThroughItsLife();
     const [, confirmed, shipped, delivered, refunded] = orders.events.map((event) => event.data);
     const at = (status: string) => final.statusHistory.find((change) => change.status === status)!.at;
-    expect(confirmed).toEqual({ order_id: final.id, partner_org_id: final.internalOrgId, status: 'confirmed', confirmed_at: at('confirmed') });
-    expect(shipped).toMatchObject({ ...SHIP, status: 'shipped', shipped_at: at('shipped'), total: 59.2 });
-    expect(delivered).toEqual({ order_id: final.id, partner_org_id: final.internalOrgId, status: 'delivered', delivered_at: at('delivered'), signature: 'R. Front-Desk' });
+    const ids = { order_id: final.id, partner_org_id: final.internalOrgId };
+    expect(confirmed).toEqual({ ...ids, sequence: 2, previous_status: 'pending', status: 'confirmed', confirmed_at: at('confirmed') });
+    expect(shipped).toMatchObject({ ...SHIP, sequence: 3, previous_status: 'confirmed', status: 'shipped', shipped_at: at('shipped'), total: 59.2 });
+    expect(delivered).toEqual({ ...ids, sequence: 4, previous_status: 'shipped', status: 'delivered', delivered_at: at('delivered'), signature: 'R. Front-Desk' });
     expect(refunded).toEqual({
-      order_id: final.id,
-      partner_org_id: final.internalOrgId,
+      ...ids,
+      sequence: 5,
+      previous_status: 'delivered',
       status: 'refunded',
       refunded_at: at('refunded'),
       refund_amount: 12.49,

@@ -149,7 +149,7 @@ describe('Secrets Manager stand-in (in memory)', () => {
   });
 
   it('answers an unknown operation with UnknownOperationException', async () => {
-    const response = await post(standIn.endpoint, 'secretsmanager.DeleteSecret', '{}');
+    const response = await post(standIn.endpoint, 'secretsmanager.RotateSecret', '{}');
     expect(response.status).toBe(400);
     expect(response.headers.get('x-amzn-errortype')).toBe('UnknownOperationException');
     expect(await response.json()).toMatchObject({ __type: 'UnknownOperationException' });

@@ -7,6 +7,7 @@ import { WebhookAdmin } from '../../functions/domain/webhooks/webhook-admin';
 import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
 import { WebhookDispatcher } from '../../functions/domain/webhooks/webhook-dispatcher';
 import { InMemoryDeliveryRepository } from '../support/fakes/in-memory-delivery-repository';
+import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fakes/in-memory-webhook-endpoints';
 import { RecordingLogger, RecordingMailer, RecordingQueue, RecordingTransport } from '../support/fakes/recording-ports';
 import { ManualClock } from '../support/manual-clock';
 
@@ -21,6 +22,7 @@ let transport: RecordingTransport;
 let logger: RecordingLogger;
 let partner: Partner | undefined;
 let dispatcher: WebhookDispatcher;
+let endpoints: InMemoryWebhookEndpoints;
 
 beforeEach(() => {
   clock = new ManualClock();
@@ -37,16 +39,23 @@ beforeEach(() => {
     createdAt: clock.now().toISOString(),
     updatedAt: clock.now().toISOString(),
     secretRotatedAt: clock.now().toISOString(),
+    status: 'enabled',
+    statusSince: clock.now().toISOString(),
   };
+  endpoints = new InMemoryWebhookEndpoints();
+  void endpoints.put(endpoint);
+  const secrets = new InMemorySigningSecrets();
+  void secrets.put(partnerId, { current: 'whsec_unit-test-secret', retiring: [] });
   dispatcher = new WebhookDispatcher({
     deliveries,
-    endpoints: { get: async () => endpoint, put: async () => undefined },
+    endpoints,
     partners: { getPartner: async () => partner },
-    secrets: { get: async () => 'whsec_unit-test-secret', put: async () => undefined },
+    secrets,
     transport,
     mailer,
     queue,
-    schedule: new RetrySchedule([60, 300]),
+    schedule: new RetrySchedule([60, 300], () => 0),
+    disableAfterSeconds: 5 * 24 * 3600,
     clock,
     logger,
   });
@@ -115,8 +124,8 @@ describe('a replay', () => {
   const admin = () =>
     new WebhookAdmin({
       partners: { getPartner: async () => partner },
-      endpoints: { get: async () => undefined, put: async () => undefined },
-      secrets: { get: async () => undefined, put: async () => undefined },
+      endpoints: new InMemoryWebhookEndpoints(),
+      secrets: new InMemorySigningSecrets(),
       deliveries,
       queue,
       requireHttpsPublic: true,

@@ -208,7 +208,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
           TableName: this.table,
           Key: webhookKeys.delivery(deliveryId),
           UpdateExpression:
-            `SET chain = :next, #status = :pending, attemptCount = :zero, nextAttemptAt = :due, queued = :true, updatedAt = :at, #ttl = :ttl REMOVE alertStatus, alertLeaseUntil${trim}`,
+            `SET chain = :next, #status = :pending, attemptCount = :zero, nextAttemptAt = :due, queued = :true, updatedAt = :at, #ttl = :ttl REMOVE alertStatus, alertLeaseUntil, heldAt${trim}`,
           ConditionExpression: 'chain = :expected',
           ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
           ExpressionAttributeValues: {
@@ -242,25 +242,80 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
     return (Item?.attempts as DeliveryAttempt[] | undefined) ?? [];
   }
 
-  async listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; limit: number }): Promise<Delivery[]> {
+  async listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; since?: string; limit: number }): Promise<Delivery[]> {
     const items = await queryAll(
       this.db,
       {
         TableName: this.table,
         IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :p',
+        // gsi1sk is `<createdAt>#<deliveryId>`, so "created at or after" is a key condition.
+        KeyConditionExpression: options.since ? 'gsi1pk = :p AND gsi1sk >= :since' : 'gsi1pk = :p',
         ScanIndexForward: false,
-        ...(options.status
-          ? {
-              FilterExpression: '#status = :status',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':p': webhookKeys.deliveriesOfPartner(partnerId), ':status': options.status },
-            }
-          : { ExpressionAttributeValues: { ':p': webhookKeys.deliveriesOfPartner(partnerId) } }),
+        ...(options.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ExpressionAttributeValues: {
+          ':p': webhookKeys.deliveriesOfPartner(partnerId),
+          ...(options.status ? { ':status': options.status } : {}),
+          ...(options.since ? { ':since': options.since } : {}),
+        },
       },
       { limit: options.limit },
     );
     return items.map(toDelivery);
+  }
+
+  async hold(delivery: Delivery, at: Date): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: webhookKeys.delivery(delivery.deliveryId),
+        UpdateExpression: 'SET heldAt = :at, updatedAt = :at, #ttl = :ttl',
+        ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :count',
+        ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':at': at.toISOString(),
+          ':ttl': epochSeconds(at) + RETENTION_SECONDS,
+          ':pending': 'pending',
+          ':chain': delivery.chain,
+          ':count': delivery.attemptCount,
+        },
+      }),
+    );
+  }
+
+  async release(deliveryId: DeliveryId, chain: number, dueAt: Date, at: Date): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: webhookKeys.delivery(deliveryId),
+        UpdateExpression: 'SET nextAttemptAt = :due, updatedAt = :at REMOVE heldAt',
+        ConditionExpression: 'attribute_exists(heldAt) AND #status = :pending AND chain = :chain',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':due': dueAt.toISOString(), ':at': at.toISOString(), ':pending': 'pending', ':chain': chain },
+      }),
+    );
+  }
+
+  async cancel(deliveryId: DeliveryId, at: Date): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: webhookKeys.delivery(deliveryId),
+        UpdateExpression: 'SET #status = :cancelled, updatedAt = :at REMOVE heldAt, nextAttemptAt',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':cancelled': 'cancelled', ':pending': 'pending', ':at': at.toISOString() },
+      }),
+    );
+  }
+
+  private async conditionally(command: UpdateCommand): Promise<boolean> {
+    try {
+      await this.db.send(command);
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 
 }

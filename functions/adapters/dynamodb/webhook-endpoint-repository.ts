@@ -1,7 +1,14 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PartnerId } from '../../domain/partners/partner';
-import type { WebhookEndpoint, WebhookEndpointRepository } from '../../domain/webhooks/webhook-endpoint';
+import type {
+  EndpointStatus,
+  EndpointStatusChange,
+  WebhookEndpoint,
+  WebhookEndpointRepository,
+} from '../../domain/webhooks/webhook-endpoint';
 import { partnerKeys } from './partner-repository';
+
+const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 
 /** The partner's webhook endpoint, one item next to the partner in the partners table. */
 export class DynamoWebhookEndpointRepository implements WebhookEndpointRepository {
@@ -16,12 +23,79 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     );
     if (!Item) return undefined;
     const { pk: _pk, sk: _sk, ...endpoint } = Item;
-    return endpoint as WebhookEndpoint;
+    // Endpoints stored before endpoint health had no status: they were sending.
+    return { status: 'enabled', statusSince: endpoint.createdAt, ...endpoint } as WebhookEndpoint;
   }
 
   async put(endpoint: WebhookEndpoint): Promise<void> {
     await this.db.send(
       new PutCommand({ TableName: this.table, Item: { ...partnerKeys.webhookEndpoint(endpoint.partnerId), ...endpoint } }),
     );
+  }
+
+  async remove(partnerId: PartnerId): Promise<boolean> {
+    const { Attributes } = await this.db.send(
+      new DeleteCommand({ TableName: this.table, Key: partnerKeys.webhookEndpoint(partnerId), ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes !== undefined;
+  }
+
+  async changeStatus(partnerId: PartnerId, change: EndpointStatusChange, from: readonly EndpointStatus[]): Promise<boolean> {
+    const allowed = from.map((_, index) => `:from${index}`);
+    const values: Record<string, unknown> = Object.fromEntries(from.map((status, index) => [`:from${index}`, status]));
+    const unset = from.includes('enabled') ? ' OR attribute_not_exists(#status)' : '';
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: partnerKeys.webhookEndpoint(partnerId),
+          UpdateExpression: `SET #status = :status, statusSince = :since, updatedAt = :since${change.reason ? ', statusReason = :reason' : ''} REMOVE failingSince${change.reason ? '' : ', statusReason'}`,
+          ConditionExpression: `attribute_exists(pk) AND (#status IN (${allowed.join(', ')})${unset})`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ...values,
+            ':status': change.status,
+            ':since': change.since,
+            ...(change.reason ? { ':reason': change.reason } : {}),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async markFailing(partnerId: PartnerId, since: Date): Promise<void> {
+    await this.conditionally(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: partnerKeys.webhookEndpoint(partnerId),
+        UpdateExpression: 'SET failingSince = :since',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(failingSince)',
+        ExpressionAttributeValues: { ':since': since.toISOString() },
+      }),
+    );
+  }
+
+  async markHealthy(partnerId: PartnerId): Promise<void> {
+    await this.conditionally(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: partnerKeys.webhookEndpoint(partnerId),
+        UpdateExpression: 'REMOVE failingSince',
+        ConditionExpression: 'attribute_exists(failingSince)',
+      }),
+    );
+  }
+
+  /** A streak another handler already noted (or ended) is the same outcome. */
+  private async conditionally(command: UpdateCommand): Promise<void> {
+    try {
+      await this.db.send(command);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 }

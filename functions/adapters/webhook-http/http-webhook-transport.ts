@@ -49,12 +49,16 @@ export class HttpWebhookTransport implements WebhookTransport {
       const chunks: Buffer[] = [];
       let received = 0;
       let settled = false;
-      const answered = (): TransportResult => ({
-        kind: 'response',
-        statusCode: response?.statusCode ?? 0,
-        body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'),
-        latencyMs: elapsed(),
-      });
+      const answered = (): TransportResult => {
+        const retryAfter = response?.headers['retry-after'];
+        return {
+          kind: 'response',
+          statusCode: response?.statusCode ?? 0,
+          body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'),
+          latencyMs: elapsed(),
+          ...(retryAfter === undefined ? {} : { retryAfter }),
+        };
+      };
       const finish = (result: TransportResult) => {
         if (settled) return;
         settled = true;

@@ -52,7 +52,13 @@ export function latestOrderEvent(order: Order): OrderEventMessage {
 }
 
 function eventData(order: Order, change: OrderChange): Record<string, unknown> {
-  const common = { order_id: order.id, partner_org_id: order.internalOrgId };
+  const previous = order.statusHistory.find((entry) => entry.sequence === change.sequence - 1);
+  const common = {
+    order_id: order.id,
+    partner_org_id: order.internalOrgId,
+    sequence: change.sequence,
+    previous_status: previous?.status ?? null,
+  };
   switch (change.status) {
     case 'pending':
       return {

@@ -38,6 +38,12 @@ export interface DeliveryRepository {
   /** Starts a new attempt chain (pending, no attempts) if the delivery is still on `expectedChain`. */
   startNewChain(deliveryId: DeliveryId, expectedChain: number, dueAt: Date, at: Date): Promise<boolean>;
   listAttempts(deliveryId: DeliveryId): Promise<DeliveryAttempt[]>;
-  /** The partner's deliveries, newest first. */
-  listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; limit: number }): Promise<Delivery[]>;
+  /** The partner's deliveries, newest first; `since`: created at or after that ISO time. */
+  listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; since?: string; limit: number }): Promise<Delivery[]>;
+  /** Holds a pending delivery whose chain and attempt count still match (its endpoint is not sending); false otherwise. */
+  hold(delivery: Delivery, at: Date): Promise<boolean>;
+  /** Ends the hold of a held delivery on `chain`, due at `dueAt`; false when it was not held (someone released it first). */
+  release(deliveryId: DeliveryId, chain: number, dueAt: Date, at: Date): Promise<boolean>;
+  /** Cancels a pending delivery (its endpoint was removed); false when it was no longer pending. */
+  cancel(deliveryId: DeliveryId, at: Date): Promise<boolean>;
 }

@@ -5,7 +5,8 @@ import type { OrderEventKind } from './order-events';
 
 export type DeliveryId = string & { readonly __brand: 'DeliveryId' };
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+/** `cancelled`: its endpoint was removed while it was pending (no alert; it can still be replayed). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
@@ -34,6 +35,11 @@ export interface Delivery {
   readonly nextAttemptAt?: string;
   /** The first attempt's message reached the deliveries queue. */
   readonly queued: boolean;
+  /**
+   * Set while a pending delivery waits for its paused or disabled endpoint: its message
+   * was consumed without an attempt, and `webhook resume`/`enable` queues it again.
+   */
+  readonly heldAt?: string;
   readonly alertStatus?: AlertStatus;
   readonly alertLeaseUntil?: string;
   readonly createdAt: string;

@@ -9,6 +9,7 @@
  * documents. `status` may be omitted: it is the kind's own value.
  */
 import { z } from 'zod';
+import { ORDER_STATUSES } from '../orders/order';
 import { requiredField } from '../validation';
 import type { OrderEventKind } from './order-event-kinds';
 
@@ -36,6 +37,15 @@ const common = {
   order_id: z.uuid({ error: requiredField }),
   /** The partner's internalOrgId: resolves the organization (and so the partner) the order belongs to. */
   partner_org_id: text(),
+  /**
+   * Ordering aids (docs/webhooks.md): the order's change number (1 for order.created, +1
+   * per change) and its status before this change (null for order.created). Events built
+   * from orders always carry them; the raw `order-event` tool may omit them.
+   */
+  sequence: z.number().int().positive().optional(),
+  previous_status: z.enum(ORDER_STATUSES).nullable().optional(),
+  /** Only on sample events sent by POST /v1/webhooks/test. */
+  test: z.literal(true).optional(),
 };
 
 export const OrderCreatedData = z.strictObject({

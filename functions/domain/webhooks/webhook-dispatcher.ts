@@ -7,10 +7,10 @@ import type { Delivery, DeliveryAttempt, DeliveryMessage } from './delivery';
 import type { DeliveryId } from './delivery';
 import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
-import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule } from './retry-schedule';
-import type { SigningSecretStore } from './signing-secret-store';
+import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule, retryAfterSeconds } from './retry-schedule';
+import { liveSecrets, type SigningSecretStore } from './signing-secret-store';
 import type { WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint';
-import { signWebhookBody } from './webhook-signature';
+import { signWebhookBody, standardSignatureHeader } from './webhook-signature';
 import type { TransportResult, WebhookTransport } from './webhook-transport';
 
 export type DispatchOutcome =
@@ -18,6 +18,7 @@ export type DispatchOutcome =
   | 'retry-scheduled'
   | 'failed'
   | 'not-due'
+  | 'held'
   | 'stale'
   | 'unknown-delivery';
 
@@ -25,6 +26,10 @@ export type DispatchOutcome =
 const ALERT_LEASE_SECONDS = 120;
 const RESPONSE_BODY_LIMIT = 1024;
 export const USER_AGENT = 'PartnerEmbed-Webhooks/1.0';
+/** Statuses whose `Retry-After` may lengthen the next wait (RFC 9110: 429 Too Many Requests, 503 Service Unavailable). */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
+/** The receiver says the endpoint is gone for good. */
+const GONE = 410;
 
 export interface WebhookDispatcherDependencies {
   readonly deliveries: DeliveryRepository;
@@ -36,6 +41,8 @@ export interface WebhookDispatcherDependencies {
   readonly mailer: AlertMailer;
   readonly queue: MessageQueue<DeliveryMessage>;
   readonly schedule: RetrySchedule;
+  /** An endpoint whose every attempt has failed for this long is disabled (default 5 days). */
+  readonly disableAfterSeconds: number;
   readonly clock: Clock;
   readonly logger: Logger;
 }
@@ -44,6 +51,8 @@ export interface WebhookDispatcherDependencies {
 interface BatchReads {
   delivery(deliveryId: DeliveryId): Promise<Delivery | undefined>;
   endpoint(partnerId: PartnerId): Promise<WebhookEndpoint | undefined>;
+  /** The endpoint changed (this handler disabled it): read it again when next asked. */
+  forget(partnerId: PartnerId): void;
 }
 
 /** What the handler gets for one queue batch: `dispatch` once per message of the batch. */
@@ -76,6 +85,7 @@ export class WebhookDispatcher {
         if (!endpoint) endpoints.set(partnerId, (endpoint = this.dependencies.endpoints.get(partnerId)));
         return endpoint;
       },
+      forget: (partnerId) => endpoints.delete(partnerId),
     };
     return { dispatch: (message) => this.dispatch(message, reads) };
   }
@@ -111,7 +121,27 @@ export class WebhookDispatcher {
       this.dependencies.logger.info({ msg: 'webhook attempt not due yet', outcome: 'not-due', dueAt: message.dueAt, delaySeconds, ...log });
       return 'not-due';
     }
+    const endpoint = await reads.endpoint(delivery.partnerId);
+    if (endpoint && endpoint.status !== 'enabled') return this.hold(delivery, now, reads);
     return this.attempt(delivery, message.attempt, now, reads);
+  }
+
+  /**
+   * The endpoint is paused or disabled: the delivery stays pending, marked held, and its
+   * message is consumed; resume or enable queues it again. An endpoint enabled between
+   * the batch's read and the hold would leave it held with nobody to release it, so the
+   * endpoint is read again after holding and the delivery released and sent at once if so.
+   */
+  private async hold(delivery: Delivery, now: Date, reads: BatchReads): Promise<DispatchOutcome> {
+    const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt: delivery.attemptCount + 1 };
+    if (!(await this.dependencies.deliveries.hold(delivery, now))) return this.stale(log, 'delivery changed before it was held');
+    reads.forget(delivery.partnerId);
+    const endpoint = await reads.endpoint(delivery.partnerId);
+    if (endpoint?.status === 'enabled' && (await this.dependencies.deliveries.release(delivery.deliveryId, delivery.chain, now, now))) {
+      return this.attempt(delivery, delivery.attemptCount + 1, now, reads);
+    }
+    this.dependencies.logger.info({ msg: 'webhook delivery held', outcome: 'held', endpointStatus: endpoint?.status, ...log });
+    return 'held';
   }
 
   private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
@@ -129,7 +159,9 @@ export class WebhookDispatcher {
         ? { statusCode: result.statusCode, responseBody: result.body.slice(0, RESPONSE_BODY_LIMIT) }
         : { error: result.error }),
     };
-    const nextAttemptAt = succeeded ? undefined : this.dependencies.schedule.nextAttemptAt(attemptNumber, finishedAt);
+    const askedToWait =
+      result.kind === 'response' && RETRY_AFTER_STATUSES.has(result.statusCode) ? retryAfterSeconds(result.retryAfter, finishedAt) : undefined;
+    const nextAttemptAt = succeeded ? undefined : this.dependencies.schedule.nextAttemptAt(attemptNumber, finishedAt, askedToWait);
     const outcome: AttemptOutcome = succeeded
       ? { attempt, status: 'delivered' }
       : nextAttemptAt
@@ -149,6 +181,7 @@ export class WebhookDispatcher {
     if (!(await this.dependencies.deliveries.recordAttempt(delivery, outcome, finishedAt))) {
       return this.stale(log, 'another handler recorded this attempt first');
     }
+    await this.updateHealth(delivery.partnerId, attempt, finishedAt, reads);
     if (outcome.status === 'delivered') {
       this.dependencies.logger.info({ msg: 'webhook delivered', outcome: 'delivered', ...log });
       return 'delivered';
@@ -163,18 +196,84 @@ export class WebhookDispatcher {
     return 'failed';
   }
 
+  /**
+   * The endpoint's health after a recorded attempt: a success ends a failing streak; a 410
+   * Gone disables the endpoint at once; a failure starts a streak, or disables the
+   * endpoint when the streak has lasted `disableAfterSeconds`.
+   */
+  private async updateHealth(partnerId: PartnerId, attempt: DeliveryAttempt, at: Date, reads: BatchReads): Promise<void> {
+    const endpoint = await reads.endpoint(partnerId);
+    if (!endpoint) return;
+    if (attempt.succeeded) {
+      if (endpoint.failingSince) await this.dependencies.endpoints.markHealthy(partnerId);
+      return;
+    }
+    if (endpoint.status !== 'enabled') return;
+    if (attempt.statusCode === GONE) return this.disable(endpoint, 'the endpoint answered 410 Gone', at, reads);
+    if (!endpoint.failingSince) return this.dependencies.endpoints.markFailing(partnerId, new Date(attempt.attemptedAt));
+    if (at.getTime() - new Date(endpoint.failingSince).getTime() >= this.dependencies.disableAfterSeconds * 1000) {
+      return this.disable(endpoint, `every delivery attempt has failed since ${endpoint.failingSince}`, at, reads);
+    }
+  }
+
+  /**
+   * Disables the endpoint and tells the partner, once: the status change is conditional on
+   * the endpoint being enabled, so only the handler that made it sends the e-mail. An SES
+   * failure is logged as an error (alarmed) and not retried: the endpoint's state, shown by
+   * `webhook show`, is the lasting record.
+   */
+  private async disable(endpoint: WebhookEndpoint, reason: string, at: Date, reads: BatchReads): Promise<void> {
+    const { partnerId } = endpoint;
+    const since = at.toISOString();
+    if (!(await this.dependencies.endpoints.changeStatus(partnerId, { status: 'disabled', reason, since }, ['enabled']))) return;
+    reads.forget(partnerId);
+    const log = { partnerId, url: endpoint.url, reason };
+    this.dependencies.logger.error({ msg: 'webhook endpoint disabled', ...log });
+    const partner = await this.dependencies.partners.getPartner(partnerId);
+    if (!partner?.alertEmail) {
+      this.dependencies.logger.error({ msg: 'webhook endpoint disabled and the partner has no alert address', ...log });
+      return;
+    }
+    try {
+      await this.dependencies.mailer.send({
+        to: partner.alertEmail,
+        subject: `Webhook endpoint disabled: ${endpoint.url}`,
+        text: [
+          'We have stopped sending webhooks to your endpoint.',
+          '',
+          `Endpoint: ${endpoint.url}`,
+          `Reason:   ${reason}`,
+          `Since:    ${since}`,
+          '',
+          'New order events are still recorded and held for you (for 30 days). Once your endpoint is',
+          'fixed, contact us to enable it again: everything held is then sent, oldest first, with its',
+          'original X-Service-Delivery-ID.',
+        ].join('\n'),
+      });
+      this.dependencies.logger.info({ msg: 'webhook endpoint disabled notice sent', ...log });
+    } catch (error) {
+      this.dependencies.logger.error({ msg: 'webhook endpoint disabled notice could not be sent', error: String(error), ...log });
+    }
+  }
+
   private async send(delivery: Delivery, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
     const endpoint = await reads.endpoint(delivery.partnerId);
     if (!endpoint) return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
-    const secret = await this.dependencies.secrets.get(delivery.partnerId);
-    if (!secret) return { kind: 'error', error: 'no signing secret is configured for the partner', latencyMs: 0, url: endpoint.url };
+    const secrets = await this.dependencies.secrets.get(delivery.partnerId);
+    if (!secrets) return { kind: 'error', error: 'no signing secret is configured for the partner', latencyMs: 0, url: endpoint.url };
+    // Oldest first: during a rotation's overlap the contract header keeps the old secret, the standard one carries both.
+    const live = liveSecrets(secrets, at);
+    const timestamp = epochSeconds(at);
     const headers = {
       'Content-Type': 'application/json',
       'User-Agent': USER_AGENT,
       'X-Service-Event': delivery.event,
-      'X-Service-Signature': signWebhookBody(delivery.body, secret),
+      'X-Service-Signature': signWebhookBody(delivery.body, live[0] as string),
       'X-Service-Delivery-ID': delivery.deliveryId,
-      'X-Service-Timestamp': String(epochSeconds(at)),
+      'X-Service-Timestamp': String(timestamp),
+      'webhook-id': delivery.deliveryId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': standardSignatureHeader(delivery.deliveryId, timestamp, delivery.body, live),
     };
     return { ...(await this.dependencies.transport.post(endpoint.url, headers, delivery.body)), url: endpoint.url };
   }

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 
-/** `whsec_` + 32 random bytes, base64url: 256 bits, safe in headers, shells and env files. */
-export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+/**
+ * `whsec_` + 32 random bytes in standard base64: 256 bits, and the Standard Webhooks
+ * form, so any of its libraries takes the secret as it is printed.
+ */
+export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 /**
  * A secret the partner chose (contract: "a preferred signing secret"): long enough to

@@ -72,7 +72,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
   async startNewChain(deliveryId: DeliveryId, expectedChain: number, dueAt: Date, at: Date) {
     const current = this.deliveries.get(deliveryId);
     if (current?.chain !== expectedChain) return false;
-    const { alertStatus: _alert, alertLeaseUntil: _lease, ...rest } = current;
+    const { alertStatus: _alert, alertLeaseUntil: _lease, heldAt: _held, ...rest } = current;
     this.deliveries.set(deliveryId, {
       ...rest,
       chain: expectedChain + 1,
@@ -88,11 +88,35 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     return [...(this.attempts.get(deliveryId) ?? [])];
   }
 
-  async listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; limit: number }) {
+  async listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; since?: string; limit: number }) {
     return [...this.deliveries.values()]
       .filter((d) => d.partnerId === partnerId && (!options.status || d.status === options.status))
+      .filter((d) => !options.since || d.createdAt >= options.since)
       .reverse()
       .slice(0, options.limit);
+  }
+
+  async hold(delivery: Delivery, at: Date) {
+    const current = this.deliveries.get(delivery.deliveryId);
+    if (current?.status !== 'pending' || current.chain !== delivery.chain || current.attemptCount !== delivery.attemptCount) return false;
+    this.update(delivery.deliveryId, { heldAt: at.toISOString() }, at);
+    return true;
+  }
+
+  async release(deliveryId: DeliveryId, chain: number, dueAt: Date, at: Date) {
+    const current = this.deliveries.get(deliveryId);
+    if (!current?.heldAt || current.status !== 'pending' || current.chain !== chain) return false;
+    const { heldAt: _held, ...rest } = current;
+    this.deliveries.set(deliveryId, { ...rest, nextAttemptAt: dueAt.toISOString(), updatedAt: at.toISOString() });
+    return true;
+  }
+
+  async cancel(deliveryId: DeliveryId, at: Date) {
+    const current = this.deliveries.get(deliveryId);
+    if (current?.status !== 'pending') return false;
+    const { heldAt: _held, nextAttemptAt: _next, ...rest } = current;
+    this.deliveries.set(deliveryId, { ...rest, status: 'cancelled', updatedAt: at.toISOString() });
+    return true;
   }
 
   private update(deliveryId: DeliveryId, change: Partial<Delivery>, at: Date) {
