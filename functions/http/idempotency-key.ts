@@ -13,7 +13,7 @@ import { type JsonResponse, json } from './responses';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** Stripe's rule: up to 255 characters; printable ASCII keeps keys safe to log and store. */
-const IdempotencyKey = z.string().check(z.trim(), z.minLength(1), z.maxLength(255), z.regex(/^[\x20-\x7e]+$/));
+export const IdempotencyKey = z.string().check(z.trim(), z.minLength(1), z.maxLength(255), z.regex(/^[\x20-\x7e]+$/));
 
 /**
  * Outcomes worth replaying: the request was processed to a definite answer. A 500 (or

@@ -1,0 +1,13 @@
+/**
+ * The registry of the partner API document: every route and webhook it describes.
+ * Adding a route is declaring its `RouteDocument` next to its schemas and listing it
+ * here; `npm run openapi` regenerates docs/openapi.json, docs/api.md and the SDK's
+ * types, and the contract tests then expect every status it declares to be exercised.
+ */
+import { HANDSHAKE_ROUTE } from '../handshake-route-document';
+import { SETUP_ROUTE } from '../setup-route-document';
+import type { RouteDocument } from './route-document';
+
+export { ORDER_WEBHOOKS, WEBHOOK_HEADERS } from './order-webhook-documents';
+
+export const PARTNER_API_ROUTES: readonly RouteDocument[] = [SETUP_ROUTE, HANDSHAKE_ROUTE];

@@ -1,0 +1,146 @@
+/**
+ * The document's `info.description`: what a partner needs before the routes (environments,
+ * authentication, errors, limits, lifecycles, webhooks), written for partners. Numbers
+ * come from the code that enforces them, so the tables cannot disagree with it.
+ */
+import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle';
+import { MAX_SHIPPING_LOCATIONS } from '../../functions/domain/organizations/setup-request';
+import { MAX_LOCATIONS_PER_ORGANIZATION } from '../../functions/domain/organizations/organization-setup';
+import { EMBEDDED_SESSION_IDLE_MS, EMBEDDED_SESSION_MAX_MS } from '../../functions/domain/sessions/embedded-sessions';
+import { SESSION_TOKEN_LIFETIME_MS } from '../../functions/domain/sessions/session-token';
+import { MAX_EMAIL_LENGTH, MAX_TEXT_LENGTH } from '../../functions/domain/validation-issues';
+import { MAX_BODY_BYTES } from '../../functions/http/endpoints';
+import { MAX_JSON_DEPTH } from '../../functions/http/middlewares/json-body';
+import { ORDER_WEBHOOKS, PARTNER_API_ROUTES } from '../../functions/http/openapi/partner-api';
+import { ENVIRONMENTS } from '../../functions/resources/stages';
+
+const minutes = (ms: number) => `${ms / 60_000} minutes`;
+const SECURITY_HEADER = { bearerApiKey: '`Authorization: Bearer <API_KEY>`', headerApiKey: '`X-API-Key: <API_KEY>`' } as const;
+
+const routeRows = PARTNER_API_ROUTES.map(
+  (route) =>
+    `| \`${route.method.toUpperCase()} ${route.path}\` | ${SECURITY_HEADER[route.security]} | \`${route.scope}\` | ${route.limitPerMinute} per minute${route.sandboxOnly ? ' (sandbox only)' : ''} |`,
+).join('\n');
+
+const orderStatusRows = Object.entries(ORDER_TRANSITIONS)
+  .map(([action, { from, to }]) => `| ${from.map((status) => `\`${status}\``).join(' or ')} | ${action} | \`${to}\` | \`order.${to}\` |`)
+  .join('\n');
+
+const eventRows = ORDER_WEBHOOKS.map((webhook) => `| \`${webhook.kind}\` | ${webhook.summary} |`).join('\n');
+
+export const API_OVERVIEW = `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; receive signed order webhooks.
+
+All paths start with \`/v1\` and are appended to the environment's address (without \`/v1\`). Requests and responses are JSON: send \`Content-Type: application/json\` with a JSON object body. Every response carries \`Request-Id\`; quote it when asking us about a request. The API sends no CORS headers: keys belong on servers, never in browsers.
+
+## Environments
+
+| Environment | Address | Key prefix |
+|---|---|---|
+| Production | \`{base_url}/v1\` (\`https://${ENVIRONMENTS.production.apiDomainName}\`) | \`${ENVIRONMENTS.production.apiKeyPrefix}\` |
+| Sandbox | \`{sandbox_base_url}/v1\` (\`https://${ENVIRONMENTS.sandbox.apiDomainName}\`) | \`${ENVIRONMENTS.sandbox.apiKeyPrefix}\` |
+| Local sandbox (\`npm start\`) | \`http://localhost:3000/v1\` | \`${ENVIRONMENTS.sandbox.apiKeyPrefix}\` |
+
+The two environments share nothing: a production key is refused (401) by the sandbox and the other way round, and sandbox data never reaches production.
+
+## Authentication
+
+The operator issues your partner id and API keys (there is no API for them). Keys do not expire; a rotated or revoked key is refused at once. Each route reads the key from one header; the key in the other header, both headers, or one header twice is a 401.
+
+| Route | Key header | Scope | Rate limit (per partner) |
+|---|---|---|---|
+${routeRows}
+
+| | API key | Session token |
+|---|---|---|
+| Used for | server-to-server API calls | signing one user into the embedded module |
+| Lifetime | until rotated or revoked | ${minutes(SESSION_TOKEN_LIFETIME_MS)} |
+| Usage | unlimited, within the rate limits | once |
+| Obtained from | the service operator | \`POST /v1/partner/handshake\` |
+
+## Errors
+
+| Status | Meaning |
+|---|---|
+| 200 | Success (201 for a sandbox order created) |
+| 400 | The request is invalid; \`details\` lists every problem |
+| 401 | No usable API key (which reason is never told) |
+| 403 | The key lacks the route's scope, or the resource is another partner's |
+| 404 | No such resource of yours (locally, also a path nothing serves: \`code\` \`NOT_FOUND\`; deployed, API Gateway answers an unknown path with \`{"message":"Not Found"}\`) |
+| 409 | Conflict with the current state (a user that exists, an \`Idempotency-Key\` in flight) |
+| 429 | Over the route's rate limit: wait \`retry_after\` seconds (also \`Retry-After\`) |
+| 500 | Our failure: retry with exponential backoff; nothing was half-written |
+
+The general error body (setup, and every authentication, permission and rate-limit failure on every route) always has the same four fields:
+
+| Field | Type | Notes |
+|---|---|---|
+| \`error\` | string | Error type, e.g. \`Validation Error\` |
+| \`message\` | string | For people |
+| \`code\` | string | For programs: \`VALIDATION_ERROR\`, \`UNAUTHORIZED\`, \`FORBIDDEN\`, \`USER_ALREADY_EXISTS\`, \`RATE_LIMIT_EXCEEDED\`, … |
+| \`details\` | array | \`[]\` when there is nothing to list; else each problem's \`code\`, \`message\` and \`path\` (array of strings, indexes as strings) |
+
+The handshake's own errors (400, 404, 500) are \`{ error, details }\`, with \`details\` a list of problems for an invalid body and a sentence otherwise. Each route below lists every status it answers with, its exact body and an example.
+
+Problem codes in \`details\` are stable, so you may branch on them: \`REQUIRED\`, \`INVALID_TYPE\`, \`INVALID_EMAIL\`, \`INVALID_UUID\`, \`INVALID_FORMAT\`, \`TOO_LONG\`, \`TOO_MANY_ITEMS\`, \`INVALID_TEXT\`, \`CONTROL_CHARACTER\`, \`INVALID_US_STATE\`, \`INVALID_POSTAL_CODE\`, \`UNSUPPORTED_COUNTRY\`, \`MULTIPLE_DEFAULT_LOCATIONS\`, \`DUPLICATE_ID\`, \`IDENTIFIER_REQUIRED\`, \`CONFLICTING_FIELDS\`, \`AMBIGUOUS_USER\`, \`INVALID_VALUE\`, and for the body itself \`UNSUPPORTED_CONTENT_TYPE\`, \`BODY_REQUIRED\`, \`MALFORMED_JSON\`, \`INVALID_BODY\`, \`BODY_TOO_LARGE\`, \`NESTING_TOO_DEEP\`.
+
+## Limits
+
+| Limit | Value |
+|---|---|
+${PARTNER_API_ROUTES.map((route) => `| Rate, \`${route.method.toUpperCase()} ${route.path}\` | ${route.limitPerMinute} requests per minute per partner account (all keys together) |`).join('\n')}
+| Request body | ${MAX_BODY_BYTES / 1024} KiB, nested at most ${MAX_JSON_DEPTH} levels |
+| Text fields | ${MAX_TEXT_LENGTH} characters (emails ${MAX_EMAIL_LENGTH}); no control or bidi-override characters |
+| Shipping locations | ${MAX_SHIPPING_LOCATIONS} per setup request, ${MAX_LOCATIONS_PER_ORGANIZATION} per organization |
+| Supported country | United States only (50 states and DC) |
+| \`Idempotency-Key\` | 1-255 printable ASCII characters, remembered 24 hours |
+| Session token | 64 hexadecimal characters, ${minutes(SESSION_TOKEN_LIFETIME_MS)}, single-use |
+| Embedded session | ${minutes(EMBEDDED_SESSION_IDLE_MS)} without a request, ${EMBEDDED_SESSION_MAX_MS / 3_600_000} hours at most |
+| Webhook receiver response time | 30 seconds |
+| Webhook retries | 6, at 1 min, 5 min, 15 min, 1 h, 6 h and 24 h |
+
+## Lifecycles
+
+Session token (from the handshake):
+
+| State | Moved by | Condition | Next state |
+|---|---|---|---|
+| (none) | handshake | the profile is yours and can sign in | issued: \`session_key\`, \`iframe_embed_url\`, \`expires_at\` returned |
+| issued | first use of \`iframe_embed_url\` | before \`expires_at\` | used: a second use shows the "link expired or already used" page |
+| issued | time | ${minutes(SESSION_TOKEN_LIFETIME_MS)} after the handshake | expired |
+
+Every handshake makes a fresh token: never cache or reuse one.
+
+Order status (each change sends one webhook):
+
+| From | Action | To | Webhook |
+|---|---|---|---|
+| (new) | placed | \`pending\` | \`order.created\` |
+${orderStatusRows}
+
+Any other change is refused. Organizations are created once per \`internalOrgId\`; a later setup with the same \`internalOrgId\` adds a user to it.
+
+## Webhooks
+
+Configured by the operator (your HTTPS URL, the event kinds you want, optionally your own signing secret); there is no API for it.
+
+| Event | Sent when |
+|---|---|
+${eventRows}
+
+Each delivery is a \`POST\` of \`{ event, timestamp, data }\` signed with \`X-Service-Signature\` (see the \`webhooks\` section for every kind's exact body and headers). Answer 2xx within 30 seconds; anything else is retried:
+
+| Attempt | When |
+|---|---|
+| 1 | at once |
+| 2 | 1 minute after attempt 1 failed |
+| 3 | 5 minutes after attempt 2 |
+| 4 | 15 minutes after attempt 3 |
+| 5 | 1 hour after attempt 4 |
+| 6 | 6 hours after attempt 5 |
+| 7 | 24 hours after attempt 6; if it fails too, the delivery is marked failed and your alert address gets one e-mail |
+
+Delivery is at least once: de-duplicate by \`X-Service-Delivery-ID\`, and do not rely on the order of deliveries.
+
+## Versioning
+
+Every route lives under \`/v1\`, in production and sandbox alike.`;

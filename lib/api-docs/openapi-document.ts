@@ -1,0 +1,206 @@
+/**
+ * Builds the partner API document (OpenAPI 3.1) from the route and webhook declarations
+ * in `functions/http/openapi/`: every schema in it is converted from the zod schema the
+ * code uses, so regenerating is the only way to change it (`npm run openapi`; a test
+ * fails when docs/openapi.json is stale).
+ */
+import type * as core from 'zod/v4/core';
+import { IdempotencyKey } from '../../functions/http/idempotency-key';
+import { ORDER_WEBHOOKS, PARTNER_API_ROUTES, WEBHOOK_HEADERS } from '../../functions/http/openapi/partner-api';
+import { RESPONSE_HEADERS } from '../../functions/http/openapi/response-headers';
+import type { NamedSchema, ResponseDocument, RouteDocument } from '../../functions/http/openapi/route-document';
+import { ENVIRONMENTS } from '../../functions/resources/stages';
+import { API_OVERVIEW } from './api-overview';
+import { type JsonSchema, toJsonSchema } from './json-schema';
+
+export type OpenApiDocument = JsonSchema & {
+  paths: Record<string, Record<string, JsonSchema>>;
+  webhooks: Record<string, Record<string, JsonSchema>>;
+  components: { schemas: Record<string, JsonSchema> } & JsonSchema;
+};
+
+const SECURITY_SCHEMES = {
+  bearerApiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Your API key (`sk_live_…` in production, `sk_test_…` in sandbox) as `Authorization: Bearer <API_KEY>`. Keys stay on your servers.',
+  },
+  headerApiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'Your API key (`sk_live_…` in production, `sk_test_…` in sandbox) in the `X-API-Key` header. Keys stay on your servers.',
+  },
+} as const;
+
+const SERVERS = {
+  production: {
+    url: '{base_url}',
+    description: 'Production (`sk_live_` keys)',
+    variables: { base_url: { default: `https://${ENVIRONMENTS.production.apiDomainName}`, description: 'The production address you were given, without `/v1`' } },
+  },
+  sandbox: {
+    url: '{sandbox_base_url}',
+    description: 'Sandbox (`sk_test_` keys; data isolated from production)',
+    variables: { sandbox_base_url: { default: `https://${ENVIRONMENTS.sandbox.apiDomainName}`, description: 'The sandbox address you were given, without `/v1`' } },
+  },
+  local: {
+    url: 'http://localhost:{port}',
+    description: 'The local sandbox (`npm start`)',
+    variables: { port: { default: '3000', description: 'PORT of `npm start`' } },
+  },
+};
+
+const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` });
+
+/** Named schemas land in `components.schemas` once; one name must always mean one schema. */
+class SchemaComponents {
+  readonly schemas: Record<string, JsonSchema> = {};
+  private readonly sources = new Map<string, core.$ZodType>();
+
+  add({ name, schema }: NamedSchema, io: 'input' | 'output') {
+    const known = this.sources.get(name);
+    if (known && known !== schema) throw new Error(`Two schemas are named ${name} in the partner API document`);
+    if (!known) {
+      this.sources.set(name, schema);
+      this.schemas[name] = toJsonSchema(schema, io);
+    }
+    return ref('schemas', name);
+  }
+}
+
+export function buildOpenApiDocument(routes: readonly RouteDocument[] = PARTNER_API_ROUTES): OpenApiDocument {
+  const components = new SchemaComponents();
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const operations = (paths[route.path] ??= {});
+    if (operations[route.method]) throw new Error(`${route.method.toUpperCase()} ${route.path} is declared twice`);
+    operations[route.method] = operation(route, components);
+  }
+  const webhooks: Record<string, Record<string, JsonSchema>> = {};
+  for (const webhook of ORDER_WEBHOOKS) {
+    webhooks[webhook.kind] = {
+      post: {
+        operationId: `${webhook.kind.replace('.', '_')}_webhook`,
+        tags: ['Webhooks'],
+        summary: webhook.summary,
+        description: `We POST this to your webhook URL when ${webhook.summary.charAt(0).toLowerCase()}${webhook.summary.slice(1)}. Verify \`X-Service-Signature\` over the raw body before parsing; de-duplicate by \`X-Service-Delivery-ID\`.`,
+        security: [],
+        parameters: Object.entries(WEBHOOK_HEADERS).map(([name, header]) => ({
+          name,
+          in: 'header',
+          required: true,
+          description: header.description,
+          schema: toJsonSchema(header.schema, 'output'),
+          example: header.example,
+        })),
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: components.add(webhook.body, 'output'), example: webhook.example } },
+        },
+        responses: {
+          '2XX': { description: 'Delivered: any 2xx within 30 seconds. Answer first, process afterwards.' },
+          default: {
+            description: 'Any other status, a redirect, a refused connection or no answer within 30 seconds is a failed attempt: retried 1 min, 5 min, 15 min, 1 h, 6 h and 24 h after the attempt before, then marked failed and alerted by e-mail.',
+          },
+        },
+      },
+    };
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Partner embed API',
+      version: '1.0.0',
+      summary: 'Provision organizations and users, embed the procurement module, receive order webhooks.',
+      description: API_OVERVIEW,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [SERVERS.production, SERVERS.sandbox, SERVERS.local],
+    tags: [
+      { name: 'Provisioning', description: 'Organizations, their users (profiles) and shipping locations.' },
+      { name: 'Embedding', description: 'Sessions for the embedded module.' },
+      ...uniqueTags(routes),
+      { name: 'Webhooks', description: 'What we send to your webhook URL when an order changes.' },
+    ],
+    paths,
+    webhooks,
+    components: {
+      schemas: components.schemas,
+      securitySchemes: SECURITY_SCHEMES,
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Makes retries safe (as Stripe\'s does): the first request with a key runs; the same key and body within 24 hours answers the first final outcome (200, 409, or a 400 validation error) again with `Idempotent-Replayed: true`. Same key, another body: 400 `IDEMPOTENCY_KEY_REUSED`; while the first is running: 409 `IDEMPOTENCY_KEY_IN_USE`; after a 500 the request runs again. Keys are per partner account; 1-255 printable ASCII characters.',
+          schema: toJsonSchema(IdempotencyKey, 'input'),
+          example: 'setup-acme-2-u-2',
+        },
+      },
+    },
+  };
+}
+
+const KNOWN_TAGS = new Set(['Provisioning', 'Embedding', 'Webhooks']);
+const uniqueTags = (routes: readonly RouteDocument[]) =>
+  [...new Set(routes.map((route) => route.tag))].filter((tag) => !KNOWN_TAGS.has(tag)).map((name) => ({ name }));
+
+function operation(route: RouteDocument, components: SchemaComponents): JsonSchema {
+  const parameters = [
+    ...(route.parameters ?? []).map((parameter) => ({
+      name: parameter.name,
+      in: parameter.in,
+      required: parameter.required,
+      description: parameter.description,
+      schema: toJsonSchema(parameter.schema, 'input'),
+    })),
+    ...(route.idempotencyKey ? [ref('parameters', 'IdempotencyKey')] : []),
+  ];
+  return {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    description: route.description,
+    security: [{ [route.security]: [] }],
+    'x-scope': route.scope,
+    'x-rate-limit-per-minute': route.limitPerMinute,
+    ...(route.sandboxOnly ? { servers: [SERVERS.sandbox, SERVERS.local], 'x-sandbox-only': true } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.requestBody
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: components.add(route.requestBody, 'input'), example: route.requestBody.example } },
+          },
+        }
+      : {}),
+    responses: Object.fromEntries(
+      Object.entries(route.responses).map(([status, response]) => [status, responseObject(response, components)]),
+    ),
+  };
+}
+
+function responseObject(response: ResponseDocument, components: SchemaComponents): JsonSchema {
+  const headers = [
+    ...response.headers.required.map((name) => [name, true] as const),
+    ...(response.headers.optional ?? []).map((name) => [name, false] as const),
+  ];
+  return {
+    description: response.description,
+    headers: Object.fromEntries(
+      headers.map(([name, required]) => [
+        name,
+        { description: RESPONSE_HEADERS[name].description, required, schema: toJsonSchema(RESPONSE_HEADERS[name].schema, 'output') },
+      ]),
+    ),
+    content: {
+      'application/json': {
+        schema: components.add(response.body, 'output'),
+        examples: Object.fromEntries(Object.entries(response.examples).map(([name, example]) => [name, { summary: example.summary, value: example.value }])),
+      },
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * sdk/src/api-types.ts: TypeScript types of every schema in the partner API document,
+ * so the SDK's request and response types come from docs/openapi.json (and so from the
+ * zod schemas the service uses). Covers the JSON Schema the document uses: objects,
+ * arrays, scalars, `const`, `enum` and `anyOf`/`oneOf`. Objects are closed: a request
+ * field the API ignores is still a typo worth a compile error.
+ */
+import type { JsonSchema } from './json-schema';
+import type { OpenApiDocument } from './openapi-document';
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function typeOf(schema: JsonSchema, indent: string): string {
+  if (typeof schema.$ref === 'string') return schema.$ref.split('/').pop() as string;
+  if ('const' in schema) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (alternatives) return alternatives.map((alternative) => typeOf(alternative, indent)).join(' | ');
+  switch (schema.type) {
+    case 'string':
+      return 'string';
+    case 'integer':
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'array': {
+      const items = typeOf((schema.items ?? {}) as JsonSchema, indent);
+      return /^[A-Za-z0-9_]+$/.test(items) ? `${items}[]` : `Array<${items}>`;
+    }
+    case 'object':
+      return objectType(schema, indent);
+    default:
+      return 'unknown';
+  }
+}
+
+function objectType(schema: JsonSchema, indent: string): string {
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>);
+  const required = new Set((schema.required ?? []) as string[]);
+  const inner = `${indent}  `;
+  const lines = properties.map(([name, property]) => {
+    const key = IDENTIFIER.test(name) ? name : JSON.stringify(name);
+    return `${inner}${key}${required.has(name) ? '' : '?'}: ${typeOf(property, inner)};`;
+  });
+  return lines.length === 0 ? 'Record<string, never>' : `{\n${lines.join('\n')}\n${indent}}`;
+}
+
+export function renderSdkTypes(document: OpenApiDocument): string {
+  const declarations = Object.entries(document.components.schemas).map(([name, schema]) => {
+    const type = typeOf(schema, '');
+    return schema.type === 'object' ? `export interface ${name} ${type}` : `export type ${name} = ${type};`;
+  });
+  const events = Object.values(document.webhooks).map((methods) => {
+    const media = ((methods.post?.requestBody as JsonSchema).content as Record<string, JsonSchema>)['application/json'] as JsonSchema;
+    return typeOf(media.schema as JsonSchema, '');
+  });
+  return [
+    '// Generated from docs/openapi.json by `npm run openapi`; do not edit.',
+    '',
+    ...declarations.flatMap((declaration) => [declaration, '']),
+    '/** Every order webhook body, told apart by `event`. */',
+    `export type OrderEvent = ${events.join(' | ')};`,
+    '',
+    "export type OrderEventKind = OrderEvent['event'];",
+    '',
+  ].join('\n');
+}

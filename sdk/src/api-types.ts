@@ -1,0 +1,340 @@
+// Generated from docs/openapi.json by `npm run openapi`; do not edit.
+
+export interface SetupRequest {
+  internalOrgId: string;
+  organizationName: string;
+  internalUserId: string;
+  user: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    phoneNumber?: string;
+  };
+  userAddress?: {
+    line1: string;
+    line2?: string;
+    city: string;
+    province: string;
+    postalCode: string;
+    country?: string;
+  };
+  shippingLocations?: Array<{
+    internalShippingLocationId: string;
+    name: string;
+    nickname?: string;
+    address: {
+      line1: string;
+      line2?: string;
+      city: string;
+      province: string;
+      postalCode: string;
+      country?: string;
+    };
+    contact?: {
+      name?: string;
+      phone?: string;
+      email?: string;
+    };
+    isDefault?: boolean;
+    deliveryInstructions?: string;
+  }>;
+  billingAddress?: {
+    line1: string;
+    line2?: string;
+    city: string;
+    province: string;
+    postalCode: string;
+    country?: string;
+  };
+  organizationEmail?: string;
+  organizationPhone?: string;
+}
+
+export interface SetupResponse {
+  success: true;
+  data: {
+    organization: {
+      id: string;
+      name: string;
+      internalOrgId: string;
+      paymentCustomerId: string;
+    };
+    profile: {
+      id: string;
+      partner: string;
+      organization: string;
+      internal_user_id: string;
+      user: string;
+      first_name: string;
+      last_name: string;
+      email: string;
+      phone_number?: string;
+      created_at: string;
+    };
+    shippingLocations: Array<{
+      id: string;
+      name: string;
+      nickname?: string;
+      internalShippingLocationId: string;
+      address: {
+        line1: string;
+        line2?: string;
+        city: string;
+        province: string;
+        postalCode: string;
+        country: string;
+      };
+      isDefault: boolean;
+      isActive: boolean;
+    }>;
+    isNewOrganization: boolean;
+  };
+}
+
+export interface SetupBadRequestError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface UnauthorizedError {
+  error: "Unauthorized";
+  message: string;
+  code: "UNAUTHORIZED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface ForbiddenError {
+  error: "Forbidden";
+  message: string;
+  code: "FORBIDDEN";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export type SetupConflictError = {
+  error: "Conflict";
+  message: string;
+  code: "USER_ALREADY_EXISTS";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+  data: {
+    profileId: string;
+    email: string;
+  };
+} | {
+  error: "Conflict";
+  message: string;
+  code: "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+};
+
+export interface RateLimitExceededError {
+  error: "Too Many Requests";
+  message: string;
+  code: "RATE_LIMIT_EXCEEDED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+  retry_after: number;
+}
+
+export interface SetupFailedError {
+  error: "Internal Server Error";
+  message: string;
+  code: "SETUP_ERROR";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface HandshakeRequest {
+  internal_user_id?: string;
+  profile_id?: string;
+  internal_org_id?: string;
+}
+
+export interface HandshakeResponse {
+  success: true;
+  session_key: string;
+  iframe_embed_url: string;
+  expires_at: string;
+  profile: {
+    id: string;
+    first_name: string;
+    last_name: string;
+    email: string;
+  };
+}
+
+export type HandshakeBadRequestError = {
+  error: "Invalid request body";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+} | {
+  error: "Profile not set up for authentication";
+  details: string;
+};
+
+export interface ProfileNotFoundError {
+  error: "Profile not found";
+  details: string;
+}
+
+export interface HandshakeFailedError {
+  error: "Failed to create authentication session";
+  details: string;
+}
+
+export interface OrderCreatedEvent {
+  event: "order.created";
+  timestamp: string;
+  data: {
+    order_id: string;
+    partner_org_id: string;
+    sequence?: number;
+    previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    test?: true;
+    user_email: string;
+    status: "pending";
+    items: Array<{
+      product_id: string;
+      name: string;
+      quantity: number;
+      price: number;
+    }>;
+    subtotal: number;
+    tax: number;
+    shipping: number;
+    total: number;
+    payment_method: string;
+    shipping_address: {
+      line1: string;
+      city: string;
+      state: string;
+      zip: string;
+    };
+  };
+}
+
+export interface OrderConfirmedEvent {
+  event: "order.confirmed";
+  timestamp: string;
+  data: {
+    order_id: string;
+    partner_org_id: string;
+    sequence?: number;
+    previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    test?: true;
+    status: "confirmed";
+    confirmed_at: string;
+  };
+}
+
+export interface OrderShippedEvent {
+  event: "order.shipped";
+  timestamp: string;
+  data: {
+    order_id: string;
+    partner_org_id: string;
+    sequence?: number;
+    previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    test?: true;
+    status: "shipped";
+    tracking_number: string;
+    carrier: string;
+    tracking_url: string;
+    estimated_delivery: string;
+    shipped_at: string;
+    items?: Array<{
+      product_id: string;
+      name: string;
+      quantity: number;
+      price: number;
+    }>;
+    total?: number;
+    shipping_address?: {
+      line1: string;
+      city: string;
+      state: string;
+      zip: string;
+    };
+  };
+}
+
+export interface OrderDeliveredEvent {
+  event: "order.delivered";
+  timestamp: string;
+  data: {
+    order_id: string;
+    partner_org_id: string;
+    sequence?: number;
+    previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    test?: true;
+    status: "delivered";
+    delivered_at: string;
+    signature: string;
+  };
+}
+
+export interface OrderCancelledEvent {
+  event: "order.cancelled";
+  timestamp: string;
+  data: {
+    order_id: string;
+    partner_org_id: string;
+    sequence?: number;
+    previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    test?: true;
+    status: "cancelled";
+    cancelled_at: string;
+    reason?: string;
+  };
+}
+
+export interface OrderRefundedEvent {
+  event: "order.refunded";
+  timestamp: string;
+  data: {
+    order_id: string;
+    partner_org_id: string;
+    sequence?: number;
+    previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    test?: true;
+    status: "refunded";
+    refunded_at: string;
+    refund_amount?: number;
+    reason?: string;
+  };
+}
+
+/** Every order webhook body, told apart by `event`. */
+export type OrderEvent = OrderCreatedEvent | OrderConfirmedEvent | OrderShippedEvent | OrderDeliveredEvent | OrderCancelledEvent | OrderRefundedEvent;
+
+export type OrderEventKind = OrderEvent['event'];

@@ -1,0 +1,39 @@
+import { HttpTransport, type TransportOptions } from './http-transport.js';
+import { Catalog } from './resources/catalog.js';
+import { Orders } from './resources/orders.js';
+import { Organizations } from './resources/organizations.js';
+import { SandboxOrders } from './resources/sandbox-orders.js';
+import { Sessions } from './resources/sessions.js';
+import { webhooks } from './webhooks/webhooks.js';
+
+export type PartnerClientOptions = TransportOptions;
+
+/**
+ * The partner API from a server:
+ *
+ *   const client = new PartnerClient({ apiKey: process.env.PARTNER_API_KEY, baseUrl: 'https://api.example-procurement.com' });
+ *   const { data } = await client.organizations.setup({ internalOrgId: 'acme-1', … });
+ *   const { iframe_embed_url } = await client.sessions.handshake({ internalUserId: 'u-1' });
+ *
+ * Each method resolves to the route's documented success body and rejects with a
+ * PartnerError subclass. Rate limits, 5xx and network failures are retried (at most
+ * `maxRetries` times, exponential backoff with full jitter, never sooner than a 429's
+ * `retry_after`); setup carries an `Idempotency-Key` its retries reuse.
+ */
+export class PartnerClient {
+  readonly organizations: Organizations;
+  readonly sessions: Sessions;
+  readonly catalog: Catalog;
+  readonly orders: Orders;
+  readonly sandbox: { readonly orders: SandboxOrders };
+  readonly webhooks = webhooks;
+
+  constructor(options: PartnerClientOptions) {
+    const transport = new HttpTransport(options);
+    this.organizations = new Organizations(transport);
+    this.sessions = new Sessions(transport);
+    this.catalog = new Catalog(transport);
+    this.orders = new Orders(transport);
+    this.sandbox = { orders: new SandboxOrders(transport) };
+  }
+}

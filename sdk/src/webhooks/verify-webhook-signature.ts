@@ -1,0 +1,26 @@
+/**
+ * Verifies the `X-Service-Signature` header of an order webhook: `sha256=` followed by
+ * the lowercase hex HMAC-SHA256 of the raw body, keyed with the webhook secret (the whole
+ * string, `whsec_` prefix included).
+ *
+ * - `rawBody` must be the exact bytes received (a Buffer, or the string decoded as UTF-8),
+ *   before any JSON parsing: re-serialising a parsed body changes the bytes.
+ * - Returns false (never throws) for a missing or malformed header, a wrong length or a
+ *   mismatch; the comparison runs in constant time.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+const SIGNATURE_HEADER = /^sha256=([0-9a-f]{64})$/;
+
+export function verifyWebhookSignature(
+  rawBody: string | Uint8Array,
+  header: string | readonly string[] | null | undefined,
+  secret: string,
+): boolean {
+  if (typeof header !== 'string' || typeof secret !== 'string' || secret.length === 0) return false;
+  const match = SIGNATURE_HEADER.exec(header.trim());
+  if (!match) return false;
+  const received = Buffer.from(match[1] as string, 'hex');
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
+  return received.length === expected.length && timingSafeEqual(received, expected);
+}

@@ -1,0 +1,212 @@
+/**
+ * The running service against its published document: every status of every route in
+ * docs/openapi.json is provoked on a local stack, and the response (status, body,
+ * documented headers, and no undocumented ones) is validated with ajv (draft 2020-12)
+ * against the document. A response field the document lacks, a documented field the
+ * response lacks, a status nobody documented or a documented status nobody can provoke
+ * all fail here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProfileId } from '../../functions/domain/organizations/organization';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+import { DOCUMENTED_ROUTES, responseProblems } from '../support/api-document';
+import { FaultyPayments } from '../support/fault-injection';
+import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
+import { exhaustRateLimit } from '../support/rate-limit';
+import { aSetupRequest } from '../support/setup-request-builder';
+import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
+
+const SETUP = 'POST /v1/organizations/setup';
+const HANDSHAKE = 'POST /v1/partner/handshake';
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+const xApiKey = (key: string) => ({ 'X-API-Key': key });
+
+const payments = new FaultyPayments();
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startTestStack({ payments });
+});
+afterAll(() => stack?.close());
+
+const partner = () => stack.createPartner();
+const setup = (apiKey: string, body: unknown, headers: Record<string, string> = {}) => stack.post('/v1/organizations/setup', body, { ...bearer(apiKey), ...headers });
+const handshake = (apiKey: string, body: unknown) => stack.post('/v1/partner/handshake', body, xApiKey(apiKey));
+
+/** A partner with one provisioned user. */
+async function partnerWithUser() {
+  const created = await partner();
+  const body = aSetupRequest().build();
+  const response = await setup(created.apiKey, body);
+  expect(response.status).toBe(200);
+  return { ...created, body, profileId: response.body.data.profile.id as string };
+}
+
+type Scenario = readonly [name: string, run: () => Promise<TestResponse>];
+
+const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
+  [SETUP]: {
+    200: [
+      ['a new organization', async () => setup((await partner()).apiKey, aSetupRequest().build())],
+      [
+        'a replay of the same Idempotency-Key',
+        async () => {
+          const { apiKey } = await partner();
+          const body = aSetupRequest().build();
+          await setup(apiKey, body, { 'Idempotency-Key': 'contract-replay' });
+          const replay = await setup(apiKey, body, { 'Idempotency-Key': 'contract-replay' });
+          expect(replay.headers.get('idempotent-replayed')).toBe('true');
+          return replay;
+        },
+      ],
+    ],
+    400: [
+      ['field rules', async () => setup((await partner()).apiKey, aSetupRequest().forUser('u-1', { email: 'not-an-email' }).with({ shippingLocations: [{}] }).build())],
+      ['malformed JSON', async () => setup((await partner()).apiKey, '{')],
+      [
+        'an Idempotency-Key reused with another body',
+        async () => {
+          const { apiKey } = await partner();
+          await setup(apiKey, aSetupRequest().build(), { 'Idempotency-Key': 'contract-reused' });
+          return setup(apiKey, aSetupRequest().build(), { 'Idempotency-Key': 'contract-reused' });
+        },
+      ],
+    ],
+    401: [
+      ['no key', async () => stack.post('/v1/organizations/setup', aSetupRequest().build())],
+      ['the key in X-API-Key', async () => stack.post('/v1/organizations/setup', aSetupRequest().build(), xApiKey((await partner()).apiKey))],
+    ],
+    403: [['a key without organization:write', async () => setup((await stack.createPartner({ scopes: ['session:write'] })).apiKey, aSetupRequest().build())]],
+    409: [
+      [
+        'USER_ALREADY_EXISTS',
+        async () => {
+          const { apiKey, body } = await partnerWithUser();
+          return setup(apiKey, body);
+        },
+      ],
+      [
+        'IDEMPOTENCY_KEY_IN_USE',
+        async () => {
+          const { apiKey } = await partner();
+          const body = aSetupRequest().build();
+          const hold = payments.holdNextCall();
+          const first = setup(apiKey, body, { 'Idempotency-Key': 'contract-in-flight' });
+          await hold.entered;
+          const second = await setup(apiKey, body, { 'Idempotency-Key': 'contract-in-flight' });
+          hold.release();
+          await first;
+          return second;
+        },
+      ],
+    ],
+    429: [
+      [
+        'over 100 a minute',
+        async () => {
+          const { apiKey, partnerId } = await partner();
+          await exhaustRateLimit(stack, partnerId, 'setup', 100);
+          return setup(apiKey, aSetupRequest().build());
+        },
+      ],
+    ],
+    500: [
+      [
+        'the payment provider down',
+        async () => {
+          const { apiKey } = await partner();
+          payments.failNextCall();
+          return setup(apiKey, aSetupRequest().build());
+        },
+      ],
+    ],
+  },
+  [HANDSHAKE]: {
+    200: [
+      [
+        'by internal_user_id',
+        async () => {
+          const { apiKey, body } = await partnerWithUser();
+          return handshake(apiKey, { internal_user_id: body.internalUserId, internal_org_id: body.internalOrgId });
+        },
+      ],
+      [
+        'by profile_id',
+        async () => {
+          const { apiKey, profileId } = await partnerWithUser();
+          return handshake(apiKey, { profile_id: profileId });
+        },
+      ],
+    ],
+    400: [
+      ['neither identifier', async () => handshake((await partner()).apiKey, {})],
+      ['malformed JSON', async () => handshake((await partner()).apiKey, '{')],
+      [
+        'a disabled profile',
+        async () => {
+          const { apiKey, partnerId, profileId } = await partnerWithUser();
+          await stack.deps.profileAdmin.disable(partnerId as PartnerId, profileId as ProfileId);
+          return handshake(apiKey, { profile_id: profileId });
+        },
+      ],
+    ],
+    401: [
+      ['an unknown key', async () => handshake(`sk_test_${'0'.repeat(64)}`, { internal_user_id: 'u-1' })],
+      ['the key as a Bearer token', async () => stack.post('/v1/partner/handshake', { internal_user_id: 'u-1' }, bearer((await partner()).apiKey))],
+    ],
+    403: [
+      ['a key without session:write', async () => handshake((await stack.createPartner({ scopes: ['organization:write'] })).apiKey, { internal_user_id: 'u-1' })],
+      [
+        "another partner's profile",
+        async () => {
+          const { profileId } = await partnerWithUser();
+          return handshake((await partner()).apiKey, { profile_id: profileId });
+        },
+      ],
+    ],
+    404: [['an unknown user', async () => handshake((await partner()).apiKey, { internal_user_id: 'nobody' })]],
+    429: [
+      [
+        'over 300 a minute',
+        async () => {
+          const { apiKey, partnerId } = await partner();
+          await exhaustRateLimit(stack, partnerId, 'handshake', 300);
+          return handshake(apiKey, { internal_user_id: 'u-1' });
+        },
+      ],
+    ],
+    500: [
+      [
+        'the session store down',
+        async () => {
+          const { apiKey, body } = await partnerWithUser();
+          const plan = new FaultPlan((call) => call.service === 'dynamodb').when((call) => call.operation === 'PutItem' && call.target === 'sessions', 'fail');
+          const remove = injectAwsFaults(plan, stack.deps.aws.db, { service: 'dynamodb', prefix: stack.config.RESOURCE_PREFIX });
+          try {
+            return await handshake(apiKey, { internal_user_id: body.internalUserId });
+          } finally {
+            remove();
+          }
+        },
+      ],
+    ],
+  },
+};
+
+describe('the running service answers as docs/openapi.json says', () => {
+  it('exercises every documented status of every documented route, and nothing undocumented', () => {
+    const documented = Object.fromEntries(DOCUMENTED_ROUTES.map((route) => [route.key, route.statuses.sort()]));
+    const exercised = Object.fromEntries(Object.entries(SCENARIOS).map(([key, byStatus]) => [key, Object.keys(byStatus).map(Number).sort()]));
+    expect(exercised).toEqual(documented);
+  });
+
+  const cases = Object.entries(SCENARIOS).flatMap(([route, byStatus]) =>
+    Object.entries(byStatus).flatMap(([status, scenarios]) => scenarios.map(([name, run]) => ({ route, status: Number(status), name, run }))),
+  );
+
+  it.each(cases)('$route answers $status ($name) exactly as documented', async ({ route, status, run }) => {
+    const response = await run();
+    expect(response.status, response.text).toBe(status);
+    expect(responseProblems(route, response)).toEqual([]);
+  });
+});
