@@ -6,6 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { pollingLoop } from './polling-loop';
 
 export type SqsLambda = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
@@ -37,8 +38,6 @@ export function createQueueConsumer(options: {
   onError?: (error: unknown) => void;
 }): QueueConsumer {
   const { sqs, queueUrl, handler } = options;
-  let running: Promise<void> | undefined;
-  let abort: AbortController | undefined;
 
   async function pollOnce({ waitSeconds = 0 } = {}, signal?: AbortSignal): Promise<PollResult> {
     const { Messages = [] } = await sqs.send(
@@ -81,31 +80,8 @@ export function createQueueConsumer(options: {
     };
   }
 
-  async function loop(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await pollOnce({ waitSeconds: 5 }, signal);
-      } catch (error) {
-        if (signal.aborted) return;
-        options.onError?.(error);
-        await new Promise((done) => setTimeout(done, 1000));
-      }
-    }
-  }
-
-  return {
-    pollOnce: (opts) => pollOnce(opts),
-    start() {
-      if (running) return;
-      abort = new AbortController();
-      running = loop(abort.signal);
-    },
-    async stop() {
-      abort?.abort();
-      await running;
-      running = undefined;
-    },
-  };
+  const loop = pollingLoop(async (signal) => (await pollOnce({ waitSeconds: 5 }, signal)).received, { onError: options.onError });
+  return { pollOnce: (opts) => pollOnce(opts), start: loop.start, stop: loop.stop };
 }
 
 function toRecord(message: Message, queueArn: string): SQSRecord {

@@ -7,6 +7,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { pollingLoop } from './polling-loop';
 
 export type StreamLambda = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
 
@@ -36,8 +37,6 @@ export function createStreamConsumer(options: {
   let streamArn: string | undefined;
   /** Where each shard is to be read from next; a closed, fully read shard is dropped. */
   const positions = new Map<string, { after?: string; from?: string } | 'done'>();
-  let running: Promise<void> | undefined;
-  let abort: AbortController | undefined;
 
   async function openShards(): Promise<string[]> {
     streamArn ??= (await options.db.send(new DescribeTableCommand({ TableName: options.tableName }))).Table?.LatestStreamArn;
@@ -96,32 +95,8 @@ export function createStreamConsumer(options: {
     return { received, failed };
   }
 
-  async function loop(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        const { received } = await pollOnce();
-        if (received === 0) await new Promise((done) => setTimeout(done, options.intervalMs ?? 200));
-      } catch (error) {
-        if (signal.aborted) return;
-        options.onError?.(error);
-        await new Promise((done) => setTimeout(done, 1000));
-      }
-    }
-  }
-
-  return {
-    pollOnce,
-    start() {
-      if (running) return;
-      abort = new AbortController();
-      running = loop(abort.signal);
-    },
-    async stop() {
-      abort?.abort();
-      await running;
-      running = undefined;
-    },
-  };
+  const loop = pollingLoop(async () => (await pollOnce()).received, { idleMs: options.intervalMs ?? 200, onError: options.onError });
+  return { pollOnce, start: loop.start, stop: loop.stop };
 }
 
 /** The SDK's stream record in the JSON shape Lambda hands a handler (epoch seconds, plain attribute values). */

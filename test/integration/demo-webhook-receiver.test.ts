@@ -8,6 +8,7 @@ import { createDemoApp, type DemoConnection } from '../../lib/local-runtime/demo
 import { DemoWebhookReceiver, wireDemoWebhooks } from '../../lib/local-runtime/demo-webhook-receiver';
 import { provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
+import { deliverEverything } from '../support/order-pipeline';
 
 let stack: TestStack;
 let partnerId: PartnerId;
@@ -32,14 +33,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function deliverEverything(): Promise<void> {
-  for (let round = 0; round < 5; round += 1) {
-    const relayed = await stack.orderOutbox.pollOnce();
-    const fanned = await stack.consumers.orderEvents.pollOnce();
-    const sent = await stack.consumers.webhookDeliveries.pollOnce();
-    if (relayed.received + fanned.received + sent.received === 0) return;
-  }
-}
 
 const log = async () => (await fetch(`${stack.url}/demo/webhook-log`)).text();
 
@@ -55,7 +48,7 @@ describe('the demo partner webhook receiver', () => {
       profile: buyer.profile,
       organization: (await stack.deps.organizations.getOrganization(partnerId, buyer.organization.internalOrgId))!,
     });
-    await deliverEverything();
+    await deliverEverything(stack);
 
     expect(receiver.list().map((hook) => [hook.body?.event, hook.body?.data?.order_id, hook.verified])).toEqual([['order.created', order.id, true]]);
     const page = await log();

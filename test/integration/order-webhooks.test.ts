@@ -11,6 +11,7 @@ import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../suppor
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { purgeQueues } from '../support/webhook-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { deliverEverything } from '../support/order-pipeline';
 
 let stack: TestStack;
 let receiver: WebhookReceiver;
@@ -25,15 +26,6 @@ afterAll(async () => {
   await stack.close();
 });
 
-/** Everything between a committed change and the partner's endpoint: stream → relay → fan-out → dispatch. */
-async function deliverEverything(): Promise<void> {
-  for (let round = 0; round < 5; round += 1) {
-    const relayed = await stack.orderOutbox.pollOnce();
-    const fanned = await stack.consumers.orderEvents.pollOnce();
-    const sent = await stack.consumers.webhookDeliveries.pollOnce();
-    if (relayed.received + fanned.received + sent.received === 0) return;
-  }
-}
 
 async function aBuyer(): Promise<{ partnerId: PartnerId; secret: string; buyer: ProvisionedProfile }> {
   const { partnerId } = await stack.deps.partnerAdmin.createPartner({ name: 'Orders Partner', alertEmail: 'alerts@partner.test' });
@@ -53,7 +45,7 @@ describe('order webhooks come from orders', () => {
     const organization = (await stack.deps.organizations.getOrganization(partnerId, buyer.organization.internalOrgId))!;
 
     const order = await stack.deps.orderService.placeOrder({ partner: { id: partnerId }, profile: buyer.profile, organization });
-    await deliverEverything();
+    await deliverEverything(stack);
 
     const [webhook, ...more] = received(order.id);
     expect(more).toEqual([]);
@@ -95,8 +87,8 @@ describe('order webhooks come from orders', () => {
     }, scope);
     await stack.deps.orderService.transition(order.id, 'deliver', { signature: 'R. Front Desk' }, scope);
     await stack.deps.orderService.transition(order.id, 'refund', { amount: 5, reason: 'one box damaged' }, scope);
-    await deliverEverything();
-    await deliverEverything();
+    await deliverEverything(stack);
+    await deliverEverything(stack);
 
     expect(received(order.id).map((w) => w.json.event).sort()).toEqual(
       ['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.shipped'].sort(),
@@ -135,8 +127,8 @@ describe('order webhooks come from orders', () => {
       items: [{ productId: product.productId, quantity: 2 }],
     });
     await stack.deps.orderService.transition(order.id, 'confirm', {}, { partnerId });
-    await deliverEverything();
-    await deliverEverything();
+    await deliverEverything(stack);
+    await deliverEverything(stack);
 
     const webhooks = received(order.id).sort((a, b) => a.json.data.sequence - b.json.data.sequence);
     expect(webhooks.map((w) => [w.json.event, w.json.data.sequence, w.json.data.previous_status])).toEqual([
