@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Caller } from '../domain/access/authenticator';
+import type { IdempotentAttempt } from '../domain/idempotency/idempotency-guard';
 import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from './api-context';
 import type { ApiEndpoint } from './endpoints';
 import { idempotencyKey, replayed } from './idempotency-key';
@@ -17,6 +18,8 @@ export interface ApiRequest<D> {
   readonly caller: Caller;
   readonly requestId: string;
   readonly deps: D;
+  /** The first run of a request's Idempotency-Key, for a handler whose work completes it in its own transaction. */
+  readonly idempotency?: Extract<IdempotentAttempt, { kind: 'first' }>;
 }
 
 type Handle<D> = (request: ApiRequest<D>) => Promise<JsonResponse>;
@@ -71,6 +74,7 @@ function pipeline<D extends ApiAccessDependencies>(
         caller: filledIn(context.caller, 'caller'),
         requestId: filledIn(context.requestId, 'requestId'),
         deps: filledIn(context.deps, 'deps'),
+        ...(context.idempotency ? { idempotency: context.idempotency } : {}),
       });
     });
 }
