@@ -65,6 +65,17 @@ describe('redeeming the iframe URL', () => {
     );
   });
 
+  it('takes the partner id in the path in any case: redeemed, and redirected to the lower-case path', async () => {
+    const { iframe_embed_url } = await handshake();
+    const url = new URL(iframe_embed_url);
+    const res = await browse(`${stack.url}${modulePath(partner.partnerId.toUpperCase())}${url.search}`);
+
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(modulePath());
+    const page = await browse(modulePath(partner.partnerId.toUpperCase()), { cookie: cookieValue(res.setCookies) as string });
+    expect(page.status).toBe(200);
+  });
+
   it('stores only the hash of the session cookie, and marks the token used', async () => {
     const { session_key, iframe_embed_url } = await handshake();
     const res = await browse(iframe_embed_url);
