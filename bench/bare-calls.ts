@@ -118,11 +118,8 @@ export class BareCalls {
     const { Item: profile } = await this.db.send(
       new GetCommand({ TableName: this.table('organizations'), Key: organizationKeys.profileById(profileId) }),
     );
-    if (!profile || profile.partnerId !== partnerId) throw new Error('profile not found');
-    const { Item: user } = await this.db.send(
-      new GetCommand({ TableName: this.table('identityUsers'), Key: identityKeys.user(profile.userId as string) }),
-    );
-    if (!user) throw new Error('identity user not found');
+    // A linked profile has an active user (both change in one transaction), so the profile is the last read.
+    if (!profile || profile.partnerId !== partnerId || !profile.userId) throw new Error('profile not found or not linked');
 
     const now = new Date();
     const expiresAtMs = now.getTime() + TOKEN_LIFETIME_MS;

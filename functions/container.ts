@@ -2,6 +2,7 @@ import type { AwsClients } from './adapters/aws-clients';
 import { type BaseDependencies, createBase, type DependencyOverrides } from './composition/base';
 import { composeEmbed, type EmbedDependencies } from './composition/embed';
 import { composeHandshake, type HandshakeDependencies } from './composition/handshake';
+import { composeOrdersApi, type OrdersApiDependencies } from './composition/orders-api';
 import { orderEventQueue, deliveryQueue } from './composition/message-queues';
 import { composeOrderFanout, type OrderFanoutDependencies } from './composition/order-fanout';
 import { composeOrderOutboxRelay, type OrderOutboxRelayDependencies } from './composition/order-outbox-relay';
@@ -18,6 +19,7 @@ import { ProfileAdmin } from './domain/organizations/profile-admin';
 import { SessionAdmin } from './domain/sessions/session-admin';
 import type { SessionRepository } from './domain/sessions/session-repository';
 import type { DeliveryRepository } from './domain/webhooks/delivery-repository';
+import type { OrderRepository } from './domain/orders/order-repository';
 import { OrderEventPublisher } from './domain/webhooks/order-event-publisher';
 import { WebhookAdmin } from './domain/webhooks/webhook-admin';
 import type { WebhookEndpointRepository } from './domain/webhooks/webhook-endpoint';
@@ -30,6 +32,7 @@ export interface FunctionDependencies extends Record<FunctionName, BaseDependenc
   readonly setup: SetupDependencies;
   readonly handshake: HandshakeDependencies;
   readonly embed: EmbedDependencies;
+  readonly ordersApi: OrdersApiDependencies;
   readonly orderOutboxRelay: OrderOutboxRelayDependencies;
   readonly orderFanout: OrderFanoutDependencies;
   readonly webhookDispatch: WebhookDispatchDependencies;
@@ -56,6 +59,8 @@ export interface Dependencies extends BaseDependencies, CommerceDependencies {
   readonly webhookAdmin: WebhookAdmin;
   readonly webhookEndpoints: WebhookEndpointRepository;
   readonly deliveries: DeliveryRepository;
+  /** Orders by id whatever their partner: the operator CLI acts for an order's own partner. */
+  readonly orders: OrderRepository;
 }
 
 export function createDependencies(config: RuntimeConfig, aws: AwsClients, overrides: DependencyOverrides = {}): Dependencies {
@@ -65,6 +70,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     setup: composeSetup(base, aws, overrides),
     handshake: composeHandshake(base, aws.db),
     embed: composeEmbed(base, aws.db),
+    ordersApi: composeOrdersApi(base, aws.db),
     orderOutboxRelay: composeOrderOutboxRelay(base, aws),
     orderFanout: composeOrderFanout(base, aws),
     webhookDispatch: composeWebhookDispatch(base, aws),
@@ -100,6 +106,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     }),
     webhookEndpoints,
     deliveries,
+    orders: repositories.orders(clock),
     ...composeCommerce(base, repositories),
   };
 }

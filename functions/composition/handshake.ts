@@ -14,7 +14,7 @@ export function composeHandshake(base: BaseDependencies, db: DynamoDBDocumentCli
   const repositories = new DynamoRepositories(base.config, db);
   return {
     ...composeApiAccess(base, repositories),
-    handshake: new Handshake(repositories.organizations(), repositories.identity(), repositories.sessions(), base.clock),
+    handshake: new Handshake(repositories.organizations(), repositories.sessions(), base.clock),
   };
 }
 

@@ -16,9 +16,9 @@ const toHandshakeResponse = ({ sessionKey, token, profile }: IssuedSession, embe
 });
 
 export const createHandshakeHandler = (getDependencies: () => Promise<HandshakeDependencies>) =>
-  apiHandler(HANDSHAKE_ENDPOINT, getDependencies, async ({ body, caller, deps }) => {
+  apiHandler(HANDSHAKE_ENDPOINT, getDependencies, async ({ body, caller, deps, admitted }) => {
     const identifier = parseHandshakeRequest(body);
-    const issued = await deps.handshake.open(caller.partnerId, identifier);
+    const issued = await deps.handshake.open(caller.partnerId, identifier, admitted);
     return json(200, toHandshakeResponse(issued, deps.config.EMBED_BASE_URL));
   });
 

@@ -15,7 +15,7 @@ const answer = (result: SetupResult) => json(200, toSetupResponse(result));
  * transaction, so a retry after a crash at any step replays it.
  */
 export const createSetupHandler = (getDependencies: () => Promise<SetupDependencies>) =>
-  idempotentApiHandler(SETUP_ENDPOINT, getDependencies, async ({ body, caller, deps, idempotency }) => {
+  idempotentApiHandler(SETUP_ENDPOINT, getDependencies, async ({ body, caller, deps, admitted, idempotency }) => {
     const input = parseBody(SetupRequest, body);
     const completionFor =
       idempotency &&
@@ -23,7 +23,7 @@ export const createSetupHandler = (getDependencies: () => Promise<SetupDependenc
         const { statusCode, body: stored } = answer(result);
         return idempotency.completionWith({ statusCode, body: stored });
       });
-    return answer(await deps.organizationSetup.setup(caller.partnerId, input, completionFor));
+    return answer(await deps.organizationSetup.setup(caller.partnerId, input, admitted, completionFor));
   });
 
 export const handler = createSetupHandler(setupFromEnvironment);

@@ -2,6 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Caller } from '../domain/access/authenticator';
 import type { IdempotentAttempt } from '../domain/idempotency/idempotency-guard';
 import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from './api-context';
+import { settleAdmission } from './admission';
 import type { ApiEndpoint } from './endpoints';
 import { idempotencyKey, replayed } from './idempotency-key';
 import { apiKeyAuth } from './middlewares/api-key-auth';
@@ -20,6 +21,8 @@ export interface ApiRequest<D> {
   readonly deps: D;
   /** The first run of a request's Idempotency-Key, for a handler whose work completes it in its own transaction. */
   readonly idempotency?: Extract<IdempotentAttempt, { kind: 'first' }>;
+  /** Resolves once the request is within its rate limit (RateLimited otherwise): call it before the first write. */
+  readonly admitted: () => Promise<void>;
 }
 
 type Handle<D> = (request: ApiRequest<D>) => Promise<JsonResponse>;
@@ -61,7 +64,7 @@ function pipeline<D extends ApiAccessDependencies>(
     ...extra.aroundErrors,
     errorResponder(endpoint.name),
     apiKeyAuth(endpoint),
-    jsonBody(),
+    jsonBody(endpoint.body),
     ...extra.last,
   ];
   return middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
@@ -75,6 +78,9 @@ function pipeline<D extends ApiAccessDependencies>(
         requestId: filledIn(context.requestId, 'requestId'),
         deps: filledIn(context.deps, 'deps'),
         ...(context.idempotency ? { idempotency: context.idempotency } : {}),
+        admitted: async () => {
+          await settleAdmission(context);
+        },
       });
     });
 }

@@ -1,11 +1,18 @@
 import {
+  ConcurrentModification,
   EmbedAccessDenied,
+  EmptyCart,
   Forbidden,
   IdempotencyKeyInFlight,
   IdempotencyKeyReused,
+  InvalidOrderTransition,
+  OrderNotFound,
+  OrganizationNotFound,
+  ProductUnavailable,
   ProfileNotFound,
   ProfileNotLinked,
   RateLimited,
+  ShippingLocationUnavailable,
   Unauthorized,
   UserAlreadyExists,
   ValidationFailed,
@@ -17,8 +24,8 @@ import { type JsonResponse, html, json, rateLimitHeaders } from './responses';
 
 /**
  * The one place where failures become HTTP. Bodies follow the contract's tables per
- * endpoint: setup (and every authentication failure) uses `{ error, message, code,
- * details }`; the handshake's own errors use `{ error, details }`.
+ * endpoint: setup, the order API (and every authentication failure) use `{ error,
+ * message, code, details }`; the handshake's own errors use `{ error, details }`.
  */
 export function errorResponse(error: unknown, endpoint: ApiEndpoint['name']): JsonResponse {
   const general = (status: number, errorType: string, code: string, message: string, extra: object = {}) =>
@@ -62,7 +69,41 @@ export function errorResponse(error: unknown, endpoint: ApiEndpoint['name']): Js
   }
   if (error instanceof IdempotencyKeyReused) return general(400, 'Validation Error', 'IDEMPOTENCY_KEY_REUSED', error.message);
   if (error instanceof IdempotencyKeyInFlight) return general(409, 'Conflict', 'IDEMPOTENCY_KEY_IN_USE', error.message);
-  return general(500, 'Internal Server Error', 'SETUP_ERROR', 'Setup failed; retry with exponential backoff');
+
+  // The order API (docs/orders-api.md).
+  if (error instanceof InvalidOrderTransition) {
+    return general(409, 'Conflict', 'INVALID_ORDER_TRANSITION', error.message, {
+      details: [{ code: 'INVALID_ORDER_TRANSITION', message: error.message, path: ['status'] }],
+      data: { order_id: error.orderId, status: error.from, requested_status: error.to },
+    });
+  }
+  if (error instanceof OrderNotFound) return general(404, 'Not Found', 'ORDER_NOT_FOUND', error.message);
+  if (error instanceof OrganizationNotFound) {
+    return general(404, 'Not Found', 'ORGANIZATION_NOT_FOUND', `No organization with internal_org_id "${error.internalOrgId}"`);
+  }
+  if (error instanceof ProfileNotFound) return general(404, 'Not Found', 'PROFILE_NOT_FOUND', error.message);
+  if (error instanceof ProfileNotLinked) return general(400, 'Validation Error', 'PROFILE_NOT_LINKED', error.message);
+  if (error instanceof ProductUnavailable) {
+    return general(400, 'Validation Error', 'PRODUCT_UNAVAILABLE', error.message, {
+      details: error.productIds.map((productId) => ({
+        code: 'PRODUCT_UNAVAILABLE',
+        message: `${productId} is not an active catalog product`,
+        path: ['items'],
+      })),
+    });
+  }
+  if (error instanceof ShippingLocationUnavailable) {
+    return general(400, 'Validation Error', 'SHIPPING_LOCATION_UNAVAILABLE', error.message, {
+      details: [{ code: 'SHIPPING_LOCATION_UNAVAILABLE', message: error.message, path: ['internal_shipping_location_id'] }],
+    });
+  }
+  if (error instanceof EmptyCart) return general(400, 'Validation Error', 'EMPTY_CART', error.message);
+  if (error instanceof ConcurrentModification) {
+    return general(409, 'Conflict', 'CONCURRENT_MODIFICATION', 'The order changed while this request was applied; read it and retry');
+  }
+
+  if (endpoint === 'setup') return general(500, 'Internal Server Error', 'SETUP_ERROR', 'Setup failed; retry with exponential backoff');
+  return general(500, 'Internal Server Error', 'INTERNAL_ERROR', 'The request failed; retry with exponential backoff');
 }
 
 /**

@@ -1,5 +1,6 @@
 // zod/mini: the setup Lambda checks this header at cold start, and the classic API alone is ~440 KB bundled.
 import type { MiddlewareObj } from '@middy/core';
+import { settleAdmission } from './admission';
 import * as z from 'zod/mini';
 import { ValidationFailed } from '../domain/errors';
 import type { StoredOutcome } from '../domain/idempotency/stored-outcome';
@@ -41,6 +42,8 @@ export const idempotencyKey = <D extends IdempotencyDependencies>(endpoint: ApiE
       if (key === undefined) return;
       const { deps, caller, body } = request.context;
       const scope = `${endpoint}#${filledIn(caller, 'caller').partnerId}`;
+      // Claiming the key is a write: only a request within its rate limit may make it.
+      await settleAdmission(request.context);
       request.context.idempotency = await filledIn(deps, 'deps').idempotency.begin(scope, key, body);
     },
   } satisfies MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>,

@@ -5,6 +5,7 @@
  * harness create the same tables and queues on the stand-ins from it, so the two can
  * never drift. Plain data only: no CDK or AWS SDK imports here.
  */
+import type { Stage } from './stages';
 
 export type TableName =
   | 'partners'
@@ -100,12 +101,13 @@ export const queueName = (prefix: string, queue: QueueName): string => `${prefix
 export const deadLetterQueueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}-dlq`;
 
 /** Lambda handlers, by name; each is `functions/handlers/<name>.ts` exporting `handler`. */
-export type FunctionName = 'setup' | 'handshake' | 'embed' | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
+export type FunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
 
 export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   setup: 'functions/handlers/setup.ts',
   handshake: 'functions/handlers/handshake.ts',
   embed: 'functions/handlers/embed.ts',
+  ordersApi: 'functions/handlers/orders-api.ts',
   orderOutboxRelay: 'functions/handlers/order-outbox-relay.ts',
   orderFanout: 'functions/handlers/order-fanout.ts',
   webhookDispatch: 'functions/handlers/webhook-dispatch.ts',
@@ -121,16 +123,38 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
   setup: 20,
   handshake: 10,
   embed: 10,
+  ordersApi: 10,
   orderOutboxRelay: 30,
   orderFanout: 30,
   webhookDispatch: 120,
 };
 
-/** HTTP routes of the partner API (API host) and the embed host. */
+/** HTTP routes of the partner API (API host) on every stage, and the embed host. */
 export const API_ROUTES = [
   { method: 'POST', path: '/v1/organizations/setup', fn: 'setup' },
   { method: 'POST', path: '/v1/partner/handshake', fn: 'handshake' },
+  { method: 'GET', path: '/v1/catalog/products', fn: 'ordersApi' },
+  { method: 'GET', path: '/v1/orders', fn: 'ordersApi' },
+  { method: 'GET', path: '/v1/orders/{order_id}', fn: 'ordersApi' },
 ] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
+
+/**
+ * Partner API routes that exist on the sandbox stage only: production has no such
+ * routes at all (API Gateway answers 404), so a partner's CI cannot fake orders there.
+ */
+export const SANDBOX_API_ROUTES = [
+  { method: 'POST', path: '/v1/sandbox/orders', fn: 'ordersApi' },
+  { method: 'POST', path: '/v1/sandbox/orders/{order_id}/confirm', fn: 'ordersApi' },
+  { method: 'POST', path: '/v1/sandbox/orders/{order_id}/ship', fn: 'ordersApi' },
+  { method: 'POST', path: '/v1/sandbox/orders/{order_id}/deliver', fn: 'ordersApi' },
+  { method: 'POST', path: '/v1/sandbox/orders/{order_id}/cancel', fn: 'ordersApi' },
+  { method: 'POST', path: '/v1/sandbox/orders/{order_id}/refund', fn: 'ordersApi' },
+] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
+
+export type ApiRoute = (typeof API_ROUTES | typeof SANDBOX_API_ROUTES)[number];
+
+/** The partner API's routes on a stage. */
+export const apiRoutes = (stage: Stage): readonly ApiRoute[] => (stage === 'sandbox' ? [...API_ROUTES, ...SANDBOX_API_ROUTES] : API_ROUTES);
 
 export const EMBED_ROUTES = [
   { method: 'GET', path: '/embedded/{partnerId}', fn: 'embed' },

@@ -17,16 +17,26 @@ export interface ServiceStackProps extends StackProps {
   readonly config: EnvironmentConfig;
 }
 
+type TableAccess = { read: readonly TableName[]; readWrite: readonly TableName[] };
+
 /** Which tables each function may read, and which it may also write: nothing more. */
-const TABLE_ACCESS: Readonly<Record<FunctionName, { read: readonly TableName[]; readWrite: readonly TableName[] }>> =
+const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> =
   {
     setup: { read: ['partners'], readWrite: ['organizations', 'identityUsers', 'idempotency', 'rateLimits'] },
     handshake: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions', 'rateLimits'] },
     embed: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['sessions', 'carts', 'orders'] },
+    // Writes orders only through the sandbox routes; see `tableAccess` for production.
+    ordersApi: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['orders', 'rateLimits'] },
     orderOutboxRelay: { read: [], readWrite: [] },
     orderFanout: { read: ['partners', 'organizations'], readWrite: ['webhooks'] },
     webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
   };
+
+/** Production has no sandbox routes, so its order API only reads orders. */
+const tableAccess = (stage: Stage, name: FunctionName): TableAccess =>
+  stage !== 'sandbox' && name === 'ordersApi'
+    ? { read: [...TABLE_ACCESS.ordersApi.read, 'orders'], readWrite: ['rateLimits'] }
+    : TABLE_ACCESS[name];
 
 /** One stage of the service; bin/app.ts builds one per entry of ENVIRONMENTS, sharing nothing. */
 export class ServiceStack extends Stack {
@@ -49,6 +59,7 @@ export class ServiceStack extends Stack {
     const setup = apiFunction('Setup', 'setup');
     const handshake = apiFunction('Handshake', 'handshake');
     const embed = apiFunction('Embed', 'embed');
+    const ordersApi = apiFunction('OrdersApi', 'ordersApi');
 
     const secrets = new Secrets(this, 'Secrets', { config });
     secrets.stripeSecret.grantRead(setup);
@@ -58,11 +69,13 @@ export class ServiceStack extends Stack {
       setup,
       handshake,
       embed,
+      ordersApi,
       orderOutboxRelay: webhooks.orderOutboxRelay,
       orderFanout: webhooks.orderFanout,
       webhookDispatch: webhooks.webhookDispatch,
     });
-    for (const [name, access] of Object.entries(TABLE_ACCESS) as [FunctionName, (typeof TABLE_ACCESS)[FunctionName]][]) {
+    for (const name of Object.keys(TABLE_ACCESS) as FunctionName[]) {
+      const access = tableAccess(config.stage, name);
       for (const table of access.read) tables.table[table].grantReadData(functions[name]);
       for (const table of access.readWrite) tables.table[table].grantReadWriteData(functions[name]);
       for (const table of new Set([...access.read, ...access.readWrite])) {

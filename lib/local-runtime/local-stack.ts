@@ -4,13 +4,14 @@ import { loadRuntimeConfig, type RuntimeConfig } from '../../functions/config';
 import { createDependencies, type Dependencies, type DependencyOverrides, type FunctionDependencies } from '../../functions/container';
 import { createEmbedHandler } from '../../functions/handlers/embed';
 import { createHandshakeHandler } from '../../functions/handlers/handshake';
+import { createOrdersApiHandler } from '../../functions/handlers/orders-api';
 import { createOrderFanoutHandler } from '../../functions/handlers/order-fanout';
 import { createOrderOutboxRelayHandler } from '../../functions/handlers/order-outbox-relay';
 import { createSetupHandler } from '../../functions/handlers/setup';
 import { createWebhookDispatchHandler } from '../../functions/handlers/webhook-dispatch';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
-import { API_ROUTES, EMBED_ROUTES, FUNCTION_TIMEOUT_SECONDS, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueName, queueName, tableName } from '../../functions/resources/resource-definitions';
+import { type ApiRoute, apiRoutes, EMBED_ROUTES, FUNCTION_TIMEOUT_SECONDS, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueName, queueName, tableName } from '../../functions/resources/resource-definitions';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { clientOptions } from '../../functions/adapters/aws/client-options';
@@ -55,10 +56,11 @@ const built =
     Promise.resolve(dependencies);
 
 /** Each route's function, served from that function's own dependencies, as in AWS. */
-const HTTP_HANDLERS: Record<(typeof API_ROUTES | typeof EMBED_ROUTES)[number]['fn'], (functions: FunctionDependencies) => HttpLambda> = {
+const HTTP_HANDLERS: Record<(ApiRoute | (typeof EMBED_ROUTES)[number])['fn'], (functions: FunctionDependencies) => HttpLambda> = {
   setup: (functions) => createSetupHandler(built(functions.setup)),
   handshake: (functions) => createHandshakeHandler(built(functions.handshake)),
   embed: (functions) => createEmbedHandler(built(functions.embed)),
+  ordersApi: (functions) => createOrdersApiHandler(built(functions.ordersApi)),
 };
 
 /**
@@ -126,7 +128,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   server.on(
     'request',
     apiGatewayListener(
-      [...API_ROUTES, ...EMBED_ROUTES].map((route) => ({
+      [...apiRoutes(config.STAGE), ...EMBED_ROUTES].map((route) => ({
         method: route.method,
         path: route.path,
         handler: HTTP_HANDLERS[route.fn](deps.functions),

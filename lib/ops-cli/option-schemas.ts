@@ -134,6 +134,12 @@ export const WebhookSecretOption = z.string({ error: requiredField }).superRefin
  */
 export const WebhookUrlOption = z.string({ error: requiredField }).trim().min(1);
 
+/** A file the command reads, relative to the working directory (the repository root under npm). */
+export const FilePathOption = z.string({ error: requiredField }).trim().min(1);
+
+/** Order ids are the UUIDs the order API and `order list` show; stored lower case. */
+export const OrderIdOption = z.uuid({ error: requiredField }).transform((id) => id.toLowerCase());
+
 /** `--data '{"order_id":…}'` or `--data @order.json`: read and parsed by the command. */
 export const JsonDataOption = z.string({ error: requiredField }).trim().min(1);
 

@@ -1,7 +1,9 @@
 /**
- * `order-event --partner ID --event KIND --data JSON_OR_@FILE [--event-id ID]`: publishes
- * an order event through the same ingestion path the procurement side uses, so the
- * partner's webhook fires (sandbox testing, support). Registered as `orderEventCommands`.
+ * `order-event --partner ID --event KIND --data JSON_OR_@FILE [--event-id ID]`: a raw
+ * test tool. It publishes a made-up order event straight to the order-events queue, so
+ * the partner's webhook fires for an order that does not exist; it bypasses orders
+ * entirely (no order is created or changed). Real order webhooks come from orders
+ * (`order confirm|ship|…`, the sandbox API, the module). Registered as `orderEventCommands`.
  */
 import { readFile } from 'node:fs/promises';
 import type { Dependencies } from '../../functions/container';
@@ -53,7 +55,7 @@ export async function orderEventPublish(deps: Dependencies, options: OrderEventO
 
 export const orderEventCommands: CommandTable = {
   'order-event': defineCommand({
-    summary: "Publish an order event through the ingestion path, so the partner's webhook fires",
+    summary: "Raw test tool: publish a made-up order event (no order is created or changed), so the partner's webhook fires",
     options: {
       partner: partnerOption,
       event: { schema: OrderEventKindOption, placeholder: 'KIND', description: `The event kind: ${ORDER_EVENT_KINDS.join(', ')}` },

@@ -4,9 +4,11 @@ import type { Dependencies } from '../../functions/container';
 import { DomainError, ValidationFailed } from '../../functions/domain/errors';
 import { fieldLabel, toValidationIssues, type ValidationIssue } from '../../functions/domain/validation';
 import type { Stage } from '../../functions/resources/stages';
+import { catalogCommands } from './catalog-commands';
 import { deliveryCommands } from './delivery-commands';
 import { keyCommands } from './key-commands';
 import type { CommandTable, OpsCommand } from './ops-command';
+import { orderCommands } from './order-commands';
 import { orderEventCommands } from './order-event-commands';
 import { organizationCommands } from './organization-commands';
 import { outboxCommands } from './outbox-commands';
@@ -25,6 +27,8 @@ export const COMMANDS: CommandTable = {
   ...organizationCommands,
   ...sessionCommands,
   ...webhookCommands,
+  ...catalogCommands,
+  ...orderCommands,
   ...orderEventCommands,
   ...deliveryCommands,
   ...outboxCommands,

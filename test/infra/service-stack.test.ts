@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { ENVIRONMENTS, STAGES, type Stage } from '../../functions/resources/stages';
 import {
   API_ROUTES,
+  apiRoutes,
   EMBED_ROUTES,
+  SANDBOX_API_ROUTES,
   OUTBOX_KEY_PREFIX,
   QUEUES,
   TABLES,
@@ -211,6 +213,25 @@ describe.each(STAGES)('the %s stack', (stage) => {
     expect(sesActions[0]!.resource).toContain(`identity/`);
   });
 
+  it('serves the sandbox order routes on sandbox only: production has no such routes at all', () => {
+    const routeKeys = Object.values(resourcesOf(stage, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties!.RouteKey as string);
+    const sandboxKeys = SANDBOX_API_ROUTES.map((r) => `${r.method} ${r.path}`);
+    expect(routeKeys).toEqual(expect.arrayContaining(API_ROUTES.map((r) => `${r.method} ${r.path}`)));
+    if (stage === 'sandbox') expect(routeKeys).toEqual(expect.arrayContaining(sandboxKeys));
+    else expect(routeKeys.filter((key) => key.includes('/sandbox/'))).toEqual([]);
+  });
+
+  it('lets the orders API write orders on sandbox only, and never carts, sessions or organizations', () => {
+    const writes = (table: TableName) => actionsOn(stage, 'ordersApi', tableId(stage, table)).filter((a) => WRITE_ACTIONS.includes(a));
+    expect(actionsOn(stage, 'ordersApi', tableId(stage, 'orders'))).toContain('dynamodb:Query');
+    expect(writes('orders').length > 0).toBe(stage === 'sandbox');
+    expect(writes('rateLimits')).toContain('dynamodb:UpdateItem');
+    for (const table of ['carts', 'sessions', 'organizations', 'identityUsers', 'catalog', 'partners', 'webhooks', 'idempotency'] as const) {
+      expect(writes(table), table).toEqual([]);
+    }
+    expect(actionsOn(stage, 'ordersApi', tableId(stage, 'carts'))).toEqual([]);
+  });
+
   it('grants no function a wildcard resource beyond X-Ray and ListStreams, which have no resource-level permissions', () => {
     for (const fn of functionNames) {
       const wildcard = statementsOf(stage, fn).filter((s) => s.Resource === '*');
@@ -259,7 +280,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
   });
 
   describe.each([
-    ['partner API', `${config.resourcePrefix}-partner-api`, API_ROUTES],
+    ['partner API', `${config.resourcePrefix}-partner-api`, apiRoutes(stage)],
     ['embed host', `${config.resourcePrefix}-embed`, EMBED_ROUTES],
   ] as const)('its %s', (_, apiName, routes) => {
     const apiId = () => logicalIdWhere(stage, 'AWS::ApiGatewayV2::Api', 'Name', apiName);

@@ -158,7 +158,8 @@ describe('handshake errors (contract: handshake error table)', () => {
   });
 
   it('400 Profile not set up for authentication when the identity user is disabled', async () => {
-    const { profile } = await provisionProfile(stack.deps, partner.partnerId, aSetupBody(), { userStatus: 'disabled' });
+    const { profile } = await provisionProfile(stack.deps, partner.partnerId);
+    await stack.deps.profileAdmin.disable(partner.partnerId, profile.id);
     const res = await handshake({ internal_user_id: profile.internalUserId });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'Profile not set up for authentication', details: expect.stringContaining('disabled') });

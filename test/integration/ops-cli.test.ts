@@ -133,7 +133,7 @@ describe('partner show', () => {
         {
           keyId: created.keyId,
           last4: created.apiKey.slice(-4),
-          scopes: ['organization:write', 'session:write'],
+          scopes: ['organization:write', 'session:write', 'orders:read', 'orders:write'],
           status: 'active',
           createdAt: expect.any(String),
           revokedAt: null,
@@ -223,13 +223,13 @@ describe('key issue', () => {
     const run = await ops(['key', 'issue', '--partner', partnerId, '--json']);
     expect(await setupStatus(run.json.apiKey)).toBe(400);
     const keys = (await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.keys;
-    expect(keys.find((k: any) => k.keyId === run.json.keyId).scopes).toEqual(['organization:write', 'session:write']);
+    expect(keys.find((k: any) => k.keyId === run.json.keyId).scopes).toEqual(['organization:write', 'session:write', 'orders:read', 'orders:write']);
   });
 
   it('refuses unknown or empty scopes, naming the valid ones', async () => {
     const { partnerId } = await createPartner();
     const bad = await ops(['key', 'issue', '--partner', partnerId, '--scopes', 'organization:write,admin']);
-    expectOneLineError(bad, 1, /--scopes must list scopes from organization:write, session:write \(not scopes: "admin"\)/);
+    expectOneLineError(bad, 1, /--scopes must list scopes from organization:write, session:write, orders:read, orders:write \(not scopes: "admin"\)/);
     expectOneLineError(await ops(['key', 'issue', '--partner', partnerId, '--scopes', ',']), 1, /--scopes must list scopes/);
     expect((await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.keys).toHaveLength(1);
   });
@@ -255,7 +255,7 @@ describe('key rotate', () => {
     expect(keys.find((k: any) => k.keyId === created.keyId)).toMatchObject({ status: 'revoked', revokedAt: expect.any(String) });
     expect(keys.find((k: any) => k.keyId === run.json.keyId)).toMatchObject({
       status: 'active',
-      scopes: ['organization:write', 'session:write'],
+      scopes: ['organization:write', 'session:write', 'orders:read', 'orders:write'],
     });
   });
 

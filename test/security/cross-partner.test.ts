@@ -174,6 +174,7 @@ const crossPartnerCommands = (): Record<string, () => string[]> => ({
   'profile enable': () => ['profile', 'enable', '--partner', a.partnerId, '--profile', b.profileId],
   'session revoke': () => ['session', 'revoke', '--partner', a.partnerId, '--profile', b.profileId],
   'organization show': () => ['organization', 'show', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
+  'order list': () => ['order', 'list', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'order-event': () => ['order-event', '--partner', a.partnerId, '--event', 'order.created', '--data', JSON.stringify(orderCreatedData(b.ownOnlyOrg))],
 });
 

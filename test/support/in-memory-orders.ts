@@ -23,6 +23,10 @@ export class InMemoryCatalogRepository implements CatalogRepository {
     for (const product of products) this.products.set(product.productId, copy(product));
   }
 
+  async listAll(): Promise<Product[]> {
+    return inCatalogOrder([...this.products.values()]).map(copy);
+  }
+
   async listActive(filter?: CatalogFilter): Promise<Product[]> {
     return inCatalogOrder([...this.products.values()].filter((product) => product.active && matchesCatalogFilter(product, filter))).map(copy);
   }
@@ -115,7 +119,13 @@ export class InMemoryOrderRepository implements OrderRepository {
       .filter((order) => order.organizationId === organizationId)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
     let start = 0;
-    if (page.cursor !== undefined) {
+    if (page.startingAfter !== undefined) {
+      const index = newestFirst.findIndex((order) => order.id === page.startingAfter);
+      if (index === -1) {
+        throw new ValidationFailed([{ code: 'INVALID_CURSOR', message: 'starting_after is not an order of this organization', path: ['starting_after'] }]);
+      }
+      start = index + 1;
+    } else if (page.cursor !== undefined) {
       const after = decodeCursor(page.cursor, organizationId);
       start = newestFirst.findIndex((order) => order.createdAt < after.createdAt || (order.createdAt === after.createdAt && order.id < after.id));
       if (start === -1) start = newestFirst.length;

@@ -53,7 +53,6 @@ export async function provisionProfile(
   deps: Dependencies,
   partnerId: PartnerId,
   body: SetupBody = aSetupBody(),
-  options: { userStatus?: IdentityUser['status'] } = {},
 ): Promise<ProvisionedProfile> {
   const input = SetupRequest.parse(body);
   const now = deps.clock.now().toISOString();
@@ -80,7 +79,7 @@ export async function provisionProfile(
     email: input.user.email,
     createdAt: now,
   };
-  const user: IdentityUser = { id: userId, partnerId, profileId, email: input.user.email, status: options.userStatus ?? 'active', createdAt: now };
+  const user: IdentityUser = { id: userId, partnerId, profileId, email: input.user.email, status: 'active', createdAt: now };
   const known = new Set(existing?.locations.map((l) => l.internalShippingLocationId));
   const locations: ShippingLocation[] = (input.shippingLocations ?? [])
     .filter((l) => !known.has(l.internalShippingLocationId))

@@ -44,13 +44,17 @@ export class DynamoCatalogRepository implements CatalogRepository {
     }
   }
 
-  async listActive(filter?: CatalogFilter): Promise<Product[]> {
+  async listAll(): Promise<Product[]> {
     const items = await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': catalogKeys.partition },
     });
-    return inCatalogOrder(items.map(toProduct).filter((product) => product.active && matchesCatalogFilter(product, filter)));
+    return inCatalogOrder(items.map(toProduct));
+  }
+
+  async listActive(filter?: CatalogFilter): Promise<Product[]> {
+    return (await this.listAll()).filter((product) => product.active && matchesCatalogFilter(product, filter));
   }
 
   async get(productIds: readonly ProductId[]): Promise<Map<ProductId, Product>> {

@@ -36,6 +36,8 @@ const toItem = (order: Order) => ({
   order,
 });
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The page cursor: gsi1's last evaluated key, opaque to callers. */
 const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 
@@ -113,7 +115,12 @@ export class DynamoOrderRepository implements OrderRepository {
   async listByOrganization(organizationId: OrganizationId, page: OrderPageRequest = {}): Promise<OrderPage> {
     const limit = Math.min(Math.max(page.limit ?? DEFAULT_ORDER_PAGE_SIZE, 1), MAX_ORDER_PAGE_SIZE);
     const partition = orderKeys.ordersOfOrganization(organizationId);
-    const startKey = page.cursor === undefined ? undefined : decodeCursor(page.cursor, partition);
+    const startKey =
+      page.startingAfter !== undefined
+        ? await this.keyOfOrderIn(page.startingAfter, organizationId)
+        : page.cursor === undefined
+          ? undefined
+          : decodeCursor(page.cursor, partition);
     const { Items = [], LastEvaluatedKey } = await this.db.send(
       new QueryCommand({
         TableName: this.tables.orders,
@@ -129,6 +136,18 @@ export class DynamoOrderRepository implements OrderRepository {
     // DynamoDB may hand back a key after an exactly full last page; only promise more when there is more.
     const nextCursor = LastEvaluatedKey && (await this.hasMore(partition, LastEvaluatedKey)) ? encodeCursor(LastEvaluatedKey) : undefined;
     return { orders, ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  /** gsi1's key of an order of this organization, to start a page after it. */
+  private async keyOfOrderIn(orderId: string, organizationId: OrganizationId): Promise<Record<string, unknown>> {
+    const order = UUID.test(orderId) ? await this.get(orderId as OrderId) : undefined;
+    if (!order || order.organizationId !== organizationId) {
+      throw new ValidationFailed([
+        { code: 'INVALID_CURSOR', message: 'starting_after must be the id of an order of the same organization', path: ['starting_after'] },
+      ]);
+    }
+    const { pk, sk, gsi1pk, gsi1sk } = toItem(order);
+    return { pk, sk, gsi1pk, gsi1sk };
   }
 
   private async hasMore(partition: string, after: Record<string, unknown>): Promise<boolean> {

@@ -11,6 +11,8 @@ export interface CatalogFilter {
 export interface CatalogRepository {
   /** Writes the products, replacing any with the same product_id; an import applies all of them or fails. */
   upsertMany(products: readonly Product[]): Promise<void>;
+  /** Every product, inactive ones too, in `inCatalogOrder` (what operators list). */
+  listAll(): Promise<Product[]>;
   /** Active products, filtered, in `inCatalogOrder`. */
   listActive(filter?: CatalogFilter): Promise<Product[]>;
   /** The products with these ids that exist, active or not (orders and carts name inactive ones too). */

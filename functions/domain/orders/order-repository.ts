@@ -11,6 +11,12 @@ export interface OrderPageRequest {
   readonly limit?: number;
   /** `nextCursor` of the previous page, as given. */
   readonly cursor?: string;
+  /**
+   * Stripe-style: the page starts after this order of the same organization (the last
+   * one of the previous page). An unknown order, or another organization's, throws
+   * ValidationFailed on `starting_after`.
+   */
+  readonly startingAfter?: string;
 }
 
 export interface OrderPage {

@@ -8,7 +8,12 @@ const PARTNER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 /** Partner ids are UUIDs; anything else names no partner and is never looked up. */
 export const isPartnerId = (value: string): value is PartnerId => PARTNER_ID.test(value);
 
-export const SCOPES = ['organization:write', 'session:write'] as const;
+/**
+ * What a key may do. New keys get all of them by default (`partner create`, `key issue`);
+ * a key keeps exactly the scopes it was issued with, so keys issued before a scope
+ * existed do not have it (docs/decisions.md, "New scopes and existing keys").
+ */
+export const SCOPES = ['organization:write', 'session:write', 'orders:read', 'orders:write'] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 

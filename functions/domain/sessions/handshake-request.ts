@@ -16,34 +16,36 @@ const IDENTIFIERS = ['internal_user_id', 'profile_id'] as const;
 const text = () =>
   z.string({ error: requiredField }).check(z.trim(), z.minLength(1), z.maxLength(MAX_TEXT_LENGTH), z.refine(isWellFormedText, INVALID_TEXT), z.refine(hasNoControlCharacters, CONTROL_CHARACTER));
 
-export const HandshakeRequest = z
-  .object(
-    {
-      internal_user_id: z.optional(text()),
-      // UUIDs are case-insensitive (RFC 9562); ours are stored in lower case.
-      profile_id: z.optional(z.pipe(z.string({ error: requiredField }).check(z.trim(), z.toLowerCase()), z.uuid())),
-      internal_org_id: z.optional(text()),
-    },
-    { error: requiredField },
-  )
-  .check(
-    z.superRefine(
-      (body, ctx) => {
-        // Reads the (possibly half-parsed) body defensively: it also runs when a field failed on its own.
-        const given = IDENTIFIERS.filter((name) => (body as Record<string, unknown>)[name] !== undefined);
-        if (given.length === 0) {
-          ctx.addIssue({ code: 'custom', path: [], ...rule('IDENTIFIER_REQUIRED', 'must contain internal_user_id or profile_id') });
-        } else if (given.length === 2) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['profile_id'],
-            ...rule('CONFLICTING_FIELDS', 'cannot be given together with internal_user_id: send exactly one of them'),
-          });
-        }
-      },
-      { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
-    ),
-  );
+/**
+ * Exactly one of `internal_user_id` and `profile_id`: the rule of every body that names a
+ * partner's user (the handshake, the sandbox order API).
+ */
+export const exactlyOneUserIdentifier = z.superRefine(
+  (body: object, ctx) => {
+    // Reads the (possibly half-parsed) body defensively: it also runs when a field failed on its own.
+    const given = IDENTIFIERS.filter((name) => (body as Record<string, unknown>)[name] !== undefined);
+    if (given.length === 0) {
+      ctx.addIssue({ code: 'custom', path: [], ...rule('IDENTIFIER_REQUIRED', 'must contain internal_user_id or profile_id') });
+    } else if (given.length === 2) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['profile_id'],
+        ...rule('CONFLICTING_FIELDS', 'cannot be given together with internal_user_id: send exactly one of them'),
+      });
+    }
+  },
+  { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+);
+
+/** The fields naming the user, shared by every body that names one. */
+export const userIdentifierFields = {
+  internal_user_id: z.optional(text()),
+  // UUIDs are case-insensitive (RFC 9562); ours are stored in lower case.
+  profile_id: z.optional(z.pipe(z.string({ error: requiredField }).check(z.trim(), z.toLowerCase()), z.uuid())),
+  internal_org_id: z.optional(text()),
+};
+
+export const HandshakeRequest = z.object(userIdentifierFields, { error: requiredField }).check(exactlyOneUserIdentifier);
 
 /** The user to open a session for: by service profile id or by the partner's own user id. */
 export type ProfileIdentifier =
@@ -53,7 +55,16 @@ export type ProfileIdentifier =
 export function parseHandshakeRequest(body: unknown): ProfileIdentifier {
   const parsed = HandshakeRequest.safeParse(body);
   if (!parsed.success) throw new ValidationFailed(toValidationIssues(parsed.error), 'Invalid request body');
-  const { internal_user_id, profile_id, internal_org_id } = parsed.data;
+  return toProfileIdentifier(parsed.data);
+}
+
+/** The identifier a parsed body names (exactly one of the two was checked). */
+export function toProfileIdentifier(fields: {
+  readonly internal_user_id?: string | undefined;
+  readonly profile_id?: string | undefined;
+  readonly internal_org_id?: string | undefined;
+}): ProfileIdentifier {
+  const { internal_user_id, profile_id, internal_org_id } = fields;
   const org = internal_org_id === undefined ? {} : { internalOrgId: internal_org_id };
   if (profile_id !== undefined) return { by: 'profile_id', profileId: profile_id, ...org };
   return { by: 'internal_user_id', internalUserId: internal_user_id as string, ...org };

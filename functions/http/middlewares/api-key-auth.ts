@@ -4,6 +4,7 @@ import { Unauthorized } from '../../domain/errors';
 import { type ApiContext, type ApiEvent, type ApiResult, filledIn, header } from '../api-context';
 import type { ApiEndpoint } from '../endpoints';
 import type { ApiAccessDependencies } from '../pipeline-dependencies';
+import { settleAdmission } from '../admission';
 import { rateLimitHeaders } from '../responses';
 
 /**
@@ -41,12 +42,16 @@ export const apiKeyAuth = <D extends ApiAccessDependencies>(endpoint: ApiEndpoin
     const caller = await deps.authenticator.authenticate(presentedKey(request.event, endpoint.credential));
     request.context.caller = caller;
     // Counted before the scope check and body validation: every authenticated request counts.
-    request.context.rateLimit = await deps.rateLimiter.consume(caller.partnerId, endpoint.name, endpoint.limitPerMinute);
+    const admission = deps.rateLimiter.consume(caller.partnerId, endpoint.name, endpoint.limitPerMinute);
+    // Settled by settleAdmission (here, in the handler or in the error responder); never left unobserved.
+    admission.catch(() => undefined);
+    request.context.admission = admission;
+    if (!endpoint.countsConcurrently) await settleAdmission(request.context);
     requireScope(caller, endpoint.scope);
   },
-  after: (request) => {
+  after: async (request) => {
     // Success responses carry the limit too; failures get it from the error responder.
-    const limit = request.context.rateLimit;
+    const limit = await settleAdmission(request.context);
     if (limit && request.response) {
       request.response.headers = { ...request.response.headers, ...rateLimitHeaders(limit) };
     }

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { ValidationFailed } from '../../domain/errors';
 import { type ApiContext, type ApiEvent, type ApiResult, header } from '../api-context';
-import { MAX_BODY_BYTES } from '../endpoints';
+import { type ApiEndpoint, MAX_BODY_BYTES } from '../endpoints';
 
 const invalid = (code: string, message: string) => new ValidationFailed([{ code, message, path: [] }], message);
 
@@ -29,10 +29,18 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
-/** Parses the body as a JSON object, refusing anything else with a 400 in the endpoint's shape. */
-export const jsonBody = <D>(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
+/**
+ * Parses the body as a JSON object, refusing anything else with a 400 in the endpoint's
+ * shape. GET routes never read one (`ignored`: whatever was sent is not looked at); an
+ * `optional` body may be empty, which reads as `{}`.
+ */
+export const jsonBody = <D>(mode: NonNullable<ApiEndpoint['body']> = 'required'): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
   before: (request) => {
     const { event } = request;
+    if (mode === 'ignored') {
+      request.context.body = {};
+      return;
+    }
     const contentType = header(event, 'content-type');
     if (contentType !== undefined && !/^application\/(.+\+)?json\s*(;|$)/i.test(contentType)) {
       throw invalid('UNSUPPORTED_CONTENT_TYPE', 'Content-Type must be application/json');
@@ -41,7 +49,13 @@ export const jsonBody = <D>(): MiddlewareObj<ApiEvent, ApiResult, Error, ApiCont
     if (raw.byteLength > MAX_BODY_BYTES) {
       throw invalid('BODY_TOO_LARGE', `The request body must not exceed ${MAX_BODY_BYTES} bytes`);
     }
-    if (raw.byteLength === 0) throw invalid('BODY_REQUIRED', 'A JSON object body is required');
+    if (raw.byteLength === 0) {
+      if (mode === 'optional') {
+        request.context.body = {};
+        return;
+      }
+      throw invalid('BODY_REQUIRED', 'A JSON object body is required');
+    }
     const text = raw.toString('utf8');
     if (nestingDepth(text) > MAX_JSON_DEPTH) {
       throw invalid('NESTING_TOO_DEEP', `The request body must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);

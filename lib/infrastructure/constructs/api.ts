@@ -12,7 +12,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
-import { API_ROUTES, EMBED_ROUTES, type FunctionName } from '../../../functions/resources/resource-definitions';
+import { apiRoutes, EMBED_ROUTES, type FunctionName } from '../../../functions/resources/resource-definitions';
 import { serviceLogGroup } from './node-function';
 
 type RouteDefinition = { readonly method: keyof typeof HttpMethod; readonly path: string; readonly fn: FunctionName };
@@ -48,6 +48,17 @@ const STAGE_THROTTLE = { rateLimit: 50, burstLimit: 100 };
 const ROUTE_THROTTLE: Readonly<Record<string, { rate: number; burst: number }>> = {
   'POST /v1/organizations/setup': { rate: 20, burst: 40 },
   'POST /v1/partner/handshake': { rate: 50, burst: 100 },
+  // Reads are cheap single queries; the per-partner limits (60 catalog, 300 order reads a minute) bind long before these.
+  'GET /v1/catalog/products': { rate: 20, burst: 40 },
+  'GET /v1/orders': { rate: 50, burst: 100 },
+  'GET /v1/orders/{order_id}': { rate: 50, burst: 100 },
+  // Sandbox only: a partner's CI placing and advancing orders.
+  'POST /v1/sandbox/orders': { rate: 10, burst: 20 },
+  'POST /v1/sandbox/orders/{order_id}/confirm': { rate: 10, burst: 20 },
+  'POST /v1/sandbox/orders/{order_id}/ship': { rate: 10, burst: 20 },
+  'POST /v1/sandbox/orders/{order_id}/deliver': { rate: 10, burst: 20 },
+  'POST /v1/sandbox/orders/{order_id}/cancel': { rate: 10, burst: 20 },
+  'POST /v1/sandbox/orders/{order_id}/refund': { rate: 10, burst: 20 },
   'GET /embedded/{partnerId}': { rate: 50, burst: 100 },
   'POST /embedded/{partnerId}/logout': { rate: 10, burst: 20 },
 };
@@ -128,7 +139,8 @@ export class Api extends Construct {
       config,
       apiName: `${config.resourcePrefix}-partner-api`,
       description: `Partner API (${config.stage})`,
-      routes: API_ROUTES,
+      // Per stage: production has no sandbox routes at all.
+      routes: apiRoutes(config.stage),
       functions,
     });
     const embed = new LoggedHttpApi(this, 'Embed', {

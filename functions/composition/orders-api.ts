@@ -1,0 +1,36 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../adapters/aws/dynamodb-client';
+import type { CatalogRepository } from '../domain/catalog/catalog-repository';
+import { OrderService } from '../domain/orders/order-service';
+import { SandboxOrders } from '../domain/orders/sandbox-orders';
+import type { OrganizationRepository } from '../domain/organizations/organization-repository';
+import { type ApiDependencies, composeApiAccess } from './api-access';
+import { type BaseDependencies, createBase } from './base';
+import { lambdaRoot } from './lambda-root';
+import { DynamoRepositories } from './repositories';
+
+export interface OrdersApiDependencies extends ApiDependencies {
+  readonly catalog: CatalogRepository;
+  readonly organizations: OrganizationRepository;
+  readonly orderService: OrderService;
+  /** Used by the sandbox routes only, which production does not have. */
+  readonly sandboxOrders: SandboxOrders;
+}
+
+export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentClient): OrdersApiDependencies {
+  const repositories = new DynamoRepositories(base.config, db);
+  const catalog = repositories.catalog();
+  const organizations = repositories.organizations();
+  // The API orders explicit lines, never a cart: the carts repository is built but never
+  // called, and the function has no access to that table.
+  const orderService = new OrderService({ orders: repositories.orders(base.clock), carts: repositories.carts(), catalog, clock: base.clock });
+  return {
+    ...composeApiAccess(base, repositories),
+    catalog,
+    organizations,
+    orderService,
+    sandboxOrders: new SandboxOrders(organizations, repositories.identity(), orderService),
+  };
+}
+
+export const ordersApiFromEnvironment = lambdaRoot((config) => composeOrdersApi(createBase(config), createDocumentClient()));

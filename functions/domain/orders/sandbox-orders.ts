@@ -1,0 +1,50 @@
+import { ProfileNotLinked, ShippingLocationUnavailable } from '../errors';
+import type { IdentityDirectory } from '../identity/identity-user';
+import type { OrganizationRepository } from '../organizations/organization-repository';
+import { findPartnerProfile } from '../organizations/partner-profile';
+import type { PartnerId } from '../partners/partner';
+import { signInBlocker } from '../sessions/sign-in-eligibility';
+import type { Order } from './order';
+import type { OrderService } from './order-service';
+import type { SandboxOrder } from './sandbox-order-request';
+
+/**
+ * Placing an order through the sandbox API as the named user would in the module, so a
+ * partner's CI can produce every webhook kind without a browser. The user's cart is not
+ * touched.
+ */
+export class SandboxOrders {
+  constructor(
+    private readonly organizations: OrganizationRepository,
+    private readonly identity: IdentityDirectory,
+    private readonly orderService: OrderService,
+  ) {}
+
+  /**
+   * 1. the profile, by the handshake's rules (ProfileNotFound, Forbidden, AMBIGUOUS_USER);
+   * 2. it must be able to sign in, as a user of the module can (ProfileNotLinked);
+   * 3. the shipping location by the partner's id, or the default (ShippingLocationUnavailable);
+   * 4. the order is placed from the given lines, with its order.created event.
+   */
+  async place(partnerId: PartnerId, request: SandboxOrder): Promise<Order> {
+    const profile = await findPartnerProfile(this.organizations, partnerId, request.user);
+    const blocker = await signInBlocker(this.identity, profile);
+    if (blocker) throw new ProfileNotLinked(blocker);
+
+    const organization = await this.organizations.getOrganization(partnerId, profile.internalOrgId);
+    if (!organization) throw new RangeError(`Profile ${profile.id} names organization ${profile.internalOrgId}, which is not stored`);
+    let shippingLocationId: string | undefined;
+    if (request.internalShippingLocationId !== undefined) {
+      const location = organization.locations.find((candidate) => candidate.internalShippingLocationId === request.internalShippingLocationId);
+      if (!location) throw new ShippingLocationUnavailable(request.internalShippingLocationId);
+      shippingLocationId = location.id;
+    }
+    return this.orderService.placeOrder({
+      partner: { id: partnerId },
+      profile,
+      organization,
+      items: request.items,
+      ...(shippingLocationId === undefined ? {} : { shippingLocationId }),
+    });
+  }
+}
