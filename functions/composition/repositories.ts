@@ -29,7 +29,7 @@ export class DynamoRepositories {
   /** Endpoints are items of the partners table. */
   webhookEndpoints = () => new DynamoWebhookEndpointRepository(this.db, this.table('partners'));
   /** `db` replaces the client of this repository only (tests: a client that fails transactions on demand). */
-  organizations = (db = this.db) => new DynamoOrganizationRepository(db, this.table('organizations'), this.table('identityUsers'));
+  organizations = (db = this.db) => new DynamoOrganizationRepository(db, this.table('organizations'), this.table('identityUsers'), this.table('idempotency'));
   identity = () => new DynamoIdentityDirectory(this.db, this.table('identityUsers'));
   sessions = () => new DynamoSessionRepository(this.db, this.table('sessions'));
   deliveries = () => new DynamoDeliveryRepository(this.db, this.table('webhooks'));

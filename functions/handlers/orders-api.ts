@@ -18,8 +18,11 @@ import { routedHandler, routeNotFound } from '../http/routed-handler';
 
 type GetDependencies = () => Promise<OrdersApiDependencies>;
 
-/** API Gateway sets the path parameters of the matched route; their absence is a route defined wrongly. */
-const orderIdOf = (pathParameters: Record<string, string | undefined> | undefined): string => pathParameters?.order_id ?? '';
+/**
+ * API Gateway sets the path parameters of the matched route; their absence is a route
+ * defined wrongly. Order ids are UUIDs, stored in lower case: any case names the same order.
+ */
+const orderIdOf = (pathParameters: Record<string, string | undefined> | undefined): string => (pathParameters?.order_id ?? '').toLowerCase();
 
 /**
  * Defence in depth behind the stage's route list (production's API has no sandbox

@@ -1,4 +1,5 @@
 import { type SetupDependencies, setupFromEnvironment } from '../composition/setup';
+import type { SetupResult } from '../domain/organizations/organization-setup';
 import { SetupRequest } from '../domain/organizations/setup-request';
 import { idempotentApiHandler } from '../http/api-handler';
 import { SETUP_ENDPOINT } from '../http/endpoints';
@@ -6,12 +7,23 @@ import { parseBody } from '../http/parse-body';
 import { json } from '../http/responses';
 import { toSetupResponse } from '../http/setup-response';
 
-/** POST /v1/organizations/setup: provisions an organization, a profile and shipping locations. */
+const answer = (result: SetupResult) => json(200, toSetupResponse(result));
+
+/**
+ * POST /v1/organizations/setup: provisions an organization, a profile and shipping
+ * locations. With an Idempotency-Key, the 200 to replay is stored in the setup's own
+ * transaction, so a retry after a crash at any step replays it.
+ */
 export const createSetupHandler = (getDependencies: () => Promise<SetupDependencies>) =>
-  idempotentApiHandler(SETUP_ENDPOINT, getDependencies, async ({ body, caller, deps, admitted }) => {
+  idempotentApiHandler(SETUP_ENDPOINT, getDependencies, async ({ body, caller, deps, admitted, idempotency }) => {
     const input = parseBody(SetupRequest, body);
-    const result = await deps.organizationSetup.setup(caller.partnerId, input, admitted);
-    return json(200, toSetupResponse(result));
+    const completionFor =
+      idempotency &&
+      ((result: SetupResult) => {
+        const { statusCode, body: stored } = answer(result);
+        return idempotency.completionWith({ statusCode, body: stored });
+      });
+    return answer(await deps.organizationSetup.setup(caller.partnerId, input, admitted, completionFor));
   });
 
 export const handler = createSetupHandler(setupFromEnvironment);

@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Caller } from '../domain/access/authenticator';
+import type { IdempotentAttempt } from '../domain/idempotency/idempotency-guard';
 import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from './api-context';
 import { settleAdmission } from './admission';
 import type { ApiEndpoint } from './endpoints';
@@ -18,6 +19,8 @@ export interface ApiRequest<D> {
   readonly caller: Caller;
   readonly requestId: string;
   readonly deps: D;
+  /** The first run of a request's Idempotency-Key, for a handler whose work completes it in its own transaction. */
+  readonly idempotency?: Extract<IdempotentAttempt, { kind: 'first' }>;
   /** Resolves once the request is within its rate limit (RateLimited otherwise): call it before the first write. */
   readonly admitted: () => Promise<void>;
 }
@@ -74,6 +77,7 @@ function pipeline<D extends ApiAccessDependencies>(
         caller: filledIn(context.caller, 'caller'),
         requestId: filledIn(context.requestId, 'requestId'),
         deps: filledIn(context.deps, 'deps'),
+        ...(context.idempotency ? { idempotency: context.idempotency } : {}),
         admitted: async () => {
           await settleAdmission(context);
         },

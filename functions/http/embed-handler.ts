@@ -36,7 +36,8 @@ export function embedHandler<D extends EmbedHostDependencies>(
     .use(embedSecurityHeaders<D>())
     .use(embedErrorResponder<D>())
     .handler(async (event, context) => {
-      const partnerId = event.pathParameters?.partnerId ?? '';
+      // UUIDs are case-insensitive; ours are stored, and put in every iframe_embed_url, in lower case.
+      const partnerId = (event.pathParameters?.partnerId ?? '').toLowerCase();
       if (!isPartnerId(partnerId)) throw new EmbedAccessDenied('link', 'the path names no partner');
       return handle({ event, partnerId, deps: filledIn(context.deps, 'deps') });
     });

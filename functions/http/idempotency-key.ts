@@ -3,7 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { settleAdmission } from './admission';
 import * as z from 'zod/mini';
 import { ValidationFailed } from '../domain/errors';
-import type { StoredOutcome } from '../domain/idempotency/idempotency-guard';
+import type { StoredOutcome } from '../domain/idempotency/stored-outcome';
 import { toValidationIssues } from '../domain/validation';
 import { type ApiContext, type ApiEvent, type ApiResult, filledIn, header } from './api-context';
 import type { ApiEndpoint } from './endpoints';

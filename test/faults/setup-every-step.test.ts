@@ -6,8 +6,10 @@
  *
  * After each fault: the tables hold no partial state anywhere (checkStoredModel), Stripe
  * holds at most one customer for the organization, and the partner's retry completes:
- * 200, or 409 USER_ALREADY_EXISTS naming the very profile the faulted call committed
- * (docs/setup.md, "A lost answer"), with exactly one Stripe customer carrying the details.
+ * without an Idempotency-Key, 200, or 409 USER_ALREADY_EXISTS naming the very profile the
+ * faulted call committed (docs/setup.md, "A lost answer"); with one, always the 200 of the
+ * setup that committed (replayed) or of the retry itself. Exactly one Stripe customer
+ * carries the details.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,9 +133,18 @@ async function sweep(scenario: Scenario) {
       // The partner retries (past any lapsed Idempotency-Key claim and rate-limit window).
       stack.clock.advance(61_000);
       const retried = await stack.post(SETUP, prepared.body, prepared.headers);
-      if (first.status === 200) {
-        // A 200 whose Idempotency-Key record failed to complete: the key lapsed, the user exists.
-        expect([200, 409], label).toContain(retried.status);
+      if (scenario.idempotencyKey) {
+        // The key completes in the setup's own transaction: whatever step failed, the retry
+        // gets the 200 of the setup that committed (replayed), or runs it now.
+        expect(retried.status, `${label}: ${retried.text}`).toBe(200);
+        const replayed = first.status === 200 || committed;
+        expect(retried.headers.get('idempotent-replayed') ?? 'no', label).toBe(replayed ? 'true' : 'no');
+        if (first.status === 200) expect(retried.body, label).toEqual(first.body);
+        if (committed) expect(retried.body.data.profile.id, label).toBe(after.profile?.id);
+        const again = await stack.post(SETUP, prepared.body, prepared.headers);
+        expect([again.status, again.body], label).toEqual([200, retried.body]);
+      } else if (first.status === 200) {
+        expect(retried.status, label).toBe(409);
       } else if (committed) {
         expect(retried.status, label).toBe(409);
         expect(retried.body, label).toMatchObject({ code: 'USER_ALREADY_EXISTS', data: { profileId: after.profile?.id } });
@@ -169,9 +180,15 @@ describe('setup with a fault at every step, one at a time (DynamoDB and Stripe c
     );
   });
 
-  it('a new organization with an Idempotency-Key: the key never blocks the retry for good, and nothing is half-written', async () => {
+  it('a new organization with an Idempotency-Key: the retry after any fault replays the 200 of the setup that committed', async () => {
     const steps = await sweep({ name: 'new organization + Idempotency-Key', idempotencyKey: true, existingOrganization: false, modes: ['fail', 'lose'] });
-    expect(steps.filter((s) => s.includes('(idempotency)')).length).toBeGreaterThanOrEqual(2);
+    // The claim, then the setup's transaction carrying the completion: no write after it can fail.
+    expect(steps.slice(-1)).toEqual(['dynamodb:TransactWriteItems(idempotency+identity-users+organizations)']);
+    expect(steps.filter((s) => s.includes('idempotency')).length).toBe(2);
+  });
+
+  it('a further user of an existing organization with an Idempotency-Key: the retry after any fault replays the 200', async () => {
+    await sweep({ name: 'existing organization + Idempotency-Key', idempotencyKey: true, existingOrganization: true, modes: ['fail', 'lose'] });
   });
 
   it('a further user of an existing organization: nothing added after any fault, the retry adds the profile once', async () => {

@@ -9,7 +9,6 @@ import {
   type DemoUser,
   setupEndpointProvisioner,
 } from '../../lib/local-runtime/demo-app';
-import { provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
@@ -22,12 +21,14 @@ beforeAll(async () => {
   const connection = new Promise<DemoConnection>((done) => {
     connect = done;
   });
+  // The demo's own provisioner, through the real setup endpoint, with a failure to inject in front of it.
+  const throughSetup = setupEndpointProvisioner(() => connection);
   const provision = async (user: DemoUser) => {
     if (failNextProvisioning) {
       failNextProvisioning = false;
       throw new Error('setup answered 503');
     }
-    await provisionProfile(stack.deps, partner.partnerId, user.setup);
+    await throughSetup(user);
     provisioned.push(user.setup.internalUserId);
   };
   stack = await startTestStack({ pages: [createDemoApp({ connection: () => connection, provision })] });
@@ -60,6 +61,13 @@ describe('the local demo partner app', () => {
     const retried = await get('/demo/users/ada');
     expect(retried.status).toBe(200);
     expect(provisioned).toEqual(DEMO_USERS.map((u) => u.setup.internalUserId));
+    // Provisioned through POST /v1/organizations/setup: one request-log line of setup per user, each a 200.
+    const setups = stack.logs.filter((line) => line.msg === 'api_request' && line.endpoint === 'setup');
+    expect(setups.map((line) => [line.status, line.partnerId])).toEqual(DEMO_USERS.map(() => [200, partner.partnerId]));
+    for (const user of DEMO_USERS) {
+      const organization = await stack.deps.organizations.getOrganization(partner.partnerId, user.setup.internalOrgId);
+      expect(organization?.organization.paymentCustomerId, user.slug).toMatch(/^cus_/);
+    }
   });
 
   it("frames a fresh iframe_embed_url from the real handshake on every visit, never showing the API key", async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { tableName } from '../../functions/resources/resource-definitions';
 import { aSetupBody, type ProvisionedProfile, provisionProfile } from '../support/provisioned-profile';
+import { holdUntilAll } from '../support/arrival-gate';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 const EXPIRED_MESSAGE = 'This link has expired or was already used. Please reopen the module from your application.';
@@ -65,6 +66,17 @@ describe('redeeming the iframe URL', () => {
     );
   });
 
+  it('takes the partner id in the path in any case: redeemed, and redirected to the lower-case path', async () => {
+    const { iframe_embed_url } = await handshake();
+    const url = new URL(iframe_embed_url);
+    const res = await browse(`${stack.url}${modulePath(partner.partnerId.toUpperCase())}${url.search}`);
+
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(modulePath());
+    const page = await browse(modulePath(partner.partnerId.toUpperCase()), { cookie: cookieValue(res.setCookies) as string });
+    expect(page.status).toBe(200);
+  });
+
   it('stores only the hash of the session cookie, and marks the token used', async () => {
     const { session_key, iframe_embed_url } = await handshake();
     const res = await browse(iframe_embed_url);
@@ -100,8 +112,13 @@ describe('redeeming the iframe URL', () => {
   });
 
   it('lets exactly one of 50 concurrent redemptions of one token through', async () => {
-    const { iframe_embed_url } = await handshake();
-    const results = await Promise.all(Array.from({ length: 50 }, () => browse(iframe_embed_url)));
+    const { session_key, iframe_embed_url } = await handshake();
+    // Every redemption's write is held until all 50 are there: whatever a redemption reads
+    // first, it reads before any of them wrote (a read-then-write would let all 50 through).
+    const token = `TOKEN#${sha256(session_key)}`;
+    const gate = holdUntilAll(stack.deps.aws.db, 50, ({ name, input }) => /^Update(Item)?Command$/.test(name) && JSON.stringify(input.Key).includes(token));
+    const results = await Promise.all(Array.from({ length: 50 }, () => browse(iframe_embed_url))).finally(() => gate.remove());
+    expect(gate.arrived()).toBe(50);
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
     expect(statuses.filter((s) => s === 401)).toHaveLength(49);

@@ -267,7 +267,8 @@ describe('profile disable', () => {
       expect(res.body.error).toBe('Profile not set up for authentication');
     }
 
-    const again = await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id]);
+    // Ids as an operator may paste them, in upper case: the same partner and profile.
+    const again = await ops(['profile', 'disable', '--partner', partner.partnerId.toUpperCase(), '--profile', data.profile.id.toUpperCase()]);
     expect(again.code).toBe(0);
     expect(again.text).toContain('already disabled: nothing changed');
   });

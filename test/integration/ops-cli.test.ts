@@ -65,7 +65,7 @@ describe('partner create', () => {
     expect(created.partnerId).toMatch(/^[0-9a-f-]{36}$/);
     expect(created.apiKey).toMatch(/^sk_test_[0-9a-f]{64}$/);
     expect(created.keyId).toMatch(/^key_[0-9a-f-]{36}$/);
-    expect(await setupStatus(created.apiKey)).not.toBe(401);
+    expect(await setupStatus(created.apiKey)).toBe(400);
   });
 
   it('stores the alert email', async () => {
@@ -221,7 +221,7 @@ describe('key issue', () => {
   it('issues a key with every scope by default', async () => {
     const { partnerId } = await createPartner();
     const run = await ops(['key', 'issue', '--partner', partnerId, '--json']);
-    expect(await setupStatus(run.json.apiKey)).not.toBe(401);
+    expect(await setupStatus(run.json.apiKey)).toBe(400);
     const keys = (await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.keys;
     expect(keys.find((k: any) => k.keyId === run.json.keyId).scopes).toEqual(['organization:write', 'session:write', 'orders:read', 'orders:write']);
   });
@@ -249,7 +249,7 @@ describe('key rotate', () => {
     expect(run.json.keyId).not.toBe(created.keyId);
 
     expect(await setupStatus(created.apiKey)).toBe(401);
-    expect(await setupStatus(run.json.apiKey)).not.toBe(401);
+    expect(await setupStatus(run.json.apiKey)).toBe(400);
 
     const keys = (await ops(['partner', 'show', '--partner', created.partnerId, '--json'])).json.keys;
     expect(keys.find((k: any) => k.keyId === created.keyId)).toMatchObject({ status: 'revoked', revokedAt: expect.any(String) });
@@ -277,7 +277,7 @@ describe('key rotate', () => {
 describe('key revoke', () => {
   it('stops the key at once', async () => {
     const created = await createPartner();
-    expect(await setupStatus(created.apiKey)).not.toBe(401);
+    expect(await setupStatus(created.apiKey)).toBe(400);
     const run = await ops(['key', 'revoke', '--partner', created.partnerId, '--key', created.keyId, '--json']);
     expect(run.code).toBe(0);
     expect(run.json).toEqual({ partnerId: created.partnerId, keyId: created.keyId, status: 'revoked' });
@@ -292,7 +292,7 @@ describe('key revoke', () => {
     const unknownKey = `key_${randomUUID()}`;
     expectOneLineError(await ops(['key', 'revoke', '--partner', created.partnerId, '--key', unknownKey]), 1, `No key ${unknownKey}`);
     expectOneLineError(await ops(['key', 'revoke', '--partner', created.partnerId, '--key', other.keyId]), 1, `No key ${other.keyId}`);
-    expect(await setupStatus(other.apiKey)).not.toBe(401);
+    expect(await setupStatus(other.apiKey)).toBe(400);
   });
 });
 

@@ -397,6 +397,14 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     expect((await get('/v1/orders/not-an-id', owner.bearer)).status).toBe(404);
     expect((await get(`/v1/orders/${order.id}`, owner.bearer)).body.status).toBe('pending');
   });
+
+  it('takes an order id in any case, as UUIDs are', async () => {
+    const owner = await anOrderingPartner(stack, receiver);
+    const order = (await placeOrder(owner)).body.order;
+    const shouted = order.id.toUpperCase();
+    expect((await get(`/v1/orders/${shouted}`, owner.bearer)).body).toMatchObject({ id: order.id, status: 'pending' });
+    expect((await act(owner, shouted, 'confirm')).body).toMatchObject({ order: { id: order.id, status: 'confirmed' } });
+  });
 });
 
 describe('GET /v1/orders', () => {

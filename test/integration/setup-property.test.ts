@@ -54,12 +54,21 @@ const contractShaped = fc.record({
   organizationPhone: field(text),
 });
 
-/** Every field of the right type and format, any Unicode content: what reaches Stripe and DynamoDB. */
-const content = fc.oneof(
-  fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
-  // Characters that trouble encoders and stores, far likelier than among all code points.
-  fc.string({ unit: fc.constantFrom('a', ' ', 'é', '😀', '\u0000', '"', '\\', '\ud800', '\udc00', '#'), minLength: 1, maxLength: 12 }),
-);
+/** Control and bidi-override characters, which setup refuses in every text field (docs/setup.md). */
+// eslint-disable-next-line no-control-regex -- the characters it names are the point
+const REFUSED_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * Valid text with any Unicode content: what reaches Stripe and DynamoDB. Biased to valid
+ * on purpose (refused characters and blank text are filtered out), so this property
+ * exercises the stores rather than validation, which the others cover.
+ */
+const content = fc
+  .oneof(
+    { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }) },
+    // Characters that trouble encoders and stores, far likelier than among all graphemes.
+    { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('a', ' ', 'é', '😀', '"', '\\', '#', 'ß', '中', '\u2028'), minLength: 1, maxLength: 12 }) },
+  )
+  .filter((value) => value.trim() !== '' && !REFUSED_CHARACTER.test(value));
 const validAddress = fc.record({
   line1: content,
   city: content,
@@ -83,7 +92,7 @@ const validShaped = fc.record({
 
 const anyObject = fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 6 });
 
-async function expectNever500(body: unknown): Promise<void> {
+async function expectNever500(body: unknown): Promise<number> {
   // A minute per request keeps the partner under its 100-per-minute limit.
   stack.clock.advance(60_000);
   const res = await stack.post(SETUP, body, { Authorization: `Bearer ${apiKey}` });
@@ -96,18 +105,29 @@ async function expectNever500(body: unknown): Promise<void> {
       expect(issue.path.every((segment: unknown) => typeof segment === 'string')).toBe(true);
     }
   }
+  return res.status;
 }
 
 describe('setup never answers 500 for anything a partner can send (property, over HTTP)', () => {
   it('holds for arbitrary JSON objects', async () => {
-    await fc.assert(fc.asyncProperty(anyObject, expectNever500), { numRuns: 20 });
+    await fc.assert(fc.asyncProperty(anyObject, async (body) => void (await expectNever500(body))), { numRuns: 20 });
   });
 
   it('holds for contract-shaped bodies with arbitrary values', async () => {
-    await fc.assert(fc.asyncProperty(contractShaped, expectNever500), { numRuns: 20 });
+    await fc.assert(fc.asyncProperty(contractShaped, async (body) => void (await expectNever500(body))), { numRuns: 20 });
   });
 
   it('holds for well-typed bodies with arbitrary Unicode content, which reach Stripe and DynamoDB', async () => {
-    await fc.assert(fc.asyncProperty(validShaped, expectNever500), { numRuns: 20 });
+    const statuses: number[] = [];
+    await fc.assert(
+      fc.asyncProperty(validShaped, async (body) => {
+        statuses.push(await expectNever500(body));
+      }),
+      { numRuns: 20 },
+    );
+    // A 200 is a Stripe customer and a DynamoDB transaction: most bodies must get that far, or this property tests validation again.
+    const stored = statuses.filter((status) => status === 200).length;
+    console.log(`[property] setup, well-typed bodies: ${stored} of ${statuses.length} stored (${statuses.join(' ')})`);
+    expect(stored, statuses.join(' ')).toBeGreaterThanOrEqual(15);
   });
 });

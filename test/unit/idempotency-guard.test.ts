@@ -76,4 +76,29 @@ describe('an Idempotency-Key', () => {
     await guard.begin(SCOPE, 'k', BODY);
     expect((await guard.begin('setup#partner-2', 'k', BODY)).kind).toBe('first');
   });
+
+  it('keeps an outcome completed in the guarded transaction: the settlement writes nothing more, and an error afterwards never frees the key', async () => {
+    const first = firstRun(await guard.begin(SCOPE, 'k', BODY));
+    const completion = first.completionWith(OUTCOME);
+    expect(completion).toMatchObject({ scope: SCOPE, key: 'k', outcome: OUTCOME });
+    expect(store.completeNow(completion)).toBe(true); // the transaction committed it
+    const completes: unknown[] = [];
+    const complete = store.complete.bind(store);
+    store.complete = async (...args) => {
+      completes.push(args);
+      return complete(...args);
+    };
+    expect(await first.complete(OUTCOME)).toBe(true);
+    expect(completes).toEqual([]);
+    await first.release(); // as after a commit whose answer was lost: the request saw an error
+    expect(await guard.begin(SCOPE, 'k', BODY)).toEqual({ kind: 'replay', outcome: OUTCOME });
+  });
+
+  it('completes through the store when the guarded work ended otherwise than with the completion it was handed', async () => {
+    const first = firstRun(await guard.begin(SCOPE, 'k', BODY));
+    first.completionWith(OUTCOME); // its transaction failed: nothing committed
+    const conflict = { statusCode: 409, body: '{"code":"USER_ALREADY_EXISTS"}' };
+    expect(await first.complete(conflict)).toBe(true);
+    expect(await guard.begin(SCOPE, 'k', BODY)).toEqual({ kind: 'replay', outcome: conflict });
+  });
 });

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConcurrentModification } from '../../functions/domain/errors';
 import type { OrganizationId, ProfileId, ShippingLocation, ShippingLocationId } from '../../functions/domain/organizations/organization';
-import { OrganizationSetup } from '../../functions/domain/organizations/organization-setup';
+import { IdempotencyGuard } from '../../functions/domain/idempotency/idempotency-guard';
+import { OrganizationSetup, type SetupResult } from '../../functions/domain/organizations/organization-setup';
 import { SetupRequest } from '../../functions/domain/organizations/setup-request';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import type { PaymentCustomerRequest, PaymentProvider } from '../../functions/domain/payments/payment-provider';
+import { InMemoryIdempotencyStore } from '../support/fakes/in-memory-idempotency-store';
 import { InMemoryOrganizationRepository } from '../support/fakes/in-memory-organization-repository';
 import { ManualClock, TEST_CLOCK_START } from '../support/manual-clock';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
@@ -121,6 +123,37 @@ describe('setup losing a race', () => {
       cause: expect.objectContaining({ name: 'ProfileAlreadyExists' }),
     });
     expect(existingId).toBeDefined();
+  });
+});
+
+describe('setup with an Idempotency-Key', () => {
+  it('completes the key in the write that commits, with the result of the attempt that won the race', async () => {
+    const keys = new InMemoryIdempotencyStore();
+    organizations = new InMemoryOrganizationRepository(keys);
+    setup = new OrganizationSetup({ organizations, payments, clock: new ManualClock(), stage: 'sandbox', backoff: async () => undefined });
+    const attempt = await new IdempotencyGuard(keys, new ManualClock()).begin('setup#p', 'key-1', {});
+    if (attempt.kind !== 'first') throw new Error('expected a first run');
+    organizations.beforeWrite = async (write, n) => {
+      if (write === 'createOrganization' && n === 1) await winnerCreates('org-keyed');
+    };
+    const completionFor = (result: SetupResult) => attempt.completionWith({ statusCode: 200, body: result.profile.id });
+
+    const result = await setup.setup(partnerId, input(aSetupRequest().forOrg('org-keyed').build()), undefined, completionFor);
+
+    expect(result.isNewOrganization).toBe(false);
+    expect([...keys.records.values()]).toEqual([expect.objectContaining({ state: 'completed', outcome: { statusCode: 200, body: result.profile.id } })]);
+  });
+
+  it('writes nothing when the key’s claim was lost to another request', async () => {
+    const keys = new InMemoryIdempotencyStore();
+    organizations = new InMemoryOrganizationRepository(keys);
+    setup = new OrganizationSetup({ organizations, payments, clock: new ManualClock(), stage: 'sandbox' });
+    const lapsed = { scope: 'setup#p', key: 'key-1', owner: 'a request whose claim lapsed', outcome: { statusCode: 200, body: '' } };
+
+    await expect(setup.setup(partnerId, input(aSetupRequest().forOrg('org-lapsed').build()), undefined, () => lapsed)).rejects.toMatchObject({
+      name: 'IdempotencyKeyInFlight',
+    });
+    expect(organizations.aggregates.size).toBe(0);
   });
 });
 

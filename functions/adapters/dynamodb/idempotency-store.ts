@@ -1,14 +1,38 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../../domain/clock';
-import type {
-  IdempotencyRecord,
-  IdempotencyStore,
-  StoredOutcome,
-} from '../../domain/idempotency/idempotency-guard';
+import type { IdempotencyCompletion } from '../../domain/idempotency/idempotency-completion';
+import type { IdempotencyRecord, IdempotencyStore } from '../../domain/idempotency/idempotency-guard';
+import type { StoredOutcome } from '../../domain/idempotency/stored-outcome';
+import type { TransactItem } from './transactions';
 
 export const idempotencyKeys = {
   record: (scope: string, key: string) => ({ pk: `IDEMPOTENCY#${scope}#${key}` }),
 };
+
+/**
+ * The write that completes a claim: the outcome stored, on condition that `owner` still
+ * holds the key in flight. The store's `complete` sends it alone; a repository adds it
+ * to the transaction of the work the key guards (IdempotencyCompletion).
+ */
+export const completionUpdate = (table: string, completion: IdempotencyCompletion) => ({
+  TableName: table,
+  Key: idempotencyKeys.record(completion.scope, completion.key),
+  UpdateExpression: 'SET #state = :completed, statusCode = :status, body = :body',
+  ConditionExpression: '#owner = :owner AND #state = :inFlight',
+  ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
+  ExpressionAttributeValues: {
+    ':completed': 'completed',
+    ':inFlight': 'in-flight',
+    ':status': completion.outcome.statusCode,
+    ':body': completion.outcome.body,
+    ':owner': completion.owner,
+  },
+});
+
+/** completionUpdate as one item of a TransactWriteItems. */
+export const completionInTransaction = (table: string, completion: IdempotencyCompletion): TransactItem => ({
+  Update: completionUpdate(table, completion),
+});
 
 interface RecordItem {
   pk: string;
@@ -69,22 +93,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
 
   async complete(scope: string, key: string, owner: string, outcome: StoredOutcome): Promise<boolean> {
     try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: idempotencyKeys.record(scope, key),
-          UpdateExpression: 'SET #state = :completed, statusCode = :status, body = :body',
-          ConditionExpression: '#owner = :owner AND #state = :inFlight',
-          ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
-          ExpressionAttributeValues: {
-            ':completed': 'completed',
-            ':inFlight': 'in-flight',
-            ':status': outcome.statusCode,
-            ':body': outcome.body,
-            ':owner': owner,
-          },
-        }),
-      );
+      await this.db.send(new UpdateCommand(completionUpdate(this.table, { scope, key, owner, outcome })));
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;
@@ -98,9 +107,11 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
         new DeleteCommand({
           TableName: this.table,
           Key: idempotencyKeys.record(scope, key),
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': owner },
+          // Never a completed record: its owner's transaction may have committed although
+          // the owner saw an error, and then the retry must replay it.
+          ConditionExpression: '#owner = :owner AND #state = :inFlight',
+          ExpressionAttributeNames: { '#owner': 'owner', '#state': 'state' },
+          ExpressionAttributeValues: { ':owner': owner, ':inFlight': 'in-flight' },
         }),
       );
     } catch (error) {

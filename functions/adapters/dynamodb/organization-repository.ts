@@ -3,7 +3,14 @@ import {
   GetCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { ConcurrentModification, NotFound, OrganizationAlreadyExists, ProfileAlreadyExists } from '../../domain/errors';
+import {
+  ConcurrentModification,
+  IdempotencyKeyInFlight,
+  NotFound,
+  OrganizationAlreadyExists,
+  ProfileAlreadyExists,
+} from '../../domain/errors';
+import type { IdempotencyCompletion } from '../../domain/idempotency/idempotency-completion';
 import type { IdentityUser } from '../../domain/identity/identity-user';
 import {
   inListingOrder,
@@ -15,6 +22,7 @@ import {
 } from '../../domain/organizations/organization';
 import type { OrganizationRepository } from '../../domain/organizations/organization-repository';
 import type { PartnerId } from '../../domain/partners/partner';
+import { completionInTransaction } from './idempotency-store';
 import { identityKeys } from './identity-directory';
 import { queryAll } from './query-all';
 import { failedConditions, lostTransactionConflict, type TransactItem } from './transactions';
@@ -56,6 +64,8 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly identityTable: string,
+    /** Where a setup's Idempotency-Key completion goes, in the setup's own transaction. */
+    private readonly idempotencyTable: string,
   ) {}
 
   async createOrganization(input: {
@@ -63,6 +73,7 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     profile: Profile;
     user: IdentityUser;
     locations: readonly ShippingLocation[];
+    completion?: IdempotencyCompletion;
   }): Promise<void> {
     const { organization } = input;
     const items: TransactItem[] = [
@@ -78,11 +89,13 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       ),
       ...this.profileWrites(input.profile, input.user),
       ...this.locationWrites(organization, input.locations),
+      ...this.completionWrite(input.completion),
     ];
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
       const failed = failedConditions(error);
+      this.refuseLostClaim(failed, items, input.completion, error);
       if (failed?.includes(0)) throw new OrganizationAlreadyExists(organization.internalOrgId, { cause: error });
       // Fresh UUIDs collide only in theory; any other failed condition means a concurrent writer.
       if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('organization changed during creation', { cause: error });
@@ -95,16 +108,19 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     profile: Profile;
     user: IdentityUser;
     newLocations: readonly ShippingLocation[];
+    completion?: IdempotencyCompletion;
   }): Promise<void> {
     const { organization, profile } = input;
     const items: TransactItem[] = [
       ...this.profileWrites(profile, input.user),
       ...this.locationWrites(organization, input.newLocations),
+      ...this.completionWrite(input.completion),
     ];
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
       const failed = failedConditions(error);
+      this.refuseLostClaim(failed, items, input.completion, error);
       if (failed?.includes(0)) {
         const existing = await this.getProfileInOrganization(organization.partnerId, organization.internalOrgId, profile.internalUserId);
         if (existing) throw new ProfileAlreadyExists(existing, { cause: error });
@@ -112,6 +128,21 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       // A location or the default appeared meanwhile, or another transaction held the items.
       if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('organization changed while adding a profile', { cause: error });
       throw error;
+    }
+  }
+
+  /** Last in the transaction, so the other items keep their indexes in `failedConditions`. */
+  private completionWrite(completion: IdempotencyCompletion | undefined): TransactItem[] {
+    return completion ? [completionInTransaction(this.idempotencyTable, completion)] : [];
+  }
+
+  /**
+   * The request's claim of its Idempotency-Key lapsed and another request holds the key:
+   * nothing was written, and that other request's outcome is the one to replay.
+   */
+  private refuseLostClaim(failed: number[] | undefined, items: TransactItem[], completion: IdempotencyCompletion | undefined, error: unknown) {
+    if (completion && failed?.includes(items.length - 1)) {
+      throw new IdempotencyKeyInFlight('A request with this Idempotency-Key is still being processed; retry later', { cause: error });
     }
   }
 

@@ -2,12 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { canonicalJson } from '../canonical-json';
 import type { Clock } from '../clock';
 import { IdempotencyKeyInFlight, IdempotencyKeyReused } from '../errors';
+import type { IdempotencyCompletion } from './idempotency-completion';
+import { sameOutcome, type StoredOutcome } from './stored-outcome';
 
-/** A finished outcome kept for replay; opaque to the domain (the HTTP layer decides what it holds). */
-export interface StoredOutcome {
-  readonly statusCode: number;
-  readonly body: string;
-}
+export type { StoredOutcome } from './stored-outcome';
 
 export interface IdempotencyRecord {
   /** Whose key it is (partner and endpoint): two partners' identical keys never meet. */
@@ -35,7 +33,11 @@ export interface IdempotencyStore {
   claim(record: IdempotencyRecord, now: Date): Promise<{ claimed: true } | { claimed: false; holder?: IdempotencyRecord }>;
   /** Stores the outcome if `owner` still holds the key; false when it no longer does. */
   complete(scope: string, key: string, owner: string, outcome: StoredOutcome): Promise<boolean>;
-  /** Frees the key if `owner` still holds it. */
+  /**
+   * Frees the key if `owner` still holds it in flight; a key its owner completed (in the
+   * guarded work's own transaction, which may have committed although its caller saw an
+   * error) is never freed.
+   */
   release(scope: string, key: string, owner: string): Promise<void>;
 }
 
@@ -43,6 +45,12 @@ export type IdempotentAttempt =
   | { readonly kind: 'replay'; readonly outcome: StoredOutcome }
   | {
       readonly kind: 'first';
+      /**
+       * The completion with `outcome`, for the guarded work to write in its own
+       * transaction. Once that transaction committed, `complete` with the same outcome has
+       * nothing left to write.
+       */
+      completionWith(outcome: StoredOutcome): IdempotencyCompletion;
       /** Keeps the outcome for replays; false when the claim had lapsed and another request took over. */
       complete(outcome: StoredOutcome): Promise<boolean>;
       release(): Promise<void>;
@@ -85,9 +93,18 @@ export class IdempotencyGuard {
         now,
       );
       if (result.claimed) {
+        let handedOut: StoredOutcome | undefined;
         return {
           kind: 'first',
-          complete: (outcome) => this.store.complete(scope, key, owner, outcome),
+          completionWith: (outcome) => {
+            handedOut = outcome;
+            return { scope, key, owner, outcome };
+          },
+          // The work answers the outcome it handed out only once its transaction (with the
+          // completion) committed. Were that ever not so, the claim would lapse after
+          // IDEMPOTENCY_LOCK_MS and a retry run again: the same as a crash, never a wrong replay.
+          complete: async (outcome) =>
+            handedOut !== undefined && sameOutcome(handedOut, outcome) ? true : this.store.complete(scope, key, owner, outcome),
           release: () => this.store.release(scope, key, owner),
         };
       }

@@ -1,3 +1,4 @@
+import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
 import type { IdentityUser } from '../identity/identity-user';
 import type { PartnerId } from '../partners/partner';
 import type { Organization, OrganizationAggregate, Profile, ProfileId, ShippingLocation } from './organization';
@@ -9,24 +10,28 @@ export interface OrganizationRepository {
   /**
    * Writes a new organization with its first profile, identity user and locations in one
    * transaction. Throws OrganizationAlreadyExists if the internalOrgId is taken.
+   * `completion`, when given, completes the request's Idempotency-Key in that same
+   * transaction (IdempotencyKeyInFlight, and nothing written, if its claim was lost).
    */
   createOrganization(input: {
     organization: Organization;
     profile: Profile;
     user: IdentityUser;
     locations: readonly ShippingLocation[];
+    completion?: IdempotencyCompletion;
   }): Promise<void>;
 
   /**
    * Adds a profile (with its identity user) and new locations to an existing organization,
    * in one transaction. Throws ProfileAlreadyExists (with the existing profile) or
-   * ConcurrentModification.
+   * ConcurrentModification; `completion` as in createOrganization.
    */
   addProfile(input: {
     organization: Organization;
     profile: Profile;
     user: IdentityUser;
     newLocations: readonly ShippingLocation[];
+    completion?: IdempotencyCompletion;
   }): Promise<void>;
 
   getOrganization(partnerId: PartnerId, internalOrgId: string): Promise<OrganizationAggregate | undefined>;

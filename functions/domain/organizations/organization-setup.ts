@@ -9,6 +9,7 @@ import {
   UserAlreadyExists,
   ValidationFailed,
 } from '../errors';
+import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
 import type { IdentityUser } from '../identity/identity-user';
 import type { PartnerId } from '../partners/partner';
 import {
@@ -58,6 +59,12 @@ export interface OrganizationSetupOptions {
   readonly backoff?: (attempt: number) => Promise<void>;
 }
 
+/**
+ * The Idempotency-Key completion for a result: the setup writes it in the transaction
+ * that stores that result, so the key is completed exactly when the setup commits.
+ */
+export type CompletionFor = (result: SetupResult) => IdempotencyCompletion;
+
 const jitteredBackoff = (attempt: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
 
@@ -84,8 +91,15 @@ export class OrganizationSetup {
   /**
    * `admitted` resolves once the request may write (its rate-limit count, which runs while
    * the organization is read) and throws if it may not: nothing is written before it.
+   * `completionFor`, with an Idempotency-Key, is the key's completion for a result, written
+   * in the transaction that stores it.
    */
-  async setup(partnerId: PartnerId, input: SetupInput, admitted: () => Promise<void> = async () => undefined): Promise<SetupResult> {
+  async setup(
+    partnerId: PartnerId,
+    input: SetupInput,
+    admitted: () => Promise<void> = async () => undefined,
+    completionFor?: CompletionFor,
+  ): Promise<SetupResult> {
     const { organizations } = this.options;
     let customer: { id: string; request: PaymentCustomerRequest } | undefined;
     let winnersDetailsRestored = false;
@@ -99,13 +113,13 @@ export class OrganizationSetup {
             const request = this.customerRequest(partnerId, input.internalOrgId, organizationDetails(input));
             customer = { id: await this.options.payments.ensureCustomer(request), request };
           }
-          return await this.createOrganization(partnerId, input, customer.id);
+          return await this.createOrganization(partnerId, input, customer.id, completionFor);
         }
         if (customer && !winnersDetailsRestored) {
           await this.restoreWinnersDetails(existing.organization, customer);
           winnersDetailsRestored = true;
         }
-        return await this.joinOrganization(existing, input);
+        return await this.joinOrganization(existing, input, completionFor);
       } catch (error) {
         const lostRace = error instanceof OrganizationAlreadyExists || error instanceof ConcurrentModification;
         if (!lostRace) throw error;
@@ -117,7 +131,12 @@ export class OrganizationSetup {
     }
   }
 
-  private async createOrganization(partnerId: PartnerId, input: SetupInput, paymentCustomerId: string): Promise<SetupResult> {
+  private async createOrganization(
+    partnerId: PartnerId,
+    input: SetupInput,
+    paymentCustomerId: string,
+    completionFor: CompletionFor | undefined,
+  ): Promise<SetupResult> {
     const createdAt = this.options.clock.now().toISOString();
     const organization: Organization = {
       id: this.newId() as OrganizationId,
@@ -134,8 +153,10 @@ export class OrganizationSetup {
     const locations = (input.shippingLocations ?? []).map((location) =>
       this.newLocation(organization.id, location, location.isDefault, createdAt),
     );
-    await this.options.organizations.createOrganization({ organization, profile, user, locations });
-    return { organization, profile, locations: inListingOrder(locations), isNewOrganization: true };
+    const result: SetupResult = { organization, profile, locations: inListingOrder(locations), isNewOrganization: true };
+    const completion = completionFor?.(result);
+    await this.options.organizations.createOrganization({ organization, profile, user, locations, ...(completion ? { completion } : {}) });
+    return result;
   }
 
   /**
@@ -143,7 +164,11 @@ export class OrganizationSetup {
    * is new are added, known ones are left as they are (DESIGN.md). A requested default
    * only becomes the default while the organization has none (docs/decisions.md).
    */
-  private async joinOrganization(existing: OrganizationAggregate, input: SetupInput): Promise<SetupResult> {
+  private async joinOrganization(
+    existing: OrganizationAggregate,
+    input: SetupInput,
+    completionFor: CompletionFor | undefined,
+  ): Promise<SetupResult> {
     const { organization } = existing;
     const taken = existing.profiles.find((p) => p.internalUserId === input.internalUserId);
     if (taken) throw new UserAlreadyExists(taken.id, taken.email);
@@ -161,18 +186,20 @@ export class OrganizationSetup {
       throw new ValidationFailed([{ code: 'TOO_MANY_ITEMS', message, path: ['shippingLocations'] }], message);
     }
 
-    try {
-      await this.options.organizations.addProfile({ organization, profile, user, newLocations });
-    } catch (error) {
-      if (error instanceof ProfileAlreadyExists) throw new UserAlreadyExists(error.existing.id, error.existing.email, { cause: error });
-      throw error;
-    }
-    return {
+    const result: SetupResult = {
       organization,
       profile,
       locations: inListingOrder([...existing.locations, ...newLocations]),
       isNewOrganization: false,
     };
+    const completion = completionFor?.(result);
+    try {
+      await this.options.organizations.addProfile({ organization, profile, user, newLocations, ...(completion ? { completion } : {}) });
+    } catch (error) {
+      if (error instanceof ProfileAlreadyExists) throw new UserAlreadyExists(error.existing.id, error.existing.email, { cause: error });
+      throw error;
+    }
+    return result;
   }
 
   /**

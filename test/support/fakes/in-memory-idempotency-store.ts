@@ -1,4 +1,6 @@
-import type { IdempotencyRecord, IdempotencyStore, StoredOutcome } from '../../../functions/domain/idempotency/idempotency-guard';
+import type { IdempotencyCompletion } from '../../../functions/domain/idempotency/idempotency-completion';
+import type { IdempotencyRecord, IdempotencyStore } from '../../../functions/domain/idempotency/idempotency-guard';
+import type { StoredOutcome } from '../../../functions/domain/idempotency/stored-outcome';
 
 /** IdempotencyStore in a Map, with the DynamoDB adapter's claim condition (not expired, and completed or still locked). */
 export class InMemoryIdempotencyStore implements IdempotencyStore {
@@ -23,13 +25,20 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
   }
 
   async complete(scope: string, key: string, owner: string, outcome: StoredOutcome) {
-    const holder = this.records.get(`${scope}#${key}`);
-    if (holder?.owner !== owner) return false;
-    this.records.set(`${scope}#${key}`, { ...holder, state: 'completed', outcome });
+    return this.completeNow({ scope, key, owner, outcome });
+  }
+
+  /** The completion condition (owner holds it in flight), for a fake repository's transaction too. */
+  completeNow(completion: IdempotencyCompletion): boolean {
+    const id = `${completion.scope}#${completion.key}`;
+    const holder = this.records.get(id);
+    if (holder?.owner !== completion.owner || holder.state !== 'in-flight') return false;
+    this.records.set(id, { ...holder, state: 'completed', outcome: completion.outcome });
     return true;
   }
 
   async release(scope: string, key: string, owner: string) {
-    if (this.records.get(`${scope}#${key}`)?.owner === owner) this.records.delete(`${scope}#${key}`);
+    const holder = this.records.get(`${scope}#${key}`);
+    if (holder?.owner === owner && holder.state === 'in-flight') this.records.delete(`${scope}#${key}`);
   }
 }

@@ -1,4 +1,11 @@
-import { ConcurrentModification, NotFound, OrganizationAlreadyExists, ProfileAlreadyExists } from '../../../functions/domain/errors';
+import {
+  ConcurrentModification,
+  IdempotencyKeyInFlight,
+  NotFound,
+  OrganizationAlreadyExists,
+  ProfileAlreadyExists,
+} from '../../../functions/domain/errors';
+import type { IdempotencyCompletion } from '../../../functions/domain/idempotency/idempotency-completion';
 import type { IdentityUser } from '../../../functions/domain/identity/identity-user';
 import type {
   Organization,
@@ -9,6 +16,7 @@ import type {
 } from '../../../functions/domain/organizations/organization';
 import type { OrganizationRepository } from '../../../functions/domain/organizations/organization-repository';
 import type { PartnerId } from '../../../functions/domain/partners/partner';
+import type { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
 
 type Write = 'createOrganization' | 'addProfile';
 
@@ -23,15 +31,31 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
   beforeWrite: (write: Write, attempt: number) => void | Promise<void> = () => undefined;
   private writes = 0;
 
-  async createOrganization(input: { organization: Organization; profile: Profile; user: IdentityUser; locations: readonly ShippingLocation[] }) {
+  /** `idempotency` receives the completions the writes carry, under the DynamoDB adapter's condition. */
+  constructor(private readonly idempotency?: InMemoryIdempotencyStore) {}
+
+  async createOrganization(input: {
+    organization: Organization;
+    profile: Profile;
+    user: IdentityUser;
+    locations: readonly ShippingLocation[];
+    completion?: IdempotencyCompletion;
+  }) {
     await this.beforeWrite('createOrganization', ++this.writes);
     const id = key(input.organization.partnerId, input.organization.internalOrgId);
     if (this.aggregates.has(id)) throw new OrganizationAlreadyExists(input.organization.internalOrgId);
+    this.complete(input.completion);
     this.aggregates.set(id, { organization: input.organization, profiles: [input.profile], locations: [...input.locations] });
     this.users.push(input.user);
   }
 
-  async addProfile(input: { organization: Organization; profile: Profile; user: IdentityUser; newLocations: readonly ShippingLocation[] }) {
+  async addProfile(input: {
+    organization: Organization;
+    profile: Profile;
+    user: IdentityUser;
+    newLocations: readonly ShippingLocation[];
+    completion?: IdempotencyCompletion;
+  }) {
     await this.beforeWrite('addProfile', ++this.writes);
     const id = key(input.organization.partnerId, input.organization.internalOrgId);
     const current = this.aggregates.get(id);
@@ -40,6 +64,7 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
     if (taken) throw new ProfileAlreadyExists(taken);
     const known = new Set(current.locations.map((l) => l.internalShippingLocationId));
     if (input.newLocations.some((l) => known.has(l.internalShippingLocationId))) throw new ConcurrentModification('location added meanwhile');
+    this.complete(input.completion);
     this.aggregates.set(id, {
       organization: current.organization,
       profiles: [...current.profiles, input.profile],
@@ -78,6 +103,12 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
     const stored = await this.getProfile(profile.id);
     if (!stored) throw new NotFound(`No profile ${profile.id}`);
     return stored;
+  }
+
+  /** After every other condition held, as the last item of the adapter's transaction. */
+  private complete(completion: IdempotencyCompletion | undefined) {
+    if (!completion) return;
+    if (!this.idempotency?.completeNow(completion)) throw new IdempotencyKeyInFlight('claim lost');
   }
 
   private allProfiles(): Profile[] {

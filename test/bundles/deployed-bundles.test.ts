@@ -1,0 +1,232 @@
+/**
+ * What ships is what is tested: every Lambda bundle `cdk synth` makes, run in a plain
+ * `node` process with the environment the template gives its function, against the
+ * stand-ins (through the SDK's standard AWS_ENDPOINT_URL_<SERVICE> variables), with real
+ * event shapes: API Gateway v2 events from the local gateway adapter, SQS events from
+ * the local queue consumer, DynamoDB stream events from the local stream consumer. The
+ * rest of the suite runs the TypeScript sources; this file runs the artifacts.
+ */
+import { rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { clientOptions } from '../../functions/adapters/aws/client-options';
+import type { ProductId } from '../../functions/domain/catalog/product';
+import type { ProfileId } from '../../functions/domain/organizations/organization';
+import type { HttpLambda } from '../../functions/http/api-context';
+import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
+import {
+  API_ROUTES,
+  EMBED_ROUTES,
+  type FunctionName,
+  ORDER_OUTBOX_BATCH_SIZE,
+  QUEUES,
+  type QueueName,
+  queueName,
+  stripeSecretName,
+  tableName,
+} from '../../functions/resources/resource-definitions';
+import { webhookSet } from '../../lib/ops-cli/webhook-commands';
+import { apiGatewayListener } from '../../lib/local-runtime/api-gateway-adapter';
+import { createQueueConsumer, type QueueConsumer, type SqsLambda } from '../../lib/local-runtime/queue-poller';
+import { createStreamConsumer, type StreamConsumer, type StreamLambda } from '../../lib/local-runtime/stream-poller';
+import { bundleInvoker, type BundleInvocation } from '../support/bundle-invoker';
+import { environmentFor, type SynthesizedApp, type SynthesizedFunction, synthesizeBundledApp } from '../support/synthesized-bundles';
+import { startTestStack, type TestStack } from '../support/test-stack';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { aLocation, aSetupRequest } from '../support/setup-request-builder';
+
+const standIns = inject('standIns');
+
+let app: SynthesizedApp;
+let stack: TestStack;
+let invoke: ReturnType<typeof bundleInvoker>;
+let gateway: Server;
+let gatewayUrl: string;
+let receiver: WebhookReceiver;
+/** Every invocation of a bundle, in order: which function, and what it logged. */
+const invocations: { fn: FunctionName; logs: Record<string, unknown>[]; stderr: string }[] = [];
+
+/** The AWS runtime's part of a function's environment, pointed at the stand-ins. */
+const awsRuntimeEnvironment = (): Record<string, string> => ({
+  AWS_REGION: 'us-east-1',
+  // The stack's own clients' credentials (client-options.ts): DynamoDB Local keeps one database per access key and region.
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+  AWS_ENDPOINT_URL_DYNAMODB: standIns.endpoints.dynamodb,
+  // The stand-in's queue URLs name sqs.<region>.localhost: the endpoint at that same host, as in AWS.
+  AWS_ENDPOINT_URL_SQS: new URL(stack.queueUrls.orderEvents).origin,
+  AWS_ENDPOINT_URL_SESV2: standIns.endpoints.ses,
+  AWS_ENDPOINT_URL_SECRETS_MANAGER: standIns.endpoints.secretsManager,
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+});
+
+const functionNamed = (name: FunctionName): SynthesizedFunction => {
+  const fn = app.functions.find((f) => f.name === name);
+  if (!fn) throw new Error(`the template has no function ${name}`);
+  return fn;
+};
+
+async function run<R>(name: FunctionName, event: unknown): Promise<BundleInvocation<R>> {
+  const fn = functionNamed(name);
+  const environment = {
+    ...environmentFor(app, fn, { resourcePrefix: stack.config.RESOURCE_PREFIX, queueUrls: stack.queueUrls }),
+    ...awsRuntimeEnvironment(),
+    // Stripe is not an AWS service: the one variable the template does not have (the key itself comes from Secrets Manager).
+    STRIPE_API_BASE: standIns.stripeApiBase,
+  };
+  const invocation = await invoke<R>(fn, environment, event);
+  invocations.push({ fn: name, logs: invocation.logs, stderr: invocation.stderr });
+  if (invocation.error) throw new Error(`${name} failed: ${invocation.error.message}\n${invocation.stderr}`);
+  return invocation;
+}
+
+const viaBundle =
+  (name: FunctionName): HttpLambda =>
+  async (event) =>
+    (await run<Awaited<ReturnType<HttpLambda>>>(name, event)).result ?? { statusCode: 502, body: 'no result' };
+
+const queueArn = (queue: QueueName) => `arn:aws:sqs:us-east-1:000000000000:${queueName(stack.config.RESOURCE_PREFIX, queue)}`;
+const queueConsumer = (queue: QueueName, name: FunctionName): QueueConsumer =>
+  createQueueConsumer({
+    sqs: stack.deps.aws.sqs,
+    queueUrl: stack.queueUrls[queue],
+    queueArn: queueArn(queue),
+    batchSize: QUEUES[queue].consumerBatchSize,
+    handler: (async (event) => (await run<Awaited<ReturnType<SqsLambda>>>(name, event)).result ?? undefined) satisfies SqsLambda,
+  });
+
+beforeAll(async () => {
+  app = synthesizeBundledApp('sandbox');
+  invoke = bundleInvoker(app.outdir);
+  stack = await startTestStack({ queuePollers: false });
+  // The template's STRIPE_SECRET_NAME, under the test's prefix: the setup bundle reads its Stripe key from Secrets Manager.
+  await stack.deps.aws.secrets.send(new CreateSecretCommand({ Name: stripeSecretName(stack.config.RESOURCE_PREFIX), SecretString: LOCAL_STRIPE_SECRET_KEY }));
+  const routes = [...API_ROUTES, ...EMBED_ROUTES].map((route) => ({
+    method: route.method,
+    path: route.path,
+    handler: viaBundle(route.fn),
+    timeoutSeconds: functionNamed(route.fn).timeoutSeconds,
+  }));
+  gateway = createServer(apiGatewayListener(routes));
+  await new Promise<void>((listening) => gateway.listen(0, '127.0.0.1', listening));
+  const address = gateway.address();
+  gatewayUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  receiver = await startWebhookReceiver(() => 200);
+}, 180_000);
+
+afterAll(async () => {
+  await receiver?.close();
+  await new Promise((closed) => gateway?.close(closed));
+  await stack?.close();
+  if (app) rmSync(app.outdir, { recursive: true, force: true });
+});
+
+const call = (method: string, path: string, options: { headers?: Record<string, string>; body?: unknown } = {}) =>
+  fetch(`${gatewayUrl}${path}`, {
+    method,
+    redirect: 'manual',
+    headers: { ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...options.headers },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+
+const requestLogOf = (fn: FunctionName) => invocations.filter((i) => i.fn === fn).at(-1)?.logs.find((line) => line.msg === 'api_request');
+
+describe('the synthesized bundles, run as Lambda runs them', () => {
+  let partnerId: string;
+  let apiKey: string;
+  let profileId: string;
+
+  it('setup provisions an organization through the bundle: 200, the Stripe customer from the key in Secrets Manager', async () => {
+    ({ partnerId, apiKey } = await stack.createPartner());
+    const body = aSetupRequest().forOrg('bundle-org', 'Bundle Dental').forUser('bundle-user').withLocations(aLocation('dock', { isDefault: true })).build();
+    const response = await call('POST', '/v1/organizations/setup', { headers: { Authorization: `Bearer ${apiKey}`, 'Idempotency-Key': randomUUID() }, body });
+    const json = (await response.json()) as { data: { profile: { id: string }; organization: { paymentCustomerId: string } } };
+
+    expect(response.status).toBe(200);
+    expect(json.data.organization.paymentCustomerId).toMatch(/^cus_/);
+    profileId = json.data.profile.id;
+    expect(requestLogOf('setup')).toMatchObject({ level: 'info', endpoint: 'setup', status: 200, partnerId });
+  });
+
+  it('log lines name failures by their stable names, not minified letters', async () => {
+    const unknownKey = await call('POST', '/v1/organizations/setup', { headers: { Authorization: `Bearer sk_test_${'x'.repeat(64)}` }, body: {} });
+    expect(unknownKey.status).toBe(401);
+    expect(requestLogOf('setup')).toMatchObject({ status: 401, failure: 'Unauthorized' });
+
+    const invalid = await call('POST', '/v1/organizations/setup', { headers: { Authorization: `Bearer ${apiKey}` }, body: { internalOrgId: '' } });
+    expect(invalid.status).toBe(400);
+    expect(requestLogOf('setup')).toMatchObject({ status: 400, failure: 'ValidationFailed' });
+
+    const unknownProfile = await call('POST', '/v1/partner/handshake', { headers: { 'X-API-Key': apiKey }, body: { profile_id: randomUUID() } });
+    expect(unknownProfile.status).toBe(404);
+    expect(requestLogOf('handshake')).toMatchObject({ status: 404, failure: 'ProfileNotFound' });
+  });
+
+  it('handshake and the embed host sign the user in: token redeemed for a cookie, then the page', async () => {
+    const handshake = await call('POST', '/v1/partner/handshake', { headers: { 'X-API-Key': apiKey }, body: { profile_id: profileId.toUpperCase() } });
+    expect(handshake.status).toBe(200);
+    const { iframe_embed_url } = (await handshake.json()) as { iframe_embed_url: string };
+    const embedUrl = new URL(iframe_embed_url);
+    expect(embedUrl.pathname).toBe(`/embedded/${partnerId}`);
+
+    const redeemed = await call('GET', `${embedUrl.pathname}${embedUrl.search}`);
+    expect(redeemed.status).toBe(303);
+    expect(redeemed.headers.get('location')).not.toContain('session_key');
+    const cookie = redeemed.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    expect(cookie).not.toBe('');
+
+    const page = await call('GET', embedUrl.pathname, { headers: { Cookie: cookie } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('Bundle Dental');
+
+    const replayedToken = await call('GET', `${embedUrl.pathname}${embedUrl.search}`);
+    expect(replayedToken.status).toBe(401);
+    expect(requestLogOf('embed')).toMatchObject({ status: 401 });
+  });
+
+  it('an order change travels stream → outbox relay → fan-out → dispatch to the partner’s endpoint, each a bundle', async () => {
+    await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
+    const profile = await stack.deps.organizations.getProfile(profileId as ProfileId);
+    const organization = profile && (await stack.deps.organizations.getOrganization(profile.partnerId, profile.internalOrgId));
+    if (!profile || !organization) throw new Error('the profile setup made is not stored');
+    await stack.deps.cartService.add(profile.id, 'GLV-NIT-M-100' as ProductId, 2);
+    const order = await stack.deps.orderService.placeOrder({ partner: { id: profile.partnerId }, profile, organization });
+
+    const relay: StreamConsumer = createStreamConsumer({
+      db: stack.deps.aws.db as unknown as DynamoDBClient,
+      streams: new DynamoDBStreamsClient(clientOptions(standIns.endpoints.dynamodb)),
+      tableName: tableName(stack.config.RESOURCE_PREFIX, 'orders'),
+      batchSize: ORDER_OUTBOX_BATCH_SIZE,
+      handler: (async (event) => (await run<Awaited<ReturnType<StreamLambda>>>('orderOutboxRelay', event)).result ?? undefined) satisfies StreamLambda,
+    });
+    expect((await relay.pollOnce()).failed).toBe(0);
+    expect(invocations.at(-1)?.logs).toContainEqual(expect.objectContaining({ msg: 'order event relayed', event: 'order.created', partnerId }));
+
+    expect(await queueConsumer('orderEvents', 'orderFanout').pollOnce()).toMatchObject({ received: 1, failed: [] });
+    expect(await queueConsumer('webhookDeliveries', 'webhookDispatch').pollOnce({ waitSeconds: 1 })).toMatchObject({ received: 1, failed: [] });
+
+    const [webhook, ...more] = receiver.requests;
+    expect(more).toEqual([]);
+    expect(JSON.parse(webhook!.rawBody.toString('utf8'))).toMatchObject({ event: 'order.created', data: { order_id: order.id } });
+    expect(webhook!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+  });
+
+  it('every API route’s bundle refuses a request without a key: 401, logged as Unauthorized', async () => {
+    for (const route of API_ROUTES) {
+      const path = route.path.replace(/\{[^}]+\}/g, randomUUID());
+      const response = await call(route.method, path, (route.method as string) === 'GET' ? {} : { body: {} });
+      expect(response.status, `${route.method} ${route.path}`).toBe(401);
+      expect(requestLogOf(route.fn), `${route.method} ${route.path}`).toMatchObject({ status: 401, failure: 'Unauthorized' });
+    }
+  });
+
+  it('ran every function the template has, and no bundle wrote to stderr', () => {
+    expect(new Set(invocations.map((i) => i.fn))).toEqual(new Set(app.functions.map((f) => f.name)));
+    expect(invocations.filter((i) => i.stderr.trim() !== '').map((i) => `${i.fn}: ${i.stderr}`)).toEqual([]);
+  });
+});
