@@ -15,6 +15,10 @@ const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
   handshake: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
   embed: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
   ordersApi: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
+  webhookTest: [
+    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
+    { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
+  ],
   orderOutboxRelay: [{ pkg: '@aws-sdk/client-sqs', client: 'SQSClient' }],
   orderFanout: [
     { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },

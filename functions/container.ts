@@ -10,6 +10,7 @@ import { type CommerceDependencies, composeCommerce } from './composition/commer
 import { DynamoRepositories } from './composition/repositories';
 import { composeSetup, type SetupDependencies } from './composition/setup';
 import { composeWebhookDispatch, type WebhookDispatchDependencies } from './composition/webhook-dispatch';
+import { composeWebhookTest, type WebhookTestDependencies } from './composition/webhook-test';
 import type { RuntimeConfig } from './config';
 import type { IdentityDirectory } from './domain/identity/identity-user';
 import type { OrganizationRepository } from './domain/organizations/organization-repository';
@@ -33,6 +34,7 @@ export interface FunctionDependencies extends Record<FunctionName, BaseDependenc
   readonly handshake: HandshakeDependencies;
   readonly embed: EmbedDependencies;
   readonly ordersApi: OrdersApiDependencies;
+  readonly webhookTest: WebhookTestDependencies;
   readonly orderOutboxRelay: OrderOutboxRelayDependencies;
   readonly orderFanout: OrderFanoutDependencies;
   readonly webhookDispatch: WebhookDispatchDependencies;
@@ -71,6 +73,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     handshake: composeHandshake(base, aws.db),
     embed: composeEmbed(base, aws.db),
     ordersApi: composeOrdersApi(base, aws.db),
+    webhookTest: composeWebhookTest(base, aws),
     orderOutboxRelay: composeOrderOutboxRelay(base, aws),
     orderFanout: composeOrderFanout(base, aws),
     webhookDispatch: composeWebhookDispatch(base, aws, overrides),

@@ -218,3 +218,19 @@ export class ShippingLocationUnavailable extends DomainError {
 export class WebhookEndpointStatusConflict extends DomainError {
   override readonly name = 'WebhookEndpointStatusConflict';
 }
+
+/** A webhook test event was asked for, but the partner has no webhook endpoint to send it to. */
+export class WebhookEndpointNotConfigured extends DomainError {
+  override readonly name = 'WebhookEndpointNotConfigured';
+}
+
+/** A webhook test event of a kind the partner's endpoint is not subscribed to: the fan-out would drop it. */
+export class WebhookEventNotSubscribed extends DomainError {
+  override readonly name = 'WebhookEventNotSubscribed';
+  constructor(
+    readonly event: string,
+    readonly subscribed: readonly string[],
+  ) {
+    super(`Your webhook endpoint is not subscribed to ${event}; it receives ${subscribed.join(', ')}`);
+  }
+}

@@ -28,7 +28,8 @@ export type ApiEndpointName =
   | 'order-get'
   | 'order-list'
   | 'sandbox-order-create'
-  | 'sandbox-order-transition';
+  | 'sandbox-order-transition'
+  | 'webhook-test';
 
 export const SETUP_ENDPOINT: ApiEndpoint = {
   name: 'setup',
@@ -89,6 +90,18 @@ export const SANDBOX_ORDER_TRANSITION_ENDPOINT: ApiEndpoint = {
   scope: 'orders:write',
   limitPerMinute: 100,
   body: 'optional',
+};
+
+/**
+ * `POST /v1/webhooks/test` (sandbox only): a sample webhook through the real pipeline. It
+ * takes `orders:write`, the sandbox's "make my webhooks fire" scope (docs/decisions.md);
+ * each request is one outbound POST to the partner, so its limit is below the order writes'.
+ */
+export const WEBHOOK_TEST_ENDPOINT: ApiEndpoint = {
+  name: 'webhook-test',
+  credential: 'authorization-bearer',
+  scope: 'orders:write',
+  limitPerMinute: 60,
 };
 
 /** Request bodies above this are refused before parsing (DESIGN.md: size limits). */

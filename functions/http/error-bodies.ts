@@ -60,3 +60,8 @@ export const ProfileNotLinkedBody = z.strictObject({
 export const HandshakeBadRequestBody = z.union([HandshakeInvalidBody, ProfileNotLinkedBody]);
 export const ProfileNotFoundBody = z.strictObject({ error: z.literal('Profile not found'), details: z.string() });
 export const HandshakeFailedBody = z.strictObject({ error: z.literal('Failed to create authentication session'), details: z.string() });
+
+/** POST /v1/webhooks/test. */
+export const WebhookTestBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR']);
+export const WebhookTestConflictBody = generalError('Conflict', ['WEBHOOK_ENDPOINT_NOT_CONFIGURED', 'WEBHOOK_EVENT_NOT_SUBSCRIBED']);
+export const InternalErrorBody = generalError('Internal Server Error', ['INTERNAL_ERROR']);

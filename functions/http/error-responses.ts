@@ -16,6 +16,8 @@ import {
   Unauthorized,
   UserAlreadyExists,
   ValidationFailed,
+  WebhookEndpointNotConfigured,
+  WebhookEventNotSubscribed,
 } from '../domain/errors';
 import type { ApiEndpoint } from './endpoints';
 import { clearedSessionCookie } from './embed-cookie';
@@ -100,6 +102,14 @@ export function errorResponse(error: unknown, endpoint: ApiEndpoint['name']): Js
   if (error instanceof EmptyCart) return general(400, 'Validation Error', 'EMPTY_CART', error.message);
   if (error instanceof ConcurrentModification) {
     return general(409, 'Conflict', 'CONCURRENT_MODIFICATION', 'The order changed while this request was applied; read it and retry');
+  }
+
+  // POST /v1/webhooks/test (docs/webhooks.md, "Test events").
+  if (error instanceof WebhookEndpointNotConfigured) return general(409, 'Conflict', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED', error.message);
+  if (error instanceof WebhookEventNotSubscribed) {
+    return general(409, 'Conflict', 'WEBHOOK_EVENT_NOT_SUBSCRIBED', error.message, {
+      details: [{ code: 'WEBHOOK_EVENT_NOT_SUBSCRIBED', message: error.message, path: ['event'] }],
+    });
   }
 
   if (endpoint === 'setup') return general(500, 'Internal Server Error', 'SETUP_ERROR', 'Setup failed; retry with exponential backoff');

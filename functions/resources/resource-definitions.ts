@@ -101,13 +101,14 @@ export const queueName = (prefix: string, queue: QueueName): string => `${prefix
 export const deadLetterQueueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}-dlq`;
 
 /** Lambda handlers, by name; each is `functions/handlers/<name>.ts` exporting `handler`. */
-export type FunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
+export type FunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest' | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
 
 export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   setup: 'functions/handlers/setup.ts',
   handshake: 'functions/handlers/handshake.ts',
   embed: 'functions/handlers/embed.ts',
   ordersApi: 'functions/handlers/orders-api.ts',
+  webhookTest: 'functions/handlers/webhook-test.ts',
   orderOutboxRelay: 'functions/handlers/order-outbox-relay.ts',
   orderFanout: 'functions/handlers/order-fanout.ts',
   webhookDispatch: 'functions/handlers/webhook-dispatch.ts',
@@ -124,6 +125,7 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
   handshake: 10,
   embed: 10,
   ordersApi: 10,
+  webhookTest: 10,
   orderOutboxRelay: 30,
   orderFanout: 30,
   webhookDispatch: 120,
@@ -149,6 +151,8 @@ export const SANDBOX_API_ROUTES = [
   { method: 'POST', path: '/v1/sandbox/orders/{order_id}/deliver', fn: 'ordersApi' },
   { method: 'POST', path: '/v1/sandbox/orders/{order_id}/cancel', fn: 'ordersApi' },
   { method: 'POST', path: '/v1/sandbox/orders/{order_id}/refund', fn: 'ordersApi' },
+  // A sample webhook of one kind through the real pipeline (docs/webhooks.md, "Test events").
+  { method: 'POST', path: '/v1/webhooks/test', fn: 'webhookTest' },
 ] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
 
 export type ApiRoute = (typeof API_ROUTES | typeof SANDBOX_API_ROUTES)[number];

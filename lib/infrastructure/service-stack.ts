@@ -27,16 +27,23 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> =
     embed: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['sessions', 'carts', 'orders'] },
     // Writes orders only through the sandbox routes; see `tableAccess` for production.
     ordersApi: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['orders', 'rateLimits'] },
+    // Sandbox only (see `tableAccess`): keys and the webhook endpoint, the organizations a sample names.
+    webhookTest: { read: ['partners', 'organizations'], readWrite: ['rateLimits'] },
     orderOutboxRelay: { read: [], readWrite: [] },
     orderFanout: { read: ['partners', 'organizations'], readWrite: ['webhooks'] },
     webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
   };
 
-/** Production has no sandbox routes, so its order API only reads orders. */
-const tableAccess = (stage: Stage, name: FunctionName): TableAccess =>
-  stage !== 'sandbox' && name === 'ordersApi'
-    ? { read: [...TABLE_ACCESS.ordersApi.read, 'orders'], readWrite: ['rateLimits'] }
-    : TABLE_ACCESS[name];
+/**
+ * Production has no sandbox routes, so its order API only reads orders, and its
+ * webhookTest function (which no route reaches there) may touch nothing.
+ */
+const tableAccess = (stage: Stage, name: FunctionName): TableAccess => {
+  if (stage === 'sandbox') return TABLE_ACCESS[name];
+  if (name === 'ordersApi') return { read: [...TABLE_ACCESS.ordersApi.read, 'orders'], readWrite: ['rateLimits'] };
+  if (name === 'webhookTest') return { read: [], readWrite: [] };
+  return TABLE_ACCESS[name];
+};
 
 /** One stage of the service; bin/app.ts builds one per entry of ENVIRONMENTS, sharing nothing. */
 export class ServiceStack extends Stack {
@@ -60,6 +67,9 @@ export class ServiceStack extends Stack {
     const handshake = apiFunction('Handshake', 'handshake');
     const embed = apiFunction('Embed', 'embed');
     const ordersApi = apiFunction('OrdersApi', 'ordersApi');
+    // Exists on every stage (one function set per stack), but only sandbox routes to it and lets it publish.
+    const webhookTest = apiFunction('WebhookTest', 'webhookTest');
+    if (config.stage === 'sandbox') queues.queue.orderEvents.grantSendMessages(webhookTest);
 
     const secrets = new Secrets(this, 'Secrets', { config });
     secrets.stripeSecret.grantRead(setup);
@@ -70,6 +80,7 @@ export class ServiceStack extends Stack {
       handshake,
       embed,
       ordersApi,
+      webhookTest,
       orderOutboxRelay: webhooks.orderOutboxRelay,
       orderFanout: webhooks.orderFanout,
       webhookDispatch: webhooks.webhookDispatch,

@@ -9,6 +9,7 @@ import { createOrderFanoutHandler } from '../../functions/handlers/order-fanout'
 import { createOrderOutboxRelayHandler } from '../../functions/handlers/order-outbox-relay';
 import { createSetupHandler } from '../../functions/handlers/setup';
 import { createWebhookDispatchHandler } from '../../functions/handlers/webhook-dispatch';
+import { createWebhookTestHandler } from '../../functions/handlers/webhook-test';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
 import { type ApiRoute, apiRoutes, EMBED_ROUTES, FUNCTION_TIMEOUT_SECONDS, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueName, queueName, tableName } from '../../functions/resources/resource-definitions';
@@ -61,6 +62,7 @@ const HTTP_HANDLERS: Record<(ApiRoute | (typeof EMBED_ROUTES)[number])['fn'], (f
   handshake: (functions) => createHandshakeHandler(built(functions.handshake)),
   embed: (functions) => createEmbedHandler(built(functions.embed)),
   ordersApi: (functions) => createOrdersApiHandler(built(functions.ordersApi)),
+  webhookTest: (functions) => createWebhookTestHandler(built(functions.webhookTest)),
 };
 
 /**

@@ -212,6 +212,47 @@ export interface HandshakeFailedError {
   details: string;
 }
 
+export interface WebhookTestRequest {
+  event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded";
+}
+
+export interface WebhookTestResponse {
+  delivery_id: string;
+}
+
+export interface WebhookTestBadRequestError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface WebhookTestConflictError {
+  error: "Conflict";
+  message: string;
+  code: "WEBHOOK_ENDPOINT_NOT_CONFIGURED" | "WEBHOOK_EVENT_NOT_SUBSCRIBED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface InternalError {
+  error: "Internal Server Error";
+  message: string;
+  code: "INTERNAL_ERROR";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface OrderCreatedEvent {
   event: "order.created";
   timestamp: string;

@@ -4,6 +4,7 @@ import { Orders } from './resources/orders.js';
 import { Organizations } from './resources/organizations.js';
 import { SandboxOrders } from './resources/sandbox-orders.js';
 import { Sessions } from './resources/sessions.js';
+import { WebhookTests } from './resources/webhook-tests.js';
 import { webhooks } from './webhooks/webhooks.js';
 
 export type PartnerClientOptions = TransportOptions;
@@ -26,7 +27,8 @@ export class PartnerClient {
   readonly catalog: Catalog;
   readonly orders: Orders;
   readonly sandbox: { readonly orders: SandboxOrders };
-  readonly webhooks = webhooks;
+  /** Verifying deliveries (`verify`, `constructEvent`; no key needed) and, on sandbox, `sendTest`. */
+  readonly webhooks: typeof webhooks & Pick<WebhookTests, 'sendTest'>;
 
   constructor(options: PartnerClientOptions) {
     const transport = new HttpTransport(options);
@@ -35,5 +37,7 @@ export class PartnerClient {
     this.catalog = new Catalog(transport);
     this.orders = new Orders(transport);
     this.sandbox = { orders: new SandboxOrders(transport) };
+    const tests = new WebhookTests(transport);
+    this.webhooks = { ...webhooks, sendTest: (input) => tests.sendTest(input) };
   }
 }

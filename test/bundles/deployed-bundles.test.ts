@@ -19,7 +19,7 @@ import type { ProfileId } from '../../functions/domain/organizations/organizatio
 import type { HttpLambda } from '../../functions/http/api-context';
 import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
 import {
-  API_ROUTES,
+  apiRoutes,
   EMBED_ROUTES,
   type FunctionName,
   ORDER_OUTBOX_BATCH_SIZE,
@@ -105,7 +105,7 @@ beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });
   // The template's STRIPE_SECRET_NAME, under the test's prefix: the setup bundle reads its Stripe key from Secrets Manager.
   await stack.deps.aws.secrets.send(new CreateSecretCommand({ Name: stripeSecretName(stack.config.RESOURCE_PREFIX), SecretString: LOCAL_STRIPE_SECRET_KEY }));
-  const routes = [...API_ROUTES, ...EMBED_ROUTES].map((route) => ({
+  const routes = [...apiRoutes('sandbox'), ...EMBED_ROUTES].map((route) => ({
     method: route.method,
     path: route.path,
     handler: viaBundle(route.fn),
@@ -216,8 +216,8 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     expect(webhook!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
   });
 
-  it('every API route’s bundle refuses a request without a key: 401, logged as Unauthorized', async () => {
-    for (const route of API_ROUTES) {
+  it('every API route’s bundle, sandbox routes included, refuses a request without a key: 401, logged as Unauthorized', async () => {
+    for (const route of apiRoutes('sandbox')) {
       const path = route.path.replace(/\{[^}]+\}/g, randomUUID());
       const response = await call(route.method, path, (route.method as string) === 'GET' ? {} : { body: {} });
       expect(response.status, `${route.method} ${route.path}`).toBe(401);

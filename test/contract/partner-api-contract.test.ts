@@ -15,19 +15,27 @@ import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
 import { exhaustRateLimit } from '../support/rate-limit';
 import { aSetupRequest } from '../support/setup-request-builder';
 import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
+import { webhookSet } from '../../lib/ops-cli/webhook-commands';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 const SETUP = 'POST /v1/organizations/setup';
 const HANDSHAKE = 'POST /v1/partner/handshake';
+const WEBHOOK_TEST = 'POST /v1/webhooks/test';
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const xApiKey = (key: string) => ({ 'X-API-Key': key });
 
 const payments = new FaultyPayments();
 let stack: TestStack;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   stack = await startTestStack({ payments });
+  receiver = await startWebhookReceiver();
 });
-afterAll(() => stack?.close());
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.close();
+});
 
 const partner = () => stack.createPartner();
 const setup = (apiKey: string, body: unknown, headers: Record<string, string> = {}) => stack.post('/v1/organizations/setup', body, { ...bearer(apiKey), ...headers });
@@ -41,6 +49,14 @@ async function partnerWithUser() {
   expect(response.status).toBe(200);
   return { ...created, body, profileId: response.body.data.profile.id as string };
 }
+
+/** A partner whose webhook endpoint (every kind unless `events`) is a live receiver. */
+async function partnerWithWebhook(events?: string) {
+  const created = await partner();
+  await webhookSet(stack.deps, { partner: created.partnerId, url: receiver.url, ...(events ? { events } : {}) });
+  return created;
+}
+const sendTest = (apiKey: string, body: unknown) => stack.post('/v1/webhooks/test', body, bearer(apiKey));
 
 type Scenario = readonly [name: string, run: () => Promise<TestResponse>];
 
@@ -184,6 +200,48 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
           const remove = injectAwsFaults(plan, stack.deps.aws.db, { service: 'dynamodb', prefix: stack.config.RESOURCE_PREFIX });
           try {
             return await handshake(apiKey, { internal_user_id: body.internalUserId });
+          } finally {
+            remove();
+          }
+        },
+      ],
+    ],
+  },
+  [WEBHOOK_TEST]: {
+    202: [['a sample order.shipped', async () => sendTest((await partnerWithWebhook()).apiKey, { event: 'order.shipped' })]],
+    400: [
+      ['an unknown kind', async () => sendTest((await partnerWithWebhook()).apiKey, { event: 'order.teleported' })],
+      ['malformed JSON', async () => sendTest((await partnerWithWebhook()).apiKey, '{')],
+    ],
+    401: [
+      ['no key', async () => stack.post('/v1/webhooks/test', { event: 'order.created' })],
+      ['the key in X-API-Key', async () => stack.post('/v1/webhooks/test', { event: 'order.created' }, xApiKey((await partner()).apiKey))],
+    ],
+    403: [['a key without orders:write', async () => sendTest((await stack.createPartner({ scopes: ['orders:read'] })).apiKey, { event: 'order.created' })]],
+    409: [
+      ['no webhook endpoint', async () => sendTest((await partner()).apiKey, { event: 'order.created' })],
+      ['a kind the endpoint does not take', async () => sendTest((await partnerWithWebhook('order.created')).apiKey, { event: 'order.refunded' })],
+    ],
+    429: [
+      [
+        'over 60 a minute',
+        async () => {
+          const { apiKey, partnerId } = await partnerWithWebhook();
+          const { rateLimiter } = stack.deps.functions.webhookTest;
+          await Promise.all(Array.from({ length: 60 }, () => rateLimiter.consume(partnerId, 'webhook-test', Number.MAX_SAFE_INTEGER)));
+          return sendTest(apiKey, { event: 'order.created' });
+        },
+      ],
+    ],
+    500: [
+      [
+        'the order-events queue down',
+        async () => {
+          const { apiKey } = await partnerWithWebhook();
+          const plan = new FaultPlan((call) => call.service === 'sqs').when((call) => call.operation === 'SendMessage' && call.target.includes('order-events'), 'fail');
+          const remove = injectAwsFaults(plan, stack.deps.aws.sqs, { service: 'sqs', prefix: stack.config.RESOURCE_PREFIX });
+          try {
+            return await sendTest(apiKey, { event: 'order.created' });
           } finally {
             remove();
           }

@@ -232,6 +232,23 @@ describe.each(STAGES)('the %s stack', (stage) => {
     expect(actionsOn(stage, 'ordersApi', tableId(stage, 'carts'))).toEqual([]);
   });
 
+  it('routes POST /v1/webhooks/test on sandbox only: production has no such route', () => {
+    const routeKeys = Object.values(resourcesOf(stage, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties!.RouteKey as string);
+    expect(routeKeys.includes('POST /v1/webhooks/test')).toBe(stage === 'sandbox');
+  });
+
+  it('lets the webhook test function publish order events on sandbox only, and write no table but the rate limits', () => {
+    const tableActions = (table: TableName) => actionsOn(stage, 'webhookTest', tableId(stage, table));
+    const sqsActions = (queue: QueueName) => actionsOn(stage, 'webhookTest', queueId(stage, queue)).filter((a) => a.startsWith('sqs:'));
+    expect(sqsActions('orderEvents').includes('sqs:SendMessage')).toBe(stage === 'sandbox');
+    expect(sqsActions('webhookDeliveries')).toEqual([]);
+    expect(tableActions('partners').includes('dynamodb:GetItem')).toBe(stage === 'sandbox');
+    for (const table of tableNames.filter((t) => t !== 'rateLimits')) {
+      expect(tableActions(table).filter((a) => WRITE_ACTIONS.includes(a)), table).toEqual([]);
+    }
+    if (stage === 'production') expect(statementsOf(stage, 'webhookTest').flatMap(actionsOf).filter((a) => !a.startsWith('xray:'))).toEqual([]);
+  });
+
   it('grants no function a wildcard resource beyond X-Ray and ListStreams, which have no resource-level permissions', () => {
     for (const fn of functionNames) {
       const wildcard = statementsOf(stage, fn).filter((s) => s.Resource === '*');

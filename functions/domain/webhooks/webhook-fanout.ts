@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { ConcurrentModification } from '../errors';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import type { PartnerId } from '../partners/partner';
 import type { Delivery, DeliveryId, DeliveryMessage } from './delivery';
+import { deliveryIdFor } from './delivery-id';
 import type { DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
 import type { OrderEventMessage } from './order-event-message';
@@ -20,7 +20,8 @@ export const webhookBody = (event: OrderEventMessage): string =>
 
 /**
  * Turns one order event into a delivery for the owning partner's endpoint, when it is
- * subscribed to the kind, and queues its first attempt. Safe to run twice for the same
+ * subscribed to the kind, and queues its first attempt. The delivery's id derives from
+ * partner and event id (`deliveryIdFor`), so a publisher can tell it before this runs. Safe to run twice for the same
  * event: the delivery is created once (conditional write on the event), and its first
  * attempt is queued again only if the earlier run stopped before queueing it.
  *
@@ -51,7 +52,7 @@ export class WebhookFanout {
 
     const now = this.clock.now().toISOString();
     const candidate: Delivery = {
-      deliveryId: randomUUID() as DeliveryId,
+      deliveryId: deliveryIdFor(partnerId, event.eventId),
       partnerId,
       eventId: event.eventId,
       event: event.event,

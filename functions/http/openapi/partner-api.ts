@@ -6,8 +6,9 @@
  */
 import { HANDSHAKE_ROUTE } from '../handshake-route-document';
 import { SETUP_ROUTE } from '../setup-route-document';
+import { WEBHOOK_TEST_ROUTE } from '../webhook-test-route-document';
 import type { RouteDocument } from './route-document';
 
 export { ORDER_WEBHOOKS, WEBHOOK_HEADERS } from './order-webhook-documents';
 
-export const PARTNER_API_ROUTES: readonly RouteDocument[] = [SETUP_ROUTE, HANDSHAKE_ROUTE];
+export const PARTNER_API_ROUTES: readonly RouteDocument[] = [SETUP_ROUTE, HANDSHAKE_ROUTE, WEBHOOK_TEST_ROUTE];

@@ -59,6 +59,8 @@ const ROUTE_THROTTLE: Readonly<Record<string, { rate: number; burst: number }>> 
   'POST /v1/sandbox/orders/{order_id}/deliver': { rate: 10, burst: 20 },
   'POST /v1/sandbox/orders/{order_id}/cancel': { rate: 10, burst: 20 },
   'POST /v1/sandbox/orders/{order_id}/refund': { rate: 10, burst: 20 },
+  // Sandbox only: each test event is one POST to the partner's own endpoint.
+  'POST /v1/webhooks/test': { rate: 5, burst: 10 },
   'GET /embedded/{partnerId}': { rate: 50, burst: 100 },
   'POST /embedded/{partnerId}/logout': { rate: 10, burst: 20 },
   // The module's pages: people clicking, a few requests a second per user at most.

@@ -1,0 +1,32 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../adapters/aws/dynamodb-client';
+import { createSqsClient } from '../adapters/aws/sqs-client';
+import { WebhookTestEvents } from '../domain/webhooks/webhook-test-events';
+import { type ApiDependencies, composeApiAccess } from './api-access';
+import { type BaseDependencies, createBase } from './base';
+import { lambdaRoot } from './lambda-root';
+import { orderEventQueue } from './message-queues';
+import { DynamoRepositories } from './repositories';
+
+export interface WebhookTestDependencies extends ApiDependencies {
+  readonly webhookTestEvents: WebhookTestEvents;
+}
+
+/** The sandbox's `POST /v1/webhooks/test`: reads the partner's endpoint and organizations, writes only to the order-events queue. */
+export function composeWebhookTest(base: BaseDependencies, clients: { db: DynamoDBDocumentClient; sqs: SQSClient }): WebhookTestDependencies {
+  const repositories = new DynamoRepositories(base.config, clients.db);
+  return {
+    ...composeApiAccess(base, repositories),
+    webhookTestEvents: new WebhookTestEvents(
+      repositories.webhookEndpoints(),
+      repositories.organizations(),
+      orderEventQueue(base.config, clients.sqs),
+      base.clock,
+    ),
+  };
+}
+
+export const webhookTestFromEnvironment = lambdaRoot((config) =>
+  composeWebhookTest(createBase(config), { db: createDocumentClient(), sqs: createSqsClient() }),
+);
