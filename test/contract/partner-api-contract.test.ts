@@ -13,8 +13,9 @@ import { DOCUMENTED_ROUTES, responseProblems } from '../support/api-document';
 import { FaultyPayments } from '../support/fault-injection';
 import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
 import { exhaustRateLimit } from '../support/rate-limit';
+import { orderApiScenarios, type Scenario } from './order-api-scenarios';
 import { aSetupRequest } from '../support/setup-request-builder';
-import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
+import { startTestStack, type TestStack } from '../support/test-stack';
 
 const SETUP = 'POST /v1/organizations/setup';
 const HANDSHAKE = 'POST /v1/partner/handshake';
@@ -41,8 +42,6 @@ async function partnerWithUser() {
   expect(response.status).toBe(200);
   return { ...created, body, profileId: response.body.data.profile.id as string };
 }
-
-type Scenario = readonly [name: string, run: () => Promise<TestResponse>];
 
 const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
   [SETUP]: {
@@ -191,6 +190,7 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
       ],
     ],
   },
+  ...orderApiScenarios(() => stack),
 };
 
 describe('the running service answers as docs/openapi.json says', () => {

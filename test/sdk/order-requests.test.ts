@@ -87,16 +87,16 @@ describe('SDK calls of the order routes', () => {
   it('sandbox.orders transitions post to /{order_id}/{action} with only the fields given', async () => {
     const { client, sent } = aRecordedClient(() => ({ status: 200, body: { success: true, order: anOrder('o-9') } }));
     await client.sandbox.orders.confirm('o-9');
-    await client.sandbox.orders.ship('o-9', { trackingNumber: '1Z', carrier: 'UPS' });
+    await client.sandbox.orders.ship('o-9', { trackingNumber: '1Z', carrier: 'UPS', trackingUrl: 'https://track.example.com/1Z', estimatedDelivery: '2036-01-05T17:00:00Z' });
     await client.sandbox.orders.deliver('o-9', { signature: 'J. Smith' });
     await client.sandbox.orders.cancel('o-9', { reason: 'duplicate' });
-    await client.sandbox.orders.refund('o-9', { amount: 12.5 });
+    await client.sandbox.orders.refund('o-9', { amount: 12.5, reason: 'one box damaged' });
     expect(sent.map((request) => [request.url.pathname, request.body])).toEqual([
       ['/v1/sandbox/orders/o-9/confirm', {}],
-      ['/v1/sandbox/orders/o-9/ship', { tracking_number: '1Z', carrier: 'UPS' }],
+      ['/v1/sandbox/orders/o-9/ship', { tracking_number: '1Z', carrier: 'UPS', tracking_url: 'https://track.example.com/1Z', estimated_delivery: '2036-01-05T17:00:00Z' }],
       ['/v1/sandbox/orders/o-9/deliver', { signature: 'J. Smith' }],
       ['/v1/sandbox/orders/o-9/cancel', { reason: 'duplicate' }],
-      ['/v1/sandbox/orders/o-9/refund', { amount: 12.5 }],
+      ['/v1/sandbox/orders/o-9/refund', { amount: 12.5, reason: 'one box damaged' }],
     ]);
   });
 
