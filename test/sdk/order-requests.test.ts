@@ -1,8 +1,7 @@
 /**
- * The SDK's calls of the partner order routes (catalog, orders, sandbox orders), which
- * arrive with the procurement module's `ordersApi`: what each method sends and how it
- * reads the answers, against a recording fetch. Live tests on the stack join these when
- * the routes are served.
+ * The SDK's calls of the partner order routes (catalog, orders, sandbox orders): what
+ * each method sends and which failures it retries, against a recording fetch (the same
+ * methods against the running stack: order-methods.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { PartnerApiError, PartnerClient } from '../../sdk/src/index';
