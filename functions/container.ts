@@ -69,7 +69,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
   const functions: FunctionDependencies = {
     setup: composeSetup(base, aws, overrides),
     handshake: composeHandshake(base, aws.db),
-    embed: composeEmbed(base, aws.db),
+    embed: composeEmbed(base, aws.db, overrides.embedBrowserScripts),
     ordersApi: composeOrdersApi(base, aws.db),
     orderOutboxRelay: composeOrderOutboxRelay(base, aws),
     orderFanout: composeOrderFanout(base, aws),
