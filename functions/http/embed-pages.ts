@@ -70,4 +70,4 @@ export const signedOutPage = (frameAncestors: readonly string[]): string =>
   notice('Signed out', 'You have signed out. Reopen the module from your application to sign in again.', { frameAncestors, ended: 'signed-out' });
 
 export const unavailablePage = (frameAncestors: readonly string[]): string =>
-  notice('Something went wrong', 'The module could not be opened. Please reopen it from your application.', { frameAncestors, page: 'unavailable' });
+  notice('Something went wrong', 'The module could not be opened. Please reopen it from your application.', { frameAncestors });
