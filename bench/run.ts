@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { startBenchStack } from './bench-stack';
-import { BUNDLE_BUDGET_KB, MAX_BUNDLE_KB, MAX_INIT_RATIO, measureBundles } from './bundle-budget';
+import { BUNDLE_BUDGET_KB, EMBED_SDK_BUDGET_GZIP_KB, MAX_BUNDLE_KB, MAX_INIT_RATIO, measureBundles, measureEmbedBrowserScripts } from './bundle-budget';
 import { type CapacityCount, measureApiCapacity } from './capacity';
 import { dynamoDollarsPerMillion, PRICES } from './cost-model';
 import { measureDispatcher } from './dispatcher';
@@ -75,6 +75,14 @@ printTable(
       target: target(`bundle ${b.fn}: <= ${budget} KB and init <= ${MAX_INIT_RATIO}x`, b.sizeKb <= budget && initRatio <= MAX_INIT_RATIO),
     };
   }),
+);
+printTable(
+  measureEmbedBrowserScripts().map((s) => ({
+    script: s.script === 'sdk' ? 'embed SDK (/sdk/v1/embed.js)' : 'module bridge',
+    'minified KB': s.minifiedKb.toFixed(1),
+    'gzip KB': s.gzipKb.toFixed(1),
+    target: s.script === 'sdk' ? target(`embed SDK: <= ${EMBED_SDK_BUDGET_GZIP_KB} KB gzipped`, s.gzipKb <= EMBED_SDK_BUDGET_GZIP_KB) : '',
+  })),
 );
 took();
 

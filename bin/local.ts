@@ -47,9 +47,10 @@ const stack = await startLocalStack({
       webhooks: { receiver: demoReceiver, wire: (receiverUrl) => wireDemoReceiver(receiverUrl) },
     }),
   ],
-  // A shorter retry ladder or disable period, to watch a webhook fail through to its alert or its endpoint's disable in minutes.
+  // A shorter retry ladder or disable period, to watch a webhook fail through to its alert or its endpoint's disable in minutes;
+  // a shorter embedded-session idle timeout, to watch the SDK renew a session.
   extraEnvironment: Object.fromEntries(
-    (['WEBHOOK_RETRY_DELAYS_S', 'WEBHOOK_DISABLE_AFTER_S'] as const).flatMap((name) => {
+    (['WEBHOOK_RETRY_DELAYS_S', 'WEBHOOK_DISABLE_AFTER_S', 'EMBED_SESSION_IDLE_S'] as const).flatMap((name) => {
       const value = process.env[name];
       return value ? [[name, value]] : [];
     }),

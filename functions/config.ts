@@ -50,6 +50,8 @@ export const RuntimeConfig = z.object({
   WEBHOOK_RETRY_DELAYS_S: retryDelays,
   /** An endpoint whose every attempt has failed for this long is disabled: 5 days. */
   WEBHOOK_DISABLE_AFTER_S: withDefault(z.coerce.number().check(z.int(), z.positive()), 5 * 24 * 3600),
+  /** An embedded session ends after this long without a request: 30 minutes; `npm start` and tests may shorten it. */
+  EMBED_SESSION_IDLE_S: withDefault(z.coerce.number().check(z.int(), z.positive()), 30 * 60),
 });
 export type RuntimeConfig = z.output<typeof RuntimeConfig>;
 export type RuntimeEnvironment = z.input<typeof RuntimeConfig>;

@@ -71,7 +71,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
   const functions: FunctionDependencies = {
     setup: composeSetup(base, aws, overrides),
     handshake: composeHandshake(base, aws.db),
-    embed: composeEmbed(base, aws.db),
+    embed: composeEmbed(base, aws.db, overrides.embedBrowserScripts),
     ordersApi: composeOrdersApi(base, aws.db),
     webhookTest: composeWebhookTest(base, aws),
     orderOutboxRelay: composeOrderOutboxRelay(base, aws),

@@ -3,6 +3,7 @@ import type { RuntimeConfig } from '../config';
 import { type Clock, systemClock } from '../domain/clock';
 import { jsonLinesLogger, type Logger, redactingLogger } from '../domain/logger';
 import type { PaymentProvider } from '../domain/payments/payment-provider';
+import type { EmbedBrowserScripts } from '../http/embed-browser-scripts';
 
 /** What every function has, whatever else it does. */
 export interface BaseDependencies {
@@ -21,6 +22,8 @@ export interface DependencyOverrides {
   readonly payments?: PaymentProvider;
   /** The DynamoDB client of the organization repository only (tests: inject failing transactions). */
   readonly organizationsDb?: DynamoDBDocumentClient;
+  /** The embed host's browser scripts (the local runtime builds them; a Lambda has them compiled in). */
+  readonly embedBrowserScripts?: EmbedBrowserScripts;
 }
 
 export const createBase = (config: RuntimeConfig, overrides: DependencyOverrides = {}): BaseDependencies => ({

@@ -3,6 +3,9 @@ import { EmbedAccessDenied } from '../domain/errors';
 import { embeddedModulePath } from '../domain/sessions/iframe-embed-url';
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from '../http/embed-cookie';
 import { type EmbedRequest, embedHandler } from '../http/embed-handler';
+import { type EmbedScriptRoute, embedScriptHandler, isEmbedScriptRoute } from '../http/embed-script-handler';
+import { frameCheck } from '../http/frame-check';
+import type { HttpLambda } from '../http/api-context';
 import { signedOutPage } from '../http/embed-pages';
 import { changeCartLine, showCart, showCheckout } from '../http/module/cart-actions';
 import { addToCart, showCatalog } from '../http/module/catalog-actions';
@@ -30,12 +33,12 @@ async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<Jso
  * `POST /embedded/{partnerId}/logout`, from the module's own sign-out form only: a
  * cross-site form could otherwise sign the user out (the cookie is SameSite=None).
  */
-async function logout({ event, partnerId, deps }: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
+async function logout({ event, partnerId, deps, frameAncestors }: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
   if (!isSameOriginRequest(event, deps.config.EMBED_BASE_URL)) {
     throw new EmbedAccessDenied('foreign-origin', 'logout from a foreign origin');
   }
   await deps.embeddedSessions.logout(partnerId, readSessionCookie(event));
-  return html(200, signedOutPage(), { cookies: [clearedSessionCookie()] });
+  return html(200, signedOutPage(frameAncestors), { cookies: [clearedSessionCookie()] });
 }
 
 /** API Gateway's route key of each route, e.g. `GET /embedded/{partnerId}/cart`. */
@@ -43,7 +46,7 @@ type RouteKey<R> = R extends { method: infer M extends string; path: infer P ext
 type EmbedRouteKey = RouteKey<(typeof EMBED_ROUTES)[number]>;
 
 /** Every embed route's action, by API Gateway's route key; the type makes a route without one a compile error. */
-const ACTIONS: Record<EmbedRouteKey, (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>> = {
+const ACTIONS: Record<Exclude<EmbedRouteKey, EmbedScriptRoute>, (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>> = {
   'GET /embedded/{partnerId}': openOrShow,
   'POST /embedded/{partnerId}/logout': logout,
   'GET /embedded/{partnerId}/cart': showCart,
@@ -53,13 +56,18 @@ const ACTIONS: Record<EmbedRouteKey, (request: EmbedRequest<EmbedDependencies>) 
   'GET /embedded/{partnerId}/orders': listOrders,
   'POST /embedded/{partnerId}/orders': placeOrder,
   'GET /embedded/{partnerId}/orders/{orderId}': showOrder,
+  'GET /embedded/{partnerId}/frame-check': frameCheck,
 };
 
-export const createEmbedHandler = (getDependencies: () => Promise<EmbedDependencies>) =>
-  embedHandler(getDependencies, (request) => {
-    const action = ACTIONS[request.event.routeKey as EmbedRouteKey] as (typeof ACTIONS)[EmbedRouteKey] | undefined;
+/** The scripts have no partner and are cached by browsers, so they skip the pages' pipeline (CSP, no-store, HTML errors). */
+export const createEmbedHandler = (getDependencies: () => Promise<EmbedDependencies>): HttpLambda => {
+  const scripts = embedScriptHandler(getDependencies);
+  const pages = embedHandler(getDependencies, (request) => {
+    const action = ACTIONS[request.event.routeKey as keyof typeof ACTIONS] as (typeof ACTIONS)[keyof typeof ACTIONS] | undefined;
     if (!action) throw new Error(`The embed function has no action for route ${request.event.routeKey}`);
     return action(request);
   });
+  return (event, context) => (isEmbedScriptRoute(event.routeKey) ? scripts(event, context) : pages(event, context));
+};
 
 export const handler = createEmbedHandler(embedFromEnvironment);

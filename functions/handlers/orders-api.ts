@@ -12,7 +12,8 @@ import {
   SANDBOX_ORDER_TRANSITION_ENDPOINT,
 } from '../http/endpoints';
 import { parseOrderListQuery } from '../http/order-list-query';
-import { toCatalogProductResponse, toOrderResponse } from '../http/order-response';
+import { toCatalogResponse } from '../http/catalog-response';
+import { toOrderChangeResponse, toOrderListResponse, toOrderResponse } from '../http/order-response';
 import { json } from '../http/responses';
 import { routedHandler, routeNotFound } from '../http/routed-handler';
 
@@ -39,7 +40,7 @@ const transitionRoute = (getDependencies: GetDependencies, action: OrderAction):
     getDependencies,
     apiHandler(SANDBOX_ORDER_TRANSITION_ENDPOINT, getDependencies, async ({ event, body, caller, deps }) => {
       const order = await deps.orderService.transition(orderIdOf(event.pathParameters), action, body, { partnerId: caller.partnerId });
-      return json(200, { success: true, order: toOrderResponse(order) });
+      return json(200, toOrderChangeResponse(order));
     }),
   ),
 ];
@@ -49,7 +50,7 @@ export const createOrdersApiHandler = (getDependencies: GetDependencies) =>
   routedHandler({
     'GET /v1/catalog/products': apiHandler(CATALOG_PRODUCTS_ENDPOINT, getDependencies, async ({ deps }) => {
       const products = await deps.catalog.listActive();
-      return json(200, { data: products.map(toCatalogProductResponse), has_more: false });
+      return json(200, toCatalogResponse(products));
     }),
 
     'GET /v1/orders/{order_id}': apiHandler(ORDER_GET_ENDPOINT, getDependencies, async ({ event, caller, deps }) => {
@@ -69,14 +70,14 @@ export const createOrdersApiHandler = (getDependencies: GetDependencies) =>
           ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
         },
       );
-      return json(200, { data: page.orders.map(toOrderResponse), has_more: page.nextCursor !== undefined });
+      return json(200, toOrderListResponse(page));
     }),
 
     'POST /v1/sandbox/orders': sandboxOnly(
       getDependencies,
       apiHandler(SANDBOX_ORDER_CREATE_ENDPOINT, getDependencies, async ({ body, caller, deps }) => {
         const order = await deps.sandboxOrders.place(caller.partnerId, parseSandboxOrderRequest(body));
-        return json(201, { success: true, order: toOrderResponse(order) });
+        return json(201, toOrderChangeResponse(order));
       }),
     ),
 

@@ -19,6 +19,8 @@ export interface EmbedRequest<D> {
   /** From the path: unauthenticated, so it only ever narrows what a token or cookie may do. */
   readonly partnerId: PartnerId;
   readonly deps: D;
+  /** The partner's frame-ancestors sources (the CSP's), for the module bridge and the frame check. */
+  readonly frameAncestors: readonly string[];
 }
 
 /**
@@ -39,6 +41,6 @@ export function embedHandler<D extends EmbedHostDependencies>(
       // UUIDs are case-insensitive; ours are stored, and put in every iframe_embed_url, in lower case.
       const partnerId = (event.pathParameters?.partnerId ?? '').toLowerCase();
       if (!isPartnerId(partnerId)) throw new EmbedAccessDenied('link', 'the path names no partner');
-      return handle({ event, partnerId, deps: filledIn(context.deps, 'deps') });
+      return handle({ event, partnerId, deps: filledIn(context.deps, 'deps'), frameAncestors: context.frameAncestors ?? [] });
     });
 }

@@ -1,7 +1,8 @@
 /**
- * The embed host's HTML pages. Self-contained (inline CSS, no scripts, no external
- * assets: the CSP allows nothing else), and every value from data is escaped.
+ * The embed host's HTML pages. Self-contained (inline CSS, no external assets; the only
+ * script is the module bridge from our own origin), and every value from data is escaped.
  */
+import { bridgeAttributes, BRIDGE_SCRIPT_TAG, type BridgeState } from './embed-bridge-markup';
 
 const ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -32,20 +33,21 @@ const STYLE = `
   .nickname { color: var(--muted); font-weight: 400; }
   button { font: inherit; border: 1px solid var(--line); background: #fff; border-radius: 8px; padding: 6px 14px; cursor: pointer; }
   button:hover { border-color: var(--accent); color: var(--accent); }
-  .notice { max-width: 480px; margin: 12vh auto; background: #fff; border: 1px solid var(--line); border-radius: 12px; padding: 28px; text-align: center; }
+  .notice { max-width: 480px; margin: 72px auto; background: #fff; border: 1px solid var(--line); border-radius: 12px; padding: 28px; text-align: center; }
   .notice h1 { margin-bottom: 8px; }
   .notice p { color: var(--muted); margin: 0; }
   .empty { color: var(--muted); }
 `;
 
-const page = (title: string, body: string): string => `<!doctype html>
-<html lang="en">
+const page = (title: string, body: string, bridge: BridgeState): string => `<!doctype html>
+<html lang="en"${bridgeAttributes(bridge)}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
+${BRIDGE_SCRIPT_TAG}
 </head>
 <body>
 ${body}
@@ -53,17 +55,19 @@ ${body}
 </html>
 `;
 
-const notice = (title: string, message: string): string =>
-  page(title, `<div class="notice" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></div>`);
+const notice = (title: string, message: string, bridge: BridgeState): string =>
+  page(title, `<div class="notice" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></div>`, bridge);
 
 /** The one answer to any unusable link or session: the browser is not told which case it was. */
 export const LINK_UNUSABLE_MESSAGE =
   'This link has expired or was already used. Please reopen the module from your application.';
 
-export const linkUnusablePage = (): string => notice('Session unavailable', LINK_UNUSABLE_MESSAGE);
+/** `ended` tells the bridge whether a live session ended (the SDK renews it) or a link was unusable (it does not). */
+export const linkUnusablePage = (frameAncestors: readonly string[], ended: 'session-ended' | 'link-unusable'): string =>
+  notice('Session unavailable', LINK_UNUSABLE_MESSAGE, { frameAncestors, ended });
 
-export const signedOutPage = (): string =>
-  notice('Signed out', 'You have signed out. Reopen the module from your application to sign in again.');
+export const signedOutPage = (frameAncestors: readonly string[]): string =>
+  notice('Signed out', 'You have signed out. Reopen the module from your application to sign in again.', { frameAncestors, ended: 'signed-out' });
 
-export const unavailablePage = (): string =>
-  notice('Something went wrong', 'The module could not be opened. Please reopen it from your application.');
+export const unavailablePage = (frameAncestors: readonly string[]): string =>
+  notice('Something went wrong', 'The module could not be opened. Please reopen it from your application.', { frameAncestors });

@@ -5,6 +5,7 @@
  * fails the suite. Nothing on a Lambda's path imports this file.
  */
 import * as z from 'zod/mini';
+import { OrderStatus } from '../domain/orders/order';
 
 /** One problem of an invalid request (`validation-issues.ts`); array indexes in `path` are strings. */
 export const ValidationIssueBody = z.strictObject({
@@ -60,6 +61,29 @@ export const ProfileNotLinkedBody = z.strictObject({
 export const HandshakeBadRequestBody = z.union([HandshakeInvalidBody, ProfileNotLinkedBody]);
 export const ProfileNotFoundBody = z.strictObject({ error: z.literal('Profile not found'), details: z.string() });
 export const HandshakeFailedBody = z.strictObject({ error: z.literal('Failed to create authentication session'), details: z.string() });
+
+/** The order API's errors (docs/orders-api.md) are all in the general shape; each route names the codes it can answer. */
+export const ValidationErrorBody = generalError('Validation Error', ['VALIDATION_ERROR']);
+export const SandboxOrderBadRequestBody = generalError('Validation Error', [
+  'VALIDATION_ERROR',
+  'PRODUCT_UNAVAILABLE',
+  'SHIPPING_LOCATION_UNAVAILABLE',
+  'PROFILE_NOT_LINKED',
+]);
+export const OrderNotFoundBody = generalError('Not Found', ['ORDER_NOT_FOUND']);
+export const OrganizationNotFoundBody = generalError('Not Found', ['ORGANIZATION_NOT_FOUND']);
+export const OrderingProfileNotFoundBody = generalError('Not Found', ['PROFILE_NOT_FOUND']);
+
+export const InvalidOrderTransitionBody = z.strictObject({
+  error: z.literal('Conflict'),
+  message: z.string(),
+  code: z.literal('INVALID_ORDER_TRANSITION'),
+  details: z.array(ValidationIssueBody).check(z.length(1)),
+  /** `status` equal to `requested_status` means an earlier try of this very change already happened. */
+  data: z.strictObject({ order_id: z.string(), status: OrderStatus, requested_status: OrderStatus }),
+});
+export const ConcurrentModificationBody = generalError('Conflict', ['CONCURRENT_MODIFICATION']);
+export const OrderTransitionConflictBody = z.union([InvalidOrderTransitionBody, ConcurrentModificationBody]);
 
 /** POST /v1/webhooks/test. */
 export const WebhookTestBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR']);

@@ -122,9 +122,11 @@ export function errorResponse(error: unknown, endpoint: ApiEndpoint['name']): Js
  * a cross-site request, which must not be able to sign the user out); anything
  * else is a generic 500 page.
  */
-export function embedErrorResponse(error: unknown): JsonResponse {
+export function embedErrorResponse(error: unknown, frameAncestors: readonly string[] = []): JsonResponse {
   if (error instanceof EmbedAccessDenied) {
-    return html(401, linkUnusablePage(), error.refused === 'session' ? { cookies: [clearedSessionCookie()] } : {});
+    return error.refused === 'session'
+      ? html(401, linkUnusablePage(frameAncestors, 'session-ended'), { cookies: [clearedSessionCookie()] })
+      : html(401, linkUnusablePage(frameAncestors, 'link-unusable'));
   }
-  return html(500, unavailablePage());
+  return html(500, unavailablePage(frameAncestors));
 }

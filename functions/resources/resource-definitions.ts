@@ -171,6 +171,10 @@ export const EMBED_ROUTES = [
   { method: 'GET', path: '/embedded/{partnerId}/orders', fn: 'embed' },
   { method: 'POST', path: '/embedded/{partnerId}/orders', fn: 'embed' },
   { method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}', fn: 'embed' },
+  // The host SDK and the module bridge (docs/embedding.md), and the SDK's question "may my page frame this partner's module?".
+  { method: 'GET', path: '/sdk/v1/embed.js', fn: 'embed' },
+  { method: 'GET', path: '/embedded/assets/bridge-v1.js', fn: 'embed' },
+  { method: 'GET', path: '/embedded/{partnerId}/frame-check', fn: 'embed' },
 ] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
 
 /** Secrets Manager names, per stage prefix. */

@@ -28,7 +28,7 @@ const orderStatusRows = Object.entries(ORDER_TRANSITIONS)
 
 const eventRows = ORDER_WEBHOOKS.map((webhook) => `| \`${webhook.kind}\` | ${webhook.summary} |`).join('\n');
 
-export const API_OVERVIEW = `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; receive signed order webhooks.
+export const API_OVERVIEW = `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders (and, on sandbox, place and advance orders so your CI sees every webhook); receive signed order webhooks.
 
 All paths start with \`/v1\` and are appended to the environment's address (without \`/v1\`). Requests and responses are JSON: send \`Content-Type: application/json\` with a JSON object body. Every response carries \`Request-Id\`; quote it when asking us about a request. The API sends no CORS headers: keys belong on servers, never in browsers.
 
@@ -66,11 +66,11 @@ ${routeRows}
 | 401 | No usable API key (which reason is never told) |
 | 403 | The key lacks the route's scope, or the resource is another partner's |
 | 404 | No such resource of yours (locally, also a path nothing serves: \`code\` \`NOT_FOUND\`; deployed, API Gateway answers an unknown path with \`{"message":"Not Found"}\`) |
-| 409 | Conflict with the current state (a user that exists, an \`Idempotency-Key\` in flight) |
+| 409 | Conflict with the current state (a user that exists, an \`Idempotency-Key\` in flight, an order change its status does not allow) |
 | 429 | Over the route's rate limit: wait \`retry_after\` seconds (also \`Retry-After\`) |
 | 500 | Our failure: retry with exponential backoff; nothing was half-written |
 
-The general error body (setup, and every authentication, permission and rate-limit failure on every route) always has the same four fields:
+The general error body (setup, the order routes, and every authentication, permission and rate-limit failure on every route) always has the same four fields (an order change its status does not allow adds \`data\`):
 
 | Field | Type | Notes |
 |---|---|---|

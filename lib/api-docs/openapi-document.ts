@@ -118,12 +118,10 @@ export function buildOpenApiDocument(routes: readonly RouteDocument[] = PARTNER_
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [SERVERS.production, SERVERS.sandbox, SERVERS.local],
-    tags: [
-      { name: 'Provisioning', description: 'Organizations, their users (profiles) and shipping locations.' },
-      { name: 'Embedding', description: 'Sessions for the embedded module.' },
-      ...uniqueTags(routes),
-      { name: 'Webhooks', description: 'What we send to your webhook URL when an order changes.' },
-    ],
+    tags: [...new Set([...Object.keys(TAG_DESCRIPTIONS), ...routes.map((route) => route.tag)])].map((name) => ({
+      name,
+      ...(TAG_DESCRIPTIONS[name] === undefined ? {} : { description: TAG_DESCRIPTIONS[name] }),
+    })),
     paths,
     webhooks,
     components: {
@@ -144,9 +142,15 @@ export function buildOpenApiDocument(routes: readonly RouteDocument[] = PARTNER_
   };
 }
 
-const KNOWN_TAGS = new Set(['Provisioning', 'Embedding', 'Webhooks']);
-const uniqueTags = (routes: readonly RouteDocument[]) =>
-  [...new Set(routes.map((route) => route.tag))].filter((tag) => !KNOWN_TAGS.has(tag)).map((name) => ({ name }));
+/** The document's sections, in reading order; a route's tag not listed here comes after them, undescribed (redocly warns). */
+const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  Provisioning: 'Organizations, their users (profiles) and shipping locations.',
+  Embedding: 'Sessions for the embedded module.',
+  Catalog: 'The products your users can order.',
+  Orders: "Your organizations' orders, to reconcile what a missed webhook would have told you.",
+  'Sandbox orders': 'Sandbox only: place and advance orders so your CI can produce every webhook without a browser.',
+  Webhooks: 'What we send to your webhook URL when an order changes.',
+};
 
 function operation(route: RouteDocument, components: SchemaComponents): JsonSchema {
   const parameters = [
@@ -172,7 +176,7 @@ function operation(route: RouteDocument, components: SchemaComponents): JsonSche
     ...(route.requestBody
       ? {
           requestBody: {
-            required: true,
+            required: route.requestBody.required ?? true,
             content: { 'application/json': { schema: components.add(route.requestBody, 'input'), example: route.requestBody.example } },
           },
         }

@@ -51,7 +51,8 @@ function objectType(schema: JsonSchema, indent: string): string {
 export function renderSdkTypes(document: OpenApiDocument): string {
   const declarations = Object.entries(document.components.schemas).map(([name, schema]) => {
     const type = typeOf(schema, '');
-    return schema.type === 'object' ? `export interface ${name} ${type}` : `export type ${name} = ${type};`;
+    // An object without properties is `Record<string, never>`, which an interface cannot spell.
+    return schema.type === 'object' && type.startsWith('{') ? `export interface ${name} ${type}` : `export type ${name} = ${type};`;
   });
   const events = Object.values(document.webhooks).map((methods) => {
     const media = ((methods.post?.requestBody as JsonSchema).content as Record<string, JsonSchema>)['application/json'] as JsonSchema;

@@ -12,6 +12,7 @@ import { Queues } from './constructs/queues';
 import { Secrets } from './constructs/secrets';
 import { Tables } from './constructs/tables';
 import { Webhooks } from './constructs/webhooks';
+import { embedBrowserScriptDefines } from '../browser-bundling/embed-browser-scripts';
 
 export interface ServiceStackProps extends StackProps {
   readonly config: EnvironmentConfig;
@@ -62,10 +63,12 @@ export class ServiceStack extends Stack {
       queueUrls: { orderEvents: queues.queue.orderEvents.queueUrl, webhookDeliveries: queues.queue.webhookDeliveries.queueUrl },
     });
 
-    const apiFunction = (id: string, name: FunctionName): NodeFunction => new NodeFunction(this, id, { config, name, environment });
+    const apiFunction = (id: string, name: FunctionName, define?: Record<string, string>): NodeFunction =>
+      new NodeFunction(this, id, { config, name, environment, ...(define ? { define } : {}) });
     const setup = apiFunction('Setup', 'setup');
     const handshake = apiFunction('Handshake', 'handshake');
-    const embed = apiFunction('Embed', 'embed');
+    // The embed host serves the SDK and the module bridge from its own bundle: no bucket, no second origin.
+    const embed = apiFunction('Embed', 'embed', embedBrowserScriptDefines());
     const ordersApi = apiFunction('OrdersApi', 'ordersApi');
     // Exists on every stage (one function set per stack), but only sandbox routes to it and lets it publish.
     const webhookTest = apiFunction('WebhookTest', 'webhookTest');

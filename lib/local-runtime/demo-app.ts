@@ -1,8 +1,10 @@
 /**
  * A pretend partner application, local runtime only, at `/demo`: it lists a few demo
- * users; choosing one makes ITS SERVER call the real `POST /v1/partner/handshake` over
- * HTTP with the sandbox API key and frame the returned `iframe_embed_url`, exactly as a
- * partner's product would. The key stays on the server: no page ever contains it.
+ * users; choosing one mounts the module with the embed SDK, whose `fetchEmbedUrl` asks
+ * ITS SERVER (`POST /demo/users/<user>/session`), which calls the real
+ * `POST /v1/partner/handshake` over HTTP with the sandbox API key and returns the
+ * `iframe_embed_url`, exactly as a partner's product would. The key stays on the server:
+ * no page ever contains it. The module's events are listed beside it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
@@ -10,6 +12,7 @@ import type { SetupRequest } from '../../functions/domain/organizations/setup-re
 import { formatUsd, parseCents } from '../../functions/domain/money';
 import { escapeHtml } from '../../functions/http/embed-pages';
 import type { LocalPage } from './api-gateway-adapter';
+import { DEMO_HOST_SCRIPT, DEMO_HOST_SCRIPT_PATH } from './demo-host-script';
 import { DEMO_WEBHOOK_PATH, type DemoWebhookReceiver, type ReceivedWebhook } from './demo-webhook-receiver';
 
 /** Where the demo's server reaches the API, and with which key (known only once the stack is seeded). */
@@ -169,10 +172,26 @@ export function createDemoApp(options: DemoAppOptions): LocalPage {
   return async (req, res, body) => {
     if (receiverPage && (await receiverPage(req, res, body))) return true;
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (req.method !== 'GET' || !(url.pathname === '/demo' || url.pathname.startsWith('/demo/'))) return false;
+    if (!(url.pathname === '/demo' || url.pathname.startsWith('/demo/'))) return false;
+
+    const sessionFor = req.method === 'POST' ? DEMO_USERS.find((u) => url.pathname === `/demo/users/${u.slug}/session`) : undefined;
+    if (sessionFor) {
+      // The partner backend's route behind the SDK's fetchEmbedUrl: a fresh handshake per call.
+      const outcome = await handshake(sessionFor);
+      const link = outcome.status === 200 ? outcome.body?.iframe_embed_url : undefined;
+      res
+        .writeHead(link ? 200 : 502, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+        .end(JSON.stringify(link ? { iframe_embed_url: link } : { error: `The handshake answered ${outcome.status}` }));
+      return true;
+    }
+    if (req.method !== 'GET') return false;
+    if (url.pathname === DEMO_HOST_SCRIPT_PATH) {
+      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }).end(DEMO_HOST_SCRIPT);
+      return true;
+    }
 
     if (url.pathname === WEBHOOK_LOG_PATH) {
-      send(res, 200, webhookLogPage(options.webhooks ? options.webhooks.receiver.list() : [], await wireWebhooks()), undefined, "'self'");
+      send(res, 200, webhookLogPage(options.webhooks ? options.webhooks.receiver.list() : [], await wireWebhooks()), { framedBy: "'self'" });
       return true;
     }
 
@@ -191,26 +210,22 @@ export function createDemoApp(options: DemoAppOptions): LocalPage {
       send(res, 502, demoPage({ notice: `Could not create the demo users. ${(error as Error).message}` }));
       return true;
     }
-    const outcome = await handshake(user);
-    if (outcome.status !== 200 || !outcome.body?.iframe_embed_url) {
-      send(res, 502, demoPage({ current: user, notice: `The handshake answered ${outcome.status}: ${JSON.stringify(outcome.body)}` }));
-      return true;
-    }
-    const iframeUrl = outcome.body.iframe_embed_url;
-    send(res, 200, demoPage({ current: user, iframeUrl, ...(outcome.body.expires_at ? { expiresAt: outcome.body.expires_at } : {}) }), iframeUrl);
+    send(res, 200, demoPage({ current: user }), { mountsModule: true });
     return true;
   };
 }
 
-/** `framedUrl`: the embed URL the page frames; `ancestors`: who may frame the page (only the webhook log is framed, by the demo itself). */
-function send(res: ServerResponse<IncomingMessage>, status: number, body: string, framedUrl?: string, ancestors: "'none'" | "'self'" = "'none'"): void {
+/** `mountsModule`: the page runs the SDK; `framedBy`: who may frame it (the webhook log: the demo page itself; else nobody). */
+function send(res: ServerResponse<IncomingMessage>, status: number, body: string, { mountsModule = false, framedBy = "'none'" } = {}): void {
   res
     .writeHead(status, {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
-      // The page frames the embed host and its own webhook log, nothing else.
-      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'${framedUrl ? ` ${new URL(framedUrl).origin}` : ''}; frame-ancestors ${ancestors}`,
+      // Locally the embed host is this origin: the SDK, its frame check and the module are all 'self'.
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'${
+        mountsModule ? "; script-src 'self'; connect-src 'self'" : ''
+      }; frame-ancestors ${framedBy}`,
     })
     .end(body);
 }
@@ -234,8 +249,14 @@ const STYLE = `
   .hint { color: #616e7c; margin: 0 0 12px; font-size: 14px; }
   .notice { background: #fff4e5; border: 1px solid #f0b429; border-radius: 8px; padding: 12px 16px; margin-bottom: 16px; white-space: pre-wrap; }
   iframe { display: block; width: 100%; border: 1px solid #c5cdd8; border-radius: 10px; background: #fff; }
-  .module { height: 720px; }
-  .hooks { height: 720px; }
+  .module { border: 1px solid #c5cdd8; border-radius: 10px; background: #fff; overflow: hidden; }
+  .module iframe { border: 0; border-radius: 0; }
+  .hooks { height: 420px; }
+  .events { list-style: none; margin: 0 0 18px; padding: 0; display: grid; gap: 6px; max-height: 300px; overflow-y: auto; }
+  .events li { background: #fff; border: 1px solid #dde2e8; border-radius: 8px; padding: 6px 10px; font-size: 13px; overflow-wrap: anywhere; }
+  .events b { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+  .events code { color: #3e4c59; }
+  .events .meta, .empty { color: #616e7c; font-size: 12px; }
   @media (max-width: 1100px) { .layout { grid-template-columns: 200px minmax(0, 1fr); } aside { grid-column: 2; padding: 0 20px 20px; } .hooks { height: 360px; } }
   @media (max-width: 720px) {
     .layout { display: block; }
@@ -244,24 +265,30 @@ const STYLE = `
     nav a { flex: none; margin: 0; padding: 6px 10px; border-color: #dde2e8; }
     main { padding: 12px; }
     aside { padding: 0 12px 16px; }
-    .module { height: 680px; }
+    /* A phone shows the module in a window of its own, so the event log below it stays in reach. */
+    .module { max-height: 70vh; overflow-y: auto; }
     .hooks { height: 320px; }
   }
 `;
 
 interface DemoPageView {
   readonly current?: DemoUser;
-  readonly iframeUrl?: string;
-  readonly expiresAt?: string;
   readonly notice?: string;
 }
 
 /**
- * The embedded module as a partner embeds it today: one iframe with the handshake's URL.
- * Kept in this one place so a host SDK can replace it.
+ * The embedded module as a partner embeds it: a container the SDK mounts the module in
+ * (demo-host-script.ts), and the partner's route it asks for each link.
  */
-const embeddedModule = (iframeUrl: string): string =>
-  `<iframe class="module" title="Supplies module" src="${escapeHtml(iframeUrl)}"></iframe>`;
+const embeddedModule = (user: DemoUser): string =>
+  `<div id="supplies" class="module" data-session-url="/demo/users/${escapeHtml(user.slug)}/session"></div>
+<script type="module" src="${DEMO_HOST_SCRIPT_PATH}"></script>`;
+
+/** What the SDK's onEvent received, newest first (filled in by demo-host-script.ts). */
+const eventLog = (): string =>
+  `<section aria-labelledby="events-title"><h2 id="events-title">Module events</h2>
+<p class="empty" id="embed-events-empty">Events from the embed SDK appear here.</p>
+<ol class="events" id="embed-events" aria-live="polite"></ol></section>`;
 
 function demoPage(view: DemoPageView): string {
   const links = DEMO_USERS.map(
@@ -270,11 +297,11 @@ function demoPage(view: DemoPageView): string {
         `${u.setup.user.firstName} ${u.setup.user.lastName}`,
       )}<small>${escapeHtml(u.role)}</small></a>`,
   ).join('\n');
-  const main = view.iframeUrl
-    ? `<p class="hint">This app's server just called <code>POST /v1/partner/handshake</code> for
-  ${escapeHtml(`${view.current?.setup.user.firstName} ${view.current?.setup.user.lastName}`)} and framed the returned URL
-  (single use, valid until ${escapeHtml(view.expiresAt ?? '')}). Reloading this page performs a new handshake.</p>
-${embeddedModule(view.iframeUrl)}`
+  const main = view.current
+    ? `<p class="hint">The embed SDK mounted the module for
+  ${escapeHtml(`${view.current.setup.user.firstName} ${view.current.setup.user.lastName}`)}: its <code>fetchEmbedUrl</code> asked this app's
+  server, which called <code>POST /v1/partner/handshake</code> with the sandbox key. When the session ends, the SDK asks again by itself.</p>
+${embeddedModule(view.current)}`
     : `<p class="hint">Choose a user: the demo's server performs the handshake with the sandbox API key and embeds the module for them.
   Place an order in the module and watch its signed webhook arrive on the right.</p>`;
   return `<!doctype html>
@@ -290,7 +317,7 @@ ${links}
 ${view.notice ? `<div class="notice" role="alert">${escapeHtml(view.notice)}</div>` : ''}
 ${main}
 </main>
-<aside aria-labelledby="hooks-title"><h2 id="hooks-title">Partner webhooks</h2>
+<aside>${view.current ? eventLog() : ''}<h2 id="hooks-title">Partner webhooks</h2>
 <iframe class="hooks" title="Webhooks received" src="${WEBHOOK_LOG_PATH}"></iframe>
 </aside>
 </div>

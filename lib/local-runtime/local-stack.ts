@@ -24,6 +24,7 @@ import { createQueueConsumer, type QueueConsumer, type SqsLambda } from './queue
 import { seedCatalog } from './seed';
 import { createStreamConsumer, type StreamConsumer } from './stream-poller';
 import type { StandIns } from './stand-ins';
+import { buildEmbedBrowserScripts } from '../browser-bundling/embed-browser-scripts';
 
 export interface LocalStackOptions extends DependencyOverrides {
   readonly standIns: Pick<StandIns, 'endpoints' | 'stripeApiBase'>;
@@ -88,7 +89,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }),
     ...options.extraEnvironment,
   });
-  const deps = createDependencies(config, aws, options);
+  // Lambdas have the browser scripts compiled in; here they are built from source at start (about 50 ms).
+  const deps = createDependencies(config, aws, { embedBrowserScripts: buildEmbedBrowserScripts(), ...options });
 
   const health: LocalPage = async (req, res) => {
     if (req.url !== '/health') return false;

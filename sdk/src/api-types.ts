@@ -212,6 +212,283 @@ export interface HandshakeFailedError {
   details: string;
 }
 
+export interface CatalogProductList {
+  data: Array<{
+    product_id: string;
+    name: string;
+    description: string;
+    category: "gloves-ppe" | "cleaning" | "office" | "breakroom" | "clinical-disposables";
+    price: number;
+    unit: string;
+  }>;
+  has_more: boolean;
+}
+
+export interface InternalError {
+  error: "Internal Server Error";
+  message: string;
+  code: "INTERNAL_ERROR";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface OrderList {
+  data: Array<{
+    id: string;
+    status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
+    partner_org_id: string;
+    user_email: string;
+    items: Array<{
+      product_id: string;
+      name: string;
+      unit: string;
+      quantity: number;
+      price: number;
+    }>;
+    subtotal: number;
+    tax: number;
+    shipping: number;
+    total: number;
+    payment_method: "invoice";
+    shipping_address: {
+      line1: string;
+      line2?: string;
+      city: string;
+      state: string;
+      zip: string;
+    };
+    created_at: string;
+    updated_at: string;
+    status_history: Array<{
+      status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
+      at: string;
+    }>;
+    confirmed_at?: string;
+    tracking_number?: string;
+    carrier?: string;
+    tracking_url?: string;
+    estimated_delivery?: string;
+    shipped_at?: string;
+    delivered_at?: string;
+    signature?: string;
+    cancelled_at?: string;
+    cancellation_reason?: string;
+    refund_amount?: number;
+    refunded_at?: string;
+    refund_reason?: string;
+  }>;
+  has_more: boolean;
+}
+
+export interface ValidationError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface OrganizationNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "ORGANIZATION_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface Order {
+  id: string;
+  status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
+  partner_org_id: string;
+  user_email: string;
+  items: Array<{
+    product_id: string;
+    name: string;
+    unit: string;
+    quantity: number;
+    price: number;
+  }>;
+  subtotal: number;
+  tax: number;
+  shipping: number;
+  total: number;
+  payment_method: "invoice";
+  shipping_address: {
+    line1: string;
+    line2?: string;
+    city: string;
+    state: string;
+    zip: string;
+  };
+  created_at: string;
+  updated_at: string;
+  status_history: Array<{
+    status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
+    at: string;
+  }>;
+  confirmed_at?: string;
+  tracking_number?: string;
+  carrier?: string;
+  tracking_url?: string;
+  estimated_delivery?: string;
+  shipped_at?: string;
+  delivered_at?: string;
+  signature?: string;
+  cancelled_at?: string;
+  cancellation_reason?: string;
+  refund_amount?: number;
+  refunded_at?: string;
+  refund_reason?: string;
+}
+
+export interface OrderNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "ORDER_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface SandboxOrderRequest {
+  internal_user_id?: string;
+  profile_id?: string;
+  internal_org_id?: string;
+  items: Array<{
+    product_id: string;
+    quantity: number;
+  }>;
+  internal_shipping_location_id?: string;
+}
+
+export interface OrderChange {
+  success: true;
+  order: {
+    id: string;
+    status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
+    partner_org_id: string;
+    user_email: string;
+    items: Array<{
+      product_id: string;
+      name: string;
+      unit: string;
+      quantity: number;
+      price: number;
+    }>;
+    subtotal: number;
+    tax: number;
+    shipping: number;
+    total: number;
+    payment_method: "invoice";
+    shipping_address: {
+      line1: string;
+      line2?: string;
+      city: string;
+      state: string;
+      zip: string;
+    };
+    created_at: string;
+    updated_at: string;
+    status_history: Array<{
+      status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
+      at: string;
+    }>;
+    confirmed_at?: string;
+    tracking_number?: string;
+    carrier?: string;
+    tracking_url?: string;
+    estimated_delivery?: string;
+    shipped_at?: string;
+    delivered_at?: string;
+    signature?: string;
+    cancelled_at?: string;
+    cancellation_reason?: string;
+    refund_amount?: number;
+    refunded_at?: string;
+    refund_reason?: string;
+  };
+}
+
+export interface SandboxOrderBadRequestError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR" | "PRODUCT_UNAVAILABLE" | "SHIPPING_LOCATION_UNAVAILABLE" | "PROFILE_NOT_LINKED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface OrderingProfileNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "PROFILE_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export type ConfirmOrderRequest = Record<string, never>;
+
+export type OrderTransitionConflictError = {
+  error: "Conflict";
+  message: string;
+  code: "INVALID_ORDER_TRANSITION";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+  data: {
+    order_id: string;
+    status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
+    requested_status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
+  };
+} | {
+  error: "Conflict";
+  message: string;
+  code: "CONCURRENT_MODIFICATION";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+};
+
+export interface ShipOrderRequest {
+  tracking_number: string;
+  carrier: string;
+  tracking_url: string;
+  estimated_delivery: string;
+}
+
+export interface DeliverOrderRequest {
+  signature: string;
+}
+
+export interface CancelOrderRequest {
+  reason?: string;
+}
+
+export interface RefundOrderRequest {
+  amount?: number;
+  reason?: string;
+}
+
 export interface WebhookTestRequest {
   event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded";
 }
@@ -235,17 +512,6 @@ export interface WebhookTestConflictError {
   error: "Conflict";
   message: string;
   code: "WEBHOOK_ENDPOINT_NOT_CONFIGURED" | "WEBHOOK_EVENT_NOT_SUBSCRIBED";
-  details: Array<{
-    code: string;
-    message: string;
-    path: string[];
-  }>;
-}
-
-export interface InternalError {
-  error: "Internal Server Error";
-  message: string;
-  code: "INTERNAL_ERROR";
   details: Array<{
     code: string;
     message: string;

@@ -13,8 +13,9 @@ import { DOCUMENTED_ROUTES, responseProblems } from '../support/api-document';
 import { FaultyPayments } from '../support/fault-injection';
 import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
 import { exhaustRateLimit } from '../support/rate-limit';
+import { orderApiScenarios, type Scenario } from './order-api-scenarios';
 import { aSetupRequest } from '../support/setup-request-builder';
-import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
+import { startTestStack, type TestStack } from '../support/test-stack';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
@@ -57,8 +58,6 @@ async function partnerWithWebhook(events?: string) {
   return created;
 }
 const sendTest = (apiKey: string, body: unknown) => stack.post('/v1/webhooks/test', body, bearer(apiKey));
-
-type Scenario = readonly [name: string, run: () => Promise<TestResponse>];
 
 const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
   [SETUP]: {
@@ -249,6 +248,7 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
       ],
     ],
   },
+  ...orderApiScenarios(() => stack),
 };
 
 describe('the running service answers as docs/openapi.json says', () => {

@@ -58,7 +58,7 @@ describe.skipIf(skip)(`the demo partner app in headless Chromium${skip ? ' (skip
   });
 
   const moduleFrame = (): Frame => {
-    const frame = page.frames().find((f) => f !== page.mainFrame());
+    const frame = page.frames().find((f) => f.url().includes('/embedded/'));
     if (!frame) throw new Error('the demo page has no iframe');
     return frame;
   };
@@ -74,11 +74,24 @@ describe.skipIf(skip)(`the demo partner app in headless Chromium${skip ? ' (skip
     expect(await module.locator('.brand b').textContent()).toBe('Acme Dental');
     await module.getByRole('searchbox', { name: 'Search supplies' }).waitFor();
 
+    // The SDK mounted it: its events are listed beside the module.
+    const ready = page.getByTestId('embed-event').filter({ hasText: /^ready/ });
+    await ready.waitFor();
+    expect(await ready.textContent()).toContain('{"page":"catalog"}');
+
     expect(moduleFrame().url()).toBe(`${stack.url}/embedded/${partner.partnerId}`);
     expect(await page.content()).not.toContain(partner.apiKey);
 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: resolve(ARTIFACTS, 'demo.png'), fullPage: true });
+  });
+
+  it('is usable 390 px wide: the module and its event log one above the other, nothing wider than the screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('embed-event').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await page.screenshot({ path: resolve(ARTIFACTS, 'demo-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1200, height: 760 });
   });
 
   it('shows the 401 page when the used iframe URL is loaded again', async () => {

@@ -41,7 +41,6 @@ const get = async (path: string) => {
   const res = await fetch(`${stack.url}${path}`);
   return { status: res.status, text: await res.text(), headers: res.headers };
 };
-const iframeSrc = (html: string) => /<iframe[^>]* src="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
 
 describe('the local demo partner app', () => {
   it('lists the demo users at /demo', async () => {
@@ -70,16 +69,26 @@ describe('the local demo partner app', () => {
     }
   });
 
-  it("frames a fresh iframe_embed_url from the real handshake on every visit, never showing the API key", async () => {
-    const first = await get('/demo/users/grace');
-    const second = await get('/demo/users/grace');
-    const [a, b] = [iframeSrc(first.text), iframeSrc(second.text)];
-    expect(a).toMatch(new RegExp(`^${stack.url}/embedded/${partner.partnerId}\\?session_key=[0-9a-f]{64}$`));
-    expect(b).not.toBe(a);
-    expect(first.text + second.text).not.toContain(partner.apiKey);
-    expect(first.headers.get('content-security-policy')).toContain(`frame-src 'self' ${stack.url}`);
+  it('mounts the module with the SDK, whose session route answers a fresh iframe_embed_url from the real handshake per call, never the API key', async () => {
+    const page = await get('/demo/users/grace');
+    expect(page.text).toContain('<div id="supplies" class="module" data-session-url="/demo/users/grace/session"></div>');
+    expect(page.text).toContain('<script type="module" src="/demo/assets/demo-host.js"></script>');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'; connect-src 'self'");
+    const script = await get('/demo/assets/demo-host.js');
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(script.text).toContain("import('/sdk/v1/embed.js')");
 
-    const redeemed = await fetch(a as string, { redirect: 'manual' });
+    const session = async () => {
+      const res = await fetch(`${stack.url}/demo/users/grace/session`, { method: 'POST' });
+      expect(res.status).toBe(200);
+      return { text: await res.clone().text(), url: ((await res.json()) as { iframe_embed_url: string }).iframe_embed_url };
+    };
+    const [a, b] = [await session(), await session()];
+    expect(a.url).toMatch(new RegExp(`^${stack.url}/embedded/${partner.partnerId}\\?session_key=[0-9a-f]{64}$`));
+    expect(b.url).not.toBe(a.url);
+    expect(page.text + a.text + b.text + script.text).not.toContain(partner.apiKey);
+
+    const redeemed = await fetch(a.url, { redirect: 'manual' });
     expect(redeemed.status).toBe(303);
     // Users are provisioned once per process, not per visit.
     expect(provisioned).toHaveLength(DEMO_USERS.length);

@@ -1,8 +1,7 @@
 /**
- * The SDK's calls of the partner order routes (catalog, orders, sandbox orders), which
- * arrive with the procurement module's `ordersApi`: what each method sends and how it
- * reads the answers, against a recording fetch. Live tests on the stack join these when
- * the routes are served.
+ * The SDK's calls of the partner order routes (catalog, orders, sandbox orders): what
+ * each method sends and which failures it retries, against a recording fetch (the same
+ * methods against the running stack: order-methods.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { PartnerApiError, PartnerClient } from '../../sdk/src/index';
@@ -87,16 +86,16 @@ describe('SDK calls of the order routes', () => {
   it('sandbox.orders transitions post to /{order_id}/{action} with only the fields given', async () => {
     const { client, sent } = aRecordedClient(() => ({ status: 200, body: { success: true, order: anOrder('o-9') } }));
     await client.sandbox.orders.confirm('o-9');
-    await client.sandbox.orders.ship('o-9', { trackingNumber: '1Z', carrier: 'UPS' });
+    await client.sandbox.orders.ship('o-9', { trackingNumber: '1Z', carrier: 'UPS', trackingUrl: 'https://track.example.com/1Z', estimatedDelivery: '2036-01-05T17:00:00Z' });
     await client.sandbox.orders.deliver('o-9', { signature: 'J. Smith' });
     await client.sandbox.orders.cancel('o-9', { reason: 'duplicate' });
-    await client.sandbox.orders.refund('o-9', { amount: 12.5 });
+    await client.sandbox.orders.refund('o-9', { amount: 12.5, reason: 'one box damaged' });
     expect(sent.map((request) => [request.url.pathname, request.body])).toEqual([
       ['/v1/sandbox/orders/o-9/confirm', {}],
-      ['/v1/sandbox/orders/o-9/ship', { tracking_number: '1Z', carrier: 'UPS' }],
+      ['/v1/sandbox/orders/o-9/ship', { tracking_number: '1Z', carrier: 'UPS', tracking_url: 'https://track.example.com/1Z', estimated_delivery: '2036-01-05T17:00:00Z' }],
       ['/v1/sandbox/orders/o-9/deliver', { signature: 'J. Smith' }],
       ['/v1/sandbox/orders/o-9/cancel', { reason: 'duplicate' }],
-      ['/v1/sandbox/orders/o-9/refund', { amount: 12.5 }],
+      ['/v1/sandbox/orders/o-9/refund', { amount: 12.5, reason: 'one box damaged' }],
     ]);
   });
 

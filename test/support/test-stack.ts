@@ -13,6 +13,7 @@ export interface TestStack extends LocalStack {
   readonly rawLogLines: string[];
   createPartner(options?: { scopes?: Scope[] }): Promise<{ partnerId: PartnerId; apiKey: string; keyId: string }>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
 }
 
 export interface TestResponse {
@@ -62,19 +63,28 @@ export async function startTestStack(
       return { partnerId: created.partnerId, ...narrowed };
     },
     async post(path, body, headers = {}) {
-      const response = await fetch(`${stack.url}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      });
-      const text = await response.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      return { status: response.status, headers: response.headers, body: parsed, text };
+      return toTestResponse(
+        await fetch(`${stack.url}${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
+      );
+    },
+    async get(path, headers = {}) {
+      return toTestResponse(await fetch(`${stack.url}${path}`, { headers }));
     },
   };
+}
+
+/** The body parsed when it is JSON, and its text either way. */
+async function toTestResponse(response: Response): Promise<TestResponse> {
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
 }

@@ -10,7 +10,7 @@ import type { SessionRepository } from './session-repository';
 import { hashSecret, isWellFormedSecret, mintSecret } from './session-token';
 import { signInBlocker } from './sign-in-eligibility';
 
-/** An embedded session dies after this long without a request (sliding)... */
+/** An embedded session dies after this long without a request (sliding; `EMBED_SESSION_IDLE_S` may shorten it)... */
 export const EMBEDDED_SESSION_IDLE_MS = 30 * 60 * 1000;
 /** ...and this long after it was opened, whatever the activity. */
 export const EMBEDDED_SESSION_MAX_MS = 12 * 60 * 60 * 1000;
@@ -39,6 +39,7 @@ export class EmbeddedSessions {
     private readonly identity: IdentityDirectory,
     private readonly sessions: SessionRepository,
     private readonly clock: Clock,
+    private readonly timeouts: { readonly idleMs: number } = { idleMs: EMBEDDED_SESSION_IDLE_MS },
   ) {}
 
   /** Redeems the token for `partnerId` and opens a session; a second, late or foreign use is refused. */
@@ -64,7 +65,7 @@ export class EmbeddedSessions {
       tokenId: token.id,
       createdAt: now.toISOString(),
       lastSeenAt: now.toISOString(),
-      idleExpiresAt: new Date(now.getTime() + EMBEDDED_SESSION_IDLE_MS).toISOString(),
+      idleExpiresAt: new Date(now.getTime() + this.timeouts.idleMs).toISOString(),
       absoluteExpiresAt: new Date(now.getTime() + EMBEDDED_SESSION_MAX_MS).toISOString(),
       state: 'active',
     };
@@ -81,7 +82,7 @@ export class EmbeddedSessions {
       hashSecret(cookieValue),
       partnerId,
       now,
-      new Date(now.getTime() + EMBEDDED_SESSION_IDLE_MS),
+      new Date(now.getTime() + this.timeouts.idleMs),
     );
     if (!session) throw new EmbedAccessDenied('session', 'session is ended, expired, unknown or for another partner');
 

@@ -11,7 +11,9 @@ import { moduleFailureResponse } from '../module/module-failure-pages';
  */
 export const embedErrorResponder = <D>(): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext<D>> => ({
   onError: (request) => {
+    const frameAncestors = request.context.frameAncestors ?? [];
     request.response =
-      moduleFailureResponse(request.error, request.event.pathParameters?.partnerId ?? '') ?? embedErrorResponse(request.error);
+      moduleFailureResponse(request.error, request.event.pathParameters?.partnerId ?? '', frameAncestors) ??
+      embedErrorResponse(request.error, frameAncestors);
   },
 });

@@ -2,20 +2,18 @@ import type { MiddlewareObj } from '@middy/core';
 import { isPartnerId } from '../../domain/partners/partner';
 import { type ApiEvent, type ApiResult, filledIn } from '../api-context';
 import type { EmbedContext } from '../embed-handler';
+import { frameAncestorSources } from '../frame-ancestor-sources';
 import type { EmbedHostDependencies } from '../pipeline-dependencies';
 
 /**
- * A frame-ancestors source we are willing to emit: a scheme-qualified host (wildcards
- * allowed) with an optional port, or 'self'. Anything else (spaces, `;`, quotes) could
- * rewrite the policy, so it is dropped.
+ * The pages allow only their own inline style, the bridge script from our own origin
+ * (no inline script) and same-origin form posts; framing is the partner's allow-list.
  */
-const SOURCE = /^(?:'self'|https?:\/\/(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:\d{1,5}|\*))?)$/;
-
-/** The pages allow only their own inline style and same-origin form posts; framing is the partner's allow-list. */
 export function contentSecurityPolicy(frameAncestors: readonly string[]): string {
-  const sources = frameAncestors.filter((source) => SOURCE.test(source));
+  const sources = frameAncestorSources(frameAncestors);
   return [
     "default-src 'none'",
+    "script-src 'self'",
     "style-src 'unsafe-inline'",
     "form-action 'self'",
     "base-uri 'none'",

@@ -83,7 +83,7 @@ function problemFor(error: unknown, partnerId: string): Problem | undefined {
 }
 
 /** The module's failure as a page, or undefined when it is not a module failure. */
-export function moduleFailureResponse(error: unknown, partnerId: string): JsonResponse | undefined {
+export function moduleFailureResponse(error: unknown, partnerId: string, frameAncestors: readonly string[] = []): JsonResponse | undefined {
   const problem = problemFor(error, partnerId);
   if (!problem) return undefined;
   const paths = modulePaths(partnerId);
@@ -95,6 +95,7 @@ export function moduleFailureResponse(error: unknown, partnerId: string): JsonRe
       `<header class="top"><div class="bar"><div class="brand"><span>Supplies</span></div>
 <nav aria-label="Module"><ul class="nav"><li><a href="${escapeHtml(paths.home)}">Catalog</a></li><li><a href="${escapeHtml(paths.orders)}">Orders</a></li><li><a href="${escapeHtml(paths.cart)}">Cart</a></li></ul></nav></div></header>
 <main id="content">${problemContent(problem.title, problem.message, problem.links)}</main>`,
+      { frameAncestors, page: 'problem' },
     ),
   );
 }

@@ -1,12 +1,14 @@
 /**
  * The frame every page of the procurement module shares: a skip link, a header with the
  * organization, the navigation (Catalog, Orders, Cart with its count) and the signed-in
- * user, and one `main` landmark. Inline CSS (the CSP allows nothing else), no script.
+ * user, and one `main` landmark. Inline CSS; the only script is the module bridge (see
+ * embed-bridge-markup.ts), and every page works without it.
  * Every value that comes from data goes through `escapeHtml`.
  */
 import type { Cents } from '../../domain/money';
 import { formatUsd } from '../../domain/money';
 import type { EmbeddedModuleView } from '../../domain/sessions/embedded-sessions';
+import { bridgeAttributes, BRIDGE_SCRIPT_TAG, type BridgeState } from '../embed-bridge-markup';
 import { escapeHtml } from '../embed-pages';
 import type { ModulePaths } from './module-paths';
 
@@ -59,7 +61,7 @@ button:hover,.button:hover{border-color:#b8c0ca}
 input,select{font:inherit;border:1px solid #c9d0d8;border-radius:8px;padding:8px 10px;background:#fff;color:var(--ink)}
 .panel{background:#fff;border:1px solid var(--line);border-radius:12px;padding:18px}
 .flash{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;background:var(--soft);border:1px solid #bfe0d8;border-radius:10px;padding:10px 14px;margin:0 0 16px}
-.problem{max-width:560px;margin:6vh auto}
+.problem{max-width:560px;margin:40px auto}
 .problem p{color:var(--muted)}
 .actions{display:flex;flex-wrap:wrap;gap:10px;margin-top:18px}
 .badge{display:inline-block;font-size:12px;font-weight:600;border-radius:999px;padding:1px 9px;background:var(--bg);color:var(--muted);border:1px solid var(--line)}
@@ -86,19 +88,22 @@ export interface ModuleFrame {
   readonly cartUnits: number;
   /** The session's form token, put in every form that changes something. */
   readonly token: string;
+  /** The partner's frame-ancestors, for the module bridge. */
+  readonly frameAncestors: readonly string[];
 }
 
 /** The hidden field every state-changing form carries. */
 export const tokenField = (token: string): string => `<input type="hidden" name="csrf" value="${escapeHtml(token)}">`;
 
-export const document = (title: string, style: string, body: string): string => `<!doctype html>
-<html lang="en">
+export const document = (title: string, style: string, body: string, bridge: BridgeState): string => `<!doctype html>
+<html lang="en"${bridgeAttributes(bridge)}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
 <style>${style}</style>
+${BRIDGE_SCRIPT_TAG}
 </head>
 <body>
 ${body}
@@ -113,8 +118,11 @@ const navLink = (href: string, label: string, current: boolean, name?: string): 
 const cartName = (units: number): string => `Cart, ${units} ${units === 1 ? 'item' : 'items'}`;
 const cartLabel = (units: number): string => `Cart <span class="count" aria-hidden="true">${units}</span>`;
 
+/** What a page tells the SDK through the bridge beyond its section: `order` on the confirmation of a placed order. */
+export type PageReport = Pick<BridgeState, 'page' | 'order'>;
+
 /** A page of the module; `style` adds the page's own rules to the shared ones. */
-export function modulePage(frame: ModuleFrame, section: Section, title: string, content: string, style = ''): string {
+export function modulePage(frame: ModuleFrame, section: Section, title: string, content: string, style = '', report: PageReport = { page: section }): string {
   const { view, paths, cartUnits, token } = frame;
   const name = `${view.profile.firstName} ${view.profile.lastName}`;
   return document(
@@ -134,6 +142,7 @@ export function modulePage(frame: ModuleFrame, section: Section, title: string, 
 <main id="content" tabindex="-1">
 ${content}
 </main>`,
+    { ...report, frameAncestors: frame.frameAncestors, itemCount: cartUnits },
   );
 }
 

@@ -30,10 +30,12 @@ export interface ModuleSession {
   readonly token: string;
   /** Orders the user may see and place: their own organization's, of this partner. */
   readonly scope: OrderScope;
+  /** The partner's frame-ancestors, which the page hands the module bridge. */
+  readonly frameAncestors: readonly string[];
 }
 
 /** The live session behind the cookie (else the 401 page, as for the module shell). */
-export async function moduleSession({ event, partnerId, deps }: ModuleRequest): Promise<ModuleSession> {
+export async function moduleSession({ event, partnerId, deps, frameAncestors }: ModuleRequest): Promise<ModuleSession> {
   const cookie = readSessionCookie(event);
   const view = await deps.embeddedSessions.resume(partnerId, cookie);
   return {
@@ -42,6 +44,7 @@ export async function moduleSession({ event, partnerId, deps }: ModuleRequest): 
     // resume refused anything but a live session's well-formed secret.
     token: formToken(cookie as string),
     scope: { partnerId, organizationId: view.organization.id },
+    frameAncestors,
   };
 }
 

@@ -140,5 +140,6 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
 </div>
 <p><a href="${escapeHtml(paths.orders)}">All orders</a></p>`,
     CART_STYLE + ORDER_STYLE,
+    justPlaced ? { page: 'order', order: { id: order.id, totalCents: order.totalCents } } : { page: 'order' },
   );
 }

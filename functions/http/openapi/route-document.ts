@@ -71,7 +71,11 @@ export interface RouteDocument {
   /** Honours the optional `Idempotency-Key` request header. */
   readonly idempotencyKey?: boolean;
   readonly parameters?: readonly ParameterDocument[];
-  readonly requestBody?: NamedSchema & { readonly example: unknown };
+  readonly requestBody?: NamedSchema & {
+    readonly example: unknown;
+    /** `false` when the route reads a missing body as `{}` (default `true`). */
+    readonly required?: boolean;
+  };
   /** Every status the route can answer, by status code. */
   readonly responses: Readonly<Record<number, ResponseDocument>>;
 }

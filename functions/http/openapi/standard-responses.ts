@@ -30,8 +30,9 @@ export const unauthorizedResponse = (header: string): ResponseDocument => ({
   headers: { required: ['Request-Id'] },
 });
 
-export const forbiddenResponse = (scope: string, resource: string): ResponseDocument => ({
-  description: `The key lacks the \`${scope}\` scope, or the ${resource} belongs to another partner.`,
+/** `resource`: what of another partner's the route can be asked about; absent when the route reads nothing partner-owned (the catalog). */
+export const forbiddenResponse = (scope: string, resource?: string): ResponseDocument => ({
+  description: `The key lacks the \`${scope}\` scope${resource === undefined ? '' : `, or the ${resource} belongs to another partner`}.`,
   body: { name: 'ForbiddenError', schema: ForbiddenBody },
   examples: {
     missingScope: {

@@ -32,6 +32,8 @@ export interface NodeFunctionProps {
   readonly name: FunctionName;
   /** The runtime configuration every handler reads (see ServiceStack). */
   readonly environment: Readonly<Record<string, string>>;
+  /** Compile-time constants (esbuild `define`), e.g. the embed host's browser scripts. */
+  readonly define?: Readonly<Record<string, string>>;
 }
 
 /** One of the service's Lambda handlers, bundled as ESM for Node.js 22 on Graviton. */
@@ -58,6 +60,7 @@ export class NodeFunction extends NodejsFunction {
         mainFields: [...LAMBDA_BUNDLE.mainFields],
         banner: LAMBDA_BUNDLE.banner,
         externalModules: [...LAMBDA_BUNDLE.external],
+        ...(props.define ? { define: { ...props.define } } : {}),
       },
     });
     Validations.of(this).acknowledge(

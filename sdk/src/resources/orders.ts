@@ -1,5 +1,5 @@
 import type { HttpTransport } from '../http-transport.js';
-import type { ListPage, Order } from '../order-types.js';
+import type { Order, OrderList } from '../api-types.js';
 
 export interface OrderListParams {
   /** Your `internalOrgId`. */
@@ -13,14 +13,14 @@ export class Orders {
   constructor(private readonly transport: HttpTransport) {}
 
   retrieve(orderId: string): Promise<Order> {
-    return this.transport.request({ method: 'GET', path: `/v1/orders/${encodeURIComponent(orderId)}`, credential: 'bearer', retryable: 'on-failure' });
+    return this.transport.request<Order>({ method: 'GET', path: `/v1/orders/${encodeURIComponent(orderId)}`, credential: 'bearer', retryable: 'on-failure' });
   }
 
   /** Every order of the organization, newest first, fetching page after page (`starting_after`) as you iterate. */
   async *list(params: OrderListParams): AsyncGenerator<Order, void, undefined> {
     let startingAfter: string | undefined;
     for (;;) {
-      const page = await this.transport.request<ListPage<Order>>({
+      const page = await this.transport.request<OrderList>({
         method: 'GET',
         path: '/v1/orders',
         query: { internal_org_id: params.internalOrgId, limit: params.pageSize, starting_after: startingAfter },

@@ -1,7 +1,41 @@
+import type { CancelOrderRequest, ConfirmOrderRequest, DeliverOrderRequest, OrderChange, RefundOrderRequest, SandboxOrderRequest, ShipOrderRequest } from '../api-types.js';
 import type { HttpTransport } from '../http-transport.js';
-import type { OrderResponse, SandboxOrderInput, ShipInput } from '../order-types.js';
+import { type HandshakeInput, toUserReference } from './sessions.js';
+
+/** An order as `create` takes it: who orders (as the handshake names a user), what, and where to (the default location when absent). */
+export type SandboxOrderInput = HandshakeInput & {
+  readonly items: readonly { readonly productId: string; readonly quantity: number }[];
+  readonly internalShippingLocationId?: string;
+};
+
+/** The shipment's tracking; the API requires all four. `estimatedDelivery`: ISO 8601 with an offset. */
+export interface ShipInput {
+  readonly trackingNumber: string;
+  readonly carrier: string;
+  /** https. */
+  readonly trackingUrl: string;
+  readonly estimatedDelivery: string;
+}
+
+/** `signature`: the name of who signed for it. */
+export interface DeliverInput {
+  readonly signature: string;
+}
+
+export interface CancelInput {
+  readonly reason?: string;
+}
+
+/** `amount`: US dollars; the whole order when absent. */
+export interface RefundInput {
+  readonly amount?: number;
+  readonly reason?: string;
+}
 
 type Action = 'confirm' | 'ship' | 'deliver' | 'cancel' | 'refund';
+
+/** Leaves out what the caller did not give, so the body holds only chosen fields. */
+const given = <T extends object>(body: T): T => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as T;
 
 /**
  * The sandbox's order routes (production answers 404): place an order as one of your
@@ -12,55 +46,51 @@ type Action = 'confirm' | 'ship' | 'deliver' | 'cancel' | 'refund';
 export class SandboxOrders {
   constructor(private readonly transport: HttpTransport) {}
 
-  create(input: SandboxOrderInput): Promise<OrderResponse> {
-    return this.transport.request({
-      method: 'POST',
-      path: '/v1/sandbox/orders',
-      credential: 'bearer',
-      body: {
-        ...('profileId' in input ? { profile_id: input.profileId } : { internal_user_id: input.internalUserId }),
-        ...(input.internalOrgId === undefined ? {} : { internal_org_id: input.internalOrgId }),
-        items: input.items.map((item) => ({ product_id: item.productId, quantity: item.quantity })),
-        ...(input.internalShippingLocationId === undefined ? {} : { internal_shipping_location_id: input.internalShippingLocationId }),
-      },
-      retryable: 'on-rate-limit',
-    });
+  create(input: SandboxOrderInput): Promise<OrderChange> {
+    const body: SandboxOrderRequest = {
+      ...toUserReference(input),
+      items: input.items.map((item) => ({ product_id: item.productId, quantity: item.quantity })),
+      ...(input.internalShippingLocationId === undefined ? {} : { internal_shipping_location_id: input.internalShippingLocationId }),
+    };
+    return this.transport.request<OrderChange>({ method: 'POST', path: '/v1/sandbox/orders', credential: 'bearer', body, retryable: 'on-rate-limit' });
   }
 
-  confirm(orderId: string): Promise<OrderResponse> {
-    return this.transition(orderId, 'confirm', {});
+  confirm(orderId: string): Promise<OrderChange> {
+    const body: ConfirmOrderRequest = {};
+    return this.transition(orderId, 'confirm', body);
   }
 
-  ship(orderId: string, input: ShipInput = {}): Promise<OrderResponse> {
-    return this.transition(orderId, 'ship', {
+  ship(orderId: string, input: ShipInput): Promise<OrderChange> {
+    const body: ShipOrderRequest = {
       tracking_number: input.trackingNumber,
       carrier: input.carrier,
       tracking_url: input.trackingUrl,
       estimated_delivery: input.estimatedDelivery,
-    });
+    };
+    return this.transition(orderId, 'ship', body);
   }
 
-  /** `signature`: the name of who signed for it. */
-  deliver(orderId: string, input: { signature?: string } = {}): Promise<OrderResponse> {
-    return this.transition(orderId, 'deliver', { signature: input.signature });
+  deliver(orderId: string, input: DeliverInput): Promise<OrderChange> {
+    const body: DeliverOrderRequest = { signature: input.signature };
+    return this.transition(orderId, 'deliver', body);
   }
 
-  cancel(orderId: string, input: { reason?: string } = {}): Promise<OrderResponse> {
-    return this.transition(orderId, 'cancel', { reason: input.reason });
+  cancel(orderId: string, input: CancelInput = {}): Promise<OrderChange> {
+    const body: CancelOrderRequest = given({ reason: input.reason });
+    return this.transition(orderId, 'cancel', body);
   }
 
-  /** `amount`: US dollars; the whole order when absent. */
-  refund(orderId: string, input: { amount?: number } = {}): Promise<OrderResponse> {
-    return this.transition(orderId, 'refund', { amount: input.amount });
+  refund(orderId: string, input: RefundInput = {}): Promise<OrderChange> {
+    const body: RefundOrderRequest = given({ amount: input.amount, reason: input.reason });
+    return this.transition(orderId, 'refund', body);
   }
 
-  private transition(orderId: string, action: Action, body: Record<string, unknown>): Promise<OrderResponse> {
-    const given = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-    return this.transport.request({
+  private transition(orderId: string, action: Action, body: object): Promise<OrderChange> {
+    return this.transport.request<OrderChange>({
       method: 'POST',
       path: `/v1/sandbox/orders/${encodeURIComponent(orderId)}/${action}`,
       credential: 'bearer',
-      body: given,
+      body: given(body),
       retryable: 'on-rate-limit',
     });
   }

@@ -1,0 +1,10 @@
+/**
+ * Names for parts of the generated body types (api-types.ts) that a partner handles on
+ * their own, e.g. one product of the catalog or one line of an order. Derived, never
+ * written out, so they follow docs/openapi.json.
+ */
+import type { CatalogProductList, Order } from './api-types.js';
+
+export type CatalogProduct = CatalogProductList['data'][number];
+export type OrderStatus = Order['status'];
+export type OrderItem = Order['items'][number];
