@@ -10,8 +10,8 @@ import type { EmbedHostDependencies } from './pipeline-dependencies';
 import type { JsonResponse } from './responses';
 
 export interface EmbedContext<D> extends ApiContext<D> {
-  /** The partner's frame-ancestors sources, resolved before the handler runs. */
-  frameAncestors?: readonly string[];
+  /** The partner's frame-ancestors sources, read while the handler runs (embed-security-headers.ts). */
+  frameAncestors?: Promise<readonly string[]>;
 }
 
 export interface EmbedRequest<D> {

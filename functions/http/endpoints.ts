@@ -80,6 +80,7 @@ export const SANDBOX_ORDER_CREATE_ENDPOINT: ApiEndpoint = {
   credential: 'authorization-bearer',
   scope: 'orders:write',
   limitPerMinute: 100,
+  countsConcurrently: true,
 };
 
 /** The five actions (confirm, ship, deliver, cancel, refund) share one window. */
@@ -89,6 +90,7 @@ export const SANDBOX_ORDER_TRANSITION_ENDPOINT: ApiEndpoint = {
   scope: 'orders:write',
   limitPerMinute: 100,
   body: 'optional',
+  countsConcurrently: true,
 };
 
 /** Request bodies above this are refused before parsing (DESIGN.md: size limits). */
