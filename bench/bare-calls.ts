@@ -1,17 +1,32 @@
 /**
  * The baseline of the HTTP benchmark: only the DynamoDB calls each endpoint must make,
  * mirrored call for call from the real adapters (same tables, keys, consistency, condition
- * expressions and item attributes), with nothing around them: no middy pipeline, no
- * validation, no domain objects, no request log, no Stripe.
+ * expressions and item attributes), one after another, with nothing around them: no
+ * middy pipeline, no validation, no request log, no HTML. Where an item's content is
+ * computed (an order's prices, its event), the domain's pure functions compute it, so
+ * the items are the service's byte for byte.
  *
  * handshake (by profile_id)        GetItem key hash (consistent), UpdateItem rate-limit counter,
  *                                  GetItem profile by id, GetItem identity user, PutItem session token
  * setup, existing organization     GetItem key hash (consistent), UpdateItem rate-limit counter,
  *                                  Query the organization's partition (consistent),
  *                                  TransactWriteItems: profile + profile-by-id + identity user
- * setup, new organization          the same reads (the Query finds nothing), then
- *                                  TransactWriteItems: organization + profile + profile-by-id +
- *                                  identity user + location + default-location claim
+ * setup, new organization          the same reads (the Query finds nothing), then the Stripe
+ *                                  customer (customers.create, customers.update: the real SDK
+ *                                  against the same stand-in), then TransactWriteItems:
+ *                                  organization + profile + profile-by-id + identity user +
+ *                                  location + default-location claim
+ * place order (sandbox)            GetItem key hash, UpdateItem rate-limit counter, GetItem
+ *                                  profile by id, Query the organization's partition
+ *                                  (consistent), BatchGetItem the products (consistent),
+ *                                  TransactWriteItems: order + order.created outbox item
+ * move order (sandbox confirm)     GetItem key hash, UpdateItem rate-limit counter, GetItem the
+ *                                  order (consistent), TransactWriteItems: the order (condition
+ *                                  on its sequence) + the order.confirmed outbox item
+ * module catalog page              GetItem the partner (frame-ancestors), UpdateItem the
+ *                                  embedded session (conditional, ALL_NEW), GetItem profile by
+ *                                  id, Query the organization's partition (consistent), Query
+ *                                  the catalog, Query the user's cart (consistent)
  * webhook delivery attempts        per SQS batch: BatchGetItem of its deliveries (consistent),
  *                                  GetItem of each partner's webhook endpoint (consistent); per
  *                                  delivery: the signed POST, UpdateItem of the delivery state
@@ -34,6 +49,20 @@ import { identityKeys } from '../functions/adapters/dynamodb/identity-directory'
 import { organizationKeys } from '../functions/adapters/dynamodb/organization-repository';
 import { partnerKeys } from '../functions/adapters/dynamodb/partner-repository';
 import { sessionKeys } from '../functions/adapters/dynamodb/session-repository';
+import type Stripe from 'stripe';
+import { cartKeys } from '../functions/adapters/dynamodb/cart-repository';
+import { catalogKeys } from '../functions/adapters/dynamodb/catalog-repository';
+import { orderKeys } from '../functions/adapters/dynamodb/order-repository';
+import type { Product, ProductId } from '../functions/domain/catalog/product';
+import { priceCart } from '../functions/domain/orders/cart-service';
+import { type Order, type OrderId, type OrderItem, PAYMENT_METHOD } from '../functions/domain/orders/order';
+import { latestOrderEvent, orderEventFor } from '../functions/domain/orders/order-event';
+import { applyTransition } from '../functions/domain/orders/order-lifecycle';
+import { OUTBOX_RETENTION_SECONDS } from '../functions/domain/orders/order-outbox';
+import type { OrganizationAggregate } from '../functions/domain/organizations/organization';
+import type { OrderEventMessage } from '../functions/domain/webhooks/order-event-message';
+import { paymentCustomerIdempotencyKey } from '../functions/domain/payments/payment-provider';
+import type { PartnerId } from '../functions/domain/partners/partner';
 import { USER_AGENT } from '../functions/domain/webhooks/webhook-dispatcher';
 import { tableName, type TableName } from '../functions/resources/resource-definitions';
 
@@ -103,14 +132,46 @@ const mustBeNew = (TableName: string, Item: Record<string, unknown>) => ({
   Put: { TableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
 });
 
+const EMBEDDED_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+/** An order's item, as the order repository writes it. */
+export const orderItem = (order: Order) => ({
+  ...orderKeys.order(order.id),
+  gsi1pk: orderKeys.ordersOfOrganization(order.organizationId),
+  gsi1sk: `${order.createdAt}#${order.id}`,
+  sequence: order.sequence,
+  order,
+});
+const orderPut = (TableName: string, order: Order) => ({ TableName, Item: orderItem(order) });
+const outboxPut = (TableName: string, event: OrderEventMessage) => ({
+  Put: {
+    TableName,
+    Item: { ...orderKeys.outbox(event.eventId), message: JSON.stringify(event), ttl: Math.floor(Date.now() / 1000) + OUTBOX_RETENTION_SECONDS },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+export interface BareOrderBody {
+  readonly profile_id: string;
+  readonly items: readonly { readonly product_id: string; readonly quantity: number }[];
+}
+
+export interface BareSettings {
+  readonly resourcePrefix: string;
+  /** `sandbox` in the bench: part of the Stripe customer's identity. */
+  readonly stage: string;
+  /** The Stripe client, built as the service builds its own (adapters/stripe-client.ts), against the same stand-in. */
+  readonly stripe: () => Promise<Stripe>;
+}
+
 export class BareCalls {
   private readonly table: (name: TableName) => string;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
-    resourcePrefix: string,
+    private readonly settings: BareSettings,
   ) {
-    this.table = (name) => tableName(resourcePrefix, name);
+    this.table = (name) => tableName(settings.resourcePrefix, name);
   }
 
   async handshake(apiKey: string, profileId: string): Promise<BareHandshakeResult> {
@@ -179,7 +240,8 @@ export class BareCalls {
       partnerId,
       internalOrgId: body.internalOrgId,
       name: body.organizationName,
-      paymentCustomerId: `cus_${randomBytes(7).toString('hex')}`,
+      // Only a new organization gets here: the payment customer comes before its transaction, as in the service.
+      paymentCustomerId: await this.stripeCustomer(partnerId, body),
       createdAt: now,
     };
     const profile = {
@@ -262,6 +324,170 @@ export class BareCalls {
     return { profileId: profile.id, isNewOrganization: true };
   }
 
+  /** The organization's Stripe customer, by the payments adapter's two calls (adapters/stripe-payments.ts). */
+  private async stripeCustomer(partnerId: string, body: BareSetupBody): Promise<string> {
+    const stripe = await this.settings.stripe();
+    const owner = { partnerId: partnerId as PartnerId, stage: this.settings.stage, internalOrgId: body.internalOrgId };
+    const customer = await stripe.customers.create(
+      { metadata: { partnerId: owner.partnerId, environment: owner.stage, internalOrgId: owner.internalOrgId } },
+      { idempotencyKey: paymentCustomerIdempotencyKey(owner) },
+    );
+    await stripe.customers.update(customer.id, { name: body.organizationName, email: '', phone: '', address: '' });
+    return customer.id;
+  }
+
+  /** An order of the profile's organization from the given lines, to its default location. */
+  async placeOrder(apiKey: string, body: BareOrderBody): Promise<Order> {
+    const partnerId = await this.authenticate(apiKey, 'sandbox-order-create');
+    const { Item: profile } = await this.db.send(
+      new GetCommand({ TableName: this.table('organizations'), Key: organizationKeys.profileById(body.profile_id) }),
+    );
+    if (!profile || profile.partnerId !== partnerId || !profile.userId) throw new Error('profile not found or not linked');
+    const { Items: organizationItems = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table('organizations'),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': organizationKeys.partition(partnerId, profile.internalOrgId as string) },
+        ConsistentRead: true,
+      }),
+    );
+    const location = organizationItems.find((item) => item.entity === 'location' && item.isDefault) as
+      | OrganizationAggregate['locations'][number]
+      | undefined;
+    if (!location) throw new Error('no default location');
+    const catalogTable = this.table('catalog');
+    const { Responses } = await this.db.send(
+      new BatchGetCommand({
+        RequestItems: { [catalogTable]: { Keys: body.items.map((item) => catalogKeys.product(item.product_id)), ConsistentRead: true } },
+      }),
+    );
+    const products = new Map((Responses?.[catalogTable] ?? []).map((item) => [item.productId as ProductId, item as unknown as Product]));
+    const lines = body.items.map((item) => ({ productId: item.product_id as ProductId, quantity: item.quantity, addedAt: '' }));
+    const priced = priceCart({ profileId: profile.id, lines }, products, location.address.province);
+    if (!priced.pricing || priced.unavailable.length > 0) throw new Error('products unavailable');
+    const items: OrderItem[] = priced.lines.map(({ product, quantity }) => ({
+      productId: product.productId,
+      name: product.name,
+      unit: product.unit,
+      unitPriceCents: product.priceCents,
+      quantity,
+    }));
+    const now = new Date().toISOString();
+    const order: Order = {
+      id: randomUUID() as OrderId,
+      partnerId: partnerId as PartnerId,
+      organizationId: profile.organizationId,
+      internalOrgId: profile.internalOrgId,
+      profileId: profile.id,
+      userEmail: profile.email,
+      items,
+      shippingAddress: {
+        locationId: location.id,
+        locationName: location.name,
+        line1: location.address.line1,
+        city: location.address.city,
+        state: location.address.province,
+        zip: location.address.postalCode,
+      },
+      ...priced.pricing,
+      paymentMethod: PAYMENT_METHOD,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+      sequence: 1,
+      statusHistory: [{ status: 'pending', sequence: 1, at: now }],
+    };
+    const ordersTable = this.table('orders');
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { ...orderPut(ordersTable, order), ConditionExpression: 'attribute_not_exists(pk)' } },
+          outboxPut(ordersTable, latestOrderEvent(order)),
+        ],
+      }),
+    );
+    return order;
+  }
+
+  /** Confirms a pending order of the key's partner. */
+  async confirmOrder(apiKey: string, orderId: string): Promise<Order> {
+    const partnerId = await this.authenticate(apiKey, 'sandbox-order-transition');
+    const ordersTable = this.table('orders');
+    const { Item } = await this.db.send(new GetCommand({ TableName: ordersTable, Key: orderKeys.order(orderId), ConsistentRead: true }));
+    const order = Item?.order as Order | undefined;
+    if (!order || order.partnerId !== partnerId) throw new Error('order not found');
+    const applied = applyTransition(order, { action: 'confirm', input: {} }, new Date());
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              ...orderPut(ordersTable, applied.order),
+              ConditionExpression: '#sequence = :expected',
+              ExpressionAttributeNames: { '#sequence': 'sequence' },
+              ExpressionAttributeValues: { ':expected': order.sequence },
+            },
+          },
+          outboxPut(ordersTable, orderEventFor(applied.order, applied.change)),
+        ],
+      }),
+    );
+    return applied.order;
+  }
+
+  /**
+   * What the module's catalog page reads, for the session behind `cookieValue`: the
+   * products and the number of units in the user's cart.
+   */
+  async moduleCatalog(partnerId: string, cookieValue: string): Promise<{ products: number; cartUnits: number }> {
+    await this.db.send(new GetCommand({ TableName: this.table('partners'), Key: partnerKeys.partner(partnerId) }));
+    const now = Date.now();
+    const idle = now + EMBEDDED_SESSION_IDLE_MS;
+    const { Attributes: session } = await this.db.send(
+      new UpdateCommand({
+        TableName: this.table('sessions'),
+        Key: sessionKeys.embeddedSession(sha256(cookieValue)),
+        UpdateExpression: 'SET lastSeenAt = :now, idleExpiresAt = :idle, idleExpiresAtMs = :idleMs',
+        ConditionExpression: '#state = :active AND partnerId = :partner AND idleExpiresAtMs > :nowMs AND absoluteExpiresAtMs > :nowMs',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':active': 'active',
+          ':partner': partnerId,
+          ':now': new Date(now).toISOString(),
+          ':nowMs': now,
+          ':idle': new Date(idle).toISOString(),
+          ':idleMs': idle,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    if (!session) throw new Error('no live session');
+    const { Item: profile } = await this.db.send(
+      new GetCommand({ TableName: this.table('organizations'), Key: organizationKeys.profileById(session.profileId as string) }),
+    );
+    if (!profile?.userId) throw new Error('profile not found or not linked');
+    await this.db.send(
+      new QueryCommand({
+        TableName: this.table('organizations'),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': organizationKeys.partition(partnerId, session.internalOrgId as string) },
+        ConsistentRead: true,
+      }),
+    );
+    const { Items: products = [] } = await this.db.send(
+      new QueryCommand({ TableName: this.table('catalog'), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': catalogKeys.partition } }),
+    );
+    const { Items: cart = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.table('carts'),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': cartKeys.partition(session.profileId as string) },
+        ConsistentRead: true,
+      }),
+    );
+    return { products: products.filter((p) => p.active).length, cartUnits: cart.reduce((sum, line) => sum + (line.quantity as number), 0) };
+  }
+
   /**
    * One successful first attempt of each pending delivery of an SQS batch, with the
    * partner's signing secret already at hand: the statuses the receiver answered.
@@ -336,7 +562,7 @@ export class BareCalls {
   }
 
   /** The key-hash lookup and the rate-limit counter every API request starts with. */
-  private async authenticate(apiKey: string, endpoint: 'setup' | 'handshake'): Promise<string> {
+  private async authenticate(apiKey: string, endpoint: 'setup' | 'handshake' | 'sandbox-order-create' | 'sandbox-order-transition'): Promise<string> {
     const { Item: key } = await this.db.send(
       new GetCommand({ TableName: this.table('partners'), Key: partnerKeys.keyLookup(sha256(apiKey)), ConsistentRead: true }),
     );

@@ -18,9 +18,20 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createAwsClients } from '../functions/adapters/aws-clients';
 import { TABLES } from '../functions/resources/resource-definitions';
-import { BareCalls, type BareSetupBody } from './bare-calls';
-import type { BenchStack } from './bench-stack';
-import { type BenchRequest, handshakeWorkload, setupExistingWorkload, setupNewWorkload, type Workload } from './workloads';
+import { EMBED_SESSION_COOKIE } from '../functions/http/embed-cookie';
+import { BareCalls, type BareOrderBody, type BareSetupBody } from './bare-calls';
+import { bareSettings, type BenchStack } from './bench-stack';
+import {
+  type BenchRequest,
+  CONFIRM_ORDER_PATH,
+  handshakeWorkload,
+  MODULE_PAGE_PATH,
+  PLACE_ORDER_PATH,
+  sameOnBothSides,
+  setupExistingWorkload,
+  setupNewWorkload,
+  type SideBySide,
+} from './workloads';
 
 const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
 const KB = 1024;
@@ -168,30 +179,59 @@ export interface CapacityRow {
   readonly baseline?: CapacityCount;
 }
 
-/** Handshake and both setups, `requests` of each one at a time, service and bare calls side by side. */
-export async function measureApiCapacity(bench: BenchStack, requests: number): Promise<CapacityRow[]> {
+/** What the order and module rows need, `requests` of each per side, made beforehand (http-pipeline's workloads). */
+export interface CapacityInputs {
+  readonly placeOrder: SideBySide;
+  readonly moveOrder: SideBySide;
+  readonly moduleCatalog: SideBySide;
+}
+
+/**
+ * Every benchmarked endpoint, `requests` of each one at a time, service (through HTTP)
+ * and bare calls side by side.
+ */
+export async function measureApiCapacity(bench: BenchStack, requests: number, inputs: CapacityInputs): Promise<CapacityRow[]> {
   const half = bench.capacityOrganizations.length / 2;
   if (half < requests) throw new Error(`need ${2 * requests} capacity organizations, have ${bench.capacityOrganizations.length}`);
   const serviceOrganizations = bench.capacityOrganizations.slice(0, requests);
   const baselineOrganizations = bench.capacityOrganizations.slice(half, half + requests);
 
   const bareClients = createAwsClients(bench.standIns.endpoints);
-  const bare = new BareCalls(bareClients.db, bench.resourcePrefix);
+  const bare = new BareCalls(bareClients.db, bareSettings(bench, bareClients));
   const serviceMeter = meterCapacity(bench.stack.deps.aws.db);
   const bareMeter = meterCapacity(bareClients.db);
   try {
-    const send = async (request: BenchRequest) => {
-      const response = await fetch(`${bench.stack.url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
-      if (response.status !== 200) throw new Error(`${request.path} answered ${response.status}: ${await response.text()}`);
+    const send = async (request: BenchRequest, expectStatus: number) => {
+      const response = await fetch(`${bench.stack.url}${request.path}`, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { body: request.body }),
+        redirect: 'manual',
+      });
+      if (response.status !== expectStatus) throw new Error(`${request.path} answered ${response.status}: ${await response.text()}`);
+      await response.arrayBuffer();
     };
+    const apiKeyOf = (request: BenchRequest) => String(request.headers.authorization).replace(/^Bearer /, '');
     const sendBare = async (request: BenchRequest) => {
-      const body = JSON.parse(request.body) as Record<string, unknown>;
-      if (request.headers['x-api-key']) await bare.handshake(request.headers['x-api-key'], String(body.profile_id));
-      else await bare.setup(String(request.headers.authorization).replace(/^Bearer /, ''), body as unknown as BareSetupBody);
+      const page = MODULE_PAGE_PATH.exec(request.path);
+      if (page) {
+        const cookie = String(request.headers.cookie).slice(EMBED_SESSION_COOKIE.length + 1);
+        await bare.moduleCatalog(page[1] as string, cookie);
+        return;
+      }
+      const confirm = CONFIRM_ORDER_PATH.exec(request.path);
+      if (confirm) {
+        await bare.confirmOrder(apiKeyOf(request), confirm[1] as string);
+        return;
+      }
+      const body = JSON.parse(request.body ?? '{}') as Record<string, unknown>;
+      if (request.path === PLACE_ORDER_PATH) await bare.placeOrder(apiKeyOf(request), body as unknown as BareOrderBody);
+      else if (request.headers['x-api-key']) await bare.handshake(request.headers['x-api-key'], String(body.profile_id));
+      else await bare.setup(apiKeyOf(request), body as unknown as BareSetupBody);
     };
-    const measure = async (service: Workload, baseline: Workload): Promise<CapacityRow> => {
+    const measure = async ({ service, baseline }: SideBySide): Promise<CapacityRow> => {
       serviceMeter.take();
-      for (let i = 0; i < requests; i += 1) await send(service.next());
+      for (let i = 0; i < requests; i += 1) await send(service.next(), service.expectStatus);
       const serviceCount = serviceMeter.take();
       bareMeter.take();
       for (let i = 0; i < requests; i += 1) await sendBare(baseline.next());
@@ -199,9 +239,12 @@ export async function measureApiCapacity(bench: BenchStack, requests: number): P
       return { operation: service.endpoint, service: perRequest(serviceCount, requests), baseline: perRequest(baselineCount, requests) };
     };
     return [
-      await measure(handshakeWorkload(serviceOrganizations), handshakeWorkload(baselineOrganizations)),
-      await measure(setupExistingWorkload(serviceOrganizations), setupExistingWorkload(baselineOrganizations)),
-      await measure(setupNewWorkload(bench.partners), setupNewWorkload(bench.partners)),
+      await measure({ service: handshakeWorkload(serviceOrganizations), baseline: handshakeWorkload(baselineOrganizations) }),
+      await measure({ service: setupExistingWorkload(serviceOrganizations), baseline: setupExistingWorkload(baselineOrganizations) }),
+      await measure(sameOnBothSides(setupNewWorkload(bench.partners))),
+      await measure(inputs.placeOrder),
+      await measure(inputs.moveOrder),
+      await measure(inputs.moduleCatalog),
     ];
   } finally {
     serviceMeter.stop();

@@ -22,7 +22,7 @@ import { webhookBody } from '../functions/domain/webhooks/webhook-fanout';
 import { createWebhookDispatchHandler } from '../functions/handlers/webhook-dispatch';
 import { QUEUES } from '../functions/resources/resource-definitions';
 import { BareCalls, signedPost } from './bare-calls';
-import type { BenchStack } from './bench-stack';
+import { bareSettings, type BenchStack } from './bench-stack';
 import { type CapacityCount, meterCapacity, perRequest } from './capacity';
 import { orderCreatedData } from '../test/support/webhook-fixtures';
 import { inParallel } from './util';
@@ -168,7 +168,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     };
 
     const handler = createWebhookDispatchHandler(() => Promise.resolve(deps.functions.webhookDispatch));
-    const bare = new BareCalls(bareClients.db, bench.resourcePrefix);
+    const bare = new BareCalls(bareClients.db, bareSettings(bench, bareClients));
     const failures = { service: 0, bare: 0, floor: 0, keepAlive: 0, newConnection: 0 };
     const run = {
       service: (records: readonly SQSRecord[]) =>

@@ -1,8 +1,8 @@
 /**
- * Handshake and setup through the full local HTTP pipeline (API Gateway adapter, middy,
+ * Each endpoint through the full local HTTP pipeline (API Gateway adapter, middy,
  * authentication, rate limit, validation, domain, DynamoDB adapters, JSON request log)
- * against a plain node:http server making only the bare DynamoDB calls, under the same
- * autocannon load.
+ * against its sequential floor: a plain node:http server making only the endpoint's
+ * unavoidable calls one after another, under the same autocannon load.
  *
  * DynamoDB Local (a JVM) dominates this machine's CPU and keeps getting faster for the
  * first minute or so of load as its JIT compiles. So every workload is first run on both
@@ -16,10 +16,10 @@ import { createAwsClients } from '../functions/adapters/aws-clients';
 import { paymentCustomerIdempotencyKey } from '../functions/domain/payments/payment-provider';
 import { BareCalls } from './bare-calls';
 import { type BaselineServer, startBaselineServer } from './baseline-server';
-import type { BenchStack } from './bench-stack';
+import { bareSettings, type BenchStack } from './bench-stack';
 import { type LoadResult, runLoad } from './http-load';
 import { median, percentile } from './util';
-import { type Workload, handshakeWorkload, setupExistingWorkload, setupNewWorkload } from './workloads';
+import type { SideBySide, Workload } from './workloads';
 
 export interface LoadSummary {
   readonly rps: number;
@@ -59,33 +59,34 @@ function combine(halves: readonly LoadResult[]): LoadSummary {
   };
 }
 
-export async function measureHttpPipeline(bench: BenchStack, options: PipelineOptions): Promise<PipelineResult[]> {
+export async function measureHttpPipeline(bench: BenchStack, workloads: readonly SideBySide[], options: PipelineOptions): Promise<PipelineResult[]> {
   const bareClients = createAwsClients(bench.standIns.endpoints);
   let baseline: BaselineServer | undefined;
   try {
-    baseline = await startBaselineServer(new BareCalls(bareClients.db, bench.resourcePrefix));
+    baseline = await startBaselineServer(new BareCalls(bareClients.db, bareSettings(bench, bareClients)));
     // Both on 127.0.0.1: "localhost" may resolve to ::1 first, where nothing listens.
     const targets = { service: bench.stack.url.replace('localhost', '127.0.0.1'), baseline: baseline.url };
-    const workloads = [
-      handshakeWorkload(bench.organizations),
-      setupExistingWorkload(bench.organizations),
-      setupNewWorkload(bench.partners),
-    ];
-    const load = (workload: Workload, side: keyof typeof targets, durationSeconds: number) =>
-      runLoad({ url: targets[side], connections: options.connections, durationSeconds, next: () => workload.next(), expectStatus: 200 });
+    const load = (pair: SideBySide, side: keyof typeof targets, durationSeconds: number) =>
+      runLoad({
+        url: targets[side],
+        connections: options.connections,
+        durationSeconds,
+        next: () => pair[side].next(),
+        expectStatus: pair[side].expectStatus,
+      });
 
-    for (const workload of workloads) {
-      await load(workload, 'service', options.warmupSeconds);
-      await load(workload, 'baseline', options.warmupSeconds);
+    for (const pair of workloads) {
+      await load(pair, 'service', options.warmupSeconds);
+      await load(pair, 'baseline', options.warmupSeconds);
     }
 
     const results: PipelineResult[] = [];
     const half = options.durationSeconds / 2;
-    for (const workload of workloads) {
-      const first = await load(workload, 'service', half);
-      const base = [await load(workload, 'baseline', half), await load(workload, 'baseline', half)];
-      const last = await load(workload, 'service', half);
-      results.push({ endpoint: workload.endpoint, service: combine([first, last]), baseline: combine(base) });
+    for (const pair of workloads) {
+      const first = await load(pair, 'service', half);
+      const base = [await load(pair, 'baseline', half), await load(pair, 'baseline', half)];
+      const last = await load(pair, 'service', half);
+      results.push({ endpoint: pair.service.endpoint, service: combine([first, last]), baseline: combine(base) });
     }
     return results;
   } finally {

@@ -29,7 +29,7 @@ export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentCli
     catalog,
     organizations,
     orderService,
-    sandboxOrders: new SandboxOrders(organizations, repositories.identity(), orderService),
+    sandboxOrders: new SandboxOrders(organizations, catalog, orderService),
   };
 }
 

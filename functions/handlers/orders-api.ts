@@ -38,8 +38,8 @@ const transitionRoute = (getDependencies: GetDependencies, action: OrderAction):
   `POST /v1/sandbox/orders/{order_id}/${action}`,
   sandboxOnly(
     getDependencies,
-    apiHandler(SANDBOX_ORDER_TRANSITION_ENDPOINT, getDependencies, async ({ event, body, caller, deps }) => {
-      const order = await deps.orderService.transition(orderIdOf(event.pathParameters), action, body, { partnerId: caller.partnerId });
+    apiHandler(SANDBOX_ORDER_TRANSITION_ENDPOINT, getDependencies, async ({ event, body, caller, deps, admitted }) => {
+      const order = await deps.orderService.transition(orderIdOf(event.pathParameters), action, body, { partnerId: caller.partnerId }, admitted);
       return json(200, toOrderChangeResponse(order));
     }),
   ),
@@ -75,8 +75,8 @@ export const createOrdersApiHandler = (getDependencies: GetDependencies) =>
 
     'POST /v1/sandbox/orders': sandboxOnly(
       getDependencies,
-      apiHandler(SANDBOX_ORDER_CREATE_ENDPOINT, getDependencies, async ({ body, caller, deps }) => {
-        const order = await deps.sandboxOrders.place(caller.partnerId, parseSandboxOrderRequest(body));
+      apiHandler(SANDBOX_ORDER_CREATE_ENDPOINT, getDependencies, async ({ body, caller, deps, admitted }) => {
+        const order = await deps.sandboxOrders.place(caller.partnerId, parseSandboxOrderRequest(body), admitted);
         return json(201, toOrderChangeResponse(order));
       }),
     ),

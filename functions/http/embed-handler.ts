@@ -10,8 +10,8 @@ import type { EmbedHostDependencies } from './pipeline-dependencies';
 import type { JsonResponse } from './responses';
 
 export interface EmbedContext<D> extends ApiContext<D> {
-  /** The partner's frame-ancestors sources, resolved before the handler runs. */
-  frameAncestors?: readonly string[];
+  /** The partner's frame-ancestors sources, read while the handler runs (embed-security-headers.ts). */
+  frameAncestors?: Promise<readonly string[]>;
 }
 
 export interface EmbedRequest<D> {
@@ -41,6 +41,7 @@ export function embedHandler<D extends EmbedHostDependencies>(
       // UUIDs are case-insensitive; ours are stored, and put in every iframe_embed_url, in lower case.
       const partnerId = (event.pathParameters?.partnerId ?? '').toLowerCase();
       if (!isPartnerId(partnerId)) throw new EmbedAccessDenied('link', 'the path names no partner');
-      return handle({ event, partnerId, deps: filledIn(context.deps, 'deps'), frameAncestors: context.frameAncestors ?? [] });
+      // The partner's origins were being read while the route started; the pages render them into the bridge's attributes.
+      return handle({ event, partnerId, deps: filledIn(context.deps, 'deps'), frameAncestors: await (context.frameAncestors ?? []) });
     });
 }

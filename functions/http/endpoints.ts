@@ -81,6 +81,7 @@ export const SANDBOX_ORDER_CREATE_ENDPOINT: ApiEndpoint = {
   credential: 'authorization-bearer',
   scope: 'orders:write',
   limitPerMinute: 100,
+  countsConcurrently: true,
 };
 
 /** The five actions (confirm, ship, deliver, cancel, refund) share one window. */
@@ -90,6 +91,7 @@ export const SANDBOX_ORDER_TRANSITION_ENDPOINT: ApiEndpoint = {
   scope: 'orders:write',
   limitPerMinute: 100,
   body: 'optional',
+  countsConcurrently: true,
 };
 
 /**

@@ -1,12 +1,15 @@
 /**
- * The handshake counts a request against the rate limit while it reads the profile,
- * instead of after (issue: performance); these tests hold it to the rules that made the
- * sequential order safe: every authenticated request counts, a 429 wins over any other
- * answer, and nothing is written for a refused request.
+ * The handshake, setup and the sandbox order routes count a request against the rate
+ * limit while they read, instead of after (issue 15: performance); these tests hold them
+ * to the rules that made the sequential order safe: every authenticated request counts, a
+ * 429 wins over any other answer, and nothing is written for a refused request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateLimited } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { HANDSHAKE_ENDPOINT, SETUP_ENDPOINT } from '../../functions/http/endpoints';
+import type { ApiEndpoint } from '../../functions/http/endpoints';
+import { HANDSHAKE_ENDPOINT, SANDBOX_ORDER_CREATE_ENDPOINT, SANDBOX_ORDER_TRANSITION_ENDPOINT, SETUP_ENDPOINT } from '../../functions/http/endpoints';
+import { anItem, importDriftProducts } from '../support/order-pipeline';
 import { scanTable } from '../support/inspect';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -14,6 +17,7 @@ import { startTestStack, type TestStack } from '../support/test-stack';
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });
+  await importDriftProducts(stack);
 });
 afterAll(() => stack.close());
 
@@ -30,7 +34,10 @@ function traceDynamo(hold?: (step: Omit<Step, 'phase'>) => boolean) {
     (next: (args: { input: Record<string, any> }) => Promise<unknown>, context: { commandName?: string }) =>
       async (args: { input: Record<string, any> }) => {
         const operation = (context.commandName ?? '').replace(/Command$/, '');
-        const table = String(args.input.TableName ?? '').replace(/^t[0-9a-f]{8}-/, '');
+        // Batch and transaction calls name their table inside: the first one named stands for the call.
+        const first = (args.input.TransactItems?.[0] ?? {}) as Record<string, { TableName?: string }>;
+        const named = args.input.TableName ?? Object.keys(args.input.RequestItems ?? {})[0] ?? Object.values(first)[0]?.TableName;
+        const table = String(named ?? '').replace(/^t[0-9a-f]{8}-/, '');
         steps.push({ operation, table, phase: 'start' });
         if (hold?.({ operation, table })) await released;
         const result = await next(args);
@@ -120,5 +127,98 @@ describe('setup counts while it reads the organization', () => {
     }
     expect((await scanTable(stack, 'organizations')).length).toBe(organizationsBefore);
     expect((await scanTable(stack, 'idempotency')).length).toBe(claimsBefore);
+  });
+});
+
+/** Resolves once a DynamoDB call matching `started` has begun, or after 2 s (so a sequential route fails its assertions instead of hanging). */
+function whenStarted(trace: { steps: Step[] }, started: (step: Step) => boolean): Promise<void> {
+  return new Promise<void>((done) => {
+    const giveUp = Date.now() + 2000;
+    const poll = setInterval(() => {
+      if (Date.now() > giveUp || trace.steps.some((s) => s.phase === 'start' && started(s))) done(clearInterval(poll));
+    }, 5);
+  });
+}
+
+/** Counts requests into the partner's window until the limiter refuses one: whatever the window held, it is full. */
+async function useUpLimit(partnerId: PartnerId, endpoint: ApiEndpoint): Promise<void> {
+  const limiter = stack.deps.functions.ordersApi.rateLimiter;
+  for (let i = 0; i <= endpoint.limitPerMinute; i += 1) {
+    const refused = await limiter.consume(partnerId, endpoint.name, endpoint.limitPerMinute).then(
+      () => false,
+      (error: unknown) => error instanceof RateLimited || Promise.reject(error),
+    );
+    if (refused) return;
+  }
+}
+
+describe('the sandbox order routes count while they read', () => {
+  const orderingPartner = async () => {
+    const { partnerId, apiKey } = await stack.createPartner();
+    const { profile } = await provisionProfile(stack.deps, partnerId);
+    const bearer = { Authorization: `Bearer ${apiKey}` };
+    const place = () => stack.post('/v1/sandbox/orders', { profile_id: profile.id, items: [anItem('DRIFT-1999', 2)] }, bearer);
+    const confirm = (orderId: string) => stack.post(`/v1/sandbox/orders/${orderId}/confirm`, {}, bearer);
+    return { partnerId, bearer, place, confirm };
+  };
+  const countHeld = () => traceDynamo(({ operation, table }) => operation === 'UpdateItem' && table === 'rate-limits');
+  const orderIdOf = (res: { body: unknown }) => (res.body as { order: { id: string } }).order.id;
+
+  it('placing an order reads the profile and the products while the count is under way, and writes after it', async () => {
+    const { place } = await orderingPartner();
+    const trace = countHeld();
+    const answer = place();
+    await whenStarted(trace, (s) => s.table === 'catalog');
+    await whenStarted(trace, (s) => s.table === 'organizations');
+    trace.release();
+    const res = await answer;
+    trace.remove();
+
+    expect(res.status).toBe(201);
+    const order = trace.steps.map((s) => `${s.phase} ${s.operation} ${s.table}`);
+    expect(order.indexOf('start GetItem organizations')).toBeLessThan(order.indexOf('end UpdateItem rate-limits'));
+    expect(order.indexOf('start BatchGetItem catalog')).toBeLessThan(order.indexOf('end UpdateItem rate-limits'));
+    expect(order.indexOf('end UpdateItem rate-limits')).toBeLessThan(order.indexOf('start TransactWriteItems orders'));
+    // The profile alone says it may sign in, as for the handshake: no identity-user read.
+    expect(order.filter((step) => step.includes('identity-users'))).toEqual([]);
+  });
+
+  it('moving an order reads it while the count is under way, and writes after it', async () => {
+    const { confirm, place } = await orderingPartner();
+    const orderId = orderIdOf(await place());
+    const trace = countHeld();
+    const answer = confirm(orderId);
+    await whenStarted(trace, (s) => s.table === 'orders');
+    trace.release();
+    const res = await answer;
+    trace.remove();
+
+    expect(res.status).toBe(200);
+    const order = trace.steps.map((s) => `${s.phase} ${s.operation} ${s.table}`);
+    expect(order.indexOf('start GetItem orders')).toBeLessThan(order.indexOf('end UpdateItem rate-limits'));
+    expect(order.indexOf('end UpdateItem rate-limits')).toBeLessThan(order.indexOf('start TransactWriteItems orders'));
+  });
+
+  it('answers 429 over either limit, whatever else the request would have got, and writes no order and no change', async () => {
+    const { partnerId, bearer, place, confirm } = await orderingPartner();
+    const orderId = orderIdOf(await place());
+    await useUpLimit(partnerId, SANDBOX_ORDER_CREATE_ENDPOINT);
+    await useUpLimit(partnerId, SANDBOX_ORDER_TRANSITION_ENDPOINT);
+    const ordersBefore = (await scanTable(stack, 'orders')).length;
+
+    const refused = [
+      await place(),
+      await stack.post('/v1/sandbox/orders', { profile_id: '00000000-0000-4000-8000-000000000000', items: [anItem('DRIFT-1999')] }, bearer),
+      await stack.post('/v1/sandbox/orders', { items: [] }, bearer),
+      await confirm(orderId),
+      await confirm('00000000-0000-4000-8000-000000000000'),
+      await stack.post(`/v1/sandbox/orders/${orderId}/ship`, {}, bearer),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(429);
+      expect(res.body).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+    }
+    expect((await scanTable(stack, 'orders')).length).toBe(ordersBefore);
+    expect((await stack.deps.functions.ordersApi.orderService.get(orderId, { partnerId })).status).toBe('pending');
   });
 });

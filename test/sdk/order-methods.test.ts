@@ -117,8 +117,9 @@ describe('PartnerClient order methods on the local stack', () => {
       const owner = await anOrderingClient();
       const { order } = await owner.placeOrder();
       const { client } = await anOrderingClient();
-      for (const attempt of [client.orders.retrieve(order.id), client.sandbox.orders.confirm(order.id)]) {
-        const error = await failureOf(attempt);
+      // One call at a time: a second call's rejection must not arrive before anything awaits it.
+      for (const attempt of [() => client.orders.retrieve(order.id), () => client.sandbox.orders.confirm(order.id)]) {
+        const error = await failureOf(attempt());
         expect(error).toBeInstanceOf(PartnerPermissionError);
         expect(error).toMatchObject({ status: 403, code: 'FORBIDDEN', message: `Order ${order.id} belongs to another partner` });
         expect(error.requestId).toBeTruthy();

@@ -4,7 +4,7 @@ import type { Clock } from '../clock';
 import { ConcurrentModification, EmptyCart, Forbidden, OrderNotFound, ProductUnavailable, ShippingLocationUnavailable, ValidationFailed } from '../errors';
 import type { Organization, OrganizationAggregate, Profile, ShippingLocation } from '../organizations/organization';
 import type { Partner } from '../partners/partner';
-import type { ProductId } from '../catalog/product';
+import type { Product, ProductId } from '../catalog/product';
 import type { Cart, CartRepository } from './cart';
 import { priceCart } from './cart-service';
 import { type Order, type OrderId, type OrderItem, PAYMENT_METHOD, type ShippingAddressSnapshot } from './order';
@@ -30,6 +30,11 @@ export interface PlaceOrderInput {
    * the user's cart); the cart is ordered and emptied when absent.
    */
   readonly items?: readonly { readonly productId: ProductId; readonly quantity: number }[];
+  /**
+   * The catalog's products for `items`, when the caller read them already (the sandbox
+   * reads them while it reads the profile); read here otherwise.
+   */
+  readonly products?: ReadonlyMap<ProductId, Product>;
 }
 
 export interface OrderServiceOptions {
@@ -83,7 +88,7 @@ export class OrderService {
       ? { profileId: profile.id, lines: input.items.map((item) => ({ ...item, addedAt: '' })) }
       : await this.carts.get(profile.id);
     if (cart.lines.length === 0) throw new EmptyCart();
-    const products = await this.catalog.get(cart.lines.map((line) => line.productId));
+    const products = input.products ?? (await this.catalog.get(cart.lines.map((line) => line.productId)));
     const priced = priceCart(cart, products, location.address.province, this.pricing);
     if (priced.unavailable.length > 0) throw new ProductUnavailable(priced.unavailable.map((line) => line.productId));
     if (!priced.pricing) throw new RangeError('a cart priced for a state has a pricing');
@@ -124,12 +129,22 @@ export class OrderService {
    * 3. its status must allow the action (InvalidOrderTransition);
    * 4. the changed order is written with its event, if no one changed it since it was read;
    *    otherwise it is read again and the change re-applied, up to `maxAttempts` times.
+   *
+   * `admitted` resolves once the request may write (the API's rate-limit count, which runs
+   * while the order is read) and throws if it may not: nothing is written before it.
    */
-  async transition(orderId: string, action: string, input: unknown, scope: OrderScope): Promise<Order> {
+  async transition(
+    orderId: string,
+    action: string,
+    input: unknown,
+    scope: OrderScope,
+    admitted: () => Promise<void> = async () => undefined,
+  ): Promise<Order> {
     const change = parseTransition(action, input);
     for (let attempt = 1; ; attempt += 1) {
       const order = await this.get(orderId, scope);
       const applied = applyTransition(order, change, this.clock.now());
+      if (attempt === 1) await admitted();
       try {
         await this.orders.transition({
           order: applied.order,

@@ -1,9 +1,9 @@
+import type { CatalogRepository } from '../catalog/catalog-repository';
 import { ProfileNotLinked, ShippingLocationUnavailable } from '../errors';
-import type { IdentityDirectory } from '../identity/identity-user';
 import type { OrganizationRepository } from '../organizations/organization-repository';
 import { findPartnerProfile } from '../organizations/partner-profile';
 import type { PartnerId } from '../partners/partner';
-import { signInBlocker } from '../sessions/sign-in-eligibility';
+import { profileSignInBlocker } from '../sessions/sign-in-eligibility';
 import type { Order } from './order';
 import type { OrderService } from './order-service';
 import type { SandboxOrder } from './sandbox-order-request';
@@ -16,19 +16,28 @@ import type { SandboxOrder } from './sandbox-order-request';
 export class SandboxOrders {
   constructor(
     private readonly organizations: OrganizationRepository,
-    private readonly identity: IdentityDirectory,
+    private readonly catalog: Pick<CatalogRepository, 'get'>,
     private readonly orderService: OrderService,
   ) {}
 
   /**
    * 1. the profile, by the handshake's rules (ProfileNotFound, Forbidden, AMBIGUOUS_USER);
-   * 2. it must be able to sign in, as a user of the module can (ProfileNotLinked);
+   * 2. it must be able to sign in, as a user of the module can (ProfileNotLinked), which
+   *    the profile alone says, as for the handshake;
    * 3. the shipping location by the partner's id, or the default (ShippingLocationUnavailable);
    * 4. the order is placed from the given lines, with its order.created event.
+   *
+   * The products depend on the request alone, so they are read while the profile and its
+   * organization are; a refused profile still wins over a refused product, as before.
+   * `admitted` resolves once the request may write (its rate-limit count, running
+   * meanwhile) and throws if it may not: nothing is written before it.
    */
-  async place(partnerId: PartnerId, request: SandboxOrder): Promise<Order> {
+  async place(partnerId: PartnerId, request: SandboxOrder, admitted: () => Promise<void> = async () => undefined): Promise<Order> {
+    const products = this.catalog.get(request.items.map((item) => item.productId));
+    // Awaited below; until then a failed read must not count as unhandled when the profile fails first.
+    products.catch(() => undefined);
     const profile = await findPartnerProfile(this.organizations, partnerId, request.user);
-    const blocker = await signInBlocker(this.identity, profile);
+    const blocker = profileSignInBlocker(profile);
     if (blocker) throw new ProfileNotLinked(blocker);
 
     const organization = await this.organizations.getOrganization(partnerId, profile.internalOrgId);
@@ -39,11 +48,14 @@ export class SandboxOrders {
       if (!location) throw new ShippingLocationUnavailable(request.internalShippingLocationId);
       shippingLocationId = location.id;
     }
+    const catalogProducts = await products;
+    await admitted();
     return this.orderService.placeOrder({
       partner: { id: partnerId },
       profile,
       organization,
       items: request.items,
+      products: catalogProducts,
       ...(shippingLocationId === undefined ? {} : { shippingLocationId }),
     });
   }

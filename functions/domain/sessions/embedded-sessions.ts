@@ -8,7 +8,7 @@ import type { PartnerId } from '../partners/partner';
 import type { EmbeddedSessionId, EmbeddedSessionRecord } from './session-records';
 import type { SessionRepository } from './session-repository';
 import { hashSecret, isWellFormedSecret, mintSecret } from './session-token';
-import { signInBlocker } from './sign-in-eligibility';
+import { profileSignInBlocker, signInBlocker } from './sign-in-eligibility';
 
 /** An embedded session dies after this long without a request (sliding; `EMBED_SESSION_IDLE_S` may shorten it)... */
 export const EMBEDDED_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -91,7 +91,8 @@ export class EmbeddedSessions {
       this.organizations.getOrganization(partnerId, session.internalOrgId),
     ]);
     if (!profile || !aggregate) throw new EmbedAccessDenied('session', 'profile or organization no longer exists');
-    const blocker = await signInBlocker(this.identity, profile);
+    // Every page asks this, so from the profile alone (one read fewer); redemption above still reads the user.
+    const blocker = profileSignInBlocker(profile);
     if (blocker) throw new EmbedAccessDenied('session', blocker);
     return { session, profile, organization: aggregate.organization, locations: aggregate.locations.filter((l) => l.isActive) };
   }

@@ -9,6 +9,7 @@ import type { ProfileIdentifier } from './handshake-request';
 import type { SessionTokenId, SessionTokenRecord } from './session-records';
 import type { SessionRepository } from './session-repository';
 import { mintSecret, SESSION_TOKEN_LIFETIME_MS } from './session-token';
+import { profileSignInBlocker } from './sign-in-eligibility';
 
 /** A freshly issued handshake token: the only moment the plaintext exists. */
 export interface IssuedSession {
@@ -34,7 +35,8 @@ export class Handshake {
    */
   async open(partnerId: PartnerId, identifier: ProfileIdentifier, admitted: () => Promise<void> = async () => undefined): Promise<IssuedSession> {
     const profile = await findPartnerProfile(this.organizations, partnerId, identifier);
-    requireSignInAllowed(profile);
+    const blocker = profileSignInBlocker(profile);
+    if (blocker) throw new ProfileNotLinked(blocker);
     await admitted();
 
     const now = this.clock.now();
@@ -51,18 +53,4 @@ export class Handshake {
     await this.sessions.saveToken(token, hash);
     return { sessionKey: secret, token, profile };
   }
-
-}
-
-/**
- * The profile alone says whether it can sign in: a profile is linked to its identity user
- * in the transaction that creates both, and disabling unlinks the profile in the same
- * transaction that disables the user, so a linked profile has an active user (one read
- * fewer on every handshake; the embed host still reads the user at redemption).
- */
-function requireSignInAllowed(profile: Profile): void {
-  if (profile.userId) return;
-  throw new ProfileNotLinked(
-    profile.unlinkedUserId ? "The profile's identity-provider user is disabled" : 'The profile is not linked to an identity-provider user',
-  );
 }

@@ -10,8 +10,9 @@ import { moduleFailureResponse } from '../module/module-failure-pages';
  * that say what to do next; everything else is the embed host's.
  */
 export const embedErrorResponder = <D>(): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext<D>> => ({
-  onError: (request) => {
-    const frameAncestors = request.context.frameAncestors ?? [];
+  onError: async (request) => {
+    // A failed read of the partner's origins frames the error page for no one.
+    const frameAncestors = await (request.context.frameAncestors ?? Promise.resolve([])).catch((): readonly string[] => []);
     request.response =
       moduleFailureResponse(request.error, request.event.pathParameters?.partnerId ?? '', frameAncestors) ??
       embedErrorResponse(request.error, frameAncestors);

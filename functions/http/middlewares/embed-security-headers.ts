@@ -25,31 +25,40 @@ export function contentSecurityPolicy(frameAncestors: readonly string[]): string
  * Every embed response, pages and failures alike, carries the partner's frame-ancestors
  * (its allowed origins, else the environment default; `'none'` for an unknown partner)
  * and headers that keep the page out of caches, Referers and MIME sniffing.
+ *
+ * The partner is read while the handler runs (its answer is only needed for the headers),
+ * so the read does not add its round trip to every page. A failed read still fails the
+ * request: `after` rethrows it, and the error page that follows gets `'none'`.
  */
 export const embedSecurityHeaders = <D extends EmbedHostDependencies>(): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext<D>> => {
-  const apply = (request: { context: EmbedContext<D>; response: ApiResult | null }) => {
+  const apply = (request: { response: ApiResult | null }, frameAncestors: readonly string[]) => {
     if (!request.response) return;
     request.response.headers = {
       ...request.response.headers,
-      'Content-Security-Policy': contentSecurityPolicy(request.context.frameAncestors ?? []),
+      'Content-Security-Policy': contentSecurityPolicy(frameAncestors),
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',
     };
   };
   return {
-    before: async (request) => {
+    before: (request) => {
       const deps = filledIn(request.context.deps, 'deps');
       const partnerId = request.event.pathParameters?.partnerId;
       // A path that is no partner id (say, 2 KB of junk) is an unknown partner, not a key DynamoDB would refuse.
-      const partner = partnerId && isPartnerId(partnerId) ? await deps.partners.getPartner(partnerId) : undefined;
-      request.context.frameAncestors = partner
-        ? partner.allowedOrigins.length
-          ? partner.allowedOrigins
-          : deps.config.DEFAULT_FRAME_ANCESTORS
-        : [];
+      const pending = (async () => {
+        const partner = partnerId && isPartnerId(partnerId) ? await deps.partners.getPartner(partnerId) : undefined;
+        if (!partner) return [];
+        return partner.allowedOrigins.length ? partner.allowedOrigins : deps.config.DEFAULT_FRAME_ANCESTORS;
+      })();
+      // Awaited in `after` or `onError`; until then a failure must not count as unhandled.
+      pending.catch(() => undefined);
+      request.context.frameAncestors = pending;
     },
-    after: apply,
-    onError: apply,
+    after: async (request) => apply(request, await (request.context.frameAncestors ?? [])),
+    onError: async (request) => {
+      const frameAncestors = await Promise.resolve(request.context.frameAncestors ?? []).catch((): readonly string[] => []);
+      apply(request, frameAncestors);
+    },
   };
 };

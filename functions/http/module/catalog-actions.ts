@@ -16,13 +16,17 @@ const searchOf = (value: string | undefined) => value?.trim().slice(0, MAX_SEARC
 /** `GET /embedded/{partnerId}[?category=…&q=…&added=…]`: the catalog, home of the module. */
 export async function showCatalog(request: ModuleRequest): Promise<JsonResponse> {
   const { deps, event } = request;
-  const session = await moduleSession(request);
   const query = event.queryStringParameters ?? {};
   const category = categoryOf(query.category);
   const search = searchOf(query.q);
+  // The catalog is the same for every user: read while the session is checked, not after.
+  const listing = deps.catalog.listActive({ ...(category ? { category } : {}), ...(search ? { search } : {}) });
+  // Awaited below; until then a failed read must not count as unhandled when the session is refused first.
+  listing.catch(() => undefined);
+  const session = await moduleSession(request);
   const [frame, products, added] = await Promise.all([
     moduleFrame(deps, session),
-    deps.catalog.listActive({ ...(category ? { category } : {}), ...(search ? { search } : {}) }),
+    listing,
     query.added && isProductId(query.added) ? deps.catalog.get([query.added]).then((found) => found.get(query.added as never)) : undefined,
   ]);
   return html(
