@@ -39,14 +39,15 @@ const STYLE = `
   .empty { color: var(--muted); }
 `;
 
-const page = (title: string, body: string, bridge: BridgeState): string => `<!doctype html>
+/** Every HTML page the embed host serves, the host's notices and the module's pages alike. */
+export const htmlDocument = (title: string, style: string, body: string, bridge: BridgeState): string => `<!doctype html>
 <html lang="en"${bridgeAttributes(bridge)}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${style}</style>
 ${BRIDGE_SCRIPT_TAG}
 </head>
 <body>
@@ -56,7 +57,7 @@ ${body}
 `;
 
 const notice = (title: string, message: string, bridge: BridgeState): string =>
-  page(title, `<div class="notice" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></div>`, bridge);
+  htmlDocument(title, STYLE, `<div class="notice" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></div>`, bridge);
 
 /** The one answer to any unusable link or session: the browser is not told which case it was. */
 export const LINK_UNUSABLE_MESSAGE =

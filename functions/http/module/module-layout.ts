@@ -8,8 +8,8 @@
 import type { Cents } from '../../domain/money';
 import { formatUsd } from '../../domain/money';
 import type { EmbeddedModuleView } from '../../domain/sessions/embedded-sessions';
-import { bridgeAttributes, BRIDGE_SCRIPT_TAG, type BridgeState } from '../embed-bridge-markup';
-import { escapeHtml } from '../embed-pages';
+import type { BridgeState } from '../embed-bridge-markup';
+import { escapeHtml, htmlDocument } from '../embed-pages';
 import type { ModulePaths } from './module-paths';
 
 export { escapeHtml };
@@ -95,21 +95,8 @@ export interface ModuleFrame {
 /** The hidden field every state-changing form carries. */
 export const tokenField = (token: string): string => `<input type="hidden" name="csrf" value="${escapeHtml(token)}">`;
 
-export const document = (title: string, style: string, body: string, bridge: BridgeState): string => `<!doctype html>
-<html lang="en"${bridgeAttributes(bridge)}>
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${style}</style>
-${BRIDGE_SCRIPT_TAG}
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+/** The module's pages are embed-host pages with the module's style. */
+export const document = htmlDocument;
 
 const navLink = (href: string, label: string, current: boolean, name?: string): string =>
   `<li><a href="${escapeHtml(href)}"${current ? ' aria-current="page"' : ''}${name ? ` aria-label="${escapeHtml(name)}"` : ''}>${label}</a></li>`;
