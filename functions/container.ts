@@ -7,7 +7,7 @@ import { orderEventQueue, deliveryQueue } from './composition/message-queues';
 import { composeOrderFanout, type OrderFanoutDependencies } from './composition/order-fanout';
 import { composeOrderOutboxRelay, type OrderOutboxRelayDependencies } from './composition/order-outbox-relay';
 import { type CommerceDependencies, composeCommerce } from './composition/commerce';
-import { DynamoRepositories } from './composition/repositories';
+import { type DynamoTables, deliveryRepository, identityDirectory, orderRepository, organizationRepository, partnerRepository, sessionRepository, webhookEndpointRepository } from './composition/repositories';
 import { composeSetup, type SetupDependencies } from './composition/setup';
 import { composeWebhookDispatch, type WebhookDispatchDependencies } from './composition/webhook-dispatch';
 import { composeWebhookTest, type WebhookTestDependencies } from './composition/webhook-test';
@@ -78,12 +78,12 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     orderFanout: composeOrderFanout(base, aws),
     webhookDispatch: composeWebhookDispatch(base, aws, overrides),
   };
-  const repositories = new DynamoRepositories(config, aws.db);
-  const partners = repositories.partners();
-  const organizations = repositories.organizations(overrides.organizationsDb);
-  const sessions = repositories.sessions();
-  const webhookEndpoints = repositories.webhookEndpoints();
-  const deliveries = repositories.deliveries();
+  const tables: DynamoTables = { config, db: aws.db };
+  const partners = partnerRepository(tables);
+  const organizations = organizationRepository(tables, overrides.organizationsDb);
+  const sessions = sessionRepository(tables);
+  const webhookEndpoints = webhookEndpointRepository(tables);
+  const deliveries = deliveryRepository(tables);
   return {
     config,
     clock,
@@ -93,10 +93,10 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     partners,
     partnerAdmin: new PartnerAdmin(partners, config.API_KEY_PREFIX, clock),
     organizations,
-    identity: repositories.identity(),
+    identity: identityDirectory(tables),
     sessions,
     sessionAdmin: new SessionAdmin(partners, organizations, sessions, clock),
-    profileAdmin: new ProfileAdmin(partners, organizations, repositories.identity(), sessions, clock),
+    profileAdmin: new ProfileAdmin(partners, organizations, identityDirectory(tables), sessions, clock),
     orderEvents: new OrderEventPublisher(partners, organizations, orderEventQueue(config, aws.sqs), clock),
     webhookAdmin: new WebhookAdmin({
       partners,
@@ -109,7 +109,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     }),
     webhookEndpoints,
     deliveries,
-    orders: repositories.orders(clock),
-    ...composeCommerce(base, repositories),
+    orders: orderRepository(tables, clock),
+    ...composeCommerce(base, tables),
   };
 }

@@ -1,7 +1,7 @@
 import { Authenticator } from '../domain/access/authenticator';
 import { RateLimiter } from '../domain/access/rate-limiter';
 import type { BaseDependencies } from './base';
-import type { DynamoRepositories } from './repositories';
+import { type DynamoTables, partnerRepository, rateLimitCounter } from './repositories';
 
 /** What the partner API pipeline needs before any handler runs. */
 export interface ApiDependencies extends BaseDependencies {
@@ -9,10 +9,10 @@ export interface ApiDependencies extends BaseDependencies {
   readonly rateLimiter: RateLimiter;
 }
 
-export function composeApiAccess(base: BaseDependencies, repositories: DynamoRepositories): ApiDependencies {
+export function composeApiAccess(base: BaseDependencies, tables: DynamoTables): ApiDependencies {
   return {
     ...base,
-    authenticator: new Authenticator(repositories.partners(), base.config.API_KEY_PREFIX),
-    rateLimiter: new RateLimiter(repositories.rateLimits(), base.clock, base.config.STAGE),
+    authenticator: new Authenticator(partnerRepository(tables), base.config.API_KEY_PREFIX),
+    rateLimiter: new RateLimiter(rateLimitCounter(tables), base.clock, base.config.STAGE),
   };
 }

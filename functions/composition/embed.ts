@@ -6,7 +6,7 @@ import { bundledEmbedBrowserScripts, type EmbedBrowserScripts } from '../http/em
 import { type BaseDependencies, createBase } from './base';
 import { type CommerceDependencies, composeCommerce } from './commerce';
 import { lambdaRoot } from './lambda-root';
-import { DynamoRepositories } from './repositories';
+import { type DynamoTables, identityDirectory, organizationRepository, partnerRepository, sessionRepository } from './repositories';
 
 export interface EmbedDependencies extends BaseDependencies, CommerceDependencies {
   /** For the partner's allowed frame ancestors. */
@@ -17,12 +17,12 @@ export interface EmbedDependencies extends BaseDependencies, CommerceDependencie
 }
 
 export function composeEmbed(base: BaseDependencies, db: DynamoDBDocumentClient, browserScripts = bundledEmbedBrowserScripts()): EmbedDependencies {
-  const repositories = new DynamoRepositories(base.config, db);
+  const tables: DynamoTables = { config: base.config, db };
   return {
     ...base,
-    ...composeCommerce(base, repositories),
-    partners: repositories.partners(),
-    embeddedSessions: new EmbeddedSessions(repositories.organizations(), repositories.identity(), repositories.sessions(), base.clock, {
+    ...composeCommerce(base, tables),
+    partners: partnerRepository(tables),
+    embeddedSessions: new EmbeddedSessions(organizationRepository(tables), identityDirectory(tables), sessionRepository(tables), base.clock, {
       idleMs: base.config.EMBED_SESSION_IDLE_S * 1000,
     }),
     browserScripts,

@@ -4,17 +4,17 @@ import { Handshake } from '../domain/sessions/handshake';
 import { type ApiDependencies, composeApiAccess } from './api-access';
 import { type BaseDependencies, createBase } from './base';
 import { lambdaRoot } from './lambda-root';
-import { DynamoRepositories } from './repositories';
+import { type DynamoTables, organizationRepository, sessionRepository } from './repositories';
 
 export interface HandshakeDependencies extends ApiDependencies {
   readonly handshake: Handshake;
 }
 
 export function composeHandshake(base: BaseDependencies, db: DynamoDBDocumentClient): HandshakeDependencies {
-  const repositories = new DynamoRepositories(base.config, db);
+  const tables: DynamoTables = { config: base.config, db };
   return {
-    ...composeApiAccess(base, repositories),
-    handshake: new Handshake(repositories.organizations(), repositories.sessions(), base.clock),
+    ...composeApiAccess(base, tables),
+    handshake: new Handshake(organizationRepository(tables), sessionRepository(tables), base.clock),
   };
 }
 

@@ -6,7 +6,7 @@ import { WebhookFanout } from '../domain/webhooks/webhook-fanout';
 import { type BaseDependencies, createBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { deliveryQueue } from './message-queues';
-import { DynamoRepositories } from './repositories';
+import { type DynamoTables, deliveryRepository, webhookEndpointRepository } from './repositories';
 
 export interface OrderFanoutDependencies extends BaseDependencies {
   readonly webhookFanout: WebhookFanout;
@@ -16,12 +16,12 @@ export function composeOrderFanout(
   base: BaseDependencies,
   clients: { db: DynamoDBDocumentClient; sqs: SQSClient },
 ): OrderFanoutDependencies {
-  const repositories = new DynamoRepositories(base.config, clients.db);
+  const tables: DynamoTables = { config: base.config, db: clients.db };
   return {
     ...base,
     webhookFanout: new WebhookFanout(
-      repositories.webhookEndpoints(),
-      repositories.deliveries(),
+      webhookEndpointRepository(tables),
+      deliveryRepository(tables),
       deliveryQueue(base.config, clients.sqs),
       base.clock,
       base.logger,

@@ -7,7 +7,7 @@ import type { OrganizationRepository } from '../domain/organizations/organizatio
 import { type ApiDependencies, composeApiAccess } from './api-access';
 import { type BaseDependencies, createBase } from './base';
 import { lambdaRoot } from './lambda-root';
-import { DynamoRepositories } from './repositories';
+import { type DynamoTables, cartRepository, catalogRepository, orderRepository, organizationRepository } from './repositories';
 
 export interface OrdersApiDependencies extends ApiDependencies {
   readonly catalog: CatalogRepository;
@@ -18,14 +18,14 @@ export interface OrdersApiDependencies extends ApiDependencies {
 }
 
 export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentClient): OrdersApiDependencies {
-  const repositories = new DynamoRepositories(base.config, db);
-  const catalog = repositories.catalog();
-  const organizations = repositories.organizations();
+  const tables: DynamoTables = { config: base.config, db };
+  const catalog = catalogRepository(tables);
+  const organizations = organizationRepository(tables);
   // The API orders explicit lines, never a cart: the carts repository is built but never
   // called, and the function has no access to that table.
-  const orderService = new OrderService({ orders: repositories.orders(base.clock), carts: repositories.carts(), catalog, clock: base.clock });
+  const orderService = new OrderService({ orders: orderRepository(tables, base.clock), carts: cartRepository(tables), catalog, clock: base.clock });
   return {
-    ...composeApiAccess(base, repositories),
+    ...composeApiAccess(base, tables),
     catalog,
     organizations,
     orderService,

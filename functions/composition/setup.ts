@@ -10,7 +10,7 @@ import type { PaymentProvider } from '../domain/payments/payment-provider';
 import { type ApiDependencies, composeApiAccess } from './api-access';
 import { type BaseDependencies, createBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
-import { DynamoRepositories } from './repositories';
+import { type DynamoTables, idempotencyStore, organizationRepository } from './repositories';
 
 export interface SetupDependencies extends ApiDependencies {
   readonly payments: PaymentProvider;
@@ -23,18 +23,18 @@ export function composeSetup(
   clients: { db: DynamoDBDocumentClient; secrets: SecretsManagerClient },
   overrides: Pick<DependencyOverrides, 'payments' | 'organizationsDb'> = {},
 ): SetupDependencies {
-  const repositories = new DynamoRepositories(base.config, clients.db);
+  const tables: DynamoTables = { config: base.config, db: clients.db };
   const payments = overrides.payments ?? new StripePayments(stripeClientSource(base.config, clients.secrets));
   return {
-    ...composeApiAccess(base, repositories),
+    ...composeApiAccess(base, tables),
     payments,
     organizationSetup: new OrganizationSetup({
-      organizations: repositories.organizations(overrides.organizationsDb),
+      organizations: organizationRepository(tables, overrides.organizationsDb),
       payments,
       clock: base.clock,
       stage: base.config.STAGE,
     }),
-    idempotency: new IdempotencyGuard(repositories.idempotency(), base.clock),
+    idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),
   };
 }
 

@@ -15,7 +15,7 @@ import { WebhookDispatcher } from '../domain/webhooks/webhook-dispatcher';
 import { type BaseDependencies, createBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
 import { deliveryQueue } from './message-queues';
-import { DynamoRepositories } from './repositories';
+import { type DynamoTables, deliveryRepository, partnerRepository, webhookEndpointRepository } from './repositories';
 
 export interface WebhookDispatchDependencies extends BaseDependencies {
   readonly webhookDispatcher: WebhookDispatcher;
@@ -29,15 +29,15 @@ export function composeWebhookDispatch(
   overrides: Pick<DependencyOverrides, 'random'> = {},
 ): WebhookDispatchDependencies {
   const { config, clock, logger } = base;
-  const repositories = new DynamoRepositories(config, clients.db);
+  const tables: DynamoTables = { config, db: clients.db };
   const signingSecrets = new SecretsManagerSigningSecretStore(clients.secrets, config.RESOURCE_PREFIX, clock);
   return {
     ...base,
     signingSecrets,
     webhookDispatcher: new WebhookDispatcher({
-      deliveries: repositories.deliveries(),
-      endpoints: repositories.webhookEndpoints(),
-      partners: repositories.partners(),
+      deliveries: deliveryRepository(tables),
+      endpoints: webhookEndpointRepository(tables),
+      partners: partnerRepository(tables),
       secrets: signingSecrets,
       transport: new HttpWebhookTransport({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC }),
       mailer: new SesAlertMailer(clients.ses, config.ALERT_SENDER_EMAIL),

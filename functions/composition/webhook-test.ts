@@ -7,7 +7,7 @@ import { type ApiDependencies, composeApiAccess } from './api-access';
 import { type BaseDependencies, createBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { orderEventQueue } from './message-queues';
-import { DynamoRepositories } from './repositories';
+import { type DynamoTables, organizationRepository, webhookEndpointRepository } from './repositories';
 
 export interface WebhookTestDependencies extends ApiDependencies {
   readonly webhookTestEvents: WebhookTestEvents;
@@ -15,12 +15,12 @@ export interface WebhookTestDependencies extends ApiDependencies {
 
 /** The sandbox's `POST /v1/webhooks/test`: reads the partner's endpoint and organizations, writes only to the order-events queue. */
 export function composeWebhookTest(base: BaseDependencies, clients: { db: DynamoDBDocumentClient; sqs: SQSClient }): WebhookTestDependencies {
-  const repositories = new DynamoRepositories(base.config, clients.db);
+  const tables: DynamoTables = { config: base.config, db: clients.db };
   return {
-    ...composeApiAccess(base, repositories),
+    ...composeApiAccess(base, tables),
     webhookTestEvents: new WebhookTestEvents(
-      repositories.webhookEndpoints(),
-      repositories.organizations(),
+      webhookEndpointRepository(tables),
+      organizationRepository(tables),
       orderEventQueue(base.config, clients.sqs),
       base.clock,
     ),

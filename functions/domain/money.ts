@@ -51,12 +51,17 @@ export function fromCents(cents: Cents): number {
   return cents / 100;
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-/** "$1,234.50", "-$0.05": for pages, e-mails and the CLI. */
+/**
+ * "$1,234.50", "-$0.05": for pages, e-mails and the CLI. Written out, not with
+ * `Intl.NumberFormat`: integer cents need no rounding, and building an Intl formatter
+ * at import cost every cold start of the embed host about 4 ms (docs/performance.md).
+ * A unit test holds it equal to en-US currency formatting.
+ */
 export function formatUsd(cents: Cents): string {
   assertCents(cents);
-  return usd.format(cents / 100);
+  const magnitude = Math.abs(cents);
+  const dollars = String(Math.trunc(magnitude / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${cents < 0 ? '-' : ''}$${dollars}.${String(magnitude % 100).padStart(2, '0')}`;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryRepository } from '../../functions/domain/webhooks/delivery-repository';
-import { DynamoRepositories } from '../../functions/composition/repositories';
+import { deliveryRepository } from '../../functions/composition/repositories';
 import type { Partner, PartnerId } from '../../functions/domain/partners/partner';
 import type { Delivery, DeliveryId, DeliveryMessage } from '../../functions/domain/webhooks/delivery';
 import { RetrySchedule } from '../../functions/domain/webhooks/retry-schedule';
@@ -25,7 +25,7 @@ const partnerId = randomUUID() as PartnerId;
 
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });
-  deliveries = new DynamoRepositories(stack.config, stack.deps.aws.db).deliveries();
+  deliveries = deliveryRepository({ config: stack.config, db: stack.deps.aws.db });
 });
 afterAll(() => stack.close());
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { divideRoundHalfUp, formatUsd, fromCents, parseCents, sumCents, toCents } from '../../functions/domain/money';
 
@@ -45,6 +46,18 @@ describe('money', () => {
     expect(formatUsd(123_450)).toBe('$1,234.50');
     expect(formatUsd(5)).toBe('$0.05');
     expect(formatUsd(-995)).toBe('-$9.95');
+    expect(formatUsd(0)).toBe('$0.00');
+    expect(formatUsd(-100_000_000)).toBe('-$1,000,000.00');
+  });
+
+  it('formats as en-US currency formatting does, for any amount', () => {
+    const intl = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    fc.assert(
+      fc.property(fc.integer({ min: -1e15, max: 1e15 }), (cents) => {
+        expect(formatUsd(cents)).toBe(intl.format(cents / 100));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('rounds a quotient half up, exactly', () => {

@@ -10,6 +10,7 @@ import { formatUsd } from '../../domain/money';
 import type { EmbeddedModuleView } from '../../domain/sessions/embedded-sessions';
 import type { BridgeState } from '../embed-bridge-markup';
 import { escapeHtml, htmlDocument } from '../embed-pages';
+import { formatUtcDateTime } from './utc-date-time';
 import type { ModulePaths } from './module-paths';
 
 export { escapeHtml };
@@ -17,8 +18,7 @@ export { escapeHtml };
 export const usd = (cents: Cents): string => escapeHtml(formatUsd(cents));
 
 /** "Mar 3, 2036, 2:05 PM UTC": stored times are UTC and the iframe knows no better. */
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-export const when = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(dateTime.format(new Date(iso)))} UTC</time>`;
+export const when = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(formatUtcDateTime(new Date(iso)))} UTC</time>`;
 
 /** The first 8 characters of an order id: what a person reads and says; pages link the whole id. */
 export const shortOrderId = (orderId: string): string => orderId.slice(0, 8);
