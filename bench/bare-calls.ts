@@ -7,7 +7,7 @@
  * the items are the service's byte for byte.
  *
  * handshake (by profile_id)        GetItem key hash (consistent), UpdateItem rate-limit counter,
- *                                  GetItem profile by id, GetItem identity user, PutItem session token
+ *                                  GetItem profile by id, PutItem session token
  * setup, existing organization     GetItem key hash (consistent), UpdateItem rate-limit counter,
  *                                  Query the organization's partition (consistent),
  *                                  TransactWriteItems: profile + profile-by-id + identity user

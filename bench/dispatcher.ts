@@ -8,7 +8,7 @@
  * concurrency. Three reference series say where the difference goes: the same POSTs on a
  * new connection each (the transport's policy), the dispatcher's bare DynamoDB calls
  * around such POSTs, and the floor: each POST followed by the conditional write of its
- * outcome and nothing else. All series run in two rounds, the second in reverse order.
+ * outcome and nothing else. All series run in rounds, every other one in reverse order.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -131,6 +131,9 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
+/** Rounds of every series; the deliveries are split evenly among them. */
+const ROUNDS = 6;
+
 export async function measureDispatcher(bench: BenchStack, options: DispatcherOptions): Promise<DispatcherResult> {
   const { deps } = bench.stack;
   const receiver = await startReceiver();
@@ -146,8 +149,8 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     const { warmup, deliveries: n, concurrency } = options;
     const batchSize = QUEUES.webhookDeliveries.consumerBatchSize;
     const invocations = concurrency / batchSize;
-    if (!Number.isInteger(invocations) || warmup % batchSize || n % (2 * batchSize)) {
-      throw new Error(`concurrency, warm-up and half the deliveries must be multiples of the batch size ${batchSize}`);
+    if (!Number.isInteger(invocations) || warmup % batchSize || n % (ROUNDS * batchSize)) {
+      throw new Error(`concurrency, warm-up and a round's deliveries (1/${ROUNDS}) must be multiples of the batch size ${batchSize}`);
     }
     const inBatches = <T>(items: readonly T[]) =>
       Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
@@ -211,21 +214,22 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     await run.post(bodies.slice(0, warmup), 'new');
     Object.assign(failures, { service: 0, bare: 0, floor: 0, keepAlive: 0, newConnection: 0 });
 
-    // Two rounds, the second in reverse order, so a drift during the run hits every series alike.
-    const half = Math.floor(n / 2);
-    const halfOf = <T>(items: readonly T[], round: number) => (round === 0 ? items.slice(0, half) : items.slice(half, n));
+    // Rounds, every other one in reverse order, so a drift during the run (DynamoDB Local's
+    // JIT, the VM's neighbours) hits every series alike.
+    const perRound = n / ROUNDS;
+    const roundOf = <T>(items: readonly T[], round: number) => items.slice(round * perRound, (round + 1) * perRound);
     const measuredBodies = bodies.slice(2 * warmup, 2 * warmup + n);
     const seconds = { service: 0, bare: 0, floor: 0, keepAlive: 0, newConnection: 0 };
     const series: Record<keyof typeof seconds, (round: number) => Promise<unknown>> = {
-      service: (round) => run.service(halfOf(sets.service, round)),
-      bare: (round) => run.bare(halfOf(sets.bare, round)),
-      floor: (round) => run.floor(halfOf(sets.floor, round), halfOf(measuredBodies, round)),
-      keepAlive: (round) => run.post(halfOf(measuredBodies, round), 'keep-alive'),
-      newConnection: (round) => run.post(halfOf(measuredBodies, round), 'new'),
+      service: (round) => run.service(roundOf(sets.service, round)),
+      bare: (round) => run.bare(roundOf(sets.bare, round)),
+      floor: (round) => run.floor(roundOf(sets.floor, round), roundOf(measuredBodies, round)),
+      keepAlive: (round) => run.post(roundOf(measuredBodies, round), 'keep-alive'),
+      newConnection: (round) => run.post(roundOf(measuredBodies, round), 'new'),
     };
     const order = Object.keys(series) as (keyof typeof seconds)[];
-    for (const [round, names] of [order, [...order].reverse()].entries()) {
-      for (const name of names) seconds[name] += await timed(() => series[name](round));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const name of round % 2 ? [...order].reverse() : order) seconds[name] += await timed(() => series[name](round));
     }
 
     const stored = await inParallel(sets.service, concurrency, (record) => deps.deliveries.get(deliveryIdOf(record)));

@@ -2,13 +2,19 @@
  * Each endpoint through the full local HTTP pipeline (API Gateway adapter, middy,
  * authentication, rate limit, validation, domain, DynamoDB adapters, JSON request log)
  * against its sequential floor: a plain node:http server making only the endpoint's
- * unavoidable calls one after another, under the same autocannon load.
+ * unavoidable calls one after another.
+ *
+ * Two series per endpoint and side. Latency, the targets: one request at a time, as one
+ * Lambda instance serves them, so a request's time is its own critical path (this is
+ * where making independent calls at once shows). Throughput, for reference: 8
+ * connections, which saturate this machine; there every request waits behind the
+ * others, so the p50 follows CPU per request rather than the path of one request.
  *
  * DynamoDB Local (a JVM) dominates this machine's CPU and keeps getting faster for the
  * first minute or so of load as its JIT compiles. So every workload is first run on both
- * sides as a warm-up, and then each is measured in the order service, baseline,
- * baseline, service (half the duration each): a drift that is still going on hits both
- * sides alike, and so does whatever else the machine does.
+ * sides as a warm-up, and then each series is measured in rounds of service, floor,
+ * floor, service: a drift that is still going on hits both sides alike, and so does
+ * whatever else the machine does.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -31,17 +37,27 @@ export interface LoadSummary {
   readonly cpuMsPerRequest: number;
 }
 
-export interface PipelineResult {
-  readonly endpoint: Workload['endpoint'];
+export interface SideBySideLoad {
   readonly service: LoadSummary;
   readonly baseline: LoadSummary;
 }
 
+export interface PipelineResult {
+  readonly endpoint: Workload['endpoint'];
+  /** One request at a time: the latency targets. */
+  readonly latency: SideBySideLoad;
+  /** `throughputConnections` at once: the machine saturated. */
+  readonly throughput: SideBySideLoad;
+}
+
 export interface PipelineOptions {
-  readonly connections: number;
-  /** Measured seconds per side, in two halves. */
-  readonly durationSeconds: number;
-  /** Seconds of load per side and workload before any measurement. */
+  /** Connections of the throughput series (the latency series has one). */
+  readonly throughputConnections: number;
+  /** Measured seconds per side of the latency series, in two halves. */
+  readonly latencySeconds: number;
+  /** Measured seconds per side of the throughput series, in two halves. */
+  readonly throughputSeconds: number;
+  /** Seconds of load per side and workload before any measurement, at `throughputConnections`. */
   readonly warmupSeconds: number;
 }
 
@@ -59,6 +75,9 @@ function combine(halves: readonly LoadResult[]): LoadSummary {
   };
 }
 
+/** Rounds per series; each run of a round lasts the series' seconds / (2 × ROUNDS). */
+const ROUNDS = 3;
+
 export async function measureHttpPipeline(bench: BenchStack, workloads: readonly SideBySide[], options: PipelineOptions): Promise<PipelineResult[]> {
   const bareClients = createAwsClients(bench.standIns.endpoints);
   let baseline: BaselineServer | undefined;
@@ -66,27 +85,40 @@ export async function measureHttpPipeline(bench: BenchStack, workloads: readonly
     baseline = await startBaselineServer(new BareCalls(bareClients.db, bareSettings(bench, bareClients)));
     // Both on 127.0.0.1: "localhost" may resolve to ::1 first, where nothing listens.
     const targets = { service: bench.stack.url.replace('localhost', '127.0.0.1'), baseline: baseline.url };
-    const load = (pair: SideBySide, side: keyof typeof targets, durationSeconds: number) =>
+    const load = (pair: SideBySide, side: keyof typeof targets, connections: number, durationSeconds: number) =>
       runLoad({
         url: targets[side],
-        connections: options.connections,
+        connections,
         durationSeconds,
         next: () => pair[side].next(),
         expectStatus: pair[side].expectStatus,
       });
+    // Rounds of service, floor, floor, service: the machine's speed drifts (DynamoDB Local's
+    // JIT, other tenants of this VM), and short alternating runs make both sides see the same drift.
+    const series = async (pair: SideBySide, connections: number, seconds: number): Promise<SideBySideLoad> => {
+      const run = seconds / (2 * ROUNDS);
+      const service: LoadResult[] = [];
+      const floor: LoadResult[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        service.push(await load(pair, 'service', connections, run));
+        floor.push(await load(pair, 'baseline', connections, run), await load(pair, 'baseline', connections, run));
+        service.push(await load(pair, 'service', connections, run));
+      }
+      return { service: combine(service), baseline: combine(floor) };
+    };
 
     for (const pair of workloads) {
-      await load(pair, 'service', options.warmupSeconds);
-      await load(pair, 'baseline', options.warmupSeconds);
+      await load(pair, 'service', options.throughputConnections, options.warmupSeconds);
+      await load(pair, 'baseline', options.throughputConnections, options.warmupSeconds);
     }
 
     const results: PipelineResult[] = [];
-    const half = options.durationSeconds / 2;
     for (const pair of workloads) {
-      const first = await load(pair, 'service', half);
-      const base = [await load(pair, 'baseline', half), await load(pair, 'baseline', half)];
-      const last = await load(pair, 'service', half);
-      results.push({ endpoint: pair.service.endpoint, service: combine([first, last]), baseline: combine(base) });
+      results.push({
+        endpoint: pair.service.endpoint,
+        latency: await series(pair, 1, options.latencySeconds),
+        throughput: await series(pair, options.throughputConnections, options.throughputSeconds),
+      });
     }
     return results;
   } finally {

@@ -12,7 +12,7 @@ import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Dependencies } from '../../functions/container';
 import type { Stage } from '../../functions/resources/stages';
-import { verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
+import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { COMMANDS, runOps } from '../../lib/ops-cli/run-ops';
 import { webhookSecretName } from '../../functions/resources/resource-definitions';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';

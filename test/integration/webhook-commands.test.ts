@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
+import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { webhookSecretName } from '../../functions/resources/resource-definitions';
 import { deliveriesList, deliveriesReplay, deliveriesShow } from '../../lib/ops-cli/delivery-commands';
 import { orderEventPublish } from '../../lib/ops-cli/order-event-commands';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { verifyStandardWebhook, verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
+import { verifyStandardWebhook, verifyWebhook, verifyWebhookSignature } from '../../sdk/src/index';
 import { webhookRotateSecret, webhookSet, webhookShow } from '../../lib/ops-cli/webhook-commands';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -148,16 +148,21 @@ describe('the partner SDK verifies both schemes', () => {
     const { secret: next } = await webhookRotateSecret(stack.deps, { partner: partnerId, overlap: 3600 });
     const request = await publish();
     const nowSeconds = Math.floor(stack.clock.now().getTime() / 1000);
+    const at = (seconds: number) => ({ now: () => new Date(seconds * 1000) });
     const headers = headersOf(request);
+    const standard = { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] };
 
-    expect(verifyStandardWebhook(request.rawBody, headers, old, { nowSeconds })).toBe(true);
-    expect(verifyStandardWebhook(request.rawBody, headers, next, { nowSeconds })).toBe(true);
-    expect(verifyStandardWebhook(request.rawBody, headers, 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', { nowSeconds })).toBe(false);
-    expect(
-      verifyStandardWebhook(request.rawBody, { ...headers, 'webhook-timestamp': String(nowSeconds + 1) }, next, { nowSeconds }),
-    ).toBe(false);
-    expect(verifyStandardWebhook(request.rawBody, headers, next, { nowSeconds: nowSeconds + 301 })).toBe(false);
+    expect(verifyStandardWebhook(request.rawBody, standard, old, at(nowSeconds))).toBe(true);
+    expect(verifyStandardWebhook(request.rawBody, standard, next, at(nowSeconds))).toBe(true);
+    expect(verifyStandardWebhook(request.rawBody, standard, 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', at(nowSeconds))).toBe(false);
+    // A list verifies when any of its secrets does.
+    expect(verifyStandardWebhook(request.rawBody, standard, ['whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', old], at(nowSeconds))).toBe(true);
+    expect(verifyStandardWebhook(request.rawBody, { ...standard, timestamp: String(nowSeconds + 1) }, next, at(nowSeconds))).toBe(false);
+    expect(verifyStandardWebhook(request.rawBody, standard, next, at(nowSeconds + 301))).toBe(false);
+    // The contract's signature stays on the old secret through the overlap; a receiver in the overlap passes both.
     expect(verifyWebhookSignature(request.rawBody, headers['x-service-signature'], [next, old])).toBe(true);
     expect(verifyWebhookSignature(request.rawBody, headers['x-service-signature'], next)).toBe(false);
+    expect(verifyWebhook(request.rawBody, headers, [next, old], at(nowSeconds))).toBe(true);
+    expect(verifyWebhook(request.rawBody, headers, [next], at(nowSeconds))).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryId } from '../../functions/domain/webhooks/delivery';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { createWebhookDispatchHandler } from '../../functions/handlers/webhook-dispatch';
-import { verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
+import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { freePort } from '../../lib/local-runtime/free-port';
 import { emailsTo } from '../support/ses-outbox';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';

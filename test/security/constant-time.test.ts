@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
+import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
@@ -29,14 +29,14 @@ const filesUnder = (dir: string): string[] =>
 
 describe('webhook signatures (the SDK partners copy, and the docs receiver)', () => {
   it('compares with crypto.timingSafeEqual after a length check, never with a string comparison', () => {
-    const sdk = source('functions/webhooks-sdk/verify-webhook-signature.ts');
-    expect(sdk).toMatch(/import \{[^}]*timingSafeEqual[^}]*\} from 'node:crypto'/);
-    expect(sdk).toMatch(/const equalBytes = \(a: Buffer, b: Buffer\) => a\.length === b\.length && timingSafeEqual\(a, b\);/);
-    expect(sdk).toMatch(/equalBytes\(received, createHmac/);
-    expect(sdk).toMatch(/equalBytes\(signature, expected\)/);
-    // No other comparison of the received and expected values.
-    expect(sdk).not.toMatch(/(?<!typeof )\b(received|expected|header|hex)\s*[!=]==?/);
-    expect(sdk).not.toMatch(/\.(equals|compare)\(/);
+    for (const file of ['sdk/src/webhooks/verify-webhook-signature.ts', 'sdk/src/webhooks/verify-standard-webhook.ts']) {
+      const sdk = source(file);
+      expect(sdk, file).toMatch(/import \{[^}]*timingSafeEqual[^}]*\} from 'node:crypto'/);
+      expect(sdk, file).toMatch(/\b(received|candidate)\.length === expected\.length && timingSafeEqual\(\1, expected\)/);
+      // No other comparison of the received and expected values.
+      expect(sdk, file).not.toMatch(/(?<!typeof )\b(received|candidate|expected|header|hex|signature)\s*[!=]==?/);
+      expect(sdk, file).not.toMatch(/\.(equals|compare)\(/);
+    }
     // The receiver example partners are told to copy does the same.
     expect(source('docs/webhooks.md')).toMatch(/timingSafeEqual\(/);
   });

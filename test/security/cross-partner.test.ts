@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
+import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { COMMANDS, runOps } from '../../lib/ops-cli/run-ops';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
 import { startTestStack, type TestStack } from '../support/test-stack';

@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import { parseCatalogImport } from '../../functions/domain/catalog/catalog-import';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
+import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { aSetupBody, provisionProfile, type ProvisionedProfile, type SetupBody } from './provisioned-profile';
 import type { TestStack } from './test-stack';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signWebhookBody } from '../../functions/domain/webhooks/webhook-signature';
-import { verifyWebhookSignature } from '../../functions/webhooks-sdk/verify-webhook-signature';
+import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 
 const secret = 'whsec_0123456789abcdef0123456789abcdef';
 const body = '{"event":"order.created","timestamp":"2026-11-22T12:00:00.000Z","data":{"order_id":"x","note":"café ☕"}}';
@@ -42,7 +42,7 @@ describe('verifyWebhookSignature (for partners)', () => {
 
   it('imports nothing but node:crypto', async () => {
     const { readFile } = await import('node:fs/promises');
-    const source = await readFile(new URL('../../functions/webhooks-sdk/verify-webhook-signature.ts', import.meta.url), 'utf8');
+    const source = await readFile(new URL('../../sdk/src/webhooks/verify-webhook-signature.ts', import.meta.url), 'utf8');
     expect([...source.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1])).toEqual(['node:crypto']);
   });
 });

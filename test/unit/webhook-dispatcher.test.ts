@@ -111,12 +111,58 @@ describe('stale messages', () => {
     const delivery = aDelivery({ attemptCount: 1, nextAttemptAt });
     expect(await dispatch(messageFor(delivery, 1))).toBe('stale');
     expect(transport.posts).toEqual([]);
-    expect(queue.sent).toEqual([{ message: { deliveryId: delivery.deliveryId, chain: 1, attempt: 2, dueAt: nextAttemptAt }, delaySeconds: 60 }]);
+    expect(queue.sent).toEqual([{ message: { deliveryId: delivery.deliveryId, partnerId, chain: 1, attempt: 2, dueAt: nextAttemptAt }, delaySeconds: 60 }]);
   });
 
   it('answers unknown-delivery for a message whose delivery is gone', async () => {
     const message = { deliveryId: randomUUID(), chain: 1, attempt: 1, dueAt: clock.now().toISOString() };
     expect(await dispatch(message)).toBe('unknown-delivery');
+  });
+});
+
+describe('a batch', () => {
+  /** Holds the deliveries' read until released, and records which reads began. */
+  const holdDeliveryReads = () => {
+    const began: string[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((done) => (release = done));
+    const getMany = deliveries.getMany.bind(deliveries);
+    deliveries.getMany = async (ids) => {
+      began.push('deliveries');
+      await released;
+      return getMany(ids);
+    };
+    const get = endpoints.get.bind(endpoints);
+    endpoints.get = async (id) => {
+      began.push('endpoint');
+      return get(id);
+    };
+    return { began, release };
+  };
+
+  it('reads the endpoint of the partner its messages name while it reads the deliveries, once per batch', async () => {
+    const [first, second] = [aDelivery(), aDelivery()] as [Delivery, Delivery];
+    const reads = holdDeliveryReads();
+    const messages = [first, second].map((delivery) => ({ ...messageFor(delivery), partnerId }));
+    const batch = dispatcher.batch(messages);
+    const outcomes = Promise.all(messages.map((message) => batch.dispatch(message)));
+    expect(reads.began).toEqual(['deliveries', 'endpoint']);
+    reads.release();
+
+    expect(await outcomes).toEqual(['delivered', 'delivered']);
+    expect(reads.began).toEqual(['deliveries', 'endpoint']);
+    expect(transport.posts).toHaveLength(2);
+  });
+
+  it('reads the endpoint once its delivery is read, for a message queued before messages named their partner', async () => {
+    const delivery = aDelivery();
+    const reads = holdDeliveryReads();
+    const outcome = dispatch(messageFor(delivery));
+    expect(reads.began).toEqual(['deliveries']);
+    reads.release();
+
+    expect(await outcome).toBe('delivered');
+    expect(reads.began).toEqual(['deliveries', 'endpoint']);
   });
 });
 

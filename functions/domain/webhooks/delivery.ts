@@ -65,10 +65,12 @@ export interface DeliveryAttempt {
 /**
  * A message on the deliveries queue: "make attempt `attempt` of chain `chain` at `dueAt`".
  * SQS delays stop at 900 s, so a message may arrive before it is due and is then sent on
- * again (a hop) without an attempt.
+ * again (a hop) without an attempt. `partnerId` lets the dispatcher read the partner's
+ * endpoint while it reads the delivery; messages queued before it was added have none.
  */
 export const DeliveryMessage = z.object({
   deliveryId: z.uuid(),
+  partnerId: z.optional(z.string().check(z.minLength(1))),
   chain: z.int().check(z.positive()),
   attempt: z.int().check(z.positive()),
   dueAt: z.iso.datetime({ offset: true }),

@@ -249,7 +249,7 @@ export class WebhookAdmin {
       throw new ConcurrentModification(`Delivery ${deliveryId} changed while replaying it; try again`);
     }
     const chain = delivery.chain + 1;
-    await this.queue.send({ deliveryId, chain, attempt: 1, dueAt: now.toISOString() }, 0);
+    await this.queue.send({ deliveryId, partnerId: delivery.partnerId, chain, attempt: 1, dueAt: now.toISOString() }, 0);
     return (await this.deliveries.get(deliveryId)) as Delivery;
   }
 
@@ -266,7 +266,7 @@ export class WebhookAdmin {
     // Held deliveries have no message to lose: they wait for resume or enable.
     for (const delivery of pending.filter((d) => !d.heldAt)) {
       const dueAt = delivery.nextAttemptAt ?? now.toISOString();
-      await this.queue.send({ deliveryId: delivery.deliveryId, chain: delivery.chain, attempt: delivery.attemptCount + 1, dueAt }, 0);
+      await this.queue.send({ deliveryId: delivery.deliveryId, partnerId, chain: delivery.chain, attempt: delivery.attemptCount + 1, dueAt }, 0);
     }
     return pending.length;
   }
@@ -280,7 +280,7 @@ export class WebhookAdmin {
     for (const delivery of held) {
       if (!(await this.deliveries.release(delivery.deliveryId, delivery.chain, now, now))) continue;
       await this.queue.send(
-        { deliveryId: delivery.deliveryId, chain: delivery.chain, attempt: delivery.attemptCount + 1, dueAt: now.toISOString() },
+        { deliveryId: delivery.deliveryId, partnerId, chain: delivery.chain, attempt: delivery.attemptCount + 1, dueAt: now.toISOString() },
         0,
       );
       released.push(delivery.deliveryId);

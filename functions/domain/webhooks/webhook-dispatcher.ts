@@ -70,8 +70,10 @@ export class WebhookDispatcher {
   constructor(private readonly dependencies: WebhookDispatcherDependencies) {}
 
   /**
-   * Starts a queue batch: one consistent read of all its deliveries begins now, and the
-   * endpoint of each partner in it is read once, when its first delivery needs it.
+   * Starts a queue batch: one consistent read of all its deliveries begins now, and so does
+   * the read of the endpoint of each partner its messages name (their first use waits for
+   * it). A partner's endpoint is read once per batch; one a message does not name is read
+   * when its first delivery needs it.
    */
   batch(messages: readonly DeliveryMessage[]): DispatchBatch {
     const deliveries = this.dependencies.deliveries.getMany([...new Set(messages.map((m) => m.deliveryId as DeliveryId))]);
@@ -87,6 +89,10 @@ export class WebhookDispatcher {
       },
       forget: (partnerId) => endpoints.delete(partnerId),
     };
+    for (const partnerId of new Set(messages.flatMap((m) => (m.partnerId ? [m.partnerId as PartnerId] : [])))) {
+      // Awaited by the dispatches that need it; a partner no delivery turns out to need leaves it unused.
+      reads.endpoint(partnerId).catch(() => undefined);
+    }
     return { dispatch: (message) => this.dispatch(message, reads) };
   }
 
@@ -280,7 +286,7 @@ export class WebhookDispatcher {
 
   private async queueAttempt(delivery: Delivery, attempt: number, dueAt: Date): Promise<void> {
     await this.dependencies.queue.send(
-      { deliveryId: delivery.deliveryId, chain: delivery.chain, attempt, dueAt: dueAt.toISOString() },
+      { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt, dueAt: dueAt.toISOString() },
       Math.min(MAX_SQS_DELAY_SECONDS, hopDelaySeconds(dueAt, this.dependencies.clock.now())),
     );
   }

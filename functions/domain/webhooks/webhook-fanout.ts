@@ -77,7 +77,7 @@ export class WebhookFanout {
     }
 
     await this.queue.send(
-      { deliveryId: delivery.deliveryId, chain: 1, attempt: 1, dueAt: delivery.nextAttemptAt ?? now },
+      { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: 1, attempt: 1, dueAt: delivery.nextAttemptAt ?? now },
       0,
     );
     await this.deliveries.markQueued(delivery.deliveryId, this.clock.now());

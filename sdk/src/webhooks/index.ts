@@ -1,5 +1,5 @@
 /** `@partner-embed/sdk/webhooks`: verifying deliveries, without the API client. */
 export { constructEvent, verify, webhooks, type WebhookHeaders } from './webhooks.js';
-export { verifyWebhookSignature } from './verify-webhook-signature.js';
+export { verifyWebhookSignature, type WebhookSecrets } from './verify-webhook-signature.js';
 export { verifyStandardWebhook, type StandardWebhookHeaders, type StandardWebhookOptions } from './verify-standard-webhook.js';
 export type { OrderEvent, OrderEventKind } from '../api-types.js';

@@ -5,9 +5,11 @@
  * `toleranceSeconds` of now, so a captured delivery cannot be replayed later.
  *
  * The key is the base64 after `whsec_` for secrets of that form (the standard's rule),
- * else the secret's UTF-8 bytes.
+ * else the secret's UTF-8 bytes. `secret` may be a list: during a rotation's overlap,
+ * pass the old and the new one.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { secretList, type WebhookSecrets } from './verify-webhook-signature.js';
 
 export interface StandardWebhookHeaders {
   readonly id: string | undefined;
@@ -24,20 +26,24 @@ export interface StandardWebhookOptions {
 
 const signingKey = (secret: string): Buffer => (secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8'));
 
-export function verifyStandardWebhook(rawBody: string | Uint8Array, headers: StandardWebhookHeaders, secret: string, options: StandardWebhookOptions = {}): boolean {
+export function verifyStandardWebhook(
+  rawBody: string | Uint8Array,
+  headers: StandardWebhookHeaders,
+  secret: WebhookSecrets,
+  options: StandardWebhookOptions = {},
+): boolean {
   const { id, timestamp, signature } = headers;
-  if (!id || !timestamp || !signature || !secret || !/^[0-9]+$/.test(timestamp)) return false;
+  if (!id || !timestamp || !signature || !/^[0-9]+$/.test(timestamp)) return false;
   const nowSeconds = Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
   if (Math.abs(nowSeconds - Number(timestamp)) > (options.toleranceSeconds ?? 300)) return false;
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
-  const expected = createHmac('sha256', signingKey(secret))
-    .update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), body]))
-    .digest();
-  return signature
+  const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), body]);
+  const received = signature
     .split(' ')
     .filter((entry) => entry.startsWith('v1,'))
-    .some((entry) => {
-      const received = Buffer.from(entry.slice(3), 'base64');
-      return received.length === expected.length && timingSafeEqual(received, expected);
-    });
+    .map((entry) => Buffer.from(entry.slice(3), 'base64'));
+  return secretList(secret).some((key) => {
+    const expected = createHmac('sha256', signingKey(key)).update(signed).digest();
+    return received.some((candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected));
+  });
 }

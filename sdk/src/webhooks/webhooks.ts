@@ -1,7 +1,7 @@
 import type { OrderEvent, OrderEventKind } from '../api-types.js';
 import { PartnerSignatureVerificationError } from '../errors.js';
 import { type StandardWebhookOptions, verifyStandardWebhook } from './verify-standard-webhook.js';
-import { verifyWebhookSignature } from './verify-webhook-signature.js';
+import { verifyWebhookSignature, type WebhookSecrets } from './verify-webhook-signature.js';
 
 /** Request headers as a framework hands them over: Node's `IncomingHttpHeaders`, a plain object or a fetch `Headers`. */
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -18,9 +18,10 @@ function headerOf(headers: WebhookHeaders, name: string): string | undefined {
 /**
  * True when the delivery is ours: `X-Service-Signature` verifies over the raw body and,
  * when the delivery also carries Standard Webhooks headers, `webhook-signature` verifies
- * within its replay window too.
+ * within its replay window too. `secret` may be a list: during a rotation's overlap, pass
+ * the old and the new one.
  */
-export function verify(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: StandardWebhookOptions = {}): boolean {
+export function verify(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: WebhookSecrets, options: StandardWebhookOptions = {}): boolean {
   if (!verifyWebhookSignature(rawBody, headerOf(headers, 'x-service-signature'), secret)) return false;
   const signature = headerOf(headers, 'webhook-signature');
   if (signature === undefined) return true;
@@ -28,7 +29,7 @@ export function verify(rawBody: string | Uint8Array, headers: WebhookHeaders, se
 }
 
 /** The verified, parsed event, typed by its `event`; throws PartnerSignatureVerificationError otherwise. */
-export function constructEvent(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: StandardWebhookOptions = {}): OrderEvent {
+export function constructEvent(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: WebhookSecrets, options: StandardWebhookOptions = {}): OrderEvent {
   if (!verify(rawBody, headers, secret, options)) {
     throw new PartnerSignatureVerificationError({ message: 'The webhook signature does not match the body and secret' });
   }
