@@ -47,6 +47,8 @@ export interface DispatcherResult {
   readonly bareCalls: DispatchSide;
   /** For reference: the POST and the conditional write of its outcome, nothing else: the floor of any dispatcher that records each attempt. */
   readonly floor: DispatchSide;
+  /** For reference: the floor's work in the queue's batches, `concurrency / batchSize` at a time, each waiting for its slowest: as an SQS-triggered Lambda must. */
+  readonly batchedFloor: DispatchSide;
   readonly capacityPerFanout: CapacityCount;
   readonly capacityPerAttempt: CapacityCount;
   readonly bareCapacityPerAttempt: CapacityCount;
@@ -154,7 +156,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     }
     const inBatches = <T>(items: readonly T[]) =>
       Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
-    const events = Array.from({ length: 2 * (warmup + n) + n }, () => orderCreated(partner.partnerId));
+    const events = Array.from({ length: 2 * (warmup + n) + 2 * n }, () => orderCreated(partner.partnerId));
     const fanoutMeter = meterCapacity(deps.aws.db);
     await inParallel(events, concurrency, (event) => deps.functions.orderFanout.webhookFanout.fanOut(event));
     const capacityPerFanout = perRequest(fanoutMeter.take(), events.length);
@@ -167,12 +169,13 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
       bareWarmup: records.slice(warmup, 2 * warmup),
       service: records.slice(2 * warmup, 2 * warmup + n),
       bare: records.slice(2 * warmup + n, 2 * warmup + 2 * n),
-      floor: records.slice(2 * warmup + 2 * n),
+      floor: records.slice(2 * warmup + 2 * n, 2 * warmup + 3 * n),
+      batchedFloor: records.slice(2 * warmup + 3 * n),
     };
 
     const handler = createWebhookDispatchHandler(() => Promise.resolve(deps.functions.webhookDispatch));
     const bare = new BareCalls(bareClients.db, bareSettings(bench, bareClients));
-    const failures = { service: 0, bare: 0, floor: 0, keepAlive: 0, newConnection: 0 };
+    const failures = { service: 0, bare: 0, floor: 0, batchedFloor: 0, keepAlive: 0, newConnection: 0 };
     const run = {
       service: (records: readonly SQSRecord[]) =>
         inParallel(inBatches(records), invocations, async (batch) => {
@@ -193,6 +196,17 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
             if ((await bare.postAndRecord(deliveryId, 1, receiver.url, body, secret)) !== 200) failures.floor += 1;
           },
         ),
+      batchedFloor: (records: readonly SQSRecord[], bodiesToSend: readonly string[]) =>
+        inParallel(
+          inBatches(records.map((record, i) => ({ deliveryId: deliveryIdOf(record), body: bodiesToSend[i] as string }))),
+          invocations,
+          (batch) =>
+            Promise.all(
+              batch.map(async ({ deliveryId, body }) => {
+                if ((await bare.postAndRecord(deliveryId, 1, receiver.url, body, secret)) !== 200) failures.batchedFloor += 1;
+              }),
+            ),
+        ),
       post: (batch: readonly string[], connection: 'keep-alive' | 'new') =>
         inParallel(batch, concurrency, async (body) => {
           if ((await signedPost(receiver.url, secret, body, connection)).status !== 200) {
@@ -212,18 +226,19 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     bareMeter.stop();
     await run.post(bodies.slice(0, warmup), 'keep-alive');
     await run.post(bodies.slice(0, warmup), 'new');
-    Object.assign(failures, { service: 0, bare: 0, floor: 0, keepAlive: 0, newConnection: 0 });
+    Object.assign(failures, { service: 0, bare: 0, floor: 0, batchedFloor: 0, keepAlive: 0, newConnection: 0 });
 
     // Rounds, every other one in reverse order, so a drift during the run (DynamoDB Local's
     // JIT, the VM's neighbours) hits every series alike.
     const perRound = n / ROUNDS;
     const roundOf = <T>(items: readonly T[], round: number) => items.slice(round * perRound, (round + 1) * perRound);
     const measuredBodies = bodies.slice(2 * warmup, 2 * warmup + n);
-    const seconds = { service: 0, bare: 0, floor: 0, keepAlive: 0, newConnection: 0 };
+    const seconds = { service: 0, bare: 0, floor: 0, batchedFloor: 0, keepAlive: 0, newConnection: 0 };
     const series: Record<keyof typeof seconds, (round: number) => Promise<unknown>> = {
       service: (round) => run.service(roundOf(sets.service, round)),
       bare: (round) => run.bare(roundOf(sets.bare, round)),
       floor: (round) => run.floor(roundOf(sets.floor, round), roundOf(measuredBodies, round)),
+      batchedFloor: (round) => run.batchedFloor(roundOf(sets.batchedFloor, round), roundOf(measuredBodies, round)),
       keepAlive: (round) => run.post(roundOf(measuredBodies, round), 'keep-alive'),
       newConnection: (round) => run.post(roundOf(measuredBodies, round), 'new'),
     };
@@ -241,6 +256,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
       service: side('service', Math.max(notDelivered, failures.service)),
       bareCalls: side('bare', failures.bare),
       floor: side('floor', failures.floor),
+      batchedFloor: side('batchedFloor', failures.batchedFloor),
       baseline: side('keepAlive', failures.keepAlive),
       newConnectionPosts: side('newConnection', failures.newConnection),
       capacityPerFanout,

@@ -90,7 +90,7 @@ const bundles = await measureBundles();
 printTable(
   bundles.map((b) => {
     const budget = BUNDLE_BUDGET_KB[b.fn] ?? MAX_BUNDLE_KB;
-    const initRatio = b.initMs / b.baselineInitMs;
+    const { initRatio } = b;
     return {
       function: b.fn,
       'size KB': b.sizeKb.toFixed(1),
@@ -244,18 +244,22 @@ try {
       'floor: POST + write/s': dispatch.floor.perSecond.toFixed(0),
       ratio: `${floorRatio.toFixed(2)}x (>= ${MIN_DISPATCH_FLOOR_RATIO}x)`,
       'ref: signed POSTs/s (fetch)': `${reference(dispatch.baseline)}; floor ${ratio(dispatch.floor.perSecond, dispatch.baseline.perSecond)}`,
+      'ref: floor in SQS batches/s': reference(dispatch.batchedFloor),
       'ref: new-connection POSTs/s': reference(dispatch.newConnectionPosts),
       'ref: bare calls + POST/s': reference(dispatch.bareCalls),
-      failures: [dispatch.service, dispatch.floor, dispatch.baseline, dispatch.newConnectionPosts, dispatch.bareCalls].map((s) => s.failures).join(' / '),
+      failures: [dispatch.service, dispatch.floor, dispatch.baseline, dispatch.batchedFloor, dispatch.newConnectionPosts, dispatch.bareCalls]
+        .map((s) => s.failures)
+        .join(' / '),
       target: target(`webhook dispatch: >= ${MIN_DISPATCH_FLOOR_RATIO}x its floor (POST + conditional write)`, floorRatio >= MIN_DISPATCH_FLOOR_RATIO),
     },
   ]);
   console.log(
     '\nref (not targets; the dispatcher\'s rate as a ratio to each in brackets): signed POSTs with fetch and nothing else ' +
-      '(the retired 0.5x target\'s baseline; the floor\'s own ratio to it after the semicolon); the same POSTs on a new TCP ' +
+      '(the retired 0.5x target\'s baseline; the floor\'s own ratio to it after the semicolon); the floor\'s POSTs and writes in ' +
+      'the queue\'s batches, each batch waiting for its slowest as an SQS-triggered invocation does; the same POSTs on a new TCP ' +
       'connection each (node:http, agent: false), as the dispatcher\'s transport sends every attempt; and the dispatcher\'s ' +
       'bare DynamoDB calls (per batch: read its deliveries, read the endpoint; per delivery: record the attempt) around such POSTs. ' +
-      'failures: not delivered / non-200 / non-200 / non-200 / non-200; should be 0.',
+      'failures: not delivered / non-200 / non-200 / non-200 / non-200 / non-200; should be 0.',
   );
   took();
 
