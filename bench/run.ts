@@ -102,6 +102,7 @@ printTable(
     };
   }),
 );
+console.log();
 printTable(
   measureEmbedBrowserScripts().map((s) => ({
     script: s.script === 'sdk' ? 'embed SDK (/sdk/v1/embed.js)' : 'module bridge',
