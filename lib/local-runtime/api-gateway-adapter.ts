@@ -187,5 +187,5 @@ function send(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): v
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
   res.writeHead(result.statusCode ?? 200, headers);
-  res.end(result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'));
+  res.end(result.body === undefined || !result.isBase64Encoded ? result.body : Buffer.from(result.body, 'base64'));
 }
