@@ -32,7 +32,7 @@
  *                                  delivery: the signed POST, UpdateItem of the delivery state
  *                                  and attempt log (conditional; the signing secret is cached)
  */
-import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import {
@@ -64,6 +64,7 @@ import type { OrderEventMessage } from '../functions/domain/webhooks/order-event
 import { paymentCustomerIdempotencyKey } from '../functions/domain/payments/payment-provider';
 import type { PartnerId } from '../functions/domain/partners/partner';
 import { USER_AGENT } from '../functions/domain/webhooks/webhook-dispatcher';
+import { signWebhookBody, standardSignatureHeader } from '../functions/domain/webhooks/webhook-signature';
 import { tableName, type TableName } from '../functions/resources/resource-definitions';
 
 const TOKEN_LIFETIME_MS = 5 * 60 * 1000;
@@ -99,18 +100,24 @@ export interface PostResult {
 }
 
 /**
- * A webhook POST signed like the dispatcher's (HMAC-SHA256 of the body, the same headers):
- * with fetch and its keep-alive connections, or with node:http on a new connection, the
- * way the dispatcher's transport sends every attempt.
+ * A webhook POST as the dispatcher sends it (the same headers, both signatures: the
+ * contract's HMAC-SHA256 of the body and the Standard Webhooks one): with fetch and its
+ * keep-alive connections, or with node:http on a new connection, the way the dispatcher's
+ * transport sends every attempt.
  */
 export async function signedPost(url: string, secret: string, body: string, connection: 'keep-alive' | 'new'): Promise<PostResult> {
+  const deliveryId = randomUUID();
+  const timestamp = Math.floor(Date.now() / 1000);
   const headers = {
     'Content-Type': 'application/json',
     'User-Agent': USER_AGENT,
     'X-Service-Event': 'order.created',
-    'X-Service-Signature': `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`,
-    'X-Service-Delivery-ID': randomUUID(),
-    'X-Service-Timestamp': String(Math.floor(Date.now() / 1000)),
+    'X-Service-Signature': signWebhookBody(body, secret),
+    'X-Service-Delivery-ID': deliveryId,
+    'X-Service-Timestamp': String(timestamp),
+    'webhook-id': deliveryId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardSignatureHeader(deliveryId, timestamp, body, [secret]),
   };
   if (connection === 'keep-alive') {
     const response = await fetch(url, { method: 'POST', headers, body });
@@ -492,24 +499,22 @@ export class BareCalls {
    * One successful first attempt of each pending delivery of an SQS batch, with the
    * partner's signing secret already at hand: the statuses the receiver answered.
    */
-  async deliver(deliveryIds: readonly string[], secret: string): Promise<number[]> {
-    const table = this.table('webhooks');
+  async deliver(batch: readonly { deliveryId: string; partnerId: string }[], secret: string): Promise<number[]> {
+    const [webhooks, partners] = [this.table('webhooks'), this.table('partners')];
     const { Responses } = await this.db.send(
-      new BatchGetCommand({ RequestItems: { [table]: { Keys: deliveryIds.map((id) => webhookKeys.delivery(id)), ConsistentRead: true } } }),
+      new BatchGetCommand({
+        RequestItems: {
+          [webhooks]: { Keys: batch.map(({ deliveryId }) => webhookKeys.delivery(deliveryId)), ConsistentRead: true },
+          [partners]: { Keys: [...new Set(batch.map(({ partnerId }) => partnerId))].map(partnerKeys.webhookEndpoint), ConsistentRead: true },
+        },
+      }),
     );
-    const deliveries = Responses?.[table] ?? [];
-    if (deliveries.length !== deliveryIds.length) throw new Error('deliveries missing');
-    const endpoints = new Map<string, Promise<Record<string, unknown> | undefined>>();
-    const endpointOf = (partnerId: string) => {
-      if (!endpoints.has(partnerId)) {
-        const key = partnerKeys.webhookEndpoint(partnerId);
-        endpoints.set(partnerId, this.db.send(new GetCommand({ TableName: this.table('partners'), Key: key, ConsistentRead: true })).then((r) => r.Item));
-      }
-      return endpoints.get(partnerId) as Promise<Record<string, unknown> | undefined>;
-    };
+    const deliveries = Responses?.[webhooks] ?? [];
+    if (deliveries.length !== batch.length) throw new Error('deliveries missing');
+    const endpoints = new Map((Responses?.[partners] ?? []).map((endpoint) => [endpoint.partnerId as string, endpoint]));
     return Promise.all(
-      deliveries.map(async (delivery) => {
-        const endpoint = await endpointOf(delivery.partnerId as string);
+      deliveries.map((delivery) => {
+        const endpoint = endpoints.get(delivery.partnerId as string);
         if (!endpoint) throw new Error('no webhook endpoint');
         return this.postAndRecord(delivery.deliveryId as string, delivery.chain as number, endpoint.url as string, delivery.body as string, secret);
       }),

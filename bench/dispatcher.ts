@@ -184,7 +184,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
         }),
       bare: (records: readonly SQSRecord[]) =>
         inParallel(inBatches(records), invocations, async (batch) => {
-          const statuses = await bare.deliver(batch.map(deliveryIdOf), secret);
+          const statuses = await bare.deliver(batch.map((record) => ({ deliveryId: deliveryIdOf(record), partnerId: partner.partnerId })), secret);
           failures.bare += statuses.filter((status) => status !== 200).length;
         }),
       // The floor POSTs bodies of the same size; which body goes with which delivery does not matter to it.

@@ -58,8 +58,8 @@ const CAPACITY_REQUESTS = 20;
 /** Six rounds of 300: enough that one slow second of this VM does not decide the ratio. */
 const DELIVERIES = 1800;
 const DISPATCH_WARMUP = 20;
-/** Two invocations in flight with SQS events of the deliveries queue's batch size (5). */
-const DISPATCH_CONCURRENCY = 10;
+/** Two invocations in flight with SQS events of the deliveries queue's batch size (10). */
+const DISPATCH_CONCURRENCY = 20;
 
 const targets: { name: string; ok: boolean }[] = [];
 const target = (name: string, ok: boolean) => {

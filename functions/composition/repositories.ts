@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoCartRepository } from '../adapters/dynamodb/cart-repository';
 import { DynamoCatalogRepository } from '../adapters/dynamodb/catalog-repository';
+import { DynamoDeliveryBatchReader } from '../adapters/dynamodb/delivery-batch-reader';
 import { DynamoDeliveryRepository } from '../adapters/dynamodb/delivery-repository';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
 import { DynamoIdentityDirectory } from '../adapters/dynamodb/identity-directory';
@@ -36,6 +37,8 @@ export const organizationRepository = (tables: DynamoTables, db = tables.db) =>
 export const identityDirectory = (tables: DynamoTables) => new DynamoIdentityDirectory(tables.db, table(tables, 'identityUsers'));
 export const sessionRepository = (tables: DynamoTables) => new DynamoSessionRepository(tables.db, table(tables, 'sessions'));
 export const deliveryRepository = (tables: DynamoTables) => new DynamoDeliveryRepository(tables.db, table(tables, 'webhooks'));
+export const deliveryBatchReader = (tables: DynamoTables) =>
+  new DynamoDeliveryBatchReader(tables.db, { webhooks: table(tables, 'webhooks'), partners: table(tables, 'partners') });
 export const idempotencyStore = (tables: DynamoTables) => new DynamoIdempotencyStore(tables.db, table(tables, 'idempotency'));
 export const rateLimitCounter = (tables: DynamoTables) => new DynamoRateLimitCounter(tables.db, table(tables, 'rateLimits'));
 export const catalogRepository = (tables: DynamoTables) => new DynamoCatalogRepository(tables.db, table(tables, 'catalog'));

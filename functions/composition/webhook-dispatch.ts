@@ -15,7 +15,7 @@ import { WebhookDispatcher } from '../domain/webhooks/webhook-dispatcher';
 import { type BaseDependencies, createBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
 import { deliveryQueue } from './message-queues';
-import { type DynamoTables, deliveryRepository, partnerRepository, webhookEndpointRepository } from './repositories';
+import { type DynamoTables, deliveryBatchReader, deliveryRepository, partnerRepository, webhookEndpointRepository } from './repositories';
 
 export interface WebhookDispatchDependencies extends BaseDependencies {
   readonly webhookDispatcher: WebhookDispatcher;
@@ -36,6 +36,7 @@ export function composeWebhookDispatch(
     signingSecrets,
     webhookDispatcher: new WebhookDispatcher({
       deliveries: deliveryRepository(tables),
+      batchReader: deliveryBatchReader(tables),
       endpoints: webhookEndpointRepository(tables),
       partners: partnerRepository(tables),
       secrets: signingSecrets,

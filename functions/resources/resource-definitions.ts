@@ -87,7 +87,9 @@ export interface QueueDefinition {
 export const QUEUES: Readonly<Record<QueueName, QueueDefinition>> = {
   orderEvents: { suffix: 'order-events', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, consumerBatchSize: 10 },
   // A dispatch attempt may wait 30 s on the partner; leave room for the rest of the batch.
-  webhookDeliveries: { suffix: 'webhook-deliveries', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, consumerBatchSize: 5 },
+  // Ten (SQS's most without a batching window): a batch makes one read before its POSTs, so
+  // the larger the batch, the fewer reads per delivery.
+  webhookDeliveries: { suffix: 'webhook-deliveries', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, consumerBatchSize: 10 },
 };
 
 /** Key prefix of the outbox items in the orders table; the stream consumer reads only these. */

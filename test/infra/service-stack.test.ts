@@ -283,7 +283,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [queueId(stage, 'webhookDeliveries'), 'Arn'] },
       FunctionName: { Ref: functionId(stage, 'webhookDispatch') },
-      BatchSize: 5,
+      BatchSize: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 10 },
     });

@@ -13,6 +13,7 @@ import { RetrySchedule } from '../../functions/domain/webhooks/retry-schedule';
 import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
 import { WebhookDispatcher } from '../../functions/domain/webhooks/webhook-dispatcher';
 import { holdUntilAll } from '../support/arrival-gate';
+import { DeliveryBatchReaderOverPorts } from '../support/fakes/delivery-batch-reader-over-ports';
 import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fakes/in-memory-webhook-endpoints';
 import { RecordingLogger, RecordingMailer, RecordingQueue, RecordingTransport } from '../support/fakes/recording-ports';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -49,6 +50,7 @@ beforeEach(() => {
   const partner: Partner = { id: partnerId, name: 'Acme', alertEmail: 'ops@acme.example', allowedOrigins: [], createdAt: stack.clock.now().toISOString() };
   dispatcher = new WebhookDispatcher({
     deliveries,
+    batchReader: new DeliveryBatchReaderOverPorts(deliveries, endpoints),
     endpoints,
     partners: { getPartner: async () => partner },
     secrets,

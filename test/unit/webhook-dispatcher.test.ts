@@ -6,6 +6,7 @@ import { RetrySchedule } from '../../functions/domain/webhooks/retry-schedule';
 import { WebhookAdmin } from '../../functions/domain/webhooks/webhook-admin';
 import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
 import { WebhookDispatcher } from '../../functions/domain/webhooks/webhook-dispatcher';
+import { DeliveryBatchReaderOverPorts } from '../support/fakes/delivery-batch-reader-over-ports';
 import { InMemoryDeliveryRepository } from '../support/fakes/in-memory-delivery-repository';
 import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fakes/in-memory-webhook-endpoints';
 import { RecordingLogger, RecordingMailer, RecordingQueue, RecordingTransport } from '../support/fakes/recording-ports';
@@ -23,6 +24,7 @@ let logger: RecordingLogger;
 let partner: Partner | undefined;
 let dispatcher: WebhookDispatcher;
 let endpoints: InMemoryWebhookEndpoints;
+let batchReader: DeliveryBatchReaderOverPorts;
 
 beforeEach(() => {
   clock = new ManualClock();
@@ -44,10 +46,13 @@ beforeEach(() => {
   };
   endpoints = new InMemoryWebhookEndpoints();
   void endpoints.put(endpoint);
+  // Reads the endpoints' map itself, so that a test sees apart the dispatcher's own endpoint reads.
+  batchReader = new DeliveryBatchReaderOverPorts(deliveries, { get: async (id) => endpoints.endpoints.get(id) });
   const secrets = new InMemorySigningSecrets();
   void secrets.put(partnerId, { current: 'whsec_unit-test-secret', retiring: [] });
   dispatcher = new WebhookDispatcher({
     deliveries,
+    batchReader,
     endpoints,
     partners: { getPartner: async () => partner },
     secrets,
@@ -121,48 +126,58 @@ describe('stale messages', () => {
 });
 
 describe('a batch', () => {
-  /** Holds the deliveries' read until released, and records which reads began. */
-  const holdDeliveryReads = () => {
-    const began: string[] = [];
+  /** Holds the batch's read until released, and records every read that began. */
+  const holdBatchRead = () => {
+    const began: unknown[] = [];
     let release!: () => void;
     const released = new Promise<void>((done) => (release = done));
-    const getMany = deliveries.getMany.bind(deliveries);
-    deliveries.getMany = async (ids) => {
-      began.push('deliveries');
+    const read = batchReader.read.bind(batchReader);
+    batchReader.read = async (deliveryIds, partnerIds) => {
+      began.push({ deliveryIds, partnerIds });
       await released;
-      return getMany(ids);
+      return read(deliveryIds, partnerIds);
     };
     const get = endpoints.get.bind(endpoints);
     endpoints.get = async (id) => {
-      began.push('endpoint');
+      began.push({ endpoint: id });
       return get(id);
     };
     return { began, release };
   };
 
-  it('reads the endpoint of the partner its messages name while it reads the deliveries, once per batch', async () => {
+  it('reads its deliveries and the endpoint of the partner its messages name in one read, before any POST', async () => {
     const [first, second] = [aDelivery(), aDelivery()] as [Delivery, Delivery];
-    const reads = holdDeliveryReads();
+    const reads = holdBatchRead();
     const messages = [first, second].map((delivery) => ({ ...messageFor(delivery), partnerId }));
     const batch = dispatcher.batch(messages);
     const outcomes = Promise.all(messages.map((message) => batch.dispatch(message)));
-    expect(reads.began).toEqual(['deliveries', 'endpoint']);
+    await new Promise((tick) => setTimeout(tick, 0));
+    expect(reads.began).toEqual([{ deliveryIds: [first.deliveryId, second.deliveryId], partnerIds: [partnerId] }]);
+    expect(transport.posts).toEqual([]);
     reads.release();
 
     expect(await outcomes).toEqual(['delivered', 'delivered']);
-    expect(reads.began).toEqual(['deliveries', 'endpoint']);
-    expect(transport.posts).toHaveLength(2);
+    expect(reads.began).toHaveLength(1);
+    expect(transport.posts.map((post) => post.url)).toEqual([ENDPOINT_URL, ENDPOINT_URL]);
   });
 
   it('reads the endpoint once its delivery is read, for a message queued before messages named their partner', async () => {
     const delivery = aDelivery();
-    const reads = holdDeliveryReads();
+    const reads = holdBatchRead();
     const outcome = dispatch(messageFor(delivery));
-    expect(reads.began).toEqual(['deliveries']);
+    expect(reads.began).toEqual([{ deliveryIds: [delivery.deliveryId], partnerIds: [] }]);
     reads.release();
 
     expect(await outcome).toBe('delivered');
-    expect(reads.began).toEqual(['deliveries', 'endpoint']);
+    expect(reads.began).toEqual([{ deliveryIds: [delivery.deliveryId], partnerIds: [] }, { endpoint: partnerId }]);
+  });
+
+  it('holds, without a POST, the deliveries of a partner whose endpoint the batch read found paused', async () => {
+    await endpoints.changeStatus(partnerId, { status: 'paused', since: clock.now().toISOString() }, ['enabled']);
+    const delivery = aDelivery();
+    const batch = dispatcher.batch([{ ...messageFor(delivery), partnerId }]);
+    expect(await batch.dispatch({ ...messageFor(delivery), partnerId })).toBe('held');
+    expect(transport.posts).toEqual([]);
   });
 });
 

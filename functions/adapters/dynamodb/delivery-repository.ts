@@ -8,7 +8,6 @@ import { epochSeconds } from '../../domain/clock';
 import type { PartnerId } from '../../domain/partners/partner';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../domain/webhooks/delivery';
 import type { AttemptOutcome, DeliveryRepository } from '../../domain/webhooks/delivery-repository';
-import { batchGetAll } from './batch-get-all';
 import { queryAll } from './query-all';
 import { failedConditions } from './transactions';
 
@@ -35,7 +34,7 @@ export const webhookKeys = {
  * The log lives in the item so that recording an attempt is one conditional write.
  */
 const NOT_DELIVERY_FIELDS = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl', 'attempts']);
-const toDelivery = (item: Record<string, unknown>): Delivery =>
+export const deliveryFromItem = (item: Record<string, unknown>): Delivery =>
   Object.fromEntries(Object.entries(item).filter(([k]) => !NOT_DELIVERY_FIELDS.has(k))) as unknown as Delivery;
 
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
@@ -96,12 +95,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.table, Key: webhookKeys.delivery(deliveryId), ConsistentRead: true }),
     );
-    return Item ? toDelivery(Item) : undefined;
-  }
-
-  async getMany(deliveryIds: readonly DeliveryId[]): Promise<Map<DeliveryId, Delivery>> {
-    const items = await batchGetAll(this.db, this.table, deliveryIds.map(webhookKeys.delivery));
-    return new Map(items.map((item) => [item.deliveryId as DeliveryId, toDelivery(item)]));
+    return Item ? deliveryFromItem(Item) : undefined;
   }
 
   async markQueued(deliveryId: DeliveryId, at: Date): Promise<void> {
@@ -260,7 +254,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
       },
       { limit: options.limit },
     );
-    return items.map(toDelivery);
+    return items.map(deliveryFromItem);
   }
 
   async hold(delivery: Delivery, at: Date): Promise<boolean> {

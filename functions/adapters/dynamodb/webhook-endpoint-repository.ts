@@ -8,6 +8,12 @@ import type {
 } from '../../domain/webhooks/webhook-endpoint';
 import { partnerKeys } from './partner-repository';
 
+export const endpointFromItem = (item: Record<string, unknown>): WebhookEndpoint => {
+  const { pk: _pk, sk: _sk, ...endpoint } = item;
+  // Endpoints stored before endpoint health had no status: they were sending.
+  return { status: 'enabled', statusSince: endpoint.createdAt, ...endpoint } as WebhookEndpoint;
+};
+
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 
 /** The partner's webhook endpoint, one item next to the partner in the partners table. */
@@ -21,10 +27,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.table, Key: partnerKeys.webhookEndpoint(partnerId), ConsistentRead: true }),
     );
-    if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, ...endpoint } = Item;
-    // Endpoints stored before endpoint health had no status: they were sending.
-    return { status: 'enabled', statusSince: endpoint.createdAt, ...endpoint } as WebhookEndpoint;
+    return Item ? endpointFromItem(Item) : undefined;
   }
 
   async put(endpoint: WebhookEndpoint): Promise<void> {

@@ -23,8 +23,6 @@ export interface DeliveryRepository {
   get(deliveryId: DeliveryId): Promise<Delivery | undefined>;
   /** The delivery the partner's event id already produced, if the event was fanned out to an endpoint before. */
   getByEvent(partnerId: PartnerId, eventId: string): Promise<Delivery | undefined>;
-  /** Consistent reads of several deliveries at once; absent ids are missing from the map. */
-  getMany(deliveryIds: readonly DeliveryId[]): Promise<Map<DeliveryId, Delivery>>;
   markQueued(deliveryId: DeliveryId, at: Date): Promise<void>;
   /**
    * Records attempt `outcome.attempt.attempt` of a pending delivery whose chain and

@@ -4,6 +4,7 @@ import type { PartnerId } from '../partners/partner';
 import type { PartnerRepository } from '../partners/partner-repository';
 import type { AlertMailer } from './alert-mailer';
 import type { Delivery, DeliveryAttempt, DeliveryMessage } from './delivery';
+import type { DeliveryBatchReader } from './delivery-batch-reader';
 import type { DeliveryId } from './delivery';
 import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
@@ -33,6 +34,8 @@ const GONE = 410;
 
 export interface WebhookDispatcherDependencies {
   readonly deliveries: DeliveryRepository;
+  /** A batch's first read: its deliveries and the endpoints of the partners its messages name. */
+  readonly batchReader: DeliveryBatchReader;
   readonly endpoints: WebhookEndpointRepository;
   /** For the failure alert's address. */
   readonly partners: Pick<PartnerRepository, 'getPartner'>;
@@ -47,7 +50,7 @@ export interface WebhookDispatcherDependencies {
   readonly logger: Logger;
 }
 
-/** The reads a batch of messages shares: its deliveries in one request, each partner's endpoint once. */
+/** The reads a batch of messages shares: its deliveries and named endpoints in one request, any other endpoint once. */
 interface BatchReads {
   delivery(deliveryId: DeliveryId): Promise<Delivery | undefined>;
   endpoint(partnerId: PartnerId): Promise<WebhookEndpoint | undefined>;
@@ -70,18 +73,23 @@ export class WebhookDispatcher {
   constructor(private readonly dependencies: WebhookDispatcherDependencies) {}
 
   /**
-   * Starts a queue batch: one consistent read of all its deliveries begins now, and so does
-   * the read of the endpoint of each partner its messages name (their first use waits for
-   * it). A partner's endpoint is read once per batch; one a message does not name is read
-   * when its first delivery needs it.
+   * Starts a queue batch: one consistent read of all its deliveries and of the endpoint of
+   * each partner its messages name begins now (each message's first use waits for it). A
+   * partner's endpoint is read once per batch; one no message names (messages queued before
+   * they named their partner) is read when its first delivery needs it.
    */
   batch(messages: readonly DeliveryMessage[]): DispatchBatch {
-    const deliveries = this.dependencies.deliveries.getMany([...new Set(messages.map((m) => m.deliveryId as DeliveryId))]);
-    // Each dispatch awaits it and fails with it; this only keeps an early rejection from counting as unhandled.
-    deliveries.catch(() => undefined);
-    const endpoints = new Map<PartnerId, Promise<WebhookEndpoint | undefined>>();
+    const named = new Set(messages.flatMap((m) => (m.partnerId ? [m.partnerId as PartnerId] : [])));
+    const snapshot = this.dependencies.batchReader.read([...new Set(messages.map((m) => m.deliveryId as DeliveryId))], [...named]);
+    // Each dispatch awaits what it needs and fails with it; these only keep a failed read
+    // that no dispatch came to await from counting as an unhandled rejection.
+    const withoutUnhandledRejection = <T>(read: Promise<T>) => (read.catch(() => undefined), read);
+    withoutUnhandledRejection(snapshot);
+    const endpoints = new Map<PartnerId, Promise<WebhookEndpoint | undefined>>(
+      [...named].map((partnerId) => [partnerId, withoutUnhandledRejection(snapshot.then((read) => read.endpoints.get(partnerId)))]),
+    );
     const reads: BatchReads = {
-      delivery: async (deliveryId) => (await deliveries).get(deliveryId),
+      delivery: async (deliveryId) => (await snapshot).deliveries.get(deliveryId),
       endpoint: (partnerId) => {
         let endpoint = endpoints.get(partnerId);
         if (!endpoint) endpoints.set(partnerId, (endpoint = this.dependencies.endpoints.get(partnerId)));
@@ -89,10 +97,6 @@ export class WebhookDispatcher {
       },
       forget: (partnerId) => endpoints.delete(partnerId),
     };
-    for (const partnerId of new Set(messages.flatMap((m) => (m.partnerId ? [m.partnerId as PartnerId] : [])))) {
-      // Awaited by the dispatches that need it; a partner no delivery turns out to need leaves it unused.
-      reads.endpoint(partnerId).catch(() => undefined);
-    }
     return { dispatch: (message) => this.dispatch(message, reads) };
   }
 

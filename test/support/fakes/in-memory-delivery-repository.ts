@@ -32,10 +32,6 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     return [...this.deliveries.values()].find((d) => d.partnerId === partnerId && d.eventId === eventId);
   }
 
-  async getMany(deliveryIds: readonly DeliveryId[]) {
-    return new Map(deliveryIds.flatMap((id) => (this.deliveries.has(id) ? [[id, this.deliveries.get(id) as Delivery] as const] : [])));
-  }
-
   async markQueued(deliveryId: DeliveryId, at: Date) {
     this.update(deliveryId, { queued: true }, at);
   }
