@@ -259,7 +259,7 @@ try {
       '(the retired 0.5x target\'s baseline; the floor\'s own ratio to it after the semicolon); the floor\'s POSTs and writes in ' +
       'the queue\'s batches, each batch waiting for its slowest as an SQS-triggered invocation does; the same POSTs on a new TCP ' +
       'connection each (node:http, agent: false), as the dispatcher\'s transport sends every attempt; and the dispatcher\'s ' +
-      'bare DynamoDB calls (per batch: read its deliveries, read the endpoint; per delivery: record the attempt) around such POSTs. ' +
+      'bare DynamoDB calls (per batch: one read of its deliveries and its endpoint; per delivery: record the attempt) around such POSTs. ' +
       'failures: not delivered / non-200 / non-200 / non-200 / non-200 / non-200; should be 0.',
   );
   took();
