@@ -10,6 +10,7 @@ import type { Delivery, DeliveryId } from '../../functions/domain/webhooks/deliv
 import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
 import { meterCapacity } from '../../bench/capacity';
 import { startTestStack, type TestStack } from '../support/test-stack';
+import { aQueuedDelivery } from '../support/webhook-fixtures';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -20,21 +21,7 @@ afterAll(() => stack.close());
 const tables = () => ({ config: stack.config, db: stack.deps.aws.db });
 
 async function aDelivery(partnerId: PartnerId): Promise<Delivery> {
-  const now = stack.clock.now().toISOString();
-  const delivery: Delivery = {
-    deliveryId: randomUUID() as DeliveryId,
-    partnerId,
-    eventId: randomUUID(),
-    event: 'order.created',
-    body: `{"event":"order.created","n":"${randomUUID()}"}`,
-    status: 'pending',
-    chain: 1,
-    attemptCount: 0,
-    nextAttemptAt: now,
-    queued: true,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const delivery = aQueuedDelivery(partnerId, stack.clock.now().toISOString(), { body: `{"event":"order.created","n":"${randomUUID()}"}` });
   await deliveryRepository(tables()).createForEvent(delivery);
   return delivery;
 }

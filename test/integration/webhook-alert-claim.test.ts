@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryRepository } from '../../functions/domain/webhooks/delivery-repository';
 import { deliveryRepository } from '../../functions/composition/repositories';
 import type { Partner, PartnerId } from '../../functions/domain/partners/partner';
-import type { Delivery, DeliveryId, DeliveryMessage } from '../../functions/domain/webhooks/delivery';
+import type { Delivery, DeliveryMessage } from '../../functions/domain/webhooks/delivery';
 import { RetrySchedule } from '../../functions/domain/webhooks/retry-schedule';
 import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
 import { WebhookDispatcher } from '../../functions/domain/webhooks/webhook-dispatcher';
@@ -17,6 +17,7 @@ import { DeliveryBatchReaderOverPorts } from '../support/fakes/delivery-batch-re
 import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fakes/in-memory-webhook-endpoints';
 import { RecordingLogger, RecordingMailer, RecordingQueue, RecordingTransport } from '../support/fakes/recording-ports';
 import { startTestStack, type TestStack } from '../support/test-stack';
+import { aQueuedDelivery } from '../support/webhook-fixtures';
 
 let stack: TestStack;
 let deliveries: DeliveryRepository;
@@ -67,21 +68,7 @@ beforeEach(() => {
 /** A delivery whose last attempt failed and whose alert is still to send (as a crash can leave it). */
 async function aFailedDelivery(): Promise<Delivery> {
   const now = stack.clock.now().toISOString();
-  const delivery: Delivery = {
-    deliveryId: randomUUID() as DeliveryId,
-    partnerId,
-    eventId: randomUUID(),
-    event: 'order.created',
-    body: '{"event":"order.created"}',
-    status: 'failed',
-    chain: 1,
-    attemptCount: 3,
-    nextAttemptAt: now,
-    queued: true,
-    alertStatus: 'pending',
-    createdAt: now,
-    updatedAt: now,
-  };
+  const delivery = aQueuedDelivery(partnerId, now, { status: 'failed', attemptCount: 3, alertStatus: 'pending' });
   await deliveries.createForEvent(delivery);
   expect(await deliveries.get(delivery.deliveryId)).toMatchObject({ status: 'failed', alertStatus: 'pending' });
   return delivery;

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { Organization, OrganizationId, Profile, ProfileId, UserId } from '../../functions/domain/organizations/organization';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import type { Delivery, DeliveryId } from '../../functions/domain/webhooks/delivery';
 import type { TestStack } from './test-stack';
 
 /** A partner with an alert address and one organization, written through the repositories. */
@@ -43,6 +44,23 @@ export async function aPartnerWithOrganization(
 }
 
 /** order.created data as the contract shows it. */
+/** A delivery whose first attempt is queued and due at `at`; `state` arranges any other. */
+export const aQueuedDelivery = (partnerId: PartnerId, at: string, state: Partial<Delivery> = {}): Delivery => ({
+  deliveryId: randomUUID() as DeliveryId,
+  partnerId,
+  eventId: randomUUID(),
+  event: 'order.created',
+  body: '{"event":"order.created"}',
+  status: 'pending',
+  chain: 1,
+  attemptCount: 0,
+  nextAttemptAt: at,
+  queued: true,
+  createdAt: at,
+  updatedAt: at,
+  ...state,
+});
+
 export const orderCreatedData = (partnerOrgId: string, orderId: string = randomUUID()) => ({
   order_id: orderId,
   partner_org_id: partnerOrgId,

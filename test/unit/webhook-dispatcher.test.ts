@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Partner, PartnerId } from '../../functions/domain/partners/partner';
-import type { Delivery, DeliveryId, DeliveryMessage } from '../../functions/domain/webhooks/delivery';
+import type { Delivery, DeliveryMessage } from '../../functions/domain/webhooks/delivery';
 import { RetrySchedule } from '../../functions/domain/webhooks/retry-schedule';
 import { WebhookAdmin } from '../../functions/domain/webhooks/webhook-admin';
 import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
@@ -11,6 +11,7 @@ import { InMemoryDeliveryRepository } from '../support/fakes/in-memory-delivery-
 import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fakes/in-memory-webhook-endpoints';
 import { RecordingLogger, RecordingMailer, RecordingQueue, RecordingTransport } from '../support/fakes/recording-ports';
 import { ManualClock } from '../support/manual-clock';
+import { aQueuedDelivery } from '../support/webhook-fixtures';
 
 const partnerId = randomUUID() as PartnerId;
 const ENDPOINT_URL = 'https://partner.example.com/webhooks';
@@ -67,22 +68,7 @@ beforeEach(() => {
 });
 
 function aDelivery(state: Partial<Delivery> = {}): Delivery {
-  const now = clock.now().toISOString();
-  return deliveries.seed({
-    deliveryId: randomUUID() as DeliveryId,
-    partnerId,
-    eventId: randomUUID(),
-    event: 'order.created',
-    body: '{"event":"order.created"}',
-    status: 'pending',
-    chain: 1,
-    attemptCount: 0,
-    nextAttemptAt: now,
-    queued: true,
-    createdAt: now,
-    updatedAt: now,
-    ...state,
-  });
+  return deliveries.seed(aQueuedDelivery(partnerId, clock.now().toISOString(), state));
 }
 
 const messageFor = (delivery: Delivery, attempt = delivery.attemptCount + 1, chain = delivery.chain): DeliveryMessage => ({
