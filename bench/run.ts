@@ -57,7 +57,8 @@ const MOVE_ORDER_CEILING_PER_SECOND = 400;
 const CAPACITY_REQUESTS = 20;
 /** Six rounds of 300: enough that one slow second of this VM does not decide the ratio. */
 const DELIVERIES = 1800;
-const DISPATCH_WARMUP = 20;
+/** A round's worth per series, untimed, before the rounds. */
+const DISPATCH_WARMUP = 300;
 /** Two invocations in flight with SQS events of the deliveries queue's batch size (10). */
 const DISPATCH_CONCURRENCY = 20;
 

@@ -20,8 +20,11 @@ const SECRET_SHAPES: readonly [RegExp, string][] = [
   [/(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])/g, '[REDACTED]'],
 ];
 
+/** Found in every text one of the shapes matches, so a text without it is returned as it is, after one scan instead of three. */
+const MAY_HOLD_SECRET = /sk_(?:live|test)_[0-9A-Za-z]{4}|whsec_[0-9A-Za-z_+/=-]{8}|[0-9a-fA-F]{64}/;
+
 export const redactSecrets = (text: string): string =>
-  SECRET_SHAPES.reduce((redacted, [shape, mask]) => redacted.replace(shape, mask), text);
+  MAY_HOLD_SECRET.test(text) ? SECRET_SHAPES.reduce((redacted, [shape, mask]) => redacted.replace(shape, mask), text) : text;
 
 const hasToJson = (value: unknown): value is { toJSON(): unknown } =>
   typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';
@@ -35,8 +38,16 @@ const redactValue = (value: unknown): unknown => {
   return value;
 };
 
-const redactEntry = (entry: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(entry).map(([key, value]) => [key, redactValue(value)]));
+const redactEntry = (entry: Record<string, unknown>): Record<string, unknown> => {
+  const redacted: Record<string, unknown> = {};
+  for (const key of Object.keys(entry)) {
+    const value = redactValue(entry[key]);
+    // Assigning `__proto__` (a key parsed input can carry) would set the prototype, not a field.
+    if (key === '__proto__') Object.defineProperty(redacted, key, { value, enumerable: true, writable: true, configurable: true });
+    else redacted[key] = value;
+  }
+  return redacted;
+};
 
 export const redactingLogger = (inner: Logger): Logger => ({
   info: (entry) => inner.info(redactEntry(entry)),
