@@ -17,7 +17,7 @@ import { EMBED_SDK_BUDGET_KB, EMBED_SDK_PATH, measureEmbedSdkScript } from './em
 import { measureHttpPipeline, measureStripeRoundTrip, type SideBySideLoad } from './http-pipeline';
 import { openModuleSessions } from './module-sessions';
 import { pendingOrderPool, placeOriginals } from './order-pool';
-import { printTable, ratio, verdict } from './util';
+import { judgedRatio, printTable, ratio, verdict } from './util';
 import {
   handshakeWorkload,
   moduleCatalogWorkload,
@@ -98,7 +98,7 @@ printTable(
       'budget KB': budget,
       'init ms': ms(b.initMs),
       'baseline init ms': ms(b.baselineInitMs),
-      'init ratio': `${initRatio.toFixed(2)}x (<= ${MAX_INIT_RATIO}x)`,
+      'init ratio': judgedRatio(initRatio, MAX_INIT_RATIO, '<='),
       target: target(`bundle ${b.fn}: <= ${budget} KB and init <= ${MAX_INIT_RATIO}x`, b.sizeKb <= budget && initRatio <= MAX_INIT_RATIO),
     };
   }),
@@ -196,10 +196,10 @@ try {
         endpoint,
         'p50 ms': ms(service.p50),
         'floor p50 ms': ms(baseline.p50),
-        'p50 ratio': `${p50Ratio.toFixed(2)}x (<= ${goal.p50}x)`,
+        'p50 ratio': judgedRatio(p50Ratio, goal.p50, '<='),
         'p99 ms': ms(service.p99),
         'floor p99 ms': ms(baseline.p99),
-        'p99 ratio': goal.p99 === undefined ? ratio(service.p99, baseline.p99) : `${p99Ratio.toFixed(2)}x (<= ${goal.p99}x)`,
+        'p99 ratio': goal.p99 === undefined ? ratio(service.p99, baseline.p99) : judgedRatio(p99Ratio, goal.p99, '<='),
         'CPU ms/req': cpuPerRequest(latency),
         'non-200': nonExpected(latency),
         target: target(
@@ -234,7 +234,7 @@ try {
 
   console.log(
     `\n3. Webhook dispatcher (real fan-out, SQS-triggered handler) vs. its floor (each signed POST followed by the conditional ` +
-      `write of its outcome): ${DELIVERIES} deliveries each, ${DISPATCH_CONCURRENCY} POSTs in flight, six rounds, every other one in reverse order\n`,
+      `write of its outcome): after a warm-up of ${DISPATCH_WARMUP} each, ${DELIVERIES} deliveries each, ${DISPATCH_CONCURRENCY} POSTs in flight, six rounds, every other one in reverse order\n`,
   );
   const dispatch = await measureDispatcher(bench, { deliveries: DELIVERIES, warmup: DISPATCH_WARMUP, concurrency: DISPATCH_CONCURRENCY });
   console.log(`(the handler gets SQS events of ${dispatch.batchSize} records, ${DISPATCH_CONCURRENCY / dispatch.batchSize} invocations in flight)\n`);
@@ -244,7 +244,7 @@ try {
     {
       'deliveries/s': dispatch.service.perSecond.toFixed(0),
       'floor: POST + write/s': dispatch.floor.perSecond.toFixed(0),
-      ratio: `${floorRatio.toFixed(2)}x (>= ${MIN_DISPATCH_FLOOR_RATIO}x)`,
+      ratio: judgedRatio(floorRatio, MIN_DISPATCH_FLOOR_RATIO, '>='),
       'ref: signed POSTs/s (fetch)': `${reference(dispatch.baseline)}; floor ${ratio(dispatch.floor.perSecond, dispatch.baseline.perSecond)}`,
       'ref: floor in SQS batches/s': reference(dispatch.batchedFloor),
       'ref: new-connection POSTs/s': reference(dispatch.newConnectionPosts),

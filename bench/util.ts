@@ -26,6 +26,16 @@ export const mean = (values: readonly number[]): number => values.reduce((sum, v
 
 export const ratio = (value: number, baseline: number): string => `${(value / baseline).toFixed(2)}x`;
 
+/**
+ * A ratio judged against its limit, with the limit: two decimals, or three where two would
+ * round it across the limit (0.896 against >= 0.9 prints 0.896x, not a failing "0.90x").
+ */
+export function judgedRatio(value: number, limit: number, sense: '<=' | '>='): string {
+  const rounded = Number(value.toFixed(2));
+  const crosses = sense === '>=' ? value < limit && rounded >= limit : value > limit && rounded <= limit;
+  return `${value.toFixed(crosses ? 3 : 2)}x (${sense} ${limit}x)`;
+}
+
 export const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
 
 /** Prints rows as a Markdown table (so a run's output can go straight into docs/performance.md). */
