@@ -156,8 +156,8 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     }
     const inBatches = <T>(items: readonly T[]) =>
       Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
-    const queuedSeries = ['service', 'bare', 'floor', 'batchedFloor'] as const;
-    const events = Array.from({ length: queuedSeries.length * (warmup + n) }, () => orderCreated(partner.partnerId));
+    const QUEUED_SERIES = 4; // service, bare, floor, batchedFloor
+    const events = Array.from({ length: QUEUED_SERIES * (warmup + n) }, () => orderCreated(partner.partnerId));
     const fanoutMeter = meterCapacity(deps.aws.db);
     await inParallel(events, concurrency, (event) => deps.functions.orderFanout.webhookFanout.fanOut(event));
     const capacityPerFanout = perRequest(fanoutMeter.take(), events.length);
@@ -167,9 +167,9 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     const bodies = events.map(webhookBody);
     let taken = 0;
     const take = (count: number) => records.slice(taken, (taken += count));
-    const [warmupSets, sets] = [warmup, n].map((count) =>
-      Object.fromEntries(queuedSeries.map((name) => [name, take(count)])),
-    ) as [Record<(typeof queuedSeries)[number], SQSRecord[]>, Record<(typeof queuedSeries)[number], SQSRecord[]>];
+    const setsOf = (count: number) => ({ service: take(count), bare: take(count), floor: take(count), batchedFloor: take(count) });
+    const warmupSets = setsOf(warmup);
+    const sets = setsOf(n);
 
     const handler = createWebhookDispatchHandler(() => Promise.resolve(deps.functions.webhookDispatch));
     const bare = new BareCalls(bareClients.db, bareSettings(bench, bareClients));
@@ -215,8 +215,8 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
 
     // Warm-up: every series once, untimed, in the rounds' order. With a warm-up of the
     // dispatcher's and the bare calls' first 20 only, the first series of the first round
-    // (the dispatcher) paid for warming what every series uses: in a run of the dispatcher
-    // alone it went at half the rate of its last round, and the ratio with it.
+    // (the dispatcher) paid for warming what every series uses: run without the HTTP phases
+    // before it, its first round went at about half the rate of its last.
     // The dispatcher's first attempts also read the signing secret (then cached).
     const warmupBodies = bodies.slice(0, warmup);
     const attemptMeter = meterCapacity(deps.aws.db);
