@@ -43,7 +43,6 @@ export async function aPartnerWithOrganization(
   return { partnerId, alertEmail, internalOrgId, organizationId: organization.id };
 }
 
-/** order.created data as the contract shows it. */
 /** A delivery whose first attempt is queued and due at `at`; `state` arranges any other. */
 export const aQueuedDelivery = (partnerId: PartnerId, at: string, state: Partial<Delivery> = {}): Delivery => ({
   deliveryId: randomUUID() as DeliveryId,
@@ -61,6 +60,7 @@ export const aQueuedDelivery = (partnerId: PartnerId, at: string, state: Partial
   ...state,
 });
 
+/** order.created data as the contract shows it. */
 export const orderCreatedData = (partnerOrgId: string, orderId: string = randomUUID()) => ({
   order_id: orderId,
   partner_org_id: partnerOrgId,
