@@ -41,7 +41,11 @@ function parseStored(value: string): SigningSecrets {
  * rotation's overlap, cached briefly so a burst of deliveries does not read it again and again.
  */
 export class SecretsManagerSigningSecretStore implements SigningSecretStore {
-  private readonly cache = new Map<string, { value: SigningSecrets | undefined; until: number }>();
+  /**
+   * The read itself is kept, not its value: a batch's deliveries for one partner arrive
+   * together on a cold cache, and must share one read instead of making one each.
+   */
+  private readonly cache = new Map<string, { secrets: Promise<SigningSecrets | undefined>; until: number }>();
 
   constructor(
     private readonly client: SecretsManagerClient,
@@ -49,19 +53,27 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
     private readonly clock: Clock,
   ) {}
 
-  async get(partnerId: PartnerId): Promise<SigningSecrets | undefined> {
+  get(partnerId: PartnerId): Promise<SigningSecrets | undefined> {
     const now = this.clock.now().getTime();
     const cached = this.cache.get(partnerId);
-    if (cached && cached.until > now) return cached.value;
-    let value: SigningSecrets | undefined;
+    if (cached && cached.until > now) return cached.secrets;
+    const entry = { secrets: this.read(partnerId), until: now + CACHE_MILLISECONDS };
+    this.cache.set(partnerId, entry);
+    // A failed read is not kept: the next delivery asks again.
+    entry.secrets.catch(() => {
+      if (this.cache.get(partnerId) === entry) this.cache.delete(partnerId);
+    });
+    return entry.secrets;
+  }
+
+  private async read(partnerId: PartnerId): Promise<SigningSecrets | undefined> {
     try {
       const result = await this.client.send(new GetSecretValueCommand({ SecretId: webhookSecretName(this.prefix, partnerId) }));
-      value = result.SecretString === undefined ? undefined : parseStored(result.SecretString);
+      return result.SecretString === undefined ? undefined : parseStored(result.SecretString);
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+      return undefined;
     }
-    this.cache.set(partnerId, { value, until: now + CACHE_MILLISECONDS });
-    return value;
   }
 
   async put(partnerId: PartnerId, secrets: SigningSecrets): Promise<void> {
