@@ -1,14 +1,15 @@
 /**
- * The webhook dispatcher against plain signed POSTs. Deliveries are created by the real
- * fan-out (delivery records in DynamoDB, first-attempt messages on the deliveries queue);
- * their messages are then taken off the queue and handed to the real SQS-triggered
- * dispatch handler in events of the deployed batch size, as Lambda's event source would,
- * with enough invocations in flight for `concurrency` POSTs. The baseline signs a body of
- * the same bytes with HMAC-SHA256 and POSTs it with fetch to the same receiver, at the same
- * concurrency. Three reference series say where the difference goes: the same POSTs on a
- * new connection each (the transport's policy), the dispatcher's bare DynamoDB calls
- * around such POSTs, and the floor: each POST followed by the conditional write of its
- * outcome and nothing else. All series run in rounds, every other one in reverse order.
+ * The webhook dispatcher against its floor. Deliveries are created by the real fan-out
+ * (delivery records in DynamoDB, first-attempt messages on the deliveries queue); their
+ * messages are then taken off the queue and handed to the real SQS-triggered dispatch
+ * handler in events of the deployed batch size, as Lambda's event source would, with
+ * enough invocations in flight for `concurrency` POSTs. The floor makes the dispatcher's
+ * unavoidable calls directly with the SDK, in the same batches: one consistent read of a
+ * batch's deliveries and endpoint, then each signed POST and the conditional write of its
+ * outcome. Reference series say where the rest goes: the POSTs and writes without the
+ * read (free-flowing and in batches), the same POSTs on a new connection each (the
+ * transport's policy) and with fetch on pooled connections (the retired target's
+ * baseline). All series run in rounds, every other one in reverse order.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -39,16 +40,16 @@ export interface DispatcherResult {
   readonly concurrency: number;
   readonly batchSize: number;
   readonly service: DispatchSide;
-  /** The target's baseline: signed POSTs with fetch (keep-alive connections). */
-  readonly baseline: DispatchSide;
+  /** For reference: signed POSTs with fetch on pooled keep-alive connections, the retired 0.5× target's baseline. */
+  readonly pooledPosts: DispatchSide;
   /** For reference: the same POSTs on a new connection each, as the dispatcher's transport makes them. */
   readonly newConnectionPosts: DispatchSide;
-  /** For reference: the dispatcher's bare DynamoDB calls around such a POST (bare-calls.ts). */
-  readonly bareCalls: DispatchSide;
-  /** For reference: the POST and the conditional write of its outcome, nothing else: the floor of any dispatcher that records each attempt. */
+  /** The target's floor: the dispatcher's unavoidable calls in the queue's batches (a batch's read, then each POST and its write; bare-calls.ts). */
   readonly floor: DispatchSide;
-  /** For reference: the floor's work in the queue's batches, `concurrency / batchSize` at a time, each waiting for its slowest: as an SQS-triggered Lambda must. */
-  readonly batchedFloor: DispatchSide;
+  /** For reference: the POST and the conditional write of its outcome, nothing else, `concurrency` at a time: what any dispatcher that records each attempt does. */
+  readonly postAndWrite: DispatchSide;
+  /** For reference: the same in the queue's batches, `concurrency / batchSize` at a time, each waiting for its slowest: as an SQS-triggered Lambda must. */
+  readonly postAndWriteInBatches: DispatchSide;
   readonly capacityPerFanout: CapacityCount;
   readonly capacityPerAttempt: CapacityCount;
   readonly bareCapacityPerAttempt: CapacityCount;
@@ -57,6 +58,8 @@ export interface DispatcherResult {
 export interface DispatcherOptions {
   readonly deliveries: number;
   readonly warmup: number;
+  /** Rounds of every series; the deliveries are split evenly among them. */
+  readonly rounds: number;
   /** POSTs in flight; a multiple of the deliveries queue's batch size. */
   readonly concurrency: number;
 }
@@ -133,9 +136,6 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-/** Rounds of every series; the deliveries are split evenly among them. */
-const ROUNDS = 6;
-
 export async function measureDispatcher(bench: BenchStack, options: DispatcherOptions): Promise<DispatcherResult> {
   const { deps } = bench.stack;
   const receiver = await startReceiver();
@@ -148,15 +148,15 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
 
     // Pending deliveries through the real fan-out (its DynamoDB capacity metered): for each
     // series that dispatches queued deliveries, a warm-up set and a measured set.
-    const { warmup, deliveries: n, concurrency } = options;
+    const { warmup, deliveries: n, concurrency, rounds } = options;
     const batchSize = QUEUES.webhookDeliveries.consumerBatchSize;
     const invocations = concurrency / batchSize;
-    if (!Number.isInteger(invocations) || warmup % batchSize || n % (ROUNDS * batchSize)) {
-      throw new Error(`concurrency, warm-up and a round's deliveries (1/${ROUNDS}) must be multiples of the batch size ${batchSize}`);
+    if (!Number.isInteger(invocations) || warmup % batchSize || n % (rounds * batchSize)) {
+      throw new Error(`concurrency, warm-up and a round's deliveries (1/${rounds}) must be multiples of the batch size ${batchSize}`);
     }
     const inBatches = <T>(items: readonly T[]) =>
       Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
-    const QUEUED_SERIES = 4; // service, bare, floor, batchedFloor
+    const QUEUED_SERIES = 4; // service, bare, postAndWrite, postAndWriteInBatches
     const events = Array.from({ length: QUEUED_SERIES * (warmup + n) }, () => orderCreated(partner.partnerId));
     const fanoutMeter = meterCapacity(deps.aws.db);
     await inParallel(events, concurrency, (event) => deps.functions.orderFanout.webhookFanout.fanOut(event));
@@ -167,13 +167,13 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     const bodies = events.map(webhookBody);
     let taken = 0;
     const take = (count: number) => records.slice(taken, (taken += count));
-    const setsOf = (count: number) => ({ service: take(count), bare: take(count), floor: take(count), batchedFloor: take(count) });
+    const setsOf = (count: number) => ({ service: take(count), bare: take(count), postAndWrite: take(count), postAndWriteInBatches: take(count) });
     const warmupSets = setsOf(warmup);
     const sets = setsOf(n);
 
     const handler = createWebhookDispatchHandler(() => Promise.resolve(deps.functions.webhookDispatch));
     const bare = new BareCalls(bareClients.db, bareSettings(bench, bareClients));
-    const failures = { service: 0, bare: 0, floor: 0, batchedFloor: 0, keepAlive: 0, newConnection: 0 };
+    const failures = { service: 0, bare: 0, postAndWrite: 0, postAndWriteInBatches: 0, keepAlive: 0, newConnection: 0 };
     const run = {
       service: (records: readonly SQSRecord[]) =>
         inParallel(inBatches(records), invocations, async (batch) => {
@@ -185,23 +185,23 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
           const statuses = await bare.deliver(batch.map((record) => ({ deliveryId: deliveryIdOf(record), partnerId: partner.partnerId })), secret);
           failures.bare += statuses.filter((status) => status !== 200).length;
         }),
-      // The floor POSTs bodies of the same size; which body goes with which delivery does not matter to it.
-      floor: (records: readonly SQSRecord[], bodiesToSend: readonly string[]) =>
+      // These POST bodies of the same size; which body goes with which delivery does not matter to it.
+      postAndWrite: (records: readonly SQSRecord[], bodiesToSend: readonly string[]) =>
         inParallel(
           records.map((record, i) => ({ deliveryId: deliveryIdOf(record), body: bodiesToSend[i] as string })),
           concurrency,
           async ({ deliveryId, body }) => {
-            if ((await bare.postAndRecord(deliveryId, 1, receiver.url, body, secret)) !== 200) failures.floor += 1;
+            if ((await bare.postAndRecord(deliveryId, 1, receiver.url, body, secret)) !== 200) failures.postAndWrite += 1;
           },
         ),
-      batchedFloor: (records: readonly SQSRecord[], bodiesToSend: readonly string[]) =>
+      postAndWriteInBatches: (records: readonly SQSRecord[], bodiesToSend: readonly string[]) =>
         inParallel(
           inBatches(records.map((record, i) => ({ deliveryId: deliveryIdOf(record), body: bodiesToSend[i] as string }))),
           invocations,
           (batch) =>
             Promise.all(
               batch.map(async ({ deliveryId, body }) => {
-                if ((await bare.postAndRecord(deliveryId, 1, receiver.url, body, secret)) !== 200) failures.batchedFloor += 1;
+                if ((await bare.postAndRecord(deliveryId, 1, receiver.url, body, secret)) !== 200) failures.postAndWriteInBatches += 1;
               }),
             ),
         ),
@@ -227,28 +227,28 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     await run.bare(warmupSets.bare);
     const bareCapacityPerAttempt = perRequest(bareMeter.take(), warmup);
     bareMeter.stop();
-    await run.floor(warmupSets.floor, warmupBodies);
-    await run.batchedFloor(warmupSets.batchedFloor, warmupBodies);
+    await run.postAndWrite(warmupSets.postAndWrite, warmupBodies);
+    await run.postAndWriteInBatches(warmupSets.postAndWriteInBatches, warmupBodies);
     await run.post(warmupBodies, 'keep-alive');
     await run.post(warmupBodies, 'new');
-    Object.assign(failures, { service: 0, bare: 0, floor: 0, batchedFloor: 0, keepAlive: 0, newConnection: 0 });
+    Object.assign(failures, { service: 0, bare: 0, postAndWrite: 0, postAndWriteInBatches: 0, keepAlive: 0, newConnection: 0 });
 
     // Rounds, every other one in reverse order, so a drift during the run (DynamoDB Local's
     // JIT, the VM's neighbours) hits every series alike.
-    const perRound = n / ROUNDS;
+    const perRound = n / rounds;
     const roundOf = <T>(items: readonly T[], round: number) => items.slice(round * perRound, (round + 1) * perRound);
     const measuredBodies = bodies.slice(warmup, warmup + n);
-    const seconds = { service: 0, bare: 0, floor: 0, batchedFloor: 0, keepAlive: 0, newConnection: 0 };
+    const seconds = { service: 0, bare: 0, postAndWrite: 0, postAndWriteInBatches: 0, keepAlive: 0, newConnection: 0 };
     const series: Record<keyof typeof seconds, (round: number) => Promise<unknown>> = {
       service: (round) => run.service(roundOf(sets.service, round)),
       bare: (round) => run.bare(roundOf(sets.bare, round)),
-      floor: (round) => run.floor(roundOf(sets.floor, round), roundOf(measuredBodies, round)),
-      batchedFloor: (round) => run.batchedFloor(roundOf(sets.batchedFloor, round), roundOf(measuredBodies, round)),
+      postAndWrite: (round) => run.postAndWrite(roundOf(sets.postAndWrite, round), roundOf(measuredBodies, round)),
+      postAndWriteInBatches: (round) => run.postAndWriteInBatches(roundOf(sets.postAndWriteInBatches, round), roundOf(measuredBodies, round)),
       keepAlive: (round) => run.post(roundOf(measuredBodies, round), 'keep-alive'),
       newConnection: (round) => run.post(roundOf(measuredBodies, round), 'new'),
     };
     const order = Object.keys(series) as (keyof typeof seconds)[];
-    for (let round = 0; round < ROUNDS; round += 1) {
+    for (let round = 0; round < rounds; round += 1) {
       for (const name of round % 2 ? [...order].reverse() : order) seconds[name] += await timed(() => series[name](round));
     }
 
@@ -259,10 +259,10 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
       concurrency,
       batchSize,
       service: side('service', Math.max(notDelivered, failures.service)),
-      bareCalls: side('bare', failures.bare),
-      floor: side('floor', failures.floor),
-      batchedFloor: side('batchedFloor', failures.batchedFloor),
-      baseline: side('keepAlive', failures.keepAlive),
+      floor: side('bare', failures.bare),
+      postAndWrite: side('postAndWrite', failures.postAndWrite),
+      postAndWriteInBatches: side('postAndWriteInBatches', failures.postAndWriteInBatches),
+      pooledPosts: side('keepAlive', failures.keepAlive),
       newConnectionPosts: side('newConnection', failures.newConnection),
       capacityPerFanout,
       capacityPerAttempt,
