@@ -156,7 +156,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     }
     const inBatches = <T>(items: readonly T[]) =>
       Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
-    const QUEUED_SERIES = 4; // service, bare, postAndWrite, postAndWriteInBatches
+    const QUEUED_SERIES = 4; // service, floor, postAndWrite, postAndWriteInBatches
     const events = Array.from({ length: QUEUED_SERIES * (warmup + n) }, () => orderCreated(partner.partnerId));
     const fanoutMeter = meterCapacity(deps.aws.db);
     await inParallel(events, concurrency, (event) => deps.functions.orderFanout.webhookFanout.fanOut(event));
@@ -167,25 +167,25 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     const bodies = events.map(webhookBody);
     let taken = 0;
     const take = (count: number) => records.slice(taken, (taken += count));
-    const setsOf = (count: number) => ({ service: take(count), bare: take(count), postAndWrite: take(count), postAndWriteInBatches: take(count) });
+    const setsOf = (count: number) => ({ service: take(count), floor: take(count), postAndWrite: take(count), postAndWriteInBatches: take(count) });
     const warmupSets = setsOf(warmup);
     const sets = setsOf(n);
 
     const handler = createWebhookDispatchHandler(() => Promise.resolve(deps.functions.webhookDispatch));
     const bare = new BareCalls(bareClients.db, bareSettings(bench, bareClients));
-    const failures = { service: 0, bare: 0, postAndWrite: 0, postAndWriteInBatches: 0, keepAlive: 0, newConnection: 0 };
+    const failures = { service: 0, floor: 0, postAndWrite: 0, postAndWriteInBatches: 0, keepAlive: 0, newConnection: 0 };
     const run = {
       service: (records: readonly SQSRecord[]) =>
         inParallel(inBatches(records), invocations, async (batch) => {
           const event: SQSEvent = { Records: batch };
           failures.service += (await handler(event)).batchItemFailures.length;
         }),
-      bare: (records: readonly SQSRecord[]) =>
+      floor: (records: readonly SQSRecord[]) =>
         inParallel(inBatches(records), invocations, async (batch) => {
           const statuses = await bare.deliver(batch.map((record) => ({ deliveryId: deliveryIdOf(record), partnerId: partner.partnerId })), secret);
-          failures.bare += statuses.filter((status) => status !== 200).length;
+          failures.floor += statuses.filter((status) => status !== 200).length;
         }),
-      // These POST bodies of the same size; which body goes with which delivery does not matter to it.
+      // These POST bodies of the same size; which body goes with which delivery does not matter to them.
       postAndWrite: (records: readonly SQSRecord[], bodiesToSend: readonly string[]) =>
         inParallel(
           records.map((record, i) => ({ deliveryId: deliveryIdOf(record), body: bodiesToSend[i] as string })),
@@ -224,24 +224,24 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     const capacityPerAttempt = perRequest(attemptMeter.take(), warmup);
     attemptMeter.stop();
     const bareMeter = meterCapacity(bareClients.db);
-    await run.bare(warmupSets.bare);
+    await run.floor(warmupSets.floor);
     const bareCapacityPerAttempt = perRequest(bareMeter.take(), warmup);
     bareMeter.stop();
     await run.postAndWrite(warmupSets.postAndWrite, warmupBodies);
     await run.postAndWriteInBatches(warmupSets.postAndWriteInBatches, warmupBodies);
     await run.post(warmupBodies, 'keep-alive');
     await run.post(warmupBodies, 'new');
-    Object.assign(failures, { service: 0, bare: 0, postAndWrite: 0, postAndWriteInBatches: 0, keepAlive: 0, newConnection: 0 });
+    Object.assign(failures, { service: 0, floor: 0, postAndWrite: 0, postAndWriteInBatches: 0, keepAlive: 0, newConnection: 0 });
 
     // Rounds, every other one in reverse order, so a drift during the run (DynamoDB Local's
     // JIT, the VM's neighbours) hits every series alike.
     const perRound = n / rounds;
     const roundOf = <T>(items: readonly T[], round: number) => items.slice(round * perRound, (round + 1) * perRound);
     const measuredBodies = bodies.slice(warmup, warmup + n);
-    const seconds = { service: 0, bare: 0, postAndWrite: 0, postAndWriteInBatches: 0, keepAlive: 0, newConnection: 0 };
+    const seconds = { service: 0, floor: 0, postAndWrite: 0, postAndWriteInBatches: 0, keepAlive: 0, newConnection: 0 };
     const series: Record<keyof typeof seconds, (round: number) => Promise<unknown>> = {
       service: (round) => run.service(roundOf(sets.service, round)),
-      bare: (round) => run.bare(roundOf(sets.bare, round)),
+      floor: (round) => run.floor(roundOf(sets.floor, round)),
       postAndWrite: (round) => run.postAndWrite(roundOf(sets.postAndWrite, round), roundOf(measuredBodies, round)),
       postAndWriteInBatches: (round) => run.postAndWriteInBatches(roundOf(sets.postAndWriteInBatches, round), roundOf(measuredBodies, round)),
       keepAlive: (round) => run.post(roundOf(measuredBodies, round), 'keep-alive'),
@@ -259,7 +259,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
       concurrency,
       batchSize,
       service: side('service', Math.max(notDelivered, failures.service)),
-      floor: side('bare', failures.bare),
+      floor: side('floor', failures.floor),
       postAndWrite: side('postAndWrite', failures.postAndWrite),
       postAndWriteInBatches: side('postAndWriteInBatches', failures.postAndWriteInBatches),
       pooledPosts: side('keepAlive', failures.keepAlive),
