@@ -6,7 +6,8 @@
  * the local queue consumer, DynamoDB stream events from the local stream consumer. The
  * rest of the suite runs the TypeScript sources; this file runs the artifacts.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -223,6 +224,21 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       expect(response.status, `${route.method} ${route.path}`).toBe(401);
       expect(requestLogOf(route.fn), `${route.method} ${route.path}`).toMatchObject({ status: 401, failure: 'Unauthorized' });
     }
+  });
+
+  it('runs without source maps, and ships a map of positions only that leads a stack frame back to our source', () => {
+    for (const fn of app.functions) {
+      expect(fn.environment.NODE_OPTIONS).toBeUndefined();
+      const map = JSON.parse(readFileSync(`${fn.bundle}.map`, 'utf8')) as SourceMapPayload;
+      expect(map.sourcesContent ?? []).toEqual([]);
+    }
+    // As docs/operations.md tells an operator to read a frame: the request log's line in the setup bundle.
+    const setup = app.functions.find((f) => f.name === 'setup') as SynthesizedFunction;
+    const lines = readFileSync(setup.bundle, 'utf8').split('\n');
+    const line = lines.findIndex((text) => text.includes('"api_request"'));
+    const column = (lines[line] as string).indexOf('"api_request"');
+    const entry = new SourceMap(JSON.parse(readFileSync(`${setup.bundle}.map`, 'utf8')) as SourceMapPayload).findEntry(line, column);
+    expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/http\/middlewares\/request-log\.ts$/);
   });
 
   it('ran every function the template has, and no bundle wrote to stderr', () => {

@@ -146,8 +146,9 @@ describe.each(STAGES)('the %s stack', (stage) => {
       ALERT_SENDER_EMAIL: config.alertSenderEmail,
       WEBHOOK_REQUIRE_HTTPS_PUBLIC: String(config.webhookRequireHttpsPublic),
       DEFAULT_FRAME_ANCESTORS: config.defaultFrameAncestors.join(','),
-      NODE_OPTIONS: '--enable-source-maps',
     });
+    // Source maps stay off at run time: each cold start would parse the map (docs/decisions.md).
+    expect(properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
     const logGroup = properties.LoggingConfig.LogGroup.Ref as string;
     expect(resourcesOf(stage, 'AWS::Logs::LogGroup')[logGroup]!.Properties!.RetentionInDays).toBe(
       config.logRetentionDays,
