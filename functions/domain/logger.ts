@@ -20,11 +20,11 @@ const SECRET_SHAPES: readonly [RegExp, string][] = [
   [/(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])/g, '[REDACTED]'],
 ];
 
-/** Found in every text one of the shapes matches, so a text without it is returned as it is, after one scan instead of three. */
-const MAY_HOLD_SECRET = /sk_(?:live|test)_[0-9A-Za-z]{4}|whsec_[0-9A-Za-z_+/=-]{8}|[0-9a-fA-F]{64}/;
+/** Any of the shapes, in one pattern: a text none of them matches is returned as it is, after one scan instead of three. */
+const ANY_SECRET_SHAPE = new RegExp(SECRET_SHAPES.map(([shape]) => shape.source).join('|'));
 
 export const redactSecrets = (text: string): string =>
-  MAY_HOLD_SECRET.test(text) ? SECRET_SHAPES.reduce((redacted, [shape, mask]) => redacted.replace(shape, mask), text) : text;
+  ANY_SECRET_SHAPE.test(text) ? SECRET_SHAPES.reduce((redacted, [shape, mask]) => redacted.replace(shape, mask), text) : text;
 
 const hasToJson = (value: unknown): value is { toJSON(): unknown } =>
   typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';

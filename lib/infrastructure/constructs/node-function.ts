@@ -53,7 +53,7 @@ export class NodeFunction extends NodejsFunction {
       // No --enable-source-maps: it parsed the map at every cold start (+6 ms setup, +14 ms
       // handshake) and source-maps every stack read, which stripe-node does on each call.
       // Stacks keep their names (keepNames); the map beside the bundle locates a position.
-      environment: { ...props.environment },
+      environment: props.environment,
       bundling: {
         minify: LAMBDA_BUNDLE.minify,
         keepNames: LAMBDA_BUNDLE.keepNames,
