@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { buildEmbedBrowserScripts, embedBrowserScriptDefines } from '../lib/browser-bundling/embed-browser-scripts';
 import { LAMBDA_BUNDLE } from '../lib/infrastructure/bundling';
 import { FUNCTION_ENTRIES, type FunctionName } from '../functions/resources/resource-definitions';
+import { median } from './util';
 
 /**
  * The AWS SDK clients each function really uses: its baseline bundle holds just these.
@@ -99,8 +100,6 @@ function baselineClient(pkg: string, client: string, i: number): string {
     ? `${plain}import { DynamoDBDocumentClient as D${i} } from '@aws-sdk/lib-dynamodb';\nexport const c${i} = D${i}.from(new C${i}({}));`
     : `${plain}export const c${i} = new C${i}({});`;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 export async function measureBundles(runs = 15): Promise<BundleResult[]> {
   mkdirSync(outDir, { recursive: true });

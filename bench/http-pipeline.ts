@@ -14,7 +14,9 @@
  * first minute or so of load as its JIT compiles. So every workload is first run on both
  * sides as a warm-up, and then each series is measured in rounds of service, floor,
  * floor, service: a drift that is still going on hits both sides alike, and so does
- * whatever else the machine does.
+ * whatever else the machine does. A slow spell of this VM shorter than a round still
+ * lands on one side only; so each round's p50s are compared on their own, and the
+ * judged p50 ratio is the median of the rounds' ratios, which one such round cannot move.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -40,6 +42,8 @@ export interface LoadSummary {
 export interface SideBySideLoad {
   readonly service: LoadSummary;
   readonly baseline: LoadSummary;
+  /** Each round's service p50 over its floor p50, in round order. */
+  readonly roundP50Ratios: readonly number[];
 }
 
 export interface PipelineResult {
@@ -53,30 +57,30 @@ export interface PipelineResult {
 export interface PipelineOptions {
   /** Connections of the throughput series (the latency series has one). */
   readonly throughputConnections: number;
-  /** Measured seconds per side of the latency series, in two halves. */
+  /** Measured seconds per side of the latency series, over all its rounds. */
   readonly latencySeconds: number;
-  /** Measured seconds per side of the throughput series, in two halves. */
+  /** Measured seconds per side of the throughput series, over all its rounds. */
   readonly throughputSeconds: number;
   /** Seconds of load per side and workload before any measurement, at `throughputConnections`. */
   readonly warmupSeconds: number;
 }
 
-/** The halves of one side as one run: all their requests over all their time, percentiles over all latencies. */
-function combine(halves: readonly LoadResult[]): LoadSummary {
-  const requests = halves.reduce((sum, h) => sum + h.requests, 0);
-  const latencies = halves.flatMap((h) => h.latenciesMs);
+/** Runs of one side as one: all their requests over all their time, percentiles over all latencies. */
+function combine(runs: readonly LoadResult[]): LoadSummary {
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  const latencies = runs.flatMap((r) => r.latenciesMs);
   return {
-    rps: requests / halves.reduce((sum, h) => sum + h.seconds, 0),
+    rps: requests / runs.reduce((sum, r) => sum + r.seconds, 0),
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     requests,
-    unexpected: halves.reduce((sum, h) => sum + h.unexpected, 0),
-    cpuMsPerRequest: halves.reduce((sum, h) => sum + h.cpuMs, 0) / requests,
+    unexpected: runs.reduce((sum, r) => sum + r.unexpected, 0),
+    cpuMsPerRequest: runs.reduce((sum, r) => sum + r.cpuMs, 0) / requests,
   };
 }
 
-/** Rounds per series; each run of a round lasts the series' seconds / (2 × ROUNDS). */
-const ROUNDS = 3;
+/** Rounds per series (odd, so the median is one round's ratio); each run of a round lasts the series' seconds / (2 × PIPELINE_ROUNDS). */
+export const PIPELINE_ROUNDS = 5;
 
 export async function measureHttpPipeline(bench: BenchStack, workloads: readonly SideBySide[], options: PipelineOptions): Promise<PipelineResult[]> {
   const bareClients = createAwsClients(bench.standIns.endpoints);
@@ -96,15 +100,18 @@ export async function measureHttpPipeline(bench: BenchStack, workloads: readonly
     // Rounds of service, floor, floor, service: the machine's speed drifts (DynamoDB Local's
     // JIT, other tenants of this VM), and short alternating runs make both sides see the same drift.
     const series = async (pair: SideBySide, connections: number, seconds: number): Promise<SideBySideLoad> => {
-      const run = seconds / (2 * ROUNDS);
-      const service: LoadResult[] = [];
-      const floor: LoadResult[] = [];
-      for (let round = 0; round < ROUNDS; round += 1) {
-        service.push(await load(pair, 'service', connections, run));
-        floor.push(await load(pair, 'baseline', connections, run), await load(pair, 'baseline', connections, run));
-        service.push(await load(pair, 'service', connections, run));
+      const run = seconds / (2 * PIPELINE_ROUNDS);
+      const rounds: { service: LoadResult[]; floor: LoadResult[] }[] = [];
+      for (let round = 0; round < PIPELINE_ROUNDS; round += 1) {
+        const first = await load(pair, 'service', connections, run);
+        const floor = [await load(pair, 'baseline', connections, run), await load(pair, 'baseline', connections, run)];
+        rounds.push({ service: [first, await load(pair, 'service', connections, run)], floor });
       }
-      return { service: combine(service), baseline: combine(floor) };
+      return {
+        service: combine(rounds.flatMap((r) => r.service)),
+        baseline: combine(rounds.flatMap((r) => r.floor)),
+        roundP50Ratios: rounds.map((r) => combine(r.service).p50 / combine(r.floor).p50),
+      };
     };
 
     for (const pair of workloads) {

@@ -13,7 +13,13 @@ export async function inParallel<T, R>(items: readonly T[], concurrency: number,
   return results;
 }
 
-export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+/** The middle value; of an even count, the mean of the two middle ones. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
 
 /** Nearest-rank percentile (0 < p <= 100). */
 export function percentile(values: readonly number[], p: number): number {
