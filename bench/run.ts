@@ -5,7 +5,7 @@
  *
  * BENCH_SECONDS changes the measured seconds per side of each HTTP endpoint's latency series
  * (default 15; its throughput series takes half as long: six endpoints keep the whole run
- * near 8 minutes on 2 cores).
+ * near 9 minutes on 2 cores).
  */
 import { availableParallelism } from 'node:os';
 import { startBenchStack } from './bench-stack';
