@@ -174,6 +174,12 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
     const handler = createWebhookDispatchHandler(() => Promise.resolve(deps.functions.webhookDispatch));
     const bare = new BareCalls(bareClients.db, bareSettings(bench, bareClients));
     const failures = { service: 0, floor: 0, postAndWrite: 0, postAndWriteInBatches: 0, keepAlive: 0, newConnection: 0 };
+    // These POST bodies of the same size; which body goes with which delivery does not matter to them.
+    const postsOf = (records: readonly SQSRecord[], bodiesToSend: readonly string[]) =>
+      records.map((record, i) => ({ deliveryId: deliveryIdOf(record), body: bodiesToSend[i] as string }));
+    const postAndRecord = async ({ deliveryId, body }: { deliveryId: DeliveryId; body: string }, series: 'postAndWrite' | 'postAndWriteInBatches') => {
+      if ((await bare.postAndRecord(deliveryId, 1, receiver.url, body, secret)) !== 200) failures[series] += 1;
+    };
     const run = {
       service: (records: readonly SQSRecord[]) =>
         inParallel(inBatches(records), invocations, async (batch) => {
@@ -185,25 +191,11 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
           const statuses = await bare.deliver(batch.map((record) => ({ deliveryId: deliveryIdOf(record), partnerId: partner.partnerId })), secret);
           failures.floor += statuses.filter((status) => status !== 200).length;
         }),
-      // These POST bodies of the same size; which body goes with which delivery does not matter to them.
       postAndWrite: (records: readonly SQSRecord[], bodiesToSend: readonly string[]) =>
-        inParallel(
-          records.map((record, i) => ({ deliveryId: deliveryIdOf(record), body: bodiesToSend[i] as string })),
-          concurrency,
-          async ({ deliveryId, body }) => {
-            if ((await bare.postAndRecord(deliveryId, 1, receiver.url, body, secret)) !== 200) failures.postAndWrite += 1;
-          },
-        ),
+        inParallel(postsOf(records, bodiesToSend), concurrency, (post) => postAndRecord(post, 'postAndWrite')),
       postAndWriteInBatches: (records: readonly SQSRecord[], bodiesToSend: readonly string[]) =>
-        inParallel(
-          inBatches(records.map((record, i) => ({ deliveryId: deliveryIdOf(record), body: bodiesToSend[i] as string }))),
-          invocations,
-          (batch) =>
-            Promise.all(
-              batch.map(async ({ deliveryId, body }) => {
-                if ((await bare.postAndRecord(deliveryId, 1, receiver.url, body, secret)) !== 200) failures.postAndWriteInBatches += 1;
-              }),
-            ),
+        inParallel(inBatches(postsOf(records, bodiesToSend)), invocations, (batch) =>
+          Promise.all(batch.map((post) => postAndRecord(post, 'postAndWriteInBatches'))),
         ),
       post: (batch: readonly string[], connection: 'keep-alive' | 'new') =>
         inParallel(batch, concurrency, async (body) => {
