@@ -79,8 +79,17 @@ function combine(runs: readonly LoadResult[]): LoadSummary {
   };
 }
 
-/** Rounds per series (odd, so the median is one round's ratio); each run of a round lasts the series' seconds / (2 × PIPELINE_ROUNDS). */
+const p50Of = (runs: readonly LoadResult[]) => percentile(runs.flatMap((r) => r.latenciesMs), 50);
+
+/** Rounds per series (odd, so the median is one round's ratio); a side runs twice a round. */
 export const PIPELINE_ROUNDS = 5;
+
+/**
+ * The seconds per side a series lasts when asked for `seconds`: autocannon runs whole
+ * seconds (it rounds a duration up), so each of a side's 2 × PIPELINE_ROUNDS runs lasts a
+ * whole number of seconds, at least one.
+ */
+export const seriesSecondsPerSide = (seconds: number): number => 2 * PIPELINE_ROUNDS * Math.max(1, Math.round(seconds / (2 * PIPELINE_ROUNDS)));
 
 export async function measureHttpPipeline(bench: BenchStack, workloads: readonly SideBySide[], options: PipelineOptions): Promise<PipelineResult[]> {
   const bareClients = createAwsClients(bench.standIns.endpoints);
@@ -100,7 +109,7 @@ export async function measureHttpPipeline(bench: BenchStack, workloads: readonly
     // Rounds of service, floor, floor, service: the machine's speed drifts (DynamoDB Local's
     // JIT, other tenants of this VM), and short alternating runs make both sides see the same drift.
     const series = async (pair: SideBySide, connections: number, seconds: number): Promise<SideBySideLoad> => {
-      const run = seconds / (2 * PIPELINE_ROUNDS);
+      const run = seriesSecondsPerSide(seconds) / (2 * PIPELINE_ROUNDS);
       const rounds: { service: LoadResult[]; floor: LoadResult[] }[] = [];
       for (let round = 0; round < PIPELINE_ROUNDS; round += 1) {
         const first = await load(pair, 'service', connections, run);
@@ -110,7 +119,7 @@ export async function measureHttpPipeline(bench: BenchStack, workloads: readonly
       return {
         service: combine(rounds.flatMap((r) => r.service)),
         baseline: combine(rounds.flatMap((r) => r.floor)),
-        roundP50Ratios: rounds.map((r) => combine(r.service).p50 / combine(r.floor).p50),
+        roundP50Ratios: rounds.map((r) => p50Of(r.service) / p50Of(r.floor)),
       };
     };
 

@@ -4,8 +4,8 @@
  * line says how many targets hold. What is measured, and why so: docs/performance.md.
  *
  * BENCH_SECONDS changes the measured seconds per side of each HTTP endpoint's latency series
- * (default 15; its throughput series takes half as long: six endpoints keep the whole run
- * near 9 minutes on 2 cores).
+ * (default 20, in whole seconds per run: a multiple of 10; its throughput series takes half
+ * as long: six endpoints keep the whole run near 9.5 minutes on 2 cores).
  */
 import { availableParallelism } from 'node:os';
 import { startBenchStack } from './bench-stack';
@@ -14,7 +14,7 @@ import { type CapacityCount, measureApiCapacity } from './capacity';
 import { dynamoDollarsPerMillion, PRICES } from './cost-model';
 import { type DispatchSide, measureDispatcher } from './dispatcher';
 import { EMBED_SDK_BUDGET_KB, EMBED_SDK_PATH, measureEmbedSdkScript } from './embed-sdk-budget';
-import { measureHttpPipeline, measureStripeRoundTrip, PIPELINE_ROUNDS, type SideBySideLoad } from './http-pipeline';
+import { measureHttpPipeline, measureStripeRoundTrip, PIPELINE_ROUNDS, type SideBySideLoad, seriesSecondsPerSide } from './http-pipeline';
 import { openModuleSessions } from './module-sessions';
 import { pendingOrderPool, placeOriginals } from './order-pool';
 import { judgedRatio, median, printTable, ratio, verdict } from './util';
@@ -32,8 +32,8 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The throughput series: enough connections to saturate this 2-core machine. The latency series has one. */
 const THROUGHPUT_CONNECTIONS = 8;
-const SECONDS_PER_SIDE = Number(process.env.BENCH_SECONDS ?? 15);
-const THROUGHPUT_SECONDS_PER_SIDE = SECONDS_PER_SIDE / 2;
+const SECONDS_PER_SIDE = seriesSecondsPerSide(Number(process.env.BENCH_SECONDS ?? 20));
+const THROUGHPUT_SECONDS_PER_SIDE = seriesSecondsPerSide(SECONDS_PER_SIDE / 2);
 const WARMUP_SECONDS = 4;
 /** 128 partners allow 12,800 setups and 38,400 handshakes a minute, several times what this machine serves. */
 const PARTNERS = 128;
