@@ -50,6 +50,8 @@ export interface DispatcherResult {
   readonly postAndWrite: DispatchSide;
   /** For reference: the same in the queue's batches, `concurrency / batchSize` at a time, each waiting for its slowest: as an SQS-triggered Lambda must. */
   readonly postAndWriteInBatches: DispatchSide;
+  /** Each round's dispatcher rate over its floor's, in round order: the target is judged on their median. */
+  readonly floorRatioByRound: readonly number[];
   readonly capacityPerFanout: CapacityCount;
   readonly capacityPerAttempt: CapacityCount;
   readonly bareCapacityPerAttempt: CapacityCount;
@@ -240,8 +242,12 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
       newConnection: (round) => run.post(roundOf(measuredBodies, round), 'new'),
     };
     const order = Object.keys(series) as (keyof typeof seconds)[];
+    const floorRatioByRound: number[] = [];
     for (let round = 0; round < rounds; round += 1) {
-      for (const name of round % 2 ? [...order].reverse() : order) seconds[name] += await timed(() => series[name](round));
+      const took: Partial<Record<keyof typeof seconds, number>> = {};
+      for (const name of round % 2 ? [...order].reverse() : order) seconds[name] += took[name] = await timed(() => series[name](round));
+      // The same number of deliveries on both sides: the ratio of rates is the inverse ratio of times.
+      floorRatioByRound.push((took.floor as number) / (took.service as number));
     }
 
     const stored = await inParallel(sets.service, concurrency, (record) => deps.deliveries.get(deliveryIdOf(record)));
@@ -256,6 +262,7 @@ export async function measureDispatcher(bench: BenchStack, options: DispatcherOp
       postAndWriteInBatches: side('postAndWriteInBatches', failures.postAndWriteInBatches),
       pooledPosts: side('keepAlive', failures.keepAlive),
       newConnectionPosts: side('newConnection', failures.newConnection),
+      floorRatioByRound,
       capacityPerFanout,
       capacityPerAttempt,
       bareCapacityPerAttempt,
