@@ -4,19 +4,17 @@
  * against its sequential floor: a plain node:http server making only the endpoint's
  * unavoidable calls one after another.
  *
- * Two series per endpoint and side. Latency, the targets: one request at a time, as one
- * Lambda instance serves them, so a request's time is its own critical path (this is
- * where making independent calls at once shows). Throughput, for reference: 8
- * connections, which saturate this machine; there every request waits behind the
- * others, so the p50 follows CPU per request rather than the path of one request.
+ * Two series per endpoint. Latency, the targets: one request at a time, as one Lambda
+ * instance serves them, so a request's time is its own critical path (this is where
+ * making independent calls at once shows); the two sides take turns request by request
+ * (paired-latency.ts). Throughput, for reference: 8 connections, which saturate this
+ * machine; there every request waits behind the others, so the p50 follows CPU per
+ * request rather than the path of one request. It runs in rounds of service, floor,
+ * floor, service, so a drift of the machine's speed hits both sides alike.
  *
  * DynamoDB Local (a JVM) dominates this machine's CPU and keeps getting faster for the
- * first minute or so of load as its JIT compiles. So every workload is first run on both
- * sides as a warm-up, and then each series is measured in rounds of service, floor,
- * floor, service: a drift that is still going on hits both sides alike, and so does
- * whatever else the machine does. A slow spell of this VM shorter than a round still
- * lands on one side only; so each round's p50s are compared on their own, and the
- * judged p50 ratio is the median of the rounds' ratios, which one such round cannot move.
+ * first minute or so of load as its JIT compiles, so every workload is first run on both
+ * sides as a warm-up.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -26,30 +24,23 @@ import { BareCalls } from './bare-calls';
 import { type BaselineServer, startBaselineServer } from './baseline-server';
 import { bareSettings, type BenchStack } from './bench-stack';
 import { type LoadResult, runLoad } from './http-load';
+import { type LatencySummary, type PairedLatency, measurePairedLatency } from './paired-latency';
 import { median, percentile } from './util';
 import type { SideBySide, Workload } from './workloads';
 
-export interface LoadSummary {
+export interface LoadSummary extends LatencySummary {
   readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly requests: number;
-  readonly unexpected: number;
-  /** CPU milliseconds of this process per request: the server side plus the (identical) load generator. */
-  readonly cpuMsPerRequest: number;
 }
 
 export interface SideBySideLoad {
   readonly service: LoadSummary;
   readonly baseline: LoadSummary;
-  /** Each round's service p50 over its floor p50, in round order. */
-  readonly roundP50Ratios: readonly number[];
 }
 
 export interface PipelineResult {
   readonly endpoint: Workload['endpoint'];
-  /** One request at a time: the latency targets. */
-  readonly latency: SideBySideLoad;
+  /** One request at a time, the sides taking turns: the latency targets. */
+  readonly latency: PairedLatency;
   /** `throughputConnections` at once: the machine saturated. */
   readonly throughput: SideBySideLoad;
 }
@@ -57,8 +48,10 @@ export interface PipelineResult {
 export interface PipelineOptions {
   /** Connections of the throughput series (the latency series has one). */
   readonly throughputConnections: number;
-  /** Measured seconds per side of the latency series, over all its rounds. */
+  /** Measured seconds per side of the latency series (it lasts twice as long: the sides take turns). */
   readonly latencySeconds: number;
+  /** Stretches the latency series is cut into to show how far its ratio moves within a run. */
+  readonly latencyStretches: number;
   /** Measured seconds per side of the throughput series, over all its rounds. */
   readonly throughputSeconds: number;
   /** Seconds of load per side and workload before any measurement, at `throughputConnections`. */
@@ -79,17 +72,15 @@ function combine(runs: readonly LoadResult[]): LoadSummary {
   };
 }
 
-const p50Of = (runs: readonly LoadResult[]) => percentile(runs.flatMap((r) => r.latenciesMs), 50);
-
-/** Rounds per series (odd, so the median is one round's ratio); a side runs twice a round. */
+/** Rounds of the throughput series; a side runs twice a round. */
 export const PIPELINE_ROUNDS = 5;
 
 /**
- * The seconds per side a series lasts when asked for `seconds`: autocannon runs whole
- * seconds (it rounds a duration up), so each of a side's 2 × PIPELINE_ROUNDS runs lasts a
- * whole number of seconds, at least one.
+ * The seconds per side the throughput series lasts when asked for `seconds`: autocannon
+ * runs whole seconds (it rounds a duration up), so each of a side's 2 × PIPELINE_ROUNDS
+ * runs lasts a whole number of seconds, at least one.
  */
-export const seriesSecondsPerSide = (seconds: number): number => 2 * PIPELINE_ROUNDS * Math.max(1, Math.round(seconds / (2 * PIPELINE_ROUNDS)));
+export const throughputSecondsPerSide = (seconds: number): number => 2 * PIPELINE_ROUNDS * Math.max(1, Math.round(seconds / (2 * PIPELINE_ROUNDS)));
 
 export async function measureHttpPipeline(bench: BenchStack, workloads: readonly SideBySide[], options: PipelineOptions): Promise<PipelineResult[]> {
   const bareClients = createAwsClients(bench.standIns.endpoints);
@@ -106,21 +97,17 @@ export async function measureHttpPipeline(bench: BenchStack, workloads: readonly
         next: () => pair[side].next(),
         expectStatus: pair[side].expectStatus,
       });
-    // Rounds of service, floor, floor, service: the machine's speed drifts (DynamoDB Local's
-    // JIT, other tenants of this VM), and short alternating runs make both sides see the same drift.
-    const series = async (pair: SideBySide, connections: number, seconds: number): Promise<SideBySideLoad> => {
-      const run = seriesSecondsPerSide(seconds) / (2 * PIPELINE_ROUNDS);
-      const rounds: { service: LoadResult[]; floor: LoadResult[] }[] = [];
+    const throughputSeries = async (pair: SideBySide): Promise<SideBySideLoad> => {
+      const run = throughputSecondsPerSide(options.throughputSeconds) / (2 * PIPELINE_ROUNDS);
+      const service: LoadResult[] = [];
+      const floor: LoadResult[] = [];
       for (let round = 0; round < PIPELINE_ROUNDS; round += 1) {
-        const first = await load(pair, 'service', connections, run);
-        const floor = [await load(pair, 'baseline', connections, run), await load(pair, 'baseline', connections, run)];
-        rounds.push({ service: [first, await load(pair, 'service', connections, run)], floor });
+        service.push(await load(pair, 'service', options.throughputConnections, run));
+        floor.push(await load(pair, 'baseline', options.throughputConnections, run));
+        floor.push(await load(pair, 'baseline', options.throughputConnections, run));
+        service.push(await load(pair, 'service', options.throughputConnections, run));
       }
-      return {
-        service: combine(rounds.flatMap((r) => r.service)),
-        baseline: combine(rounds.flatMap((r) => r.floor)),
-        roundP50Ratios: rounds.map((r) => p50Of(r.service) / p50Of(r.floor)),
-      };
+      return { service: combine(service), baseline: combine(floor) };
     };
 
     for (const pair of workloads) {
@@ -132,8 +119,13 @@ export async function measureHttpPipeline(bench: BenchStack, workloads: readonly
     for (const pair of workloads) {
       results.push({
         endpoint: pair.service.endpoint,
-        latency: await series(pair, 1, options.latencySeconds),
-        throughput: await series(pair, options.throughputConnections, options.throughputSeconds),
+        latency: await measurePairedLatency({
+          targets,
+          workloads: pair,
+          seconds: 2 * options.latencySeconds,
+          stretches: options.latencyStretches,
+        }),
+        throughput: await throughputSeries(pair),
       });
     }
     return results;

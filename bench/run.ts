@@ -4,8 +4,9 @@
  * line says how many targets hold. What is measured, and why so: docs/performance.md.
  *
  * BENCH_SECONDS changes the measured seconds per side of each HTTP endpoint's latency series
- * (default 20, in whole seconds per run: a multiple of 10; its throughput series takes half
- * as long: six endpoints keep the whole run near 9.5 minutes on 2 cores).
+ * (default 20; the sides take turns, so the series lasts twice that). Its throughput series
+ * takes half as long per side, in whole seconds per run (a multiple of 10). Six endpoints
+ * keep the whole run near 9.5 minutes on 2 cores.
  */
 import { availableParallelism } from 'node:os';
 import { startBenchStack } from './bench-stack';
@@ -14,7 +15,8 @@ import { type CapacityCount, measureApiCapacity } from './capacity';
 import { dynamoDollarsPerMillion, PRICES } from './cost-model';
 import { type DispatchSide, measureDispatcher } from './dispatcher';
 import { EMBED_SDK_BUDGET_KB, EMBED_SDK_PATH, measureEmbedSdkScript } from './embed-sdk-budget';
-import { measureHttpPipeline, measureStripeRoundTrip, PIPELINE_ROUNDS, type SideBySideLoad, seriesSecondsPerSide } from './http-pipeline';
+import { measureHttpPipeline, measureStripeRoundTrip, PIPELINE_ROUNDS, throughputSecondsPerSide } from './http-pipeline';
+import type { LatencySummary } from './paired-latency';
 import { openModuleSessions } from './module-sessions';
 import { pendingOrderPool, placeOriginals } from './order-pool';
 import { judgedRatio, median, printTable, ratio, verdict } from './util';
@@ -32,8 +34,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 /** The throughput series: enough connections to saturate this 2-core machine. The latency series has one. */
 const THROUGHPUT_CONNECTIONS = 8;
-const SECONDS_PER_SIDE = seriesSecondsPerSide(Number(process.env.BENCH_SECONDS ?? 20));
-const THROUGHPUT_SECONDS_PER_SIDE = seriesSecondsPerSide(SECONDS_PER_SIDE / 2);
+const SECONDS_PER_SIDE = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS ?? 20)));
+const THROUGHPUT_SECONDS_PER_SIDE = throughputSecondsPerSide(SECONDS_PER_SIDE / 2);
+/** Stretches of the latency series, each judged on its own only to show how far a ratio moves within a run. */
+const LATENCY_STRETCHES = 5;
 const WARMUP_SECONDS = 4;
 /** 128 partners allow 12,800 setups and 38,400 handshakes a minute, several times what this machine serves. */
 const PARTNERS = 128;
@@ -166,10 +170,9 @@ try {
   took();
 
   console.log(
-    `\n2. HTTP pipeline vs. each endpoint's sequential floor (its unavoidable calls one after another behind plain node:http), autocannon. ` +
-      `After a warm-up of ${WARMUP_SECONDS} s per side and endpoint at ${THROUGHPUT_CONNECTIONS} connections, two series per endpoint, ` +
-      `each in ${PIPELINE_ROUNDS} rounds of service, floor, floor, service. Keys rotate over ` +
-      `${PARTNERS} partners (rate limits never bind). Request log: the real JSON-lines logger, writing to a discarding stream.\n`,
+    `\n2. HTTP pipeline vs. each endpoint's sequential floor (its unavoidable calls one after another behind plain node:http). ` +
+      `After a warm-up of ${WARMUP_SECONDS} s per side and endpoint at ${THROUGHPUT_CONNECTIONS} connections (autocannon), two series per endpoint. ` +
+      `Keys rotate over ${PARTNERS} partners (rate limits never bind). Request log: the real JSON-lines logger, writing to a discarding stream.\n`,
   );
   const workloads = [
     sameOnBothSides(handshakeWorkload(bench.organizations)),
@@ -182,18 +185,21 @@ try {
   const pipeline = await measureHttpPipeline(bench, workloads, {
     throughputConnections: THROUGHPUT_CONNECTIONS,
     latencySeconds: SECONDS_PER_SIDE,
+    latencyStretches: LATENCY_STRETCHES,
     throughputSeconds: THROUGHPUT_SECONDS_PER_SIDE,
     warmupSeconds: WARMUP_SECONDS,
   });
-  const nonExpected = ({ service, baseline }: SideBySideLoad) => `${service.unexpected}/${service.requests} · ${baseline.unexpected}/${baseline.requests}`;
-  const cpuPerRequest = ({ service, baseline }: SideBySideLoad) => `${service.cpuMsPerRequest.toFixed(2)} / ${baseline.cpuMsPerRequest.toFixed(2)}`;
+  type Sides = { readonly service: LatencySummary; readonly baseline: LatencySummary };
+  const nonExpected = ({ service, baseline }: Sides) => `${service.unexpected}/${service.requests} · ${baseline.unexpected}/${baseline.requests}`;
+  const cpuPerRequest = ({ service, baseline }: Sides) => `${service.cpuMsPerRequest.toFixed(2)} / ${baseline.cpuMsPerRequest.toFixed(2)}`;
   console.log(
-    `2a. Latency, one request at a time (as one Lambda instance serves them), ${SECONDS_PER_SIDE} s per side: the targets. ` +
-      `p50 ratio: the median of the ${PIPELINE_ROUNDS} rounds' own p50 ratios (their range beside it); p50 ms and the p99s: all rounds together\n`,
+    `2a. Latency, one request at a time (as one Lambda instance serves them), the sides taking turns request by request ` +
+      `(undici, one connection each; pairs alternate which side goes first), about ${SECONDS_PER_SIDE} s per side: the targets. ` +
+      `stretches: the p50 ratios of the series' ${LATENCY_STRETCHES} consecutive fifths, for how far a ratio moves within a run\n`,
   );
   printTable(
-    pipeline.map(({ endpoint, latency: { service, baseline, roundP50Ratios }, latency }) => {
-      const p50Ratio = median(roundP50Ratios);
+    pipeline.map(({ endpoint, latency: { service, baseline, stretchP50Ratios }, latency }) => {
+      const p50Ratio = service.p50 / baseline.p50;
       const p99Ratio = service.p99 / baseline.p99;
       const goal = FLOOR_TARGETS[endpoint] ?? { p50: 1.0 };
       return {
@@ -201,8 +207,7 @@ try {
         'p50 ms': ms(service.p50),
         'floor p50 ms': ms(baseline.p50),
         'p50 ratio': judgedRatio(p50Ratio, goal.p50, '<='),
-        'rounds': `${Math.min(...roundP50Ratios).toFixed(2)}–${Math.max(...roundP50Ratios).toFixed(2)}`,
-        'all rounds': ratio(service.p50, baseline.p50),
+        stretches: `${Math.min(...stretchP50Ratios).toFixed(2)}–${Math.max(...stretchP50Ratios).toFixed(2)}`,
         'p99 ms': ms(service.p99),
         'floor p99 ms': ms(baseline.p99),
         'p99 ratio': goal.p99 === undefined ? ratio(service.p99, baseline.p99) : judgedRatio(p99Ratio, goal.p99, '<='),
@@ -215,7 +220,10 @@ try {
       };
     }),
   );
-  console.log(`\n2b. Throughput, ${THROUGHPUT_CONNECTIONS} connections (this machine saturated), ${THROUGHPUT_SECONDS_PER_SIDE} s per side: for reference, not targets\n`);
+  console.log(
+    `\n2b. Throughput, ${THROUGHPUT_CONNECTIONS} connections (this machine saturated; autocannon), ${THROUGHPUT_SECONDS_PER_SIDE} s per side ` +
+      `in ${PIPELINE_ROUNDS} rounds of service, floor, floor, service: for reference, not targets\n`,
+  );
   printTable(
     pipeline.map(({ endpoint, throughput: { service, baseline }, throughput }) => ({
       endpoint,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seriesSecondsPerSide } from '../../bench/http-pipeline';
+import { throughputSecondsPerSide } from '../../bench/http-pipeline';
 import { judgedRatio, median } from '../../bench/util';
 
 describe('a bench ratio printed beside its verdict', () => {
@@ -23,12 +23,12 @@ describe('the median a bench ratio is judged by', () => {
   });
 });
 
-describe('the seconds an HTTP series of the bench lasts', () => {
+describe('the seconds the throughput series of the bench lasts', () => {
   it('is whole seconds per run, as autocannon runs them, in 2 x 5 runs per side', () => {
-    expect(seriesSecondsPerSide(20)).toBe(20);
-    expect(seriesSecondsPerSide(15)).toBe(20);
-    expect(seriesSecondsPerSide(10)).toBe(10);
-    expect(seriesSecondsPerSide(4)).toBe(10);
-    expect(seriesSecondsPerSide(30)).toBe(30);
+    expect(throughputSecondsPerSide(20)).toBe(20);
+    expect(throughputSecondsPerSide(15)).toBe(20);
+    expect(throughputSecondsPerSide(10)).toBe(10);
+    expect(throughputSecondsPerSide(4)).toBe(10);
+    expect(throughputSecondsPerSide(30)).toBe(30);
   });
 });
