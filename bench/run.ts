@@ -36,7 +36,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const THROUGHPUT_CONNECTIONS = 8;
 const SECONDS_PER_SIDE = Math.max(1, Math.round(Number(process.env.BENCH_SECONDS ?? 20)));
 const THROUGHPUT_SECONDS_PER_SIDE = throughputSecondsPerSide(SECONDS_PER_SIDE / 2);
-/** Stretches of the latency series, each judged on its own only to show how far a ratio moves within a run. */
+/** Stretches the latency series is cut into, to show how far a ratio moves within a run (they are not judged). */
 const LATENCY_STRETCHES = 5;
 const WARMUP_SECONDS = 4;
 /** 128 partners allow 12,800 setups and 38,400 handshakes a minute, several times what this machine serves. */
