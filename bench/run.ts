@@ -5,8 +5,8 @@
  *
  * BENCH_SECONDS changes the measured seconds per side of each HTTP endpoint's latency series
  * (default 20; the sides take turns, so the series lasts twice that). Its throughput series
- * takes half as long per side, in whole seconds per run (a multiple of 10). Six endpoints
- * keep the whole run near 9.5 minutes on 2 cores.
+ * takes half as long per side, in whole seconds per run (a multiple of 10). The whole run
+ * takes about 12 minutes on 2 cores, the dispatcher's 32 rounds about 4 of them.
  */
 import { availableParallelism } from 'node:os';
 import { startBenchStack } from './bench-stack';
