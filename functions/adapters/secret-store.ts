@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import type { Clock } from '../domain/clock';
 import type { PartnerId } from '../domain/partners/partner';
+import { ReadCache } from '../domain/read-cache';
 import type { SigningSecrets, SigningSecretStore } from '../domain/webhooks/signing-secret-store';
 import { webhookSecretName } from '../resources/resource-definitions';
 
@@ -41,29 +42,18 @@ function parseStored(value: string): SigningSecrets {
  * rotation's overlap, cached briefly so a burst of deliveries does not read it again and again.
  */
 export class SecretsManagerSigningSecretStore implements SigningSecretStore {
-  /**
-   * The read itself is kept, not its value: a batch's deliveries for one partner arrive
-   * together on a cold cache, and must share one read instead of making one each.
-   */
-  private readonly cache = new Map<string, { secrets: Promise<SigningSecrets | undefined>; until: number }>();
+  private readonly cache: ReadCache<PartnerId, SigningSecrets | undefined>;
 
   constructor(
     private readonly client: SecretsManagerClient,
     private readonly prefix: string,
-    private readonly clock: Clock,
-  ) {}
+    clock: Clock,
+  ) {
+    this.cache = new ReadCache(clock, CACHE_MILLISECONDS);
+  }
 
   get(partnerId: PartnerId): Promise<SigningSecrets | undefined> {
-    const now = this.clock.now().getTime();
-    const cached = this.cache.get(partnerId);
-    if (cached && cached.until > now) return cached.secrets;
-    const entry = { secrets: this.read(partnerId), until: now + CACHE_MILLISECONDS };
-    this.cache.set(partnerId, entry);
-    // A failed read is not kept: the next delivery asks again.
-    entry.secrets.catch(() => {
-      if (this.cache.get(partnerId) === entry) this.cache.delete(partnerId);
-    });
-    return entry.secrets;
+    return this.cache.get(partnerId, () => this.read(partnerId));
   }
 
   private async read(partnerId: PartnerId): Promise<SigningSecrets | undefined> {
@@ -87,7 +77,7 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
         new CreateSecretCommand({ Name: name, SecretString: stored, Description: `Webhook signing secret of partner ${partnerId}` }),
       );
     }
-    this.cache.delete(partnerId);
+    this.cache.forget(partnerId);
   }
 
   async remove(partnerId: PartnerId): Promise<void> {
@@ -99,6 +89,6 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
     }
-    this.cache.delete(partnerId);
+    this.cache.forget(partnerId);
   }
 }

@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { type OrderFanoutDependencies, orderFanoutFromEnvironment } from '../composition/order-fanout';
 import { OrderEventMessage } from '../domain/webhooks/order-event-message';
-import { processSqsBatch } from '../queue/sqs-batch';
+import { processSqsBatch, redelivered } from '../queue/sqs-batch';
 
 /** order-events → one delivery per subscribed partner endpoint, first attempt queued. */
 export const createOrderFanoutHandler =
@@ -10,7 +10,7 @@ export const createOrderFanoutHandler =
     const deps = await getDependencies();
     return processSqsBatch(event, deps.logger, 'order-fanout', (record) =>
       deps.webhookFanout.fanOut(OrderEventMessage.parse(JSON.parse(record.body)), {
-        redelivered: Number(record.attributes?.ApproximateReceiveCount ?? '1') > 1,
+        redelivered: redelivered(record),
       }),
     );
   };

@@ -43,3 +43,6 @@ export function parseRecordBody<T>(record: SQSRecord, schema: { parse(value: unk
     return { ok: false, error };
   }
 }
+
+/** SQS gave the record out before (a handler failed or timed out with it, or a duplicate copy came back). */
+export const redelivered = (record: SQSRecord): boolean => Number(record.attributes?.ApproximateReceiveCount ?? '1') > 1;

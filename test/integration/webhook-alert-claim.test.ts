@@ -82,7 +82,10 @@ const finalMessage = (delivery: Delivery): DeliveryMessage => ({
 });
 
 /** One Lambda invocation with one message. */
-const handle = (message: DeliveryMessage) => dispatcher.batch([message]).dispatch(message);
+const handle = (message: DeliveryMessage) => {
+  const received = { message, redelivered: false };
+  return dispatcher.batch([received]).dispatch(received);
+};
 
 describe('the failure alert on DynamoDB Local', () => {
   it('is sent once when two copies of the final message are handled at the same moment', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ChangeMessageVisibilityCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryId } from '../../functions/domain/webhooks/delivery';
@@ -96,11 +96,14 @@ describe('delivering an order webhook', () => {
     const data = orderCreatedData(internalOrgId);
 
     await publishAndFanOut(partnerId, 'order.created', data);
+    const queued = lastDeliveryMessage().body;
     await dispatchOnce();
 
     expect(partnerReceiver.requests).toHaveLength(1);
     const [request] = partnerReceiver.requests;
     const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
+    // The first attempt's message carries what it sends: the dispatcher need not read the delivery.
+    expect(queued).toEqual({ deliveryId: delivery?.deliveryId, partnerId, chain: 1, attempt: 1, dueAt: delivery?.createdAt, event: 'order.created', body: delivery?.body });
     expect(request?.method).toBe('POST');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers['x-service-event']).toBe('order.created');
@@ -411,7 +414,28 @@ describe('surviving crashes and redelivery', () => {
     expect((await stack.deps.webhookAdmin.listDeliveries(partnerId))[0]).toMatchObject({ status: 'delivered', attemptCount: 2 });
   });
 
-  it('ignores a message of an attempt that was already recorded', async () => {
+  it('ignores a redelivered message of an attempt that was already recorded', async () => {
+    const partnerReceiver = await receiver();
+    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
+    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
+    const firstAttempt = lastDeliveryMessage();
+    await dispatchOnce();
+
+    // A copy a handler took and lost (it timed out or crashed with it): SQS hands it out again.
+    await stack.deps.aws.sqs.send(
+      new SendMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MessageBody: JSON.stringify(firstAttempt.body) }),
+    );
+    const { Messages: [taken] = [] } = await stack.deps.aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MaxNumberOfMessages: 1 }),
+    );
+    await makeVisibleAgain(stack.queueUrls.webhookDeliveries, taken?.ReceiptHandle as string);
+    await dispatchOnce();
+
+    expect(partnerReceiver.requests).toHaveLength(1);
+    expect((await stack.deps.webhookAdmin.getDelivery(firstAttempt.body.deliveryId as DeliveryId)).attempts).toHaveLength(1);
+  });
+
+  it('counts one attempt when a copy of a first attempt comes as a new message: it is sent again, at least once', async () => {
     const partnerReceiver = await receiver();
     const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
     await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
@@ -423,8 +447,11 @@ describe('surviving crashes and redelivery', () => {
     );
     await dispatchOnce();
 
-    expect(partnerReceiver.requests).toHaveLength(1);
-    expect((await stack.deps.webhookAdmin.getDelivery(firstAttempt.body.deliveryId as DeliveryId)).attempts).toHaveLength(1);
+    const deliveryIds = partnerReceiver.requests.map((request) => request.headers['x-service-delivery-id']);
+    expect(deliveryIds).toEqual([firstAttempt.body.deliveryId, firstAttempt.body.deliveryId]);
+    const shown = await stack.deps.webhookAdmin.getDelivery(firstAttempt.body.deliveryId as DeliveryId);
+    expect(shown).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    expect(shown.attempts).toHaveLength(1);
   });
 });
 
@@ -453,8 +480,8 @@ describe('the attempt log', () => {
 
 describe('a batch of messages, as Lambda hands it over', () => {
   const handle = createWebhookDispatchHandler(() => Promise.resolve(stack.deps.functions.webhookDispatch));
-  const asRecord = (body: string, index: number): SQSRecord =>
-    ({ messageId: `m-${index}`, receiptHandle: `r-${index}`, body, attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
+  const asRecord = (body: string, index: number, receiveCount = 1): SQSRecord =>
+    ({ messageId: `m-${index}`, receiptHandle: `r-${index}`, body, attributes: { ApproximateReceiveCount: String(receiveCount) } }) as unknown as SQSRecord;
 
   /** DynamoDB calls the handler makes, as `Operation(table suffix)`, with each table's key count for a batch read. */
   function recordDynamoCalls() {
@@ -474,7 +501,7 @@ describe('a batch of messages, as Lambda hands it over', () => {
     return { calls, stop: () => stack.deps.aws.db.middlewareStack.remove('recordDynamoCalls') };
   }
 
-  it("reads the batch's deliveries and its partners' endpoints in one request, and delivers every one", async () => {
+  it("sends a batch of first attempts reading only its partners' endpoints, then reads the deliveries of a redelivered batch in one request", async () => {
     const first = await receiver();
     const second = await receiver();
     const partners = [await aSubscribedPartner(first.url), await aSubscribedPartner(second.url)];
@@ -482,21 +509,25 @@ describe('a batch of messages, as Lambda hands it over', () => {
     for (const [index, partner] of [0, 0, 0, 1, 1].map((p) => partners[p]).entries()) {
       await publishAndFanOut(partner?.partnerId as PartnerId, 'order.created', orderCreatedData(partner?.internalOrgId as string), `evt-batch-${index}-${randomUUID()}`);
     }
-    const records = deliveriesSent().slice(queuedBefore).map((message, index) => asRecord(JSON.stringify(message.body), index));
-    expect(records).toHaveLength(5);
+    const bodies = deliveriesSent().slice(queuedBefore).map((message) => JSON.stringify(message.body));
+    expect(bodies).toHaveLength(5);
 
-    const recorded = recordDynamoCalls();
-    const result = await handle({ Records: records });
-    recorded.stop();
-
-    expect(result.batchItemFailures).toEqual([]);
+    const firstReceipt = recordDynamoCalls();
+    expect((await handle({ Records: bodies.map((body, index) => asRecord(body, index)) })).batchItemFailures).toEqual([]);
+    firstReceipt.stop();
     expect([first.requests.length, second.requests.length]).toEqual([3, 2]);
-    const reads = recorded.calls.filter((call) => !call.startsWith('Update'));
-    expect(reads).toEqual(['BatchGetItemCommand(webhooks ×5 + partners ×2)']);
+    expect(firstReceipt.calls.filter((call) => !call.startsWith('Update'))).toEqual(['BatchGetItemCommand(partners ×2)']);
     for (const partner of partners) {
       const deliveries = await stack.deps.webhookAdmin.listDeliveries(partner?.partnerId as PartnerId);
       expect(deliveries.map((d) => d.status)).toEqual(deliveries.map(() => 'delivered'));
     }
+
+    // The same messages again, as SQS redelivers them: read, found delivered, not sent again. The endpoints are still cached.
+    const redelivery = recordDynamoCalls();
+    expect((await handle({ Records: bodies.map((body, index) => asRecord(body, index, 2)) })).batchItemFailures).toEqual([]);
+    redelivery.stop();
+    expect(redelivery.calls).toEqual(['BatchGetItemCommand(webhooks ×5)']);
+    expect([first.requests.length, second.requests.length]).toEqual([3, 2]);
   });
 
   it('fails only the record that is not a delivery message, and delivers the others', async () => {
@@ -504,9 +535,11 @@ describe('a batch of messages, as Lambda hands it over', () => {
     const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
     await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
     const good = JSON.stringify(lastDeliveryMessage().body);
-    const unknown = JSON.stringify({ ...lastDeliveryMessage().body, deliveryId: randomUUID() });
+    // A message that names a delivery nobody stored (read: it carries no body).
+    const { body: _body, event: _event, ...named } = lastDeliveryMessage().body;
+    const unknown = JSON.stringify({ ...named, deliveryId: randomUUID() });
 
-    const result = await handle({ Records: [good, 'not json', '{"deliveryId":"nope"}', unknown].map(asRecord) });
+    const result = await handle({ Records: [good, 'not json', '{"deliveryId":"nope"}', unknown].map((body, index) => asRecord(body, index)) });
 
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }, { itemIdentifier: 'm-2' }]);
     expect(partnerReceiver.requests).toHaveLength(1);

@@ -110,7 +110,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
     );
   }
 
-  async recordAttempt(delivery: Delivery, outcome: AttemptOutcome, at: Date): Promise<boolean> {
+  async recordAttempt(delivery: Pick<Delivery, 'deliveryId'>, outcome: AttemptOutcome, at: Date): Promise<boolean> {
     const { attempt } = outcome;
     const ttl = epochSeconds(at) + RETENTION_SECONDS;
     const set = [
@@ -257,7 +257,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
     return items.map(deliveryFromItem);
   }
 
-  async hold(delivery: Delivery, at: Date): Promise<boolean> {
+  async hold(delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount'>, at: Date): Promise<boolean> {
     return this.conditionally(
       new UpdateCommand({
         TableName: this.table,

@@ -28,7 +28,7 @@ export interface DeliveryRepository {
    * Records attempt `outcome.attempt.attempt` of a pending delivery whose chain and
    * attempt count still match; false when another handler already recorded it.
    */
-  recordAttempt(delivery: Delivery, outcome: AttemptOutcome, at: Date): Promise<boolean>;
+  recordAttempt(delivery: Pick<Delivery, 'deliveryId'>, outcome: AttemptOutcome, at: Date): Promise<boolean>;
   /** Takes the failure alert (pending, or a lapsed claim) for sending; false when someone else holds it or it went out. */
   claimAlert(deliveryId: DeliveryId, now: Date, leaseUntil: Date): Promise<boolean>;
   /** The claimed alert went out (`sent`), could not go anywhere (`no-address`), or must be tried again (`pending`). */
@@ -39,7 +39,7 @@ export interface DeliveryRepository {
   /** The partner's deliveries, newest first; `since`: created at or after that ISO time. */
   listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; since?: string; limit: number }): Promise<Delivery[]>;
   /** Holds a pending delivery whose chain and attempt count still match (its endpoint is not sending); false otherwise. */
-  hold(delivery: Delivery, at: Date): Promise<boolean>;
+  hold(delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount'>, at: Date): Promise<boolean>;
   /** Ends the hold of a held delivery on `chain`, due at `dueAt`; false when it was not held (someone released it first). */
   release(deliveryId: DeliveryId, chain: number, dueAt: Date, at: Date): Promise<boolean>;
   /** Cancels a pending delivery (its endpoint was removed); false when it was no longer pending. */

@@ -2,9 +2,10 @@ import { type Clock, epochSeconds } from '../clock';
 import type { Logger } from '../logger';
 import type { PartnerId } from '../partners/partner';
 import type { PartnerRepository } from '../partners/partner-repository';
+import { ReadCache } from '../read-cache';
 import type { AlertMailer } from './alert-mailer';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryMessage } from './delivery';
-import type { DeliveryBatchReader } from './delivery-batch-reader';
+import type { DeliveryBatchReader, DeliveryBatchSnapshot } from './delivery-batch-reader';
 import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
 import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule, retryAfterSeconds } from './retry-schedule';
@@ -28,12 +29,17 @@ const RESPONSE_BODY_LIMIT = 1024;
 export const USER_AGENT = 'PartnerEmbed-Webhooks/1.0';
 /** Statuses whose `Retry-After` may lengthen the next wait (RFC 9110: 429 Too Many Requests, 503 Service Unavailable). */
 const RETRY_AFTER_STATUSES = new Set([429, 503]);
+/**
+ * How long a read endpoint is reused: a pause, a removal or a new URL reaches a warm
+ * dispatcher within this time (operators are told so by `webhook pause`, `remove` and `set`).
+ */
+export const ENDPOINT_CACHE_SECONDS = 5;
 /** The receiver says the endpoint is gone for good. */
 const GONE = 410;
 
 export interface WebhookDispatcherDependencies {
   readonly deliveries: DeliveryRepository;
-  /** A batch's first read: its deliveries and the endpoints of the partners its messages name. */
+  /** A batch's first read: the deliveries its messages do not carry, with the endpoints of the partners they name. */
   readonly batchReader: DeliveryBatchReader;
   readonly endpoints: WebhookEndpointRepository;
   /** For the failure alert's address. */
@@ -49,17 +55,39 @@ export interface WebhookDispatcherDependencies {
   readonly logger: Logger;
 }
 
-/** The reads a batch of messages shares: its deliveries and named endpoints in one request, any other endpoint once. */
+/** What an attempt needs of its delivery: all that a first attempt's message carries. */
+type AttemptSubject = Pick<Delivery, 'deliveryId' | 'partnerId' | 'event' | 'body' | 'chain' | 'attemptCount'>;
+
+/** A message as the queue handed it over: `redelivered` when SQS gave it out before (ApproximateReceiveCount > 1). */
+export interface ReceivedDeliveryMessage {
+  readonly message: DeliveryMessage;
+  readonly redelivered: boolean;
+}
+
+/**
+ * The delivery a first attempt's message carries, when nothing is to be learnt by reading
+ * it: the fan-out created it pending and queued this message, and no handler has had the
+ * message before. Every other message (a retry, a replay, a hop of one, a redelivery, a
+ * body too large to carry) reads its delivery, so that a message handled before, or
+ * overtaken by a replay, never reaches the partner again.
+ */
+function carriedAttempt({ message, redelivered }: ReceivedDeliveryMessage): AttemptSubject | undefined {
+  const { deliveryId, partnerId, chain, attempt, event, body } = message;
+  if (redelivered || chain !== 1 || attempt !== 1 || !partnerId || !event || body === undefined) return undefined;
+  return { deliveryId: deliveryId as DeliveryId, partnerId: partnerId as PartnerId, event, body, chain, attemptCount: 0 };
+}
+
+/** The reads a batch of messages shares: the deliveries its messages do not carry, and endpoints. */
 interface BatchReads {
   delivery(deliveryId: DeliveryId): Promise<Delivery | undefined>;
   endpoint(partnerId: PartnerId): Promise<WebhookEndpoint | undefined>;
-  /** The endpoint changed (this handler disabled it): read it again when next asked. */
+  /** The endpoint changed (this handler held a delivery for it or changed it): read it again when next asked. */
   forget(partnerId: PartnerId): void;
 }
 
 /** What the handler gets for one queue batch: `dispatch` once per message of the batch. */
 export interface DispatchBatch {
-  dispatch(message: DeliveryMessage): Promise<DispatchOutcome>;
+  dispatch(received: ReceivedDeliveryMessage): Promise<DispatchOutcome>;
 }
 
 /**
@@ -67,39 +95,65 @@ export interface DispatchBatch {
  * hop when the attempt is not due yet. State changes are conditional on the delivery's
  * chain and attempt count, so a message handled twice (SQS redelivers after a crash or
  * timeout) neither counts an attempt twice nor marks delivered what was not, nor alerts twice.
+ *
+ * Endpoints are kept for `ENDPOINT_CACHE_SECONDS` (as signing secrets are for a minute):
+ * a pause, a removal or a new URL reaches a warm dispatcher within that time.
  */
 export class WebhookDispatcher {
-  constructor(private readonly dependencies: WebhookDispatcherDependencies) {}
+  private readonly endpointCache: ReadCache<PartnerId, WebhookEndpoint | undefined>;
+
+  constructor(private readonly dependencies: WebhookDispatcherDependencies) {
+    this.endpointCache = new ReadCache(dependencies.clock, ENDPOINT_CACHE_SECONDS * 1000);
+  }
 
   /**
-   * Starts a queue batch: one consistent read of all its deliveries and of the endpoint of
-   * each partner its messages name begins now (each message's first use waits for it). A
-   * partner's endpoint is read once per batch; one no message names (messages queued before
+   * Starts a queue batch: one consistent read begins now of the deliveries its messages do
+   * not carry and of the endpoint of each partner they name that is not cached (each
+   * message's first use waits for it); a batch of carried first attempts to cached
+   * endpoints reads nothing. A partner's endpoint no message names (messages queued before
    * they named their partner) is read when its first delivery needs it.
    */
-  batch(messages: readonly DeliveryMessage[]): DispatchBatch {
-    const named = new Set(messages.flatMap((m) => (m.partnerId ? [m.partnerId as PartnerId] : [])));
-    const snapshot = this.dependencies.batchReader.read([...new Set(messages.map((m) => m.deliveryId as DeliveryId))], [...named]);
+  batch(received: readonly ReceivedDeliveryMessage[]): DispatchBatch {
+    const toRead = [...new Set(received.filter((r) => !carriedAttempt(r)).map((r) => r.message.deliveryId as DeliveryId))];
+    const named = new Set(received.flatMap(({ message }) => (message.partnerId ? [message.partnerId as PartnerId] : [])));
+    const uncached = [...named].filter((partnerId) => !this.endpointCache.fresh(partnerId));
     // Each dispatch awaits what it needs and fails with it; these only keep a failed read
     // that no dispatch came to await from counting as an unhandled rejection.
     const withoutUnhandledRejection = <T>(read: Promise<T>) => (read.catch(() => undefined), read);
-    withoutUnhandledRejection(snapshot);
-    const endpoints = new Map<PartnerId, Promise<WebhookEndpoint | undefined>>(
-      [...named].map((partnerId) => [partnerId, withoutUnhandledRejection(snapshot.then((read) => read.endpoints.get(partnerId)))]),
-    );
+    const snapshot =
+      toRead.length + uncached.length > 0 ? withoutUnhandledRejection(this.dependencies.batchReader.read(toRead, uncached)) : undefined;
+    for (const partnerId of uncached) {
+      this.endpointCache.keep(partnerId, withoutUnhandledRejection((snapshot as Promise<DeliveryBatchSnapshot>).then((read) => read.endpoints.get(partnerId))));
+    }
     const reads: BatchReads = {
-      delivery: async (deliveryId) => (await snapshot).deliveries.get(deliveryId),
-      endpoint: (partnerId) => {
-        let endpoint = endpoints.get(partnerId);
-        if (!endpoint) endpoints.set(partnerId, (endpoint = this.dependencies.endpoints.get(partnerId)));
-        return endpoint;
-      },
-      forget: (partnerId) => endpoints.delete(partnerId),
+      delivery: async (deliveryId) => (await snapshot)?.deliveries.get(deliveryId),
+      endpoint: (partnerId) => this.endpointCache.get(partnerId, () => this.dependencies.endpoints.get(partnerId)),
+      forget: (partnerId) => this.endpointCache.forget(partnerId),
     };
     return { dispatch: (message) => this.dispatch(message, reads) };
   }
 
-  private async dispatch(message: DeliveryMessage, reads: BatchReads): Promise<DispatchOutcome> {
+  private async dispatch(received: ReceivedDeliveryMessage, reads: BatchReads): Promise<DispatchOutcome> {
+    const { message } = received;
+    const subject = carriedAttempt(received) ?? (await this.readSubject(message, reads));
+    if (typeof subject === 'string') return subject;
+
+    const now = this.dependencies.clock.now();
+    const dueAt = new Date(message.dueAt);
+    if (now < dueAt) {
+      const delaySeconds = hopDelaySeconds(dueAt, now);
+      await this.dependencies.queue.send(message, delaySeconds);
+      const log = { deliveryId: message.deliveryId, chain: message.chain, attempt: message.attempt };
+      this.dependencies.logger.info({ msg: 'webhook attempt not due yet', outcome: 'not-due', dueAt: message.dueAt, delaySeconds, ...log });
+      return 'not-due';
+    }
+    const endpoint = await reads.endpoint(subject.partnerId);
+    if (endpoint && endpoint.status !== 'enabled') return this.hold(subject, now, reads);
+    return this.attempt(subject, message.attempt, now, reads);
+  }
+
+  /** The delivery a message names, read; or why the message is not to be attempted. */
+  private async readSubject(message: DeliveryMessage, reads: BatchReads): Promise<Delivery | DispatchOutcome> {
     const deliveryId = message.deliveryId as DeliveryId;
     const delivery = await reads.delivery(deliveryId);
     const log = { deliveryId, chain: message.chain, attempt: message.attempt };
@@ -121,18 +175,7 @@ export class WebhookDispatcher {
       }
       return this.stale(log, 'attempt already recorded');
     }
-
-    const now = this.dependencies.clock.now();
-    const dueAt = new Date(message.dueAt);
-    if (now < dueAt) {
-      const delaySeconds = hopDelaySeconds(dueAt, now);
-      await this.dependencies.queue.send(message, delaySeconds);
-      this.dependencies.logger.info({ msg: 'webhook attempt not due yet', outcome: 'not-due', dueAt: message.dueAt, delaySeconds, ...log });
-      return 'not-due';
-    }
-    const endpoint = await reads.endpoint(delivery.partnerId);
-    if (endpoint && endpoint.status !== 'enabled') return this.hold(delivery, now, reads);
-    return this.attempt(delivery, message.attempt, now, reads);
+    return delivery;
   }
 
   /**
@@ -141,7 +184,7 @@ export class WebhookDispatcher {
    * the batch's read and the hold would leave it held with nobody to release it, so the
    * endpoint is read again after holding and the delivery released and sent at once if so.
    */
-  private async hold(delivery: Delivery, now: Date, reads: BatchReads): Promise<DispatchOutcome> {
+  private async hold(delivery: AttemptSubject, now: Date, reads: BatchReads): Promise<DispatchOutcome> {
     const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt: delivery.attemptCount + 1 };
     if (!(await this.dependencies.deliveries.hold(delivery, now))) return this.stale(log, 'delivery changed before it was held');
     reads.forget(delivery.partnerId);
@@ -153,7 +196,7 @@ export class WebhookDispatcher {
     return 'held';
   }
 
-  private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
+  private async attempt(delivery: AttemptSubject, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
     const result = await this.send(delivery, startedAt, reads);
     const finishedAt = this.dependencies.clock.now();
     const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;
@@ -201,25 +244,32 @@ export class WebhookDispatcher {
       return 'retry-scheduled';
     }
     this.dependencies.logger.error({ msg: 'webhook delivery failed after the last retry', outcome: 'failed', ...log });
-    await this.ensureAlert({ ...delivery, status: 'failed', attemptCount: attemptNumber, alertStatus: 'pending' });
+    await this.ensureAlert({ ...delivery, attemptCount: attemptNumber, alertStatus: 'pending' });
     return 'failed';
   }
 
   /**
    * The endpoint's health after a recorded attempt: a success ends a failing streak; a 410
    * Gone disables the endpoint at once; a failure starts a streak, or disables the
-   * endpoint when the streak has lasted `disableAfterSeconds`.
+   * endpoint when the streak has lasted `disableAfterSeconds`. A streak's start or end is
+   * read again by the next delivery, so the cached endpoint does not repeat the write.
    */
   private async updateHealth(partnerId: PartnerId, attempt: DeliveryAttempt, at: Date, reads: BatchReads): Promise<void> {
     const endpoint = await reads.endpoint(partnerId);
     if (!endpoint) return;
     if (attempt.succeeded) {
-      if (endpoint.failingSince) await this.dependencies.endpoints.markHealthy(partnerId);
+      if (endpoint.failingSince) {
+        await this.dependencies.endpoints.markHealthy(partnerId);
+        reads.forget(partnerId);
+      }
       return;
     }
     if (endpoint.status !== 'enabled') return;
     if (attempt.statusCode === GONE) return this.disable(endpoint, 'the endpoint answered 410 Gone', at, reads);
-    if (!endpoint.failingSince) return this.dependencies.endpoints.markFailing(partnerId, new Date(attempt.attemptedAt));
+    if (!endpoint.failingSince) {
+      await this.dependencies.endpoints.markFailing(partnerId, new Date(attempt.attemptedAt));
+      return reads.forget(partnerId);
+    }
     if (at.getTime() - new Date(endpoint.failingSince).getTime() >= this.dependencies.disableAfterSeconds * 1000) {
       return this.disable(endpoint, `every delivery attempt has failed since ${endpoint.failingSince}`, at, reads);
     }
@@ -265,7 +315,7 @@ export class WebhookDispatcher {
     }
   }
 
-  private async send(delivery: Delivery, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
+  private async send(delivery: AttemptSubject, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
     const endpoint = await reads.endpoint(delivery.partnerId);
     if (!endpoint) return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
     const secrets = await this.dependencies.secrets.get(delivery.partnerId);
@@ -287,7 +337,7 @@ export class WebhookDispatcher {
     return { ...(await this.dependencies.transport.post(endpoint.url, headers, delivery.body)), url: endpoint.url };
   }
 
-  private async queueAttempt(delivery: Delivery, attempt: number, dueAt: Date): Promise<void> {
+  private async queueAttempt(delivery: Pick<Delivery, 'deliveryId' | 'partnerId' | 'chain'>, attempt: number, dueAt: Date): Promise<void> {
     await this.dependencies.queue.send(
       { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt, dueAt: dueAt.toISOString() },
       Math.min(MAX_SQS_DELAY_SECONDS, hopDelaySeconds(dueAt, this.dependencies.clock.now())),
@@ -298,7 +348,7 @@ export class WebhookDispatcher {
    * Sends the failure alert unless it went out already. The claim is a conditional write
    * with a lease: a handler that crashes after claiming leaves it to the next redelivery.
    */
-  private async ensureAlert(delivery: Delivery): Promise<void> {
+  private async ensureAlert(delivery: AttemptSubject & Pick<Delivery, 'alertStatus'>): Promise<void> {
     if (delivery.alertStatus !== 'pending' && delivery.alertStatus !== 'sending') return;
     const now = this.dependencies.clock.now();
     const leaseUntil = new Date(now.getTime() + ALERT_LEASE_SECONDS * 1000);

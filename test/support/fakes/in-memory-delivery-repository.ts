@@ -36,9 +36,10 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     this.update(deliveryId, { queued: true }, at);
   }
 
-  async recordAttempt(delivery: Delivery, outcome: AttemptOutcome, at: Date) {
+  async recordAttempt(delivery: Pick<Delivery, 'deliveryId'>, outcome: AttemptOutcome, at: Date) {
     const current = this.deliveries.get(delivery.deliveryId);
-    if (current?.status !== 'pending' || current.chain !== delivery.chain || current.attemptCount !== delivery.attemptCount) return false;
+    const { chain, attempt } = outcome.attempt;
+    if (current?.status !== 'pending' || current.chain !== chain || current.attemptCount !== attempt - 1) return false;
     const { nextAttemptAt: _previous, ...rest } = current;
     this.deliveries.set(delivery.deliveryId, {
       ...rest,
@@ -92,7 +93,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
       .slice(0, options.limit);
   }
 
-  async hold(delivery: Delivery, at: Date) {
+  async hold(delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount'>, at: Date) {
     const current = this.deliveries.get(delivery.deliveryId);
     if (current?.status !== 'pending' || current.chain !== delivery.chain || current.attemptCount !== delivery.attemptCount) return false;
     this.update(delivery.deliveryId, { heldAt: at.toISOString() }, at);
