@@ -67,8 +67,8 @@ export interface ReceivedDeliveryMessage {
 /**
  * The delivery a first attempt's message carries, when nothing is to be learnt by reading
  * it: the fan-out created it pending and queued this message, and no handler has had the
- * message before. Every other message (a retry, a replay, a hop of one, a redelivery, a
- * body too large to carry) reads its delivery, so that a message handled before, or
+ * message before. Every other message (a retry, a replay, a redelivery, one whose body
+ * was too large to carry) reads its delivery, so that a message handled before, or
  * overtaken by a replay, never reaches the partner again.
  */
 function carriedAttempt({ message, redelivered }: ReceivedDeliveryMessage): AttemptSubject | undefined {
@@ -123,7 +123,8 @@ export class WebhookDispatcher {
     const snapshot =
       toRead.length + uncached.length > 0 ? withoutUnhandledRejection(this.dependencies.batchReader.read(toRead, uncached)) : undefined;
     for (const partnerId of uncached) {
-      this.endpointCache.keep(partnerId, withoutUnhandledRejection((snapshot as Promise<DeliveryBatchSnapshot>).then((read) => read.endpoints.get(partnerId))));
+      const endpoint = (snapshot as Promise<DeliveryBatchSnapshot>).then((read) => read.endpoints.get(partnerId));
+      this.endpointCache.keep(partnerId, withoutUnhandledRejection(endpoint));
     }
     const reads: BatchReads = {
       delivery: async (deliveryId) => (await snapshot)?.deliveries.get(deliveryId),
