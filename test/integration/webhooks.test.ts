@@ -414,17 +414,22 @@ describe('surviving crashes and redelivery', () => {
     expect((await stack.deps.webhookAdmin.listDeliveries(partnerId))[0]).toMatchObject({ status: 'delivered', attemptCount: 2 });
   });
 
-  it('ignores a redelivered message of an attempt that was already recorded', async () => {
+  /** A first attempt delivered, then a copy of its message queued again. */
+  async function aDeliveredFirstAttemptQueuedAgain() {
     const partnerReceiver = await receiver();
     const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
     await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
     const firstAttempt = lastDeliveryMessage();
     await dispatchOnce();
-
-    // A copy a handler took and lost (it timed out or crashed with it): SQS hands it out again.
     await stack.deps.aws.sqs.send(
       new SendMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MessageBody: JSON.stringify(firstAttempt.body) }),
     );
+    return { partnerReceiver, firstAttempt };
+  }
+
+  it('ignores a redelivered message of an attempt that was already recorded', async () => {
+    const { partnerReceiver, firstAttempt } = await aDeliveredFirstAttemptQueuedAgain();
+    // The copy is one a handler took and lost (it timed out or crashed with it): SQS hands it out again.
     const { Messages: [taken] = [] } = await stack.deps.aws.sqs.send(
       new ReceiveMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MaxNumberOfMessages: 1 }),
     );
@@ -436,15 +441,7 @@ describe('surviving crashes and redelivery', () => {
   });
 
   it('counts one attempt when a copy of a first attempt comes as a new message: it is sent again, at least once', async () => {
-    const partnerReceiver = await receiver();
-    const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
-    await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
-    const firstAttempt = lastDeliveryMessage();
-    await dispatchOnce();
-
-    await stack.deps.aws.sqs.send(
-      new SendMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MessageBody: JSON.stringify(firstAttempt.body) }),
-    );
+    const { partnerReceiver, firstAttempt } = await aDeliveredFirstAttemptQueuedAgain();
     await dispatchOnce();
 
     const deliveryIds = partnerReceiver.requests.map((request) => request.headers['x-service-delivery-id']);
