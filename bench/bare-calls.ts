@@ -27,10 +27,12 @@
  *                                  embedded session (conditional, ALL_NEW), GetItem profile by
  *                                  id, Query the organization's partition (consistent), Query
  *                                  the catalog, Query the user's cart (consistent)
- * webhook delivery attempts        per SQS batch: BatchGetItem of its deliveries (consistent),
- *                                  GetItem of each partner's webhook endpoint (consistent); per
- *                                  delivery: the signed POST, UpdateItem of the delivery state
- *                                  and attempt log (conditional; the signing secret is cached)
+ * webhook delivery attempt         the signed POST, then UpdateItem of the delivery state and
+ *                                  attempt log (conditional; secret, endpoint and body at hand,
+ *                                  as a first attempt's message carries them). For reference,
+ *                                  a message the dispatcher must read (`deliver`): first one
+ *                                  consistent BatchGetItem of the SQS batch's deliveries and
+ *                                  its partner's webhook endpoint
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
@@ -496,8 +498,9 @@ export class BareCalls {
   }
 
   /**
-   * One successful first attempt of each pending delivery of an SQS batch, with the
-   * partner's signing secret already at hand: the statuses the receiver answered.
+   * One successful first attempt of each pending delivery of an SQS batch, read first as
+   * the dispatcher reads a message that does not carry its delivery (a retry, a replay, a
+   * redelivery), with the partner's signing secret already at hand: the statuses answered.
    */
   async deliver(batch: readonly { deliveryId: string; partnerId: string }[], secret: string): Promise<number[]> {
     const [webhooks, partners] = [this.table('webhooks'), this.table('partners')];
