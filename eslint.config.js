@@ -11,18 +11,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ['functions/domain/**/*.ts'],
+    // The domain and the webhook rules (functions/webhooks/, but for its Lambda entries and its API document).
+    files: ['functions/domain/**/*.ts', 'functions/webhooks/**/*.ts'],
+    ignores: ['functions/webhooks/handlers/**', 'functions/webhooks/document.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@aws-sdk/*', '@middy/*', 'stripe', 'aws-lambda', '**/adapters/**', '**/http/**', '**/lib/**', '**/resources/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'The domain knows nothing of AWS, HTTP or infrastructure.' }] },
+        { patterns: [{ group: ['@aws-sdk/*', '@middy/*', 'stripe', 'aws-lambda', '**/adapters/**', '**/api/**', '**/embed-host/**', '**/composition/**', '**/lib/**', '**/resources/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'The domain knows nothing of AWS, HTTP or infrastructure.' }] },
       ],
     },
   },
   {
     // Lambda code: what a function bundle may contain. No infrastructure, local runtime or CLI, and no CDK.
-    files: ['functions/**/*.ts'],
-    ignores: ['functions/domain/**/*.ts'],
+    files: ['functions/**/*.ts', 'functions/**/*.tsx'],
+    ignores: ['functions/domain/**/*.ts', 'functions/webhooks/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

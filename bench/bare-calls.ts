@@ -62,11 +62,11 @@ import { latestOrderEvent, orderEventFor } from '../functions/domain/orders/orde
 import { applyTransition } from '../functions/domain/orders/order-lifecycle';
 import { OUTBOX_RETENTION_SECONDS } from '../functions/domain/orders/order-outbox';
 import type { OrganizationAggregate } from '../functions/domain/organizations/organization';
-import type { OrderEventMessage } from '../functions/domain/webhooks/order-event-message';
+import type { OrderEventMessage } from '../functions/webhooks/order-event-message';
 import { paymentCustomerIdempotencyKey } from '../functions/domain/payments/payment-provider';
 import type { PartnerId } from '../functions/domain/partners/partner';
-import { USER_AGENT } from '../functions/domain/webhooks/webhook-dispatcher';
-import { signWebhookBody, standardSignatureHeader } from '../functions/domain/webhooks/webhook-signature';
+import { USER_AGENT } from '../functions/webhooks/webhook-dispatcher';
+import { signWebhookBody, standardSignatureHeader } from '../functions/webhooks/webhook-signature';
 import { tableName, type TableName } from '../functions/resources/resource-definitions';
 
 const TOKEN_LIFETIME_MS = 5 * 60 * 1000;

@@ -3,7 +3,7 @@
  * route with only its bare calls (bare-calls.ts), one after another, and a small JSON body.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { EMBED_SESSION_COOKIE } from '../functions/http/embed-cookie';
+import { EMBED_SESSION_COOKIE } from '../functions/embed-host/session-cookie';
 import type { BareCalls, BareOrderBody, BareSetupBody } from './bare-calls';
 import { CONFIRM_ORDER_PATH, HANDSHAKE_PATH, MODULE_PAGE_PATH, PLACE_ORDER_PATH, SETUP_PATH } from './workloads';
 

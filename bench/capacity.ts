@@ -18,7 +18,7 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createAwsClients } from '../functions/adapters/aws-clients';
 import { TABLES } from '../functions/resources/resource-definitions';
-import { EMBED_SESSION_COOKIE } from '../functions/http/embed-cookie';
+import { EMBED_SESSION_COOKIE } from '../functions/embed-host/session-cookie';
 import { BareCalls, type BareOrderBody, type BareSetupBody } from './bare-calls';
 import { bareSettings, type BenchStack } from './bench-stack';
 import {

@@ -5,7 +5,7 @@
  * pool and never answer 429.
  */
 import { randomUUID } from 'node:crypto';
-import { EMBED_SESSION_COOKIE } from '../functions/http/embed-cookie';
+import { EMBED_SESSION_COOKIE } from '../functions/embed-host/session-cookie';
 import type { BenchOrganization, BenchPartner } from './bench-stack';
 import { MAIN_LOCATION, userFields } from './bench-stack';
 

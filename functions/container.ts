@@ -19,11 +19,11 @@ import type { PartnerRepository } from './domain/partners/partner-repository';
 import { ProfileAdmin } from './domain/organizations/profile-admin';
 import { SessionAdmin } from './domain/sessions/session-admin';
 import type { SessionRepository } from './domain/sessions/session-repository';
-import type { DeliveryRepository } from './domain/webhooks/delivery-repository';
+import type { DeliveryRepository } from './webhooks/delivery-repository';
 import type { OrderRepository } from './domain/orders/order-repository';
-import { OrderEventPublisher } from './domain/webhooks/order-event-publisher';
-import { WebhookAdmin } from './domain/webhooks/webhook-admin';
-import type { WebhookEndpointRepository } from './domain/webhooks/webhook-endpoint';
+import { OrderEventPublisher } from './webhooks/order-event-publisher';
+import { WebhookAdmin } from './webhooks/webhook-admin';
+import type { WebhookEndpointRepository } from './webhooks/webhook-endpoint';
 import type { FunctionName } from './resources/resource-definitions';
 
 export type { DependencyOverrides } from './composition/base';

@@ -8,7 +8,7 @@ import {
 import type { Clock } from '../domain/clock';
 import type { PartnerId } from '../domain/partners/partner';
 import { ReadCache } from '../domain/read-cache';
-import type { SigningSecrets, SigningSecretStore } from '../domain/webhooks/signing-secret-store';
+import type { SigningSecrets, SigningSecretStore } from '../webhooks/signing-secret-store';
 import { webhookSecretName } from '../resources/resource-definitions';
 
 /**

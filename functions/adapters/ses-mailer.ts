@@ -1,5 +1,5 @@
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import type { AlertMailer } from '../domain/webhooks/alert-mailer';
+import type { AlertMailer } from '../webhooks/alert-mailer';
 
 /** Plain-text mail through SESv2 SendEmail, from the environment's verified sender identity. */
 export class SesAlertMailer implements AlertMailer {

@@ -3,7 +3,7 @@ import type { RuntimeConfig } from '../config';
 import { type Clock, systemClock } from '../domain/clock';
 import { jsonLinesLogger, type Logger, redactingLogger } from '../domain/logger';
 import type { PaymentProvider } from '../domain/payments/payment-provider';
-import type { EmbedBrowserScripts } from '../http/embed-browser-scripts';
+import type { EmbedBrowserScripts } from '../embed-host/browser-scripts';
 
 /** What every function has, whatever else it does. */
 export interface BaseDependencies {

@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import type { PartnerRepository } from '../domain/partners/partner-repository';
 import { EmbeddedSessions } from '../domain/sessions/embedded-sessions';
-import { bundledEmbedBrowserScripts, type EmbedBrowserScripts } from '../http/embed-browser-scripts';
+import { bundledEmbedBrowserScripts, type EmbedBrowserScripts } from '../embed-host/browser-scripts';
 import { type BaseDependencies, createBase } from './base';
 import { type CommerceDependencies, composeCommerce } from './commerce';
 import { lambdaRoot } from './lambda-root';

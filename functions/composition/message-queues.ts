@@ -1,8 +1,8 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { SqsMessageQueue } from '../adapters/sqs-queue';
 import type { RuntimeConfig } from '../config';
-import type { DeliveryMessage } from '../domain/webhooks/delivery';
-import type { OrderEventMessage } from '../domain/webhooks/order-events';
+import type { DeliveryMessage } from '../webhooks/delivery';
+import type { OrderEventMessage } from '../webhooks/order-events';
 
 /** The queue of webhook attempts: fed by the fan-out, the dispatcher and the operator's replays. */
 export const deliveryQueue = (config: Pick<RuntimeConfig, 'WEBHOOK_DELIVERIES_QUEUE_URL'>, sqs: SQSClient) =>

@@ -2,7 +2,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
-import { WebhookFanout } from '../domain/webhooks/webhook-fanout';
+import { WebhookFanout } from '../webhooks/webhook-fanout';
 import { type BaseDependencies, createBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { deliveryQueue } from './message-queues';

@@ -2,7 +2,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { SqsMessageQueue } from '../adapters/sqs-queue';
 import { OrderOutboxRelay } from '../domain/orders/order-outbox';
-import type { OrderEventMessage } from '../domain/webhooks/order-event-message';
+import type { OrderEventMessage } from '../webhooks/order-event-message';
 import { type BaseDependencies, createBase } from './base';
 import { lambdaRoot } from './lambda-root';
 

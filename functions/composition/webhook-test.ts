@@ -2,7 +2,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
-import { WebhookTestEvents } from '../domain/webhooks/webhook-test-events';
+import { WebhookTestEvents } from '../webhooks/webhook-test-events';
 import { type ApiDependencies, composeApiAccess } from './api-access';
 import { type BaseDependencies, createBase } from './base';
 import { lambdaRoot } from './lambda-root';

@@ -1,7 +1,7 @@
 /**
  * The failures the service reports: one family, whether a use case or a repository
  * raised it. They say what went wrong, never which HTTP status it becomes:
- * `functions/http/error-responses.ts` maps them to the contract's bodies per endpoint, in
+ * `functions/api/pipeline/error-responses.ts` maps them to the contract's bodies per endpoint, in
  * one place.
  *
  * Each class sets `name` as a string literal (as stripe-node's errors do): bundles are

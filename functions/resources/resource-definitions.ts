@@ -102,18 +102,18 @@ export const tableName = (prefix: string, table: TableName): string => `${prefix
 export const queueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}`;
 export const deadLetterQueueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}-dlq`;
 
-/** Lambda handlers, by name; each is `functions/handlers/<name>.ts` exporting `handler`. */
+/** Lambda handlers, by name; each entry exports `handler`. */
 export type FunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest' | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
 
 export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
-  setup: 'functions/handlers/setup.ts',
-  handshake: 'functions/handlers/handshake.ts',
-  embed: 'functions/handlers/embed.ts',
-  ordersApi: 'functions/handlers/orders-api.ts',
-  webhookTest: 'functions/handlers/webhook-test.ts',
-  orderOutboxRelay: 'functions/handlers/order-outbox-relay.ts',
-  orderFanout: 'functions/handlers/order-fanout.ts',
-  webhookDispatch: 'functions/handlers/webhook-dispatch.ts',
+  setup: 'functions/api/setup/handler.ts',
+  handshake: 'functions/api/handshake/handler.ts',
+  embed: 'functions/embed-host/handler.ts',
+  ordersApi: 'functions/api/orders/handler.ts',
+  webhookTest: 'functions/api/webhook-test/handler.ts',
+  orderOutboxRelay: 'functions/webhooks/handlers/order-outbox-relay.ts',
+  orderFanout: 'functions/webhooks/handlers/order-fanout.ts',
+  webhookDispatch: 'functions/webhooks/handlers/webhook-dispatch.ts',
 };
 
 /**

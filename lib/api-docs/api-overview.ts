@@ -9,9 +9,9 @@ import { MAX_LOCATIONS_PER_ORGANIZATION } from '../../functions/domain/organizat
 import { EMBEDDED_SESSION_IDLE_MS, EMBEDDED_SESSION_MAX_MS } from '../../functions/domain/sessions/embedded-sessions';
 import { SESSION_TOKEN_LIFETIME_MS } from '../../functions/domain/sessions/session-token';
 import { MAX_EMAIL_LENGTH, MAX_TEXT_LENGTH } from '../../functions/domain/validation-issues';
-import { MAX_BODY_BYTES } from '../../functions/http/endpoints';
-import { MAX_JSON_DEPTH } from '../../functions/http/middlewares/json-body';
-import { ORDER_WEBHOOKS, PARTNER_API_ROUTES } from '../../functions/http/openapi/partner-api';
+import { MAX_BODY_BYTES } from '../../functions/api/pipeline/endpoints';
+import { MAX_JSON_DEPTH } from '../../functions/api/pipeline/json-body';
+import { ORDER_WEBHOOKS, PARTNER_API_ROUTES } from '../../functions/api/openapi/partner-api';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
 
 const minutes = (ms: number) => `${ms / 60_000} minutes`;

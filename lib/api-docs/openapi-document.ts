@@ -1,14 +1,14 @@
 /**
  * Builds the partner API document (OpenAPI 3.1) from the route and webhook declarations
- * in `functions/http/openapi/`: every schema in it is converted from the zod schema the
+ * in `functions/api/` (each route's `document.ts`): every schema in it is converted from the zod schema the
  * code uses, so regenerating is the only way to change it (`npm run openapi`; a test
  * fails when docs/openapi.json is stale).
  */
 import type * as core from 'zod/v4/core';
-import { IdempotencyKey } from '../../functions/http/idempotency-key';
-import { ORDER_WEBHOOKS, PARTNER_API_ROUTES, WEBHOOK_HEADERS } from '../../functions/http/openapi/partner-api';
-import { RESPONSE_HEADERS } from '../../functions/http/openapi/response-headers';
-import type { NamedSchema, ResponseDocument, RouteDocument } from '../../functions/http/openapi/route-document';
+import { IdempotencyKey } from '../../functions/api/pipeline/idempotency-key';
+import { ORDER_WEBHOOKS, PARTNER_API_ROUTES, WEBHOOK_HEADERS } from '../../functions/api/openapi/partner-api';
+import { RESPONSE_HEADERS } from '../../functions/api/openapi/response-headers';
+import type { NamedSchema, ResponseDocument, RouteDocument } from '../../functions/api/openapi/route-document';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
 import { API_OVERVIEW } from './api-overview';
 import { type JsonSchema, toJsonSchema } from './json-schema';

@@ -5,7 +5,7 @@
  */
 import { buildSync } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import type { EmbedBrowserScripts } from '../../functions/http/embed-browser-scripts';
+import type { EmbedBrowserScripts } from '../../functions/embed-host/browser-scripts';
 
 const source = (file: string) => fileURLToPath(new URL(`../../functions/embed-sdk/${file}`, import.meta.url));
 

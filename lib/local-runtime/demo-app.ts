@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { SetupRequest } from '../../functions/domain/organizations/setup-request';
 import { formatUsd, parseCents } from '../../functions/domain/money';
-import { escapeHtml } from '../../functions/http/embed-pages';
+import { escapeHtml } from '../../functions/embed-host/host-pages';
 import type { LocalPage } from './api-gateway-adapter';
 import { DEMO_HOST_SCRIPT, DEMO_HOST_SCRIPT_PATH } from './demo-host-script';
 import { DEMO_WEBHOOK_PATH, type DemoWebhookReceiver, type ReceivedWebhook } from './demo-webhook-receiver';

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import type { WebhookAdmin } from '../../functions/domain/webhooks/webhook-admin';
+import type { WebhookAdmin } from '../../functions/webhooks/webhook-admin';
 import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import type { LocalPage } from './api-gateway-adapter';
 

@@ -11,8 +11,8 @@
 import type { Dependencies } from '../../functions/container';
 import { ValidationFailed } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { DELIVERY_STATUSES, type DeliveryAttempt, DeliveryStatus, type DeliveryId } from '../../functions/domain/webhooks/delivery';
-import type { DeliveryWithAttempts } from '../../functions/domain/webhooks/webhook-admin';
+import { DELIVERY_STATUSES, type DeliveryAttempt, DeliveryStatus, type DeliveryId } from '../../functions/webhooks/delivery';
+import type { DeliveryWithAttempts } from '../../functions/webhooks/webhook-admin';
 import { documentLines, fieldLines, NONE, tableLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
 import { DeliveryIdOption, DeliveryStatusOption, limitOption, PartnerIdOption, partnerOption, TimeOption } from './option-schemas';

@@ -7,9 +7,9 @@ import type { ProfileId } from '../../functions/domain/organizations/organizatio
 import type { ApiKeyId, PartnerId } from '../../functions/domain/partners/partner';
 import { Scope, SCOPES } from '../../functions/domain/partners/partner';
 import { optionalEmail, requiredField, requiredText } from '../../functions/domain/validation';
-import { DELIVERY_STATUSES, type DeliveryId } from '../../functions/domain/webhooks/delivery';
-import { ORDER_EVENT_KINDS, OrderEventKind } from '../../functions/domain/webhooks/order-events';
-import { checkPreferredSecret } from '../../functions/domain/webhooks/webhook-secret';
+import { DELIVERY_STATUSES, type DeliveryId } from '../../functions/webhooks/delivery';
+import { ORDER_EVENT_KINDS, OrderEventKind } from '../../functions/webhooks/order-events';
+import { checkPreferredSecret } from '../../functions/webhooks/webhook-secret';
 
 const commaSeparated = (raw: string): string[] =>
   raw

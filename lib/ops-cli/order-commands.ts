@@ -12,7 +12,7 @@ import { MAX_ORDER_PAGE_SIZE } from '../../functions/domain/orders/order-reposit
 import type { OrderAction } from '../../functions/domain/orders/transition-input';
 import type { Organization } from '../../functions/domain/organizations/organization';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { toOrderResponse } from '../../functions/http/order-response';
+import { toOrderResponse } from '../../functions/api/orders/order-response';
 import { fieldLines, NONE, tableLines } from './human-format';
 import { type CommandTable, defineCommand, type OptionSpecs } from './ops-command';
 import { OrderIdOption, partnerOption } from './option-schemas';

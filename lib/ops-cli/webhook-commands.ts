@@ -13,9 +13,9 @@
 import { SIGNING_SECRET_CACHE_SECONDS } from '../../functions/adapters/secret-store';
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { ORDER_EVENT_KINDS } from '../../functions/domain/webhooks/order-events';
-import { ENDPOINT_CACHE_SECONDS } from '../../functions/domain/webhooks/webhook-dispatcher';
-import type { EndpointView, RequeuedDeliveries } from '../../functions/domain/webhooks/webhook-admin';
+import { ORDER_EVENT_KINDS } from '../../functions/webhooks/order-events';
+import { ENDPOINT_CACHE_SECONDS } from '../../functions/webhooks/webhook-dispatcher';
+import type { EndpointView, RequeuedDeliveries } from '../../functions/webhooks/webhook-admin';
 import { fieldLines, NONE } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
 import { DurationOption, EventKindsOption, partnerOption, WebhookSecretOption, WebhookUrlOption } from './option-schemas';

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientOptions } from '../../functions/adapters/aws/client-options';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import type { ProfileId } from '../../functions/domain/organizations/organization';
-import type { HttpLambda } from '../../functions/http/api-context';
+import type { HttpLambda } from '../../functions/api/pipeline/api-context';
 import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
 import {
   apiRoutes,

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryId } from '../../functions/domain/webhooks/delivery';
+import type { DeliveryId } from '../../functions/webhooks/delivery';
 import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { describeCall, FaultPlan, modesFor, injectAwsFaults, type PlannedCall } from '../support/fault-plan';
 import { recordSqsDelays } from '../support/sqs-delays';

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimited } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import type { ApiEndpoint } from '../../functions/http/endpoints';
-import { HANDSHAKE_ENDPOINT, SANDBOX_ORDER_CREATE_ENDPOINT, SANDBOX_ORDER_TRANSITION_ENDPOINT, SETUP_ENDPOINT } from '../../functions/http/endpoints';
+import type { ApiEndpoint } from '../../functions/api/pipeline/endpoints';
+import { HANDSHAKE_ENDPOINT, SANDBOX_ORDER_CREATE_ENDPOINT, SANDBOX_ORDER_TRANSITION_ENDPOINT, SETUP_ENDPOINT } from '../../functions/api/pipeline/endpoints';
 import { anItem, importDriftProducts } from '../support/order-pipeline';
 import { scanTable } from '../support/inspect';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_ACTIONS, type OrderAction } from '../../functions/domain/orders/transition-input';
 import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle';
 import { ORDER_STATUSES, type OrderStatus } from '../../functions/domain/orders/order';
-import { createOrdersApiHandler } from '../../functions/handlers/orders-api';
+import { createOrdersApiHandler } from '../../functions/api/orders/handler';
 import { apiRoutes } from '../../functions/resources/resource-definitions';
 import { anItem, anOrderingPartner, deliverEverything, importDriftProducts, type OrderingPartner, webhooksOf } from '../support/order-pipeline';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { SetupResponseBody } from '../../functions/http/setup-response';
+import { SetupResponseBody } from '../../functions/api/setup/response';
 import { aLocation, anAddress, aSetupRequest } from '../support/setup-request-builder';
 import { scanTable, stripeCustomersFor } from '../support/inspect';
 import { TEST_CLOCK_START } from '../support/manual-clock';

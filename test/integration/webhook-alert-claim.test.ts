@@ -5,13 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DeliveryRepository } from '../../functions/domain/webhooks/delivery-repository';
+import type { DeliveryRepository } from '../../functions/webhooks/delivery-repository';
 import { deliveryRepository } from '../../functions/composition/repositories';
 import type { Partner, PartnerId } from '../../functions/domain/partners/partner';
-import type { Delivery, DeliveryMessage } from '../../functions/domain/webhooks/delivery';
-import { RetrySchedule } from '../../functions/domain/webhooks/retry-schedule';
-import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
-import { WebhookDispatcher } from '../../functions/domain/webhooks/webhook-dispatcher';
+import type { Delivery, DeliveryMessage } from '../../functions/webhooks/delivery';
+import { RetrySchedule } from '../../functions/webhooks/retry-schedule';
+import type { WebhookEndpoint } from '../../functions/webhooks/webhook-endpoint';
+import { WebhookDispatcher } from '../../functions/webhooks/webhook-dispatcher';
 import { holdUntilAll } from '../support/arrival-gate';
 import { DeliveryBatchReaderOverPorts } from '../support/fakes/delivery-batch-reader-over-ports';
 import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fakes/in-memory-webhook-endpoints';

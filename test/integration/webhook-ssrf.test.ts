@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
+import type { WebhookEndpoint } from '../../functions/webhooks/webhook-endpoint';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';

@@ -7,9 +7,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/domain/webhooks/order-events';
+import { ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/webhooks/order-events';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
-import { createWebhookTestHandler } from '../../functions/handlers/webhook-test';
+import { createWebhookTestHandler } from '../../functions/api/webhook-test/handler';
 import { apiRoutes } from '../../functions/resources/resource-definitions';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';

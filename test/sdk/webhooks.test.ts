@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signWebhookBody } from '../../functions/domain/webhooks/webhook-signature';
+import { signWebhookBody } from '../../functions/webhooks/webhook-signature';
 import { constructEvent, PartnerSignatureVerificationError, verifyWebhook } from '../../sdk/src/index';
 import { API_DOCUMENT, schemaProblems } from '../support/api-document';
 

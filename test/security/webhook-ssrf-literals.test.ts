@@ -8,7 +8,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
+import type { WebhookEndpoint } from '../../functions/webhooks/webhook-endpoint';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { aPartnerWithOrganization, orderCreatedData, purgeQueues } from '../support/webhook-fixtures';
 

@@ -1,4 +1,4 @@
-import type { ApiEndpointName } from '../../functions/http/endpoints';
+import type { ApiEndpointName } from '../../functions/api/pipeline/endpoints';
 import type { TestStack } from './test-stack';
 
 /** The function whose rate limiter counts each endpoint (the order API's routes are one function). */

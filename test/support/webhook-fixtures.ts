@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { Organization, OrganizationId, Profile, ProfileId, UserId } from '../../functions/domain/organizations/organization';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import type { Delivery, DeliveryId } from '../../functions/domain/webhooks/delivery';
+import type { Delivery, DeliveryId } from '../../functions/webhooks/delivery';
 import type { TestStack } from './test-stack';
 
 /** A partner with an alert address and one organization, written through the repositories. */

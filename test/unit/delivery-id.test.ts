@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { deliveryIdFor } from '../../functions/domain/webhooks/delivery-id';
+import { deliveryIdFor } from '../../functions/webhooks/delivery-id';
 
 const PARTNER = '0f6c2b8e-3f5e-4a59-9a43-0d9b3c1e2f10' as PartnerId;
 const OTHER_PARTNER = '7d1e0c55-0a57-4c1e-9d36-2f0c1f6e8a11' as PartnerId;

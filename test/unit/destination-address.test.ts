@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress } from '../../functions/domain/webhooks/destination-address';
+import { classifyAddress } from '../../functions/webhooks/destination-address';
 
 /** [address, the range it must be refused as] — first, last and a middle address of each range. */
 const REFUSED: readonly [string, RegExp][] = [

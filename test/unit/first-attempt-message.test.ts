@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { CARRIED_MESSAGE_LIMIT_BYTES, DeliveryMessage, firstAttemptMessage } from '../../functions/domain/webhooks/delivery';
+import { CARRIED_MESSAGE_LIMIT_BYTES, DeliveryMessage, firstAttemptMessage } from '../../functions/webhooks/delivery';
 import { aQueuedDelivery } from '../support/webhook-fixtures';
 
 const at = '2036-11-22T12:00:00.000Z';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderId } from '../../functions/domain/orders/order';
 import { latestOrderEvent, orderEventFor, orderEventId } from '../../functions/domain/orders/order-event';
-import { ORDER_EVENT_DATA, OrderEventMessage } from '../../functions/domain/webhooks/order-events';
+import { ORDER_EVENT_DATA, OrderEventMessage } from '../../functions/webhooks/order-events';
 import { anOrderingWorld } from '../support/order-fixtures';
 
-/** The publisher's rule for producer event ids (functions/domain/webhooks/order-event-publisher.ts). */
+/** The publisher's rule for producer event ids (functions/webhooks/order-event-publisher.ts). */
 const PUBLISHER_EVENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const SHIP = {

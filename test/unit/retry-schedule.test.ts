@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hopDelaySeconds, RetrySchedule, retryAfterSeconds } from '../../functions/domain/webhooks/retry-schedule';
+import { hopDelaySeconds, RetrySchedule, retryAfterSeconds } from '../../functions/webhooks/retry-schedule';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 22, 12) + seconds * 1000);
 const STEPS = [60, 300, 900, 3600, 21600, 86400];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatUtcDateTime } from '../../functions/http/module/utc-date-time';
+import { formatUtcDateTime } from '../../functions/embed-host/module/utc-date-time';
 
 const intl = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 

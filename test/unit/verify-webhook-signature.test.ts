@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signWebhookBody } from '../../functions/domain/webhooks/webhook-signature';
+import { signWebhookBody } from '../../functions/webhooks/webhook-signature';
 import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 
 const secret = 'whsec_0123456789abcdef0123456789abcdef';

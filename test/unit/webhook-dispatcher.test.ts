@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Partner, PartnerId } from '../../functions/domain/partners/partner';
-import { type Delivery, type DeliveryMessage, firstAttemptMessage } from '../../functions/domain/webhooks/delivery';
-import { RetrySchedule } from '../../functions/domain/webhooks/retry-schedule';
-import { WebhookAdmin } from '../../functions/domain/webhooks/webhook-admin';
-import type { WebhookEndpoint } from '../../functions/domain/webhooks/webhook-endpoint';
-import { ENDPOINT_CACHE_SECONDS, WebhookDispatcher } from '../../functions/domain/webhooks/webhook-dispatcher';
+import { type Delivery, type DeliveryMessage, firstAttemptMessage } from '../../functions/webhooks/delivery';
+import { RetrySchedule } from '../../functions/webhooks/retry-schedule';
+import { WebhookAdmin } from '../../functions/webhooks/webhook-admin';
+import type { WebhookEndpoint } from '../../functions/webhooks/webhook-endpoint';
+import { ENDPOINT_CACHE_SECONDS, WebhookDispatcher } from '../../functions/webhooks/webhook-dispatcher';
 import { DeliveryBatchReaderOverPorts } from '../support/fakes/delivery-batch-reader-over-ports';
 import { InMemoryDeliveryRepository } from '../support/fakes/in-memory-delivery-repository';
 import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fakes/in-memory-webhook-endpoints';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl } from '../../functions/domain/webhooks/webhook-url';
+import { checkWebhookUrl } from '../../functions/webhooks/webhook-url';
 
 const reason = (url: string, production: boolean) => {
   const checked = checkWebhookUrl(url, production);

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PartnerId } from '../../domain/partners/partner';
-import type { DeliveryId } from '../../domain/webhooks/delivery';
-import type { DeliveryBatchReader, DeliveryBatchSnapshot } from '../../domain/webhooks/delivery-batch-reader';
+import type { DeliveryId } from '../../webhooks/delivery';
+import type { DeliveryBatchReader, DeliveryBatchSnapshot } from '../../webhooks/delivery-batch-reader';
 import { batchGetTables } from './batch-get-all';
 import { deliveryFromItem, webhookKeys } from './delivery-repository';
 import { partnerKeys } from './partner-repository';

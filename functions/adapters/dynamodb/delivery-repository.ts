@@ -6,8 +6,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../../domain/clock';
 import type { PartnerId } from '../../domain/partners/partner';
-import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../domain/webhooks/delivery';
-import type { AttemptOutcome, DeliveryRepository } from '../../domain/webhooks/delivery-repository';
+import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../webhooks/delivery';
+import type { AttemptOutcome, DeliveryRepository } from '../../webhooks/delivery-repository';
 import { queryAll } from './query-all';
 import { failedConditions } from './transactions';
 

@@ -12,7 +12,7 @@ import {
   type OrderRepository,
 } from '../../domain/orders/order-repository';
 import type { OrganizationId } from '../../domain/organizations/organization';
-import type { OrderEventMessage } from '../../domain/webhooks/order-event-message';
+import type { OrderEventMessage } from '../../webhooks/order-event-message';
 import { OUTBOX_KEY_PREFIX } from '../../resources/resource-definitions';
 import { cartKeys } from './cart-repository';
 import { failedConditions, lostTransactionConflict, type TransactItem } from './transactions';

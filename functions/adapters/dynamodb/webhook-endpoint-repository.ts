@@ -5,7 +5,7 @@ import type {
   EndpointStatusChange,
   WebhookEndpoint,
   WebhookEndpointRepository,
-} from '../../domain/webhooks/webhook-endpoint';
+} from '../../webhooks/webhook-endpoint';
 import { partnerKeys } from './partner-repository';
 
 export const endpointFromItem = (item: Record<string, unknown>): WebhookEndpoint => {

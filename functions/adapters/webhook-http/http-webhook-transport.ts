@@ -2,9 +2,9 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { classifyAddress } from '../../domain/webhooks/destination-address';
-import { hostOf } from '../../domain/webhooks/webhook-url';
-import type { TransportResult, WebhookTransport } from '../../domain/webhooks/webhook-transport';
+import { classifyAddress } from '../../webhooks/destination-address';
+import { hostOf } from '../../webhooks/webhook-url';
+import type { TransportResult, WebhookTransport } from '../../webhooks/webhook-transport';
 import { publicOnlyLookup } from './public-only-lookup';
 
 const RESPONSE_BODY_LIMIT = 1024;

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { classifyAddress } from '../../domain/webhooks/destination-address';
+import { classifyAddress } from '../../webhooks/destination-address';
 
 /** A production webhook host resolved to an address we never connect to. */
 export class DestinationRefused extends Error {

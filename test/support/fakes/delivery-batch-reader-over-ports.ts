@@ -1,8 +1,8 @@
 import type { PartnerId } from '../../../functions/domain/partners/partner';
-import type { Delivery, DeliveryId } from '../../../functions/domain/webhooks/delivery';
-import type { DeliveryBatchReader } from '../../../functions/domain/webhooks/delivery-batch-reader';
-import type { DeliveryRepository } from '../../../functions/domain/webhooks/delivery-repository';
-import type { WebhookEndpoint, WebhookEndpointRepository } from '../../../functions/domain/webhooks/webhook-endpoint';
+import type { Delivery, DeliveryId } from '../../../functions/webhooks/delivery';
+import type { DeliveryBatchReader } from '../../../functions/webhooks/delivery-batch-reader';
+import type { DeliveryRepository } from '../../../functions/webhooks/delivery-repository';
+import type { WebhookEndpoint, WebhookEndpointRepository } from '../../../functions/webhooks/webhook-endpoint';
 
 /** A DeliveryBatchReader made of the repositories' single reads, for dispatchers built on fakes. */
 export class DeliveryBatchReaderOverPorts implements DeliveryBatchReader {

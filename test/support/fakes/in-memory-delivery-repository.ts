@@ -1,6 +1,6 @@
 import type { PartnerId } from '../../../functions/domain/partners/partner';
-import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../../functions/domain/webhooks/delivery';
-import type { AttemptOutcome, DeliveryRepository } from '../../../functions/domain/webhooks/delivery-repository';
+import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../../functions/webhooks/delivery';
+import type { AttemptOutcome, DeliveryRepository } from '../../../functions/webhooks/delivery-repository';
 
 /**
  * DeliveryRepository in a Map, with the DynamoDB adapter's conditions (status, chain,

@@ -1,11 +1,11 @@
 import type { PartnerId } from '../../../functions/domain/partners/partner';
-import type { SigningSecrets, SigningSecretStore } from '../../../functions/domain/webhooks/signing-secret-store';
+import type { SigningSecrets, SigningSecretStore } from '../../../functions/webhooks/signing-secret-store';
 import type {
   EndpointStatus,
   EndpointStatusChange,
   WebhookEndpoint,
   WebhookEndpointRepository,
-} from '../../../functions/domain/webhooks/webhook-endpoint';
+} from '../../../functions/webhooks/webhook-endpoint';
 
 /** WebhookEndpointRepository in a Map, with the DynamoDB adapter's conditions on status and the failing streak. */
 export class InMemoryWebhookEndpoints implements WebhookEndpointRepository {

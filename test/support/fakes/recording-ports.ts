@@ -1,7 +1,7 @@
 import type { Logger } from '../../../functions/domain/logger';
-import type { AlertMailer } from '../../../functions/domain/webhooks/alert-mailer';
-import type { MessageQueue } from '../../../functions/domain/webhooks/message-queue';
-import type { TransportResult, WebhookTransport } from '../../../functions/domain/webhooks/webhook-transport';
+import type { AlertMailer } from '../../../functions/webhooks/alert-mailer';
+import type { MessageQueue } from '../../../functions/webhooks/message-queue';
+import type { TransportResult, WebhookTransport } from '../../../functions/webhooks/webhook-transport';
 
 /**
  * Ports whose only effect is to be called: each keeps what it was given, so a unit test

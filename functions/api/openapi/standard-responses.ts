@@ -1,0 +1,62 @@
+/**
+ * Responses every authenticated route shares: the pipeline's authentication, scope and
+ * rate-limit failures (functions/api/pipeline/api-key-auth.ts), in the general
+ * error body. A route document spreads them into its `responses`.
+ */
+import { ForbiddenBody, RateLimitExceededBody, UnauthorizedBody } from '../pipeline/error-bodies';
+import type { ResponseDocument, ResponseHeaders } from './route-document';
+
+/** Every response of an authenticated request: the rate limit was counted. */
+export const AUTHENTICATED_HEADERS: ResponseHeaders = {
+  required: ['Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+};
+
+/** A 500 may come before the rate limit was counted (the counter's store failing), so the RateLimit headers may be missing. */
+export const SERVER_ERROR_HEADERS: ResponseHeaders = {
+  required: ['Request-Id'],
+  optional: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+};
+
+export const unauthorizedResponse = (header: string): ResponseDocument => ({
+  description: `The key is missing, unknown, revoked or of the other environment, was not sent as \`${header}\`, or two credentials were sent (both headers, or one twice). Which of these it was is never told.`,
+  body: { name: 'UnauthorizedError', schema: UnauthorizedBody },
+  examples: {
+    unauthorized: {
+      summary: 'No usable key',
+      value: { error: 'Unauthorized', message: 'Invalid API key', code: 'UNAUTHORIZED', details: [] },
+    },
+  },
+  // Not authenticated, so not counted: no RateLimit headers.
+  headers: { required: ['Request-Id'] },
+});
+
+/** `resource`: what of another partner's the route can be asked about; absent when the route reads nothing partner-owned (the catalog). */
+export const forbiddenResponse = (scope: string, resource?: string): ResponseDocument => ({
+  description: `The key lacks the \`${scope}\` scope${resource === undefined ? '' : `, or the ${resource} belongs to another partner`}.`,
+  body: { name: 'ForbiddenError', schema: ForbiddenBody },
+  examples: {
+    missingScope: {
+      summary: 'Key without the scope',
+      value: { error: 'Forbidden', message: `This API key lacks the ${scope} scope`, code: 'FORBIDDEN', details: [] },
+    },
+  },
+  headers: AUTHENTICATED_HEADERS,
+});
+
+export const rateLimitedResponse = (limitPerMinute: number): ResponseDocument => ({
+  description: `More than ${limitPerMinute} requests of this route per minute for your partner account (counted per partner, not per key; every authenticated request counts, replays included). Wait \`retry_after\` seconds (also \`Retry-After\`), then retry.`,
+  body: { name: 'RateLimitExceededError', schema: RateLimitExceededBody },
+  examples: {
+    rateLimited: {
+      summary: 'Over the limit',
+      value: {
+        error: 'Too Many Requests',
+        message: `Rate limit of ${limitPerMinute} requests per minute exceeded`,
+        code: 'RATE_LIMIT_EXCEEDED',
+        details: [],
+        retry_after: 17,
+      },
+    },
+  },
+  headers: { required: [...AUTHENTICATED_HEADERS.required, 'Retry-After'] },
+});

@@ -1,0 +1,62 @@
+/**
+ * GET /v1/catalog/products in the partner API document: the body the handler answers
+ * with (`CatalogProductListBody`) and the errors `error-responses.ts` makes for it.
+ */
+import { CatalogProductListBody } from './catalog-response';
+import { CATALOG_PRODUCTS_ENDPOINT } from '../pipeline/endpoints';
+import { READ_RETRY, internalErrorResponse } from './order-api-responses';
+import type { RouteDocument } from '../openapi/route-document';
+import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+
+export const LIST_CATALOG_PRODUCTS_ROUTE: RouteDocument = {
+  method: 'get',
+  path: '/v1/catalog/products',
+  operationId: 'listCatalogProducts',
+  tag: 'Catalog',
+  summary: 'List the products a user can order',
+  description: [
+    'Every active product of the environment\'s catalog, in catalog order, on one page (`has_more` is `false`). `product_id` is what a sandbox order\'s `items[].product_id` names; `price` is in US dollars.',
+    '',
+    'The catalog changes rarely: cache it rather than asking per page view (the limit is low for that reason). Unknown query parameters are ignored.',
+  ].join('\n'),
+  security: 'bearerApiKey',
+  scope: CATALOG_PRODUCTS_ENDPOINT.scope,
+  limitPerMinute: CATALOG_PRODUCTS_ENDPOINT.limitPerMinute,
+  responses: {
+    200: {
+      description: 'The active products.',
+      body: { name: 'CatalogProductList', schema: CatalogProductListBody },
+      examples: {
+        products: {
+          summary: 'Two products',
+          value: {
+            data: [
+              {
+                product_id: 'GLV-NIT-M-100',
+                name: 'Nitrile Exam Gloves, Medium',
+                description: 'Powder-free nitrile examination gloves, medium.',
+                category: 'gloves-ppe',
+                price: 12.49,
+                unit: 'box of 100',
+              },
+              {
+                product_id: 'CTN-ROLL-2000',
+                name: 'Cotton Rolls #2',
+                description: 'Non-sterile cotton rolls, 1.5 inch.',
+                category: 'clinical-disposables',
+                price: 8.75,
+                unit: 'bag of 2000',
+              },
+            ],
+            has_more: false,
+          },
+        },
+      },
+      headers: AUTHENTICATED_HEADERS,
+    },
+    401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
+    403: forbiddenResponse(CATALOG_PRODUCTS_ENDPOINT.scope),
+    429: rateLimitedResponse(CATALOG_PRODUCTS_ENDPOINT.limitPerMinute),
+    500: internalErrorResponse(READ_RETRY),
+  },
+};

@@ -1,0 +1,36 @@
+/**
+ * Responses several order API routes share in the partner API document: an unknown
+ * order, and our failure. Each route adds its own; `standard-responses.ts` has the
+ * authentication, scope and rate-limit ones.
+ */
+import { InternalErrorBody, OrderNotFoundBody } from '../pipeline/error-bodies';
+import type { ResponseDocument } from '../openapi/route-document';
+import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS } from '../openapi/standard-responses';
+import { EXAMPLE_ORDER_ID } from './order-examples';
+
+export const orderNotFoundResponse: ResponseDocument = {
+  description: 'No order with this id (an id that is not a UUID names none).',
+  body: { name: 'OrderNotFoundError', schema: OrderNotFoundBody },
+  examples: {
+    orderNotFound: {
+      summary: 'Unknown order',
+      value: { error: 'Not Found', message: `No order ${EXAMPLE_ORDER_ID}`, code: 'ORDER_NOT_FOUND', details: [] },
+    },
+  },
+  headers: AUTHENTICATED_HEADERS,
+};
+
+export const internalErrorResponse = (retry: string): ResponseDocument => ({
+  description: `Something failed on our side (storage). ${retry}`,
+  body: { name: 'InternalError', schema: InternalErrorBody },
+  examples: {
+    internalError: {
+      summary: 'Our failure',
+      value: { error: 'Internal Server Error', message: 'The request failed; retry with exponential backoff', code: 'INTERNAL_ERROR', details: [] },
+    },
+  },
+  headers: SERVER_ERROR_HEADERS,
+});
+
+/** What a reader may simply retry. */
+export const READ_RETRY = 'Retry with exponential backoff.';

@@ -1,0 +1,161 @@
+/**
+ * GET /v1/orders and GET /v1/orders/{order_id} in the partner API document: the query
+ * the handler parses (`OrderListQuery`), the bodies it answers with (`OrderListBody`,
+ * `OrderBody`) and the errors `error-responses.ts` makes for them.
+ */
+import * as z from 'zod/mini';
+import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE } from '../../domain/orders/order-repository';
+import { ORDER_GET_ENDPOINT, ORDER_LIST_ENDPOINT } from '../pipeline/endpoints';
+import { OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
+import { READ_RETRY, internalErrorResponse, orderNotFoundResponse } from './order-api-responses';
+import { CONFIRMED_ORDER, EXAMPLE_OTHER_PARTNERS_ORDER_ID, PENDING_ORDER, SHIPPED_ORDER } from './order-examples';
+import { OrderListQuery } from './order-list-query';
+import { OrderBody, OrderListBody } from './order-response';
+import type { ParameterDocument, RouteDocument } from '../openapi/route-document';
+import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+
+/** The order's `id`. Anything but a UUID is a 404 rather than a 400: it names no order. */
+export const ORDER_ID_PARAMETER: ParameterDocument = {
+  name: 'order_id',
+  in: 'path',
+  required: true,
+  description: 'The order\'s `id` (a UUID), from `order.created` or a list.',
+  schema: z.string(),
+};
+
+/**
+ * A query parameter is text; the document shows `limit` as the number that text must
+ * spell, with the bounds and default the parser and the service share.
+ */
+const PageSize = z._default(z.int().check(z.gte(1), z.lte(MAX_ORDER_PAGE_SIZE)), DEFAULT_ORDER_PAGE_SIZE);
+
+export const LIST_ORDERS_ROUTE: RouteDocument = {
+  method: 'get',
+  path: '/v1/orders',
+  operationId: 'listOrders',
+  tag: 'Orders',
+  summary: "List an organization's orders",
+  description: [
+    'The orders of one of your organizations, newest first (creation time, then id), a page at a time: to reconcile what a missed webhook would have told you.',
+    '',
+    '`has_more: true` means a next page exists: ask for it with `starting_after` set to the `id` of the last order of this page. Unknown query parameters are ignored.',
+  ].join('\n'),
+  security: 'bearerApiKey',
+  scope: ORDER_LIST_ENDPOINT.scope,
+  limitPerMinute: ORDER_LIST_ENDPOINT.limitPerMinute,
+  parameters: [
+    {
+      name: 'internal_org_id',
+      in: 'query',
+      required: true,
+      description: 'Your `internalOrgId` of the organization (as given to setup).',
+      schema: OrderListQuery.shape.internal_org_id,
+    },
+    {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: `Orders per page, a whole number from 1 to ${MAX_ORDER_PAGE_SIZE} (default ${DEFAULT_ORDER_PAGE_SIZE}).`,
+      schema: PageSize,
+    },
+    {
+      name: 'starting_after',
+      in: 'query',
+      required: false,
+      description: 'The `id` of the last order of the previous page. It must be an order of the same organization (else 400 with detail `INVALID_CURSOR`).',
+      schema: OrderListQuery.shape.starting_after,
+    },
+  ],
+  responses: {
+    200: {
+      description: 'One page of orders, newest first. Each order shows the fields of every status it has reached.',
+      body: { name: 'OrderList', schema: OrderListBody },
+      examples: {
+        firstPage: { summary: 'A first page with more to come', value: { data: [PENDING_ORDER, SHIPPED_ORDER], has_more: true } },
+        empty: { summary: 'An organization without orders', value: { data: [], has_more: false } },
+      },
+      headers: AUTHENTICATED_HEADERS,
+    },
+    400: {
+      description: 'The query is invalid: `internal_org_id` missing (`REQUIRED`), `limit` not a whole number from 1 to 100, or `starting_after` not an order of this organization (`INVALID_CURSOR`). Every problem is in `details`.',
+      body: { name: 'ValidationError', schema: ValidationErrorBody },
+      examples: {
+        limit: {
+          summary: 'limit out of range',
+          value: {
+            error: 'Validation Error',
+            message: 'The query is invalid (1 problem; see details)',
+            code: 'VALIDATION_ERROR',
+            details: [{ code: 'TOO_BIG', message: 'limit must be at most 100', path: ['limit'] }],
+          },
+        },
+        cursor: {
+          summary: 'starting_after of another organization',
+          value: {
+            error: 'Validation Error',
+            message: 'The request is invalid',
+            code: 'VALIDATION_ERROR',
+            details: [{ code: 'INVALID_CURSOR', message: 'starting_after must be the id of an order of the same organization', path: ['starting_after'] }],
+          },
+        },
+      },
+      headers: AUTHENTICATED_HEADERS,
+    },
+    401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
+    403: forbiddenResponse(ORDER_LIST_ENDPOINT.scope),
+    404: {
+      description: 'None of your organizations has this `internal_org_id`.',
+      body: { name: 'OrganizationNotFoundError', schema: OrganizationNotFoundBody },
+      examples: {
+        organizationNotFound: {
+          summary: 'Unknown organization',
+          value: { error: 'Not Found', message: 'No organization with internal_org_id "acme-9"', code: 'ORGANIZATION_NOT_FOUND', details: [] },
+        },
+      },
+      headers: AUTHENTICATED_HEADERS,
+    },
+    429: rateLimitedResponse(ORDER_LIST_ENDPOINT.limitPerMinute),
+    500: internalErrorResponse(READ_RETRY),
+  },
+};
+
+const orderForbidden = forbiddenResponse(ORDER_GET_ENDPOINT.scope, 'order');
+
+export const GET_ORDER_ROUTE: RouteDocument = {
+  method: 'get',
+  path: '/v1/orders/{order_id}',
+  operationId: 'retrieveOrder',
+  tag: 'Orders',
+  summary: 'Retrieve an order',
+  description:
+    "One order as it is now: the items, prices and address as they were when it was placed, its status history, and the fields of every status it has reached (`confirmed_at`; `tracking_number`, `carrier`, `tracking_url`, `estimated_delivery`, `shipped_at`; `delivered_at`, `signature`; `cancelled_at`, `cancellation_reason`; `refund_amount`, `refunded_at`, `refund_reason`). Money is in US dollars with at most two decimals, computed in cents: `total` is exactly `subtotal + tax + shipping`.",
+  security: 'bearerApiKey',
+  scope: ORDER_GET_ENDPOINT.scope,
+  limitPerMinute: ORDER_GET_ENDPOINT.limitPerMinute,
+  parameters: [ORDER_ID_PARAMETER],
+  responses: {
+    200: {
+      description: 'The order.',
+      body: { name: 'Order', schema: OrderBody },
+      examples: {
+        shipped: { summary: 'A shipped order', value: SHIPPED_ORDER },
+        confirmed: { summary: 'A confirmed order', value: CONFIRMED_ORDER },
+      },
+      headers: AUTHENTICATED_HEADERS,
+    },
+    401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
+    403: {
+      ...orderForbidden,
+      examples: {
+        ...orderForbidden.examples,
+        anotherPartnersOrder: {
+          summary: "Another partner's order",
+          value: { error: 'Forbidden', message: `Order ${EXAMPLE_OTHER_PARTNERS_ORDER_ID} belongs to another partner`, code: 'FORBIDDEN', details: [] },
+        },
+      },
+    },
+    404: orderNotFoundResponse,
+    429: rateLimitedResponse(ORDER_GET_ENDPOINT.limitPerMinute),
+    500: internalErrorResponse(READ_RETRY),
+  },
+};

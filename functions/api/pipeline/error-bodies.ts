@@ -1,0 +1,91 @@
+/**
+ * Every error body the partner API answers, as strict schemas: the document
+ * (docs/openapi.json) is generated from them and the contract tests hold every real
+ * error response to them, so a field added in `error-responses.ts` without a line here
+ * fails the suite. Nothing on a Lambda's path imports this file.
+ */
+import * as z from 'zod/mini';
+import { OrderStatus } from '../../domain/orders/order';
+
+/** One problem of an invalid request (`validation-issues.ts`); array indexes in `path` are strings. */
+export const ValidationIssueBody = z.strictObject({
+  code: z.string().check(z.regex(/^[A-Z][A-Z0-9_]*$/)),
+  message: z.string(),
+  path: z.array(z.string()),
+});
+
+/** The general error body: setup's errors and every authentication, permission and rate-limit failure. */
+const generalError = <E extends string, C extends readonly [string, ...string[]]>(error: E, codes: C) =>
+  z.strictObject({
+    error: z.literal(error),
+    message: z.string(),
+    code: z.enum(codes),
+    details: z.array(ValidationIssueBody),
+  });
+
+export const UnauthorizedBody = generalError('Unauthorized', ['UNAUTHORIZED']);
+export const ForbiddenBody = generalError('Forbidden', ['FORBIDDEN']);
+
+export const RateLimitExceededBody = z.strictObject({
+  error: z.literal('Too Many Requests'),
+  message: z.string(),
+  code: z.literal('RATE_LIMIT_EXCEEDED'),
+  details: z.array(ValidationIssueBody).check(z.maxLength(0)),
+  /** Seconds until the window resets; the same value as the Retry-After header. */
+  retry_after: z.int().check(z.minimum(1)),
+});
+
+export const SetupBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
+
+export const UserAlreadyExistsBody = z.strictObject({
+  error: z.literal('Conflict'),
+  message: z.string(),
+  code: z.literal('USER_ALREADY_EXISTS'),
+  details: z.array(ValidationIssueBody),
+  data: z.strictObject({ profileId: z.uuid(), email: z.string() }),
+});
+export const IdempotencyKeyInUseBody = generalError('Conflict', ['IDEMPOTENCY_KEY_IN_USE']);
+export const SetupConflictBody = z.union([UserAlreadyExistsBody, IdempotencyKeyInUseBody]);
+
+export const SetupFailedBody = generalError('Internal Server Error', ['SETUP_ERROR']);
+
+/** The handshake's own errors are `{ error, details }` (contract: Handshake endpoint). */
+export const HandshakeInvalidBody = z.strictObject({
+  error: z.literal('Invalid request body'),
+  details: z.array(ValidationIssueBody).check(z.minLength(1)),
+});
+export const ProfileNotLinkedBody = z.strictObject({
+  error: z.literal('Profile not set up for authentication'),
+  details: z.string(),
+});
+export const HandshakeBadRequestBody = z.union([HandshakeInvalidBody, ProfileNotLinkedBody]);
+export const ProfileNotFoundBody = z.strictObject({ error: z.literal('Profile not found'), details: z.string() });
+export const HandshakeFailedBody = z.strictObject({ error: z.literal('Failed to create authentication session'), details: z.string() });
+
+/** The order API's errors (docs/orders-api.md) are all in the general shape; each route names the codes it can answer. */
+export const ValidationErrorBody = generalError('Validation Error', ['VALIDATION_ERROR']);
+export const SandboxOrderBadRequestBody = generalError('Validation Error', [
+  'VALIDATION_ERROR',
+  'PRODUCT_UNAVAILABLE',
+  'SHIPPING_LOCATION_UNAVAILABLE',
+  'PROFILE_NOT_LINKED',
+]);
+export const OrderNotFoundBody = generalError('Not Found', ['ORDER_NOT_FOUND']);
+export const OrganizationNotFoundBody = generalError('Not Found', ['ORGANIZATION_NOT_FOUND']);
+export const OrderingProfileNotFoundBody = generalError('Not Found', ['PROFILE_NOT_FOUND']);
+
+export const InvalidOrderTransitionBody = z.strictObject({
+  error: z.literal('Conflict'),
+  message: z.string(),
+  code: z.literal('INVALID_ORDER_TRANSITION'),
+  details: z.array(ValidationIssueBody).check(z.length(1)),
+  /** `status` equal to `requested_status` means an earlier try of this very change already happened. */
+  data: z.strictObject({ order_id: z.string(), status: OrderStatus, requested_status: OrderStatus }),
+});
+export const ConcurrentModificationBody = generalError('Conflict', ['CONCURRENT_MODIFICATION']);
+export const OrderTransitionConflictBody = z.union([InvalidOrderTransitionBody, ConcurrentModificationBody]);
+
+/** POST /v1/webhooks/test. */
+export const WebhookTestBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR']);
+export const WebhookTestConflictBody = generalError('Conflict', ['WEBHOOK_ENDPOINT_NOT_CONFIGURED', 'WEBHOOK_EVENT_NOT_SUBSCRIBED']);
+export const InternalErrorBody = generalError('Internal Server Error', ['INTERNAL_ERROR']);

@@ -1,0 +1,74 @@
+import type { MiddlewareObj } from '@middy/core';
+import { ValidationFailed } from '../../domain/errors';
+import { type ApiContext, type ApiEvent, type ApiResult, header } from './api-context';
+import { type ApiEndpoint, MAX_BODY_BYTES } from './endpoints';
+
+const invalid = (code: string, message: string) => new ValidationFailed([{ code, message, path: [] }], message);
+
+/**
+ * Our bodies nest 3 levels (setup: shippingLocations[].address); anything far deeper is
+ * hostile, and every recursive walk of it (canonical JSON for Idempotency-Key, zod, the
+ * DynamoDB marshaller) could run out of stack and answer 500.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** The deepest nesting of `{`/`[` outside strings, in one pass without recursion (before JSON.parse builds anything). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * Parses the body as a JSON object, refusing anything else with a 400 in the endpoint's
+ * shape. GET routes never read one (`ignored`: whatever was sent is not looked at); an
+ * `optional` body may be empty, which reads as `{}`.
+ */
+export const jsonBody = <D>(mode: NonNullable<ApiEndpoint['body']> = 'required'): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
+  before: (request) => {
+    const { event } = request;
+    if (mode === 'ignored') {
+      request.context.body = {};
+      return;
+    }
+    const contentType = header(event, 'content-type');
+    if (contentType !== undefined && !/^application\/(.+\+)?json\s*(;|$)/i.test(contentType)) {
+      throw invalid('UNSUPPORTED_CONTENT_TYPE', 'Content-Type must be application/json');
+    }
+    const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64') : Buffer.from(event.body ?? '', 'utf8');
+    if (raw.byteLength > MAX_BODY_BYTES) {
+      throw invalid('BODY_TOO_LARGE', `The request body must not exceed ${MAX_BODY_BYTES} bytes`);
+    }
+    if (raw.byteLength === 0) {
+      if (mode === 'optional') {
+        request.context.body = {};
+        return;
+      }
+      throw invalid('BODY_REQUIRED', 'A JSON object body is required');
+    }
+    const text = raw.toString('utf8');
+    if (nestingDepth(text) > MAX_JSON_DEPTH) {
+      throw invalid('NESTING_TOO_DEEP', `The request body must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw invalid('MALFORMED_JSON', 'The request body is not valid JSON');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw invalid('INVALID_BODY', 'The request body must be a JSON object');
+    }
+    request.context.body = parsed as Record<string, unknown>;
+  },
+});

@@ -1,0 +1,36 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { ApiContext, ApiEvent, ApiResult } from './api-context';
+import type { PipelineDependencies } from './pipeline-dependencies';
+
+/**
+ * One structured line per request (contract: Authentication 7). It holds what an
+ * operator needs and nothing secret: no headers, no body, no key.
+ */
+export const requestLog = <D extends PipelineDependencies>(endpoint: string): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => {
+  const write = (request: { event: ApiEvent; context: ApiContext<D>; response: ApiResult | null; error: Error | null }) => {
+    const { context, event, response, error } = request;
+    const { deps, startedAt = Date.now() } = context;
+    // Without dependencies there is no logger: the failure reaches Lambda's own log.
+    if (!deps) return;
+    const entry = {
+      msg: 'api_request',
+      timestamp: new Date(startedAt).toISOString(),
+      requestId: context.requestId,
+      // On the embed host the partner is the one named in the path (there is no API key).
+      partnerId: context.caller?.partnerId ?? event.pathParameters?.partnerId ?? null,
+      endpoint,
+      method: event.requestContext?.http?.method,
+      status: response?.statusCode ?? 500,
+      ip: event.requestContext?.http?.sourceIp,
+      latencyMs: Date.now() - startedAt,
+      ...(error ? { failure: error.name, reason: error.message } : {}),
+    };
+    // The error responder ran first: a 4xx is the caller's failure, a 5xx ours and worth an alarm.
+    if (error && entry.status >= 500) {
+      deps.logger.error({ ...entry, stack: error.stack });
+    } else {
+      deps.logger.info(entry);
+    }
+  };
+  return { after: write, onError: write };
+};

@@ -1,0 +1,87 @@
+/**
+ * POST /v1/webhooks/test in the partner API document: the request schema the handler
+ * parses with (`WebhookTestRequest`), the 202 it answers (`WebhookTestResponseBody`)
+ * and the error bodies `error-responses.ts` makes for it.
+ */
+import { WebhookTestRequest } from '../../webhooks/webhook-test-request';
+import { WEBHOOK_TEST_ENDPOINT } from '../pipeline/endpoints';
+import { InternalErrorBody, WebhookTestBadRequestBody, WebhookTestConflictBody } from '../pipeline/error-bodies';
+import type { RouteDocument } from '../openapi/route-document';
+import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import { WebhookTestResponseBody } from './response';
+
+export const WEBHOOK_TEST_ROUTE: RouteDocument = {
+  method: 'post',
+  path: '/v1/webhooks/test',
+  operationId: 'sendTestWebhook',
+  tag: 'Webhooks',
+  summary: 'Send yourself a test webhook (sandbox only)',
+  description: [
+    'Sends a realistic sample event of the kind you name to your webhook endpoint, through the same pipeline, signatures, retries and delivery log as a real order change. Its `data` is that of a made-up order (seed catalog products, a real-looking address, `sequence` and `previous_status` as a real order of that kind would carry, your oldest organization\'s `internalOrgId` or `test-org` when you have none) and says `"test": true`; no order exists, so `GET /v1/orders/{order_id}` answers 404 for it.',
+    '',
+    'The answer comes before the delivery: `delivery_id` is the `webhook-id` (and `X-Service-Delivery-ID`) your receiver will get. A paused or disabled endpoint holds the test delivery like any other. Production has no such route (404). Unknown fields are ignored.',
+  ].join('\n'),
+  security: 'bearerApiKey',
+  scope: WEBHOOK_TEST_ENDPOINT.scope,
+  limitPerMinute: WEBHOOK_TEST_ENDPOINT.limitPerMinute,
+  sandboxOnly: true,
+  requestBody: { name: 'WebhookTestRequest', schema: WebhookTestRequest, example: { event: 'order.shipped' } },
+  responses: {
+    202: {
+      description: 'The sample event is on its way; `delivery_id` is the id your receiver will get as `webhook-id` and `X-Service-Delivery-ID`.',
+      body: { name: 'WebhookTestResponse', schema: WebhookTestResponseBody },
+      examples: { accepted: { summary: 'Accepted', value: { delivery_id: '3c8f0b7e-5d2a-8e41-a9c3-6b1f2e7d4a90' } } },
+      headers: AUTHENTICATED_HEADERS,
+    },
+    400: {
+      description: '`event` is missing or not one of the six kinds (`VALIDATION_ERROR` on `["event"]`), or the body itself is unusable (`UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`).',
+      body: { name: 'WebhookTestBadRequestError', schema: WebhookTestBadRequestBody },
+      examples: {
+        unknownKind: {
+          summary: 'Not an event kind',
+          value: {
+            error: 'Validation Error',
+            message: 'The request body is invalid (event must be one of order.created, order.confirmed, order.shipped, order.delivered, order.cancelled, order.refunded)',
+            code: 'VALIDATION_ERROR',
+            details: [{ code: 'INVALID_VALUE', message: 'event must be one of order.created, order.confirmed, order.shipped, order.delivered, order.cancelled, order.refunded', path: ['event'] }],
+          },
+        },
+      },
+      headers: AUTHENTICATED_HEADERS,
+    },
+    401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
+    403: forbiddenResponse(WEBHOOK_TEST_ENDPOINT.scope, 'resource'),
+    409: {
+      description: 'Nothing would arrive, so nothing was sent: you have no webhook endpoint (`WEBHOOK_ENDPOINT_NOT_CONFIGURED`; ask the operator to set one up), or your endpoint is not subscribed to this kind (`WEBHOOK_EVENT_NOT_SUBSCRIBED`; the message names the kinds it takes).',
+      body: { name: 'WebhookTestConflictError', schema: WebhookTestConflictBody },
+      examples: {
+        noEndpoint: {
+          summary: 'No webhook endpoint',
+          value: { error: 'Conflict', message: 'You have no webhook endpoint; ask the operator to set one up', code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED', details: [] },
+        },
+        notSubscribed: {
+          summary: 'Kind not subscribed',
+          value: {
+            error: 'Conflict',
+            message: 'Your webhook endpoint is not subscribed to order.refunded; it receives order.created, order.shipped',
+            code: 'WEBHOOK_EVENT_NOT_SUBSCRIBED',
+            details: [{ code: 'WEBHOOK_EVENT_NOT_SUBSCRIBED', message: 'Your webhook endpoint is not subscribed to order.refunded; it receives order.created, order.shipped', path: ['event'] }],
+          },
+        },
+      },
+      headers: AUTHENTICATED_HEADERS,
+    },
+    429: rateLimitedResponse(WEBHOOK_TEST_ENDPOINT.limitPerMinute),
+    500: {
+      description: 'Something failed on our side (storage, the queue). Retry with exponential backoff; a retry sends another sample with another `delivery_id`.',
+      body: { name: 'InternalError', schema: InternalErrorBody },
+      examples: {
+        internalError: {
+          summary: 'Our failure',
+          value: { error: 'Internal Server Error', message: 'The request failed; retry with exponential backoff', code: 'INTERNAL_ERROR', details: [] },
+        },
+      },
+      headers: SERVER_ERROR_HEADERS,
+    },
+  },
+};

@@ -1,0 +1,73 @@
+import { type EmbedDependencies, embedFromEnvironment } from '../composition/embed';
+import { EmbedAccessDenied } from '../domain/errors';
+import { embeddedModulePath } from '../domain/sessions/iframe-embed-url';
+import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie';
+import { type EmbedRequest, embedHandler } from './embed-pipeline';
+import { type EmbedScriptRoute, embedScriptHandler, isEmbedScriptRoute } from './script-routes';
+import { frameCheck } from './frame-check';
+import type { HttpLambda } from '../api/pipeline/api-context';
+import { signedOutPage } from './host-pages';
+import { changeCartLine, showCart, showCheckout } from './module/cart/actions';
+import { addToCart, showCatalog } from './module/catalog/actions';
+import { isSameOriginRequest } from './module/form-token';
+import { listOrders, placeOrder, showOrder } from './module/orders/actions';
+import { html, type JsonResponse, seeOther } from '../api/pipeline/responses';
+import type { EMBED_ROUTES } from '../resources/resource-definitions';
+
+/**
+ * `GET /embedded/{partnerId}?session_key=…`: redeem the handshake token once, set the
+ * session cookie and redirect to the same path without the key (so it never stays in
+ * the URL, history or a Referer). A `session_key` always takes precedence over a cookie.
+ */
+async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
+  const { event, partnerId, deps } = request;
+  const sessionKey = event.queryStringParameters?.session_key;
+  if (sessionKey !== undefined) {
+    const opened = await deps.embeddedSessions.redeem(partnerId, sessionKey);
+    return seeOther(embeddedModulePath(partnerId), [sessionCookie(opened.cookieValue)]);
+  }
+  return showCatalog(request);
+}
+
+/**
+ * `POST /embedded/{partnerId}/logout`, from the module's own sign-out form only: a
+ * cross-site form could otherwise sign the user out (the cookie is SameSite=None).
+ */
+async function logout({ event, partnerId, deps, frameAncestors }: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
+  if (!isSameOriginRequest(event, deps.config.EMBED_BASE_URL)) {
+    throw new EmbedAccessDenied('foreign-origin', 'logout from a foreign origin');
+  }
+  await deps.embeddedSessions.logout(partnerId, readSessionCookie(event));
+  return html(200, signedOutPage(frameAncestors), { cookies: [clearedSessionCookie()] });
+}
+
+/** API Gateway's route key of each route, e.g. `GET /embedded/{partnerId}/cart`. */
+type RouteKey<R> = R extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
+type EmbedRouteKey = RouteKey<(typeof EMBED_ROUTES)[number]>;
+
+/** Every embed route's action, by API Gateway's route key; the type makes a route without one a compile error. */
+const ACTIONS: Record<Exclude<EmbedRouteKey, EmbedScriptRoute>, (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>> = {
+  'GET /embedded/{partnerId}': openOrShow,
+  'POST /embedded/{partnerId}/logout': logout,
+  'GET /embedded/{partnerId}/cart': showCart,
+  'POST /embedded/{partnerId}/cart/items': addToCart,
+  'POST /embedded/{partnerId}/cart/items/{productId}': changeCartLine,
+  'GET /embedded/{partnerId}/checkout': showCheckout,
+  'GET /embedded/{partnerId}/orders': listOrders,
+  'POST /embedded/{partnerId}/orders': placeOrder,
+  'GET /embedded/{partnerId}/orders/{orderId}': showOrder,
+  'GET /embedded/{partnerId}/frame-check': frameCheck,
+};
+
+/** The scripts have no partner and are cached by browsers, so they skip the pages' pipeline (CSP, no-store, HTML errors). */
+export const createEmbedHandler = (getDependencies: () => Promise<EmbedDependencies>): HttpLambda => {
+  const scripts = embedScriptHandler(getDependencies);
+  const pages = embedHandler(getDependencies, (request) => {
+    const action = ACTIONS[request.event.routeKey as keyof typeof ACTIONS] as (typeof ACTIONS)[keyof typeof ACTIONS] | undefined;
+    if (!action) throw new Error(`The embed function has no action for route ${request.event.routeKey}`);
+    return action(request);
+  });
+  return (event, context) => (isEmbedScriptRoute(event.routeKey) ? scripts(event, context) : pages(event, context));
+};
+
+export const handler = createEmbedHandler(embedFromEnvironment);

@@ -1,0 +1,69 @@
+import type { CatalogRepository } from '../../domain/catalog/catalog-repository';
+import type { CartService } from '../../domain/orders/cart-service';
+import type { OrderService } from '../../domain/orders/order-service';
+import type { OrderScope } from '../../domain/orders/order-scope';
+import type { EmbeddedModuleView, EmbeddedSessions } from '../../domain/sessions/embedded-sessions';
+import { readSessionCookie } from '../session-cookie';
+import type { EmbedRequest } from '../embed-pipeline';
+import type { EmbedHostDependencies } from '../../api/pipeline/pipeline-dependencies';
+import { assertFormToken, assertSameOrigin, formToken } from './form-token';
+import { cartUnits } from './cart/page';
+import type { ModuleFrame } from './layout';
+import { readForm } from './module-form';
+import { type ModulePaths, modulePaths } from './module-paths';
+
+/** What the module's pages and actions use; the embed function's composition provides it. */
+export interface ModuleDependencies extends EmbedHostDependencies {
+  readonly config: EmbedHostDependencies['config'] & { readonly EMBED_BASE_URL: string };
+  readonly embeddedSessions: Pick<EmbeddedSessions, 'resume'>;
+  readonly catalog: Pick<CatalogRepository, 'listActive' | 'get'>;
+  readonly cartService: Pick<CartService, 'add' | 'changeQuantity' | 'remove' | 'view'>;
+  readonly orderService: Pick<OrderService, 'placeOrder' | 'get' | 'listForOrganization'>;
+}
+
+export type ModuleRequest = EmbedRequest<ModuleDependencies>;
+
+/** A signed-in user of the module: who, where their pages live, and their form token. */
+export interface ModuleSession {
+  readonly view: EmbeddedModuleView;
+  readonly paths: ModulePaths;
+  readonly token: string;
+  /** Orders the user may see and place: their own organization's, of this partner. */
+  readonly scope: OrderScope;
+  /** The partner's frame-ancestors, which the page hands the module bridge. */
+  readonly frameAncestors: readonly string[];
+}
+
+/** The live session behind the cookie (else the 401 page, as for the module shell). */
+export async function moduleSession({ event, partnerId, deps, frameAncestors }: ModuleRequest): Promise<ModuleSession> {
+  const cookie = readSessionCookie(event);
+  const view = await deps.embeddedSessions.resume(partnerId, cookie);
+  return {
+    view,
+    paths: modulePaths(partnerId),
+    // resume refused anything but a live session's well-formed secret.
+    token: formToken(cookie as string),
+    scope: { partnerId, organizationId: view.organization.id },
+    frameAncestors,
+  };
+}
+
+/**
+ * A state-changing form post of the module, verified before anything is read or written:
+ * 1. it must come from our own pages (Sec-Fetch-Site / Origin), else 403;
+ * 2. the session must be live, else the 401 page;
+ * 3. it must carry the session's form token, else 403.
+ */
+export async function verifiedFormPost(request: ModuleRequest): Promise<{ session: ModuleSession; form: ReadonlyMap<string, string> }> {
+  assertSameOrigin(request.event, request.deps.config.EMBED_BASE_URL);
+  const session = await moduleSession(request);
+  const form = readForm(request.event);
+  assertFormToken(form.get('csrf'), readSessionCookie(request.event) as string);
+  return { session, form };
+}
+
+/** The page frame: the session plus the cart count the header shows. */
+export async function moduleFrame(deps: ModuleDependencies, session: ModuleSession): Promise<ModuleFrame> {
+  const cart = await deps.cartService.view(session.view.profile.id);
+  return { ...session, cartUnits: cartUnits(cart) };
+}

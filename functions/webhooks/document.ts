@@ -1,0 +1,154 @@
+/**
+ * The `webhooks` section of the partner API document: the six order events, their
+ * bodies (from the schemas the publisher validates event data with, `ORDER_EVENT_DATA`,
+ * inside the envelope the fan-out serialises) and the headers every delivery carries
+ * (set in `functions/webhooks/webhook-dispatcher.ts`). A new delivery header is
+ * one entry in `WEBHOOK_HEADERS`; a new data field is a field of its kind's schema.
+ */
+import { z } from 'zod';
+import { ORDER_EVENT_DATA } from './order-events';
+import type { OrderEventKind } from './order-event-kinds';
+import type { NamedSchema } from '../api/openapi/route-document';
+
+export interface WebhookHeaderDocument {
+  readonly description: string;
+  readonly schema: z.ZodType;
+  readonly example: string;
+}
+
+export const WEBHOOK_HEADERS: Readonly<Record<string, WebhookHeaderDocument>> = {
+  'X-Service-Event': {
+    description: 'The event kind, as in the body\'s `event`.',
+    schema: z.enum(Object.keys(ORDER_EVENT_DATA) as [OrderEventKind, ...OrderEventKind[]]),
+    example: 'order.created',
+  },
+  'X-Service-Signature': {
+    description:
+      '`sha256=` + the lowercase hex HMAC-SHA256 of the raw body bytes, keyed with your webhook secret (the whole string, `whsec_` prefix included). Verify it over the exact bytes received, before parsing, in constant time; reject a mismatch.',
+    schema: z.string().regex(/^sha256=[0-9a-f]{64}$/),
+    example: 'sha256=5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592',
+  },
+  'X-Service-Delivery-ID': {
+    description: 'UUID of the delivery: the same on every retry and replay of it. Your key for duplicate detection.',
+    schema: z.uuid(),
+    example: '6f1c2b8e-3f5e-4a59-9a43-0d9b3c1e2f10',
+  },
+  'X-Service-Timestamp': {
+    description: 'Unix seconds when this attempt was made (differs between retries).',
+    schema: z.string().regex(/^[0-9]+$/),
+    example: '1795348800',
+  },
+  'webhook-id': {
+    description: 'Standard Webhooks: the delivery id (the same as `X-Service-Delivery-ID`).',
+    schema: z.uuid(),
+    example: '6f1c2b8e-3f5e-4a59-9a43-0d9b3c1e2f10',
+  },
+  'webhook-timestamp': {
+    description: 'Standard Webhooks: Unix seconds of this attempt; signed, so a captured delivery cannot be replayed later.',
+    schema: z.string().regex(/^[0-9]+$/),
+    example: '1795348800',
+  },
+  'webhook-signature': {
+    description:
+      'Standard Webhooks: space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, one per live secret (two during a rotation\'s overlap). The key is the base64-decoded part after `whsec_`, or the UTF-8 bytes of a secret of another form.',
+    schema: z.string().regex(/^v1,[A-Za-z0-9+/]+=*( v1,[A-Za-z0-9+/]+=*)*$/),
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+};
+
+export interface WebhookDocument {
+  readonly kind: OrderEventKind;
+  readonly summary: string;
+  readonly body: NamedSchema;
+  readonly example: unknown;
+}
+
+const envelope = <K extends OrderEventKind>(kind: K) =>
+  z.strictObject({
+    event: z.literal(kind),
+    /** When the change was published (ISO 8601); the same on every attempt. */
+    timestamp: z.iso.datetime({ offset: true }),
+    data: ORDER_EVENT_DATA[kind],
+  });
+
+const ORDER_ID = '0b6a4c55-0a57-4c1e-9d36-2f0c1f6e8a11';
+const ADDRESS = { line1: '1 Main St', city: 'Austin', state: 'Texas', zip: '78701' };
+const ITEMS = [{ product_id: 'glove-m', name: 'Nitrile gloves (M)', quantity: 2, price: 12.5 }];
+
+const example = (kind: OrderEventKind, timestamp: string, data: Record<string, unknown>) => ({
+  event: kind,
+  timestamp,
+  data: { order_id: ORDER_ID, partner_org_id: 'acme-1', ...data },
+});
+
+export const ORDER_WEBHOOKS: readonly WebhookDocument[] = [
+  {
+    kind: 'order.created',
+    summary: 'A new order is placed',
+    body: { name: 'OrderCreatedEvent', schema: envelope('order.created') },
+    example: example('order.created', '2026-11-22T12:00:00.000Z', {
+      user_email: 'ada@acme.test',
+      status: 'pending',
+      items: ITEMS,
+      subtotal: 25,
+      tax: 1.56,
+      shipping: 5,
+      total: 31.56,
+      payment_method: 'invoice',
+      shipping_address: ADDRESS,
+    }),
+  },
+  {
+    kind: 'order.confirmed',
+    summary: 'The order is confirmed and processing begins',
+    body: { name: 'OrderConfirmedEvent', schema: envelope('order.confirmed') },
+    example: example('order.confirmed', '2026-11-22T13:00:00.000Z', { status: 'confirmed', confirmed_at: '2026-11-22T13:00:00.000Z' }),
+  },
+  {
+    kind: 'order.shipped',
+    summary: 'The order ships with tracking information',
+    body: { name: 'OrderShippedEvent', schema: envelope('order.shipped') },
+    example: example('order.shipped', '2026-11-23T09:00:00.000Z', {
+      status: 'shipped',
+      tracking_number: '1Z999AA10123456784',
+      carrier: 'UPS',
+      tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+      estimated_delivery: '2026-11-25T17:00:00.000Z',
+      shipped_at: '2026-11-23T09:00:00.000Z',
+      items: ITEMS,
+      total: 31.56,
+      shipping_address: ADDRESS,
+    }),
+  },
+  {
+    kind: 'order.delivered',
+    summary: 'The order is delivered',
+    body: { name: 'OrderDeliveredEvent', schema: envelope('order.delivered') },
+    example: example('order.delivered', '2026-11-25T15:30:00.000Z', {
+      status: 'delivered',
+      delivered_at: '2026-11-25T15:30:00.000Z',
+      signature: 'J. Smith',
+    }),
+  },
+  {
+    kind: 'order.cancelled',
+    summary: 'The order is cancelled',
+    body: { name: 'OrderCancelledEvent', schema: envelope('order.cancelled') },
+    example: example('order.cancelled', '2026-11-22T12:30:00.000Z', {
+      status: 'cancelled',
+      cancelled_at: '2026-11-22T12:30:00.000Z',
+      reason: 'Ordered twice by mistake',
+    }),
+  },
+  {
+    kind: 'order.refunded',
+    summary: 'A refund is processed',
+    body: { name: 'OrderRefundedEvent', schema: envelope('order.refunded') },
+    example: example('order.refunded', '2026-11-28T10:00:00.000Z', {
+      status: 'refunded',
+      refunded_at: '2026-11-28T10:00:00.000Z',
+      refund_amount: 12.5,
+      reason: 'One box arrived damaged',
+    }),
+  },
+];

@@ -1,0 +1,119 @@
+/**
+ * The six order event kinds and the `data` each carries (contract: Events, Data fields).
+ *
+ * order.created, order.shipped and order.delivered follow the contract's tables. The
+ * contract does not show the data of order.confirmed, order.cancelled and
+ * order.refunded; ours carry the common fields plus the time of the change
+ * (`confirmed_at`, `cancelled_at`, `refunded_at`) and, where useful, a reason or amount.
+ * Unknown fields are rejected, so what partners receive is exactly what docs/webhooks.md
+ * documents. `status` may be omitted: it is the kind's own value.
+ */
+import { z } from 'zod';
+import { ORDER_STATUSES } from '../domain/orders/order';
+import { requiredField } from '../domain/validation';
+import type { OrderEventKind } from './order-event-kinds';
+
+const text = () => z.string({ error: requiredField }).trim().min(1).max(256);
+const isoTime = () => z.iso.datetime({ offset: true, error: requiredField });
+const amount = () => z.number({ error: requiredField }).finite().nonnegative();
+const status = <S extends string>(value: S) => z.literal(value).default(value);
+
+export const OrderItem = z.strictObject({
+  product_id: text(),
+  name: text(),
+  quantity: z.number({ error: requiredField }).int().positive(),
+  price: amount(),
+});
+
+/** The contract's shipping address object in payloads (not the API's address object). */
+export const PayloadShippingAddress = z.strictObject({
+  line1: text(),
+  city: text(),
+  state: text(),
+  zip: text(),
+});
+
+const common = {
+  order_id: z.uuid({ error: requiredField }),
+  /** The partner's internalOrgId: resolves the organization (and so the partner) the order belongs to. */
+  partner_org_id: text(),
+  /**
+   * Ordering aids (docs/webhooks.md): the order's change number (1 for order.created, +1
+   * per change) and its status before this change (null for order.created). Events built
+   * from orders always carry them; the raw `order-event` tool may omit them.
+   */
+  sequence: z.number().int().positive().optional(),
+  previous_status: z.enum(ORDER_STATUSES).nullable().optional(),
+  /** Only on sample events sent by POST /v1/webhooks/test. */
+  test: z.literal(true).optional(),
+};
+
+export const OrderCreatedData = z.strictObject({
+  ...common,
+  user_email: z.email({ error: requiredField }).max(254),
+  status: status('pending'),
+  items: z.array(OrderItem, { error: requiredField }).min(1),
+  subtotal: amount(),
+  tax: amount(),
+  shipping: amount(),
+  total: amount(),
+  payment_method: text(),
+  shipping_address: PayloadShippingAddress,
+});
+
+export const OrderConfirmedData = z.strictObject({
+  ...common,
+  status: status('confirmed'),
+  confirmed_at: isoTime(),
+});
+
+export const OrderShippedData = z.strictObject({
+  ...common,
+  status: status('shipped'),
+  tracking_number: text(),
+  carrier: text(),
+  tracking_url: z.url({ protocol: /^https?$/, error: requiredField }),
+  estimated_delivery: isoTime(),
+  shipped_at: isoTime(),
+  items: z.array(OrderItem).min(1).optional(),
+  total: amount().optional(),
+  shipping_address: PayloadShippingAddress.optional(),
+});
+
+export const OrderDeliveredData = z.strictObject({
+  ...common,
+  status: status('delivered'),
+  delivered_at: isoTime(),
+  /** Name of the recipient who signed for the order. */
+  signature: text(),
+});
+
+export const OrderCancelledData = z.strictObject({
+  ...common,
+  status: status('cancelled'),
+  cancelled_at: isoTime(),
+  reason: text().optional(),
+});
+
+export const OrderRefundedData = z.strictObject({
+  ...common,
+  status: status('refunded'),
+  refunded_at: isoTime(),
+  /** Amount refunded, in the order's currency units; absent means the whole order. */
+  refund_amount: amount().optional(),
+  reason: text().optional(),
+});
+
+export const ORDER_EVENT_DATA = {
+  'order.created': OrderCreatedData,
+  'order.confirmed': OrderConfirmedData,
+  'order.shipped': OrderShippedData,
+  'order.delivered': OrderDeliveredData,
+  'order.cancelled': OrderCancelledData,
+  'order.refunded': OrderRefundedData,
+} as const satisfies Record<OrderEventKind, z.ZodType>;
+
+export { ORDER_EVENT_KINDS, OrderEventKind } from './order-event-kinds';
+export { OrderEventMessage } from './order-event-message';
+export type OrderEventData<K extends OrderEventKind = OrderEventKind> = z.output<(typeof ORDER_EVENT_DATA)[K]>;
+export type OrderEventDataInput<K extends OrderEventKind = OrderEventKind> = z.input<(typeof ORDER_EVENT_DATA)[K]>;

@@ -1,0 +1,402 @@
+import { type Clock, epochSeconds } from '../domain/clock';
+import type { Logger } from '../domain/logger';
+import type { PartnerId } from '../domain/partners/partner';
+import type { PartnerRepository } from '../domain/partners/partner-repository';
+import { ReadCache } from '../domain/read-cache';
+import type { AlertMailer } from './alert-mailer';
+import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryMessage } from './delivery';
+import type { DeliveryBatchReader, DeliveryBatchSnapshot } from './delivery-batch-reader';
+import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
+import type { MessageQueue } from './message-queue';
+import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule, retryAfterSeconds } from './retry-schedule';
+import { liveSecrets, type SigningSecretStore } from './signing-secret-store';
+import type { WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint';
+import { signWebhookBody, standardSignatureHeader } from './webhook-signature';
+import type { TransportResult, WebhookTransport } from './webhook-transport';
+
+export type DispatchOutcome =
+  | 'delivered'
+  | 'retry-scheduled'
+  | 'failed'
+  | 'not-due'
+  | 'held'
+  | 'stale'
+  | 'unknown-delivery';
+
+/** How long a claimed failure alert stays claimed before another handler may send it. */
+const ALERT_LEASE_SECONDS = 120;
+const RESPONSE_BODY_LIMIT = 1024;
+export const USER_AGENT = 'PartnerEmbed-Webhooks/1.0';
+/** Statuses whose `Retry-After` may lengthen the next wait (RFC 9110: 429 Too Many Requests, 503 Service Unavailable). */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
+/**
+ * How long a read endpoint is reused: a pause, a removal or a new URL reaches a warm
+ * dispatcher within this time (operators are told so by `webhook pause`, `remove` and `set`).
+ */
+export const ENDPOINT_CACHE_SECONDS = 5;
+/** The receiver says the endpoint is gone for good. */
+const GONE = 410;
+
+export interface WebhookDispatcherDependencies {
+  readonly deliveries: DeliveryRepository;
+  /** A batch's first read: the deliveries its messages do not carry, with the endpoints of the partners they name. */
+  readonly batchReader: DeliveryBatchReader;
+  readonly endpoints: WebhookEndpointRepository;
+  /** For the failure alert's address. */
+  readonly partners: Pick<PartnerRepository, 'getPartner'>;
+  readonly secrets: SigningSecretStore;
+  readonly transport: WebhookTransport;
+  readonly mailer: AlertMailer;
+  readonly queue: MessageQueue<DeliveryMessage>;
+  readonly schedule: RetrySchedule;
+  /** An endpoint whose every attempt has failed for this long is disabled (default 5 days). */
+  readonly disableAfterSeconds: number;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+/** What an attempt needs of its delivery: all that a first attempt's message carries. */
+type AttemptSubject = Pick<Delivery, 'deliveryId' | 'partnerId' | 'event' | 'body' | 'chain' | 'attemptCount'>;
+
+/** A message as the queue handed it over: `redelivered` when SQS gave it out before (ApproximateReceiveCount > 1). */
+export interface ReceivedDeliveryMessage {
+  readonly message: DeliveryMessage;
+  readonly redelivered: boolean;
+}
+
+/**
+ * The delivery a first attempt's message carries, when nothing is to be learnt by reading
+ * it: the fan-out created it pending and queued this message, and no handler has had the
+ * message before. Every other message (a retry, a replay, a redelivery, one whose body
+ * was too large to carry) reads its delivery, so that a message handled before, or
+ * overtaken by a replay, never reaches the partner again.
+ */
+function carriedAttempt({ message, redelivered }: ReceivedDeliveryMessage): AttemptSubject | undefined {
+  const { deliveryId, partnerId, chain, attempt, event, body } = message;
+  if (redelivered || chain !== 1 || attempt !== 1 || !partnerId || !event || body === undefined) return undefined;
+  return { deliveryId: deliveryId as DeliveryId, partnerId: partnerId as PartnerId, event, body, chain, attemptCount: 0 };
+}
+
+/** The reads a batch of messages shares: the deliveries its messages do not carry, and endpoints. */
+interface BatchReads {
+  delivery(deliveryId: DeliveryId): Promise<Delivery | undefined>;
+  endpoint(partnerId: PartnerId): Promise<WebhookEndpoint | undefined>;
+  /** The endpoint changed (this handler held a delivery for it or changed it): read it again when next asked. */
+  forget(partnerId: PartnerId): void;
+}
+
+/** What the handler gets for one queue batch: `dispatch` once per message of the batch. */
+export interface DispatchBatch {
+  dispatch(received: ReceivedDeliveryMessage): Promise<DispatchOutcome>;
+}
+
+/**
+ * Handles the messages of the deliveries queue: each is one attempt of one delivery, or a
+ * hop when the attempt is not due yet. State changes are conditional on the delivery's
+ * chain and attempt count, so a message handled twice (SQS redelivers after a crash or
+ * timeout) neither counts an attempt twice nor marks delivered what was not, nor alerts twice.
+ *
+ * Endpoints are kept for `ENDPOINT_CACHE_SECONDS` (as signing secrets are for a minute):
+ * a pause, a removal or a new URL reaches a warm dispatcher within that time.
+ */
+export class WebhookDispatcher {
+  private readonly endpointCache: ReadCache<PartnerId, WebhookEndpoint | undefined>;
+
+  constructor(private readonly dependencies: WebhookDispatcherDependencies) {
+    this.endpointCache = new ReadCache(dependencies.clock, ENDPOINT_CACHE_SECONDS * 1000);
+  }
+
+  /**
+   * Starts a queue batch: one consistent read begins now of the deliveries its messages do
+   * not carry and of the endpoint of each partner they name that is not cached (each
+   * message's first use waits for it); a batch of carried first attempts to cached
+   * endpoints reads nothing. A partner's endpoint no message names (messages queued before
+   * they named their partner) is read when its first delivery needs it.
+   */
+  batch(received: readonly ReceivedDeliveryMessage[]): DispatchBatch {
+    const toRead = [...new Set(received.filter((r) => !carriedAttempt(r)).map((r) => r.message.deliveryId as DeliveryId))];
+    const named = new Set(received.flatMap(({ message }) => (message.partnerId ? [message.partnerId as PartnerId] : [])));
+    const uncached = [...named].filter((partnerId) => !this.endpointCache.fresh(partnerId));
+    // Each dispatch awaits what it needs and fails with it; these only keep a failed read
+    // that no dispatch came to await from counting as an unhandled rejection.
+    const withoutUnhandledRejection = <T>(read: Promise<T>) => (read.catch(() => undefined), read);
+    const snapshot =
+      toRead.length + uncached.length > 0 ? withoutUnhandledRejection(this.dependencies.batchReader.read(toRead, uncached)) : undefined;
+    for (const partnerId of uncached) {
+      const endpoint = (snapshot as Promise<DeliveryBatchSnapshot>).then((read) => read.endpoints.get(partnerId));
+      this.endpointCache.keep(partnerId, withoutUnhandledRejection(endpoint));
+    }
+    const reads: BatchReads = {
+      delivery: async (deliveryId) => (await snapshot)?.deliveries.get(deliveryId),
+      endpoint: (partnerId) => this.endpointCache.get(partnerId, () => this.dependencies.endpoints.get(partnerId)),
+      forget: (partnerId) => this.endpointCache.forget(partnerId),
+    };
+    return { dispatch: (message) => this.dispatch(message, reads) };
+  }
+
+  private async dispatch(received: ReceivedDeliveryMessage, reads: BatchReads): Promise<DispatchOutcome> {
+    const { message } = received;
+    const subject = carriedAttempt(received) ?? (await this.readSubject(message, reads));
+    if (typeof subject === 'string') return subject;
+
+    const now = this.dependencies.clock.now();
+    const dueAt = new Date(message.dueAt);
+    if (now < dueAt) {
+      const delaySeconds = hopDelaySeconds(dueAt, now);
+      await this.dependencies.queue.send(message, delaySeconds);
+      const log = { deliveryId: message.deliveryId, chain: message.chain, attempt: message.attempt };
+      this.dependencies.logger.info({ msg: 'webhook attempt not due yet', outcome: 'not-due', dueAt: message.dueAt, delaySeconds, ...log });
+      return 'not-due';
+    }
+    const endpoint = await reads.endpoint(subject.partnerId);
+    if (endpoint && endpoint.status !== 'enabled') return this.hold(subject, now, reads);
+    return this.attempt(subject, message.attempt, now, reads);
+  }
+
+  /** The delivery a message names, read; or why the message is not to be attempted. */
+  private async readSubject(message: DeliveryMessage, reads: BatchReads): Promise<Delivery | DispatchOutcome> {
+    const deliveryId = message.deliveryId as DeliveryId;
+    const delivery = await reads.delivery(deliveryId);
+    const log = { deliveryId, chain: message.chain, attempt: message.attempt };
+    if (!delivery) {
+      this.dependencies.logger.error({ msg: 'webhook message for an unknown delivery', ...log });
+      return 'unknown-delivery';
+    }
+    if (delivery.chain !== message.chain) return this.stale(log, 'superseded by a replay');
+    if (delivery.status === 'failed') {
+      // A redelivered final attempt: the alert may not have gone out before the crash.
+      await this.ensureAlert(delivery);
+      return this.stale(log, 'delivery already failed');
+    }
+    if (delivery.status === 'delivered') return this.stale(log, 'delivery already delivered');
+    if (message.attempt !== delivery.attemptCount + 1) {
+      if (message.attempt === delivery.attemptCount && delivery.nextAttemptAt) {
+        // This attempt was recorded but the handler stopped before its retry was queued.
+        await this.queueAttempt(delivery, delivery.attemptCount + 1, new Date(delivery.nextAttemptAt));
+      }
+      return this.stale(log, 'attempt already recorded');
+    }
+    return delivery;
+  }
+
+  /**
+   * The endpoint is paused or disabled: the delivery stays pending, marked held, and its
+   * message is consumed; resume or enable queues it again. An endpoint enabled between
+   * the batch's read and the hold would leave it held with nobody to release it, so the
+   * endpoint is read again after holding and the delivery released and sent at once if so.
+   */
+  private async hold(delivery: AttemptSubject, now: Date, reads: BatchReads): Promise<DispatchOutcome> {
+    const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt: delivery.attemptCount + 1 };
+    if (!(await this.dependencies.deliveries.hold(delivery, now))) return this.stale(log, 'delivery changed before it was held');
+    reads.forget(delivery.partnerId);
+    const endpoint = await reads.endpoint(delivery.partnerId);
+    if (endpoint?.status === 'enabled' && (await this.dependencies.deliveries.release(delivery.deliveryId, delivery.chain, now, now))) {
+      return this.attempt(delivery, delivery.attemptCount + 1, now, reads);
+    }
+    this.dependencies.logger.info({ msg: 'webhook delivery held', outcome: 'held', endpointStatus: endpoint?.status, ...log });
+    return 'held';
+  }
+
+  private async attempt(delivery: AttemptSubject, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
+    const result = await this.send(delivery, startedAt, reads);
+    const finishedAt = this.dependencies.clock.now();
+    const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;
+    const attempt: DeliveryAttempt = {
+      chain: delivery.chain,
+      attempt: attemptNumber,
+      attemptedAt: startedAt.toISOString(),
+      url: result.url,
+      succeeded,
+      latencyMs: result.latencyMs,
+      ...(result.kind === 'response'
+        ? { statusCode: result.statusCode, responseBody: result.body.slice(0, RESPONSE_BODY_LIMIT) }
+        : { error: result.error }),
+    };
+    const askedToWait =
+      result.kind === 'response' && RETRY_AFTER_STATUSES.has(result.statusCode) ? retryAfterSeconds(result.retryAfter, finishedAt) : undefined;
+    const nextAttemptAt = succeeded ? undefined : this.dependencies.schedule.nextAttemptAt(attemptNumber, finishedAt, askedToWait);
+    const outcome: AttemptOutcome = succeeded
+      ? { attempt, status: 'delivered' }
+      : nextAttemptAt
+        ? { attempt, status: 'pending', nextAttemptAt: nextAttemptAt.toISOString() }
+        : { attempt, status: 'failed', alertStatus: 'pending' };
+
+    const log = {
+      deliveryId: delivery.deliveryId,
+      partnerId: delivery.partnerId,
+      event: delivery.event,
+      chain: delivery.chain,
+      attempt: attemptNumber,
+      statusCode: attempt.statusCode,
+      error: attempt.error,
+      latencyMs: attempt.latencyMs,
+    };
+    if (!(await this.dependencies.deliveries.recordAttempt(delivery, outcome, finishedAt))) {
+      return this.stale(log, 'another handler recorded this attempt first');
+    }
+    await this.updateHealth(delivery.partnerId, attempt, finishedAt, reads);
+    if (outcome.status === 'delivered') {
+      this.dependencies.logger.info({ msg: 'webhook delivered', outcome: 'delivered', ...log });
+      return 'delivered';
+    }
+    if (outcome.status === 'pending' && nextAttemptAt) {
+      await this.queueAttempt(delivery, attemptNumber + 1, nextAttemptAt);
+      this.dependencies.logger.info({ msg: 'webhook attempt failed, retry scheduled', outcome: 'retry-scheduled', nextAttemptAt, ...log });
+      return 'retry-scheduled';
+    }
+    this.dependencies.logger.error({ msg: 'webhook delivery failed after the last retry', outcome: 'failed', ...log });
+    await this.ensureAlert({ ...delivery, attemptCount: attemptNumber, alertStatus: 'pending' });
+    return 'failed';
+  }
+
+  /**
+   * The endpoint's health after a recorded attempt: a success ends a failing streak; a 410
+   * Gone disables the endpoint at once; a failure starts a streak, or disables the
+   * endpoint when the streak has lasted `disableAfterSeconds`. A streak's start or end is
+   * read again by the next delivery, so the cached endpoint does not repeat the write.
+   */
+  private async updateHealth(partnerId: PartnerId, attempt: DeliveryAttempt, at: Date, reads: BatchReads): Promise<void> {
+    const endpoint = await reads.endpoint(partnerId);
+    if (!endpoint) return;
+    if (attempt.succeeded) {
+      if (endpoint.failingSince) {
+        await this.dependencies.endpoints.markHealthy(partnerId);
+        reads.forget(partnerId);
+      }
+      return;
+    }
+    if (endpoint.status !== 'enabled') return;
+    if (attempt.statusCode === GONE) return this.disable(endpoint, 'the endpoint answered 410 Gone', at, reads);
+    if (!endpoint.failingSince) {
+      await this.dependencies.endpoints.markFailing(partnerId, new Date(attempt.attemptedAt));
+      return reads.forget(partnerId);
+    }
+    if (at.getTime() - new Date(endpoint.failingSince).getTime() >= this.dependencies.disableAfterSeconds * 1000) {
+      return this.disable(endpoint, `every delivery attempt has failed since ${endpoint.failingSince}`, at, reads);
+    }
+  }
+
+  /**
+   * Disables the endpoint and tells the partner, once: the status change is conditional on
+   * the endpoint being enabled, so only the handler that made it sends the e-mail. An SES
+   * failure is logged as an error (alarmed) and not retried: the endpoint's state, shown by
+   * `webhook show`, is the lasting record.
+   */
+  private async disable(endpoint: WebhookEndpoint, reason: string, at: Date, reads: BatchReads): Promise<void> {
+    const { partnerId } = endpoint;
+    const since = at.toISOString();
+    if (!(await this.dependencies.endpoints.changeStatus(partnerId, { status: 'disabled', reason, since }, ['enabled']))) return;
+    reads.forget(partnerId);
+    const log = { partnerId, url: endpoint.url, reason };
+    this.dependencies.logger.error({ msg: 'webhook endpoint disabled', ...log });
+    const partner = await this.dependencies.partners.getPartner(partnerId);
+    if (!partner?.alertEmail) {
+      this.dependencies.logger.error({ msg: 'webhook endpoint disabled and the partner has no alert address', ...log });
+      return;
+    }
+    try {
+      await this.dependencies.mailer.send({
+        to: partner.alertEmail,
+        subject: `Webhook endpoint disabled: ${endpoint.url}`,
+        text: [
+          'We have stopped sending webhooks to your endpoint.',
+          '',
+          `Endpoint: ${endpoint.url}`,
+          `Reason:   ${reason}`,
+          `Since:    ${since}`,
+          '',
+          'New order events are still recorded and held for you (for 30 days). Once your endpoint is',
+          'fixed, contact us to enable it again: everything held is then sent, oldest first, with its',
+          'original X-Service-Delivery-ID.',
+        ].join('\n'),
+      });
+      this.dependencies.logger.info({ msg: 'webhook endpoint disabled notice sent', ...log });
+    } catch (error) {
+      this.dependencies.logger.error({ msg: 'webhook endpoint disabled notice could not be sent', error: String(error), ...log });
+    }
+  }
+
+  private async send(delivery: AttemptSubject, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
+    const endpoint = await reads.endpoint(delivery.partnerId);
+    if (!endpoint) return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
+    const secrets = await this.dependencies.secrets.get(delivery.partnerId);
+    if (!secrets) return { kind: 'error', error: 'no signing secret is configured for the partner', latencyMs: 0, url: endpoint.url };
+    // Oldest first: during a rotation's overlap the contract header keeps the old secret, the standard one carries both.
+    const live = liveSecrets(secrets, at);
+    const timestamp = epochSeconds(at);
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': USER_AGENT,
+      'X-Service-Event': delivery.event,
+      'X-Service-Signature': signWebhookBody(delivery.body, live[0] as string),
+      'X-Service-Delivery-ID': delivery.deliveryId,
+      'X-Service-Timestamp': String(timestamp),
+      'webhook-id': delivery.deliveryId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': standardSignatureHeader(delivery.deliveryId, timestamp, delivery.body, live),
+    };
+    return { ...(await this.dependencies.transport.post(endpoint.url, headers, delivery.body)), url: endpoint.url };
+  }
+
+  private async queueAttempt(delivery: Pick<Delivery, 'deliveryId' | 'partnerId' | 'chain'>, attempt: number, dueAt: Date): Promise<void> {
+    await this.dependencies.queue.send(
+      { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt, dueAt: dueAt.toISOString() },
+      Math.min(MAX_SQS_DELAY_SECONDS, hopDelaySeconds(dueAt, this.dependencies.clock.now())),
+    );
+  }
+
+  /**
+   * Sends the failure alert unless it went out already. The claim is a conditional write
+   * with a lease: a handler that crashes after claiming leaves it to the next redelivery.
+   */
+  private async ensureAlert(delivery: AttemptSubject & Pick<Delivery, 'alertStatus'>): Promise<void> {
+    if (delivery.alertStatus !== 'pending' && delivery.alertStatus !== 'sending') return;
+    const now = this.dependencies.clock.now();
+    const leaseUntil = new Date(now.getTime() + ALERT_LEASE_SECONDS * 1000);
+    if (!(await this.dependencies.deliveries.claimAlert(delivery.deliveryId, now, leaseUntil))) {
+      const current = await this.dependencies.deliveries.get(delivery.deliveryId);
+      // Someone else holds the claim: fail this message so SQS brings it back after the lease.
+      if (current?.alertStatus === 'sending') throw new Error(`failure alert of ${delivery.deliveryId} is being sent by another handler`);
+      return;
+    }
+
+    const partner = await this.dependencies.partners.getPartner(delivery.partnerId);
+    const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, event: delivery.event };
+    if (!partner?.alertEmail) {
+      this.dependencies.logger.error({ msg: 'webhook delivery failed and the partner has no alert address', ...log });
+      await this.dependencies.deliveries.settleAlert(delivery.deliveryId, 'no-address', now);
+      return;
+    }
+    const attempts = await this.dependencies.deliveries.listAttempts(delivery.deliveryId);
+    const last = attempts.filter((a) => a.chain === delivery.chain).at(-1);
+    const lastError = last ? (last.error ?? `HTTP ${last.statusCode}`) : 'unknown';
+    try {
+      await this.dependencies.mailer.send({
+        to: partner.alertEmail,
+        subject: `Webhook delivery failed: ${delivery.event} (${delivery.deliveryId})`,
+        text: [
+          `We could not deliver a webhook to your endpoint after ${delivery.attemptCount} attempts and have stopped retrying.`,
+          '',
+          `Event:        ${delivery.event}`,
+          `Delivery ID:  ${delivery.deliveryId}`,
+          `Endpoint:     ${last?.url || '(none configured)'}`,
+          `Last attempt: ${last?.attemptedAt ?? 'unknown'}`,
+          `Last error:   ${lastError}`,
+          '',
+          'Please check that your endpoint is reachable and answers with a 2xx status within 30 seconds.',
+          'Once it is fixed, contact us to replay the delivery; it keeps the same X-Service-Delivery-ID.',
+        ].join('\n'),
+      });
+    } catch (error) {
+      await this.dependencies.deliveries.settleAlert(delivery.deliveryId, 'pending', now);
+      throw error;
+    }
+    await this.dependencies.deliveries.settleAlert(delivery.deliveryId, 'sent', this.dependencies.clock.now());
+    this.dependencies.logger.info({ msg: 'webhook failure alert sent', ...log });
+  }
+
+  private stale(log: Record<string, unknown>, reason: string): DispatchOutcome {
+    this.dependencies.logger.info({ msg: 'webhook message skipped', outcome: 'stale', reason, ...log });
+    return 'stale';
+  }
+}

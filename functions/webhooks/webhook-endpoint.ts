@@ -1,0 +1,46 @@
+import type { PartnerId } from '../domain/partners/partner';
+import type { OrderEventKind } from './order-events';
+
+/**
+ * Whether deliveries go out: `enabled` sends; `paused` (by the operator) and `disabled`
+ * (by the service after a 410 Gone or sustained failure, or by the operator) record
+ * deliveries but hold them until `webhook resume` / `webhook enable`.
+ */
+export const ENDPOINT_STATUSES = ['enabled', 'paused', 'disabled'] as const;
+export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
+
+/** A partner's webhook endpoint, configured by the operator (contract: Events). Its secret lives in the secret store. */
+export interface WebhookEndpoint {
+  readonly partnerId: PartnerId;
+  readonly url: string;
+  /** Subscribed kinds; events of other kinds are not delivered. */
+  readonly events: readonly OrderEventKind[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly secretRotatedAt: string;
+  readonly status: EndpointStatus;
+  /** Why it is in this status, in words for operators and the partner. */
+  readonly statusReason?: string;
+  readonly statusSince: string;
+  /** The first failed attempt since the last successful one: how long every delivery has failed. */
+  readonly failingSince?: string;
+}
+
+export interface EndpointStatusChange {
+  readonly status: EndpointStatus;
+  readonly reason?: string;
+  readonly since: string;
+}
+
+export interface WebhookEndpointRepository {
+  get(partnerId: PartnerId): Promise<WebhookEndpoint | undefined>;
+  put(endpoint: WebhookEndpoint): Promise<void>;
+  /** Deletes the endpoint; false when there was none. */
+  remove(partnerId: PartnerId): Promise<boolean>;
+  /** Moves the endpoint to a status if it is in one of `from`; false otherwise (someone else moved it first). */
+  changeStatus(partnerId: PartnerId, change: EndpointStatusChange, from: readonly EndpointStatus[]): Promise<boolean>;
+  /** Notes the start of a failing streak, unless one is already noted. */
+  markFailing(partnerId: PartnerId, since: Date): Promise<void>;
+  /** Ends the failing streak: a delivery succeeded. */
+  markHealthy(partnerId: PartnerId): Promise<void>;
+}

@@ -1,0 +1,84 @@
+import { ConcurrentModification } from '../domain/errors';
+import type { Clock } from '../domain/clock';
+import type { Logger } from '../domain/logger';
+import type { PartnerId } from '../domain/partners/partner';
+import { type Delivery, type DeliveryId, type DeliveryMessage, firstAttemptMessage } from './delivery';
+import { deliveryIdFor } from './delivery-id';
+import type { DeliveryRepository } from './delivery-repository';
+import type { MessageQueue } from './message-queue';
+import type { OrderEventMessage } from './order-event-message';
+import type { WebhookEndpointRepository } from './webhook-endpoint';
+
+export type FanoutOutcome =
+  | { readonly outcome: 'queued'; readonly deliveryId: DeliveryId }
+  | { readonly outcome: 'duplicate'; readonly deliveryId: DeliveryId }
+  | { readonly outcome: 'no-endpoint' | 'not-subscribed' };
+
+/** The exact bytes every attempt of a delivery sends (contract: Events, request shape). */
+export const webhookBody = (event: OrderEventMessage): string =>
+  JSON.stringify({ event: event.event, timestamp: event.timestamp, data: event.data });
+
+/**
+ * Turns one order event into a delivery for the owning partner's endpoint, when it is
+ * subscribed to the kind, and queues its first attempt. The delivery's id derives from
+ * partner and event id (`deliveryIdFor`), so a publisher can tell it before this runs. Safe to run twice for the same
+ * event: the delivery is created once (conditional write on the event), and its first
+ * attempt is queued again only if the earlier run stopped before queueing it.
+ *
+ * Two copies of one event can run at the same moment (both in one SQS batch). The copy
+ * that finds the delivery created but not yet queued cannot tell a creator that is still
+ * running from one that crashed; on its first receipt it defers to SQS (the creator
+ * queues it, and the copy comes back as a duplicate), and only a redelivered copy queues
+ * it. So a duplicate event never puts two first attempts on the queue.
+ */
+export class WebhookFanout {
+  constructor(
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly queue: MessageQueue<DeliveryMessage>,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async fanOut(event: OrderEventMessage, receipt: { readonly redelivered: boolean } = { redelivered: true }): Promise<FanoutOutcome> {
+    const partnerId = event.partnerId as PartnerId;
+    const log = { eventId: event.eventId, partnerId, event: event.event };
+    const endpoint = await this.endpoints.get(partnerId);
+    if (!endpoint || !endpoint.events.includes(event.event)) {
+      const outcome = endpoint ? 'not-subscribed' : 'no-endpoint';
+      this.logger.info({ msg: 'order event not delivered', outcome, ...log });
+      return { outcome };
+    }
+
+    const now = this.clock.now().toISOString();
+    const candidate: Delivery = {
+      deliveryId: deliveryIdFor(partnerId, event.eventId),
+      partnerId,
+      eventId: event.eventId,
+      event: event.event,
+      body: webhookBody(event),
+      status: 'pending',
+      chain: 1,
+      attemptCount: 0,
+      nextAttemptAt: now,
+      queued: false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const stored = await this.deliveries.createForEvent(candidate);
+    const delivery = stored.created ? candidate : stored.existing;
+    const firstAttemptNotQueued = !delivery.queued && delivery.chain === 1 && delivery.attemptCount === 0;
+    if (!stored.created && firstAttemptNotQueued && !receipt.redelivered) {
+      throw new ConcurrentModification(`delivery ${delivery.deliveryId} is being queued by another fan-out of the same event`);
+    }
+    if (!stored.created && !firstAttemptNotQueued) {
+      this.logger.info({ msg: 'duplicate order event', outcome: 'duplicate', deliveryId: delivery.deliveryId, ...log });
+      return { outcome: 'duplicate', deliveryId: delivery.deliveryId };
+    }
+
+    await this.queue.send(firstAttemptMessage(delivery, delivery.nextAttemptAt ?? now), 0);
+    await this.deliveries.markQueued(delivery.deliveryId, this.clock.now());
+    this.logger.info({ msg: 'webhook delivery queued', outcome: 'queued', deliveryId: delivery.deliveryId, ...log });
+    return { outcome: 'queued', deliveryId: delivery.deliveryId };
+  }
+}
