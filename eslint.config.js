@@ -34,7 +34,7 @@ export default tseslint.config(
   },
   {
     // The local runtime and the operator CLI run the Lambda code, never the CDK app.
-    files: ['lib/local-runtime/**/*.ts', 'lib/ops-cli/**/*.ts'],
+    files: ['lib/local-runtime/**/*.ts', 'lib/local-runtime/**/*.tsx', 'lib/ops-cli/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -43,7 +43,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts'],
+    files: ['test/**/*.ts', 'test/**/*.tsx'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

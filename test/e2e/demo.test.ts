@@ -90,6 +90,12 @@ describe.skipIf(skip)(`the demo partner app in headless Chromium${skip ? ' (skip
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('embed-event').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    // Every user is on screen (the list wraps), and the module scrolls with the page, not inside a box of its own.
+    for (const name of [/Ada Lovelace/, /Grace Hopper/, /Katherine Johnson/]) {
+      const box = await page.getByRole('link', { name }).boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 390, String(name)).toBe(true);
+    }
+    expect(await page.locator('#supplies').evaluate((module) => module.scrollHeight - module.clientHeight)).toBe(0);
     await page.screenshot({ path: resolve(ARTIFACTS, 'demo-390.png'), fullPage: true });
     await page.setViewportSize({ width: 1200, height: 760 });
   });

@@ -9,8 +9,8 @@ import {
   ValidationFailed,
 } from '../../domain/errors';
 import { html, type JsonResponse } from '../../api/pipeline/responses';
-import { document, escapeHtml, problemContent, STYLE } from './layout';
 import { modulePaths } from './module-paths';
+import { problemPage } from './problem-page';
 
 interface Problem {
   readonly status: number;
@@ -86,16 +86,5 @@ function problemFor(error: unknown, partnerId: string): Problem | undefined {
 export function moduleFailureResponse(error: unknown, partnerId: string, frameAncestors: readonly string[] = []): JsonResponse | undefined {
   const problem = problemFor(error, partnerId);
   if (!problem) return undefined;
-  const paths = modulePaths(partnerId);
-  return html(
-    problem.status,
-    document(
-      problem.title,
-      STYLE,
-      `<header class="top"><div class="bar"><div class="brand"><span>Supplies</span></div>
-<nav aria-label="Module"><ul class="nav"><li><a href="${escapeHtml(paths.home)}">Catalog</a></li><li><a href="${escapeHtml(paths.orders)}">Orders</a></li><li><a href="${escapeHtml(paths.cart)}">Cart</a></li></ul></nav></div></header>
-<main id="content">${problemContent(problem.title, problem.message, problem.links)}</main>`,
-      { frameAncestors, page: 'problem' },
-    ),
-  );
+  return html(problem.status, problemPage(problem, modulePaths(partnerId), frameAncestors));
 }

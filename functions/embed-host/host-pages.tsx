@@ -1,20 +1,13 @@
 /**
  * The embed host's HTML pages. Self-contained (inline CSS, no external assets; the only
- * script is the module bridge from our own origin), and every value from data is escaped.
+ * script is the module bridge from our own origin), rendered with JSX so every value
+ * from data is escaped (html-page.tsx).
  */
-import { bridgeAttributes, BRIDGE_SCRIPT_TAG, type BridgeState } from './bridge-markup';
+import type { ComponentChildren, VNode } from 'preact';
+import { BridgeScript, bridgeAttributes, type BridgeState } from './bridge-markup';
+import { css, InlineStyle, renderHtmlPage, type StaticCss } from './html-page';
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
-
-const STYLE = `
+const STYLE = css`
   :root { color-scheme: light; --ink: #1f2933; --muted: #616e7c; --line: #e4e7eb; --accent: #2563eb; --bg: #f5f7fa; }
   * { box-sizing: border-box; }
   body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color: var(--ink); background: var(--bg); }
@@ -39,25 +32,37 @@ const STYLE = `
   .empty { color: var(--muted); }
 `;
 
+interface HtmlDocumentProps {
+  readonly title: string;
+  readonly styles: readonly StaticCss[];
+  readonly bridge: BridgeState;
+  readonly children: ComponentChildren;
+}
+
 /** Every HTML page the embed host serves, the host's notices and the module's pages alike. */
-export const htmlDocument = (title: string, style: string, body: string, bridge: BridgeState): string => `<!doctype html>
-<html lang="en"${bridgeAttributes(bridge)}>
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${style}</style>
-${BRIDGE_SCRIPT_TAG}
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+export const HtmlDocument = ({ title, styles, bridge, children }: HtmlDocumentProps): VNode => (
+  <html lang="en" {...bridgeAttributes(bridge)}>
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="referrer" content="no-referrer" />
+      <title>{title}</title>
+      <InlineStyle sheets={styles} />
+      <BridgeScript />
+    </head>
+    <body>{children}</body>
+  </html>
+);
 
 const notice = (title: string, message: string, bridge: BridgeState): string =>
-  htmlDocument(title, STYLE, `<div class="notice" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></div>`, bridge);
+  renderHtmlPage(
+    <HtmlDocument title={title} styles={[STYLE]} bridge={bridge}>
+      <div class="notice" role="alert">
+        <h1>{title}</h1>
+        <p>{message}</p>
+      </div>
+    </HtmlDocument>,
+  );
 
 /** The one answer to any unusable link or session: the browser is not told which case it was. */
 export const LINK_UNUSABLE_MESSAGE =

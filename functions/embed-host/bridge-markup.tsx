@@ -4,9 +4,9 @@
  * one script tag that loads it from our own origin (the CSP allows `script-src 'self'`,
  * no inline script). The page works the same without script.
  */
+import type { VNode } from 'preact';
 import type { Cents } from '../domain/money';
 import { BRIDGE_ATTRIBUTES, type EndedState } from '../embed-sdk/protocol';
-import { escapeHtml } from './host-pages';
 import { frameAncestorSources } from './frame-ancestor-sources';
 
 export const BRIDGE_SCRIPT_PATH = '/embedded/assets/bridge-v1.js';
@@ -21,16 +21,15 @@ export interface BridgeState {
   readonly ended?: EndedState;
 }
 
-const attribute = (name: string, value: string | number): string => ` ${name}="${escapeHtml(String(value))}"`;
-
-export function bridgeAttributes(state: BridgeState): string {
-  return [
-    attribute(BRIDGE_ATTRIBUTES.origins, frameAncestorSources(state.frameAncestors).join(' ')),
-    state.page ? attribute(BRIDGE_ATTRIBUTES.page, state.page) : '',
-    state.itemCount !== undefined ? attribute(BRIDGE_ATTRIBUTES.itemCount, state.itemCount) : '',
-    state.order ? attribute(BRIDGE_ATTRIBUTES.orderId, state.order.id) + attribute(BRIDGE_ATTRIBUTES.orderTotal, state.order.totalCents / 100) : '',
-    state.ended ? attribute(BRIDGE_ATTRIBUTES.ended, state.ended) : '',
-  ].join('');
+/** The attributes for `<html>`, in the bridge's names; the renderer escapes their values. */
+export function bridgeAttributes(state: BridgeState): Readonly<Record<string, string>> {
+  return {
+    [BRIDGE_ATTRIBUTES.origins]: frameAncestorSources(state.frameAncestors).join(' '),
+    ...(state.page ? { [BRIDGE_ATTRIBUTES.page]: state.page } : {}),
+    ...(state.itemCount !== undefined ? { [BRIDGE_ATTRIBUTES.itemCount]: String(state.itemCount) } : {}),
+    ...(state.order ? { [BRIDGE_ATTRIBUTES.orderId]: state.order.id, [BRIDGE_ATTRIBUTES.orderTotal]: String(state.order.totalCents / 100) } : {}),
+    ...(state.ended ? { [BRIDGE_ATTRIBUTES.ended]: state.ended } : {}),
+  };
 }
 
-export const BRIDGE_SCRIPT_TAG = `<script type="module" src="${BRIDGE_SCRIPT_PATH}"></script>`;
+export const BridgeScript = (): VNode => <script type="module" src={BRIDGE_SCRIPT_PATH} />;

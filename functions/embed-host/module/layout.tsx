@@ -2,28 +2,28 @@
  * The frame every page of the procurement module shares: a skip link, a header with the
  * organization, the navigation (Catalog, Orders, Cart with its count) and the signed-in
  * user, and one `main` landmark. Inline CSS; the only script is the module bridge (see
- * embed-bridge-markup.ts), and every page works without it.
- * Every value that comes from data goes through `escapeHtml`.
+ * bridge-markup.tsx), and every page works without it. Pages are JSX, so every value
+ * from data is escaped by the renderer (html-page.tsx).
  */
+import type { ComponentChildren, VNode } from 'preact';
 import type { Cents } from '../../domain/money';
 import { formatUsd } from '../../domain/money';
 import type { EmbeddedModuleView } from '../../domain/sessions/embedded-sessions';
 import type { BridgeState } from '../bridge-markup';
-import { escapeHtml, htmlDocument } from '../host-pages';
+import { HtmlDocument } from '../host-pages';
+import { css, renderHtmlPage, type StaticCss } from '../html-page';
 import { formatUtcDateTime } from './utc-date-time';
 import type { ModulePaths } from './module-paths';
 
-export { escapeHtml };
-
-export const usd = (cents: Cents): string => escapeHtml(formatUsd(cents));
+export const Usd = ({ cents }: { cents: Cents }): VNode => <>{formatUsd(cents)}</>;
 
 /** "Mar 3, 2036, 2:05 PM UTC": stored times are UTC and the iframe knows no better. */
-export const when = (iso: string): string => `<time datetime="${escapeHtml(iso)}">${escapeHtml(formatUtcDateTime(new Date(iso)))} UTC</time>`;
+export const When = ({ iso }: { iso: string }): VNode => <time datetime={iso}>{formatUtcDateTime(new Date(iso))} UTC</time>;
 
 /** The first 8 characters of an order id: what a person reads and says; pages link the whole id. */
 export const shortOrderId = (orderId: string): string => orderId.slice(0, 8);
 
-export const STYLE = `
+export const STYLE = css`
 :root{color-scheme:light;--ink:#17212b;--muted:#5a6675;--line:#e2e6eb;--bg:#f5f6f8;--accent:#0b6e61;--accent-ink:#075247;--soft:#e7f3f0;--warn:#8a4b00;--warn-bg:#fff4e0;--bad:#a3251b;--bad-bg:#fdecea}
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue","DejaVu Sans",sans-serif;color:var(--ink);background:var(--bg)}
@@ -93,50 +93,103 @@ export interface ModuleFrame {
 }
 
 /** The hidden field every state-changing form carries. */
-export const tokenField = (token: string): string => `<input type="hidden" name="csrf" value="${escapeHtml(token)}">`;
+export const TokenField = ({ token }: { token: string }): VNode => <input type="hidden" name="csrf" value={token} />;
 
-/** The module's pages are embed-host pages with the module's style. */
-export const document = htmlDocument;
-
-const navLink = (href: string, label: string, current: boolean, name?: string): string =>
-  `<li><a href="${escapeHtml(href)}"${current ? ' aria-current="page"' : ''}${name ? ` aria-label="${escapeHtml(name)}"` : ''}>${label}</a></li>`;
+const NavLink = ({ href, current, name, children }: { href: string; current: boolean; name?: string; children: ComponentChildren }): VNode => (
+  <li>
+    <a href={href} aria-current={current ? 'page' : undefined} aria-label={name}>
+      {children}
+    </a>
+  </li>
+);
 
 /** The Cart link shows "Cart" and a count badge; it is named "Cart, 3 items" (a badge alone reads as a bare number). */
 const cartName = (units: number): string => `Cart, ${units} ${units === 1 ? 'item' : 'items'}`;
-const cartLabel = (units: number): string => `Cart <span class="count" aria-hidden="true">${units}</span>`;
 
 /** What a page tells the SDK through the bridge beyond its section: `order` on the confirmation of a placed order. */
 export type PageReport = Pick<BridgeState, 'page' | 'order'>;
 
-/** A page of the module; `style` adds the page's own rules to the shared ones. */
-export function modulePage(frame: ModuleFrame, section: Section, title: string, content: string, style = '', report: PageReport = { page: section }): string {
+/** A page of the module; `styles` adds the page's own rules to the shared ones. */
+export function modulePage(
+  frame: ModuleFrame,
+  section: Section,
+  title: string,
+  content: VNode,
+  styles: readonly StaticCss[] = [],
+  report: PageReport = { page: section },
+): string {
   const { view, paths, cartUnits, token } = frame;
-  const name = `${view.profile.firstName} ${view.profile.lastName}`;
-  return document(
-    `${title} · ${view.organization.name}`,
-    STYLE + style,
-    `<a class="skip" href="#content">Skip to content</a>
-<header class="top"><div class="bar">
-  <div class="brand"><span>Supplies</span><b>${escapeHtml(view.organization.name)}</b></div>
-  <nav aria-label="Module"><ul class="nav">
-    ${navLink(paths.home, 'Catalog', section === 'catalog')}
-    ${navLink(paths.orders, 'Orders', section === 'orders')}
-    ${navLink(paths.cart, cartLabel(cartUnits), section === 'cart' || section === 'checkout', cartName(cartUnits))}
-  </ul></nav>
-  <div class="user"><span><strong data-testid="user-name">${escapeHtml(name)}</strong><br><span data-testid="user-email">${escapeHtml(view.profile.email)}</span></span>
-    <form method="post" action="${escapeHtml(paths.logout)}">${tokenField(token)}<button type="submit" class="quiet">Sign out</button></form></div>
-</div></header>
-<main id="content" tabindex="-1">
-${content}
-</main>`,
-    { ...report, frameAncestors: frame.frameAncestors, itemCount: cartUnits },
+  return renderHtmlPage(
+    <HtmlDocument
+      title={`${title} · ${view.organization.name}`}
+      styles={[STYLE, ...styles]}
+      bridge={{ ...report, frameAncestors: frame.frameAncestors, itemCount: cartUnits }}
+    >
+      <a class="skip" href="#content">
+        Skip to content
+      </a>
+      <header class="top">
+        <div class="bar">
+          <div class="brand">
+            <span>Supplies</span>
+            <b>{view.organization.name}</b>
+          </div>
+          <nav aria-label="Module">
+            <ul class="nav">
+              <NavLink href={paths.home} current={section === 'catalog'}>
+                Catalog
+              </NavLink>
+              <NavLink href={paths.orders} current={section === 'orders'}>
+                Orders
+              </NavLink>
+              <NavLink href={paths.cart} current={section === 'cart' || section === 'checkout'} name={cartName(cartUnits)}>
+                Cart <span class="count" aria-hidden="true">{cartUnits}</span>
+              </NavLink>
+            </ul>
+          </nav>
+          <div class="user">
+            <span>
+              <strong data-testid="user-name">
+                {view.profile.firstName} {view.profile.lastName}
+              </strong>
+              <br />
+              <span data-testid="user-email">{view.profile.email}</span>
+            </span>
+            <form method="post" action={paths.logout}>
+              <TokenField token={token} />
+              <button type="submit" class="quiet">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <main id="content" tabindex={-1}>
+        {content}
+      </main>
+    </HtmlDocument>,
   );
 }
 
+export interface ProblemLink {
+  readonly href: string;
+  readonly label: string;
+  readonly primary?: boolean;
+}
+
 /** A failure or empty state as a page of its own: a heading, what happened, where to go next. */
-export const problemContent = (title: string, message: string, links: readonly { href: string; label: string; primary?: boolean }[]): string =>
-  `<div class="panel problem" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${
-    links.length
-      ? `<div class="actions">${links.map((l) => `<a class="button${l.primary ? ' primary' : ''}" href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join('')}</div>`
-      : ''
-  }</div>`;
+export const ProblemContent = ({ title, message, links }: { title: string; message: string; links: readonly ProblemLink[] }): VNode => (
+  <div class="panel problem" role="alert">
+    <h1>{title}</h1>
+    <p>{message}</p>
+    {links.length > 0 && (
+      <div class="actions">
+        {links.map((l) => (
+          <a class={l.primary ? 'button primary' : 'button'} href={l.href}>
+            {l.label}
+          </a>
+        ))}
+      </div>
+    )}
+  </div>
+);

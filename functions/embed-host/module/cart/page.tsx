@@ -1,0 +1,150 @@
+import type { VNode } from 'preact';
+import type { PricedCart, PricedCartLine, UnavailableCartLine } from '../../../domain/orders/cart-service';
+import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
+import { css } from '../../html-page';
+import { type ModuleFrame, modulePage, TokenField, Usd } from '../layout';
+
+export const CART_STYLE = css`
+.lines{list-style:none;margin:0;padding:0}
+.line{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:6px 16px;padding:14px 0;border-bottom:1px solid var(--line)}
+.line:first-child{padding-top:0}
+.line h2{font-size:15px;margin:0}
+.line .meta{color:var(--muted);font-size:13px;margin:0}
+.line .amount{font-weight:700;text-align:right;font-variant-numeric:tabular-nums}
+.line form{grid-column:1/-1;display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin:0}
+.line input{width:76px}
+.line.gone h2{color:var(--muted);text-decoration:line-through}
+.note{color:var(--muted);font-size:13px;margin:12px 0 0}
+`;
+
+/** Units of available products: what the header's Cart link counts. */
+export const cartUnits = (cart: PricedCart): number => cart.lines.reduce((sum, line) => sum + line.quantity, 0);
+
+const LineForm = ({ frame, productId, name, quantity }: { frame: ModuleFrame; productId: string; name: string; quantity: number }): VNode => {
+  const field = `qty-${productId}`;
+  return (
+    <form method="post" action={frame.paths.cartItem(productId)}>
+      <TokenField token={frame.token} />
+      <label for={field}>
+        Quantity<span class="sr"> of {name}</span>
+      </label>
+      <input type="number" id={field} name="quantity" value={quantity} min={0} max={MAX_LINE_QUANTITY} inputmode="numeric" required />
+      <button type="submit" name="action" value="update">
+        Update<span class="sr"> quantity of {name}</span>
+      </button>
+      <button type="submit" name="action" value="remove" class="quiet">
+        Remove<span class="sr"> {name}</span>
+      </button>
+    </form>
+  );
+};
+
+// A line's product name is an h2: the page's h1 is "Cart" and headings do not skip a level.
+const Line = ({ frame, line: { product, quantity, lineTotalCents } }: { frame: ModuleFrame; line: PricedCartLine }): VNode => (
+  <li class="line">
+    <div>
+      <h2>{product.name}</h2>
+      <p class="meta">
+        {product.unit} · <Usd cents={product.priceCents} /> each · {product.productId}
+      </p>
+    </div>
+    <div class="amount">
+      <Usd cents={lineTotalCents} />
+    </div>
+    <LineForm frame={frame} productId={product.productId} name={product.name} quantity={quantity} />
+  </li>
+);
+
+const UnavailableLine = ({ frame, gone }: { frame: ModuleFrame; gone: UnavailableCartLine }): VNode => {
+  const name = gone.product?.name ?? gone.productId;
+  return (
+    <li class="line gone">
+      <div>
+        <h2>{name}</h2>
+        <p class="meta">No longer available: remove it to check out.</p>
+      </div>
+      <div class="amount" />
+      <form method="post" action={frame.paths.cartItem(gone.productId)}>
+        <TokenField token={frame.token} />
+        <button type="submit" name="action" value="remove">
+          Remove<span class="sr"> {name}</span>
+        </button>
+      </form>
+    </li>
+  );
+};
+
+/** The cart: change quantities, remove lines, go to checkout. */
+export function cartPage(frame: ModuleFrame, cart: PricedCart): string {
+  const { paths } = frame;
+  if (cart.lines.length === 0 && cart.unavailable.length === 0) {
+    return modulePage(
+      frame,
+      'cart',
+      'Cart',
+      <>
+        <h1>Cart</h1>
+        <div class="panel problem">
+          <h2>Your cart is empty</h2>
+          <p class="lede">Browse the catalog and add what your team needs.</p>
+          <div class="actions">
+            <a class="button primary" href={paths.home}>
+              Browse supplies
+            </a>
+            <a class="button" href={paths.orders}>
+              View orders
+            </a>
+          </div>
+        </div>
+      </>,
+      [CART_STYLE],
+    );
+  }
+  const units = cartUnits(cart);
+  return modulePage(
+    frame,
+    'cart',
+    'Cart',
+    <>
+      <h1>Cart</h1>
+      <p class="lede">
+        {units} item{units === 1 ? '' : 's'} · prices are current catalog prices
+      </p>
+      <div class="two">
+        <section class="panel" aria-label="Items in your cart">
+          <ul class="lines">
+            {cart.lines.map((l) => (
+              <Line frame={frame} line={l} />
+            ))}
+            {cart.unavailable.map((l) => (
+              <UnavailableLine frame={frame} gone={l} />
+            ))}
+          </ul>
+        </section>
+        <aside class="panel" aria-labelledby="summary">
+          <h2 id="summary">Summary</h2>
+          <dl class="sums">
+            <dt>Subtotal</dt>
+            <dd>
+              <Usd cents={cart.subtotalCents} />
+            </dd>
+          </dl>
+          <p class="note">Tax and shipping are shown at checkout, for the address you choose.</p>
+          <div class="actions">
+            {cart.lines.length > 0 && cart.unavailable.length === 0 ? (
+              <a class="button primary big" href={paths.checkout}>
+                Checkout
+              </a>
+            ) : cart.unavailable.length > 0 ? (
+              <p class="note">Remove the products that are no longer available to check out.</p>
+            ) : null}
+            <a class="button big" href={paths.home}>
+              Continue shopping
+            </a>
+          </div>
+        </aside>
+      </div>
+    </>,
+    [CART_STYLE],
+  );
+}

@@ -1,0 +1,194 @@
+import type { VNode } from 'preact';
+import type { Address } from '../../../domain/addresses/address';
+import type { PricedCart } from '../../../domain/orders/cart-service';
+import type { OrderPricing } from '../../../domain/orders/order-pricing';
+import { salesTaxRate } from '../../../domain/orders/sales-tax';
+import type { ShippingLocation } from '../../../domain/organizations/organization';
+import { css } from '../../html-page';
+import { CART_STYLE } from '../cart/page';
+import { type ModuleFrame, modulePage, ProblemContent, TokenField, Usd } from '../layout';
+
+const CHECKOUT_STYLE = css`
+fieldset{border:0;margin:0;padding:0}
+legend{font-weight:700;font-size:16px;margin-bottom:10px;padding:0}
+.places{display:grid;gap:10px}
+.place{display:flex;gap:10px;align-items:flex-start;border:1px solid var(--line);border-radius:10px;padding:12px 14px;cursor:pointer}
+.place:has(input:checked){border-color:var(--accent);background:var(--soft)}
+.place input{margin-top:4px;accent-color:var(--accent)}
+.place address{font-style:normal;color:var(--muted);font-size:14px}
+.place b{font-weight:600}
+.stack{display:grid;gap:18px}
+.items{list-style:none;margin:0;padding:0}
+.items li{display:flex;justify-content:space-between;gap:12px;padding:6px 0;border-bottom:1px solid var(--line);font-size:14px}
+.items li:last-child{border-bottom:0}
+`;
+
+/** An address as its lines, one under the other. */
+export const AddressLines = ({ address }: { address: Pick<Address, 'line1' | 'line2' | 'city' | 'province' | 'postalCode'> }): VNode => (
+  <>
+    {[address.line1, address.line2, `${address.city}, ${address.province} ${address.postalCode}`]
+      .filter((part): part is string => Boolean(part))
+      .map((part, i) => (
+        <>
+          {i > 0 && <br />}
+          {part}
+        </>
+      ))}
+  </>
+);
+
+/** A shipping location to choose; with `only`, the one there is, shown checked and not to be changed. */
+const Place = ({ location, chosen, only = false }: { location: ShippingLocation; chosen: boolean; only?: boolean }): VNode => (
+  <label class="place">
+    <input type="radio" disabled={only} name="location" value={location.id} checked={chosen} />
+    <span>
+      <b>{location.name}</b>
+      {location.nickname ? ` (${location.nickname})` : ''}
+      {location.isDefault && (
+        <>
+          {' '}
+          <span class="badge">Default</span>
+        </>
+      )}
+      <address>
+        <AddressLines address={location.address} />
+      </address>
+    </span>
+  </label>
+);
+
+/** Subtotal, tax (with the state's rate), shipping and total, as the order will have them. */
+export const Totals = ({ pricing, state }: { pricing: OrderPricing; state: string | undefined }): VNode => (
+  <dl class="sums">
+    <dt>Subtotal</dt>
+    <dd>
+      <Usd cents={pricing.subtotalCents} />
+    </dd>
+    <dt>Tax{state ? ` (${state})` : ''}</dt>
+    <dd>
+      <Usd cents={pricing.taxCents} />
+    </dd>
+    <dt>Shipping</dt>
+    <dd>{pricing.shippingCents === 0 ? 'Free' : <Usd cents={pricing.shippingCents} />}</dd>
+    <dt class="total">Total</dt>
+    <dd class="total" data-testid="order-total">
+      <Usd cents={pricing.totalCents} />
+    </dd>
+  </dl>
+);
+
+export interface CheckoutView {
+  readonly cart: PricedCart;
+  readonly locations: readonly ShippingLocation[];
+  /** The location the totals are for: the one chosen, else the default, else the first. */
+  readonly chosen: ShippingLocation;
+}
+
+/**
+ * Checkout: where to ship (the default preselected; choosing another reloads the totals
+ * for its state, without script), what is ordered and what it costs, then Place order.
+ */
+export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
+  const { paths } = frame;
+  const { cart, chosen } = view;
+  const pricing = cart.pricing;
+  if (!pricing) throw new RangeError('checkout prices the cart for the chosen location');
+  const rate = salesTaxRate(chosen.address.province);
+  return modulePage(
+    frame,
+    'checkout',
+    'Checkout',
+    <>
+      <h1>Checkout</h1>
+      <p class="lede">Review your order. It is billed on account to {frame.view.organization.name} (invoice).</p>
+      <div class="two">
+        <div class="stack">
+          {view.locations.length > 1 ? (
+            <form method="get" action={paths.checkout} class="panel">
+              <fieldset>
+                <legend>Ship to</legend>
+                <div class="places">
+                  {view.locations.map((l) => (
+                    <Place location={l} chosen={l.id === chosen.id} />
+                  ))}
+                </div>
+              </fieldset>
+              <div class="actions">
+                <button type="submit">Use this address</button>
+              </div>
+            </form>
+          ) : (
+            <section class="panel" aria-labelledby="ship-to">
+              <h2 id="ship-to">Ship to</h2>
+              <div class="places">
+                <Place location={chosen} chosen only />
+              </div>
+            </section>
+          )}
+          <section class="panel" aria-labelledby="items">
+            <h2 id="items">Items</h2>
+            <ul class="items">
+              {cart.lines.map((l) => (
+                <li>
+                  <span>
+                    {l.quantity} × {l.product.name} <span class="meta">({l.product.unit})</span>
+                  </span>
+                  <span>
+                    <Usd cents={l.lineTotalCents} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+            <p class="note">
+              <a href={paths.cart}>Edit cart</a>
+            </p>
+          </section>
+        </div>
+        <aside class="panel" aria-labelledby="summary">
+          <h2 id="summary">Order summary</h2>
+          <Totals pricing={pricing} state={`${rate.state} ${rate.percent}%`} />
+          <p class="note">
+            Shipping to {chosen.name}, {chosen.address.city}. Payment: invoice.
+          </p>
+          <form method="post" action={paths.orders}>
+            <TokenField token={frame.token} />
+            <input type="hidden" name="location" value={chosen.id} />
+            <div class="actions">
+              <button type="submit" class="primary big">
+                Place order
+              </button>
+            </div>
+          </form>
+        </aside>
+      </div>
+    </>,
+    [CART_STYLE, CHECKOUT_STYLE],
+  );
+}
+
+export const emptyCheckoutPage = (frame: ModuleFrame): string =>
+  modulePage(
+    frame,
+    'checkout',
+    'Checkout',
+    <ProblemContent
+      title="Your cart is empty"
+      message="There is nothing to check out yet. Add supplies from the catalog first."
+      links={[
+        { href: frame.paths.home, label: 'Browse supplies', primary: true },
+        { href: frame.paths.orders, label: 'View orders' },
+      ]}
+    />,
+  );
+
+export const noShippingLocationPage = (frame: ModuleFrame): string =>
+  modulePage(
+    frame,
+    'checkout',
+    'Checkout',
+    <ProblemContent
+      title="No shipping address yet"
+      message="Your organization has no active shipping location, so there is nowhere to send an order. Ask your administrator to add one in your practice software."
+      links={[{ href: frame.paths.cart, label: 'Back to cart' }]}
+    />,
+  );

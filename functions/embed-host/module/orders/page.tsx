@@ -1,0 +1,288 @@
+import type { VNode } from 'preact';
+import type { Order, OrderChange, OrderStatus } from '../../../domain/orders/order';
+import { salesTaxRate } from '../../../domain/orders/sales-tax';
+import { css } from '../../html-page';
+import { CART_STYLE } from '../cart/page';
+import { AddressLines, Totals } from '../checkout/page';
+import { type ModuleFrame, modulePage, shortOrderId, Usd, When } from '../layout';
+
+const ORDER_STYLE = css`
+.orders{list-style:none;margin:0;padding:0}
+.orders li{display:grid;grid-template-columns:minmax(0,1.2fr) minmax(0,1.3fr) auto auto;gap:4px 16px;align-items:center;padding:12px 16px;border-bottom:1px solid var(--line)}
+.orders li:last-child{border-bottom:0}
+.orders a{font-weight:650;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.orders .meta{color:var(--muted);font-size:13px}
+.orders .amount{font-weight:700;text-align:right;font-variant-numeric:tabular-nums}
+@media (max-width:560px){.orders li{grid-template-columns:1fr auto}}
+.placed{display:flex;gap:12px;align-items:center;background:var(--soft);border:1px solid #bfe0d8;border-radius:12px;padding:16px 18px;margin-bottom:18px}
+.placed .tick{flex:none;width:36px;height:36px;border-radius:50%;background:var(--accent);color:#fff;display:grid;place-items:center;font-size:20px;font-weight:700}
+.placed h1{margin:0}
+.placed p{margin:2px 0 0;color:var(--muted)}
+.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;color:var(--muted);word-break:break-all}
+.stack{display:grid;gap:18px}
+.history{list-style:none;margin:0;padding:0 0 0 4px}
+.history li{position:relative;padding:0 0 14px 22px;border-left:2px solid var(--line)}
+.history li:last-child{border-left-color:transparent;padding-bottom:0}
+.history li::before{content:"";position:absolute;left:-7px;top:4px;width:12px;height:12px;border-radius:50%;background:#fff;border:2px solid var(--accent)}
+.history .meta{display:block;color:var(--muted);font-size:13px}
+table{width:100%;border-collapse:collapse;font-size:14px}
+th,td{padding:8px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+th{color:var(--muted);font-weight:600;font-size:13px}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.ship{display:grid;gap:4px}
+`;
+
+const STATUS_LABEL: Readonly<Record<OrderStatus, string>> = {
+  pending: 'Pending',
+  confirmed: 'Confirmed',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+  refunded: 'Refunded',
+};
+
+export const StatusBadge = ({ status }: { status: OrderStatus }): VNode => (
+  <span class={`badge s-${status}`} data-testid="order-status">
+    {STATUS_LABEL[status]}
+  </span>
+);
+
+const units = (order: Order): number => order.items.reduce((sum, item) => sum + item.quantity, 0);
+
+export interface OrdersView {
+  readonly orders: readonly Order[];
+  /** The next page's address, when older orders follow. */
+  readonly olderHref?: string;
+}
+
+/** The organization's orders, newest first. */
+export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
+  const { paths } = frame;
+  return modulePage(
+    frame,
+    'orders',
+    'Orders',
+    <>
+      <h1>Orders</h1>
+      <p class="lede">Everything {frame.view.organization.name} ordered here, newest first.</p>
+      {view.orders.length ? (
+        <>
+          <section class="panel" style="padding:4px 0" aria-label="Orders">
+            <ul class="orders">
+              {view.orders.map((o) => (
+                <li>
+                  <span>
+                    <a href={paths.order(o.id)}>Order {shortOrderId(o.id)}</a>
+                    <br />
+                    <span class="meta">
+                      {units(o)} item{units(o) === 1 ? '' : 's'} · {o.userEmail}
+                    </span>
+                  </span>
+                  <span class="meta">
+                    <When iso={o.createdAt} />
+                    <br />
+                    to {o.shippingAddress.locationName}
+                  </span>
+                  <span class="amount">
+                    <Usd cents={o.totalCents} />
+                  </span>
+                  <StatusBadge status={o.status} />
+                </li>
+              ))}
+            </ul>
+          </section>
+          {view.olderHref && (
+            <div class="actions">
+              <a class="button" href={view.olderHref}>
+                Older orders
+              </a>
+            </div>
+          )}
+        </>
+      ) : (
+        <div class="panel problem">
+          <h2>No orders yet</h2>
+          <p class="lede">Orders your organization places appear here, with their status.</p>
+          <div class="actions">
+            <a class="button primary" href={paths.home}>
+              Browse supplies
+            </a>
+          </div>
+        </div>
+      )}
+    </>,
+    [ORDER_STYLE],
+  );
+}
+
+const ChangeText = ({ change }: { change: OrderChange }): VNode | null => {
+  switch (change.status) {
+    case 'shipped':
+      return (
+        <>
+          {' · '}
+          {change.carrier}, tracking {change.trackingNumber}
+        </>
+      );
+    case 'delivered':
+      return <> · Signed for by {change.signature}</>;
+    case 'cancelled':
+    case 'refunded': {
+      const refunded = change.status === 'refunded' ? <><Usd cents={change.amountCents} /> refunded</> : null;
+      if (!refunded && !change.reason) return null;
+      return (
+        <>
+          {' · '}
+          {refunded}
+          {refunded && change.reason ? ' · ' : ''}
+          {change.reason}
+        </>
+      );
+    }
+    default:
+      return null;
+  }
+};
+
+/** One order: what, where, how much, its history and, once shipped, how to track it. */
+export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean): string {
+  const { paths } = frame;
+  const address = order.shippingAddress;
+  const rate = salesTaxRate(address.state);
+  return modulePage(
+    frame,
+    'orders',
+    `Order ${shortOrderId(order.id)}`,
+    <>
+      {justPlaced ? (
+        <>
+          <div class="placed" role="status">
+            <span class="tick" aria-hidden="true">
+              ✓
+            </span>
+            <div>
+              <h1>Order placed</h1>
+              <p>Thank you. We sent it to fulfilment; you can follow it here and under Orders.</p>
+            </div>
+          </div>
+          <p class="id">
+            Order ID <span data-testid="order-id">{order.id}</span>
+          </p>
+        </>
+      ) : (
+        <>
+          <h1>Order {shortOrderId(order.id)}</h1>
+          <p class="id">
+            Order ID <span data-testid="order-id">{order.id}</span>
+          </p>
+        </>
+      )}
+      <p>
+        <StatusBadge status={order.status} />{' '}
+        <span class="meta">
+          placed <When iso={order.createdAt} /> by {order.userEmail}
+        </span>
+      </p>
+      <div class="two">
+        <div class="stack">
+          <section class="panel" aria-labelledby="items">
+            <h2 id="items">Items</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Product</th>
+                  <th scope="col" class="n">
+                    Qty
+                  </th>
+                  <th scope="col" class="n">
+                    Price
+                  </th>
+                  <th scope="col" class="n">
+                    Amount
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {order.items.map((i) => (
+                  <tr>
+                    <td>
+                      {i.name}
+                      <br />
+                      <span class="meta">
+                        {i.unit} · {i.productId}
+                      </span>
+                    </td>
+                    <td class="n">{i.quantity}</td>
+                    <td class="n">
+                      <Usd cents={i.unitPriceCents} />
+                    </td>
+                    <td class="n">
+                      <Usd cents={i.unitPriceCents * i.quantity} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+          <section class="panel" aria-labelledby="history">
+            <h2 id="history">Status history</h2>
+            <ol class="history">
+              {order.statusHistory.map((c) => (
+                <li>
+                  <strong>{STATUS_LABEL[c.status]}</strong>
+                  <span class="meta">
+                    <When iso={c.at} />
+                    <ChangeText change={c} />
+                  </span>
+                </li>
+              ))}
+            </ol>
+          </section>
+        </div>
+        <div class="stack">
+          <aside class="panel" aria-labelledby="summary">
+            <h2 id="summary">Summary</h2>
+            <Totals pricing={order} state={`${rate.state} ${rate.percent}%`} />
+            <p class="note">Payment: invoice, billed on account.</p>
+          </aside>
+          <section class="panel" aria-labelledby="shipping">
+            <h2 id="shipping">Shipping</h2>
+            <p style="margin:0 0 8px">
+              <b>{address.locationName}</b>
+              <br />
+              <span class="meta">
+                <AddressLines
+                  address={{
+                    line1: address.line1,
+                    ...(address.line2 === undefined ? {} : { line2: address.line2 }),
+                    city: address.city,
+                    province: address.state,
+                    postalCode: address.zip,
+                  }}
+                />
+              </span>
+            </p>
+            {order.shipment && (
+              <div class="ship">
+                <span>
+                  {order.shipment.carrier} · {order.shipment.trackingNumber}
+                </span>
+                <span class="meta">
+                  Estimated delivery <When iso={order.shipment.estimatedDelivery} />
+                </span>
+                <a href={order.shipment.trackingUrl} target="_blank" rel="noopener noreferrer">
+                  Track shipment<span class="sr"> (opens in a new tab)</span>
+                </a>
+              </div>
+            )}
+          </section>
+        </div>
+      </div>
+      <p>
+        <a href={paths.orders}>All orders</a>
+      </p>
+    </>,
+    [CART_STYLE, ORDER_STYLE],
+    justPlaced ? { page: 'order', order: { id: order.id, totalCents: order.totalCents } } : { page: 'order' },
+  );
+}
