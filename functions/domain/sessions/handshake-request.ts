@@ -56,7 +56,7 @@ export const userIdentifierFields = {
 /** `exactlyOneUserIdentifier` in JSON Schema, for the object that holds `userIdentifierFields`. */
 export const EXACTLY_ONE_USER_IDENTIFIER = {
   // `properties` repeated so strict validators (ajv's strictRequired) see each required name defined.
-  oneOf: IDENTIFIERS.map((name) => ({ properties: { [name]: true }, required: [name] })),
+  oneOf: IDENTIFIERS.map((name) => ({ properties: { [name]: {} }, required: [name] })),
   description: 'Exactly one of `internal_user_id` and `profile_id`.',
 };
 
