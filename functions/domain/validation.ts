@@ -4,6 +4,7 @@
  */
 // zod/mini: setup's cold start parses with these, and the classic API alone is ~440 KB bundled.
 import * as z from 'zod/mini';
+import { documented, emailRules, optionalTextRules, requiredTextRules } from './documented-rules';
 import { CONTROL_CHARACTER, hasNoControlCharacters, INVALID_TEXT, isWellFormedText, MAX_EMAIL_LENGTH, MAX_TEXT_LENGTH, requiredField } from './validation-issues';
 
 export * from './validation-issues';
@@ -20,21 +21,24 @@ const blankAsAbsent = () => z.transform((value: string) => (value === '' ? undef
  * with `when` further up (duplicate ids, several defaults).
  */
 export const requiredText = (max = MAX_TEXT_LENGTH) =>
-  z.string({ error: requiredField }).check(z.trim(), z.minLength(1), z.maxLength(max), ...wellFormed());
+  documented(z.string({ error: requiredField }).check(z.trim(), z.minLength(1), z.maxLength(max), ...wellFormed()), requiredTextRules(max));
 
 /** An optional string: trimmed, at most `max` characters; blank counts as not given. */
 export const optionalText = (max = MAX_TEXT_LENGTH) =>
-  z.optional(z.pipe(z.string({ error: requiredField }).check(z.trim(), z.maxLength(max), ...wellFormed()), blankAsAbsent()));
+  documented(z.optional(z.pipe(z.string({ error: requiredField }).check(z.trim(), z.maxLength(max), ...wellFormed()), blankAsAbsent())), optionalTextRules(max));
 
 /** A required email address: trimmed, at most 254 characters, valid format. */
-export const requiredEmail = () => z.pipe(requiredText(MAX_EMAIL_LENGTH), z.email());
+export const requiredEmail = () => documented(z.pipe(requiredText(MAX_EMAIL_LENGTH), z.email()), emailRules(false));
 
 /** An optional email address; blank counts as not given. */
 export const optionalEmail = () =>
-  z.optional(
-    z.pipe(
-      z.pipe(z.string({ error: requiredField }).check(z.trim(), z.maxLength(MAX_EMAIL_LENGTH)), blankAsAbsent()),
-      z.optional(z.email()),
+  documented(
+    z.optional(
+      z.pipe(
+        z.pipe(z.string({ error: requiredField }).check(z.trim(), z.maxLength(MAX_EMAIL_LENGTH)), blankAsAbsent()),
+        z.optional(z.email()),
+      ),
     ),
+    emailRules(true),
   );
 

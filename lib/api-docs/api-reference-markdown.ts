@@ -4,7 +4,7 @@
  */
 import type { JsonSchema } from './json-schema';
 import type { OpenApiDocument } from './openapi-document';
-import { fieldRows, rulesOf, typeLabel } from './schema-shape';
+import { alternativesOf, fieldRows, rulesOf, typeLabel } from './schema-shape';
 
 const SECURITY_LINE: Record<string, string> = {
   bearerApiKey: '`Authorization: Bearer <API_KEY>`',
@@ -18,7 +18,7 @@ const resolve = (document: OpenApiDocument, schema: JsonSchema): JsonSchema =>
 const schemaName = (schema: JsonSchema) => (typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined);
 
 function fieldTable(schema: JsonSchema, { withRequired }: { withRequired: boolean }): string {
-  const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  const alternatives = alternativesOf(schema);
   if (alternatives) return alternatives.map((alternative, index) => `One of (${index + 1}):\n\n${fieldTable(alternative, { withRequired })}`).join('\n\n');
   const rows = fieldRows(schema);
   const header = withRequired ? '| Field | Type | Required | Rules |\n|---|---|---|---|' : '| Field | Type | Always present | Rules |\n|---|---|---|---|';
@@ -47,7 +47,10 @@ function operationSection(document: OpenApiDocument, method: string, path: strin
   if (requestBody) {
     const media = (requestBody.content as Record<string, JsonSchema>)['application/json'] as JsonSchema;
     const schema = media.schema as JsonSchema;
-    parts.push('', `Request body (\`${schemaName(schema)}\`):`, '', fieldTable(resolve(document, schema), { withRequired: true }), '', json(media.example));
+    const body = resolve(document, schema);
+    parts.push('', `Request body (\`${schemaName(schema)}\`):`, '', fieldTable(body, { withRequired: true }));
+    if (typeof body.description === 'string') parts.push('', body.description);
+    parts.push('', json(media.example));
   }
   parts.push('', '| Status | Body | Headers | When |', '|---|---|---|---|');
   const responses = Object.entries(operation.responses as Record<string, JsonSchema>);

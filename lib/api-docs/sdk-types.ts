@@ -6,6 +6,7 @@
  * field the API ignores is still a typo worth a compile error.
  */
 import type { JsonSchema } from './json-schema';
+import { alternativesOf } from './schema-shape';
 import type { OpenApiDocument } from './openapi-document';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -14,7 +15,7 @@ function typeOf(schema: JsonSchema, indent: string): string {
   if (typeof schema.$ref === 'string') return schema.$ref.split('/').pop() as string;
   if ('const' in schema) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
-  const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  const alternatives = alternativesOf(schema);
   if (alternatives) return alternatives.map((alternative) => typeOf(alternative, indent)).join(' | ');
   switch (schema.type) {
     case 'string':

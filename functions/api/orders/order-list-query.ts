@@ -4,6 +4,7 @@
  */
 // zod/mini: parsed by the orders Lambda at runtime.
 import * as z from 'zod/mini';
+import { documented, LOWER_CASE_UUID_PATTERN } from '../../domain/documented-rules';
 import { ValidationFailed } from '../../domain/errors';
 import { MAX_ORDER_PAGE_SIZE } from '../../domain/orders/order-repository';
 import { requiredField, requiredText, toValidationIssues } from '../../domain/validation';
@@ -21,7 +22,8 @@ const Limit = z.pipe(
 export const OrderListQuery = z.object({
   internal_org_id: requiredText(),
   limit: z.optional(Limit),
-  starting_after: z.optional(requiredText()),
+  // Any other value is no order of the organization (INVALID_CURSOR); ids are stored in lower case.
+  starting_after: z.optional(documented(requiredText(), { format: 'uuid', pattern: LOWER_CASE_UUID_PATTERN })),
 });
 
 export type OrderListQuery = z.output<typeof OrderListQuery>;

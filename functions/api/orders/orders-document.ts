@@ -4,6 +4,7 @@
  * `OrderBody`) and the errors `error-responses.ts` makes for them.
  */
 import * as z from 'zod/mini';
+import { documented, UUID_PATTERN } from '../../domain/documented-rules';
 import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE } from '../../domain/orders/order-repository';
 import { ORDER_GET_ENDPOINT, ORDER_LIST_ENDPOINT } from '../pipeline/endpoints';
 import { OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
@@ -19,8 +20,8 @@ export const ORDER_ID_PARAMETER: ParameterDocument = {
   name: 'order_id',
   in: 'path',
   required: true,
-  description: 'The order\'s `id` (a UUID), from `order.created` or a list.',
-  schema: z.string(),
+  description: 'The order\'s `id` (a UUID, any case), from `order.created` or a list.',
+  schema: documented(z.string(), { format: 'uuid', pattern: UUID_PATTERN }),
 };
 
 /**
@@ -62,7 +63,7 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
       name: 'starting_after',
       in: 'query',
       required: false,
-      description: 'The `id` of the last order of the previous page. It must be an order of the same organization (else 400 with detail `INVALID_CURSOR`).',
+      description: 'The `id` (a lower-case UUID) of the last order of the previous page. It must be an order of the same organization (else 400 with detail `INVALID_CURSOR`).',
       schema: OrderListQuery.shape.starting_after,
     },
   ],

@@ -5,6 +5,7 @@
  */
 // zod/mini: the module and the partner API parse and print products on their hot paths.
 import * as z from 'zod/mini';
+import { documented } from '../documented-rules';
 import { type Cents, fromCents, parseCents } from '../money';
 import { requiredField, requiredText, rule } from '../validation';
 import { CategoryId } from './categories';
@@ -20,15 +21,21 @@ export const isProductId = (value: string): value is ProductId => PRODUCT_ID.tes
 /** The most one unit may cost; anything above is a typo (cents typed as dollars). */
 export const MAX_PRICE_CENTS: Cents = 10_000_000;
 
-export const ProductIdInput = z.pipe(
-  requiredText(64).check(
-    // Blank and length are reported on their own (REQUIRED, TOO_LONG).
-    z.refine((value: string) => SKU_CHARACTERS.test(value), {
-      message: 'must be 1-64 characters of A-Z, 0-9, "-", "_" or "."',
-      params: { code: 'INVALID_FORMAT' },
-    }),
+export const ProductIdInput = documented(
+  z.pipe(
+    requiredText(64).check(
+      // Blank and length are reported on their own (REQUIRED, TOO_LONG).
+      z.refine((value: string) => SKU_CHARACTERS.test(value), {
+        message: 'must be 1-64 characters of A-Z, 0-9, "-", "_" or "."',
+        params: { code: 'INVALID_FORMAT' },
+      }),
+    ),
+    z.transform((value: string) => value as ProductId),
   ),
-  z.transform((value: string) => value as ProductId),
+  {
+    pattern: PRODUCT_ID.source,
+    description: 'A SKU: 1-64 of `A-Z`, `0-9`, `-`, `_`, `.` (upper case only). The server trims surrounding whitespace; the document does not allow it.',
+  },
 );
 
 export const PriceInput = z.pipe(

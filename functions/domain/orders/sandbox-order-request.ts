@@ -8,7 +8,8 @@
 import * as z from 'zod/mini';
 import { ProductIdInput, type ProductId } from '../catalog/product';
 import { ValidationFailed } from '../errors';
-import { exactlyOneUserIdentifier, type ProfileIdentifier, toProfileIdentifier, userIdentifierFields } from '../sessions/handshake-request';
+import { documented } from '../documented-rules';
+import { EXACTLY_ONE_USER_IDENTIFIER, exactlyOneUserIdentifier, type ProfileIdentifier, toProfileIdentifier, userIdentifierFields } from '../sessions/handshake-request';
 import { requiredField, requiredText, rule, toValidationIssues } from '../validation';
 import { LineQuantity, MAX_CART_LINES } from './cart';
 
@@ -29,16 +30,22 @@ const distinctProducts = z.superRefine((items: { product_id: string }[], ctx) =>
   });
 });
 
-export const SandboxOrderRequest = z
-  .object(
-    {
-      ...userIdentifierFields,
-      items: z.array(OrderLine, { error: requiredField }).check(z.minLength(1), z.maxLength(MAX_CART_LINES), distinctProducts),
-      internal_shipping_location_id: z.optional(requiredText()),
-    },
-    { error: requiredField },
-  )
-  .check(exactlyOneUserIdentifier);
+export const SandboxOrderRequest = documented(
+  z
+    .object(
+      {
+        ...userIdentifierFields,
+        // "Each product once" compares one field of the items, which JSON Schema cannot say: the description does.
+        items: documented(z.array(OrderLine, { error: requiredField }).check(z.minLength(1), z.maxLength(MAX_CART_LINES), distinctProducts), {
+          description: 'Each `product_id` at most once (`DUPLICATE_ID`).',
+        }),
+        internal_shipping_location_id: z.optional(requiredText()),
+      },
+      { error: requiredField },
+    )
+    .check(exactlyOneUserIdentifier),
+  EXACTLY_ONE_USER_IDENTIFIER,
+);
 
 export interface SandboxOrder {
   readonly user: ProfileIdentifier;

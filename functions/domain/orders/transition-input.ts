@@ -5,8 +5,9 @@
  */
 // zod/mini: parsed by the orders Lambda at runtime.
 import * as z from 'zod/mini';
+import { documented, HTTPS_URL_PATTERN } from '../documented-rules';
 import { ValidationFailed } from '../errors';
-import { type Cents, parseCents } from '../money';
+import { type Cents, fromCents, parseCents } from '../money';
 import { optionalText, requiredField, requiredText, rule, toValidationIssues } from '../validation';
 
 export const ORDER_ACTIONS = ['confirm', 'ship', 'deliver', 'cancel', 'refund'] as const;
@@ -23,22 +24,36 @@ function isHttpsUrl(value: string): boolean {
 }
 
 const httpsUrl = () =>
-  requiredText(MAX_TRACKING_URL_LENGTH).check(
-    // Blank is already reported as REQUIRED.
-    z.refine((value: string) => value === '' || isHttpsUrl(value), {
-      message: 'must be an https URL',
-      params: { code: 'INVALID_FORMAT' },
-    }),
+  documented(
+    requiredText(MAX_TRACKING_URL_LENGTH).check(
+      // Blank is already reported as REQUIRED.
+      z.refine((value: string) => value === '' || isHttpsUrl(value), {
+        message: 'must be an https URL',
+        params: { code: 'INVALID_FORMAT' },
+      }),
+    ),
+    {
+      format: 'uri',
+      pattern: HTTPS_URL_PATTERN,
+      description:
+        'An https URL with a host name (no IP address, no user name or password), e.g. `https://track.example.com/1Z999`. The server also accepts what the URL parser normalizes (upper case scheme, surrounding whitespace, spaces in the path); the document does not.',
+    },
   );
 
 const refundAmount = () =>
-  z.pipe(
+  documented(z.pipe(
     z.number({ error: requiredField }).check(
       z.refine((value: number) => value > 0, { message: 'must be greater than 0', params: { code: 'TOO_SMALL' } }),
       z.refine((value: number) => parseCents(value) !== undefined, rule('INVALID_AMOUNT', 'must be a USD amount with at most two decimals')),
     ),
     z.transform((value: number): Cents => parseCents(value) as Cents),
-  );
+  ), {
+    exclusiveMinimum: 0,
+    multipleOf: 0.01,
+    // Beyond this the cents are no longer a safe integer.
+    maximum: fromCents(Number.MAX_SAFE_INTEGER),
+    description: 'US dollars with at most two decimals; at most the order\'s total.',
+  });
 
 export const TRANSITION_INPUT = {
   confirm: z.object({}),

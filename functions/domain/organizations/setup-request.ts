@@ -6,6 +6,7 @@
 // zod/mini: setup parses this at cold start, and the classic API alone is ~440 KB bundled.
 import * as z from 'zod/mini';
 import { AddressInput } from '../addresses/address';
+import { documented } from '../documented-rules';
 import { optionalEmail, optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
 
 export const MAX_SHIPPING_LOCATIONS = 50;
@@ -78,12 +79,22 @@ function checkLocationsTogether(locations: readonly unknown[], ctx: z.core.$Refi
   });
 }
 
-const ShippingLocations = z.array(ShippingLocationInput, { error: requiredField }).check(
-  z.maxLength(MAX_SHIPPING_LOCATIONS),
-  z.superRefine((locations: ShippingLocationInput[], ctx) => checkLocationsTogether(locations, ctx), {
-    // Over the limit, elements are not parsed at all; the size issue is enough.
-    when: (payload) => Array.isArray(payload.value) && payload.value.length <= MAX_SHIPPING_LOCATIONS,
-  }),
+const ShippingLocations = documented(
+  z.array(ShippingLocationInput, { error: requiredField }).check(
+    z.maxLength(MAX_SHIPPING_LOCATIONS),
+    z.superRefine((locations: ShippingLocationInput[], ctx) => checkLocationsTogether(locations, ctx), {
+      // Over the limit, elements are not parsed at all; the size issue is enough.
+      when: (payload) => Array.isArray(payload.value) && payload.value.length <= MAX_SHIPPING_LOCATIONS,
+    }),
+  ),
+  {
+    // At most one `isDefault: true`; unique ids compare one field of the items, which JSON Schema cannot say.
+    contains: { type: 'object', properties: { isDefault: { const: true } }, required: ['isDefault'] },
+    minContains: 0,
+    maxContains: 1,
+    description:
+      'At most one location has `isDefault: true` (`MULTIPLE_DEFAULT_LOCATIONS`), and each `internalShippingLocationId` appears once (`DUPLICATE_ID`, compared after trimming).',
+  },
 );
 
 export const SetupRequest = z.object(

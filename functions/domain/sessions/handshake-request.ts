@@ -8,13 +8,17 @@
  * handshake Lambda's bundle budget is 150 KB.
  */
 import * as z from 'zod/mini';
+import { documented, requiredTextRules, UUID_PATTERN } from '../documented-rules';
 import { ValidationFailed } from '../errors';
 import { CONTROL_CHARACTER, hasNoControlCharacters, INVALID_TEXT, isWellFormedText, MAX_TEXT_LENGTH, requiredField, rule, toValidationIssues } from '../validation-issues';
 
 const IDENTIFIERS = ['internal_user_id', 'profile_id'] as const;
 
 const text = () =>
-  z.string({ error: requiredField }).check(z.trim(), z.minLength(1), z.maxLength(MAX_TEXT_LENGTH), z.refine(isWellFormedText, INVALID_TEXT), z.refine(hasNoControlCharacters, CONTROL_CHARACTER));
+  documented(
+    z.string({ error: requiredField }).check(z.trim(), z.minLength(1), z.maxLength(MAX_TEXT_LENGTH), z.refine(isWellFormedText, INVALID_TEXT), z.refine(hasNoControlCharacters, CONTROL_CHARACTER)),
+    requiredTextRules(MAX_TEXT_LENGTH),
+  );
 
 /**
  * Exactly one of `internal_user_id` and `profile_id`: the rule of every body that names a
@@ -41,11 +45,22 @@ export const exactlyOneUserIdentifier = z.superRefine(
 export const userIdentifierFields = {
   internal_user_id: z.optional(text()),
   // UUIDs are case-insensitive (RFC 9562); ours are stored in lower case.
-  profile_id: z.optional(z.pipe(z.string({ error: requiredField }).check(z.trim(), z.toLowerCase()), z.uuid())),
+  profile_id: documented(z.optional(z.pipe(z.string({ error: requiredField }).check(z.trim(), z.toLowerCase()), z.uuid())), {
+    format: 'uuid',
+    pattern: UUID_PATTERN,
+    description: 'The profile\'s `id` (a UUID, any case). The server trims surrounding whitespace; the document does not allow it.',
+  }),
   internal_org_id: z.optional(text()),
 };
 
-export const HandshakeRequest = z.object(userIdentifierFields, { error: requiredField }).check(exactlyOneUserIdentifier);
+/** `exactlyOneUserIdentifier` in JSON Schema, for the object that holds `userIdentifierFields`. */
+export const EXACTLY_ONE_USER_IDENTIFIER = {
+  // `properties` repeated so strict validators (ajv's strictRequired) see each required name defined.
+  oneOf: IDENTIFIERS.map((name) => ({ properties: { [name]: {} }, required: [name] })),
+  description: 'Exactly one of `internal_user_id` and `profile_id`.',
+};
+
+export const HandshakeRequest = documented(z.object(userIdentifierFields, { error: requiredField }).check(exactlyOneUserIdentifier), EXACTLY_ONE_USER_IDENTIFIER);
 
 /** The user to open a session for: by service profile id or by the partner's own user id. */
 export type ProfileIdentifier =
