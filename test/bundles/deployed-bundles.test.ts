@@ -237,7 +237,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     const line = lines.findIndex((text) => text.includes('"api_request"'));
     const column = (lines[line] as string).indexOf('"api_request"');
     const entry = new SourceMap(JSON.parse(readFileSync(`${setup.bundle}.map`, 'utf8')) as SourceMapPayload).findEntry(line, column);
-    expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/http\/middlewares\/request-log\.ts$/);
+    expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/api\/pipeline\/request-log\.ts$/);
   });
 
   it('ran every function the template has, and no bundle wrote to stderr', () => {
