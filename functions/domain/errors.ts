@@ -1,8 +1,8 @@
 /**
  * The failures the service reports: one family, whether a use case or a repository
  * raised it. They say what went wrong, never which HTTP status it becomes:
- * `functions/api/pipeline/error-responses.ts` maps them to the contract's bodies per endpoint, in
- * one place.
+ * `functions/error-outcomes.ts` says, in one table, what each becomes on the API and in the
+ * embedded module.
  *
  * Each class sets `name` as a string literal (as stripe-node's errors do): bundles are
  * minified, so a name taken from the constructor would become `w` in the logs. A failure

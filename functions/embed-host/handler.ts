@@ -12,7 +12,7 @@ import { addToCart, showCatalog } from './module/catalog/actions';
 import { isSameOriginRequest } from './module/form-token';
 import { listOrders, placeOrder, showOrder } from './module/orders/actions';
 import { html, type JsonResponse, seeOther } from '../api/pipeline/responses';
-import type { EMBED_ROUTES } from '../resources/resource-definitions';
+import type { FunctionRouteKey } from '../routes';
 
 /**
  * `GET /embedded/{partnerId}?session_key=…`: redeem the handshake token once, set the
@@ -41,12 +41,8 @@ async function logout({ event, partnerId, deps, frameAncestors }: EmbedRequest<E
   return html(200, signedOutPage(frameAncestors), { cookies: [clearedSessionCookie()] });
 }
 
-/** API Gateway's route key of each route, e.g. `GET /embedded/{partnerId}/cart`. */
-type RouteKey<R> = R extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
-type EmbedRouteKey = RouteKey<(typeof EMBED_ROUTES)[number]>;
-
-/** Every embed route's action, by API Gateway's route key; the type makes a route without one a compile error. */
-const ACTIONS: Record<Exclude<EmbedRouteKey, EmbedScriptRoute>, (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>> = {
+/** Every embed route's action, by API Gateway's route key; the type makes a route of the table without one a compile error. */
+const ACTIONS: Record<Exclude<FunctionRouteKey<'embed'>, EmbedScriptRoute>, (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>> = {
   'GET /embedded/{partnerId}': openOrShow,
   'POST /embedded/{partnerId}/logout': logout,
   'GET /embedded/{partnerId}/cart': showCart,

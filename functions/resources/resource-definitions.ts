@@ -3,10 +3,9 @@
  *
  * The CDK constructs build AWS resources from it and the local runtime and test
  * harness create the same tables and queues on the stand-ins from it, so the two can
- * never drift. Plain data only: no CDK or AWS SDK imports here.
+ * never drift. Plain data only: no CDK or AWS SDK imports here. The HTTP routes are
+ * functions/routes.ts.
  */
-import type { Stage } from './stages';
-
 export type TableName =
   | 'partners'
   | 'organizations'
@@ -102,8 +101,9 @@ export const tableName = (prefix: string, table: TableName): string => `${prefix
 export const queueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}`;
 export const deadLetterQueueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}-dlq`;
 
-/** Lambda handlers, by name; each entry exports `handler`. */
-export type FunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest' | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
+/** Lambda handlers, by name; each entry exports `handler`. The HTTP ones serve the routes of functions/routes.ts. */
+export type HttpFunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest';
+export type FunctionName = HttpFunctionName | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
 
 export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   setup: 'functions/api/setup/handler.ts',
@@ -132,52 +132,6 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
   orderFanout: 30,
   webhookDispatch: 120,
 };
-
-/** HTTP routes of the partner API (API host) on every stage, and the embed host. */
-export const API_ROUTES = [
-  { method: 'POST', path: '/v1/organizations/setup', fn: 'setup' },
-  { method: 'POST', path: '/v1/partner/handshake', fn: 'handshake' },
-  { method: 'GET', path: '/v1/catalog/products', fn: 'ordersApi' },
-  { method: 'GET', path: '/v1/orders', fn: 'ordersApi' },
-  { method: 'GET', path: '/v1/orders/{order_id}', fn: 'ordersApi' },
-] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
-
-/**
- * Partner API routes that exist on the sandbox stage only: production has no such
- * routes at all (API Gateway answers 404), so a partner's CI cannot fake orders there.
- */
-export const SANDBOX_API_ROUTES = [
-  { method: 'POST', path: '/v1/sandbox/orders', fn: 'ordersApi' },
-  { method: 'POST', path: '/v1/sandbox/orders/{order_id}/confirm', fn: 'ordersApi' },
-  { method: 'POST', path: '/v1/sandbox/orders/{order_id}/ship', fn: 'ordersApi' },
-  { method: 'POST', path: '/v1/sandbox/orders/{order_id}/deliver', fn: 'ordersApi' },
-  { method: 'POST', path: '/v1/sandbox/orders/{order_id}/cancel', fn: 'ordersApi' },
-  { method: 'POST', path: '/v1/sandbox/orders/{order_id}/refund', fn: 'ordersApi' },
-  // A sample webhook of one kind through the real pipeline (docs/webhooks.md, "Test events").
-  { method: 'POST', path: '/v1/webhooks/test', fn: 'webhookTest' },
-] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
-
-export type ApiRoute = (typeof API_ROUTES | typeof SANDBOX_API_ROUTES)[number];
-
-/** The partner API's routes on a stage. */
-export const apiRoutes = (stage: Stage): readonly ApiRoute[] => (stage === 'sandbox' ? [...API_ROUTES, ...SANDBOX_API_ROUTES] : API_ROUTES);
-
-export const EMBED_ROUTES = [
-  { method: 'GET', path: '/embedded/{partnerId}', fn: 'embed' },
-  { method: 'POST', path: '/embedded/{partnerId}/logout', fn: 'embed' },
-  // The procurement module (docs/module.md): pages are GETs, every change a form POST.
-  { method: 'GET', path: '/embedded/{partnerId}/cart', fn: 'embed' },
-  { method: 'POST', path: '/embedded/{partnerId}/cart/items', fn: 'embed' },
-  { method: 'POST', path: '/embedded/{partnerId}/cart/items/{productId}', fn: 'embed' },
-  { method: 'GET', path: '/embedded/{partnerId}/checkout', fn: 'embed' },
-  { method: 'GET', path: '/embedded/{partnerId}/orders', fn: 'embed' },
-  { method: 'POST', path: '/embedded/{partnerId}/orders', fn: 'embed' },
-  { method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}', fn: 'embed' },
-  // The host SDK and the module bridge (docs/embedding.md), and the SDK's question "may my page frame this partner's module?".
-  { method: 'GET', path: '/sdk/v1/embed.js', fn: 'embed' },
-  { method: 'GET', path: '/embedded/assets/bridge-v1.js', fn: 'embed' },
-  { method: 'GET', path: '/embedded/{partnerId}/frame-check', fn: 'embed' },
-] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
 
 /** Secrets Manager names, per stage prefix. */
 export const webhookSecretName = (prefix: string, partnerId: string): string => `${prefix}/webhook-secrets/${partnerId}`;

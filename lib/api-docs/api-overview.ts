@@ -9,15 +9,16 @@ import { MAX_LOCATIONS_PER_ORGANIZATION } from '../../functions/domain/organizat
 import { EMBEDDED_SESSION_IDLE_MS, EMBEDDED_SESSION_MAX_MS } from '../../functions/domain/sessions/embedded-sessions';
 import { SESSION_TOKEN_LIFETIME_MS } from '../../functions/domain/sessions/session-token';
 import { MAX_EMAIL_LENGTH, MAX_TEXT_LENGTH } from '../../functions/domain/validation-issues';
-import { MAX_BODY_BYTES } from '../../functions/api/pipeline/endpoints';
-import { MAX_JSON_DEPTH } from '../../functions/api/pipeline/json-body';
-import { ORDER_WEBHOOKS, PARTNER_API_ROUTES } from '../../functions/api/openapi/partner-api';
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../functions/api/pipeline/json-body';
+import { ORDER_WEBHOOKS } from '../../functions/api/openapi/partner-api';
+import type { DocumentedRoute } from '../../functions/api/openapi/route-document';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
 
 const minutes = (ms: number) => `${ms / 60_000} minutes`;
 const SECURITY_HEADER = { bearerApiKey: '`Authorization: Bearer <API_KEY>`', headerApiKey: '`X-API-Key: <API_KEY>`' } as const;
 
-const routeRows = PARTNER_API_ROUTES.map(
+const routeRows = (routes: readonly DocumentedRoute[]) =>
+  routes.map(
   (route) =>
     `| \`${route.method.toUpperCase()} ${route.path}\` | ${SECURITY_HEADER[route.security]} | \`${route.scope}\` | ${route.limitPerMinute} per minute${route.sandboxOnly ? ' (sandbox only)' : ''} |`,
 ).join('\n');
@@ -28,7 +29,8 @@ const orderStatusRows = Object.entries(ORDER_TRANSITIONS)
 
 const eventRows = ORDER_WEBHOOKS.map((webhook) => `| \`${webhook.kind}\` | ${webhook.summary} |`).join('\n');
 
-export const API_OVERVIEW = `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders (and, on sandbox, place and advance orders so your CI sees every webhook); receive signed order webhooks.
+/** Built from the document's routes, so its tables of scopes and limits list exactly the routes it describes. */
+export const apiOverview = (routes: readonly DocumentedRoute[]): string => `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders (and, on sandbox, place and advance orders so your CI sees every webhook); receive signed order webhooks.
 
 All paths start with \`/v1\` and are appended to the environment's address (without \`/v1\`). Requests and responses are JSON: send \`Content-Type: application/json\` with a JSON object body. Every response carries \`Request-Id\`; quote it when asking us about a request. The API sends no CORS headers: keys belong on servers, never in browsers.
 
@@ -48,7 +50,7 @@ The operator issues your partner id and API keys (there is no API for them). Key
 
 | Route | Key header | Scope | Rate limit (per partner) |
 |---|---|---|---|
-${routeRows}
+${routeRows(routes)}
 
 | | API key | Session token |
 |---|---|---|
@@ -87,7 +89,7 @@ Problem codes in \`details\` are stable, so you may branch on them: \`REQUIRED\`
 
 | Limit | Value |
 |---|---|
-${PARTNER_API_ROUTES.map((route) => `| Rate, \`${route.method.toUpperCase()} ${route.path}\` | ${route.limitPerMinute} requests per minute per partner account (all keys together) |`).join('\n')}
+${routes.map((route) => `| Rate, \`${route.method.toUpperCase()} ${route.path}\` | ${route.limitPerMinute} requests per minute per partner account (all keys together) |`).join('\n')}
 | Request body | ${MAX_BODY_BYTES / 1024} KiB, nested at most ${MAX_JSON_DEPTH} levels |
 | Text fields | ${MAX_TEXT_LENGTH} characters (emails ${MAX_EMAIL_LENGTH}); no control or bidi-override characters |
 | Shipping locations | ${MAX_SHIPPING_LOCATIONS} per setup request, ${MAX_LOCATIONS_PER_ORGANIZATION} per organization |

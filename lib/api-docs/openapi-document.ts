@@ -1,16 +1,17 @@
 /**
  * Builds the partner API document (OpenAPI 3.1) from the route and webhook declarations
- * in `functions/api/` (each route's `document.ts`): every schema in it is converted from the zod schema the
+ * in the route table (`functions/routes.ts`) and each route's document (`functions/api/<route>/document.ts`): every schema in it is converted from the zod schema the
  * code uses, so regenerating is the only way to change it (`npm run openapi`; a test
  * fails when docs/openapi.json is stale).
  */
 import type * as core from 'zod/v4/core';
 import { IdempotencyKey } from '../../functions/api/pipeline/idempotency-key';
-import { ORDER_WEBHOOKS, PARTNER_API_ROUTES, WEBHOOK_HEADERS } from '../../functions/api/openapi/partner-api';
+import { documentedRoutes, ORDER_WEBHOOKS, WEBHOOK_HEADERS } from '../../functions/api/openapi/partner-api';
 import { RESPONSE_HEADERS } from '../../functions/api/openapi/response-headers';
-import type { NamedSchema, ResponseDocument, RouteDocument } from '../../functions/api/openapi/route-document';
+import type { DocumentedRoute, NamedSchema, ResponseDocument } from '../../functions/api/openapi/route-document';
+import { ROUTES, type Route } from '../../functions/routes';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
-import { API_OVERVIEW } from './api-overview';
+import { apiOverview } from './api-overview';
 import { type JsonSchema, toJsonSchema } from './json-schema';
 
 export type OpenApiDocument = JsonSchema & {
@@ -69,7 +70,9 @@ class SchemaComponents {
   }
 }
 
-export function buildOpenApiDocument(routes: readonly RouteDocument[] = PARTNER_API_ROUTES): OpenApiDocument {
+/** The document of a route table's API routes (the table's, unless a test removes one), in the table's order. */
+export function buildOpenApiDocument(table: readonly Route[] = ROUTES): OpenApiDocument {
+  const routes = documentedRoutes(table);
   const components = new SchemaComponents();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
@@ -114,7 +117,7 @@ export function buildOpenApiDocument(routes: readonly RouteDocument[] = PARTNER_
       title: 'Partner embed API',
       version: '1.0.0',
       summary: 'Provision organizations and users, embed the procurement module, receive order webhooks.',
-      description: API_OVERVIEW,
+      description: apiOverview(routes),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [SERVERS.production, SERVERS.sandbox, SERVERS.local],
@@ -152,7 +155,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Webhooks: 'What we send to your webhook URL when an order changes.',
 };
 
-function operation(route: RouteDocument, components: SchemaComponents): JsonSchema {
+function operation(route: DocumentedRoute, components: SchemaComponents): JsonSchema {
   const parameters = [
     ...(route.parameters ?? []).map((parameter) => ({
       name: parameter.name,

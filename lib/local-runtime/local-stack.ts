@@ -12,12 +12,14 @@ import { createWebhookDispatchHandler } from '../../functions/webhooks/handlers/
 import { createWebhookTestHandler } from '../../functions/api/webhook-test/handler';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
-import { type ApiRoute, apiRoutes, EMBED_ROUTES, FUNCTION_TIMEOUT_SECONDS, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueName, queueName, tableName } from '../../functions/resources/resource-definitions';
+import { FUNCTION_TIMEOUT_SECONDS, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueName, queueName, tableName } from '../../functions/resources/resource-definitions';
+import { type Route, ROUTES, routesOn } from '../../functions/routes';
+import type { Stage } from '../../functions/resources/stages';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { clientOptions } from '../../functions/adapters/aws/client-options';
 import type { HttpLambda } from '../../functions/api/pipeline/api-context';
-import { apiGatewayListener, type LocalPage } from './api-gateway-adapter';
+import { apiGatewayListener, type LocalPage, type LocalRoute } from './api-gateway-adapter';
 import { checkDependencies } from './dependency-health';
 import { provisionLocalResources } from './provision';
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from './queue-poller';
@@ -58,13 +60,27 @@ const built =
     Promise.resolve(dependencies);
 
 /** Each route's function, served from that function's own dependencies, as in AWS. */
-const HTTP_HANDLERS: Record<(ApiRoute | (typeof EMBED_ROUTES)[number])['fn'], (functions: FunctionDependencies) => HttpLambda> = {
+const HTTP_HANDLERS: Record<Route['fn'], (functions: FunctionDependencies) => HttpLambda> = {
   setup: (functions) => createSetupHandler(built(functions.setup)),
   handshake: (functions) => createHandshakeHandler(built(functions.handshake)),
   embed: (functions) => createEmbedHandler(built(functions.embed)),
   ordersApi: (functions) => createOrdersApiHandler(built(functions.ordersApi)),
   webhookTest: (functions) => createWebhookTestHandler(built(functions.webhookTest)),
 };
+
+/**
+ * The local gateway's routes: a stage's routes of the route table (both hosts on one
+ * port), each served by its function, built once per function as a Lambda is.
+ */
+export function localGatewayRoutes(
+  stage: Stage,
+  functionHandler: (fn: Route['fn']) => HttpLambda,
+  table: readonly Route[] = ROUTES,
+): LocalRoute[] {
+  const handlers = new Map<Route['fn'], HttpLambda>();
+  const handlerOf = (fn: Route['fn']) => handlers.get(fn) ?? handlers.set(fn, functionHandler(fn)).get(fn)!;
+  return routesOn(stage, table).map((route) => ({ method: route.method, path: route.path, handler: handlerOf(route.fn), timeoutSeconds: FUNCTION_TIMEOUT_SECONDS[route.fn] }));
+}
 
 /**
  * The service on the stand-ins: the sandbox configuration, the resources of
@@ -132,12 +148,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   server.on(
     'request',
     apiGatewayListener(
-      [...apiRoutes(config.STAGE), ...EMBED_ROUTES].map((route) => ({
-        method: route.method,
-        path: route.path,
-        handler: HTTP_HANDLERS[route.fn](deps.functions),
-        timeoutSeconds: FUNCTION_TIMEOUT_SECONDS[route.fn],
-      })),
+      localGatewayRoutes(config.STAGE, (fn) => HTTP_HANDLERS[fn](deps.functions)),
       [health, ...(options.pages ?? [])],
     ),
   );

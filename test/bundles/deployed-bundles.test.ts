@@ -20,8 +20,6 @@ import type { ProfileId } from '../../functions/domain/organizations/organizatio
 import type { HttpLambda } from '../../functions/api/pipeline/api-context';
 import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
 import {
-  apiRoutes,
-  EMBED_ROUTES,
   type FunctionName,
   ORDER_OUTBOX_BATCH_SIZE,
   QUEUES,
@@ -30,6 +28,7 @@ import {
   stripeSecretName,
   tableName,
 } from '../../functions/resources/resource-definitions';
+import { routesOn } from '../../functions/routes';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { apiGatewayListener } from '../../lib/local-runtime/api-gateway-adapter';
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from '../../lib/local-runtime/queue-poller';
@@ -106,7 +105,7 @@ beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });
   // The template's STRIPE_SECRET_NAME, under the test's prefix: the setup bundle reads its Stripe key from Secrets Manager.
   await stack.deps.aws.secrets.send(new CreateSecretCommand({ Name: stripeSecretName(stack.config.RESOURCE_PREFIX), SecretString: LOCAL_STRIPE_SECRET_KEY }));
-  const routes = [...apiRoutes('sandbox'), ...EMBED_ROUTES].map((route) => ({
+  const routes = routesOn('sandbox').map((route) => ({
     method: route.method,
     path: route.path,
     handler: viaBundle(route.fn),
@@ -218,7 +217,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
   });
 
   it('every API route’s bundle, sandbox routes included, refuses a request without a key: 401, logged as Unauthorized', async () => {
-    for (const route of apiRoutes('sandbox')) {
+    for (const route of routesOn('sandbox').filter((r) => r.host === 'api')) {
       const path = route.path.replace(/\{[^}]+\}/g, randomUUID());
       const response = await call(route.method, path, (route.method as string) === 'GET' ? {} : { body: {} });
       expect(response.status, `${route.method} ${route.path}`).toBe(401);

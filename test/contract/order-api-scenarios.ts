@@ -9,7 +9,7 @@ import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle';
 import type { OrderStatus } from '../../functions/domain/orders/order';
 import { ORDER_ACTIONS, type OrderAction } from '../../functions/domain/orders/transition-input';
-import type { ApiEndpointName } from '../../functions/api/pipeline/endpoints';
+import type { ApiEndpointName } from '../../functions/routes';
 import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { exhaustRateLimit } from '../support/rate-limit';

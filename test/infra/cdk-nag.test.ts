@@ -2,7 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { apiRoutes, EMBED_ROUTES } from '../../functions/resources/resource-definitions';
+import { routesOn } from '../../functions/routes';
 import { STAGES } from '../../functions/resources/stages';
 import { addServiceStacks } from '../../lib/infrastructure/service-stack';
 
@@ -30,7 +30,7 @@ describe('cdk-nag (AwsSolutions and Serverless packs)', () => {
   it.each(STAGES)('%s: every route has its own throttle', (stage) => {
     const apiStages = Object.values(Template.fromStack(stacks[stage]).findResources('AWS::ApiGatewayV2::Stage'));
     const settings = Object.assign({}, ...apiStages.map((s) => s.Properties.RouteSettings));
-    const routes = [...apiRoutes(stage), ...EMBED_ROUTES].map((route) => `${route.method} ${route.path}`);
+    const routes = routesOn(stage).map((route) => `${route.method} ${route.path}`);
     expect(Object.keys(settings).sort()).toEqual(routes.sort());
     expect(settings).toMatchObject({
       'POST /v1/organizations/setup': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },

@@ -3,11 +3,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CfnFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENTS, STAGES, type Stage } from '../../functions/resources/stages';
+import { ROUTES, routeKey, routesOn } from '../../functions/routes';
 import {
-  API_ROUTES,
-  apiRoutes,
-  EMBED_ROUTES,
-  SANDBOX_API_ROUTES,
   OUTBOX_KEY_PREFIX,
   QUEUES,
   TABLES,
@@ -216,10 +213,10 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
   it('serves the sandbox order routes on sandbox only: production has no such routes at all', () => {
     const routeKeys = Object.values(resourcesOf(stage, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties!.RouteKey as string);
-    const sandboxKeys = SANDBOX_API_ROUTES.map((r) => `${r.method} ${r.path}`);
-    expect(routeKeys).toEqual(expect.arrayContaining(API_ROUTES.map((r) => `${r.method} ${r.path}`)));
+    const sandboxKeys = ROUTES.filter((r) => r.host === 'api' && r.sandboxOnly).map(routeKey);
+    expect(routeKeys).toEqual(expect.arrayContaining(ROUTES.filter((r) => r.host === 'api' && !r.sandboxOnly).map(routeKey)));
     if (stage === 'sandbox') expect(routeKeys).toEqual(expect.arrayContaining(sandboxKeys));
-    else expect(routeKeys.filter((key) => key.includes('/sandbox/'))).toEqual([]);
+    else expect(routeKeys.filter((key) => key.includes('/sandbox/') || sandboxKeys.includes(key))).toEqual([]);
   });
 
   it('lets the orders API write orders on sandbox only, and never carts, sessions or organizations', () => {
@@ -298,8 +295,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
   });
 
   describe.each([
-    ['partner API', `${config.resourcePrefix}-partner-api`, apiRoutes(stage)],
-    ['embed host', `${config.resourcePrefix}-embed`, EMBED_ROUTES],
+    ['partner API', `${config.resourcePrefix}-partner-api`, routesOn(stage).filter((r) => r.host === 'api')],
+    ['embed host', `${config.resourcePrefix}-embed`, routesOn(stage).filter((r) => r.host === 'embed')],
   ] as const)('its %s', (_, apiName, routes) => {
     const apiId = () => logicalIdWhere(stage, 'AWS::ApiGatewayV2::Api', 'Name', apiName);
 

@@ -9,7 +9,7 @@ import { ORDER_ACTIONS, type OrderAction } from '../../functions/domain/orders/t
 import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle';
 import { ORDER_STATUSES, type OrderStatus } from '../../functions/domain/orders/order';
 import { createOrdersApiHandler } from '../../functions/api/orders/handler';
-import { apiRoutes } from '../../functions/resources/resource-definitions';
+import { routesOn } from '../../functions/routes';
 import { anItem, anOrderingPartner, deliverEverything, importDriftProducts, type OrderingPartner, webhooksOf } from '../support/order-pipeline';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
@@ -466,7 +466,7 @@ describe('GET /v1/orders', () => {
 
 describe('the sandbox routes on production', () => {
   it('do not exist: the stage’s routes leave them out, and the function itself answers 404 for them', async () => {
-    expect(apiRoutes('production').some((route) => route.path.includes('/sandbox/'))).toBe(false);
+    expect(routesOn('production').some((route) => route.path.includes('/sandbox/'))).toBe(false);
     const production = { ...stack.deps.functions.ordersApi, config: { ...stack.deps.functions.ordersApi.config, STAGE: 'production' as const } };
     const handler = createOrdersApiHandler(() => Promise.resolve(production));
     const partner = await anOrderingPartner(stack, receiver);

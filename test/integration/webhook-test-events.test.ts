@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/webhooks/order-events';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import { createWebhookTestHandler } from '../../functions/api/webhook-test/handler';
-import { apiRoutes } from '../../functions/resources/resource-definitions';
+import { routesOn } from '../../functions/routes';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -153,7 +153,7 @@ describe('POST /v1/webhooks/test refusals', () => {
 
 describe('POST /v1/webhooks/test on production', () => {
   it('does not exist: the stage’s routes leave it out, and the function itself answers 404 and publishes nothing', async () => {
-    expect(apiRoutes('production').some((route) => route.path === '/v1/webhooks/test')).toBe(false);
+    expect(routesOn('production').some((route) => route.path === '/v1/webhooks/test')).toBe(false);
     const { apiKey, receiver } = await aPartnerWithEndpoint();
     const deps = stack.deps.functions.webhookTest;
     const handler = createWebhookTestHandler(() => Promise.resolve({ ...deps, config: { ...deps.config, STAGE: 'production' as const } }));

@@ -1,17 +1,13 @@
-import type { ApiEndpointName } from '../../functions/api/pipeline/endpoints';
+import type { HttpFunctionName } from '../../functions/resources/resource-definitions';
+import { type ApiEndpointName, ROUTES } from '../../functions/routes';
 import type { TestStack } from './test-stack';
 
-/** The function whose rate limiter counts each endpoint (the order API's routes are one function). */
-const COUNTED_BY = {
-  setup: 'setup',
-  handshake: 'handshake',
-  'catalog-products': 'ordersApi',
-  'order-get': 'ordersApi',
-  'order-list': 'ordersApi',
-  'sandbox-order-create': 'ordersApi',
-  'sandbox-order-transition': 'ordersApi',
-  'webhook-test': 'webhookTest',
-} as const satisfies Record<ApiEndpointName, keyof TestStack['deps']['functions']>;
+/** The function whose rate limiter counts an endpoint: its routes' function in the route table. */
+const countedBy = (endpoint: ApiEndpointName) => {
+  const route = ROUTES.find((candidate) => candidate.host === 'api' && candidate.endpoint === endpoint);
+  if (!route) throw new Error(`No route counts ${endpoint}`);
+  return route.fn as Exclude<HttpFunctionName, 'embed'>;
+};
 
 const BATCH = 50;
 
@@ -20,7 +16,7 @@ const BATCH = 50;
  * (what `limit` requests would do), so the next request is a 429 without sending them.
  */
 export async function exhaustRateLimit(stack: TestStack, partnerId: string, endpoint: ApiEndpointName, limit: number): Promise<void> {
-  const { rateLimiter } = stack.deps.functions[COUNTED_BY[endpoint]];
+  const { rateLimiter } = stack.deps.functions[countedBy(endpoint)];
   // In batches: hundreds of concurrent writes can outwait the SDK's connection timeout on a busy machine.
   for (let used = 0; used < limit; used += BATCH) {
     const batch = Math.min(BATCH, limit - used);

@@ -138,7 +138,7 @@ describe('setup with an Idempotency-Key', () => {
     };
     const completionFor = (result: SetupResult) => attempt.completionWith({ statusCode: 200, body: result.profile.id });
 
-    const result = await setup.setup(partnerId, input(aSetupRequest().forOrg('org-keyed').build()), undefined, completionFor);
+    const result = await setup.setup(partnerId, input(aSetupRequest().forOrg('org-keyed').build()), completionFor);
 
     expect(result.isNewOrganization).toBe(false);
     expect([...keys.records.values()]).toEqual([expect.objectContaining({ state: 'completed', outcome: { statusCode: 200, body: result.profile.id } })]);
@@ -150,7 +150,7 @@ describe('setup with an Idempotency-Key', () => {
     setup = new OrganizationSetup({ organizations, payments, clock: new ManualClock(), stage: 'sandbox' });
     const lapsed = { scope: 'setup#p', key: 'key-1', owner: 'a request whose claim lapsed', outcome: { statusCode: 200, body: '' } };
 
-    await expect(setup.setup(partnerId, input(aSetupRequest().forOrg('org-lapsed').build()), undefined, () => lapsed)).rejects.toMatchObject({
+    await expect(setup.setup(partnerId, input(aSetupRequest().forOrg('org-lapsed').build()), () => lapsed)).rejects.toMatchObject({
       name: 'IdempotencyKeyInFlight',
     });
     expect(organizations.aggregates.size).toBe(0);

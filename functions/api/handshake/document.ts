@@ -1,21 +1,21 @@
 /**
  * POST /v1/partner/handshake in the partner API document: the request schema the
  * handler parses with (`HandshakeRequest`), the response it answers with
- * (`HandshakeResponseBody`) and the error bodies `error-responses.ts` makes for it.
+ * (`HandshakeResponseBody`) and the error bodies `functions/error-outcomes.ts` makes for it.
  */
 import { HandshakeRequest } from '../../domain/sessions/handshake-request';
-import { HANDSHAKE_ENDPOINT } from '../pipeline/endpoints';
+import { apiRoute } from '../../routes';
 import { HandshakeBadRequestBody, HandshakeFailedBody, ProfileNotFoundBody } from '../pipeline/error-bodies';
 import { HandshakeResponseBody } from './response';
 import type { RouteDocument } from '../openapi/route-document';
 import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
 
+const HANDSHAKE_ROUTE_ROW = apiRoute('POST /v1/partner/handshake');
+
 const SESSION_KEY = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 const PARTNER_ID = 'edeba35a-c0e1-4d5e-934f-5bc73ad2c424';
 
 export const HANDSHAKE_ROUTE: RouteDocument = {
-  method: 'post',
-  path: '/v1/partner/handshake',
   operationId: 'handshake',
   tag: 'Embedding',
   summary: 'Open an embedded session for a user',
@@ -24,9 +24,6 @@ export const HANDSHAKE_ROUTE: RouteDocument = {
     '',
     'Send exactly one of `internal_user_id` (recommended) and `profile_id`; `internal_org_id` is needed only when the same `internal_user_id` exists in several of your organizations (it also narrows a `profile_id`). Unknown fields are ignored.',
   ].join('\n'),
-  security: 'headerApiKey',
-  scope: HANDSHAKE_ENDPOINT.scope,
-  limitPerMinute: HANDSHAKE_ENDPOINT.limitPerMinute,
   requestBody: {
     name: 'HandshakeRequest',
     schema: HandshakeRequest,
@@ -69,7 +66,7 @@ export const HANDSHAKE_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     401: unauthorizedResponse('X-API-Key: <API_KEY>'),
-    403: forbiddenResponse(HANDSHAKE_ENDPOINT.scope, 'profile'),
+    403: forbiddenResponse(HANDSHAKE_ROUTE_ROW.scope, 'profile'),
     404: {
       description: 'No such profile of yours (an `internal_user_id` is only looked up among your own; a `profile_id` outside the given `internal_org_id` is not found either).',
       body: { name: 'ProfileNotFoundError', schema: ProfileNotFoundBody },
@@ -78,7 +75,7 @@ export const HANDSHAKE_ROUTE: RouteDocument = {
       },
       headers: AUTHENTICATED_HEADERS,
     },
-    429: rateLimitedResponse(HANDSHAKE_ENDPOINT.limitPerMinute),
+    429: rateLimitedResponse(HANDSHAKE_ROUTE_ROW.limitPerMinute),
     500: {
       description: 'The session could not be created; retry with exponential backoff.',
       body: { name: 'HandshakeFailedError', schema: HandshakeFailedBody },

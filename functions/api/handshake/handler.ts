@@ -1,14 +1,13 @@
 import { type HandshakeDependencies, handshakeFromEnvironment } from '../../composition/handshake';
 import { parseHandshakeRequest } from '../../domain/sessions/handshake-request';
 import { apiHandler } from '../pipeline/api-handler';
-import { HANDSHAKE_ENDPOINT } from '../pipeline/endpoints';
 import { toHandshakeResponse } from './response';
 import { json } from '../pipeline/responses';
 
 export const createHandshakeHandler = (getDependencies: () => Promise<HandshakeDependencies>) =>
-  apiHandler(HANDSHAKE_ENDPOINT, getDependencies, async ({ body, caller, deps, admitted }) => {
+  apiHandler('POST /v1/partner/handshake', getDependencies, async ({ body, caller, deps }) => {
     const identifier = parseHandshakeRequest(body);
-    const issued = await deps.handshake.open(caller.partnerId, identifier, admitted);
+    const issued = await deps.handshake.open(caller.partnerId, identifier);
     return json(200, toHandshakeResponse(issued, deps.config.EMBED_BASE_URL));
   });
 

@@ -1,27 +1,57 @@
 /**
- * The registry of the partner API document: every route and webhook it describes.
- * Adding a route is declaring its `RouteDocument` next to its schemas and listing it
- * here; `npm run openapi` regenerates docs/openapi.json, docs/api.md and the SDK's
- * types, and the contract tests then expect every status it declares to be exercised.
+ * The partner API document's registry: each API route's document, by the route's key in
+ * the route table (functions/routes.ts), which says everything else about the route.
+ * `documentedRoutes` joins the two in the table's order; `npm run openapi` regenerates
+ * docs/openapi.json, docs/api.md and the SDK's types from it, and the contract tests then
+ * expect every status a document declares to be exercised. Only lib/api-docs imports
+ * this: the documents' schemas and examples stay out of the Lambda bundles.
  */
 import { LIST_CATALOG_PRODUCTS_ROUTE } from '../orders/catalog-document';
 import { HANDSHAKE_ROUTE } from '../handshake/document';
 import { GET_ORDER_ROUTE, LIST_ORDERS_ROUTE } from '../orders/orders-document';
 import { CREATE_SANDBOX_ORDER_ROUTE } from '../orders/sandbox-order-document';
-import { SANDBOX_ORDER_TRANSITION_ROUTES } from '../orders/sandbox-transition-documents';
+import { SANDBOX_ORDER_TRANSITION_DOCUMENTS } from '../orders/sandbox-transition-documents';
 import { SETUP_ROUTE } from '../setup/document';
 import { WEBHOOK_TEST_ROUTE } from '../webhook-test/document';
-import type { RouteDocument } from './route-document';
+import { type ApiRoute, type ApiRouteKey, ROUTES, type Route, routeKey } from '../../routes';
+import type { DocumentedRoute, RouteDocument } from './route-document';
 
 export { ORDER_WEBHOOKS, WEBHOOK_HEADERS } from '../../webhooks/document';
 
-export const PARTNER_API_ROUTES: readonly RouteDocument[] = [
-  SETUP_ROUTE,
-  HANDSHAKE_ROUTE,
-  LIST_CATALOG_PRODUCTS_ROUTE,
-  LIST_ORDERS_ROUTE,
-  GET_ORDER_ROUTE,
-  CREATE_SANDBOX_ORDER_ROUTE,
-  ...SANDBOX_ORDER_TRANSITION_ROUTES,
-  WEBHOOK_TEST_ROUTE,
-];
+/** Every API route of the table has one (a route without a document does not compile). */
+export const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteKey, RouteDocument>> = {
+  'POST /v1/organizations/setup': SETUP_ROUTE,
+  'POST /v1/partner/handshake': HANDSHAKE_ROUTE,
+  'GET /v1/catalog/products': LIST_CATALOG_PRODUCTS_ROUTE,
+  'GET /v1/orders': LIST_ORDERS_ROUTE,
+  'GET /v1/orders/{order_id}': GET_ORDER_ROUTE,
+  'POST /v1/sandbox/orders': CREATE_SANDBOX_ORDER_ROUTE,
+  'POST /v1/sandbox/orders/{order_id}/confirm': SANDBOX_ORDER_TRANSITION_DOCUMENTS.confirm,
+  'POST /v1/sandbox/orders/{order_id}/ship': SANDBOX_ORDER_TRANSITION_DOCUMENTS.ship,
+  'POST /v1/sandbox/orders/{order_id}/deliver': SANDBOX_ORDER_TRANSITION_DOCUMENTS.deliver,
+  'POST /v1/sandbox/orders/{order_id}/cancel': SANDBOX_ORDER_TRANSITION_DOCUMENTS.cancel,
+  'POST /v1/sandbox/orders/{order_id}/refund': SANDBOX_ORDER_TRANSITION_DOCUMENTS.refund,
+  'POST /v1/webhooks/test': WEBHOOK_TEST_ROUTE,
+};
+
+const SECURITY = { 'authorization-bearer': 'bearerApiKey', 'x-api-key': 'headerApiKey' } as const;
+
+/** The API routes of a route table (every stage's: sandbox-only ones say so), each with its document. */
+export function documentedRoutes(table: readonly Route[] = ROUTES): DocumentedRoute[] {
+  return table
+    .filter((route): route is ApiRoute => route.host === 'api')
+    .map((route) => {
+      const key = routeKey(route);
+      const document = Object.hasOwn(ROUTE_DOCUMENTS, key) ? ROUTE_DOCUMENTS[key as ApiRouteKey] : undefined;
+      if (!document) throw new Error(`${key} has no route document in ROUTE_DOCUMENTS`);
+      return {
+        method: route.method === 'GET' ? 'get' : 'post',
+        path: route.path,
+        security: SECURITY[route.credential],
+        scope: route.scope,
+        limitPerMinute: route.limitPerMinute,
+        sandboxOnly: route.sandboxOnly,
+        ...document,
+      };
+    });
+}

@@ -1,6 +1,6 @@
 /**
  * What each documented response header means and holds. The values come from the
- * pipeline (request-context.ts, responses.ts `rateLimitHeaders`, error-responses.ts,
+ * pipeline (request-context.ts, responses.ts `rateLimitHeaders`, error-responder.ts,
  * idempotency-key.ts); the contract tests check every response's headers against these.
  */
 import * as z from 'zod/mini';

@@ -52,22 +52,16 @@ export interface ParameterDocument {
   readonly schema: z.$ZodType;
 }
 
+/**
+ * What a route's document declares beside the route table: method, path, credential,
+ * scope, limit and sandbox-only are the route's row in functions/routes.ts.
+ */
 export interface RouteDocument {
-  readonly method: 'get' | 'post';
-  /** With the `/v1` segment, as the contract writes paths; `{name}` for path parameters. */
-  readonly path: string;
   readonly operationId: string;
   readonly tag: string;
   readonly summary: string;
   /** Markdown, for people. */
   readonly description: string;
-  readonly security: SecuritySchemeName;
-  /** Key scope the route needs (documented; enforced by the route's endpoint). */
-  readonly scope: string;
-  /** Requests per partner per minute (the route's endpoint enforces it). */
-  readonly limitPerMinute: number;
-  /** Served by the sandbox only (production answers 404): the operation lists the sandbox servers only. */
-  readonly sandboxOnly?: boolean;
   /** Honours the optional `Idempotency-Key` request header. */
   readonly idempotencyKey?: boolean;
   readonly parameters?: readonly ParameterDocument[];
@@ -78,4 +72,18 @@ export interface RouteDocument {
   };
   /** Every status the route can answer, by status code. */
   readonly responses: Readonly<Record<number, ResponseDocument>>;
+}
+
+/** A route of the table with its document: one operation of docs/openapi.json. */
+export interface DocumentedRoute extends RouteDocument {
+  readonly method: 'get' | 'post';
+  /** With the `/v1` segment, as the contract writes paths; `{name}` for path parameters. */
+  readonly path: string;
+  readonly security: SecuritySchemeName;
+  /** Key scope the route needs. */
+  readonly scope: string;
+  /** Requests per partner per minute. */
+  readonly limitPerMinute: number;
+  /** Served by the sandbox only (production answers 404): the operation lists the sandbox servers only. */
+  readonly sandboxOnly: boolean;
 }

@@ -1,16 +1,16 @@
 /**
  * GET /v1/catalog/products in the partner API document: the body the handler answers
- * with (`CatalogProductListBody`) and the errors `error-responses.ts` makes for it.
+ * with (`CatalogProductListBody`) and the errors `functions/error-outcomes.ts` makes for it.
  */
 import { CatalogProductListBody } from './catalog-response';
-import { CATALOG_PRODUCTS_ENDPOINT } from '../pipeline/endpoints';
+import { apiRoute } from '../../routes';
 import { READ_RETRY, internalErrorResponse } from './order-api-responses';
 import type { RouteDocument } from '../openapi/route-document';
 import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
 
+const CATALOG_PRODUCTS_ROUTE_ROW = apiRoute('GET /v1/catalog/products');
+
 export const LIST_CATALOG_PRODUCTS_ROUTE: RouteDocument = {
-  method: 'get',
-  path: '/v1/catalog/products',
   operationId: 'listCatalogProducts',
   tag: 'Catalog',
   summary: 'List the products a user can order',
@@ -19,9 +19,6 @@ export const LIST_CATALOG_PRODUCTS_ROUTE: RouteDocument = {
     '',
     'The catalog changes rarely: cache it rather than asking per page view (the limit is low for that reason). Unknown query parameters are ignored.',
   ].join('\n'),
-  security: 'bearerApiKey',
-  scope: CATALOG_PRODUCTS_ENDPOINT.scope,
-  limitPerMinute: CATALOG_PRODUCTS_ENDPOINT.limitPerMinute,
   responses: {
     200: {
       description: 'The active products.',
@@ -55,8 +52,8 @@ export const LIST_CATALOG_PRODUCTS_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
-    403: forbiddenResponse(CATALOG_PRODUCTS_ENDPOINT.scope),
-    429: rateLimitedResponse(CATALOG_PRODUCTS_ENDPOINT.limitPerMinute),
+    403: forbiddenResponse(CATALOG_PRODUCTS_ROUTE_ROW.scope),
+    429: rateLimitedResponse(CATALOG_PRODUCTS_ROUTE_ROW.limitPerMinute),
     500: internalErrorResponse(READ_RETRY),
   },
 };

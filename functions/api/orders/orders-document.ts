@@ -1,12 +1,12 @@
 /**
  * GET /v1/orders and GET /v1/orders/{order_id} in the partner API document: the query
  * the handler parses (`OrderListQuery`), the bodies it answers with (`OrderListBody`,
- * `OrderBody`) and the errors `error-responses.ts` makes for them.
+ * `OrderBody`) and the errors `functions/error-outcomes.ts` makes for them.
  */
 import * as z from 'zod/mini';
 import { documented, UUID_PATTERN } from '../../domain/documented-rules';
 import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE } from '../../domain/orders/order-repository';
-import { ORDER_GET_ENDPOINT, ORDER_LIST_ENDPOINT } from '../pipeline/endpoints';
+import { apiRoute } from '../../routes';
 import { OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
 import { READ_RETRY, internalErrorResponse, orderNotFoundResponse } from './order-api-responses';
 import { CONFIRMED_ORDER, EXAMPLE_OTHER_PARTNERS_ORDER_ID, PENDING_ORDER, SHIPPED_ORDER } from './order-examples';
@@ -14,6 +14,9 @@ import { OrderListQuery } from './order-list-query';
 import { OrderBody, OrderListBody } from './order-response';
 import type { ParameterDocument, RouteDocument } from '../openapi/route-document';
 import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+
+const ORDER_GET_ROUTE_ROW = apiRoute('GET /v1/orders/{order_id}');
+const ORDER_LIST_ROUTE_ROW = apiRoute('GET /v1/orders');
 
 /** The order's `id`. Anything but a UUID is a 404 rather than a 400: it names no order. */
 export const ORDER_ID_PARAMETER: ParameterDocument = {
@@ -31,8 +34,6 @@ export const ORDER_ID_PARAMETER: ParameterDocument = {
 const PageSize = z._default(z.int().check(z.gte(1), z.lte(MAX_ORDER_PAGE_SIZE)), DEFAULT_ORDER_PAGE_SIZE);
 
 export const LIST_ORDERS_ROUTE: RouteDocument = {
-  method: 'get',
-  path: '/v1/orders',
   operationId: 'listOrders',
   tag: 'Orders',
   summary: "List an organization's orders",
@@ -41,9 +42,6 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
     '',
     '`has_more: true` means a next page exists: ask for it with `starting_after` set to the `id` of the last order of this page. Unknown query parameters are ignored.',
   ].join('\n'),
-  security: 'bearerApiKey',
-  scope: ORDER_LIST_ENDPOINT.scope,
-  limitPerMinute: ORDER_LIST_ENDPOINT.limitPerMinute,
   parameters: [
     {
       name: 'internal_org_id',
@@ -103,7 +101,7 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
-    403: forbiddenResponse(ORDER_LIST_ENDPOINT.scope),
+    403: forbiddenResponse(ORDER_LIST_ROUTE_ROW.scope),
     404: {
       description: 'None of your organizations has this `internal_org_id`.',
       body: { name: 'OrganizationNotFoundError', schema: OrganizationNotFoundBody },
@@ -115,24 +113,19 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
       },
       headers: AUTHENTICATED_HEADERS,
     },
-    429: rateLimitedResponse(ORDER_LIST_ENDPOINT.limitPerMinute),
+    429: rateLimitedResponse(ORDER_LIST_ROUTE_ROW.limitPerMinute),
     500: internalErrorResponse(READ_RETRY),
   },
 };
 
-const orderForbidden = forbiddenResponse(ORDER_GET_ENDPOINT.scope, 'order');
+const orderForbidden = forbiddenResponse(ORDER_GET_ROUTE_ROW.scope, 'order');
 
 export const GET_ORDER_ROUTE: RouteDocument = {
-  method: 'get',
-  path: '/v1/orders/{order_id}',
   operationId: 'retrieveOrder',
   tag: 'Orders',
   summary: 'Retrieve an order',
   description:
     "One order as it is now: the items, prices and address as they were when it was placed, its status history, and the fields of every status it has reached (`confirmed_at`; `tracking_number`, `carrier`, `tracking_url`, `estimated_delivery`, `shipped_at`; `delivered_at`, `signature`; `cancelled_at`, `cancellation_reason`; `refund_amount`, `refunded_at`, `refund_reason`). Money is in US dollars with at most two decimals, computed in cents: `total` is exactly `subtotal + tax + shipping`.",
-  security: 'bearerApiKey',
-  scope: ORDER_GET_ENDPOINT.scope,
-  limitPerMinute: ORDER_GET_ENDPOINT.limitPerMinute,
   parameters: [ORDER_ID_PARAMETER],
   responses: {
     200: {
@@ -156,7 +149,7 @@ export const GET_ORDER_ROUTE: RouteDocument = {
       },
     },
     404: orderNotFoundResponse,
-    429: rateLimitedResponse(ORDER_GET_ENDPOINT.limitPerMinute),
+    429: rateLimitedResponse(ORDER_GET_ROUTE_ROW.limitPerMinute),
     500: internalErrorResponse(READ_RETRY),
   },
 };

@@ -1,10 +1,10 @@
 /**
  * POST /v1/sandbox/orders in the partner API document: the request schema the handler
  * parses with (`SandboxOrderRequest`), the body it answers with (`OrderChangeBody`) and
- * the errors `error-responses.ts` makes for it. Sandbox only.
+ * the errors `functions/error-outcomes.ts` makes for it. Sandbox only.
  */
 import { SandboxOrderRequest } from '../../domain/orders/sandbox-order-request';
-import { SANDBOX_ORDER_CREATE_ENDPOINT } from '../pipeline/endpoints';
+import { apiRoute } from '../../routes';
 import { OrderingProfileNotFoundBody, SandboxOrderBadRequestBody } from '../pipeline/error-bodies';
 import { internalErrorResponse } from './order-api-responses';
 import { PENDING_ORDER } from './order-examples';
@@ -12,11 +12,11 @@ import { OrderChangeBody } from './order-response';
 import type { RouteDocument } from '../openapi/route-document';
 import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
 
-const profileForbidden = forbiddenResponse(SANDBOX_ORDER_CREATE_ENDPOINT.scope, 'profile');
+const SANDBOX_ORDER_CREATE_ROUTE_ROW = apiRoute('POST /v1/sandbox/orders');
+
+const profileForbidden = forbiddenResponse(SANDBOX_ORDER_CREATE_ROUTE_ROW.scope, 'profile');
 
 export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
-  method: 'post',
-  path: '/v1/sandbox/orders',
   operationId: 'createSandboxOrder',
   tag: 'Sandbox orders',
   summary: 'Place an order as one of your users (sandbox)',
@@ -27,10 +27,6 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
     '',
     'There is no `Idempotency-Key` here: a retried placement places a second order, so after a lost answer list the organization\'s orders before trying again.',
   ].join('\n'),
-  security: 'bearerApiKey',
-  scope: SANDBOX_ORDER_CREATE_ENDPOINT.scope,
-  limitPerMinute: SANDBOX_ORDER_CREATE_ENDPOINT.limitPerMinute,
-  sandboxOnly: true,
   requestBody: {
     name: 'SandboxOrderRequest',
     schema: SandboxOrderRequest,
@@ -98,7 +94,7 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
       },
       headers: AUTHENTICATED_HEADERS,
     },
-    429: rateLimitedResponse(SANDBOX_ORDER_CREATE_ENDPOINT.limitPerMinute),
+    429: rateLimitedResponse(SANDBOX_ORDER_CREATE_ROUTE_ROW.limitPerMinute),
     500: internalErrorResponse(
       'The order may have been placed before the answer was lost: list the organization\'s orders before placing it again.',
     ),

@@ -2,11 +2,11 @@
  * POST /v1/sandbox/orders/{order_id}/{confirm|ship|deliver|cancel|refund} in the partner
  * API document: one route per action, each with the input schema the handler validates
  * with (`TRANSITION_INPUT`), the body it answers with (`OrderChangeBody`) and the errors
- * `error-responses.ts` makes for it. Sandbox only.
+ * `functions/error-outcomes.ts` makes for it. Sandbox only.
  */
 import { ORDER_TRANSITIONS } from '../../domain/orders/order-lifecycle';
 import { ORDER_ACTIONS, type OrderAction, TRANSITION_INPUT } from '../../domain/orders/transition-input';
-import { SANDBOX_ORDER_TRANSITION_ENDPOINT } from '../pipeline/endpoints';
+import { apiRoute } from '../../routes';
 import { OrderTransitionConflictBody, ValidationErrorBody } from '../pipeline/error-bodies';
 import { internalErrorResponse, orderNotFoundResponse } from './order-api-responses';
 import { CANCELLED_ORDER, CONFIRMED_ORDER, DELIVERED_ORDER, EXAMPLE_ORDER_ID, EXAMPLE_OTHER_PARTNERS_ORDER_ID, REFUNDED_ORDER, SHIPPED_ORDER } from './order-examples';
@@ -14,6 +14,9 @@ import { type OrderBody, OrderChangeBody } from './order-response';
 import { ORDER_ID_PARAMETER } from './orders-document';
 import type { RouteDocument } from '../openapi/route-document';
 import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+
+// The five actions share one row's scope and window.
+const SANDBOX_ORDER_TRANSITION_ROUTE_ROW = apiRoute('POST /v1/sandbox/orders/{order_id}/confirm');
 
 interface ActionDocument {
   readonly operationId: string;
@@ -89,15 +92,13 @@ const ACTIONS: Readonly<Record<OrderAction, ActionDocument>> = {
   },
 };
 
-const forbidden = forbiddenResponse(SANDBOX_ORDER_TRANSITION_ENDPOINT.scope, 'order');
+const forbidden = forbiddenResponse(SANDBOX_ORDER_TRANSITION_ROUTE_ROW.scope, 'order');
 
 function transitionRoute(action: OrderAction): RouteDocument {
   const document = ACTIONS[action];
   const { from, to } = ORDER_TRANSITIONS[action];
   const fromText = from.map((status) => `\`${status}\``).join(' or ');
   return {
-    method: 'post',
-    path: `/v1/sandbox/orders/{order_id}/${action}`,
     operationId: document.operationId,
     tag: 'Sandbox orders',
     summary: document.summary,
@@ -106,10 +107,6 @@ function transitionRoute(action: OrderAction): RouteDocument {
       '',
       `A 500 may come after the change was committed (its answer was lost): retry, and a 409 \`INVALID_ORDER_TRANSITION\` whose \`data.status\` is \`${to}\` means it was done.`,
     ].join('\n'),
-    security: 'bearerApiKey',
-    scope: SANDBOX_ORDER_TRANSITION_ENDPOINT.scope,
-    limitPerMinute: SANDBOX_ORDER_TRANSITION_ENDPOINT.limitPerMinute,
-    sandboxOnly: true,
     parameters: [ORDER_ID_PARAMETER],
     requestBody: {
       name: document.requestName,
@@ -179,11 +176,13 @@ function transitionRoute(action: OrderAction): RouteDocument {
         },
         headers: AUTHENTICATED_HEADERS,
       },
-      429: rateLimitedResponse(SANDBOX_ORDER_TRANSITION_ENDPOINT.limitPerMinute),
+      429: rateLimitedResponse(SANDBOX_ORDER_TRANSITION_ROUTE_ROW.limitPerMinute),
       500: internalErrorResponse(`The change may have been committed before the answer was lost: retrying is safe (see above).`),
     },
   };
 }
 
-/** In the order of the lifecycle: confirm, ship, deliver, cancel, refund. */
-export const SANDBOX_ORDER_TRANSITION_ROUTES: readonly RouteDocument[] = ORDER_ACTIONS.map(transitionRoute);
+/** Each action's route document, by action. */
+export const SANDBOX_ORDER_TRANSITION_DOCUMENTS = Object.fromEntries(ORDER_ACTIONS.map((action) => [action, transitionRoute(action)])) as Readonly<
+  Record<OrderAction, RouteDocument>
+>;

@@ -20,8 +20,6 @@ export interface ApiContext<D> extends Context {
   deps?: D;
   caller?: Caller;
   rateLimit?: RateLimitState;
-  /** The rate-limit count under way, for an endpoint that counts concurrently with its reads (`settleAdmission`). */
-  admission?: Promise<RateLimitState>;
   body?: Record<string, unknown>;
   /** Set when the request carries an Idempotency-Key: its first run, or the outcome to replay. */
   idempotency?: IdempotentAttempt;

@@ -1,9 +1,8 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Caller } from '../../domain/access/authenticator';
 import type { IdempotentAttempt } from '../../domain/idempotency/idempotency-guard';
+import { type ApiRoute, type ApiRouteKey, apiRoute } from '../../routes';
 import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from './api-context';
-import { settleAdmission } from './admission';
-import type { ApiEndpoint } from './endpoints';
 import { idempotencyKey, replayed } from './idempotency-key';
 import { apiKeyAuth } from './api-key-auth';
 import { errorResponder } from './error-responder';
@@ -12,6 +11,7 @@ import { requestContext } from './request-context';
 import { requestLog } from './request-log';
 import type { ApiAccessDependencies, IdempotencyDependencies } from './pipeline-dependencies';
 import type { JsonResponse } from './responses';
+import { sandboxOnlyRoute } from './sandbox-only-route';
 
 export interface ApiRequest<D> {
   readonly event: ApiEvent;
@@ -21,53 +21,45 @@ export interface ApiRequest<D> {
   readonly deps: D;
   /** The first run of a request's Idempotency-Key, for a handler whose work completes it in its own transaction. */
   readonly idempotency?: Extract<IdempotentAttempt, { kind: 'first' }>;
-  /** Resolves once the request is within its rate limit (RateLimited otherwise): call it before the first write. */
-  readonly admitted: () => Promise<void>;
 }
 
 type Handle<D> = (request: ApiRequest<D>) => Promise<JsonResponse>;
 type Middleware<D> = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>;
 
-/** The partner API pipeline for an endpoint without Idempotency-Key support. */
-export const apiHandler = <D extends ApiAccessDependencies>(
-  endpoint: ApiEndpoint,
-  getDependencies: () => Promise<D>,
-  handle: Handle<D>,
-): HttpLambda => pipeline(endpoint, getDependencies, handle, { aroundErrors: [], last: [] });
+/** The partner API pipeline for a route of the route table (functions/routes.ts) without Idempotency-Key support. */
+export const apiHandler = <D extends ApiAccessDependencies>(key: ApiRouteKey, getDependencies: () => Promise<D>, handle: Handle<D>): HttpLambda =>
+  pipeline(apiRoute(key), getDependencies, handle, { aroundErrors: [], last: [] });
 
-/** The partner API pipeline for an endpoint that honours the `Idempotency-Key` header. */
-export function idempotentApiHandler<D extends IdempotencyDependencies>(
-  endpoint: ApiEndpoint,
-  getDependencies: () => Promise<D>,
-  handle: Handle<D>,
-): HttpLambda {
-  const { claim, settlement } = idempotencyKey<D>(endpoint.name);
-  return pipeline(endpoint, getDependencies, handle, { aroundErrors: [settlement], last: [claim] });
+/** The partner API pipeline for a route that honours the `Idempotency-Key` header. */
+export function idempotentApiHandler<D extends IdempotencyDependencies>(key: ApiRouteKey, getDependencies: () => Promise<D>, handle: Handle<D>): HttpLambda {
+  const route = apiRoute(key);
+  const { claim, settlement } = idempotencyKey<D>(route.endpoint);
+  return pipeline(route, getDependencies, handle, { aroundErrors: [settlement], last: [claim] });
 }
 
 /**
- * The partner API pipeline, composed once. `before` runs top to bottom (context, auth
- * and rate limit, body); `after`/`onError` run bottom to top, so the error responder
- * shapes the response before the log line and the Request-Id header see it. An
- * endpoint's own middlewares go just above the error responder (`aroundErrors`: they
+ * The partner API pipeline, composed once from the route's row. `before` runs top to
+ * bottom (context, auth and rate limit, body); `after`/`onError` run bottom to top, so the
+ * error responder shapes the response before the log line and the Request-Id header see
+ * it. A route's own middlewares go just above the error responder (`aroundErrors`: they
  * see its response) or at the end (`last`: they see the caller and the body).
  */
 function pipeline<D extends ApiAccessDependencies>(
-  endpoint: ApiEndpoint,
+  route: ApiRoute,
   getDependencies: () => Promise<D>,
   handle: Handle<D>,
   extra: { aroundErrors: Middleware<D>[]; last: Middleware<D>[] },
 ): HttpLambda {
   const middlewares: Middleware<D>[] = [
     requestContext(getDependencies),
-    requestLog(endpoint.name),
+    requestLog(route.endpoint),
     ...extra.aroundErrors,
-    errorResponder(endpoint.name),
-    apiKeyAuth(endpoint),
-    jsonBody(endpoint.body),
+    errorResponder(route.errors),
+    apiKeyAuth(route),
+    jsonBody(route.body),
     ...extra.last,
   ];
-  return middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
+  const lambda = middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
     .use(middlewares)
     .handler(async (event, context) => {
       if (context.idempotency?.kind === 'replay') return replayed(context.idempotency.outcome);
@@ -78,9 +70,7 @@ function pipeline<D extends ApiAccessDependencies>(
         requestId: filledIn(context.requestId, 'requestId'),
         deps: filledIn(context.deps, 'deps'),
         ...(context.idempotency ? { idempotency: context.idempotency } : {}),
-        admitted: async () => {
-          await settleAdmission(context);
-        },
       });
     });
+  return route.sandboxOnly ? sandboxOnlyRoute(getDependencies, lambda) : lambda;
 }

@@ -1,17 +1,16 @@
 import type { MiddlewareObj } from '@middy/core';
 import { requireScope } from '../../domain/access/authenticator';
-import { Unauthorized } from '../../domain/errors';
+import { RateLimited, Unauthorized } from '../../domain/errors';
 import { type ApiContext, type ApiEvent, type ApiResult, filledIn, header } from './api-context';
-import type { ApiEndpoint } from './endpoints';
+import type { ApiRoute } from '../../routes';
 import type { ApiAccessDependencies } from './pipeline-dependencies';
-import { settleAdmission } from './admission';
 import { rateLimitHeaders } from './responses';
 
 /**
  * Reads the key from the endpoint's one header (contract: Authentication 3). A key in
- * the other endpoint's header is a 401 even when valid, so integrations fail loudly.
+ * the other route's header is a 401 even when valid, so integrations fail loudly.
  */
-export function presentedKey(event: ApiEvent, credential: ApiEndpoint['credential']): string | undefined {
+export function presentedKey(event: ApiEvent, credential: ApiRoute['credential']): string | undefined {
   // Two credentials are one too many: which one counts would depend on the endpoint, and
   // API Gateway joins repeated headers with a comma (a key never holds one).
   if (header(event, 'authorization') !== undefined && header(event, 'x-api-key') !== undefined) {
@@ -36,22 +35,27 @@ export function presentedKey(event: ApiEvent, credential: ApiEndpoint['credentia
   return match[1];
 }
 
-export const apiKeyAuth = <D extends ApiAccessDependencies>(endpoint: ApiEndpoint): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
+/**
+ * Authentication and the rate limit, both decided before the handler runs: a refused
+ * request reaches no domain service, so it reads and writes nothing beyond its count.
+ */
+export const apiKeyAuth = <D extends ApiAccessDependencies>(route: ApiRoute): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
   before: async (request) => {
     const deps = filledIn(request.context.deps, 'deps');
-    const caller = await deps.authenticator.authenticate(presentedKey(request.event, endpoint.credential));
+    const caller = await deps.authenticator.authenticate(presentedKey(request.event, route.credential));
     request.context.caller = caller;
-    // Counted before the scope check and body validation: every authenticated request counts.
-    const admission = deps.rateLimiter.consume(caller.partnerId, endpoint.name, endpoint.limitPerMinute);
-    // Settled by settleAdmission (here, in the handler or in the error responder); never left unobserved.
-    admission.catch(() => undefined);
-    request.context.admission = admission;
-    if (!endpoint.countsConcurrently) await settleAdmission(request.context);
-    requireScope(caller, endpoint.scope);
+    // Counted before the scope check and body validation: every authenticated request counts, and a 429 wins.
+    try {
+      request.context.rateLimit = await deps.rateLimiter.consume(caller.partnerId, route.endpoint, route.limitPerMinute);
+    } catch (error) {
+      if (error instanceof RateLimited) request.context.rateLimit = error.limit;
+      throw error;
+    }
+    requireScope(caller, route.scope);
   },
-  after: async (request) => {
+  after: (request) => {
     // Success responses carry the limit too; failures get it from the error responder.
-    const limit = await settleAdmission(request.context);
+    const limit = request.context.rateLimit;
     if (limit && request.response) {
       request.response.headers = { ...request.response.headers, ...rateLimitHeaders(limit) };
     }

@@ -1,20 +1,18 @@
 import type { MiddlewareObj } from '@middy/core';
+import { apiOutcome } from '../../error-outcomes';
+import type { ErrorShape } from '../../routes';
 import type { ApiContext, ApiEvent, ApiResult } from './api-context';
-import type { ApiEndpoint } from './endpoints';
-import { errorResponse } from './error-responses';
-import { settleAdmission } from './admission';
-import { rateLimitHeaders } from './responses';
+import { json, rateLimitHeaders } from './responses';
 
-/** Turns any failure into the endpoint's contract body; unknown failures never leak their details. */
-export const errorResponder = <D>(endpoint: ApiEndpoint['name']): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
+/**
+ * Turns any failure into the route's contract body (functions/error-outcomes.ts, in the
+ * shape its row in functions/routes.ts declares); unknown failures become the route's 500
+ * and never leak their details (the request log keeps them).
+ */
+export const errorResponder = <D>(errors: ErrorShape): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
   onError: async (request) => {
-    // The count was under way when the handler failed: its refusal (or failure) is the answer.
-    const error = await settleAdmission(request.context).then(
-      () => request.error,
-      (refusal: Error) => refusal,
-    );
-    const response = errorResponse(error, endpoint);
+    const outcome = apiOutcome(request.error, errors);
     const limit = request.context.rateLimit;
-    request.response = limit ? { ...response, headers: { ...rateLimitHeaders(limit), ...response.headers } } : response;
+    request.response = json(outcome.status, outcome.body, { ...(limit ? rateLimitHeaders(limit) : {}), ...outcome.headers });
   },
 });

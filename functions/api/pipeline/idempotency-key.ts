@@ -1,12 +1,11 @@
 // zod/mini: the setup Lambda checks this header at cold start, and the classic API alone is ~440 KB bundled.
 import type { MiddlewareObj } from '@middy/core';
-import { settleAdmission } from './admission';
 import * as z from 'zod/mini';
 import { ValidationFailed } from '../../domain/errors';
 import type { StoredOutcome } from '../../domain/idempotency/stored-outcome';
 import { toValidationIssues } from '../../domain/validation';
 import { type ApiContext, type ApiEvent, type ApiResult, filledIn, header } from './api-context';
-import type { ApiEndpoint } from './endpoints';
+import type { ApiEndpointName } from '../../routes';
 import type { IdempotencyDependencies } from './pipeline-dependencies';
 import { type JsonResponse, json } from './responses';
 
@@ -32,18 +31,16 @@ const isFinal = (response: ApiResult, error: Error | null): boolean =>
  *
  * Two middlewares, because the pipeline's order asks for two places: the claim needs the
  * caller and the body, so it runs after authentication and body parsing; the settlement
- * keeps the response the error responder made (error-responses.ts, the one mapping of
+ * keeps the response the error responder made (functions/error-outcomes.ts, the one mapping of
  * failures to HTTP), so it sits above that responder, whose `onError` runs before its own.
  */
-export const idempotencyKey = <D extends IdempotencyDependencies>(endpoint: ApiEndpoint['name']) => ({
+export const idempotencyKey = <D extends IdempotencyDependencies>(endpoint: ApiEndpointName) => ({
   claim: {
     before: async (request) => {
       const key = presentedIdempotencyKey(request.event);
       if (key === undefined) return;
       const { deps, caller, body } = request.context;
       const scope = `${endpoint}#${filledIn(caller, 'caller').partnerId}`;
-      // Claiming the key is a write: only a request within its rate limit may make it.
-      await settleAdmission(request.context);
       request.context.idempotency = await filledIn(deps, 'deps').idempotency.begin(scope, key, body);
     },
   } satisfies MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>,

@@ -1,7 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
 import { ValidationFailed } from '../../domain/errors';
 import { type ApiContext, type ApiEvent, type ApiResult, header } from './api-context';
-import { type ApiEndpoint, MAX_BODY_BYTES } from './endpoints';
+import type { ApiRoute } from '../../routes';
+
+/** Request bodies above this are refused before parsing (DESIGN.md: size limits). */
+export const MAX_BODY_BYTES = 64 * 1024;
 
 const invalid = (code: string, message: string) => new ValidationFailed([{ code, message, path: [] }], message);
 
@@ -34,7 +37,7 @@ function nestingDepth(text: string): number {
  * shape. GET routes never read one (`ignored`: whatever was sent is not looked at); an
  * `optional` body may be empty, which reads as `{}`.
  */
-export const jsonBody = <D>(mode: NonNullable<ApiEndpoint['body']> = 'required'): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
+export const jsonBody = <D>(mode: ApiRoute['body']): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
   before: (request) => {
     const { event } = request;
     if (mode === 'ignored') {

@@ -3,6 +3,7 @@ import type { RateLimiter } from '../../domain/access/rate-limiter';
 import type { IdempotencyGuard } from '../../domain/idempotency/idempotency-guard';
 import type { Logger } from '../../domain/logger';
 import type { PartnerRepository } from '../../domain/partners/partner-repository';
+import type { RuntimeConfig } from '../../config';
 
 /**
  * What the HTTP pipelines need, and no more; the compositions (functions/composition)
@@ -14,10 +15,11 @@ export interface PipelineDependencies {
   readonly logger: Logger;
 }
 
-/** The partner API: who is calling, and whether they are over their limit. */
+/** The partner API: who is calling, whether they are over their limit, and (for sandbox-only routes) which stage this is. */
 export interface ApiAccessDependencies extends PipelineDependencies {
   readonly authenticator: Pick<Authenticator, 'authenticate'>;
   readonly rateLimiter: Pick<RateLimiter, 'consume'>;
+  readonly config: Pick<RuntimeConfig, 'STAGE'>;
 }
 
 /** An endpoint that honours the `Idempotency-Key` header. */

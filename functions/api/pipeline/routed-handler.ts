@@ -1,3 +1,5 @@
+import type { HttpFunctionName } from '../../resources/resource-definitions';
+import type { FunctionRouteKey } from '../../routes';
 import type { ApiEvent, ApiResult, HttpLambda } from './api-context';
 
 /** What API Gateway answers for a route it does not have. */
@@ -9,12 +11,14 @@ export const routeNotFound = (): ApiResult => ({
 
 /**
  * One Lambda behind several routes: API Gateway names the matched route in `routeKey`
- * (`GET /v1/orders/{order_id}`), and each route has its own pipeline. A route the
- * function does not serve answers as API Gateway would for a missing one.
+ * (`GET /v1/orders/{order_id}`), and each route has its own pipeline. The function's
+ * routes are the route table's rows naming it, so a row without a pipeline here does not
+ * compile. A route the function does not serve answers as API Gateway would for a missing one.
  */
-export function routedHandler(routes: Readonly<Record<string, HttpLambda>>): HttpLambda {
+export function routedHandler<F extends HttpFunctionName>(_fn: F, routes: Readonly<Record<FunctionRouteKey<F>, HttpLambda>>): HttpLambda {
+  const byKey: Readonly<Record<string, HttpLambda>> = routes;
   return (event: ApiEvent, context) => {
-    const route = Object.hasOwn(routes, event.routeKey) ? routes[event.routeKey] : undefined;
+    const route = Object.hasOwn(byKey, event.routeKey) ? byKey[event.routeKey] : undefined;
     return route ? route(event, context) : Promise.resolve(routeNotFound());
   };
 }

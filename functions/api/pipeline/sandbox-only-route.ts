@@ -3,9 +3,9 @@ import type { HttpLambda } from './api-context';
 import { routeNotFound } from './routed-handler';
 
 /**
- * Defence in depth behind the stage's route list (production's API has no sandbox
- * routes): a sandbox route's function refuses it on any stage but sandbox, as API
- * Gateway would answer for a route it does not have.
+ * Defence in depth behind the stage's route list (production's API has no sandbox-only
+ * routes, functions/routes.ts): such a route's function refuses it on any stage but
+ * sandbox, as API Gateway would answer for a route it does not have.
  */
 export const sandboxOnlyRoute =
   (getDependencies: () => Promise<{ readonly config: Pick<RuntimeConfig, 'STAGE'> }>, handler: HttpLambda): HttpLambda =>

@@ -1,14 +1,16 @@
 /**
  * POST /v1/organizations/setup in the partner API document: the request schema the
  * handler parses with (`SetupRequest`), the response it answers with
- * (`SetupResponseBody`) and the error bodies `error-responses.ts` makes for it.
+ * (`SetupResponseBody`) and the error bodies `functions/error-outcomes.ts` makes for it.
  */
 import { SetupRequest } from '../../domain/organizations/setup-request';
-import { SETUP_ENDPOINT } from '../pipeline/endpoints';
+import { apiRoute } from '../../routes';
 import { SetupBadRequestBody, SetupConflictBody, SetupFailedBody } from '../pipeline/error-bodies';
 import type { RouteDocument } from '../openapi/route-document';
 import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
 import { SetupResponseBody } from './response';
+
+const SETUP_ROUTE_ROW = apiRoute('POST /v1/organizations/setup');
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 
@@ -16,8 +18,6 @@ const ORGANIZATION_ID = '4f84fe3d-34b3-4b20-825a-e2c33467164c';
 const PROFILE_ID = '52c48e1d-a6eb-4854-91e2-22d60c516cb6';
 
 export const SETUP_ROUTE: RouteDocument = {
-  method: 'post',
-  path: '/v1/organizations/setup',
   operationId: 'setupOrganization',
   tag: 'Provisioning',
   summary: 'Provision an organization, a user and shipping locations',
@@ -28,9 +28,6 @@ export const SETUP_ROUTE: RouteDocument = {
     '',
     'Retries are safe: send an `Idempotency-Key` to get the first answer back (`Idempotent-Replayed: true`); without one, a repeat is 409 `USER_ALREADY_EXISTS` with the existing profile id.',
   ].join('\n'),
-  security: 'bearerApiKey',
-  scope: SETUP_ENDPOINT.scope,
-  limitPerMinute: SETUP_ENDPOINT.limitPerMinute,
   idempotencyKey: true,
   requestBody: {
     name: 'SetupRequest',
@@ -129,7 +126,7 @@ export const SETUP_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
-    403: forbiddenResponse(SETUP_ENDPOINT.scope, 'resource'),
+    403: forbiddenResponse(SETUP_ROUTE_ROW.scope, 'resource'),
     409: {
       description: 'The `internalUserId` already exists in the organization (`USER_ALREADY_EXISTS`, with the existing profile in `data`; nothing from the request was applied: treat it as "already provisioned"), or a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`; retry shortly).',
       body: { name: 'SetupConflictError', schema: SetupConflictBody },
@@ -156,7 +153,7 @@ export const SETUP_ROUTE: RouteDocument = {
       },
       headers: REPLAYABLE,
     },
-    429: rateLimitedResponse(SETUP_ENDPOINT.limitPerMinute),
+    429: rateLimitedResponse(SETUP_ROUTE_ROW.limitPerMinute),
     500: {
       description: 'Something failed on our side (payment provider, storage). Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
       body: { name: 'SetupFailedError', schema: SetupFailedBody },

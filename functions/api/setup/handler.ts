@@ -2,7 +2,6 @@ import { type SetupDependencies, setupFromEnvironment } from '../../composition/
 import type { SetupResult } from '../../domain/organizations/organization-setup';
 import { SetupRequest } from '../../domain/organizations/setup-request';
 import { idempotentApiHandler } from '../pipeline/api-handler';
-import { SETUP_ENDPOINT } from '../pipeline/endpoints';
 import { parseBody } from '../pipeline/parse-body';
 import { json } from '../pipeline/responses';
 import { toSetupResponse } from './response';
@@ -15,7 +14,7 @@ const answer = (result: SetupResult) => json(200, toSetupResponse(result));
  * transaction, so a retry after a crash at any step replays it.
  */
 export const createSetupHandler = (getDependencies: () => Promise<SetupDependencies>) =>
-  idempotentApiHandler(SETUP_ENDPOINT, getDependencies, async ({ body, caller, deps, admitted, idempotency }) => {
+  idempotentApiHandler('POST /v1/organizations/setup', getDependencies, async ({ body, caller, deps, idempotency }) => {
     const input = parseBody(SetupRequest, body);
     const completionFor =
       idempotency &&
@@ -23,7 +22,7 @@ export const createSetupHandler = (getDependencies: () => Promise<SetupDependenc
         const { statusCode, body: stored } = answer(result);
         return idempotency.completionWith({ statusCode, body: stored });
       });
-    return answer(await deps.organizationSetup.setup(caller.partnerId, input, admitted, completionFor));
+    return answer(await deps.organizationSetup.setup(caller.partnerId, input, completionFor));
   });
 
 export const handler = createSetupHandler(setupFromEnvironment);

@@ -1,18 +1,18 @@
 /**
  * POST /v1/webhooks/test in the partner API document: the request schema the handler
  * parses with (`WebhookTestRequest`), the 202 it answers (`WebhookTestResponseBody`)
- * and the error bodies `error-responses.ts` makes for it.
+ * and the error bodies `functions/error-outcomes.ts` makes for it.
  */
 import { WebhookTestRequest } from '../../webhooks/webhook-test-request';
-import { WEBHOOK_TEST_ENDPOINT } from '../pipeline/endpoints';
+import { apiRoute } from '../../routes';
 import { InternalErrorBody, WebhookTestBadRequestBody, WebhookTestConflictBody } from '../pipeline/error-bodies';
 import type { RouteDocument } from '../openapi/route-document';
 import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
 import { WebhookTestResponseBody } from './response';
 
+const WEBHOOK_TEST_ROUTE_ROW = apiRoute('POST /v1/webhooks/test');
+
 export const WEBHOOK_TEST_ROUTE: RouteDocument = {
-  method: 'post',
-  path: '/v1/webhooks/test',
   operationId: 'sendTestWebhook',
   tag: 'Webhooks',
   summary: 'Send yourself a test webhook (sandbox only)',
@@ -21,10 +21,6 @@ export const WEBHOOK_TEST_ROUTE: RouteDocument = {
     '',
     'The answer comes before the delivery: `delivery_id` is the `webhook-id` (and `X-Service-Delivery-ID`) your receiver will get. A paused or disabled endpoint holds the test delivery like any other. Production has no such route (404). Unknown fields are ignored.',
   ].join('\n'),
-  security: 'bearerApiKey',
-  scope: WEBHOOK_TEST_ENDPOINT.scope,
-  limitPerMinute: WEBHOOK_TEST_ENDPOINT.limitPerMinute,
-  sandboxOnly: true,
   requestBody: { name: 'WebhookTestRequest', schema: WebhookTestRequest, example: { event: 'order.shipped' } },
   responses: {
     202: {
@@ -50,7 +46,7 @@ export const WEBHOOK_TEST_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
-    403: forbiddenResponse(WEBHOOK_TEST_ENDPOINT.scope, 'resource'),
+    403: forbiddenResponse(WEBHOOK_TEST_ROUTE_ROW.scope, 'resource'),
     409: {
       description: 'Nothing would arrive, so nothing was sent: you have no webhook endpoint (`WEBHOOK_ENDPOINT_NOT_CONFIGURED`; ask the operator to set one up), or your endpoint is not subscribed to this kind (`WEBHOOK_EVENT_NOT_SUBSCRIBED`; the message names the kinds it takes).',
       body: { name: 'WebhookTestConflictError', schema: WebhookTestConflictBody },
@@ -71,7 +67,7 @@ export const WEBHOOK_TEST_ROUTE: RouteDocument = {
       },
       headers: AUTHENTICATED_HEADERS,
     },
-    429: rateLimitedResponse(WEBHOOK_TEST_ENDPOINT.limitPerMinute),
+    429: rateLimitedResponse(WEBHOOK_TEST_ROUTE_ROW.limitPerMinute),
     500: {
       description: 'Something failed on our side (storage, the queue). Retry with exponential backoff; a retry sends another sample with another `delivery_id`.',
       body: { name: 'InternalError', schema: InternalErrorBody },

@@ -129,22 +129,17 @@ export class OrderService {
    * 3. its status must allow the action (InvalidOrderTransition);
    * 4. the changed order is written with its event, if no one changed it since it was read;
    *    otherwise it is read again and the change re-applied, up to `maxAttempts` times.
-   *
-   * `admitted` resolves once the request may write (the API's rate-limit count, which runs
-   * while the order is read) and throws if it may not: nothing is written before it.
    */
   async transition(
     orderId: string,
     action: string,
     input: unknown,
     scope: OrderScope,
-    admitted: () => Promise<void> = async () => undefined,
   ): Promise<Order> {
     const change = parseTransition(action, input);
     for (let attempt = 1; ; attempt += 1) {
       const order = await this.get(orderId, scope);
       const applied = applyTransition(order, change, this.clock.now());
-      if (attempt === 1) await admitted();
       try {
         await this.orders.transition({
           order: applied.order,

@@ -29,10 +29,8 @@ export class SandboxOrders {
    *
    * The products depend on the request alone, so they are read while the profile and its
    * organization are; a refused profile still wins over a refused product, as before.
-   * `admitted` resolves once the request may write (its rate-limit count, running
-   * meanwhile) and throws if it may not: nothing is written before it.
    */
-  async place(partnerId: PartnerId, request: SandboxOrder, admitted: () => Promise<void> = async () => undefined): Promise<Order> {
+  async place(partnerId: PartnerId, request: SandboxOrder): Promise<Order> {
     const products = this.catalog.get(request.items.map((item) => item.productId));
     // Awaited below; until then a failed read must not count as unhandled when the profile fails first.
     products.catch(() => undefined);
@@ -49,7 +47,6 @@ export class SandboxOrders {
       shippingLocationId = location.id;
     }
     const catalogProducts = await products;
-    await admitted();
     return this.orderService.placeOrder({
       partner: { id: partnerId },
       profile,

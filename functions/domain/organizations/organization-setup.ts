@@ -89,15 +89,12 @@ export class OrganizationSetup {
   }
 
   /**
-   * `admitted` resolves once the request may write (its rate-limit count, which runs while
-   * the organization is read) and throws if it may not: nothing is written before it.
    * `completionFor`, with an Idempotency-Key, is the key's completion for a result, written
    * in the transaction that stores it.
    */
   async setup(
     partnerId: PartnerId,
     input: SetupInput,
-    admitted: () => Promise<void> = async () => undefined,
     completionFor?: CompletionFor,
   ): Promise<SetupResult> {
     const { organizations } = this.options;
@@ -106,7 +103,6 @@ export class OrganizationSetup {
 
     for (let attempt = 1; ; attempt += 1) {
       const existing = await organizations.getOrganization(partnerId, input.internalOrgId);
-      if (attempt === 1) await admitted();
       try {
         if (!existing) {
           if (!customer) {

@@ -29,15 +29,10 @@ export class Handshake {
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * `admitted` resolves once the request may write (the caller's rate-limit count, which
-   * runs while the profile is read) and throws if it may not: nothing is written before it.
-   */
-  async open(partnerId: PartnerId, identifier: ProfileIdentifier, admitted: () => Promise<void> = async () => undefined): Promise<IssuedSession> {
+  async open(partnerId: PartnerId, identifier: ProfileIdentifier): Promise<IssuedSession> {
     const profile = await findPartnerProfile(this.organizations, partnerId, identifier);
     const blocker = profileSignInBlocker(profile);
     if (blocker) throw new ProfileNotLinked(blocker);
-    await admitted();
 
     const now = this.clock.now();
     const { secret, hash } = mintSecret();

@@ -2,7 +2,7 @@ import { embeddedModulePath } from '../../domain/sessions/iframe-embed-url';
 
 /**
  * Every address of the procurement module, under `/embedded/{partnerId}`: the routes in
- * `EMBED_ROUTES` and the links and form actions of the pages come from here, so a page
+ * the route table (functions/routes.ts) and the links and form actions of the pages come from here, so a page
  * can never point somewhere no route serves.
  */
 export interface ModulePaths {

@@ -1,0 +1,184 @@
+/**
+ * THE route table: every HTTP route of the partner API and the embed host, declared once.
+ *
+ * The CDK stack (lib/infrastructure/constructs/api.ts), the local gateway
+ * (lib/local-runtime/local-stack.ts), the API pipeline (credential, scope, limit, body,
+ * error shape, sandbox-only), the routing inside multi-route functions and the partner
+ * API document (lib/api-docs/, with each route's document from
+ * functions/api/openapi/partner-api.ts) all read it, so a route missing here is missing
+ * everywhere. Plain data: Lambda code, CDK and the local runtime all import it, so it
+ * imports no handler, middleware, schema or AWS code.
+ */
+import type { Scope } from './domain/partners/partner';
+import type { HttpFunctionName } from './resources/resource-definitions';
+import type { Stage } from './resources/stages';
+
+/** Names the endpoint in the request log and keys its rate-limit window (routes that share a window share a name). */
+export type ApiEndpointName =
+  | 'setup'
+  | 'handshake'
+  | 'catalog-products'
+  | 'order-get'
+  | 'order-list'
+  | 'sandbox-order-create'
+  | 'sandbox-order-transition'
+  | 'webhook-test';
+
+/**
+ * What the route's own failures look like. `general` is `{ error, message, code, details }`
+ * with the 500 body's code and message; `handshake` is the contract's `{ error, details }`
+ * for the handshake's own failures, with its 500 body. Authentication, permission and
+ * rate-limit failures are the general body on every route.
+ */
+export type ErrorShape =
+  | { readonly shape: 'general'; readonly serverError: { readonly code: 'INTERNAL_ERROR' | 'SETUP_ERROR'; readonly message: string } }
+  | { readonly shape: 'handshake'; readonly serverError: { readonly error: string; readonly details: string } };
+
+/** API Gateway's per-route ceiling (requests per second, burst): a flood against one route throttles that route only. */
+export interface Throttle {
+  readonly rate: number;
+  readonly burst: number;
+}
+
+interface RouteBase {
+  readonly method: 'GET' | 'POST';
+  /** With `{name}` path parameters, as API Gateway writes them. */
+  readonly path: string;
+  readonly fn: HttpFunctionName;
+  readonly throttle: Throttle;
+}
+
+export interface ApiRoute extends RouteBase {
+  readonly host: 'api';
+  readonly endpoint: ApiEndpointName;
+  /** The one header the route reads the key from; the other one is a 401. */
+  readonly credential: 'authorization-bearer' | 'x-api-key';
+  readonly scope: Scope;
+  /** Requests per partner per minute (contract: Limits). */
+  readonly limitPerMinute: number;
+  /** `required` (a JSON object), `optional` (an empty body is `{}`), `ignored` (GET routes: never read). */
+  readonly body: 'required' | 'optional' | 'ignored';
+  readonly errors: ErrorShape;
+  /**
+   * Served on the sandbox stage only: production's API has no such route (API Gateway
+   * answers 404), and the function refuses it too on any stage but sandbox.
+   */
+  readonly sandboxOnly: boolean;
+}
+
+export interface EmbedRoute extends RouteBase {
+  readonly host: 'embed';
+}
+
+export type Route = ApiRoute | EmbedRoute;
+
+const GENERAL_ERRORS = {
+  shape: 'general',
+  serverError: { code: 'INTERNAL_ERROR', message: 'The request failed; retry with exponential backoff' },
+} as const satisfies ErrorShape;
+
+/** The order API's reads (docs/orders-api.md): reconciliation after missed webhooks, so they get the handshake's budget. */
+const orderRead = { host: 'api', credential: 'authorization-bearer', scope: 'orders:read', body: 'ignored', errors: GENERAL_ERRORS, sandboxOnly: false } as const;
+/** The sandbox's writes: a partner's CI placing and advancing orders; setup's budget, and a low ceiling. */
+const sandboxWrite = { host: 'api', credential: 'authorization-bearer', scope: 'orders:write', errors: GENERAL_ERRORS, sandboxOnly: true, throttle: { rate: 10, burst: 20 } } as const;
+const transition = { ...sandboxWrite, fn: 'ordersApi', endpoint: 'sandbox-order-transition', limitPerMinute: 100, body: 'optional' } as const;
+const embed = { host: 'embed', fn: 'embed' } as const;
+/** The module's pages: people clicking, a few requests a second per user at most. */
+const page = { ...embed, throttle: { rate: 50, burst: 100 } } as const;
+
+export const ROUTES = [
+  {
+    host: 'api',
+    method: 'POST',
+    path: '/v1/organizations/setup',
+    fn: 'setup',
+    endpoint: 'setup',
+    credential: 'authorization-bearer',
+    scope: 'organization:write',
+    limitPerMinute: 100,
+    body: 'required',
+    errors: { shape: 'general', serverError: { code: 'SETUP_ERROR', message: 'Setup failed; retry with exponential backoff' } },
+    sandboxOnly: false,
+    // The lowest ceiling: every new organization creates a Stripe customer.
+    throttle: { rate: 20, burst: 40 },
+  },
+  {
+    host: 'api',
+    method: 'POST',
+    path: '/v1/partner/handshake',
+    fn: 'handshake',
+    endpoint: 'handshake',
+    credential: 'x-api-key',
+    scope: 'session:write',
+    limitPerMinute: 300,
+    body: 'required',
+    errors: {
+      shape: 'handshake',
+      serverError: { error: 'Failed to create authentication session', details: 'The session could not be created; retry with exponential backoff' },
+    },
+    sandboxOnly: false,
+    throttle: { rate: 50, burst: 100 },
+  },
+  // The catalog changes rarely and is cached by callers. Reads are cheap single queries: the per-partner limits bind long before the ceilings.
+  { ...orderRead, method: 'GET', path: '/v1/catalog/products', fn: 'ordersApi', endpoint: 'catalog-products', limitPerMinute: 60, throttle: { rate: 20, burst: 40 } },
+  { ...orderRead, method: 'GET', path: '/v1/orders', fn: 'ordersApi', endpoint: 'order-list', limitPerMinute: 300, throttle: { rate: 50, burst: 100 } },
+  { ...orderRead, method: 'GET', path: '/v1/orders/{order_id}', fn: 'ordersApi', endpoint: 'order-get', limitPerMinute: 300, throttle: { rate: 50, burst: 100 } },
+  { ...sandboxWrite, method: 'POST', path: '/v1/sandbox/orders', fn: 'ordersApi', endpoint: 'sandbox-order-create', limitPerMinute: 100, body: 'required' },
+  // The five actions share one window, in the order of the lifecycle.
+  { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/confirm' },
+  { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/ship' },
+  { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/deliver' },
+  { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/cancel' },
+  { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/refund' },
+  // A sample webhook through the real pipeline (docs/webhooks.md, "Test events"). `orders:write` is the sandbox's
+  // "make my webhooks fire" scope (docs/decisions.md); each request is one POST to the partner, so its limits are lower.
+  {
+    ...sandboxWrite,
+    method: 'POST',
+    path: '/v1/webhooks/test',
+    fn: 'webhookTest',
+    endpoint: 'webhook-test',
+    limitPerMinute: 60,
+    body: 'required',
+    throttle: { rate: 5, burst: 10 },
+  },
+
+  { ...embed, method: 'GET', path: '/embedded/{partnerId}', throttle: { rate: 50, burst: 100 } },
+  { ...embed, method: 'POST', path: '/embedded/{partnerId}/logout', throttle: { rate: 10, burst: 20 } },
+  // The procurement module (docs/module.md): pages are GETs, every change a form POST.
+  { ...page, method: 'GET', path: '/embedded/{partnerId}/cart' },
+  { ...page, method: 'POST', path: '/embedded/{partnerId}/cart/items' },
+  { ...page, method: 'POST', path: '/embedded/{partnerId}/cart/items/{productId}' },
+  { ...page, method: 'GET', path: '/embedded/{partnerId}/checkout' },
+  { ...page, method: 'GET', path: '/embedded/{partnerId}/orders' },
+  // Placing an order writes a transaction: the lowest of the module's routes.
+  { ...embed, method: 'POST', path: '/embedded/{partnerId}/orders', throttle: { rate: 20, burst: 40 } },
+  { ...page, method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}' },
+  // The host SDK and the module bridge (docs/embedding.md): browsers cache the SDK for a year and the bridge for
+  // five minutes, so these are mostly first visits. The frame check: one per mount of the SDK on another origin.
+  { ...embed, method: 'GET', path: '/sdk/v1/embed.js', throttle: { rate: 50, burst: 100 } },
+  { ...embed, method: 'GET', path: '/embedded/assets/bridge-v1.js', throttle: { rate: 50, burst: 100 } },
+  { ...embed, method: 'GET', path: '/embedded/{partnerId}/frame-check', throttle: { rate: 50, burst: 100 } },
+] as const satisfies readonly Route[];
+
+type Row = (typeof ROUTES)[number];
+
+/** API Gateway's route key, e.g. `GET /v1/orders/{order_id}`: the event's `routeKey`. */
+export type RouteKeyOf<R> = R extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
+export type RouteKey = RouteKeyOf<Row>;
+export type ApiRouteKey = RouteKeyOf<Extract<Row, { host: 'api' }>>;
+/** The route keys a function serves. */
+export type FunctionRouteKey<F extends HttpFunctionName> = RouteKeyOf<Extract<Row, { fn: F }>>;
+
+export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+
+/** The table's row for an API route. */
+export function apiRoute(key: ApiRouteKey, table: readonly Route[] = ROUTES): ApiRoute {
+  const row = table.find((candidate): candidate is ApiRoute => candidate.host === 'api' && routeKey(candidate) === key);
+  if (!row) throw new Error(`No API route ${key} in the route table`);
+  return row;
+}
+
+/** The routes a stage serves: production has no sandbox-only routes at all. */
+export const routesOn = (stage: Stage, table: readonly Route[] = ROUTES): readonly Route[] =>
+  table.filter((route) => stage === 'sandbox' || !(route.host === 'api' && route.sandboxOnly));

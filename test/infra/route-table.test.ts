@@ -1,0 +1,65 @@
+/**
+ * The route table (functions/routes.ts) is the only list of routes: the CDK stack, the
+ * local gateway and the partner API document each serve or describe exactly its routes,
+ * so a row taken out of it is gone from all three.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Code, Function as LambdaFunction, type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { describe, expect, it } from 'vitest';
+import type { HttpLambda } from '../../functions/api/pipeline/api-context';
+import { FUNCTION_ENTRIES, type FunctionName } from '../../functions/resources/resource-definitions';
+import { ENVIRONMENTS, STAGES, type Stage } from '../../functions/resources/stages';
+import { type Route, ROUTES, routeKey, routesOn } from '../../functions/routes';
+import { buildOpenApiDocument } from '../../lib/api-docs/openapi-document';
+import { Api } from '../../lib/infrastructure/constructs/api';
+import { localGatewayRoutes } from '../../lib/local-runtime/local-stack';
+
+/** The route keys API Gateway gets from the Api construct built from `table`. */
+function cdkRouteKeys(stage: Stage, table: readonly Route[]): string[] {
+  const stack = new Stack(new App(), 'Routes');
+  const functions = Object.fromEntries(
+    (Object.keys(FUNCTION_ENTRIES) as FunctionName[]).map((name) => [
+      name,
+      new LambdaFunction(stack, name, { runtime: Runtime.NODEJS_20_X, handler: 'index.handler', code: Code.fromInline('exports.handler = async () => {}') }),
+    ]),
+  ) as unknown as Record<FunctionName, IFunction>;
+  new Api(stack, 'Api', { config: ENVIRONMENTS[stage], functions, routes: table });
+  return Object.values(Template.fromStack(stack).findResources('AWS::ApiGatewayV2::Route')).map((route) => route.Properties.RouteKey as string);
+}
+
+const unused: HttpLambda = async () => ({ statusCode: 500 });
+const localRouteKeys = (stage: Stage, table: readonly Route[]) => localGatewayRoutes(stage, () => unused, table).map((route) => `${route.method} ${route.path}`);
+
+/** Every operation of the document, as a route key. */
+const documentedRouteKeys = (table: readonly Route[]) =>
+  Object.entries(buildOpenApiDocument(table).paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+
+const sorted = (keys: readonly string[]) => [...keys].sort();
+const apiKeys = (table: readonly Route[]) => table.filter((route) => route.host === 'api').map(routeKey);
+
+describe('the route table', () => {
+  it.each(STAGES)('%s: the CDK stack and the local gateway serve exactly its routes for the stage', (stage) => {
+    const expected = sorted(routesOn(stage).map(routeKey));
+    expect(sorted(cdkRouteKeys(stage, ROUTES))).toEqual(expected);
+    expect(sorted(localRouteKeys(stage, ROUTES))).toEqual(expected);
+  });
+
+  it('the partner API document describes exactly its API routes, sandbox-only ones included', () => {
+    expect(sorted(documentedRouteKeys(ROUTES))).toEqual(sorted(apiKeys(ROUTES)));
+  });
+
+  it.each([['an API route', 'GET /v1/orders/{order_id}'], ['a sandbox-only route', 'POST /v1/webhooks/test'], ['an embed route', 'GET /embedded/{partnerId}/cart']])(
+    'a row removed (%s, %s) is missing everywhere: CDK, local gateway and document',
+    (_, removed) => {
+      const table = ROUTES.filter((route) => routeKey(route) !== removed);
+      expect(table).toHaveLength(ROUTES.length - 1);
+      expect(cdkRouteKeys('sandbox', table)).not.toContain(removed);
+      expect(localRouteKeys('sandbox', table)).not.toContain(removed);
+      expect(documentedRouteKeys(table)).not.toContain(removed);
+      // And nothing else went missing with it.
+      expect(sorted(cdkRouteKeys('sandbox', table))).toEqual(sorted(routesOn('sandbox', table).map(routeKey)));
+      expect(sorted(documentedRouteKeys(table))).toEqual(sorted(apiKeys(table)));
+    },
+  );
+});

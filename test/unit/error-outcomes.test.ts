@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { EmptyCart, ProfileNotFound, RequestForgeryRefused, ValidationFailed } from '../../functions/domain/errors';
+import { apiOutcome, moduleOutcome } from '../../functions/error-outcomes';
+import { apiRoute } from '../../functions/routes';
+import { modulePaths } from '../../functions/embed-host/module/module-paths';
+
+const setup = apiRoute('POST /v1/organizations/setup').errors;
+const handshake = apiRoute('POST /v1/partner/handshake').errors;
+const orders = apiRoute('GET /v1/orders').errors;
+const places = modulePaths('0f6c2f4e-0000-4000-8000-000000000000');
+
+describe('what each failure becomes', () => {
+  it('an empty cart is 400 EMPTY_CART on the API and a 409 page in the module', () => {
+    expect(apiOutcome(new EmptyCart(), orders)).toMatchObject({ status: 400, body: { code: 'EMPTY_CART' } });
+    expect(moduleOutcome(new EmptyCart(), places)).toMatchObject({ status: 409, title: 'Your cart is empty' });
+  });
+
+  it('takes the shape of the route’s row: the general body, or the handshake’s own', () => {
+    const missing = new ProfileNotFound('No such profile');
+    expect(apiOutcome(missing, orders).body).toEqual({ error: 'Not Found', message: 'No such profile', code: 'PROFILE_NOT_FOUND', details: [] });
+    expect(apiOutcome(missing, handshake).body).toEqual({ error: 'Profile not found', details: 'No such profile' });
+    expect(apiOutcome(new ValidationFailed([]), handshake)).toMatchObject({ status: 400, body: { error: 'Invalid request body' } });
+  });
+
+  it('answers anything unknown with the route’s 500 body, never the failure’s message', () => {
+    const secret = new Error('connect ECONNREFUSED 10.0.0.7 with sk_live_abc');
+    expect(apiOutcome(secret, setup)).toEqual({
+      status: 500,
+      body: { error: 'Internal Server Error', message: 'Setup failed; retry with exponential backoff', code: 'SETUP_ERROR', details: [] },
+    });
+    expect(apiOutcome(secret, orders).body).toMatchObject({ code: 'INTERNAL_ERROR' });
+    expect(apiOutcome(secret, handshake).body).toEqual({
+      error: 'Failed to create authentication session',
+      details: 'The session could not be created; retry with exponential backoff',
+    });
+    // A failure with no answer in the route's shape is the route's 500 too.
+    expect(apiOutcome(new EmptyCart(), handshake).status).toBe(500);
+    expect(JSON.stringify(apiOutcome(secret, orders))).not.toContain('ECONNREFUSED');
+  });
+
+  it('leaves failures that are not the module’s to the embed host, and never says which forgery check refused', () => {
+    expect(moduleOutcome(new Error('boom'), places)).toBeUndefined();
+    expect(moduleOutcome(new RequestForgeryRefused('wrong-token'), places)?.message).not.toContain('token');
+  });
+});
