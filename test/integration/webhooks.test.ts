@@ -226,7 +226,6 @@ describe('delivering an order webhook', () => {
     expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 2 });
     expect(delivery?.attempts[0]).toMatchObject({ succeeded: false, error: `timed out after ${TIMEOUT_MS} ms` });
     expect(delivery?.attempts[0]?.statusCode).toBeUndefined();
-    expect(delivery?.attempts[0]?.latencyMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
   });
 
   it('counts a refused connection as a failed attempt and schedules the first retry a minute later', async () => {
