@@ -5,9 +5,6 @@
  * the real setup use case.
  */
 import { randomUUID } from 'node:crypto';
-import type { AwsClients } from '../functions/adapters/aws-clients';
-import { stripeClientSource } from '../functions/adapters/stripe-client';
-import type { BareSettings } from './bare-calls';
 import type { PartnerId } from '../functions/domain/partners/partner';
 import { jsonLinesLogger } from '../functions/domain/logger';
 import { SetupRequest } from '../functions/domain/organizations/setup-request';
@@ -111,10 +108,3 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     },
   };
 }
-
-/** What the bare calls need: the tables' prefix, the stage, and a Stripe client of their own built as the service builds its own. */
-export const bareSettings = (bench: BenchStack, clients: AwsClients): BareSettings => ({
-  resourcePrefix: bench.resourcePrefix,
-  stage: bench.stack.config.STAGE,
-  stripe: stripeClientSource(bench.stack.config, clients.secrets),
-});

@@ -12,26 +12,14 @@
  * string values in UTF-8 bytes, numbers about one byte per two digits plus one, 1 byte
  * for booleans and null, 3 bytes plus 1 per element for lists and maps.
  *
- * Requests run one at a time, the service through its HTTP pipeline and the baseline
- * through the bare calls, on organizations of the same shape.
+ * Requests run one at a time through HTTP, the service and its floor (floors.ts), on
+ * organizations of the same shape.
  */
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createAwsClients } from '../functions/adapters/aws-clients';
 import { TABLES } from '../functions/resources/resource-definitions';
-import { EMBED_SESSION_COOKIE } from '../functions/embed-host/session-cookie';
-import { BareCalls, type BareOrderBody, type BareSetupBody } from './bare-calls';
-import { bareSettings, type BenchStack } from './bench-stack';
-import {
-  type BenchRequest,
-  CONFIRM_ORDER_PATH,
-  handshakeWorkload,
-  MODULE_PAGE_PATH,
-  PLACE_ORDER_PATH,
-  sameOnBothSides,
-  setupExistingWorkload,
-  setupNewWorkload,
-  type SideBySide,
-} from './workloads';
+import type { BenchStack } from './bench-stack';
+import type { FloorServer } from './floors';
+import { type BenchRequest, handshakeWorkload, sameOnBothSides, setupExistingWorkload, setupNewWorkload, type SideBySide } from './workloads';
 
 const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
 const KB = 1024;
@@ -175,72 +163,53 @@ export const perRequest = (count: CapacityCount, requests: number): CapacityCoun
 export interface CapacityRow {
   readonly operation: string;
   readonly service: CapacityCount;
-  /** The bare calls, where the operation has a DynamoDB baseline. */
-  readonly baseline?: CapacityCount;
+  /** The floor's, where the operation has one: the calls must be the same. */
+  readonly floor?: CapacityCount;
 }
 
-/** What the order and module rows need, `requests` of each per side, made beforehand (http-pipeline's workloads). */
+/** What the order and module rows need, `requests` of each per side, made beforehand. */
 export interface CapacityInputs {
   readonly placeOrder: SideBySide;
   readonly moveOrder: SideBySide;
   readonly moduleCatalog: SideBySide;
 }
 
+/** Sends `request` and insists on its status. */
+async function send(baseUrl: string, request: BenchRequest, expectStatus: number): Promise<void> {
+  const response = await fetch(`${baseUrl}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+    redirect: 'manual',
+  });
+  if (response.status !== expectStatus) throw new Error(`${request.path} answered ${response.status}: ${await response.text()}`);
+  await response.arrayBuffer();
+}
+
 /**
- * Every benchmarked endpoint, `requests` of each one at a time, service (through HTTP)
- * and bare calls side by side.
+ * Every benchmarked endpoint, `requests` of each one at a time through HTTP, the service
+ * and its floor side by side, each metered on its own DynamoDB client.
  */
-export async function measureApiCapacity(bench: BenchStack, requests: number, inputs: CapacityInputs): Promise<CapacityRow[]> {
+export async function measureApiCapacity(bench: BenchStack, floor: FloorServer, requests: number, inputs: CapacityInputs): Promise<CapacityRow[]> {
   const half = bench.capacityOrganizations.length / 2;
   if (half < requests) throw new Error(`need ${2 * requests} capacity organizations, have ${bench.capacityOrganizations.length}`);
   const serviceOrganizations = bench.capacityOrganizations.slice(0, requests);
-  const baselineOrganizations = bench.capacityOrganizations.slice(half, half + requests);
-
-  const bareClients = createAwsClients(bench.standIns.endpoints);
-  const bare = new BareCalls(bareClients.db, bareSettings(bench, bareClients));
+  const floorOrganizations = bench.capacityOrganizations.slice(half, half + requests);
   const serviceMeter = meterCapacity(bench.stack.deps.aws.db);
-  const bareMeter = meterCapacity(bareClients.db);
+  const floorMeter = meterCapacity(floor.clients.db);
   try {
-    const send = async (request: BenchRequest, expectStatus: number) => {
-      const response = await fetch(`${bench.stack.url}${request.path}`, {
-        method: request.method,
-        headers: request.headers,
-        ...(request.body === undefined ? {} : { body: request.body }),
-        redirect: 'manual',
-      });
-      if (response.status !== expectStatus) throw new Error(`${request.path} answered ${response.status}: ${await response.text()}`);
-      await response.arrayBuffer();
-    };
-    const apiKeyOf = (request: BenchRequest) => String(request.headers.authorization).replace(/^Bearer /, '');
-    const sendBare = async (request: BenchRequest) => {
-      const page = MODULE_PAGE_PATH.exec(request.path);
-      if (page) {
-        const cookie = String(request.headers.cookie).slice(EMBED_SESSION_COOKIE.length + 1);
-        await bare.moduleCatalog(page[1] as string, cookie);
-        return;
-      }
-      const confirm = CONFIRM_ORDER_PATH.exec(request.path);
-      if (confirm) {
-        await bare.confirmOrder(apiKeyOf(request), confirm[1] as string);
-        return;
-      }
-      const body = JSON.parse(request.body ?? '{}') as Record<string, unknown>;
-      if (request.path === PLACE_ORDER_PATH) await bare.placeOrder(apiKeyOf(request), body as unknown as BareOrderBody);
-      else if (request.headers['x-api-key']) await bare.handshake(request.headers['x-api-key'], String(body.profile_id));
-      else await bare.setup(apiKeyOf(request), body as unknown as BareSetupBody);
-    };
     const measure = async ({ service, baseline }: SideBySide): Promise<CapacityRow> => {
       serviceMeter.take();
-      for (let i = 0; i < requests; i += 1) await send(service.next(), service.expectStatus);
+      for (let i = 0; i < requests; i += 1) await send(bench.stack.url, service.next(), service.expectStatus);
       const serviceCount = serviceMeter.take();
-      bareMeter.take();
-      for (let i = 0; i < requests; i += 1) await sendBare(baseline.next());
-      const baselineCount = bareMeter.take();
-      return { operation: service.endpoint, service: perRequest(serviceCount, requests), baseline: perRequest(baselineCount, requests) };
+      floorMeter.take();
+      for (let i = 0; i < requests; i += 1) await send(floor.url, baseline.next(), baseline.expectStatus);
+      const floorCount = floorMeter.take();
+      return { operation: service.endpoint, service: perRequest(serviceCount, requests), floor: perRequest(floorCount, requests) };
     };
     return [
-      await measure({ service: handshakeWorkload(serviceOrganizations), baseline: handshakeWorkload(baselineOrganizations) }),
-      await measure({ service: setupExistingWorkload(serviceOrganizations), baseline: setupExistingWorkload(baselineOrganizations) }),
+      await measure({ service: handshakeWorkload(serviceOrganizations), baseline: handshakeWorkload(floorOrganizations) }),
+      await measure({ service: setupExistingWorkload(serviceOrganizations), baseline: setupExistingWorkload(floorOrganizations) }),
       await measure(sameOnBothSides(setupNewWorkload(bench.partners))),
       await measure(inputs.placeOrder),
       await measure(inputs.moveOrder),
@@ -248,7 +217,6 @@ export async function measureApiCapacity(bench: BenchStack, requests: number, in
     ];
   } finally {
     serviceMeter.stop();
-    bareMeter.stop();
-    bareClients.db.destroy();
+    floorMeter.stop();
   }
 }

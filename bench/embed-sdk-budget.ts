@@ -1,11 +1,6 @@
 /**
  * The embed SDK script's budget: `GET /sdk/v1/embed.js`, minified (esbuild, in case it is
  * served as written) and gzipped, at most 10 KB (issue 15).
- *
- * HOOK: the script is being built on branch `embed-sdk` and is not on main yet. Until it
- * is, the route answers 404 and the bench prints the row as "not built yet", which is no
- * target; once the route serves the script, the row measures it and counts as a target
- * with no change here.
  */
 import { gzipSync } from 'node:zlib';
 import { transform } from 'esbuild';
@@ -18,11 +13,10 @@ export interface EmbedSdkSize {
   readonly minifiedGzipKb: number;
 }
 
-/** The script's sizes, or undefined while the stack does not serve it (404). */
-export async function measureEmbedSdkScript(baseUrl: string): Promise<EmbedSdkSize | undefined> {
+/** The script's sizes as the stack serves it. */
+export async function measureEmbedSdkScript(baseUrl: string): Promise<EmbedSdkSize> {
   const response = await fetch(`${baseUrl}${EMBED_SDK_PATH}`);
   const source = await response.text();
-  if (response.status === 404) return undefined;
   if (response.status !== 200) throw new Error(`${EMBED_SDK_PATH} answered ${response.status}`);
   const { code } = await transform(source, { minify: true, loader: 'js' });
   return { servedKb: Buffer.byteLength(source) / 1024, minifiedGzipKb: gzipSync(code, { level: 9 }).byteLength / 1024 };

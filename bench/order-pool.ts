@@ -1,18 +1,18 @@
 /**
  * Pending orders for the "move order" workload. One order per organization is placed
  * through the real sandbox use case (in process); the rest of the pool are copies of
- * those with new ids, written as the order repository writes an order's item, 25 to a
- * BatchWriteItem: thousands of orders in seconds instead of minutes. A confirm reads only
+ * those items as stored, with new ids, 25 to a BatchWriteItem: thousands of orders in
+ * seconds instead of minutes. A confirm reads only
  * the order's item, so a copy is as good as an order placed one by one (its order.created
  * outbox item is all it lacks). The service and the baseline each get a pool of their
  * own, so every confirm finds its order still pending.
  */
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Order, OrderId } from '../functions/domain/orders/order';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { orderKeys } from '../functions/adapters/dynamodb/order-repository';
+import type { Order } from '../functions/domain/orders/order';
 import { parseSandboxOrderRequest } from '../functions/domain/orders/sandbox-order-request';
 import { tableName } from '../functions/resources/resource-definitions';
-import { orderItem } from './bare-calls';
 import type { BenchOrganization, BenchPartner, BenchStack } from './bench-stack';
 import { inParallel } from './util';
 import type { PendingOrder } from './workloads';
@@ -34,26 +34,36 @@ export async function placeOriginals(bench: BenchStack, organizations: readonly 
   });
 }
 
-/** `count` pending orders, copies of the originals in turn. */
+/** `count` pending orders, copies of the originals' stored items in turn. */
 export async function pendingOrderPool(
   bench: BenchStack,
   originals: readonly { partner: BenchPartner; order: Order }[],
   count: number,
 ): Promise<PendingOrder[]> {
+  const { db } = bench.stack.deps.aws;
   const table = tableName(bench.resourcePrefix, 'orders');
+  const stored = await inParallel(originals, 8, async ({ order }) => {
+    const { Item } = await db.send(new GetCommand({ TableName: table, Key: orderKeys.order(order.id), ConsistentRead: true }));
+    if (!Item) throw new Error(`order ${order.id} not stored`);
+    return Item;
+  });
+  // A copy is its original with the original's id replaced wherever it occurs (keys, index keys, the order).
+  const stringified = stored.map((item) => JSON.stringify(item));
   const pool = Array.from({ length: count }, (_, i) => {
     const original = originals[i % originals.length] as (typeof originals)[number];
-    return { partner: original.partner, order: { ...original.order, id: randomUUID() as OrderId } };
+    const orderId = randomUUID();
+    const item = JSON.parse((stringified[i % stored.length] as string).replaceAll(original.order.id, orderId)) as Record<string, unknown>;
+    return { partner: original.partner, orderId, item };
   });
   const batches = Array.from({ length: Math.ceil(count / ITEMS_PER_BATCH_WRITE) }, (_, i) =>
     pool.slice(i * ITEMS_PER_BATCH_WRITE, (i + 1) * ITEMS_PER_BATCH_WRITE),
   );
   await inParallel(batches, 4, async (batch) => {
-    let pending = batch.map(({ order }) => ({ PutRequest: { Item: orderItem(order) } }));
+    let pending = batch.map(({ item }) => ({ PutRequest: { Item: item } }));
     while (pending.length > 0) {
-      const { UnprocessedItems } = await bench.stack.deps.aws.db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
       pending = (UnprocessedItems?.[table] ?? []) as typeof pending;
     }
   });
-  return pool.map(({ partner, order }) => ({ partner, orderId: order.id }));
+  return pool.map(({ partner, orderId }) => ({ partner, orderId }));
 }

@@ -64,7 +64,7 @@ async function timed(pool: Pool, request: BenchRequest, expectStatus: number): P
       headersTimeout: REQUEST_TIMEOUT_MS,
       bodyTimeout: REQUEST_TIMEOUT_MS,
     });
-    // The response counts once all of it has arrived, as autocannon counts it.
+    // The response counts once all of it has arrived.
     await response.body.dump({ limit: Number.MAX_SAFE_INTEGER });
     expected = response.statusCode === expectStatus;
   } catch {
@@ -113,4 +113,25 @@ export async function measurePairedLatency(options: PairedLatencyOptions): Promi
     stretchP50Ratios.push(p50Of(samples.service.slice(start, start + stretch)) / p50Of(samples.baseline.slice(start, start + stretch)));
   }
   return { service: summary(samples.service), baseline: summary(samples.baseline), stretchP50Ratios };
+}
+
+/**
+ * Untimed load on both sides, `connections` requests at a time per side, for `seconds`
+ * each: DynamoDB Local's JIT keeps making it faster for about the first minute of load.
+ */
+export async function warmUp(targets: PairedLatencyOptions['targets'], workloads: SideBySide, seconds: number, connections: number): Promise<void> {
+  for (const side of ['service', 'baseline'] as const) {
+    const pool = new Pool(targets[side], { connections });
+    const ends = performance.now() + seconds * 1000;
+    const workload = workloads[side];
+    try {
+      await Promise.all(
+        Array.from({ length: connections }, async () => {
+          while (performance.now() < ends) await timed(pool, workload.next(), workload.expectStatus);
+        }),
+      );
+    } finally {
+      await pool.close();
+    }
+  }
 }

@@ -28,8 +28,6 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
-export const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;
-
 export const ratio = (value: number, baseline: number): string => `${(value / baseline).toFixed(2)}x`;
 
 /**

@@ -1,7 +1,7 @@
 // zod/mini: the dispatcher parses every queue message with this, and the classic API would dominate its cold start.
 import * as z from 'zod/mini';
 import type { PartnerId } from '../domain/partners/partner';
-import { OrderEventKind } from './order-event-kinds';
+import type { OrderEventKind } from './order-event-kinds';
 
 export type DeliveryId = string & { readonly __brand: 'DeliveryId' };
 
@@ -67,8 +67,8 @@ export interface DeliveryAttempt {
  * SQS delays stop at 900 s, so a message may arrive before it is due and is then sent on
  * again (a hop) without an attempt. `partnerId` lets the dispatcher read the partner's
  * endpoint while it reads the delivery; messages queued before it was added have none.
- * A first attempt queued by the fan-out also carries its `event` and `body`, so on its
- * first receipt the dispatcher sends it without reading the delivery (`carriedAttempt`).
+ * The dispatcher reads every message's delivery for what it sends (messages queued when a
+ * first attempt also carried `event` and `body` parse as before: unknown keys are dropped).
  */
 export const DeliveryMessage = z.object({
   deliveryId: z.uuid(),
@@ -76,20 +76,5 @@ export const DeliveryMessage = z.object({
   chain: z.int().check(z.positive()),
   attempt: z.int().check(z.positive()),
   dueAt: z.iso.datetime({ offset: true }),
-  event: z.optional(OrderEventKind),
-  body: z.optional(z.string()),
 });
 export type DeliveryMessage = z.infer<typeof DeliveryMessage>;
-
-/**
- * The largest first-attempt message that carries its body: one 64 KiB unit of SQS
- * billing. A larger body stays in the delivery alone, and its first attempt reads it.
- */
-export const CARRIED_MESSAGE_LIMIT_BYTES = 64 * 1024;
-
-/** The fan-out's message for a delivery's first attempt: with its event and body when they fit. */
-export function firstAttemptMessage(delivery: Delivery, dueAt: string): DeliveryMessage {
-  const message: DeliveryMessage = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: 1, attempt: 1, dueAt };
-  const carrying: DeliveryMessage = { ...message, event: delivery.event, body: delivery.body };
-  return Buffer.byteLength(JSON.stringify(carrying)) <= CARRIED_MESSAGE_LIMIT_BYTES ? carrying : message;
-}

@@ -2,10 +2,9 @@ import { type Clock, epochSeconds } from '../domain/clock';
 import type { Logger } from '../domain/logger';
 import type { PartnerId } from '../domain/partners/partner';
 import type { PartnerRepository } from '../domain/partners/partner-repository';
-import { ReadCache } from '../domain/read-cache';
 import type { AlertMailer } from './alert-mailer';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryMessage } from './delivery';
-import type { DeliveryBatchReader, DeliveryBatchSnapshot } from './delivery-batch-reader';
+import type { DeliveryBatchReader } from './delivery-batch-reader';
 import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
 import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule, retryAfterSeconds } from './retry-schedule';
@@ -29,17 +28,12 @@ const RESPONSE_BODY_LIMIT = 1024;
 export const USER_AGENT = 'PartnerEmbed-Webhooks/1.0';
 /** Statuses whose `Retry-After` may lengthen the next wait (RFC 9110: 429 Too Many Requests, 503 Service Unavailable). */
 const RETRY_AFTER_STATUSES = new Set([429, 503]);
-/**
- * How long a read endpoint is reused: a pause, a removal or a new URL reaches a warm
- * dispatcher within this time (operators are told so by `webhook pause`, `remove` and `set`).
- */
-export const ENDPOINT_CACHE_SECONDS = 5;
 /** The receiver says the endpoint is gone for good. */
 const GONE = 410;
 
 export interface WebhookDispatcherDependencies {
   readonly deliveries: DeliveryRepository;
-  /** A batch's first read: the deliveries its messages do not carry, with the endpoints of the partners they name. */
+  /** A batch's first read: its deliveries and the endpoints of the partners its messages name. */
   readonly batchReader: DeliveryBatchReader;
   readonly endpoints: WebhookEndpointRepository;
   /** For the failure alert's address. */
@@ -55,29 +49,7 @@ export interface WebhookDispatcherDependencies {
   readonly logger: Logger;
 }
 
-/** What an attempt needs of its delivery: all that a first attempt's message carries. */
-type AttemptSubject = Pick<Delivery, 'deliveryId' | 'partnerId' | 'event' | 'body' | 'chain' | 'attemptCount'>;
-
-/** A message as the queue handed it over: `redelivered` when SQS gave it out before (ApproximateReceiveCount > 1). */
-export interface ReceivedDeliveryMessage {
-  readonly message: DeliveryMessage;
-  readonly redelivered: boolean;
-}
-
-/**
- * The delivery a first attempt's message carries, when nothing is to be learnt by reading
- * it: the fan-out created it pending and queued this message, and no handler has had the
- * message before. Every other message (a retry, a replay, a redelivery, one whose body
- * was too large to carry) reads its delivery, so that a message handled before, or
- * overtaken by a replay, never reaches the partner again.
- */
-function carriedAttempt({ message, redelivered }: ReceivedDeliveryMessage): AttemptSubject | undefined {
-  const { deliveryId, partnerId, chain, attempt, event, body } = message;
-  if (redelivered || chain !== 1 || attempt !== 1 || !partnerId || !event || body === undefined) return undefined;
-  return { deliveryId: deliveryId as DeliveryId, partnerId: partnerId as PartnerId, event, body, chain, attemptCount: 0 };
-}
-
-/** The reads a batch of messages shares: the deliveries its messages do not carry, and endpoints. */
+/** The reads a batch of messages shares: its deliveries and named endpoints in one request, any other endpoint once. */
 interface BatchReads {
   delivery(deliveryId: DeliveryId): Promise<Delivery | undefined>;
   endpoint(partnerId: PartnerId): Promise<WebhookEndpoint | undefined>;
@@ -87,57 +59,51 @@ interface BatchReads {
 
 /** What the handler gets for one queue batch: `dispatch` once per message of the batch. */
 export interface DispatchBatch {
-  dispatch(received: ReceivedDeliveryMessage): Promise<DispatchOutcome>;
+  dispatch(message: DeliveryMessage): Promise<DispatchOutcome>;
 }
 
 /**
  * Handles the messages of the deliveries queue: each is one attempt of one delivery, or a
- * hop when the attempt is not due yet. State changes are conditional on the delivery's
- * chain and attempt count, so a message handled twice (SQS redelivers after a crash or
- * timeout) neither counts an attempt twice nor marks delivered what was not, nor alerts twice.
- *
- * Endpoints are kept for `ENDPOINT_CACHE_SECONDS` (as signing secrets are for a minute):
- * a pause, a removal or a new URL reaches a warm dispatcher within that time.
+ * hop when the attempt is not due yet. Every message reads its delivery first, so a message
+ * handled before, or overtaken by a replay, never reaches the partner again; state changes
+ * are conditional on the delivery's chain and attempt count, so a message handled twice at
+ * once (SQS redelivers after a crash or timeout) neither counts an attempt twice nor marks
+ * delivered what was not, nor alerts twice.
  */
 export class WebhookDispatcher {
-  private readonly endpointCache: ReadCache<PartnerId, WebhookEndpoint | undefined>;
-
-  constructor(private readonly dependencies: WebhookDispatcherDependencies) {
-    this.endpointCache = new ReadCache(dependencies.clock, ENDPOINT_CACHE_SECONDS * 1000);
-  }
+  constructor(private readonly dependencies: WebhookDispatcherDependencies) {}
 
   /**
-   * Starts a queue batch: one consistent read begins now of the deliveries its messages do
-   * not carry and of the endpoint of each partner they name that is not cached (each
-   * message's first use waits for it); a batch of carried first attempts to cached
-   * endpoints reads nothing. A partner's endpoint no message names (messages queued before
+   * Starts a queue batch: one consistent read of all its deliveries and of the endpoint of
+   * each partner its messages name begins now (each message's first use waits for it). A
+   * partner's endpoint is read once per batch; one no message names (messages queued before
    * they named their partner) is read when its first delivery needs it.
    */
-  batch(received: readonly ReceivedDeliveryMessage[]): DispatchBatch {
-    const toRead = [...new Set(received.filter((r) => !carriedAttempt(r)).map((r) => r.message.deliveryId as DeliveryId))];
-    const named = new Set(received.flatMap(({ message }) => (message.partnerId ? [message.partnerId as PartnerId] : [])));
-    const uncached = [...named].filter((partnerId) => !this.endpointCache.fresh(partnerId));
+  batch(messages: readonly DeliveryMessage[]): DispatchBatch {
+    const named = new Set(messages.flatMap((m) => (m.partnerId ? [m.partnerId as PartnerId] : [])));
+    const snapshot = this.dependencies.batchReader.read([...new Set(messages.map((m) => m.deliveryId as DeliveryId))], [...named]);
     // Each dispatch awaits what it needs and fails with it; these only keep a failed read
     // that no dispatch came to await from counting as an unhandled rejection.
     const withoutUnhandledRejection = <T>(read: Promise<T>) => (read.catch(() => undefined), read);
-    const snapshot =
-      toRead.length + uncached.length > 0 ? withoutUnhandledRejection(this.dependencies.batchReader.read(toRead, uncached)) : undefined;
-    for (const partnerId of uncached) {
-      const endpoint = (snapshot as Promise<DeliveryBatchSnapshot>).then((read) => read.endpoints.get(partnerId));
-      this.endpointCache.keep(partnerId, withoutUnhandledRejection(endpoint));
-    }
+    withoutUnhandledRejection(snapshot);
+    const endpoints = new Map<PartnerId, Promise<WebhookEndpoint | undefined>>(
+      [...named].map((partnerId) => [partnerId, withoutUnhandledRejection(snapshot.then((read) => read.endpoints.get(partnerId)))]),
+    );
     const reads: BatchReads = {
-      delivery: async (deliveryId) => (await snapshot)?.deliveries.get(deliveryId),
-      endpoint: (partnerId) => this.endpointCache.get(partnerId, () => this.dependencies.endpoints.get(partnerId)),
-      forget: (partnerId) => this.endpointCache.forget(partnerId),
+      delivery: async (deliveryId) => (await snapshot).deliveries.get(deliveryId),
+      endpoint: (partnerId) => {
+        let endpoint = endpoints.get(partnerId);
+        if (!endpoint) endpoints.set(partnerId, (endpoint = this.dependencies.endpoints.get(partnerId)));
+        return endpoint;
+      },
+      forget: (partnerId) => endpoints.delete(partnerId),
     };
     return { dispatch: (message) => this.dispatch(message, reads) };
   }
 
-  private async dispatch(received: ReceivedDeliveryMessage, reads: BatchReads): Promise<DispatchOutcome> {
-    const { message } = received;
-    const subject = carriedAttempt(received) ?? (await this.readSubject(message, reads));
-    if (typeof subject === 'string') return subject;
+  private async dispatch(message: DeliveryMessage, reads: BatchReads): Promise<DispatchOutcome> {
+    const delivery = await this.readDelivery(message, reads);
+    if (typeof delivery === 'string') return delivery;
 
     const now = this.dependencies.clock.now();
     const dueAt = new Date(message.dueAt);
@@ -148,13 +114,13 @@ export class WebhookDispatcher {
       this.dependencies.logger.info({ msg: 'webhook attempt not due yet', outcome: 'not-due', dueAt: message.dueAt, delaySeconds, ...log });
       return 'not-due';
     }
-    const endpoint = await reads.endpoint(subject.partnerId);
-    if (endpoint && endpoint.status !== 'enabled') return this.hold(subject, now, reads);
-    return this.attempt(subject, message.attempt, now, reads);
+    const endpoint = await reads.endpoint(delivery.partnerId);
+    if (endpoint && endpoint.status !== 'enabled') return this.hold(delivery, now, reads);
+    return this.attempt(delivery, message.attempt, now, reads);
   }
 
   /** The delivery a message names, read; or why the message is not to be attempted. */
-  private async readSubject(message: DeliveryMessage, reads: BatchReads): Promise<Delivery | DispatchOutcome> {
+  private async readDelivery(message: DeliveryMessage, reads: BatchReads): Promise<Delivery | DispatchOutcome> {
     const deliveryId = message.deliveryId as DeliveryId;
     const delivery = await reads.delivery(deliveryId);
     const log = { deliveryId, chain: message.chain, attempt: message.attempt };
@@ -185,7 +151,7 @@ export class WebhookDispatcher {
    * the batch's read and the hold would leave it held with nobody to release it, so the
    * endpoint is read again after holding and the delivery released and sent at once if so.
    */
-  private async hold(delivery: AttemptSubject, now: Date, reads: BatchReads): Promise<DispatchOutcome> {
+  private async hold(delivery: Delivery, now: Date, reads: BatchReads): Promise<DispatchOutcome> {
     const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt: delivery.attemptCount + 1 };
     if (!(await this.dependencies.deliveries.hold(delivery, now))) return this.stale(log, 'delivery changed before it was held');
     reads.forget(delivery.partnerId);
@@ -197,7 +163,7 @@ export class WebhookDispatcher {
     return 'held';
   }
 
-  private async attempt(delivery: AttemptSubject, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
+  private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
     const result = await this.send(delivery, startedAt, reads);
     const finishedAt = this.dependencies.clock.now();
     const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;
@@ -316,7 +282,7 @@ export class WebhookDispatcher {
     }
   }
 
-  private async send(delivery: AttemptSubject, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
+  private async send(delivery: Delivery, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
     const endpoint = await reads.endpoint(delivery.partnerId);
     if (!endpoint) return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
     const secrets = await this.dependencies.secrets.get(delivery.partnerId);
@@ -349,7 +315,7 @@ export class WebhookDispatcher {
    * Sends the failure alert unless it went out already. The claim is a conditional write
    * with a lease: a handler that crashes after claiming leaves it to the next redelivery.
    */
-  private async ensureAlert(delivery: AttemptSubject & Pick<Delivery, 'alertStatus'>): Promise<void> {
+  private async ensureAlert(delivery: Delivery): Promise<void> {
     if (delivery.alertStatus !== 'pending' && delivery.alertStatus !== 'sending') return;
     const now = this.dependencies.clock.now();
     const leaseUntil = new Date(now.getTime() + ALERT_LEASE_SECONDS * 1000);

@@ -2,7 +2,7 @@ import { ConcurrentModification } from '../domain/errors';
 import type { Clock } from '../domain/clock';
 import type { Logger } from '../domain/logger';
 import type { PartnerId } from '../domain/partners/partner';
-import { type Delivery, type DeliveryId, type DeliveryMessage, firstAttemptMessage } from './delivery';
+import type { Delivery, DeliveryId, DeliveryMessage } from './delivery';
 import { deliveryIdFor } from './delivery-id';
 import type { DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
@@ -76,7 +76,8 @@ export class WebhookFanout {
       return { outcome: 'duplicate', deliveryId: delivery.deliveryId };
     }
 
-    await this.queue.send(firstAttemptMessage(delivery, delivery.nextAttemptAt ?? now), 0);
+    const firstAttempt = { deliveryId: delivery.deliveryId, partnerId, chain: 1, attempt: 1, dueAt: delivery.nextAttemptAt ?? now };
+    await this.queue.send(firstAttempt, 0);
     await this.deliveries.markQueued(delivery.deliveryId, this.clock.now());
     this.logger.info({ msg: 'webhook delivery queued', outcome: 'queued', deliveryId: delivery.deliveryId, ...log });
     return { outcome: 'queued', deliveryId: delivery.deliveryId };

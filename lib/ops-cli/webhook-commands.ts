@@ -14,7 +14,6 @@ import { SIGNING_SECRET_CACHE_SECONDS } from '../../functions/adapters/secret-st
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ORDER_EVENT_KINDS } from '../../functions/webhooks/order-events';
-import { ENDPOINT_CACHE_SECONDS } from '../../functions/webhooks/webhook-dispatcher';
 import type { EndpointView, RequeuedDeliveries } from '../../functions/webhooks/webhook-admin';
 import { fieldLines, NONE } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
@@ -61,15 +60,6 @@ export const SECRET_CHANGE_NOTE =
   `The new secret is stored now; dispatchers already running cache a secret for up to ${SIGNING_SECRET_CACHE_SECONDS} s, ` +
   'so an attempt in that time may still be signed with the old one.';
 
-/**
- * The one statement of when a change to an endpoint reaches the dispatchers, true to their
- * endpoint cache: a pause, a new URL or a removal is stored at once, but a dispatcher
- * already running may act on the endpoint as it read it until its copy expires.
- */
-export const ENDPOINT_CHANGE_NOTE =
-  `Dispatchers already running reuse an endpoint they read for up to ${ENDPOINT_CACHE_SECONDS} s, ` +
-  'so an attempt in that time may still go out as before.';
-
 export async function webhookSet(deps: Dependencies, options: WebhookSetOptions): Promise<WebhookSetResult> {
   const events = options.events
     ?.split(',')
@@ -86,7 +76,7 @@ export async function webhookSet(deps: Dependencies, options: WebhookSetOptions)
     : options.secret
       ? `The partner-chosen signing secret is stored. ${SECRET_CHANGE_NOTE}`
       : 'The existing signing secret is kept.';
-  return { ...view(endpoint), ...(generatedSecret ? { secret: generatedSecret } : {}), note: `${secretNote} ${ENDPOINT_CHANGE_NOTE}` };
+  return { ...view(endpoint), ...(generatedSecret ? { secret: generatedSecret } : {}), note: secretNote };
 }
 
 export async function webhookShow(deps: Dependencies, options: { readonly partner: string }) {
@@ -116,7 +106,7 @@ const requeuedView = (result: RequeuedDeliveries, note: string) => ({
 export async function webhookPause(deps: Dependencies, options: { readonly partner: string }) {
   return {
     ...view(await deps.webhookAdmin.pause(options.partner as PartnerId)),
-    note: `Deliveries are recorded and held, not sent, until webhook resume. ${ENDPOINT_CHANGE_NOTE}`,
+    note: 'Deliveries are recorded and held, not sent, until webhook resume.',
   };
 }
 
@@ -137,7 +127,7 @@ export async function webhookRemove(deps: Dependencies, options: { readonly part
     removed: true,
     cancelled: cancelled.length,
     deliveryIds: [...cancelled],
-    note: `The endpoint and its signing secrets are deleted. Pending deliveries are cancelled (no more attempts, no alert) and stay in the log for 30 days; deliveries replay can send them to an endpoint set later. ${ENDPOINT_CHANGE_NOTE}`,
+    note: 'The endpoint and its signing secrets are deleted. Pending deliveries are cancelled (no more attempts, no alert) and stay in the log for 30 days; deliveries replay can send them to an endpoint set later.',
   };
 }
 

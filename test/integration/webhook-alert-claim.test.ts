@@ -82,10 +82,7 @@ const finalMessage = (delivery: Delivery): DeliveryMessage => ({
 });
 
 /** One Lambda invocation with one message. */
-const handle = (message: DeliveryMessage) => {
-  const received = { message, redelivered: false };
-  return dispatcher.batch([received]).dispatch(received);
-};
+const handle = (message: DeliveryMessage) => dispatcher.batch([message]).dispatch(message);
 
 describe('the failure alert on DynamoDB Local', () => {
   it('is sent once when two copies of the final message are handled at the same moment', async () => {

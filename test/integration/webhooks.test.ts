@@ -102,8 +102,8 @@ describe('delivering an order webhook', () => {
     expect(partnerReceiver.requests).toHaveLength(1);
     const [request] = partnerReceiver.requests;
     const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
-    // The first attempt's message carries what it sends: the dispatcher need not read the delivery.
-    expect(queued).toEqual({ deliveryId: delivery?.deliveryId, partnerId, chain: 1, attempt: 1, dueAt: delivery?.createdAt, event: 'order.created', body: delivery?.body });
+    // The first attempt's message names its delivery; the dispatcher reads what it sends from the delivery.
+    expect(queued).toEqual({ deliveryId: delivery?.deliveryId, partnerId, chain: 1, attempt: 1, dueAt: delivery?.createdAt });
     expect(request?.method).toBe('POST');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers['x-service-event']).toBe('order.created');
@@ -226,7 +226,6 @@ describe('delivering an order webhook', () => {
     expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 2 });
     expect(delivery?.attempts[0]).toMatchObject({ succeeded: false, error: `timed out after ${TIMEOUT_MS} ms` });
     expect(delivery?.attempts[0]?.statusCode).toBeUndefined();
-    expect(delivery?.attempts[0]?.latencyMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
   });
 
   it('counts a refused connection as a failed attempt and schedules the first retry a minute later', async () => {
@@ -440,12 +439,11 @@ describe('surviving crashes and redelivery', () => {
     expect((await stack.deps.webhookAdmin.getDelivery(firstAttempt.body.deliveryId as DeliveryId)).attempts).toHaveLength(1);
   });
 
-  it('counts one attempt when a copy of a first attempt comes as a new message: it is sent again, at least once', async () => {
+  it('ignores a copy of a first attempt that comes as a new message after the attempt was recorded', async () => {
     const { partnerReceiver, firstAttempt } = await aDeliveredFirstAttemptQueuedAgain();
     await dispatchOnce();
 
-    const deliveryIds = partnerReceiver.requests.map((request) => request.headers['x-service-delivery-id']);
-    expect(deliveryIds).toEqual([firstAttempt.body.deliveryId, firstAttempt.body.deliveryId]);
+    expect(partnerReceiver.requests).toHaveLength(1);
     const shown = await stack.deps.webhookAdmin.getDelivery(firstAttempt.body.deliveryId as DeliveryId);
     expect(shown).toMatchObject({ status: 'delivered', attemptCount: 1 });
     expect(shown.attempts).toHaveLength(1);
@@ -498,7 +496,7 @@ describe('a batch of messages, as Lambda hands it over', () => {
     return { calls, stop: () => stack.deps.aws.db.middlewareStack.remove('recordDynamoCalls') };
   }
 
-  it("sends a batch of first attempts reading only its partners' endpoints, then reads the deliveries of a redelivered batch in one request", async () => {
+  it("reads the batch's deliveries and its partners' endpoints in one request, and delivers every one; a redelivered batch is read and not sent again", async () => {
     const first = await receiver();
     const second = await receiver();
     const partners = [await aSubscribedPartner(first.url), await aSubscribedPartner(second.url)];
@@ -513,17 +511,17 @@ describe('a batch of messages, as Lambda hands it over', () => {
     expect((await handle({ Records: bodies.map((body, index) => asRecord(body, index)) })).batchItemFailures).toEqual([]);
     firstReceipt.stop();
     expect([first.requests.length, second.requests.length]).toEqual([3, 2]);
-    expect(firstReceipt.calls.filter((call) => !call.startsWith('Update'))).toEqual(['BatchGetItemCommand(partners ×2)']);
+    expect(firstReceipt.calls.filter((call) => !call.startsWith('Update'))).toEqual(['BatchGetItemCommand(webhooks ×5 + partners ×2)']);
     for (const partner of partners) {
       const deliveries = await stack.deps.webhookAdmin.listDeliveries(partner?.partnerId as PartnerId);
       expect(deliveries.map((d) => d.status)).toEqual(deliveries.map(() => 'delivered'));
     }
 
-    // The same messages again, as SQS redelivers them: read, found delivered, not sent again. The endpoints are still cached.
+    // The same messages again, as SQS redelivers them: read, found delivered, not sent again.
     const redelivery = recordDynamoCalls();
     expect((await handle({ Records: bodies.map((body, index) => asRecord(body, index, 2)) })).batchItemFailures).toEqual([]);
     redelivery.stop();
-    expect(redelivery.calls).toEqual(['BatchGetItemCommand(webhooks ×5)']);
+    expect(redelivery.calls).toEqual(['BatchGetItemCommand(webhooks ×5 + partners ×2)']);
     expect([first.requests.length, second.requests.length]).toEqual([3, 2]);
   });
 
@@ -532,9 +530,7 @@ describe('a batch of messages, as Lambda hands it over', () => {
     const { partnerId, internalOrgId } = await aSubscribedPartner(partnerReceiver.url);
     await publishAndFanOut(partnerId, 'order.created', orderCreatedData(internalOrgId));
     const good = JSON.stringify(lastDeliveryMessage().body);
-    // A message that names a delivery nobody stored (read: it carries no body).
-    const { body: _body, event: _event, ...named } = lastDeliveryMessage().body;
-    const unknown = JSON.stringify({ ...named, deliveryId: randomUUID() });
+    const unknown = JSON.stringify({ ...lastDeliveryMessage().body, deliveryId: randomUUID() });
 
     const result = await handle({ Records: [good, 'not json', '{"deliveryId":"nope"}', unknown].map((body, index) => asRecord(body, index)) });
 

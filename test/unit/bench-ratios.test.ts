@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { throughputSecondsPerSide } from '../../bench/http-pipeline';
 import { judgedRatio, median } from '../../bench/util';
 
 describe('a bench ratio printed beside its verdict', () => {
@@ -20,15 +19,5 @@ describe('the median a bench ratio is judged by', () => {
     expect(median([1.3, 0.9, 1.0])).toBe(1.0);
     expect(median([1.2, 0.8, 1.0, 0.9])).toBeCloseTo(0.95, 10);
     expect(median([])).toBeNaN();
-  });
-});
-
-describe('the seconds the throughput series of the bench lasts', () => {
-  it('is whole seconds per run, as autocannon runs them, in 2 x 5 runs per side', () => {
-    expect(throughputSecondsPerSide(20)).toBe(20);
-    expect(throughputSecondsPerSide(15)).toBe(20);
-    expect(throughputSecondsPerSide(10)).toBe(10);
-    expect(throughputSecondsPerSide(4)).toBe(10);
-    expect(throughputSecondsPerSide(30)).toBe(30);
   });
 });

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Partner, PartnerId } from '../../functions/domain/partners/partner';
-import { type Delivery, type DeliveryMessage, firstAttemptMessage } from '../../functions/webhooks/delivery';
+import type { Delivery, DeliveryMessage } from '../../functions/webhooks/delivery';
 import { RetrySchedule } from '../../functions/webhooks/retry-schedule';
 import { WebhookAdmin } from '../../functions/webhooks/webhook-admin';
 import type { WebhookEndpoint } from '../../functions/webhooks/webhook-endpoint';
-import { ENDPOINT_CACHE_SECONDS, WebhookDispatcher } from '../../functions/webhooks/webhook-dispatcher';
+import { WebhookDispatcher } from '../../functions/webhooks/webhook-dispatcher';
 import { DeliveryBatchReaderOverPorts } from '../support/fakes/delivery-batch-reader-over-ports';
 import { InMemoryDeliveryRepository } from '../support/fakes/in-memory-delivery-repository';
 import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fakes/in-memory-webhook-endpoints';
@@ -78,8 +78,8 @@ const messageFor = (delivery: Delivery, attempt = delivery.attemptCount + 1, cha
   dueAt: clock.now().toISOString(),
 });
 
-const received = (message: DeliveryMessage, redelivered = false) => ({ message, redelivered });
-const dispatch = (message: DeliveryMessage) => dispatcher.batch([received(message)]).dispatch(received(message));
+/** One Lambda invocation with one message. */
+const dispatch = (message: DeliveryMessage) => dispatcher.batch([message]).dispatch(message);
 const failingEndpoint = () => {
   transport.answer = { kind: 'response', statusCode: 503, body: 'down', latencyMs: 1 };
 };
@@ -135,7 +135,7 @@ describe('a batch', () => {
   it('reads its deliveries and the endpoint of the partner its messages name in one read, before any POST', async () => {
     const [first, second] = [aDelivery(), aDelivery()] as [Delivery, Delivery];
     const reads = holdBatchRead();
-    const messages = [first, second].map((delivery) => received({ ...messageFor(delivery), partnerId }));
+    const messages = [first, second].map((delivery) => ({ ...messageFor(delivery), partnerId }));
     const batch = dispatcher.batch(messages);
     const outcomes = Promise.all(messages.map((message) => batch.dispatch(message)));
     await new Promise((tick) => setTimeout(tick, 0));
@@ -162,7 +162,7 @@ describe('a batch', () => {
   it('holds, without a POST, the deliveries of a partner whose endpoint the batch read found paused', async () => {
     await endpoints.changeStatus(partnerId, { status: 'paused', since: clock.now().toISOString() }, ['enabled']);
     const delivery = aDelivery();
-    const message = received({ ...messageFor(delivery), partnerId });
+    const message = { ...messageFor(delivery), partnerId };
     expect(await dispatcher.batch([message]).dispatch(message)).toBe('held');
     expect(transport.posts).toEqual([]);
   });
@@ -253,101 +253,39 @@ describe('the failure alert', () => {
   });
 });
 
-describe('a first attempt whose message carries its delivery (queued by the fan-out)', () => {
-  const carried = (delivery: Delivery) => firstAttemptMessage(delivery, clock.now().toISOString());
-  const dispatchReceived = (message: DeliveryMessage, redelivered = false) => dispatcher.batch([received(message, redelivered)]).dispatch(received(message, redelivered));
-  const countBatchReads = () => {
-    const reads: unknown[] = [];
-    const read = batchReader.read.bind(batchReader);
-    batchReader.read = async (deliveryIds, partnerIds) => {
-      reads.push({ deliveryIds, partnerIds });
-      return read(deliveryIds, partnerIds);
-    };
-    return reads;
-  };
-
-  it('is sent and recorded on its first receipt without reading the delivery', async () => {
+describe('a first attempt', () => {
+  it('reads its delivery before the POST, and sends its stored body', async () => {
     const delivery = aDelivery({ event: 'order.shipped', body: '{"event":"order.shipped","n":1}' });
-    const reads = countBatchReads();
-    expect(await dispatchReceived(carried(delivery))).toBe('delivered');
-    expect(reads).toEqual([{ deliveryIds: [], partnerIds: [partnerId] }]);
+    expect(await dispatch({ ...messageFor(delivery), partnerId })).toBe('delivered');
     expect(transport.posts.map((post) => [post.url, post.body, post.headers['X-Service-Event']])).toEqual([
       [ENDPOINT_URL, delivery.body, 'order.shipped'],
     ]);
     expect(await deliveries.get(delivery.deliveryId)).toMatchObject({ status: 'delivered', chain: 1, attemptCount: 1 });
   });
 
-  it('reads its delivery when SQS hands it out again, so an attempt already recorded is not sent twice', async () => {
+  it('is not sent again when a copy of its message comes after the attempt was recorded', async () => {
     const delivery = aDelivery();
-    expect(await dispatchReceived(carried(delivery))).toBe('delivered');
-    const reads = countBatchReads();
-    expect(await dispatchReceived(carried(delivery), true)).toBe('stale');
-    expect(reads).toEqual([{ deliveryIds: [delivery.deliveryId], partnerIds: [] }]); // its endpoint is cached
+    const message = { ...messageFor(delivery), partnerId };
+    expect(await dispatch(message)).toBe('delivered');
+    expect(await dispatch(message)).toBe('stale');
     expect(transport.posts).toHaveLength(1);
-  });
-
-  it('records one attempt when a copy of it comes as a first receipt after the attempt was recorded', async () => {
-    const delivery = aDelivery();
-    expect(await dispatchReceived(carried(delivery))).toBe('delivered');
-    // The price of not reading: the copy reaches the partner again (at least once), but counts nothing.
-    expect(await dispatchReceived(carried(delivery))).toBe('stale');
-    expect(transport.posts).toHaveLength(2);
     expect(await deliveries.listAttempts(delivery.deliveryId)).toHaveLength(1);
-    expect(await deliveries.get(delivery.deliveryId)).toMatchObject({ status: 'delivered', attemptCount: 1 });
-  });
-
-  it('reads its delivery when it carries no body, as one too large for the message', async () => {
-    const delivery = aDelivery();
-    const { body: _body, event: _event, ...withoutBody } = carried(delivery);
-    const reads = countBatchReads();
-    expect(await dispatchReceived(withoutBody)).toBe('delivered');
-    expect(reads).toEqual([{ deliveryIds: [delivery.deliveryId], partnerIds: [partnerId] }]);
-    expect(transport.posts.map((post) => post.body)).toEqual([delivery.body]);
   });
 });
 
 describe('endpoints', () => {
-  const carried = (delivery: Delivery) => received(firstAttemptMessage(delivery, clock.now().toISOString()));
-  const dispatchCarried = (delivery: Delivery) => dispatcher.batch([carried(delivery)]).dispatch(carried(delivery));
-  /** The endpoints the dispatcher reads, with a batch's read or alone. */
-  const countEndpointReads = () => {
-    const reads: PartnerId[] = [];
-    const read = batchReader.read.bind(batchReader);
-    batchReader.read = async (deliveryIds, partnerIds) => {
-      reads.push(...partnerIds);
-      return read(deliveryIds, partnerIds);
-    };
-    const get = endpoints.get.bind(endpoints);
-    endpoints.get = async (id) => {
-      reads.push(id);
-      return get(id);
-    };
-    return reads;
-  };
+  const dispatchNamed = (delivery: Delivery) => dispatch({ ...messageFor(delivery), partnerId });
 
-  it(`are read once for ${ENDPOINT_CACHE_SECONDS} seconds, then read again`, async () => {
-    const reads = countEndpointReads();
-    expect(await dispatchCarried(aDelivery())).toBe('delivered');
-    clock.advance(ENDPOINT_CACHE_SECONDS * 1000 - 1);
-    expect(await dispatchCarried(aDelivery())).toBe('delivered');
-    expect(reads).toEqual([partnerId]);
-    clock.advance(1);
-    expect(await dispatchCarried(aDelivery())).toBe('delivered');
-    expect(reads).toEqual([partnerId, partnerId]);
-  });
-
-  it(`see a pause within ${ENDPOINT_CACHE_SECONDS} seconds: then deliveries are held without a POST`, async () => {
-    expect(await dispatchCarried(aDelivery())).toBe('delivered');
+  it('are read with every batch: a pause reaches the next batch, whose deliveries are held without a POST', async () => {
+    expect(await dispatchNamed(aDelivery())).toBe('delivered');
     await endpoints.changeStatus(partnerId, { status: 'paused', since: clock.now().toISOString() }, ['enabled']);
-    expect(await dispatchCarried(aDelivery())).toBe('delivered');
-    clock.advance(ENDPOINT_CACHE_SECONDS * 1000);
     const held = aDelivery();
-    expect(await dispatchCarried(held)).toBe('held');
-    expect(transport.posts).toHaveLength(2);
+    expect(await dispatchNamed(held)).toBe('held');
+    expect(transport.posts).toHaveLength(1);
     expect(await deliveries.get(held.deliveryId)).toMatchObject({ status: 'pending', heldAt: clock.now().toISOString() });
   });
 
-  it('are read again after a failing streak starts, so the next failure does not start it again', async () => {
+  it('are read again within a batch after a failing streak starts, so the next failure does not start it again', async () => {
     failingEndpoint();
     const markFailing = endpoints.markFailing.bind(endpoints);
     let marks = 0;
@@ -355,13 +293,14 @@ describe('endpoints', () => {
       marks += 1;
       return markFailing(id, since);
     };
-    expect(await dispatchCarried(aDelivery())).toBe('retry-scheduled');
-    expect(await dispatchCarried(aDelivery())).toBe('retry-scheduled');
+    const messages = [aDelivery(), aDelivery()].map((delivery) => ({ ...messageFor(delivery), partnerId }));
+    const batch = dispatcher.batch(messages);
+    for (const message of messages) expect(await batch.dispatch(message)).toBe('retry-scheduled');
     expect(marks).toBe(1);
     expect((await endpoints.get(partnerId))?.failingSince).toBe(clock.now().toISOString());
   });
 
-  it('are read again after a failing streak ends, so the next success does not end it again', async () => {
+  it('are read again within a batch after a failing streak ends, so the next success does not end it again', async () => {
     await endpoints.markFailing(partnerId, clock.now());
     const markHealthy = endpoints.markHealthy.bind(endpoints);
     let marks = 0;
@@ -369,8 +308,9 @@ describe('endpoints', () => {
       marks += 1;
       return markHealthy(id);
     };
-    expect(await dispatchCarried(aDelivery())).toBe('delivered');
-    expect(await dispatchCarried(aDelivery())).toBe('delivered');
+    const messages = [aDelivery(), aDelivery()].map((delivery) => ({ ...messageFor(delivery), partnerId }));
+    const batch = dispatcher.batch(messages);
+    for (const message of messages) expect(await batch.dispatch(message)).toBe('delivered');
     expect(marks).toBe(1);
     expect((await endpoints.get(partnerId))?.failingSince).toBeUndefined();
   });
