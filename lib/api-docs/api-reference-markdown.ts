@@ -102,7 +102,7 @@ export function renderApiReference(document: OpenApiDocument): string {
   return [
     `# ${info.title as string} reference (v${info.version as string})`,
     '',
-    '<!-- Generated from docs/openapi.json by `npm run openapi`; edit the route declarations in functions/http/, not this file. -->',
+    '<!-- Generated from docs/openapi.json by `npm run openapi`; edit the route table (functions/routes.ts) and the route documents (functions/api/), not this file. -->',
     '',
     `${info.summary as string} The machine-readable form of this page is [openapi.json](openapi.json) (OpenAPI 3.1); the TypeScript SDK is in [sdk/](../sdk/README.md).`,
     '',
