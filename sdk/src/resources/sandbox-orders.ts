@@ -2,11 +2,21 @@ import type { CancelOrderRequest, ConfirmOrderRequest, DeliverOrderRequest, Orde
 import type { HttpTransport } from '../http-transport.js';
 import { type HandshakeInput, toUserReference } from './sessions.js';
 
+/**
+ * One line of an order: `productId` (the catalog's `product_id`; the wire name is accepted
+ * too, as plain JavaScript copied from the API reference sends it).
+ */
+export type SandboxOrderItemInput =
+  | { readonly productId: string; readonly quantity: number }
+  | { readonly product_id: string; readonly quantity: number };
+
 /** An order as `create` takes it: who orders (as the handshake names a user), what, and where to (the default location when absent). */
 export type SandboxOrderInput = HandshakeInput & {
-  readonly items: readonly { readonly productId: string; readonly quantity: number }[];
+  readonly items: readonly SandboxOrderItemInput[];
   readonly internalShippingLocationId?: string;
 };
+
+const productIdOf = (item: SandboxOrderItemInput): string => ('productId' in item && item.productId !== undefined ? item.productId : (item as { product_id: string }).product_id);
 
 /** The shipment's tracking; the API requires all four. `estimatedDelivery`: ISO 8601 with an offset. */
 export interface ShipInput {
@@ -49,7 +59,7 @@ export class SandboxOrders {
   create(input: SandboxOrderInput): Promise<OrderChange> {
     const body: SandboxOrderRequest = {
       ...toUserReference(input),
-      items: input.items.map((item) => ({ product_id: item.productId, quantity: item.quantity })),
+      items: input.items.map((item) => ({ product_id: productIdOf(item), quantity: item.quantity })),
       ...(input.internalShippingLocationId === undefined ? {} : { internal_shipping_location_id: input.internalShippingLocationId }),
     };
     return this.transport.request<OrderChange>({ method: 'POST', path: '/v1/sandbox/orders', credential: 'bearer', body, retryable: 'on-rate-limit' });
