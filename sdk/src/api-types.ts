@@ -470,14 +470,14 @@ export type OrderTransitionConflictError = {
 };
 
 export interface ShipOrderRequest {
-  tracking_number: string;
-  carrier: string;
-  tracking_url: string;
-  estimated_delivery: string;
+  tracking_number?: string;
+  carrier?: string;
+  tracking_url?: string;
+  estimated_delivery?: string;
 }
 
 export interface DeliverOrderRequest {
-  signature: string;
+  signature?: string;
 }
 
 export interface CancelOrderRequest {

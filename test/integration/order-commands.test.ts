@@ -95,7 +95,7 @@ describe('catalog import and list', () => {
     const missing = await ops(['catalog', 'import', '--file', join(dir, 'absent.json')]);
     expect(missing.code).toBe(1);
     expect(missing.err).toHaveLength(1);
-    expect((await ops(['catalog', 'import'])).code).toBe(1);
+    expect((await ops(['catalog', 'import'])).code).toBe(2); // --file left out: a usage error
     expect((await ops(['catalog', 'import', '--help'])).code).toBe(0);
   });
 });
@@ -161,9 +161,13 @@ describe('order commands', () => {
     const partner = await anOrderingPartner(stack, receiver);
     const order = await placeOrder(partner);
     await ops(['order', 'confirm', '--order', order.id]);
+    // Operators give every field (the sandbox's defaults are for partners' CI): one left out is a usage error.
     const missing = await ops(['order', 'ship', '--order', order.id, '--carrier', 'UPS']);
-    expect(missing.code).toBe(1);
-    expect(missing.err[0]).toMatch(/--tracking-number/);
+    expect(missing.code).toBe(2);
+    expect(missing.err[0]).toMatch(/--tracking-number is required/);
+    const unsigned = await ops(['order', 'deliver', '--order', order.id]);
+    expect(unsigned.code).toBe(2);
+    expect(unsigned.err[0]).toMatch(/--signature is required/);
     const http = await ops(['order', 'ship', '--order', order.id, '--tracking-number', '1', '--carrier', 'UPS', '--tracking-url', 'http://x.example/1', '--estimated-delivery', '2036-01-09T17:00:00Z']);
     expect(http.code).toBe(1);
     expect(http.err[0]).toMatch(/tracking_url must be an https URL/);

@@ -365,13 +365,41 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     expect(receiver.requests.length).toBe(before);
   });
 
-  it('answers 400 with details for invalid inputs: ship without tracking, an http tracking URL, a refund above the total', async () => {
+  it('makes up what ship and deliver leave out: a UPS number, its https tracking page, delivery three days from now, "Front desk"', async () => {
     const partner = await anOrderingPartner(stack, receiver);
     const order = (await placeOrder(partner)).body.order;
     await act(partner, order.id, 'confirm');
-    const bare = await act(partner, order.id, 'ship', {});
-    expect(bare.status).toBe(400);
-    expect(bare.body.details.map((d: { path: string[] }) => d.path[0]).sort()).toEqual(['carrier', 'estimated_delivery', 'tracking_number', 'tracking_url']);
+    const now = stack.clock.now();
+    const shipped = await act(partner, order.id, 'ship', ''); // no body at all
+    expect(shipped.status, shipped.text).toBe(200);
+    const trackingNumber = `1Z${order.id.replaceAll('-', '').slice(0, 16).toUpperCase()}`;
+    expect(shipped.body.order).toMatchObject({
+      status: 'shipped',
+      carrier: 'UPS',
+      tracking_number: trackingNumber,
+      tracking_url: `https://track.example.com/${trackingNumber}`,
+      estimated_delivery: `${new Date(now.getTime() + 3 * 86_400_000).toISOString().slice(0, 10)}T17:00:00Z`,
+    });
+    const delivered = await act(partner, order.id, 'deliver', {});
+    expect(delivered.status, delivered.text).toBe(200);
+    expect(delivered.body.order).toMatchObject({ status: 'delivered', signature: 'Front desk' });
+  });
+
+  it('keeps the fields given and fills in only the rest', async () => {
+    const partner = await anOrderingPartner(stack, receiver);
+    const order = (await placeOrder(partner)).body.order;
+    await act(partner, order.id, 'confirm');
+    const shipped = await act(partner, order.id, 'ship', { carrier: 'FedEx', tracking_number: '7712' });
+    expect(shipped.body.order).toMatchObject({ carrier: 'FedEx', tracking_number: '7712', tracking_url: 'https://track.example.com/7712' });
+  });
+
+  it('answers 400 with details for invalid inputs: blank tracking, an http tracking URL, a refund above the total', async () => {
+    const partner = await anOrderingPartner(stack, receiver);
+    const order = (await placeOrder(partner)).body.order;
+    await act(partner, order.id, 'confirm');
+    const blank = await act(partner, order.id, 'ship', { tracking_number: '', carrier: ' ', estimated_delivery: 'soon' });
+    expect(blank.status).toBe(400);
+    expect(blank.body.details.map((d: { path: string[] }) => d.path[0]).sort()).toEqual(['carrier', 'estimated_delivery', 'tracking_number']);
     const http = await act(partner, order.id, 'ship', { ...SHIPMENT, tracking_url: 'http://track.example.com/1' });
     expect(http.body.details).toEqual([expect.objectContaining({ code: 'INVALID_FORMAT', path: ['tracking_url'] })]);
     await act(partner, order.id, 'ship');

@@ -1,6 +1,6 @@
 import { type OrdersApiDependencies, ordersApiFromEnvironment } from '../../composition/orders-api';
 import { OrganizationNotFound } from '../../domain/errors';
-import { ORDER_ACTIONS, type OrderAction } from '../../domain/orders/transition-input';
+import { ORDER_ACTIONS, type OrderAction, withSandboxDefaults } from '../../domain/orders/transition-input';
 import { parseSandboxOrderRequest } from '../../domain/orders/sandbox-order-request';
 import type { HttpLambda } from '../pipeline/api-context';
 import { apiHandler } from '../pipeline/api-handler';
@@ -39,7 +39,10 @@ const transitionRoute = (getDependencies: GetDependencies, action: OrderAction):
   sandboxOnly(
     getDependencies,
     apiHandler(SANDBOX_ORDER_TRANSITION_ENDPOINT, getDependencies, async ({ event, body, caller, deps, admitted }) => {
-      const order = await deps.orderService.transition(orderIdOf(event.pathParameters), action, body, { partnerId: caller.partnerId }, admitted);
+      const orderId = orderIdOf(event.pathParameters);
+      // The sandbox fills in what a partner's CI leaves out (tracking, signature); operators give it all.
+      const input = withSandboxDefaults(action, body, orderId, deps.clock.now());
+      const order = await deps.orderService.transition(orderId, action, input, { partnerId: caller.partnerId }, admitted);
       return json(200, toOrderChangeResponse(order));
     }),
   ),

@@ -1,11 +1,12 @@
 /**
  * POST /v1/sandbox/orders/{order_id}/{confirm|ship|deliver|cancel|refund} in the partner
  * API document: one route per action, each with the input schema the handler validates
- * with (`TRANSITION_INPUT`), the body it answers with (`OrderChangeBody`) and the errors
+ * with (`SANDBOX_TRANSITION_INPUT`: the operator's fields, with defaults for what a
+ * partner's CI leaves out), the body it answers with (`OrderChangeBody`) and the errors
  * `error-responses.ts` makes for it. Sandbox only.
  */
 import { ORDER_TRANSITIONS } from '../../domain/orders/order-lifecycle';
-import { ORDER_ACTIONS, type OrderAction, TRANSITION_INPUT } from '../../domain/orders/transition-input';
+import { ORDER_ACTIONS, type OrderAction, SANDBOX_SHIPMENT_DEFAULTS, SANDBOX_TRANSITION_INPUT } from '../../domain/orders/transition-input';
 import { SANDBOX_ORDER_TRANSITION_ENDPOINT } from '../pipeline/endpoints';
 import { OrderTransitionConflictBody, ValidationErrorBody } from '../pipeline/error-bodies';
 import { internalErrorResponse, orderNotFoundResponse } from './order-api-responses';
@@ -22,7 +23,7 @@ interface ActionDocument {
   readonly description: string;
   readonly requestName: string;
   readonly requestExample: unknown;
-  /** confirm, cancel and refund take no body or an empty one. */
+  /** Every action but one with a required field may be sent without a body (on sandbox, all of them). */
   readonly bodyOptional: boolean;
   readonly result: OrderBody;
   /** A change this action's `from` statuses do not allow, for the 409 example. */
@@ -44,7 +45,7 @@ const ACTIONS: Readonly<Record<OrderAction, ActionDocument>> = {
     operationId: 'shipSandboxOrder',
     summary: 'Ship an order (sandbox)',
     description:
-      'Ships the order with its tracking (all four fields required: `tracking_number` and `carrier` up to 64 characters, `tracking_url` https, `estimated_delivery` ISO 8601 with an offset); `order.shipped` follows.',
+      `Ships the order with its tracking; \`order.shipped\` follows. Every field is optional on sandbox, and what is left out is made up: \`carrier\` \`${SANDBOX_SHIPMENT_DEFAULTS.carrier}\`, \`tracking_number\` \`1Z\` and the order id's first 16 hexadecimal digits in upper case, \`tracking_url\` \`https://track.example.com/<tracking_number>\`, \`estimated_delivery\` 17:00 UTC three days from now. Given fields must be valid: \`tracking_number\` and \`carrier\` up to 64 characters, \`tracking_url\` https, \`estimated_delivery\` ISO 8601 with an offset. (Operators shipping a production order give all four.)`,
     requestName: 'ShipOrderRequest',
     requestExample: {
       tracking_number: '1Z999AA10123456784',
@@ -52,17 +53,17 @@ const ACTIONS: Readonly<Record<OrderAction, ActionDocument>> = {
       tracking_url: 'https://track.example.com/1Z999AA10123456784',
       estimated_delivery: '2036-01-05T17:00:00Z',
     },
-    bodyOptional: false,
+    bodyOptional: true,
     result: SHIPPED_ORDER,
     refusedFrom: 'pending',
   },
   deliver: {
     operationId: 'deliverSandboxOrder',
     summary: 'Deliver an order (sandbox)',
-    description: 'Marks the order delivered with the name of who signed for it (`signature`, required); `order.delivered` follows.',
+    description: `Marks the order delivered with the name of who signed for it (\`signature\`; optional on sandbox, \`${SANDBOX_SHIPMENT_DEFAULTS.signature}\` when left out); \`order.delivered\` follows.`,
     requestName: 'DeliverOrderRequest',
     requestExample: { signature: 'R. Front Desk' },
-    bodyOptional: false,
+    bodyOptional: true,
     result: DELIVERED_ORDER,
     refusedFrom: 'confirmed',
   },
@@ -113,7 +114,7 @@ function transitionRoute(action: OrderAction): RouteDocument {
     parameters: [ORDER_ID_PARAMETER],
     requestBody: {
       name: document.requestName,
-      schema: TRANSITION_INPUT[action],
+      schema: SANDBOX_TRANSITION_INPUT[action],
       example: document.requestExample,
       required: !document.bodyOptional,
     },

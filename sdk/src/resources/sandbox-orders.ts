@@ -18,18 +18,21 @@ export type SandboxOrderInput = HandshakeInput & {
 
 const productIdOf = (item: SandboxOrderItemInput): string => ('productId' in item && item.productId !== undefined ? item.productId : (item as { product_id: string }).product_id);
 
-/** The shipment's tracking; the API requires all four. `estimatedDelivery`: ISO 8601 with an offset. */
+/**
+ * The shipment's tracking. The sandbox makes up what is left out (a UPS number, its
+ * tracking page, delivery in three days). `estimatedDelivery`: ISO 8601 with an offset.
+ */
 export interface ShipInput {
-  readonly trackingNumber: string;
-  readonly carrier: string;
+  readonly trackingNumber?: string;
+  readonly carrier?: string;
   /** https. */
-  readonly trackingUrl: string;
-  readonly estimatedDelivery: string;
+  readonly trackingUrl?: string;
+  readonly estimatedDelivery?: string;
 }
 
-/** `signature`: the name of who signed for it. */
+/** `signature`: the name of who signed for it; `Front desk` when left out. */
 export interface DeliverInput {
-  readonly signature: string;
+  readonly signature?: string;
 }
 
 export interface CancelInput {
@@ -70,7 +73,7 @@ export class SandboxOrders {
     return this.transition(orderId, 'confirm', body);
   }
 
-  ship(orderId: string, input: ShipInput): Promise<OrderChange> {
+  ship(orderId: string, input: ShipInput = {}): Promise<OrderChange> {
     const body: ShipOrderRequest = {
       tracking_number: input.trackingNumber,
       carrier: input.carrier,
@@ -80,8 +83,8 @@ export class SandboxOrders {
     return this.transition(orderId, 'ship', body);
   }
 
-  deliver(orderId: string, input: DeliverInput): Promise<OrderChange> {
-    const body: DeliverOrderRequest = { signature: input.signature };
+  deliver(orderId: string, input: DeliverInput = {}): Promise<OrderChange> {
+    const body: DeliverOrderRequest = given({ signature: input.signature });
     return this.transition(orderId, 'deliver', body);
   }
 
