@@ -112,7 +112,9 @@ describe('order commands', () => {
         'shipped',
       ],
       [['order', 'deliver', '--order', id, '--signature', 'R. Front Desk'], 'delivered'],
-      [['order', 'refund', '--order', id, '--amount', '10.50', '--reason', 'damaged'], 'refunded'],
+      // Part of the total: the order stays delivered; the rest makes it refunded.
+      [['order', 'refund', '--order', id, '--amount', '10.50', '--reason', 'damaged'], 'delivered'],
+      [['order', 'refund', '--order', id], 'refunded'],
     ];
     for (const [argv, status] of steps) {
       const run = await ops([...argv, '--json']);
@@ -120,16 +122,17 @@ describe('order commands', () => {
       expect(run.json).toMatchObject({ id, status, partner_id: partner.partnerId });
     }
     const shown = await ops(['order', 'show', '--order', id, '--json']);
-    expect(shown.json).toMatchObject({ status: 'refunded', tracking_number: '1Z1', signature: 'R. Front Desk', refund_amount: 10.5, refund_reason: 'damaged' });
+    expect(shown.json).toMatchObject({ status: 'refunded', tracking_number: '1Z1', signature: 'R. Front Desk', amount_refunded: order.total });
     const text = await ops(['order', 'show', '--order', id]);
     expect(text.text).toMatch(/status:\s+refunded/);
+    expect(text.text).toMatch(/refunded:\s+\$[\d.,]+ of \$[\d.,]+ \(2 refunds\)/);
     expect(text.text).toMatch(/tracking:\s+UPS 1Z1 https:\/\/track\.example\.com\/1Z1/);
 
     await deliverEverything(stack);
     const webhooks = webhooksOf(receiver, id, partner.secret);
-    expect(webhooks.map((w) => w.event).sort()).toEqual(['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.shipped']);
+    expect(webhooks.map((w) => w.event).sort()).toEqual(['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.refunded', 'order.shipped']);
     expect(webhooks.find((w) => w.event === 'order.shipped')!.body.data).toMatchObject({ tracking_number: '1Z1', carrier: 'UPS', estimated_delivery: '2036-01-09T17:00:00Z' });
-    expect(webhooks.find((w) => w.event === 'order.refunded')!.body.data).toMatchObject({ refund_amount: 10.5, reason: 'damaged' });
+    expect(webhooks.find((w) => w.event === 'order.refunded' && w.body.data.sequence === 5)!.body.data).toMatchObject({ status: 'delivered', refund_amount: 10.5, amount_refunded: 10.5, reason: 'damaged' });
   });
 
   it('refuses an invalid transition with one line and exit 1, changing nothing and sending nothing', async () => {

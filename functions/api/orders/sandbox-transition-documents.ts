@@ -10,7 +10,7 @@ import { ORDER_ACTIONS, type OrderAction, SANDBOX_SHIPMENT_DEFAULTS, SANDBOX_TRA
 import { SANDBOX_ORDER_TRANSITION_ENDPOINT } from '../pipeline/endpoints';
 import { OrderTransitionConflictBody, ValidationErrorBody } from '../pipeline/error-bodies';
 import { internalErrorResponse, orderNotFoundResponse } from './order-api-responses';
-import { CANCELLED_ORDER, CONFIRMED_ORDER, DELIVERED_ORDER, EXAMPLE_ORDER_ID, EXAMPLE_OTHER_PARTNERS_ORDER_ID, REFUNDED_ORDER, SHIPPED_ORDER } from './order-examples';
+import { CANCELLED_ORDER, CONFIRMED_ORDER, DELIVERED_ORDER, EXAMPLE_ORDER_ID, EXAMPLE_OTHER_PARTNERS_ORDER_ID, PARTIALLY_REFUNDED_ORDER, REFUNDED_ORDER, SHIPPED_ORDER } from './order-examples';
 import { type OrderBody, OrderChangeBody } from './order-response';
 import { ORDER_ID_PARAMETER } from './orders-document';
 import type { RouteDocument } from '../openapi/route-document';
@@ -26,6 +26,8 @@ interface ActionDocument {
   /** Every action but one with a required field may be sent without a body (on sandbox, all of them). */
   readonly bodyOptional: boolean;
   readonly result: OrderBody;
+  /** More 200 examples (the refund's full one). */
+  readonly otherResults?: Readonly<Record<string, { readonly summary: string; readonly value: OrderBody }>>;
   /** A change this action's `from` statuses do not allow, for the 409 example. */
   readonly refusedFrom: OrderBody['status'];
 }
@@ -81,11 +83,12 @@ const ACTIONS: Readonly<Record<OrderAction, ActionDocument>> = {
     operationId: 'refundSandboxOrder',
     summary: 'Refund an order (sandbox)',
     description:
-      'Refunds a delivered order: `amount` in US dollars (more than 0, at most two decimals, at most the order\'s `total`; absent, the whole total) and an optional `reason`; `order.refunded` follows.',
+      'Refunds a delivered order, in one go or in parts: `amount` in US dollars (more than 0, at most two decimals, at most what is left to refund, the `total` less `amount_refunded`; absent, all that is left) and an optional `reason`; each refund sends its own `order.refunded` (with `refund_amount` and the running `amount_refunded`). A partial refund leaves the order `delivered`, with `amount_refunded`, `refunds` and the latest refund\'s `refund_amount`, `refunded_at` and `refund_reason`; the refund that brings `amount_refunded` to the `total` makes it `refunded`. A refund larger than what is left is 400 `VALIDATION_ERROR` (`TOO_BIG` on `amount`). Unlike the other actions, a refund retried after a lost answer refunds again: read the order first.',
     requestName: 'RefundOrderRequest',
     requestExample: { amount: 12.49, reason: 'one box damaged' },
     bodyOptional: true,
-    result: REFUNDED_ORDER,
+    result: PARTIALLY_REFUNDED_ORDER,
+    otherResults: { refundedInFull: { summary: 'The rest refunded: the order, refunded', value: REFUNDED_ORDER } },
     refusedFrom: 'shipped',
   },
 };
@@ -120,13 +123,16 @@ function transitionRoute(action: OrderAction): RouteDocument {
     },
     responses: {
       200: {
-        description: `Done: the order, now \`${to}\`.`,
+        description: action === 'refund' ? 'Done: the order, `refunded` once everything is refunded, else still `delivered` with its `amount_refunded`.' : `Done: the order, now \`${to}\`.`,
         body: { name: 'OrderChange', schema: OrderChangeBody },
-        examples: { changed: { summary: `The order, ${to}`, value: { success: true, order: document.result } } },
+        examples: {
+          changed: { summary: `The order, ${document.result.status}`, value: { success: true, order: document.result } },
+          ...Object.fromEntries(Object.entries(document.otherResults ?? {}).map(([name, { summary, value }]) => [name, { summary, value: { success: true, order: value } }])),
+        },
         headers: AUTHENTICATED_HEADERS,
       },
       400: {
-        description: 'The body is invalid (`VALIDATION_ERROR`, every problem in `details`; malformed JSON and the other body checks included), or a refund is larger than the order\'s total.',
+        description: 'The body is invalid (`VALIDATION_ERROR`, every problem in `details`; malformed JSON and the other body checks included), or a refund is larger than what is left to refund.',
         body: { name: 'ValidationError', schema: ValidationErrorBody },
         examples: {
           validation: {

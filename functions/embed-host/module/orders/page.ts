@@ -1,4 +1,5 @@
-import type { Order, OrderChange, OrderStatus } from '../../../domain/orders/order';
+import { type Order, type OrderChange, type OrderStatus, refundedCentsOf } from '../../../domain/orders/order';
+import { type Cents, formatUsd } from '../../../domain/money';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { CART_STYLE } from '../cart/page';
 import { addressLines, totals } from '../checkout/page';
@@ -39,8 +40,12 @@ const STATUS_LABEL: Readonly<Record<OrderStatus, string>> = {
   refunded: 'Refunded',
 };
 
-export const statusBadge = (status: OrderStatus): string =>
-  `<span class="badge s-${escapeHtml(status)}" data-testid="order-status">${escapeHtml(STATUS_LABEL[status])}</span>`;
+/** A delivered order refunded in part reads "Partially refunded" with the amount (it stays delivered, so it can be refunded again). */
+export const statusBadge = (status: OrderStatus, order?: Pick<Order, 'refund' | 'refundedCents'>): string => {
+  const refunded = order ? refundedCentsOf(order) : 0;
+  const label = status === 'delivered' && refunded > 0 ? `Partially refunded (${formatUsd(refunded as Cents)})` : STATUS_LABEL[status];
+  return `<span class="badge s-${escapeHtml(status)}" data-testid="order-status">${escapeHtml(label)}</span>`;
+};
 
 const units = (order: Order): number => order.items.reduce((sum, item) => sum + item.quantity, 0);
 
@@ -60,7 +65,7 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
   <span><a href="${escapeHtml(paths.order(o.id))}">Order ${escapeHtml(shortOrderId(o.id))}</a><br><span class="meta">${units(o)} item${units(o) === 1 ? '' : 's'} · ${escapeHtml(o.userEmail)}</span></span>
   <span class="meta">${when(o.createdAt)}<br>to ${escapeHtml(o.shippingAddress.locationName)}</span>
   <span class="amount">${usd(o.totalCents)}</span>
-  ${statusBadge(o.status)}
+  ${statusBadge(o.status, o)}
 </li>`,
         )
         .join('')}</ul></section>${view.olderHref ? `<div class="actions"><a class="button" href="${escapeHtml(view.olderHref)}">Older orders</a></div>` : ''}`
@@ -109,7 +114,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
     'orders',
     `Order ${shortOrderId(order.id)}`,
     `${heading}
-<p>${statusBadge(order.status)} <span class="meta">placed ${when(order.createdAt)} by ${escapeHtml(order.userEmail)}</span></p>
+<p>${statusBadge(order.status, order)} <span class="meta">placed ${when(order.createdAt)} by ${escapeHtml(order.userEmail)}</span></p>
 <div class="two">
   <div class="stack">
     <section class="panel" aria-labelledby="items"><h2 id="items">Items</h2>
