@@ -29,10 +29,26 @@ export class ValidationFailed extends DomainError {
   }
 }
 
-/** No usable credential: missing, unknown, revoked, wrong environment or wrong header. */
+/**
+ * No usable credential: missing, unknown, revoked, wrong environment or wrong header.
+ * `message` is what the caller reads; `reason` is what the request log records. A
+ * problem with the header's shape (wrong header, both, one twice) is told, since it
+ * reveals nothing about keys; every problem with the key itself shares
+ * {@link INVALID_API_KEY_MESSAGE}, so the answer cannot be used to tell a revoked or
+ * other-environment key from one that never existed.
+ */
 export class Unauthorized extends DomainError {
   override readonly name = 'Unauthorized';
+  constructor(
+    message: string,
+    readonly reason: string = message,
+  ) {
+    super(message);
+  }
 }
+
+/** The one message of every 401 about the key itself (missing, malformed, unknown, revoked, other environment). */
+export const INVALID_API_KEY_MESSAGE = 'Invalid or missing API key';
 
 /** A valid credential that may not do this: missing scope or another partner's resource. */
 export class Forbidden extends DomainError {

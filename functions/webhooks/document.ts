@@ -142,12 +142,13 @@ export const ORDER_WEBHOOKS: readonly WebhookDocument[] = [
   },
   {
     kind: 'order.refunded',
-    summary: 'A refund is processed',
+    summary: 'A refund is processed (the whole order, or a part of it: then the order stays delivered)',
     body: { name: 'OrderRefundedEvent', schema: envelope('order.refunded') },
     example: example('order.refunded', '2026-11-28T10:00:00.000Z', {
-      status: 'refunded',
+      status: 'delivered',
       refunded_at: '2026-11-28T10:00:00.000Z',
       refund_amount: 12.5,
+      amount_refunded: 12.5,
       reason: 'One box arrived damaged',
     }),
   },

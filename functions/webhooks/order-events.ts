@@ -97,10 +97,13 @@ export const OrderCancelledData = z.strictObject({
 
 export const OrderRefundedData = z.strictObject({
   ...common,
-  status: status('refunded'),
+  /** The order's status after this refund: `refunded` once everything is refunded, `delivered` after a partial refund (another may follow). */
+  status: z.enum(['refunded', 'delivered']).default('refunded'),
   refunded_at: isoTime(),
-  /** Amount refunded, in the order's currency units; absent means the whole order. */
+  /** This refund, in the order's currency units; absent (in events made up by hand) means the whole order. */
   refund_amount: amount().optional(),
+  /** Every refund of the order so far, this one included (equals `total` once fully refunded). */
+  amount_refunded: amount().optional(),
   reason: text().optional(),
 });
 

@@ -13,6 +13,7 @@ import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../functions/api/pipeline/jso
 import { ORDER_WEBHOOKS } from '../../functions/api/openapi/partner-api';
 import type { DocumentedRoute } from '../../functions/api/openapi/route-document';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
+import { INVALID_API_KEY_MESSAGE } from '../../functions/domain/errors';
 
 const minutes = (ms: number) => `${ms / 60_000} minutes`;
 const SECURITY_HEADER = { bearerApiKey: '`Authorization: Bearer <API_KEY>`', headerApiKey: '`X-API-Key: <API_KEY>`' } as const;
@@ -65,7 +66,7 @@ ${routeRows(routes)}
 |---|---|
 | 200 | Success (201 for a sandbox order created) |
 | 400 | The request is invalid; \`details\` lists every problem |
-| 401 | No usable API key (which reason is never told) |
+| 401 | No usable API key. A missing, malformed, unknown, revoked or other-environment key always answers \`message\` \`${INVALID_API_KEY_MESSAGE}\` (which of these it was is never told); a key in the wrong header, in both headers or in one header twice answers a message that says what to send instead |
 | 403 | The key lacks the route's scope, or the resource is another partner's |
 | 404 | No such resource of yours (locally, also a path nothing serves: \`code\` \`NOT_FOUND\`; deployed, API Gateway answers an unknown path with \`{"message":"Not Found"}\`) |
 | 409 | Conflict with the current state (a user that exists, an \`Idempotency-Key\` in flight, an order change its status does not allow) |

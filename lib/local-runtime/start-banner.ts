@@ -21,6 +21,12 @@ export const SAMPLE_SETUP_BODY = {
   ],
 } as const satisfies DemoSetupBody;
 
+/** The handshake the printed `curl` makes: the user the setup `curl` creates. */
+export const SAMPLE_HANDSHAKE_BODY = {
+  internal_user_id: SAMPLE_SETUP_BODY.internalUserId,
+  internal_org_id: SAMPLE_SETUP_BODY.internalOrgId,
+} as const;
+
 export interface StartBannerInput {
   readonly url: string;
   readonly partnerId: string;
@@ -55,11 +61,16 @@ ${notice.join('\n')}${notice.length ? '\n' : ''}  Seeded sandbox partner
     pick a user: its server calls the handshake and embeds the module in an iframe;
     the sandbox partner's webhooks go to the demo's receiver, listed beside it
 
-  Try it:
+  Try it (setup first: the handshake signs in the user it creates):
     curl -s ${url}/health
     curl -s -X POST ${url}/v1/organizations/setup \\
       -H "Authorization: Bearer ${apiKey}" -H "Content-Type: application/json" \\
       -d '${JSON.stringify(SAMPLE_SETUP_BODY)}'
+    curl -s -X POST ${url}/v1/partner/handshake \\
+      -H "X-API-Key: ${apiKey}" -H "Content-Type: application/json" \\
+      -d '${JSON.stringify(SAMPLE_HANDSHAKE_BODY)}'
+
+  The guides' samples use $KEY and $BASE: export KEY=${apiKey} BASE=${url}
 
   Operator CLI (talks to this stack): npm run ops -- partner list
   Data: ${input.dataDir} (npm start -- --reset starts empty); ${input.resumedDeliveries} pending webhook deliveries resumed. Ctrl-C to stop.

@@ -14,7 +14,7 @@ import type { PartnerId } from '../../functions/domain/partners/partner';
 import { DELIVERY_STATUSES, type DeliveryAttempt, DeliveryStatus, type DeliveryId } from '../../functions/webhooks/delivery';
 import type { DeliveryWithAttempts } from '../../functions/webhooks/webhook-admin';
 import { documentLines, fieldLines, NONE, tableLines } from './human-format';
-import { type CommandTable, defineCommand } from './ops-command';
+import { type CommandTable, defineCommand, UsageError } from './ops-command';
 import { DeliveryIdOption, DeliveryStatusOption, limitOption, PartnerIdOption, partnerOption, TimeOption } from './option-schemas';
 
 const MAX_LIMIT = 500;
@@ -91,9 +91,7 @@ export async function deliveriesReplay(deps: Dependencies, options: DeliveriesRe
   const single = options.delivery !== undefined;
   const bulk = options.partner !== undefined || options.since !== undefined || options.status !== undefined;
   if (single === bulk || (bulk && (!options.partner || !options.since))) {
-    throw new ValidationFailed(
-      [{ code: 'INVALID_VALUE', message: 'give either --delivery ID, or --partner ID --since TIME [--status STATUS]', path: ['delivery'] }],
-    );
+    throw new UsageError('give either --delivery ID, or --partner ID --since TIME [--status STATUS]');
   }
   if (!single) {
     const { deliveryIds } = await deps.webhookAdmin.replaySince(options.partner as PartnerId, options.since as Date, options.status);

@@ -41,3 +41,12 @@ export type CommandTable = Readonly<Record<string, OpsCommand>>;
 
 /** Types a command's `run` options from its option specs. */
 export const defineCommand = <O extends OptionSpecs>(command: OpsCommand<O>): OpsCommand => command as unknown as OpsCommand;
+
+/**
+ * The options given do not go together (e.g. `deliveries replay` with both `--delivery`
+ * and `--partner`): a usage error, exit 2 with the command's usage, like a required
+ * option left out. A bad value of a well-formed command line is a failure (exit 1).
+ */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

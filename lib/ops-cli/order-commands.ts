@@ -135,7 +135,7 @@ const orderTextLines = (order: OrderView & { partner_id: string }): string[] => 
     ['total', formatUsd(toCents(order.total))],
     ['tracking', order.tracking_number === undefined ? NONE : `${order.carrier} ${order.tracking_number} ${order.tracking_url}`],
     ['signature', order.signature ?? NONE],
-    ['refund', order.refund_amount === undefined ? NONE : formatUsd(toCents(order.refund_amount))],
+    ['refunded', order.amount_refunded === undefined ? NONE : `${formatUsd(toCents(order.amount_refunded))} of ${formatUsd(toCents(order.total))} (${order.refunds?.length ?? 1} refund${(order.refunds?.length ?? 1) === 1 ? '' : 's'})`],
     ['createdAt', order.created_at],
   ]),
   '',

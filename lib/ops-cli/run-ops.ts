@@ -7,14 +7,14 @@ import type { Stage } from '../../functions/resources/stages';
 import { catalogCommands } from './catalog-commands';
 import { deliveryCommands } from './delivery-commands';
 import { keyCommands } from './key-commands';
-import type { CommandTable, OpsCommand } from './ops-command';
+import { type CommandTable, type OpsCommand, UsageError } from './ops-command';
 import { orderCommands } from './order-commands';
 import { orderEventCommands } from './order-event-commands';
 import { organizationCommands } from './organization-commands';
 import { outboxCommands } from './outbox-commands';
 import { partnerCommands } from './partner-commands';
 import { sessionCommands } from './session-commands';
-import { commandUsage, generalUsage } from './usage-text';
+import { commandUsage, generalUsage, isRequired } from './usage-text';
 import { webhookCommands } from './webhook-commands';
 
 /**
@@ -96,6 +96,14 @@ export async function runOps(argv: readonly string[], io: OpsIo, commands: Comma
     return EXIT_USAGE;
   }
 
+  // A required option left out is a usage error (nothing ran), like one given without its value.
+  const missing = requiredOptionsMissing(command, given);
+  if (missing.length > 0) {
+    err(`Error: ${missing.map((option) => `--${option} is required: give --${option} ${command.options[option]?.placeholder ?? 'VALUE'}`).join('; ')}`);
+    print(err, commandUsage(name, command));
+    return EXIT_USAGE;
+  }
+
   const schema = z.object(Object.fromEntries(Object.entries(command.options).map(([option, spec]) => [option, spec.schema])));
   const options = schema.safeParse(given);
   if (!options.success) {
@@ -110,8 +118,19 @@ export async function runOps(argv: readonly string[], io: OpsIo, commands: Comma
     return EXIT_OK;
   } catch (error) {
     err(`Error: ${describeFailure(error)}`);
+    if (error instanceof UsageError) {
+      print(err, commandUsage(name, command));
+      return EXIT_USAGE;
+    }
     return EXIT_FAILED;
   }
+}
+
+/** The required options the command line left out (usage text and this check read the same schemas). */
+function requiredOptionsMissing(command: OpsCommand, given: Record<string, unknown>): string[] {
+  return Object.entries(command.options)
+    .filter(([option, spec]) => given[option] === undefined && isRequired(spec))
+    .map(([option]) => option);
 }
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
@@ -166,6 +185,7 @@ function optionMessage(issue: ValidationIssue): string {
 
 /** One line, never a stack trace: operators see what failed, not where. */
 function describeFailure(error: unknown): string {
+  if (error instanceof UsageError) return error.message;
   if (error instanceof ValidationFailed) {
     const issues = error.issues.map((issue) => issue.message);
     // Some domain messages already list their issues; say each problem once.

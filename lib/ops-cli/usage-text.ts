@@ -3,7 +3,8 @@ import type { CommandTable, OpsCommand, OptionSpec } from './ops-command';
 
 const PROGRAM = 'npm run ops --';
 
-const isRequired = (option: OptionSpec) => !z.safeParse(option.schema, undefined).success;
+/** Whether the option's schema refuses its absence: the one place that says an option is required. */
+export const isRequired = (option: OptionSpec) => !z.safeParse(option.schema, undefined).success;
 
 const optionSynopsis = (name: string, option: OptionSpec) =>
   option.type === 'boolean' ? `--${name}` : `--${name} ${option.placeholder ?? 'VALUE'}`;

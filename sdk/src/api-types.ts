@@ -279,6 +279,12 @@ export interface OrderList {
     refund_amount?: number;
     refunded_at?: string;
     refund_reason?: string;
+    amount_refunded?: number;
+    refunds?: Array<{
+      amount: number;
+      refunded_at: string;
+      reason?: string;
+    }>;
   }>;
   has_more: boolean;
 }
@@ -348,6 +354,12 @@ export interface Order {
   refund_amount?: number;
   refunded_at?: string;
   refund_reason?: string;
+  amount_refunded?: number;
+  refunds?: Array<{
+    amount: number;
+    refunded_at: string;
+    reason?: string;
+  }>;
 }
 
 export interface OrderNotFoundError {
@@ -417,6 +429,12 @@ export interface OrderChange {
     refund_amount?: number;
     refunded_at?: string;
     refund_reason?: string;
+    amount_refunded?: number;
+    refunds?: Array<{
+      amount: number;
+      refunded_at: string;
+      reason?: string;
+    }>;
   };
 }
 
@@ -470,14 +488,14 @@ export type OrderTransitionConflictError = {
 };
 
 export interface ShipOrderRequest {
-  tracking_number: string;
-  carrier: string;
-  tracking_url: string;
-  estimated_delivery: string;
+  tracking_number?: string;
+  carrier?: string;
+  tracking_url?: string;
+  estimated_delivery?: string;
 }
 
 export interface DeliverOrderRequest {
-  signature: string;
+  signature?: string;
 }
 
 export interface CancelOrderRequest {
@@ -634,9 +652,10 @@ export interface OrderRefundedEvent {
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     test?: true;
-    status: "refunded";
+    status: "refunded" | "delivered";
     refunded_at: string;
     refund_amount?: number;
+    amount_refunded?: number;
     reason?: string;
   };
 }

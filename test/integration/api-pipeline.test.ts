@@ -56,6 +56,33 @@ describe('authentication (contract: Authentication 3-5)', () => {
     expect(res.body.error).toBe('Unauthorized');
   });
 
+  it('answers every key problem with the same message, so a revoked or other-environment key cannot be told from an unknown one', async () => {
+    const revoked = await stack.createPartner();
+    await stack.deps.partnerAdmin.revokeKey(revoked.partnerId, revoked.keyId as never);
+    const answers = await Promise.all([
+      stack.post(SETUP, {}),
+      stack.post(SETUP, {}, bearer('sk_test_short')),
+      stack.post(SETUP, {}, bearer(`sk_test_${'b'.repeat(64)}`)),
+      stack.post(SETUP, {}, bearer(`sk_live_${'a'.repeat(64)}`)),
+      stack.post(SETUP, {}, bearer(revoked.apiKey)),
+      stack.post(HANDSHAKE, { internal_user_id: 'u-1' }, xApiKey(revoked.apiKey)),
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: 'Unauthorized', message: 'Invalid or missing API key', code: 'UNAUTHORIZED', details: [] });
+    }
+    // The operator still sees which check failed.
+    const reasons = answers.map((res) => stack.logs.find((line) => line.requestId === res.headers.get('request-id'))?.reason);
+    expect(reasons).toEqual(['Missing API key', 'Malformed API key', 'Unknown API key', 'API key of the other environment', 'API key revoked', 'API key revoked']);
+  });
+
+  it('says what to send when the header is wrong: the other header, both headers', async () => {
+    const { apiKey } = await stack.createPartner();
+    expect((await stack.post(SETUP, {}, xApiKey(apiKey))).body.message).toBe('Use the Authorization: Bearer header on this endpoint');
+    expect((await stack.post(HANDSHAKE, {}, bearer(apiKey))).body.message).toBe('Use the X-API-Key header on this endpoint');
+    expect((await stack.post(SETUP, {}, { ...bearer(apiKey), ...xApiKey(apiKey) })).body.message).toBe('Send the API key in one header only');
+  });
+
   it('refuses the old key at once after rotation and accepts the new one', async () => {
     const partner = await stack.createPartner();
     const rotated = await stack.deps.partnerAdmin.rotateKey(partner.partnerId, partner.keyId as never);

@@ -79,6 +79,13 @@ function expectOneLineError(run: OpsRun, code: number, message: string | RegExp)
   expect(run.text).not.toMatch(/\n\s+at /);
 }
 
+/** A usage error: exit 2, the error first, then the command's usage. */
+function expectUsageError(run: OpsRun, message: string | RegExp) {
+  expect(run.code).toBe(2);
+  expect(run.lines[0]).toMatch(message);
+  expect(run.text).toMatch(/Usage|usage/);
+}
+
 /** Deps that fail the test if reached: the command line must be refused before the stack. */
 const unreachable = () => {
   let reached = false;
@@ -238,7 +245,7 @@ describe('organization list / show', () => {
       `Partner ${partner.partnerId} has no organization missing`,
     );
     const early = unreachable();
-    expectOneLineError(await ops(['organization', 'show', '--partner', partner.partnerId], early), 1, '--org is required');
+    expectUsageError(await ops(['organization', 'show', '--partner', partner.partnerId], early), 'Error: --org is required: give --org INTERNAL_ORG_ID');
     expectOneLineError(await ops(['organization', 'show', '--partner', partner.partnerId, '--org', '  '], early), 1, '--org must not be blank');
     expect(early.reached()).toBe(false);
   });
@@ -491,7 +498,7 @@ describe('webhook set / show / rotate-secret', () => {
     );
     expectOneLineError(bad, 1, /--events must list event kinds from order\.created, .* \(not event kinds: "order\.lost"\); --secret must be at least 24 characters/);
     expect(bad.text).not.toContain('short"');
-    expectOneLineError(await ops(['webhook', 'set', '--partner', partner.partnerId], early), 1, '--url is required');
+    expectUsageError(await ops(['webhook', 'set', '--partner', partner.partnerId], early), 'Error: --url is required: give --url URL');
     expectOneLineError(await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://x/', '--events', ''], early), 1, /--events must list/);
     expect(early.reached()).toBe(false);
 
@@ -676,7 +683,7 @@ describe('order-event and deliveries', () => {
       1,
       /--event must be one of "order\.created", /,
     );
-    expectOneLineError(await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created'], early), 1, '--data is required');
+    expectUsageError(await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created'], early), /^Error: --data is required: give --data /);
     expect(early.reached()).toBe(false);
 
     expectOneLineError(await publish('--event', 'order.created', '--data', '{nope'), 1, /^Error: The --data value is not valid JSON: data is not valid JSON/);

@@ -8,7 +8,8 @@ import { DynamoPartnerRepository } from '../../functions/adapters/dynamodb/partn
 import type { Dependencies } from '../../functions/container';
 import { hashApiKey } from '../../functions/domain/partners/api-keys';
 import { LOCAL_STACK_NOT_RUNNING, openOpsTarget } from '../../lib/ops-cli/ops-target';
-import { runOps } from '../../lib/ops-cli/run-ops';
+import { COMMANDS, runOps } from '../../lib/ops-cli/run-ops';
+import { isRequired } from '../../lib/ops-cli/usage-text';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 const SETUP = '/v1/organizations/setup';
@@ -83,7 +84,9 @@ describe('partner create', () => {
   });
 
   it('refuses a missing name or an invalid alert email with a one-line error', async () => {
-    expectOneLineError(await ops(['partner', 'create']), 1, /--name is required/);
+    const missingName = await ops(['partner', 'create']);
+    expect(missingName.code).toBe(2);
+    expect(missingName.lines[0]).toBe('Error: --name is required: give --name NAME');
     expectOneLineError(await ops(['partner', 'create', '--name', '   ']), 1, /--name must not be blank/);
     expectOneLineError(await ops(['partner', 'create', '--name', 'X', '--alert-email', 'nope']), 1, /--alert-email must be a valid email/);
   });
@@ -348,6 +351,39 @@ describe('command line', () => {
     expectOneLineError(await ops(['key', 'revoke', '--partner', randomUUID(), '--key', ''], deps), 1, /^Error: --key must not be blank$/);
     expectOneLineError(await ops(['partner', 'create', '--name', ''], deps), 1, /^Error: --name must not be blank$/);
     expect(reached).toBe(false);
+  });
+
+  it('answers a required option left out with exit 2 and the usage, before reaching the stack, on every command', async () => {
+    let reached = false;
+    const deps = async () => {
+      reached = true;
+      return stack.deps;
+    };
+    const samples: [string[], string][] = [
+      [['partner', 'show'], 'Error: --partner is required: give --partner ID'],
+      [['key', 'revoke', '--partner', randomUUID()], 'Error: --key is required: give --key KEY_ID'],
+      [['session', 'list'], 'Error: --partner is required: give --partner ID'],
+      [['order', 'show'], 'Error: --order is required: give --order ID'],
+      [['webhook', 'show', '--json'], 'Error: --partner is required: give --partner ID'],
+      [['deliveries', 'show'], 'Error: --delivery is required: give --delivery ID'],
+    ];
+    for (const [argv, message] of samples) {
+      const run = await ops(argv, deps);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.lines[0]).toBe(message);
+      expect(run.text).toContain(`ops -- ${argv.filter((word) => !word.startsWith('-') && !/^[0-9a-f-]{36}$/.test(word)).join(' ')}`);
+    }
+    // Every command with a required option, not only the samples.
+    const withRequired = Object.entries(COMMANDS).filter(([, command]) => Object.values(command.options).some(isRequired));
+    expect(withRequired.length).toBeGreaterThan(15);
+    for (const [name] of withRequired) expect((await ops(name.split(' '), deps)).code, name).toBe(2);
+    expect(reached).toBe(false);
+  });
+
+  it('answers options that do not go together with exit 2', async () => {
+    const run = await ops(['deliveries', 'replay', '--delivery', randomUUID(), '--partner', randomUUID()]);
+    expect(run.code).toBe(2);
+    expect(run.lines[0]).toBe('Error: give either --delivery ID, or --partner ID --since TIME [--status STATUS]');
   });
 
   it('answers an unknown option or a stray argument with exit 2', async () => {

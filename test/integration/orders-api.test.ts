@@ -52,7 +52,7 @@ const INPUT: Record<OrderAction, Record<string, unknown>> = {
   ship: SHIPMENT,
   deliver: { signature: 'R. Front Desk' },
   cancel: { reason: 'ordered twice' },
-  refund: { amount: 5.5, reason: 'one box damaged' },
+  refund: { reason: 'one box damaged' },
 };
 
 const placeOrder = (partner: OrderingPartner, body: Record<string, unknown> = {}) =>
@@ -266,7 +266,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     stack.clock.advance(60_000);
     const refunded = await act(partner, placed.id, 'refund');
     expect(refunded.status).toBe(200);
-    expect(refunded.body.order).toMatchObject({ status: 'refunded', refund_amount: 5.5, refunded_at: at(), refund_reason: 'one box damaged' });
+    expect(refunded.body.order).toMatchObject({ status: 'refunded', refund_amount: placed.total, amount_refunded: placed.total, refunded_at: at(), refund_reason: 'one box damaged' });
     expect(refunded.body.order.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'confirmed', 'shipped', 'delivered', 'refunded']);
 
     const read = await get(`/v1/orders/${placed.id}`, partner.bearer);
@@ -302,7 +302,8 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
       ...common,
       status: 'refunded',
       refunded_at: refunded.body.order.refunded_at,
-      refund_amount: 5.5,
+      refund_amount: placed.total,
+      amount_refunded: placed.total,
       reason: 'one box damaged',
       sequence: 5,
       previous_status: 'delivered',
@@ -365,13 +366,41 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     expect(receiver.requests.length).toBe(before);
   });
 
-  it('answers 400 with details for invalid inputs: ship without tracking, an http tracking URL, a refund above the total', async () => {
+  it('makes up what ship and deliver leave out: a UPS number, its https tracking page, delivery three days from now, "Front desk"', async () => {
     const partner = await anOrderingPartner(stack, receiver);
     const order = (await placeOrder(partner)).body.order;
     await act(partner, order.id, 'confirm');
-    const bare = await act(partner, order.id, 'ship', {});
-    expect(bare.status).toBe(400);
-    expect(bare.body.details.map((d: { path: string[] }) => d.path[0]).sort()).toEqual(['carrier', 'estimated_delivery', 'tracking_number', 'tracking_url']);
+    const now = stack.clock.now();
+    const shipped = await act(partner, order.id, 'ship', ''); // no body at all
+    expect(shipped.status, shipped.text).toBe(200);
+    const trackingNumber = `1Z${order.id.replaceAll('-', '').slice(0, 16).toUpperCase()}`;
+    expect(shipped.body.order).toMatchObject({
+      status: 'shipped',
+      carrier: 'UPS',
+      tracking_number: trackingNumber,
+      tracking_url: `https://track.example.com/${trackingNumber}`,
+      estimated_delivery: `${new Date(now.getTime() + 3 * 86_400_000).toISOString().slice(0, 10)}T17:00:00Z`,
+    });
+    const delivered = await act(partner, order.id, 'deliver', {});
+    expect(delivered.status, delivered.text).toBe(200);
+    expect(delivered.body.order).toMatchObject({ status: 'delivered', signature: 'Front desk' });
+  });
+
+  it('keeps the fields given and fills in only the rest', async () => {
+    const partner = await anOrderingPartner(stack, receiver);
+    const order = (await placeOrder(partner)).body.order;
+    await act(partner, order.id, 'confirm');
+    const shipped = await act(partner, order.id, 'ship', { carrier: 'FedEx', tracking_number: '7712' });
+    expect(shipped.body.order).toMatchObject({ carrier: 'FedEx', tracking_number: '7712', tracking_url: 'https://track.example.com/7712' });
+  });
+
+  it('answers 400 with details for invalid inputs: blank tracking, an http tracking URL, a refund above the total', async () => {
+    const partner = await anOrderingPartner(stack, receiver);
+    const order = (await placeOrder(partner)).body.order;
+    await act(partner, order.id, 'confirm');
+    const blank = await act(partner, order.id, 'ship', { tracking_number: '', carrier: ' ', estimated_delivery: 'soon' });
+    expect(blank.status).toBe(400);
+    expect(blank.body.details.map((d: { path: string[] }) => d.path[0]).sort()).toEqual(['carrier', 'estimated_delivery', 'tracking_number']);
     const http = await act(partner, order.id, 'ship', { ...SHIPMENT, tracking_url: 'http://track.example.com/1' });
     expect(http.body.details).toEqual([expect.objectContaining({ code: 'INVALID_FORMAT', path: ['tracking_url'] })]);
     await act(partner, order.id, 'ship');
@@ -380,6 +409,50 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.details).toEqual([expect.objectContaining({ code: 'TOO_BIG', path: ['amount'] })]);
     expect((await act(partner, order.id, 'refund', '[1]')).body.details[0].code).toBe('INVALID_BODY');
+  });
+
+  it('refunds a delivered order in parts: it stays delivered until the refunds reach the total, each refund its own order.refunded', async () => {
+    const partner = await anOrderingPartner(stack, receiver);
+    const placed = (await placeOrder(partner)).body.order;
+    for (const action of PATH_TO.delivered) await act(partner, placed.id, action);
+    const totalCents = Math.round(placed.total * 100);
+
+    const first = await act(partner, placed.id, 'refund', { amount: 5, reason: 'one box damaged' });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.order).toMatchObject({ status: 'delivered', refund_amount: 5, amount_refunded: 5, refund_reason: 'one box damaged' });
+    expect(first.body.order.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'confirmed', 'shipped', 'delivered']);
+
+    const second = await act(partner, placed.id, 'refund', { amount: 2.5 });
+    expect(second.body.order).toMatchObject({ status: 'delivered', refund_amount: 2.5, amount_refunded: 7.5 });
+    expect(second.body.order.refund_reason).toBeUndefined();
+
+    const remaining = (totalCents - 750) / 100;
+    const tooMuch = await act(partner, placed.id, 'refund', { amount: remaining + 0.01 });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body.details).toEqual([
+      expect.objectContaining({ code: 'TOO_BIG', path: ['amount'], message: `amount must be at most what is left to refund, $${remaining.toFixed(2)} ($7.50 of $${placed.total.toFixed(2)} was refunded)` }),
+    ]);
+
+    const rest = await act(partner, placed.id, 'refund', '');
+    expect(rest.status, rest.text).toBe(200);
+    expect(rest.body.order).toMatchObject({ status: 'refunded', refund_amount: remaining, amount_refunded: placed.total });
+    expect(rest.body.order.refunds).toEqual([
+      { amount: 5, refunded_at: expect.any(String), reason: 'one box damaged' },
+      { amount: 2.5, refunded_at: expect.any(String) },
+      { amount: remaining, refunded_at: expect.any(String) },
+    ]);
+    expect(rest.body.order.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'confirmed', 'shipped', 'delivered', 'refunded']);
+    // Fully refunded: nothing more to refund.
+    expect((await act(partner, placed.id, 'refund', { amount: 0.01 })).body.code).toBe('INVALID_ORDER_TRANSITION');
+
+    await deliverEverything(stack);
+    const refunds = webhooksOf(receiver, placed.id, partner.secret).filter((w) => w.event === 'order.refunded');
+    expect(refunds.map((w) => w.body.data).sort((a, b) => Number(a.sequence) - Number(b.sequence))).toEqual([
+      expect.objectContaining({ status: 'delivered', previous_status: 'delivered', refund_amount: 5, amount_refunded: 5, reason: 'one box damaged', sequence: 5 }),
+      expect.objectContaining({ status: 'delivered', previous_status: 'delivered', refund_amount: 2.5, amount_refunded: 7.5, sequence: 6 }),
+      expect.objectContaining({ status: 'refunded', previous_status: 'delivered', refund_amount: remaining, amount_refunded: placed.total, sequence: 7 }),
+    ]);
+    expect(new Set(refunds.map((w) => w.deliveryId)).size).toBe(3);
   });
 
   it('refuses another partner’s order with 403 and an unknown one with 404, changing nothing', async () => {

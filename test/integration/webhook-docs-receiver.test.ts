@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../lib/local-runtime/free-port';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
+import { PAYMENT_METHOD } from '../../functions/domain/orders/order';
+import { OrderCreatedData } from '../../functions/webhooks/order-events';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { aPartnerWithOrganization, orderCreatedData } from '../support/webhook-fixtures';
 
@@ -25,6 +27,24 @@ async function documentedReceiver(): Promise<string> {
   if (!block) throw new Error('docs/webhooks.md has no receiver.mjs example');
   return block[1] as string;
 }
+
+describe('the local walk-through in docs/webhooks.md', () => {
+  it("uses a partner of its own, never the seeded one's webhook (the demo's panel listens there)", async () => {
+    const doc = await readFile(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+    const walkThrough = doc.slice(doc.indexOf('## Trying it locally'), doc.indexOf('## Operator runbook'));
+    expect(walkThrough).toContain('npm run ops -- partner create --name');
+    expect(walkThrough).toContain('webhook set --partner $PARTNER_ID');
+    expect(walkThrough).not.toMatch(/<PARTNER_ID>|Bearer \$KEY/);
+  });
+
+  it('publishes order-event data that is a valid order.created, paid by invoice as every order is', async () => {
+    const doc = await readFile(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+    const data = /order-event --partner \S+ --event order\.created --data '(\{.*\})'/.exec(doc)?.[1];
+    expect(data).toBeDefined();
+    const parsed = OrderCreatedData.parse(JSON.parse(data as string));
+    expect(parsed.payment_method).toBe(PAYMENT_METHOD);
+  });
+});
 
 describe('the receiver example in docs/webhooks.md', () => {
   it('verifies, acknowledges and processes a real delivery, and rejects a forged one', async () => {

@@ -257,8 +257,9 @@ describe('bulk replay', () => {
   });
 
   it('refuses a replay that names neither one delivery nor a partner and a time', async () => {
-    expect((await ops(['deliveries', 'replay'])).code).toBe(1);
-    expect((await ops(['deliveries', 'replay', '--partner', '00000000-0000-4000-8000-000000000000'])).code).toBe(1);
+    // Options that do not make a replay are a usage error; a bad value is a failure.
+    expect((await ops(['deliveries', 'replay'])).code).toBe(2);
+    expect((await ops(['deliveries', 'replay', '--partner', '00000000-0000-4000-8000-000000000000'])).code).toBe(2);
     const badTime = await ops(['deliveries', 'replay', '--partner', '00000000-0000-4000-8000-000000000000', '--since', 'yesterday']);
     expect(badTime.code).toBe(1);
     expect(badTime.text).toMatch(/^Error: --since /);

@@ -69,12 +69,15 @@ describe('PartnerClient order methods on the local stack', () => {
     const confirmed = await client.sandbox.orders.confirm(id);
     const shipped = await client.sandbox.orders.ship(id, SHIPMENT);
     const delivered = await client.sandbox.orders.deliver(id, { signature: 'R. Front Desk' });
-    const refunded = await client.sandbox.orders.refund(id, { amount: 1.5, reason: 'one box damaged' });
+    const partly = await client.sandbox.orders.refund(id, { amount: 1.5, reason: 'one box damaged' });
+    expect(partly.order).toMatchObject({ status: 'delivered', refund_amount: 1.5, amount_refunded: 1.5 });
+    const refunded = await client.sandbox.orders.refund(id); // the rest
 
-    for (const change of [placed, confirmed, shipped, delivered, refunded]) expect(documented('OrderChange', change)).toEqual([]);
+    for (const change of [placed, confirmed, shipped, delivered, partly, refunded]) expect(documented('OrderChange', change)).toEqual([]);
     expect([confirmed, shipped, delivered, refunded].map((change) => change.order.status)).toEqual(['confirmed', 'shipped', 'delivered', 'refunded']);
     expect(shipped.order).toMatchObject({ tracking_number: SHIPMENT.trackingNumber, carrier: 'UPS', tracking_url: SHIPMENT.trackingUrl });
-    expect(refunded.order).toMatchObject({ signature: 'R. Front Desk', refund_amount: 1.5, refund_reason: 'one box damaged' });
+    expect(refunded.order).toMatchObject({ signature: 'R. Front Desk', amount_refunded: placed.order.total });
+    expect(refunded.order.refunds?.map((refund) => refund.amount)).toEqual([1.5, Math.round(placed.order.total * 100 - 150) / 100]);
   });
 
   it('sandbox.orders.cancel cancels a pending order with its reason', async () => {

@@ -83,6 +83,13 @@ describe('SDK calls of the order routes', () => {
     expect(sent[0]!.url.pathname).toBe('/v1/sandbox/orders');
   });
 
+  it('sandbox.orders.create also takes the wire name product_id, as plain JavaScript copied from the API reference sends it', async () => {
+    const { client, sent } = aRecordedClient(() => ({ status: 201, body: { success: true, order: anOrder('o-9') } }));
+    const items = [{ product_id: 'glove-m', quantity: 2 }, { productId: 'mask-l', quantity: 1 }];
+    await client.sandbox.orders.create({ internalUserId: 'u-1', items });
+    expect(sent[0]!.body).toEqual({ internal_user_id: 'u-1', items: [{ product_id: 'glove-m', quantity: 2 }, { product_id: 'mask-l', quantity: 1 }] });
+  });
+
   it('sandbox.orders transitions post to /{order_id}/{action} with only the fields given', async () => {
     const { client, sent } = aRecordedClient(() => ({ status: 200, body: { success: true, order: anOrder('o-9') } }));
     await client.sandbox.orders.confirm('o-9');

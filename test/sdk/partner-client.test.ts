@@ -164,7 +164,7 @@ describe('PartnerClient on the local stack', () => {
       const client = new PartnerClient({ apiKey: `sk_test_${'0'.repeat(64)}`, baseUrl: stack.url });
       const error = await failureOf(client.sessions.handshake({ internalUserId: 'u-1' }));
       expect(error).toBeInstanceOf(PartnerAuthenticationError);
-      expect(error).toMatchObject({ name: 'PartnerAuthenticationError', status: 401, code: 'UNAUTHORIZED', message: 'Invalid API key' });
+      expect(error).toMatchObject({ name: 'PartnerAuthenticationError', status: 401, code: 'UNAUTHORIZED', message: 'Invalid or missing API key' });
       expect(error.requestId).toBeTruthy();
     });
 

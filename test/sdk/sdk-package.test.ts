@@ -5,7 +5,7 @@
  * is imported by plain Node too.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,22 @@ const missing = await client.sessions.handshake({ internalUserId: 'nobody' }).ca
 console.log(JSON.stringify({ setup, session, notFound: missing instanceof PartnerNotFoundError, verifier: typeof verifyWebhookSignature }));
 `;
 
+/**
+ * The README's links that lead nowhere once installed: every link is absolute (`https:`),
+ * an anchor, or a file inside the package (the repository's docs/ is not in the tarball).
+ */
+async function brokenReadmeLinks(packageDir: string): Promise<string[]> {
+  const readme = await readFile(join(packageDir, 'README.md'), 'utf8');
+  const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] as string);
+  const broken: string[] = [];
+  for (const target of targets) {
+    if (/^(https?:|mailto:|#)/.test(target)) continue;
+    const file = join(packageDir, target.split('#')[0] as string);
+    if (!file.startsWith(packageDir) || !(await stat(file).then(() => true, () => false))) broken.push(target);
+  }
+  return broken;
+}
+
 let stack: TestStack;
 let consumerDir: string;
 let packDir: string;
@@ -57,6 +73,7 @@ describe('the packed SDK in plain Node 20', () => {
     expect(installed.dependencies ?? {}).toEqual({});
     const shipped = await readdir(join(consumerDir, 'node_modules/@partner-embed/sdk/dist'), { recursive: true });
     expect(shipped.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+    expect(await brokenReadmeLinks(join(consumerDir, 'node_modules/@partner-embed/sdk'))).toEqual([]);
 
     await writeFile(join(consumerDir, 'consumer.mjs'), CONSUMER);
     const { apiKey } = await stack.createPartner();

@@ -76,12 +76,26 @@ describe('order events', () => {
       ...ids,
       sequence: 5,
       previous_status: 'delivered',
-      status: 'refunded',
+      // 12.49 of 59.20: a partial refund, so the order stays delivered.
+      status: 'delivered',
       refunded_at: at('refunded'),
       refund_amount: 12.49,
+      amount_refunded: 12.49,
       reason: 'One box damaged',
     });
     expect(orders.events.map((event) => event.timestamp)).toEqual(final.statusHistory.map((change) => change.at));
+  });
+
+  it('gives each refund of an order its own event id, and the same id to the same change read again', async () => {
+    const { orders, placed, orderService, partner, clock } = await anOrderThroughItsLife();
+    clock.advance(60_000);
+    await orderService.transition(placed.id, 'refund', { amount: 1 }, { partnerId: partner.id });
+    const refunds = orders.events.filter((event) => event.event === 'order.refunded');
+    expect(refunds).toHaveLength(2);
+    expect(refunds[0]!.eventId).not.toBe(refunds[1]!.eventId);
+    const final = (await orders.get(placed.id))!;
+    expect(latestOrderEvent(final).eventId).toBe(refunds[1]!.eventId);
+    for (const event of refunds) expect(ORDER_EVENT_DATA['order.refunded'].parse(event.data)).toEqual(event.data);
   });
 
   it('order.cancelled carries the reason when one was given', async () => {

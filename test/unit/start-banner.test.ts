@@ -29,6 +29,22 @@ describe('what npm start prints', () => {
   });
 });
 
+describe('the commands npm start invites you to run', () => {
+  const banner = startBanner({ ...base, url: 'http://localhost:4123', reset: false, keyIssued: false });
+
+  it('prints a setup curl and a handshake curl for the user it creates, with the real key and port', () => {
+    expect(banner).toContain(`curl -s -X POST http://localhost:4123/v1/organizations/setup \\\n      -H "Authorization: Bearer ${base.apiKey}"`);
+    expect(banner).toContain(`curl -s -X POST http://localhost:4123/v1/partner/handshake \\\n      -H "X-API-Key: ${base.apiKey}"`);
+    expect(banner).toContain(`-d '{"internal_user_id":"${SAMPLE_SETUP_BODY.internalUserId}","internal_org_id":"${SAMPLE_SETUP_BODY.internalOrgId}"}'`);
+    expect(banner.indexOf('/v1/organizations/setup')).toBeLessThan(banner.indexOf('/v1/partner/handshake'));
+    expect(banner).not.toContain('3000');
+  });
+
+  it("sets the guides' $KEY and $BASE to the real key and address", () => {
+    expect(banner).toContain(`export KEY=${base.apiKey} BASE=http://localhost:4123`);
+  });
+});
+
 describe('the organizations the local sandbox invites you to create', () => {
   it('have one name each, and no two share a name', () => {
     const names = new Map<string, Set<string>>();

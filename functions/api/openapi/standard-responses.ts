@@ -3,6 +3,8 @@
  * rate-limit failures (functions/api/pipeline/api-key-auth.ts), in the general
  * error body. A route document spreads them into its `responses`.
  */
+import { INVALID_API_KEY_MESSAGE } from '../../domain/errors';
+import { wrongHeaderMessage } from '../pipeline/api-key-auth';
 import { ForbiddenBody, RateLimitExceededBody, UnauthorizedBody } from '../pipeline/error-bodies';
 import type { ResponseDocument, ResponseHeaders } from './route-document';
 
@@ -18,12 +20,16 @@ export const SERVER_ERROR_HEADERS: ResponseHeaders = {
 };
 
 export const unauthorizedResponse = (header: string): ResponseDocument => ({
-  description: `The key is missing, unknown, revoked or of the other environment, was not sent as \`${header}\`, or two credentials were sent (both headers, or one twice). Which of these it was is never told.`,
+  description: `No usable credential. A key that is missing, malformed, unknown, revoked or of the other environment always answers the message \`${INVALID_API_KEY_MESSAGE}\`: which of these it was is never told. A credential in the wrong header (not \`${header}\`), in both headers, or in one header twice answers a message that says what to send instead.`,
   body: { name: 'UnauthorizedError', schema: UnauthorizedBody },
   examples: {
     unauthorized: {
-      summary: 'No usable key',
-      value: { error: 'Unauthorized', message: 'Invalid API key', code: 'UNAUTHORIZED', details: [] },
+      summary: 'No usable key (missing, unknown, revoked or other environment)',
+      value: { error: 'Unauthorized', message: INVALID_API_KEY_MESSAGE, code: 'UNAUTHORIZED', details: [] },
+    },
+    wrongHeader: {
+      summary: 'The key in the other header',
+      value: { error: 'Unauthorized', message: wrongHeaderMessage(header.startsWith('X-API-Key') ? 'x-api-key' : 'authorization-bearer'), code: 'UNAUTHORIZED', details: [] },
     },
   },
   // Not authenticated, so not counted: no RateLimit headers.

@@ -1,6 +1,6 @@
 import { type OrdersApiDependencies, ordersApiFromEnvironment } from '../../composition/orders-api';
 import { OrganizationNotFound } from '../../domain/errors';
-import type { OrderAction } from '../../domain/orders/transition-input';
+import { type OrderAction, withSandboxDefaults } from '../../domain/orders/transition-input';
 import { parseSandboxOrderRequest } from '../../domain/orders/sandbox-order-request';
 import type { HttpLambda } from '../pipeline/api-context';
 import { apiHandler } from '../pipeline/api-handler';
@@ -20,7 +20,10 @@ const orderIdOf = (pathParameters: Record<string, string | undefined> | undefine
 
 const transition = (getDependencies: GetDependencies, action: OrderAction): HttpLambda =>
   apiHandler(`POST /v1/sandbox/orders/{order_id}/${action}`, getDependencies, async ({ event, body, caller, deps }) => {
-    const order = await deps.orderService.transition(orderIdOf(event.pathParameters), action, body, { partnerId: caller.partnerId });
+    const orderId = orderIdOf(event.pathParameters);
+    // The sandbox fills in what a partner's CI leaves out (tracking, signature); operators give it all.
+    const input = withSandboxDefaults(action, body, orderId, deps.clock.now());
+    const order = await deps.orderService.transition(orderId, action, input, { partnerId: caller.partnerId });
     return json(200, toOrderChangeResponse(order));
   });
 

@@ -68,12 +68,25 @@ export const CANCELLED_ORDER: OrderBody = {
   cancellation_reason: 'ordered twice',
 };
 
-export const REFUNDED_ORDER: OrderBody = {
+/** After a refund of part of the total: still `delivered`, so it can be refunded again. */
+export const PARTIALLY_REFUNDED_ORDER: OrderBody = {
   ...DELIVERED_ORDER,
-  status: 'refunded',
   updated_at: '2036-01-06T09:00:00.000Z',
-  status_history: [...DELIVERED_ORDER.status_history, { status: 'refunded', at: '2036-01-06T09:00:00.000Z' }],
   refund_amount: 12.49,
   refunded_at: '2036-01-06T09:00:00.000Z',
   refund_reason: 'one box damaged',
+  amount_refunded: 12.49,
+  refunds: [{ amount: 12.49, refunded_at: '2036-01-06T09:00:00.000Z', reason: 'one box damaged' }],
+};
+
+/** After a second refund, of the rest: `refunded`. */
+export const REFUNDED_ORDER: OrderBody = {
+  ...DELIVERED_ORDER,
+  status: 'refunded',
+  updated_at: '2036-01-07T09:00:00.000Z',
+  status_history: [...DELIVERED_ORDER.status_history, { status: 'refunded', at: '2036-01-07T09:00:00.000Z' }],
+  refund_amount: 24,
+  refunded_at: '2036-01-07T09:00:00.000Z',
+  amount_refunded: 36.49,
+  refunds: [...(PARTIALLY_REFUNDED_ORDER.refunds ?? []), { amount: 24, refunded_at: '2036-01-07T09:00:00.000Z' }],
 };

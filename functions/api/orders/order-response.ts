@@ -9,7 +9,7 @@
 // zod/mini: the orders Lambda builds these schemas at cold start.
 import * as z from 'zod/mini';
 import { fromCents } from '../../domain/money';
-import { type Order, OrderStatus, PAYMENT_METHOD } from '../../domain/orders/order';
+import { type Order, OrderStatus, PAYMENT_METHOD, refundedCentsOf, refundedTotalOf } from '../../domain/orders/order';
 import type { OrderPage } from '../../domain/orders/order-repository';
 
 /** Dollars: computed in integer cents, so at most two decimals (`multipleOf` is left out: floats make 0.01 steps fail). */
@@ -33,6 +33,8 @@ const ShippingAddressBody = z.strictObject({
 });
 
 const StatusChangeBody = z.strictObject({ status: OrderStatus, at: z.iso.datetime() });
+
+const RefundBody = z.strictObject({ amount: Dollars, refunded_at: z.iso.datetime(), reason: z.optional(z.string()) });
 
 export const OrderBody = z.strictObject({
   id: z.uuid(),
@@ -62,9 +64,14 @@ export const OrderBody = z.strictObject({
   signature: z.optional(z.string()),
   cancelled_at: z.optional(z.iso.datetime()),
   cancellation_reason: z.optional(z.string()),
+  /** The latest refund: its amount, time and reason. */
   refund_amount: z.optional(Dollars),
   refunded_at: z.optional(z.iso.datetime()),
   refund_reason: z.optional(z.string()),
+  /** Every refund so far; the order stays `delivered` until this reaches `total`. */
+  amount_refunded: z.optional(Dollars),
+  /** Each refund, oldest first (an order may be refunded in parts, up to its total). */
+  refunds: z.optional(z.array(RefundBody)),
 });
 export type OrderBody = z.infer<typeof OrderBody>;
 
@@ -102,7 +109,10 @@ export const toOrderResponse = (order: Order): OrderBody => ({
   },
   created_at: order.createdAt,
   updated_at: order.updatedAt,
-  status_history: order.statusHistory.map((change) => ({ status: change.status, at: change.at })),
+  // Each status the order reached: a partial refund changes none (it is in `refunds`).
+  status_history: order.statusHistory
+    .filter((change) => change.status !== 'refunded' || refundedTotalOf(change) === order.totalCents)
+    .map((change) => ({ status: change.status, at: change.at })),
   ...(order.confirmedAt === undefined ? {} : { confirmed_at: order.confirmedAt }),
   ...(order.shipment === undefined
     ? {}
@@ -126,6 +136,10 @@ export const toOrderResponse = (order: Order): OrderBody => ({
         refund_amount: fromCents(order.refund.amountCents),
         refunded_at: order.refund.refundedAt,
         ...(order.refund.reason === undefined ? {} : { refund_reason: order.refund.reason }),
+        amount_refunded: fromCents(refundedCentsOf(order)),
+        refunds: order.statusHistory
+          .filter((change) => change.status === 'refunded')
+          .map((change) => ({ amount: fromCents(change.amountCents), refunded_at: change.at, ...(change.reason === undefined ? {} : { reason: change.reason }) })),
       }),
 });
 

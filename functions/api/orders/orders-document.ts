@@ -125,7 +125,7 @@ export const GET_ORDER_ROUTE: RouteDocument = {
   tag: 'Orders',
   summary: 'Retrieve an order',
   description:
-    "One order as it is now: the items, prices and address as they were when it was placed, its status history, and the fields of every status it has reached (`confirmed_at`; `tracking_number`, `carrier`, `tracking_url`, `estimated_delivery`, `shipped_at`; `delivered_at`, `signature`; `cancelled_at`, `cancellation_reason`; `refund_amount`, `refunded_at`, `refund_reason`). Money is in US dollars with at most two decimals, computed in cents: `total` is exactly `subtotal + tax + shipping`.",
+    "One order as it is now: the items, prices and address as they were when it was placed, its status history, and the fields of every status it has reached (`confirmed_at`; `tracking_number`, `carrier`, `tracking_url`, `estimated_delivery`, `shipped_at`; `delivered_at`, `signature`; `cancelled_at`, `cancellation_reason`; `refund_amount`, `refunded_at`, `refund_reason` of the latest refund, `amount_refunded` and `refunds`: a partially refunded order stays `delivered`). Money is in US dollars with at most two decimals, computed in cents: `total` is exactly `subtotal + tax + shipping`.",
   parameters: [ORDER_ID_PARAMETER],
   responses: {
     200: {

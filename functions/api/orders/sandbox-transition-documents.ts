@@ -1,15 +1,16 @@
 /**
  * POST /v1/sandbox/orders/{order_id}/{confirm|ship|deliver|cancel|refund} in the partner
  * API document: one route per action, each with the input schema the handler validates
- * with (`TRANSITION_INPUT`), the body it answers with (`OrderChangeBody`) and the errors
+ * with (`SANDBOX_TRANSITION_INPUT`: the operator's fields, with defaults for what a
+ * partner's CI leaves out), the body it answers with (`OrderChangeBody`) and the errors
  * `functions/error-outcomes.ts` makes for it. Sandbox only.
  */
 import { ORDER_TRANSITIONS } from '../../domain/orders/order-lifecycle';
-import { ORDER_ACTIONS, type OrderAction, TRANSITION_INPUT } from '../../domain/orders/transition-input';
+import { ORDER_ACTIONS, type OrderAction, SANDBOX_SHIPMENT_DEFAULTS, SANDBOX_TRANSITION_INPUT } from '../../domain/orders/transition-input';
 import { apiRoute } from '../../routes';
 import { OrderTransitionConflictBody, ValidationErrorBody } from '../pipeline/error-bodies';
 import { internalErrorResponse, orderNotFoundResponse } from './order-api-responses';
-import { CANCELLED_ORDER, CONFIRMED_ORDER, DELIVERED_ORDER, EXAMPLE_ORDER_ID, EXAMPLE_OTHER_PARTNERS_ORDER_ID, REFUNDED_ORDER, SHIPPED_ORDER } from './order-examples';
+import { CANCELLED_ORDER, CONFIRMED_ORDER, DELIVERED_ORDER, EXAMPLE_ORDER_ID, EXAMPLE_OTHER_PARTNERS_ORDER_ID, PARTIALLY_REFUNDED_ORDER, REFUNDED_ORDER, SHIPPED_ORDER } from './order-examples';
 import { type OrderBody, OrderChangeBody } from './order-response';
 import { ORDER_ID_PARAMETER } from './orders-document';
 import type { RouteDocument } from '../openapi/route-document';
@@ -25,9 +26,11 @@ interface ActionDocument {
   readonly description: string;
   readonly requestName: string;
   readonly requestExample: unknown;
-  /** confirm, cancel and refund take no body or an empty one. */
+  /** Every action but one with a required field may be sent without a body (on sandbox, all of them). */
   readonly bodyOptional: boolean;
   readonly result: OrderBody;
+  /** More 200 examples (the refund's full one). */
+  readonly otherResults?: Readonly<Record<string, { readonly summary: string; readonly value: OrderBody }>>;
   /** A change this action's `from` statuses do not allow, for the 409 example. */
   readonly refusedFrom: OrderBody['status'];
 }
@@ -47,7 +50,7 @@ const ACTIONS: Readonly<Record<OrderAction, ActionDocument>> = {
     operationId: 'shipSandboxOrder',
     summary: 'Ship an order (sandbox)',
     description:
-      'Ships the order with its tracking (all four fields required: `tracking_number` and `carrier` up to 64 characters, `tracking_url` https, `estimated_delivery` ISO 8601 with an offset); `order.shipped` follows.',
+      `Ships the order with its tracking; \`order.shipped\` follows. Every field is optional on sandbox, and what is left out is made up: \`carrier\` \`${SANDBOX_SHIPMENT_DEFAULTS.carrier}\`, \`tracking_number\` \`1Z\` and the order id's first 16 hexadecimal digits in upper case, \`tracking_url\` \`https://track.example.com/<tracking_number>\`, \`estimated_delivery\` 17:00 UTC three days from now. Given fields must be valid: \`tracking_number\` and \`carrier\` up to 64 characters, \`tracking_url\` https, \`estimated_delivery\` ISO 8601 with an offset. (Operators shipping a production order give all four.)`,
     requestName: 'ShipOrderRequest',
     requestExample: {
       tracking_number: '1Z999AA10123456784',
@@ -55,17 +58,17 @@ const ACTIONS: Readonly<Record<OrderAction, ActionDocument>> = {
       tracking_url: 'https://track.example.com/1Z999AA10123456784',
       estimated_delivery: '2036-01-05T17:00:00Z',
     },
-    bodyOptional: false,
+    bodyOptional: true,
     result: SHIPPED_ORDER,
     refusedFrom: 'pending',
   },
   deliver: {
     operationId: 'deliverSandboxOrder',
     summary: 'Deliver an order (sandbox)',
-    description: 'Marks the order delivered with the name of who signed for it (`signature`, required); `order.delivered` follows.',
+    description: `Marks the order delivered with the name of who signed for it (\`signature\`; optional on sandbox, \`${SANDBOX_SHIPMENT_DEFAULTS.signature}\` when left out); \`order.delivered\` follows.`,
     requestName: 'DeliverOrderRequest',
     requestExample: { signature: 'R. Front Desk' },
-    bodyOptional: false,
+    bodyOptional: true,
     result: DELIVERED_ORDER,
     refusedFrom: 'confirmed',
   },
@@ -83,11 +86,12 @@ const ACTIONS: Readonly<Record<OrderAction, ActionDocument>> = {
     operationId: 'refundSandboxOrder',
     summary: 'Refund an order (sandbox)',
     description:
-      'Refunds a delivered order: `amount` in US dollars (more than 0, at most two decimals, at most the order\'s `total`; absent, the whole total) and an optional `reason`; `order.refunded` follows.',
+      'Refunds a delivered order, in one go or in parts: `amount` in US dollars (more than 0, at most two decimals, at most what is left to refund, the `total` less `amount_refunded`; absent, all that is left) and an optional `reason`; each refund sends its own `order.refunded` (with `refund_amount` and the running `amount_refunded`). A partial refund leaves the order `delivered`, with `amount_refunded`, `refunds` and the latest refund\'s `refund_amount`, `refunded_at` and `refund_reason`; the refund that brings `amount_refunded` to the `total` makes it `refunded`. A refund larger than what is left is 400 `VALIDATION_ERROR` (`TOO_BIG` on `amount`). Unlike the other actions, a refund retried after a lost answer refunds again: read the order first.',
     requestName: 'RefundOrderRequest',
     requestExample: { amount: 12.49, reason: 'one box damaged' },
     bodyOptional: true,
-    result: REFUNDED_ORDER,
+    result: PARTIALLY_REFUNDED_ORDER,
+    otherResults: { refundedInFull: { summary: 'The rest refunded: the order, refunded', value: REFUNDED_ORDER } },
     refusedFrom: 'shipped',
   },
 };
@@ -110,19 +114,22 @@ function transitionRoute(action: OrderAction): RouteDocument {
     parameters: [ORDER_ID_PARAMETER],
     requestBody: {
       name: document.requestName,
-      schema: TRANSITION_INPUT[action],
+      schema: SANDBOX_TRANSITION_INPUT[action],
       example: document.requestExample,
       required: !document.bodyOptional,
     },
     responses: {
       200: {
-        description: `Done: the order, now \`${to}\`.`,
+        description: action === 'refund' ? 'Done: the order, `refunded` once everything is refunded, else still `delivered` with its `amount_refunded`.' : `Done: the order, now \`${to}\`.`,
         body: { name: 'OrderChange', schema: OrderChangeBody },
-        examples: { changed: { summary: `The order, ${to}`, value: { success: true, order: document.result } } },
+        examples: {
+          changed: { summary: `The order, ${document.result.status}`, value: { success: true, order: document.result } },
+          ...Object.fromEntries(Object.entries(document.otherResults ?? {}).map(([name, { summary, value }]) => [name, { summary, value: { success: true, order: value } }])),
+        },
         headers: AUTHENTICATED_HEADERS,
       },
       400: {
-        description: 'The body is invalid (`VALIDATION_ERROR`, every problem in `details`; malformed JSON and the other body checks included), or a refund is larger than the order\'s total.',
+        description: 'The body is invalid (`VALIDATION_ERROR`, every problem in `details`; malformed JSON and the other body checks included), or a refund is larger than what is left to refund.',
         body: { name: 'ValidationError', schema: ValidationErrorBody },
         examples: {
           validation: {

@@ -6,6 +6,10 @@ import type { ApiRoute } from '../../routes';
 import type { ApiAccessDependencies } from './pipeline-dependencies';
 import { rateLimitHeaders } from './responses';
 
+/** The 401 message of a key sent in the other header: telling it helps the partner and reveals nothing about keys. */
+export const wrongHeaderMessage = (credential: ApiRoute['credential']): string =>
+  credential === 'x-api-key' ? 'Use the X-API-Key header on this endpoint' : 'Use the Authorization: Bearer header on this endpoint';
+
 /**
  * Reads the key from the endpoint's one header (contract: Authentication 3). A key in
  * the other route's header is a 401 even when valid, so integrations fail loudly.
@@ -21,13 +25,13 @@ export function presentedKey(event: ApiEvent, credential: ApiRoute['credential']
   }
   if (credential === 'x-api-key') {
     if (header(event, 'authorization') !== undefined && header(event, 'x-api-key') === undefined) {
-      throw new Unauthorized('Use the X-API-Key header on this endpoint');
+      throw new Unauthorized(wrongHeaderMessage(credential));
     }
     return header(event, 'x-api-key')?.trim() || undefined;
   }
   const authorization = header(event, 'authorization');
   if (authorization === undefined) {
-    if (header(event, 'x-api-key') !== undefined) throw new Unauthorized('Use the Authorization: Bearer header on this endpoint');
+    if (header(event, 'x-api-key') !== undefined) throw new Unauthorized(wrongHeaderMessage(credential));
     return undefined;
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

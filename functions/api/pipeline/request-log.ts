@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import { Unauthorized } from '../../domain/errors';
 import type { ApiContext, ApiEvent, ApiResult } from './api-context';
 import type { PipelineDependencies } from './pipeline-dependencies';
 
@@ -23,7 +24,8 @@ export const requestLog = <D extends PipelineDependencies>(endpoint: string): Mi
       status: response?.statusCode ?? 500,
       ip: event.requestContext?.http?.sourceIp,
       latencyMs: Date.now() - startedAt,
-      ...(error ? { failure: error.name, reason: error.message } : {}),
+      // A 401's reason says which check failed; its message (told to the caller) may not.
+      ...(error ? { failure: error.name, reason: error instanceof Unauthorized ? error.reason : error.message } : {}),
     };
     // The error responder ran first: a 4xx is the caller's failure, a 5xx ours and worth an alarm.
     if (error && entry.status >= 500) {

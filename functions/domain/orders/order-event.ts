@@ -5,7 +5,7 @@ import type { OrderEventMessage } from '../../webhooks/order-event-message';
 // Types only: the classic zod schemas stay out of the orders Lambda's bundle. The unit
 // tests parse every event produced here with them.
 import type { OrderEventData } from '../../webhooks/order-events';
-import type { Order, OrderChange, OrderId, OrderStatus } from './order';
+import { type Order, type OrderChange, type OrderId, type OrderStatus, refundedTotalOf } from './order';
 
 const KIND_OF_STATUS: Readonly<Record<OrderStatus, OrderEventKind>> = {
   pending: 'order.created',
@@ -20,12 +20,14 @@ export const orderEventKind = (status: OrderStatus): OrderEventKind => KIND_OF_S
 
 /**
  * The id of the event of one change: `evt_` + the first 40 hex digits of
- * SHA-256(`<orderId>:<kind>`). Each kind happens at most once per order, so retrying the
- * same change (or re-reading the outbox) gives the same id, and the fan-out's
- * de-duplication on (partner, event id) makes it one delivery.
+ * SHA-256(`<orderId>:<kind>`), and for a refund `<orderId>:<kind>:<sequence>`. Every kind
+ * but `order.refunded` happens at most once per order; an order may be refunded in parts,
+ * so a refund's id adds the change's sequence. Re-reading the outbox gives the same id,
+ * and the fan-out's de-duplication on (partner, event id) makes it one delivery.
  */
-export function orderEventId(orderId: OrderId, kind: OrderEventKind): string {
-  return `evt_${createHash('sha256').update(`${orderId}:${kind}`).digest('hex').slice(0, 40)}`;
+export function orderEventId(orderId: OrderId, kind: OrderEventKind, sequence?: number): string {
+  const name = kind === 'order.refunded' && sequence !== undefined ? `${orderId}:${kind}:${sequence}` : `${orderId}:${kind}`;
+  return `evt_${createHash('sha256').update(name).digest('hex').slice(0, 40)}`;
 }
 
 /**
@@ -36,7 +38,7 @@ export function orderEventId(orderId: OrderId, kind: OrderEventKind): string {
 export function orderEventFor(order: Order, change: OrderChange): OrderEventMessage {
   const kind = orderEventKind(change.status);
   return {
-    eventId: orderEventId(order.id, kind),
+    eventId: orderEventId(order.id, kind, change.sequence),
     partnerId: order.partnerId,
     event: kind,
     timestamp: change.at,
@@ -97,14 +99,19 @@ function eventData(order: Order, change: OrderChange): Record<string, unknown> {
         cancelled_at: change.at,
         ...(change.reason === undefined ? {} : { reason: change.reason }),
       } satisfies OrderEventData<'order.cancelled'>;
-    case 'refunded':
+    case 'refunded': {
+      const refundedTotal = refundedTotalOf(change);
       return {
         ...common,
-        status: 'refunded',
+        // Refunds come only from delivered, and a partial one leaves the order there.
+        previous_status: 'delivered',
+        status: refundedTotal === order.totalCents ? 'refunded' : 'delivered',
         refunded_at: change.at,
         refund_amount: fromCents(change.amountCents),
+        amount_refunded: fromCents(refundedTotal),
         ...(change.reason === undefined ? {} : { reason: change.reason }),
       } satisfies OrderEventData<'order.refunded'>;
+    }
   }
 }
 

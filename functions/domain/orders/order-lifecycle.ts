@@ -1,13 +1,15 @@
 import { InvalidOrderTransition, ValidationFailed } from '../errors';
 import { formatUsd } from '../money';
-import type { Order, OrderChange, OrderStatus } from './order';
+import type { Cents } from '../money';
+import { type Order, type OrderChange, type OrderStatus, refundedCentsOf } from './order';
 import type { OrderAction, OrderTransition } from './transition-input';
 
 /**
  * The order lifecycle (DESIGN "Order lifecycle"): pending → confirmed → shipped →
  * delivered → refunded, and pending or confirmed → cancelled. Each action leads to one
- * status, so "which change" and "which status" name the same thing, and a status is
- * reached at most once per order (the event ids rely on that).
+ * status, and a status is reached at most once per order, except a refund: a partial
+ * refund leaves the order delivered (refunded again later, up to its total), so refunds
+ * are the one change that may happen more than once (their event ids add the sequence).
  */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderAction, { readonly from: readonly OrderStatus[]; readonly to: OrderStatus }>> = {
   confirm: { from: ['pending'], to: 'confirmed' },
@@ -34,7 +36,7 @@ export interface AppliedTransition {
 /**
  * Applies a validated change to an order at a time, purely. Throws
  * InvalidOrderTransition when the order's status does not allow it, and
- * ValidationFailed for a refund larger than the order's total.
+ * ValidationFailed for a refund larger than what is left to refund.
  */
 export function applyTransition(order: Order, transition: OrderTransition, at: Date): AppliedTransition {
   const { to } = ORDER_TRANSITIONS[transition.action];
@@ -45,8 +47,9 @@ export function applyTransition(order: Order, transition: OrderTransition, at: D
   const next = (change: OrderChange, fields: Partial<Order>): AppliedTransition => ({
     order: {
       ...order,
-      ...fields,
       status: change.status,
+      // A partial refund keeps the order's status: `fields` says so.
+      ...fields,
       sequence,
       updatedAt: time,
       statusHistory: [...order.statusHistory, change],
@@ -79,17 +82,23 @@ export function applyTransition(order: Order, transition: OrderTransition, at: D
     }
     case 'refund': {
       const { reason } = transition.input;
-      const amountCents = transition.input.amount ?? order.totalCents;
-      if (amountCents > order.totalCents) {
-        throw new ValidationFailed(
-          [{ code: 'TOO_BIG', message: `amount must be at most the order's total, ${formatUsd(order.totalCents)}`, path: ['amount'] }],
-          `A refund cannot exceed the order's total of ${formatUsd(order.totalCents)}`,
-        );
+      const already = refundedCentsOf(order);
+      const remaining = (order.totalCents - already) as Cents;
+      const amountCents = transition.input.amount ?? remaining;
+      if (amountCents > remaining) {
+        const left = already === 0 ? `the order's total, ${formatUsd(order.totalCents)}` : `what is left to refund, ${formatUsd(remaining)} (${formatUsd(already)} of ${formatUsd(order.totalCents)} was refunded)`;
+        throw new ValidationFailed([{ code: 'TOO_BIG', message: `amount must be at most ${left}`, path: ['amount'] }], `A refund cannot exceed ${left}`);
       }
+      const refundedTotalCents = (already + amountCents) as Cents;
       const withReason = reason === undefined ? {} : { reason };
       return next(
-        { status: 'refunded', sequence, at: time, amountCents, ...withReason },
-        { refund: { refundedAt: time, amountCents, ...withReason } },
+        { status: 'refunded', sequence, at: time, amountCents, refundedTotalCents, ...withReason },
+        {
+          // Partially refunded orders stay delivered, so they can be refunded again, up to the total.
+          status: refundedTotalCents === order.totalCents ? 'refunded' : 'delivered',
+          refund: { refundedAt: time, amountCents, ...withReason },
+          refundedCents: refundedTotalCents,
+        },
       );
     }
   }

@@ -55,11 +55,17 @@ export type OrderChange =
   | { readonly status: 'delivered'; readonly sequence: number; readonly at: string; readonly signature: string }
   | { readonly status: 'cancelled'; readonly sequence: number; readonly at: string; readonly reason?: string }
   | {
+      /**
+       * A refund. Partial refunds leave the order `delivered`: the order becomes
+       * `refunded` with the refund that brings `refundedTotalCents` to its total.
+       */
       readonly status: 'refunded';
       readonly sequence: number;
       readonly at: string;
-      /** At most the order's total. */
+      /** This refund: at most what was left to refund. */
       readonly amountCents: Cents;
+      /** Every refund so far, this one included (absent on refunds stored before partial refunds: `amountCents`). */
+      readonly refundedTotalCents?: Cents;
       readonly reason?: string;
     };
 
@@ -98,5 +104,15 @@ export interface Order {
   readonly shipment?: Shipment & { readonly shippedAt: string };
   readonly delivery?: { readonly deliveredAt: string; readonly signature: string };
   readonly cancellation?: { readonly cancelledAt: string; readonly reason?: string };
+  /** The latest refund. */
   readonly refund?: { readonly refundedAt: string; readonly amountCents: Cents; readonly reason?: string };
+  /** Every refund so far, at most the total (absent on orders refunded before partial refunds: `refund.amountCents`). */
+  readonly refundedCents?: Cents;
 }
+
+/** What was refunded of the order so far, in cents. */
+export const refundedCentsOf = (order: Pick<Order, 'refund' | 'refundedCents'>): Cents =>
+  order.refundedCents ?? order.refund?.amountCents ?? (0 as Cents);
+
+/** A refund change is partial when the order was not fully refunded by it. */
+export const refundedTotalOf = (change: OrderChangeOf<'refunded'>): Cents => change.refundedTotalCents ?? change.amountCents;

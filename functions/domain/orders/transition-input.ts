@@ -75,6 +75,57 @@ export const TRANSITION_INPUT = {
   }),
 } as const satisfies Record<OrderAction, z.ZodMiniType>;
 
+/**
+ * What the sandbox's transition routes take: the same fields, but what a partner's CI
+ * does not care to make up may be left out and is filled in by `withSandboxDefaults`
+ * (operators, through the CLI, still give every field).
+ */
+export const SANDBOX_TRANSITION_INPUT = {
+  ...TRANSITION_INPUT,
+  ship: z.object({
+    tracking_number: z.optional(requiredText(64)),
+    carrier: z.optional(requiredText(64)),
+    tracking_url: z.optional(httpsUrl()),
+    estimated_delivery: z.optional(z.iso.datetime({ offset: true, error: requiredField })),
+  }),
+  deliver: z.object({ signature: z.optional(requiredText()) }),
+} as const satisfies Record<OrderAction, z.ZodMiniType>;
+
+/** The sandbox's shipment defaults: a UPS-shaped number from the order id, a tracking page for it, delivery in three days. */
+export const SANDBOX_SHIPMENT_DEFAULTS = {
+  carrier: 'UPS',
+  trackingNumber: (orderId: string) => `1Z${orderId.replaceAll('-', '').slice(0, 16).toUpperCase()}`,
+  trackingUrl: (trackingNumber: string) => `https://track.example.com/${encodeURIComponent(trackingNumber)}`,
+  /** 17:00 UTC, `days` days after now. */
+  estimatedDelivery: (now: Date, days = 3) => `${new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10)}T17:00:00Z`,
+  signature: 'Front desk',
+} as const;
+
+/**
+ * The sandbox's body for `action` with what was left out filled in: for `ship`, the
+ * carrier, tracking number, https tracking URL and an estimated delivery three days after
+ * `now`; for `deliver`, the signature `Front desk`. Fields given (even invalid ones, which
+ * validation then reports) are kept; a body that is not an object is passed on as it is.
+ */
+export function withSandboxDefaults(action: string, input: unknown, orderId: string, now: Date): unknown {
+  const body = input ?? {};
+  if (typeof body !== 'object' || Array.isArray(body)) return input;
+  const given = body as Record<string, unknown>;
+  const orDefault = (field: string, value: () => string) => ({ [field]: given[field] === undefined ? value() : given[field] });
+  if (action === 'ship') {
+    const trackingNumber = orDefault('tracking_number', () => SANDBOX_SHIPMENT_DEFAULTS.trackingNumber(orderId));
+    return {
+      ...given,
+      ...trackingNumber,
+      ...orDefault('carrier', () => SANDBOX_SHIPMENT_DEFAULTS.carrier),
+      ...orDefault('tracking_url', () => SANDBOX_SHIPMENT_DEFAULTS.trackingUrl(String(trackingNumber.tracking_number))),
+      ...orDefault('estimated_delivery', () => SANDBOX_SHIPMENT_DEFAULTS.estimatedDelivery(now)),
+    };
+  }
+  if (action === 'deliver') return { ...given, ...orDefault('signature', () => SANDBOX_SHIPMENT_DEFAULTS.signature) };
+  return input;
+}
+
 export type TransitionInput<A extends OrderAction = OrderAction> = z.output<(typeof TRANSITION_INPUT)[A]>;
 
 /** A change with its validated input, ready for `applyTransition`. */

@@ -2,24 +2,37 @@ import type { CancelOrderRequest, ConfirmOrderRequest, DeliverOrderRequest, Orde
 import type { HttpTransport } from '../http-transport.js';
 import { type HandshakeInput, toUserReference } from './sessions.js';
 
+/**
+ * One line of an order: `productId` (the catalog's `product_id`; the wire name is accepted
+ * too, as plain JavaScript copied from the API reference sends it).
+ */
+export type SandboxOrderItemInput =
+  | { readonly productId: string; readonly quantity: number }
+  | { readonly product_id: string; readonly quantity: number };
+
 /** An order as `create` takes it: who orders (as the handshake names a user), what, and where to (the default location when absent). */
 export type SandboxOrderInput = HandshakeInput & {
-  readonly items: readonly { readonly productId: string; readonly quantity: number }[];
+  readonly items: readonly SandboxOrderItemInput[];
   readonly internalShippingLocationId?: string;
 };
 
-/** The shipment's tracking; the API requires all four. `estimatedDelivery`: ISO 8601 with an offset. */
+const productIdOf = (item: SandboxOrderItemInput): string => ('productId' in item && item.productId !== undefined ? item.productId : (item as { product_id: string }).product_id);
+
+/**
+ * The shipment's tracking. The sandbox makes up what is left out (a UPS number, its
+ * tracking page, delivery in three days). `estimatedDelivery`: ISO 8601 with an offset.
+ */
 export interface ShipInput {
-  readonly trackingNumber: string;
-  readonly carrier: string;
+  readonly trackingNumber?: string;
+  readonly carrier?: string;
   /** https. */
-  readonly trackingUrl: string;
-  readonly estimatedDelivery: string;
+  readonly trackingUrl?: string;
+  readonly estimatedDelivery?: string;
 }
 
-/** `signature`: the name of who signed for it. */
+/** `signature`: the name of who signed for it; `Front desk` when left out. */
 export interface DeliverInput {
-  readonly signature: string;
+  readonly signature?: string;
 }
 
 export interface CancelInput {
@@ -49,7 +62,7 @@ export class SandboxOrders {
   create(input: SandboxOrderInput): Promise<OrderChange> {
     const body: SandboxOrderRequest = {
       ...toUserReference(input),
-      items: input.items.map((item) => ({ product_id: item.productId, quantity: item.quantity })),
+      items: input.items.map((item) => ({ product_id: productIdOf(item), quantity: item.quantity })),
       ...(input.internalShippingLocationId === undefined ? {} : { internal_shipping_location_id: input.internalShippingLocationId }),
     };
     return this.transport.request<OrderChange>({ method: 'POST', path: '/v1/sandbox/orders', credential: 'bearer', body, retryable: 'on-rate-limit' });
@@ -60,7 +73,7 @@ export class SandboxOrders {
     return this.transition(orderId, 'confirm', body);
   }
 
-  ship(orderId: string, input: ShipInput): Promise<OrderChange> {
+  ship(orderId: string, input: ShipInput = {}): Promise<OrderChange> {
     const body: ShipOrderRequest = {
       tracking_number: input.trackingNumber,
       carrier: input.carrier,
@@ -70,8 +83,8 @@ export class SandboxOrders {
     return this.transition(orderId, 'ship', body);
   }
 
-  deliver(orderId: string, input: DeliverInput): Promise<OrderChange> {
-    const body: DeliverOrderRequest = { signature: input.signature };
+  deliver(orderId: string, input: DeliverInput = {}): Promise<OrderChange> {
+    const body: DeliverOrderRequest = given({ signature: input.signature });
     return this.transition(orderId, 'deliver', body);
   }
 

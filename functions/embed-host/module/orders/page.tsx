@@ -1,5 +1,6 @@
 import type { VNode } from 'preact';
-import type { Order, OrderChange, OrderStatus } from '../../../domain/orders/order';
+import { type Cents, formatUsd } from '../../../domain/money';
+import { type Order, type OrderChange, type OrderStatus, refundedCentsOf } from '../../../domain/orders/order';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { css } from '../../html-page';
 import { CART_STYLE } from '../cart/page';
@@ -41,9 +42,15 @@ const STATUS_LABEL: Readonly<Record<OrderStatus, string>> = {
   refunded: 'Refunded',
 };
 
-export const StatusBadge = ({ status }: { status: OrderStatus }): VNode => (
+/** A delivered order refunded in part reads "Partially refunded" with the amount (it stays delivered, so it can be refunded again). */
+export const statusLabel = (status: OrderStatus, order?: Pick<Order, 'refund' | 'refundedCents'>): string => {
+  const refunded = order ? refundedCentsOf(order) : 0;
+  return status === 'delivered' && refunded > 0 ? `Partially refunded (${formatUsd(refunded as Cents)})` : STATUS_LABEL[status];
+};
+
+export const StatusBadge = ({ status, order }: { status: OrderStatus; order?: Pick<Order, 'refund' | 'refundedCents'> }): VNode => (
   <span class={`badge s-${status}`} data-testid="order-status">
-    {STATUS_LABEL[status]}
+    {statusLabel(status, order)}
   </span>
 );
 
@@ -86,7 +93,7 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
                   <span class="amount">
                     <Usd cents={o.totalCents} />
                   </span>
-                  <StatusBadge status={o.status} />
+                  <StatusBadge status={o.status} order={o} />
                 </li>
               ))}
             </ul>
@@ -178,7 +185,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
         </>
       )}
       <p>
-        <StatusBadge status={order.status} />{' '}
+        <StatusBadge status={order.status} order={order} />{' '}
         <span class="meta">
           placed <When iso={order.createdAt} /> by {order.userEmail}
         </span>
