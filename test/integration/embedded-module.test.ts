@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { holdUntilAll } from '../support/arrival-gate';
 import { aSetupBody, type ProvisionedProfile, provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
@@ -185,6 +186,44 @@ describe('the procurement module', () => {
       expect(page.text).not.toContain('<b>bold');
       expect(page.text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; Gloves');
     }
+  });
+
+  describe('adds at once to one line', () => {
+    /** `count` adds of one product posted together, each held after its cart read until all have read. */
+    async function addTogether(buyer: ProvisionedProfile, cookie: string, count: number): Promise<number[]> {
+      const csrf = await tokenOf(cookie);
+      const gate = holdUntilAll(stack.deps.aws.db, count, ({ name, input }) => /^Query(Command)?$/.test(name) && JSON.stringify(input).includes(`CART#${buyer.profile.id}`));
+      try {
+        const posts = Array.from({ length: count }, () =>
+          request(`${base()}/cart/items`, { cookie, form: { csrf, product_id: 'PPR-LTR-5000' }, headers: { 'Sec-Fetch-Site': 'same-origin' } }),
+        );
+        return (await Promise.all(posts)).map((page) => page.status);
+      } finally {
+        gate.remove();
+      }
+    }
+
+    it('counts every one of ten adds that read the same cart', async () => {
+      const buyer = await provisionProfile(stack.deps, partner.partnerId);
+      const cookie = await signIn(buyer);
+
+      const statuses = await addTogether(buyer, cookie, 10);
+
+      expect(statuses).toEqual(Array(10).fill(303));
+      expect(await cartOf(buyer)).toEqual([['PPR-LTR-5000', 10]]);
+    });
+
+    it('never takes a line past 99, refusing the adds that would', async () => {
+      const buyer = await provisionProfile(stack.deps, partner.partnerId);
+      const cookie = await signIn(buyer);
+      await stack.deps.cartService.changeQuantity(buyer.profile.id, 'PPR-LTR-5000', 95);
+
+      const statuses = await addTogether(buyer, cookie, 10);
+
+      expect(statuses.filter((status) => status === 303)).toHaveLength(4);
+      expect(statuses.filter((status) => status === 400)).toHaveLength(6);
+      expect(await cartOf(buyer)).toEqual([['PPR-LTR-5000', 99]]);
+    });
   });
 
   it('keeps the cart across a reload and a new handshake', async () => {
