@@ -96,8 +96,8 @@ export interface DispatchBatch {
  * chain and attempt count, so a message handled twice (SQS redelivers after a crash or
  * timeout) neither counts an attempt twice nor marks delivered what was not, nor alerts twice.
  *
- * Endpoints are kept for `ENDPOINT_CACHE_SECONDS` (as signing secrets are for a minute):
- * a pause, a removal or a new URL reaches a warm dispatcher within that time.
+ * Endpoints are kept for `ENDPOINT_CACHE_SECONDS`: a pause, a removal, a new URL or a
+ * rotated secret (the endpoint names its rotation) reaches a warm dispatcher within that time.
  */
 export class WebhookDispatcher {
   private readonly endpointCache: ReadCache<PartnerId, WebhookEndpoint | undefined>;
@@ -319,7 +319,7 @@ export class WebhookDispatcher {
   private async send(delivery: AttemptSubject, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
     const endpoint = await reads.endpoint(delivery.partnerId);
     if (!endpoint) return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
-    const secrets = await this.dependencies.secrets.get(delivery.partnerId);
+    const secrets = await this.dependencies.secrets.get(delivery.partnerId, endpoint.secretRotatedAt);
     if (!secrets) return { kind: 'error', error: 'no signing secret is configured for the partner', latencyMs: 0, url: endpoint.url };
     // Oldest first: during a rotation's overlap the contract header keeps the old secret, the standard one carries both.
     const live = liveSecrets(secrets, at);

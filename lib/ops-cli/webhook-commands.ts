@@ -10,7 +10,6 @@
  * Secrets are printed only when generated here, once; `show` never prints one. The CLI
  * registers them as `webhookCommands` (bottom).
  */
-import { SIGNING_SECRET_CACHE_SECONDS } from '../../functions/adapters/secret-store';
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ORDER_EVENT_KINDS } from '../../functions/webhooks/order-events';
@@ -54,11 +53,11 @@ export interface WebhookSetResult extends ReturnType<typeof view> {
 
 /**
  * The one statement of when a new signing secret takes over, true to the dispatcher's
- * secret cache: stored at once, but a dispatcher already running may sign with the
- * cached old secret until its copy expires.
+ * caches: stored at once; a dispatcher reads the secret again as soon as the endpoint it
+ * reads names the new rotation, and it reuses a read endpoint for up to 5 s.
  */
 export const SECRET_CHANGE_NOTE =
-  `The new secret is stored now; dispatchers already running cache a secret for up to ${SIGNING_SECRET_CACHE_SECONDS} s, ` +
+  `The new secret is stored now; dispatchers already running reuse an endpoint they read for up to ${ENDPOINT_CACHE_SECONDS} s, ` +
   'so an attempt in that time may still be signed with the old one.';
 
 /**
@@ -200,7 +199,7 @@ export const webhookCommands: CommandTable = {
   }),
 
   'webhook rotate-secret': defineCommand({
-    summary: `A new signing secret, printed once, used by every dispatcher within ${SIGNING_SECRET_CACHE_SECONDS} s; the old one keeps signing beside it for the overlap`,
+    summary: `A new signing secret, printed once, used by every dispatcher within ${ENDPOINT_CACHE_SECONDS} s; the old one keeps signing beside it for the overlap`,
     options: {
       partner: partnerOption,
       overlap: {
