@@ -286,7 +286,7 @@ describe('signing out', () => {
     expect((await browse(modulePath(), { cookie })).status).toBe(401);
   });
 
-  it('refuses a sign-out posted from another site and keeps the session', async () => {
+  it('refuses a sign-out posted from another site with the 403 "Request refused" page and keeps the session', async () => {
     const cookie = await openSession();
     const crossSite: Record<string, string>[] = [
       { Origin: 'https://evil.example' },
@@ -295,7 +295,9 @@ describe('signing out', () => {
     ];
     for (const headers of crossSite) {
       const res = await browse(`${modulePath()}/logout`, { method: 'POST', cookie, headers });
-      expect(res.status).toBe(401);
+      expect(res.status).toBe(403);
+      expect(res.text).toContain('<h1>Request refused</h1>');
+      expect(res.text).not.toContain('link-unusable');
       expect(res.setCookies).toEqual([]);
     }
     expect((await browse(modulePath(), { cookie })).status).toBe(200);
