@@ -226,6 +226,48 @@ describe('the procurement module', () => {
     });
   });
 
+  describe('a form post larger than any of the module\'s forms', () => {
+    /** A form post with the page's token first, then `extra` as it is, from the module's own page. */
+    async function post(cookie: string, extra: string): Promise<Page> {
+      const res = await fetch(`${stack.url}${base()}/cart/items`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { Cookie: `${COOKIE}=${cookie}`, 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+        body: `csrf=${await tokenOf(cookie)}&product_id=PPR-LTR-5000${extra}`,
+      });
+      return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+    }
+
+    it.each([
+      ['16 KiB of body and one byte more', (used: number) => `&q=${'a'.repeat(16 * 1024 - used - 3 + 1)}`],
+      ['5 MB of body', () => `&q=${'a'.repeat(5_000_000)}`],
+      ['201 fields', () => '&f'.repeat(199)],
+      ['200,000 fields', () => '&f'.repeat(200_000)],
+    ])('answers %s with the 413 "Form too large" page, changing nothing', async (_name, extra) => {
+      const buyer = await provisionProfile(stack.deps, partner.partnerId);
+      const cookie = await signIn(buyer);
+      const used = `csrf=${await tokenOf(cookie)}&product_id=PPR-LTR-5000`.length;
+
+      const res = await post(cookie, extra(used));
+
+      expect(res.status).toBe(413);
+      expect(res.text).toContain('<h1>Form too large</h1>');
+      expect(await cartOf(buyer)).toEqual([]);
+    });
+
+    it('takes a form of exactly 16 KiB and 200 fields', async () => {
+      const buyer = await provisionProfile(stack.deps, partner.partnerId);
+      const cookie = await signIn(buyer);
+      const used = `csrf=${await tokenOf(cookie)}&product_id=PPR-LTR-5000`.length;
+      const fields = '&f'.repeat(197);
+
+      const res = await post(cookie, `${fields}&q=${'a'.repeat(16 * 1024 - used - fields.length - 3)}`);
+
+      expect(res.status).toBe(303);
+      expect(await cartOf(buyer)).toEqual([['PPR-LTR-5000', 1]]);
+    });
+  });
+
   it('keeps the cart across a reload and a new handshake', async () => {
     const buyer = await provisionProfile(stack.deps, partner.partnerId);
     const first = await signIn(buyer);

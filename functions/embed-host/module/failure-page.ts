@@ -2,6 +2,7 @@ import {
   ConcurrentModification,
   EmptyCart,
   Forbidden,
+  FormTooLarge,
   OrderNotFound,
   ProductUnavailable,
   RequestForgeryRefused,
@@ -33,6 +34,14 @@ function problemFor(error: unknown, partnerId: string): Problem | undefined {
       status: 403,
       title: 'Request refused',
       message: 'This action could not be confirmed as coming from this page, so nothing was changed. Reload the page and try again.',
+      links: [{ href: paths.home, label: 'Back to the catalog', primary: true }],
+    };
+  }
+  if (error instanceof FormTooLarge) {
+    return {
+      status: 413,
+      title: 'Form too large',
+      message: 'This form sent far more than the page ever sends, so nothing was changed. Reload the page and try again.',
       links: [{ href: paths.home, label: 'Back to the catalog', primary: true }],
     };
   }
