@@ -268,6 +268,19 @@ describe('the embedded module behind the cookie', () => {
   });
 });
 
+describe('two session cookies of one name', () => {
+  it('treats them as no session, whichever is live: the 401 page, nothing signed in', async () => {
+    const live = await openSession();
+    const planted = await openSession();
+    for (const cookies of [[live, planted], [planted, live], [live, live], [live, 'x'.repeat(43)]]) {
+      const res = await browse(modulePath(), { headers: { Cookie: cookies.map((value) => `${COOKIE}=${value}`).join('; ') } });
+      expect(res.status).toBe(401);
+      expect(res.text).not.toContain(provisioned.profile.id);
+    }
+    expect((await browse(modulePath(), { cookie: live })).status).toBe(200);
+  });
+});
+
 describe('signing out', () => {
   const logout = (cookie: string | undefined, origin = stack.url) =>
     browse(`${modulePath()}/logout`, { method: 'POST', cookie, headers: { Origin: origin } });
