@@ -41,6 +41,8 @@ const stack = await startLocalStack({
   standIns,
   resourcePrefix: 'embed-local',
   port: Number(process.env.PORT ?? 3000),
+  // The orders stream reader resumes where the last run stopped, not from the stream's oldest record.
+  dataDir,
   pages: [
     createDemoApp({
       connection: () => demoConnection,

@@ -13,6 +13,7 @@ import {
   ConcurrentModification,
   EmptyCart,
   Forbidden,
+  FormTooLarge,
   IdempotencyKeyInFlight,
   IdempotencyKeyReused,
   InvalidOrderTransition,
@@ -198,6 +199,14 @@ const ERROR_OUTCOMES: readonly Entry[] = [
       status: 403,
       title: 'Request refused',
       message: 'This action could not be confirmed as coming from this page, so nothing was changed. Reload the page and try again.',
+      links: [{ href: places.home, label: 'Back to the catalog', primary: true }],
+    }),
+  }),
+  entry(FormTooLarge, {
+    module: (_, places) => ({
+      status: 413,
+      title: 'Form too large',
+      message: 'This form sent far more than the page ever sends, so nothing was changed. Reload the page and try again.',
       links: [{ href: places.home, label: 'Back to the catalog', primary: true }],
     }),
   }),

@@ -12,8 +12,9 @@ import type { SigningSecrets, SigningSecretStore } from '../webhooks/signing-sec
 import { webhookSecretName } from '../resources/resource-definitions';
 
 /**
- * How long a read secret is reused: a rotation reaches a warm dispatcher within this time
- * (operators are told so by `webhook rotate-secret` and `webhook set --secret`).
+ * How long a read secret is reused when nothing says it changed. A rotation does say so:
+ * the endpoint's `secretRotatedAt`, which the dispatcher reads with the endpoint, is
+ * newer than the rotation the copy was read for, and the secret is read again.
  */
 export const SIGNING_SECRET_CACHE_SECONDS = 60;
 const CACHE_MILLISECONDS = SIGNING_SECRET_CACHE_SECONDS * 1000;
@@ -52,7 +53,16 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
     this.cache = new ReadCache(clock, CACHE_MILLISECONDS);
   }
 
-  get(partnerId: PartnerId): Promise<SigningSecrets | undefined> {
+  /** The rotation (`secretRotatedAt`) each cached read was made for, when the caller said. */
+  private readonly readFor = new Map<PartnerId, string>();
+
+  get(partnerId: PartnerId, rotatedAt?: string): Promise<SigningSecrets | undefined> {
+    const cachedFor = this.readFor.get(partnerId);
+    if (rotatedAt !== undefined && cachedFor !== rotatedAt) {
+      // Read for another rotation, or not known for which: the cached copy may hold the old secret.
+      this.cache.forget(partnerId);
+      this.readFor.set(partnerId, rotatedAt);
+    }
     return this.cache.get(partnerId, () => this.read(partnerId));
   }
 
@@ -78,6 +88,7 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
       );
     }
     this.cache.forget(partnerId);
+    this.readFor.delete(partnerId);
   }
 
   async remove(partnerId: PartnerId): Promise<void> {
@@ -90,5 +101,6 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
     }
     this.cache.forget(partnerId);
+    this.readFor.delete(partnerId);
   }
 }

@@ -132,6 +132,20 @@ export class RequestForgeryRefused extends DomainError {
   }
 }
 
+/**
+ * A form post of the embedded module larger than any of its forms: more than `maxBytes`
+ * bytes of body or `maxFields` fields. Refused before it is parsed further; nothing is changed.
+ */
+export class FormTooLarge extends DomainError {
+  override readonly name = 'FormTooLarge';
+  constructor(
+    readonly exceeded: 'bytes' | 'fields',
+    readonly limit: number,
+  ) {
+    super(`form post refused: more than ${limit} ${exceeded}`);
+  }
+}
+
 /** An order event names an organization (partner_org_id) the partner does not have. */
 export class OrganizationNotFound extends DomainError {
   override readonly name = 'OrganizationNotFound';

@@ -1,5 +1,4 @@
 import { type EmbedDependencies, embedFromEnvironment } from '../composition/embed';
-import { EmbedAccessDenied } from '../domain/errors';
 import { embeddedModulePath } from '../domain/sessions/iframe-embed-url';
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie';
 import { type EmbedRequest, embedHandler } from './embed-pipeline';
@@ -9,7 +8,7 @@ import type { HttpLambda } from '../api/pipeline/api-context';
 import { signedOutPage } from './host-pages';
 import { changeCartLine, showCart, showCheckout } from './module/cart/actions';
 import { addToCart, showCatalog } from './module/catalog/actions';
-import { isSameOriginRequest } from './module/form-token';
+import { assertSameOrigin } from './module/form-token';
 import { listOrders, placeOrder, showOrder } from './module/orders/actions';
 import { html, type JsonResponse, seeOther } from '../api/pipeline/responses';
 import type { FunctionRouteKey } from '../routes';
@@ -34,9 +33,8 @@ async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<Jso
  * cross-site form could otherwise sign the user out (the cookie is SameSite=None).
  */
 async function logout({ event, partnerId, deps, frameAncestors }: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
-  if (!isSameOriginRequest(event, deps.config.EMBED_BASE_URL)) {
-    throw new EmbedAccessDenied('foreign-origin', 'logout from a foreign origin');
-  }
+  // A forged sign-out is a forged form post: the module's 403 "Request refused" page, the session kept.
+  assertSameOrigin(event, deps.config.EMBED_BASE_URL);
   await deps.embeddedSessions.logout(partnerId, readSessionCookie(event));
   return html(200, signedOutPage(frameAncestors), { cookies: [clearedSessionCookie()] });
 }

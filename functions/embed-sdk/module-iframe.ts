@@ -1,5 +1,6 @@
 /**
- * The iframe the SDK puts on the partner's page, with no more power than the module needs:
+ * The iframe the SDK puts on the partner's page, with no more power than the module needs
+ * (measured: without allow-scripts or allow-same-origin no bridge event arrives; see docs/embedding.md):
  * scripts (its bridge), its own origin (its session cookie and same-origin form posts),
  * forms, and popups that leave the sandbox (a tracking link opens the carrier's site in a
  * new tab as an ordinary page). No top navigation, downloads, modals or pointer lock; no

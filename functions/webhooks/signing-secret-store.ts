@@ -15,8 +15,12 @@ export interface SigningSecrets {
 
 /** Where partners' webhook signing secrets live (Secrets Manager); never in a table or a log. */
 export interface SigningSecretStore {
-  /** The partner's secrets, or undefined when it has none. May be cached briefly. */
-  get(partnerId: PartnerId): Promise<SigningSecrets | undefined>;
+  /**
+   * The partner's secrets, or undefined when it has none. May be cached briefly, but never
+   * across a rotation: given `rotatedAt` (the endpoint's `secretRotatedAt`, read with the
+   * endpoint), a copy read for an earlier rotation is not used.
+   */
+  get(partnerId: PartnerId, rotatedAt?: string): Promise<SigningSecrets | undefined>;
   /** Creates or replaces the partner's secrets. */
   put(partnerId: PartnerId, secrets: SigningSecrets): Promise<void>;
   /** Deletes the partner's secrets for good (no recovery window). */

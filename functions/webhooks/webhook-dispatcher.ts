@@ -285,7 +285,7 @@ export class WebhookDispatcher {
   private async send(delivery: Delivery, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
     const endpoint = await reads.endpoint(delivery.partnerId);
     if (!endpoint) return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
-    const secrets = await this.dependencies.secrets.get(delivery.partnerId);
+    const secrets = await this.dependencies.secrets.get(delivery.partnerId, endpoint.secretRotatedAt);
     if (!secrets) return { kind: 'error', error: 'no signing secret is configured for the partner', latencyMs: 0, url: endpoint.url };
     // Oldest first: during a rotation's overlap the contract header keeps the old secret, the standard one carries both.
     const live = liveSecrets(secrets, at);

@@ -84,7 +84,7 @@ The general error body (setup, the order routes, and every authentication, permi
 
 The handshake's own errors (400, 404, 500) are \`{ error, details }\`, with \`details\` a list of problems for an invalid body and a sentence otherwise. Each route below lists every status it answers with, its exact body and an example.
 
-Problem codes in \`details\` are stable, so you may branch on them: \`REQUIRED\`, \`INVALID_TYPE\`, \`INVALID_EMAIL\`, \`INVALID_UUID\`, \`INVALID_FORMAT\`, \`TOO_LONG\`, \`TOO_MANY_ITEMS\`, \`INVALID_TEXT\`, \`CONTROL_CHARACTER\`, \`INVALID_US_STATE\`, \`INVALID_POSTAL_CODE\`, \`UNSUPPORTED_COUNTRY\`, \`MULTIPLE_DEFAULT_LOCATIONS\`, \`DUPLICATE_ID\`, \`IDENTIFIER_REQUIRED\`, \`CONFLICTING_FIELDS\`, \`AMBIGUOUS_USER\`, \`INVALID_VALUE\`, and for the body itself \`UNSUPPORTED_CONTENT_TYPE\`, \`BODY_REQUIRED\`, \`MALFORMED_JSON\`, \`INVALID_BODY\`, \`BODY_TOO_LARGE\`, \`NESTING_TOO_DEEP\`.
+Problem codes in \`details\` are stable, so you may branch on them: \`REQUIRED\`, \`INVALID_TYPE\`, \`INVALID_EMAIL\`, \`INVALID_UUID\`, \`INVALID_FORMAT\`, \`TOO_LONG\`, \`TOO_MANY_ITEMS\`, \`INVALID_TEXT\`, \`CONTROL_CHARACTER\`, \`INVALID_US_STATE\`, \`INVALID_POSTAL_CODE\`, \`UNSUPPORTED_COUNTRY\`, \`MULTIPLE_DEFAULT_LOCATIONS\`, \`DUPLICATE_ID\`, \`IDENTIFIER_REQUIRED\`, \`CONFLICTING_FIELDS\`, \`AMBIGUOUS_USER\`, \`INVALID_VALUE\`, and for the body itself \`UNSUPPORTED_CONTENT_TYPE\`, \`BODY_REQUIRED\`, \`MALFORMED_JSON\`, \`INVALID_UTF8\`, \`INVALID_BODY\`, \`BODY_TOO_LARGE\`, \`NESTING_TOO_DEEP\`.
 
 ## Limits
 

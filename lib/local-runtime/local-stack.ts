@@ -16,6 +16,7 @@ import { FUNCTION_TIMEOUT_SECONDS, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueNa
 import { type Route, ROUTES, routesOn } from '../../functions/routes';
 import type { Stage } from '../../functions/resources/stages';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { clientOptions } from '../../functions/adapters/aws/client-options';
 import type { HttpLambda } from '../../functions/api/pipeline/api-context';
@@ -39,6 +40,12 @@ export interface LocalStackOptions extends DependencyOverrides {
   readonly pages?: readonly LocalPage[];
   /** Poll the queues and the orders stream continuously (default); tests that step consumers by hand turn it off. */
   readonly queuePollers?: boolean;
+  /**
+   * The data directory (`npm start`: `.local/`): the orders stream's reader keeps its
+   * position there, so a restart resumes after the last record it handled. Without it,
+   * the position lives in memory and a new stack reads the stream from its oldest record.
+   */
+  readonly dataDir?: string;
 }
 
 export interface LocalStack {
@@ -52,6 +59,9 @@ export interface LocalStack {
   readonly orderOutbox: StreamConsumer;
   close(): Promise<void>;
 }
+
+/** The orders stream reader's position, in the data directory. */
+export const ORDER_OUTBOX_POSITION_FILE = 'orders-stream-position.json';
 
 /** As a Lambda resolves its dependencies once per cold start; here they are built already. */
 const built =
@@ -138,6 +148,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     handler: createOrderOutboxRelayHandler(built(deps.functions.orderOutboxRelay)),
     batchSize: ORDER_OUTBOX_BATCH_SIZE,
     onError: (error) => deps.logger.error({ msg: 'stream poller error', table: 'orders', error: String(error) }),
+    ...(options.dataDir ? { positionFile: join(options.dataDir, ORDER_OUTBOX_POSITION_FILE) } : {}),
   });
   await seedCatalog(deps.catalog);
   if (options.queuePollers ?? true) {

@@ -4,9 +4,11 @@ import {
   type DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
+  type GetShardIteratorCommandInput,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { pollingLoop } from './polling-loop';
 
 export type StreamLambda = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
@@ -19,10 +21,24 @@ export interface StreamConsumer {
   stop(): Promise<void>;
 }
 
+/** Where a shard is to be read from next: after a handled record, from a failed one, or from its oldest (`{}`); `done` when closed and read. */
+type ShardPosition = { readonly after?: string; readonly from?: string } | 'done';
+
+/** The file `positionFile` holds: the stream's ARN (a recreated table has a new stream) and each shard's position. */
+interface StoredPositions {
+  readonly streamArn: string;
+  readonly shards: Record<string, ShardPosition>;
+}
+
 /**
  * What Lambda's DynamoDB stream event source does, for the local runtime and tests: read
  * each shard from its oldest record, hand batches to the same handler as a
  * DynamoDBStreamEvent, and on a reported failure read again from the failed record.
+ *
+ * With `positionFile`, each shard's position is written there whenever it moves and read
+ * at start, so a restarted reader resumes after the last record it handled, as Lambda's
+ * event source does: a record handled (relayed, or skipped by the handler) before a
+ * restart is not handled again, and a failed one is read again from where it failed.
  */
 export function createStreamConsumer(options: {
   db: DynamoDBClient;
@@ -32,34 +48,66 @@ export function createStreamConsumer(options: {
   batchSize: number;
   intervalMs?: number;
   onError?: (error: unknown) => void;
+  /** A JSON file keeping each shard's position across restarts (the local runtime's `.local/`); in memory only when absent. */
+  positionFile?: string;
 }): StreamConsumer {
   const { streams, handler } = options;
   let streamArn: string | undefined;
   /** Where each shard is to be read from next; a closed, fully read shard is dropped. */
-  const positions = new Map<string, { after?: string; from?: string } | 'done'>();
+  const positions = new Map<string, ShardPosition>();
+
+  function setPosition(shardId: string, position: ShardPosition): void {
+    positions.set(shardId, position);
+    if (!options.positionFile || !streamArn) return;
+    const stored: StoredPositions = { streamArn, shards: Object.fromEntries(positions) };
+    // Written whole and renamed over the old file, so a stop mid-write never leaves half a file.
+    const partial = `${options.positionFile}.partial`;
+    writeFileSync(partial, JSON.stringify(stored), { mode: 0o600 });
+    renameSync(partial, options.positionFile);
+  }
+
+  /** The positions a previous run stored for this stream; none for another stream (the table was recreated) or no file. */
+  function storedPositions(arn: string): Record<string, ShardPosition> {
+    if (!options.positionFile) return {};
+    try {
+      const stored = JSON.parse(readFileSync(options.positionFile, 'utf8')) as StoredPositions;
+      return stored.streamArn === arn ? stored.shards : {};
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') options.onError?.(error);
+      return {};
+    }
+  }
 
   async function openShards(): Promise<string[]> {
-    streamArn ??= (await options.db.send(new DescribeTableCommand({ TableName: options.tableName }))).Table?.LatestStreamArn;
-    if (!streamArn) throw new Error(`Table ${options.tableName} has no stream`);
+    if (!streamArn) {
+      streamArn = (await options.db.send(new DescribeTableCommand({ TableName: options.tableName }))).Table?.LatestStreamArn;
+      if (!streamArn) throw new Error(`Table ${options.tableName} has no stream`);
+      for (const [shard, position] of Object.entries(storedPositions(streamArn))) positions.set(shard, position);
+    }
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     const shards = (StreamDescription?.Shards ?? []).map((shard) => shard.ShardId as string);
     for (const shard of shards) if (!positions.has(shard)) positions.set(shard, {});
+    // A shard gone from the stream (aged out) is not read again: its stored position goes too.
+    for (const known of [...positions.keys()]) if (!shards.includes(known)) positions.delete(known);
     return shards.filter((shard) => positions.get(shard) !== 'done');
   }
 
   async function iteratorFor(shardId: string, position: { after?: string; from?: string }): Promise<string | undefined> {
-    const { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({
-        StreamArn: streamArn,
-        ShardId: shardId,
-        ...(position.from
-          ? { ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: position.from }
-          : position.after
-            ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: position.after }
-            : { ShardIteratorType: 'TRIM_HORIZON' }),
-      }),
-    );
-    return ShardIterator;
+    const iterator = (at: Pick<GetShardIteratorCommandInput, 'ShardIteratorType' | 'SequenceNumber'>) =>
+      streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ...at }));
+    const oldest = { ShardIteratorType: 'TRIM_HORIZON' } as const;
+    const at = position.from
+      ? ({ ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: position.from } as const)
+      : position.after
+        ? ({ ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: position.after } as const)
+        : oldest;
+    try {
+      return (await iterator(at)).ShardIterator;
+    } catch (error) {
+      // The stored record has aged out of the stream (24 h): everything still in it is newer.
+      if ((error as Error).name !== 'TrimmedDataAccessException' || at === oldest) throw error;
+      return (await iterator(oldest)).ShardIterator;
+    }
   }
 
   async function pollOnce(): Promise<{ received: number; failed: number }> {
@@ -71,7 +119,7 @@ export function createStreamConsumer(options: {
       if (!iterator) continue;
       const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize }));
       if (Records.length === 0) {
-        if (!NextShardIterator) positions.set(shardId, 'done');
+        if (!NextShardIterator) setPosition(shardId, 'done');
         continue;
       }
       received += Records.length;
@@ -87,9 +135,9 @@ export function createStreamConsumer(options: {
       }
       if (failedAt) {
         failed += 1;
-        positions.set(shardId, { from: failedAt });
+        setPosition(shardId, { from: failedAt });
       } else {
-        positions.set(shardId, { after: records[records.length - 1]?.dynamodb?.SequenceNumber });
+        setPosition(shardId, { after: records[records.length - 1]?.dynamodb?.SequenceNumber });
       }
     }
     return { received, failed };

@@ -10,7 +10,6 @@
  * Secrets are printed only when generated here, once; `show` never prints one. The CLI
  * registers them as `webhookCommands` (bottom).
  */
-import { SIGNING_SECRET_CACHE_SECONDS } from '../../functions/adapters/secret-store';
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ORDER_EVENT_KINDS } from '../../functions/webhooks/order-events';
@@ -53,12 +52,11 @@ export interface WebhookSetResult extends ReturnType<typeof view> {
 
 /**
  * The one statement of when a new signing secret takes over, true to the dispatcher's
- * secret cache: stored at once, but a dispatcher already running may sign with the
- * cached old secret until its copy expires.
+ * caches: stored at once; a dispatcher reads the secret again as soon as the endpoint it
+ * reads (with every batch) names the new rotation.
  */
 export const SECRET_CHANGE_NOTE =
-  `The new secret is stored now; dispatchers already running cache a secret for up to ${SIGNING_SECRET_CACHE_SECONDS} s, ` +
-  'so an attempt in that time may still be signed with the old one.';
+  'The new secret is stored now; running dispatchers sign with it from their next batch (an attempt already in flight keeps the old one).';
 
 export async function webhookSet(deps: Dependencies, options: WebhookSetOptions): Promise<WebhookSetResult> {
   const events = options.events
@@ -190,7 +188,7 @@ export const webhookCommands: CommandTable = {
   }),
 
   'webhook rotate-secret': defineCommand({
-    summary: `A new signing secret, printed once, used by every dispatcher within ${SIGNING_SECRET_CACHE_SECONDS} s; the old one keeps signing beside it for the overlap`,
+    summary: `A new signing secret, printed once, used by every dispatcher from its next batch; the old one keeps signing beside it for the overlap`,
     options: {
       partner: partnerOption,
       overlap: {

@@ -70,6 +70,16 @@ describe.skipIf(skip)('the embed SDK on a partner page of another origin, in hea
     expect(seen.find((e) => e.type === 'ready')).toEqual({ type: 'ready', data: { page: 'catalog' } });
     expect(seen.some((e) => e.type === 'load.error')).toBe(false);
 
+    // The sandbox measured as the least the module works with (docs/embedding.md): without
+    // allow-scripts or allow-same-origin this very test never sees `ready`. The pair cannot lift
+    // the sandbox because the frame is never of the page's origin.
+    const frame = await page.evaluate(() => {
+      const iframe = document.querySelector('iframe') as HTMLIFrameElement;
+      return { sandbox: (iframe.getAttribute('sandbox') ?? '').split(/\s+/).sort(), origin: new URL(iframe.src).origin, pageOrigin: location.origin };
+    });
+    expect(frame.sandbox).toEqual(['allow-forms', 'allow-popups', 'allow-popups-to-escape-sandbox', 'allow-same-origin', 'allow-scripts']);
+    expect(frame.origin).not.toBe(frame.pageOrigin);
+
     const catalogHeight = await contentHeight();
     expect(lastResize(seen).data.height).toBe(catalogHeight);
     expect(await iframeHeight()).toBe(catalogHeight);

@@ -26,9 +26,9 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-async function start(): Promise<LocalProcess> {
+async function start(cwd = workDir): Promise<LocalProcess> {
   // Short retries, so a delivery waiting for its retry is due soon after the restart.
-  const started = await startLocalProcess({ cwd: workDir, env: { WEBHOOK_RETRY_DELAYS_S: '1,1,1,1,1,1' } });
+  const started = await startLocalProcess({ cwd, env: { WEBHOOK_RETRY_DELAYS_S: '1,1,1,1,1,1' } });
   running.push(started);
   return started;
 }
@@ -64,9 +64,9 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function ops(argv: string[]) {
+async function ops(argv: string[], cwd = workDir) {
   const lines: string[] = [];
-  const { deps } = await openOpsTarget({ stackFile: join(workDir, '.local', 'stack.json'), logger: { info: () => undefined, error: () => undefined } });
+  const { deps } = await openOpsTarget({ stackFile: join(cwd, '.local', 'stack.json'), logger: { info: () => undefined, error: () => undefined } });
   const code = await runOps(argv, { deps, out: (line) => lines.push(line) });
   return { code, json: code === 0 ? JSON.parse(lines.join('\n')) : undefined, text: lines.join('\n') };
 }
@@ -136,5 +136,57 @@ describe('npm start, stopped and started again', () => {
     expect(received).toEqual([waiting.deliveryId]);
 
     await stop(second);
+  }, 120_000);
+});
+
+describe('the orders stream reader, stopped and started again', () => {
+  const streamDir = mkdtempSync(join(tmpdir(), 'embed-restart-stream-'));
+  after.push(async () => rmSync(streamDir, { recursive: true, force: true }));
+
+  /** The JSON log lines of one run with this `msg`. */
+  const logLines = (local: LocalProcess, msg: string) =>
+    local.output().split('\n').filter((line) => line.startsWith('{') && JSON.parse(line).msg === msg).map((line) => JSON.parse(line));
+
+  it('resumes after the last record it read: an event skipped before the restart stays skipped, one delivered is not delivered again', async () => {
+    const first = await start(streamDir);
+    const bearer = { Authorization: `Bearer ${first.apiKey}` };
+    expect((await call(first, '/v1/organizations/setup', setupBody('u-1'), bearer)).status).toBe(200);
+    const placeOrder = async (local: LocalProcess) => {
+      const placed = await call(local, '/v1/sandbox/orders', { internal_user_id: 'u-1', items: [{ product_id: 'GLV-NIT-M-100', quantity: 1 }] }, { Authorization: `Bearer ${local.apiKey}` });
+      expect(placed.status).toBe(201);
+      return placed.body.order.id as string;
+    };
+
+    // No endpoint yet: the first order's event is read and skipped.
+    await placeOrder(first);
+    await until('the skipped event', async () => (logLines(first, 'order event not delivered').length === 1 ? true : undefined));
+
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        received.push(JSON.parse(body).data.order_id);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+    after.push(() => new Promise((done) => receiver.close(() => done())));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    expect((await ops(['webhook', 'set', '--partner', first.partnerId, '--url', receiverUrl, '--json'], streamDir)).code).toBe(0);
+    const second = await placeOrder(first);
+    await until('the second order delivered', async () => (received.length === 1 ? true : undefined));
+    await stop(first);
+
+    const restarted = await start(streamDir);
+    const third = await placeOrder(restarted);
+    await until('the third order delivered', async () => (received.includes(third) ? true : undefined));
+
+    // The restarted reader relayed the new order's event only: the stream is read in order, so the older ones would have come first.
+    expect(logLines(restarted, 'order event relayed')).toHaveLength(1);
+    expect(received).toEqual([second, third]);
+    const { deliveries } = (await ops(['deliveries', 'list', '--partner', restarted.partnerId, '--json'], streamDir)).json;
+    expect(deliveries).toHaveLength(2);
+    await stop(restarted);
   }, 120_000);
 });

@@ -1,5 +1,7 @@
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ValidationFailed } from '../../functions/domain/errors';
+import { jsonBody } from '../../functions/api/pipeline/json-body';
 import { tableName } from '../../functions/resources/resource-definitions';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
@@ -143,6 +145,53 @@ describe('malformed requests', () => {
     const res = await stack.post(SETUP, { organizationName: 'x'.repeat(70 * 1024) }, bearer(apiKey));
     expect(res.status).toBe(400);
     expect(res.body.details[0].code).toBe('BODY_TOO_LARGE');
+  });
+
+  describe('a body that is not UTF-8', () => {
+    /** `{"internalOrgId":"acme<bytes>"}`, sent as raw bytes. */
+    const withBytes = (...bytes: number[]) =>
+      Buffer.concat([Buffer.from('{"internalOrgId":"acme'), Buffer.from(bytes), Buffer.from('","internal_user_id":"u-1"}')]);
+    const postBytes = async (path: string, body: Buffer, headers: Record<string, string>) => {
+      const res = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: new Uint8Array(body) });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const NOT_UTF8: [string, number[]][] = [
+      ['a lone continuation byte', [0x80]],
+      ['a truncated sequence', [0xe2, 0x82]],
+      ['an overlong encoding of "/"', [0xc0, 0xaf]],
+      ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+      ['a byte never used in UTF-8', [0xff]],
+    ];
+
+    it.each(NOT_UTF8)('answers 400 INVALID_UTF8 on setup, in the general error shape, for %s', async (_name, bytes) => {
+      const { apiKey } = await stack.createPartner();
+      const res = await postBytes(SETUP, withBytes(...bytes), bearer(apiKey));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: 'Validation Error',
+        message: expect.any(String),
+        code: 'VALIDATION_ERROR',
+        details: [{ code: 'INVALID_UTF8', message: 'The request body is not valid UTF-8', path: [] }],
+      });
+    });
+
+    it('answers 400 INVALID_UTF8 on the handshake, in its own error shape', async () => {
+      const { apiKey } = await stack.createPartner();
+      const res = await postBytes(HANDSHAKE, withBytes(0xff), xApiKey(apiKey));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'Invalid request body', details: [{ code: 'INVALID_UTF8', message: 'The request body is not valid UTF-8', path: [] }] });
+    });
+
+    it('takes well-formed UTF-8 beyond ASCII as it is', async () => {
+      const { apiKey } = await stack.createPartner();
+      const res = await postBytes(HANDSHAKE, withBytes(...Buffer.from('é😀')), xApiKey(apiKey));
+      expect(res.status).not.toBe(400);
+    });
+
+    it('refuses a body API Gateway hands over as text with a lone surrogate', () => {
+      const request = { event: { body: '{"internalOrgId":"acme\ud800"}', isBase64Encoded: false, headers: {} }, context: {} } as never;
+      expect(() => (jsonBody('required').before as (request: never) => void)(request)).toThrow(ValidationFailed);
+    });
   });
 
   it('answers 400 for a non-JSON content type', async () => {

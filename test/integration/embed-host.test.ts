@@ -268,6 +268,19 @@ describe('the embedded module behind the cookie', () => {
   });
 });
 
+describe('two session cookies of one name', () => {
+  it('treats them as no session, whichever is live: the 401 page, nothing signed in', async () => {
+    const live = await openSession();
+    const planted = await openSession();
+    for (const cookies of [[live, planted], [planted, live], [live, live], [live, 'x'.repeat(43)]]) {
+      const res = await browse(modulePath(), { headers: { Cookie: cookies.map((value) => `${COOKIE}=${value}`).join('; ') } });
+      expect(res.status).toBe(401);
+      expect(res.text).not.toContain(provisioned.profile.id);
+    }
+    expect((await browse(modulePath(), { cookie: live })).status).toBe(200);
+  });
+});
+
 describe('signing out', () => {
   const logout = (cookie: string | undefined, origin = stack.url) =>
     browse(`${modulePath()}/logout`, { method: 'POST', cookie, headers: { Origin: origin } });
@@ -286,7 +299,7 @@ describe('signing out', () => {
     expect((await browse(modulePath(), { cookie })).status).toBe(401);
   });
 
-  it('refuses a sign-out posted from another site and keeps the session', async () => {
+  it('refuses a sign-out posted from another site with the 403 "Request refused" page and keeps the session', async () => {
     const cookie = await openSession();
     const crossSite: Record<string, string>[] = [
       { Origin: 'https://evil.example' },
@@ -295,7 +308,9 @@ describe('signing out', () => {
     ];
     for (const headers of crossSite) {
       const res = await browse(`${modulePath()}/logout`, { method: 'POST', cookie, headers });
-      expect(res.status).toBe(401);
+      expect(res.status).toBe(403);
+      expect(res.text).toContain('<h1>Request refused</h1>');
+      expect(res.text).not.toContain('link-unusable');
       expect(res.setCookies).toEqual([]);
     }
     expect((await browse(modulePath(), { cookie })).status).toBe(200);

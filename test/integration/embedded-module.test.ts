@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { holdUntilAll } from '../support/arrival-gate';
 import { aSetupBody, type ProvisionedProfile, provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
@@ -185,6 +186,86 @@ describe('the procurement module', () => {
       expect(page.text).not.toContain('<b>bold');
       expect(page.text).toContain('&lt;script>alert(&quot;x&quot;)&lt;/script> Gloves');
     }
+  });
+
+  describe('adds at once to one line', () => {
+    /** `count` adds of one product posted together, each held after its cart read until all have read. */
+    async function addTogether(buyer: ProvisionedProfile, cookie: string, count: number): Promise<number[]> {
+      const csrf = await tokenOf(cookie);
+      const gate = holdUntilAll(stack.deps.aws.db, count, ({ name, input }) => /^Query(Command)?$/.test(name) && JSON.stringify(input).includes(`CART#${buyer.profile.id}`));
+      try {
+        const posts = Array.from({ length: count }, () =>
+          request(`${base()}/cart/items`, { cookie, form: { csrf, product_id: 'PPR-LTR-5000' }, headers: { 'Sec-Fetch-Site': 'same-origin' } }),
+        );
+        return (await Promise.all(posts)).map((page) => page.status);
+      } finally {
+        gate.remove();
+      }
+    }
+
+    it('counts every one of ten adds that read the same cart', async () => {
+      const buyer = await provisionProfile(stack.deps, partner.partnerId);
+      const cookie = await signIn(buyer);
+
+      const statuses = await addTogether(buyer, cookie, 10);
+
+      expect(statuses).toEqual(Array(10).fill(303));
+      expect(await cartOf(buyer)).toEqual([['PPR-LTR-5000', 10]]);
+    });
+
+    it('never takes a line past 99, refusing the adds that would', async () => {
+      const buyer = await provisionProfile(stack.deps, partner.partnerId);
+      const cookie = await signIn(buyer);
+      await stack.deps.cartService.changeQuantity(buyer.profile.id, 'PPR-LTR-5000', 95);
+
+      const statuses = await addTogether(buyer, cookie, 10);
+
+      expect(statuses.filter((status) => status === 303)).toHaveLength(4);
+      expect(statuses.filter((status) => status === 400)).toHaveLength(6);
+      expect(await cartOf(buyer)).toEqual([['PPR-LTR-5000', 99]]);
+    });
+  });
+
+  describe('a form post larger than any of the module\'s forms', () => {
+    /** A form post with the page's token first, then `extra` as it is, from the module's own page. */
+    async function post(cookie: string, extra: string): Promise<Page> {
+      const res = await fetch(`${stack.url}${base()}/cart/items`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { Cookie: `${COOKIE}=${cookie}`, 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+        body: `csrf=${await tokenOf(cookie)}&product_id=PPR-LTR-5000${extra}`,
+      });
+      return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+    }
+
+    it.each([
+      ['16 KiB of body and one byte more', (used: number) => `&q=${'a'.repeat(16 * 1024 - used - 3 + 1)}`],
+      ['5 MB of body', () => `&q=${'a'.repeat(5_000_000)}`],
+      ['201 fields', () => '&f'.repeat(199)],
+      ['200,000 fields', () => '&f'.repeat(200_000)],
+    ])('answers %s with the 413 "Form too large" page, changing nothing', async (_name, extra) => {
+      const buyer = await provisionProfile(stack.deps, partner.partnerId);
+      const cookie = await signIn(buyer);
+      const used = `csrf=${await tokenOf(cookie)}&product_id=PPR-LTR-5000`.length;
+
+      const res = await post(cookie, extra(used));
+
+      expect(res.status).toBe(413);
+      expect(res.text).toContain('<h1>Form too large</h1>');
+      expect(await cartOf(buyer)).toEqual([]);
+    });
+
+    it('takes a form of exactly 16 KiB and 200 fields', async () => {
+      const buyer = await provisionProfile(stack.deps, partner.partnerId);
+      const cookie = await signIn(buyer);
+      const used = `csrf=${await tokenOf(cookie)}&product_id=PPR-LTR-5000`.length;
+      const fields = '&f'.repeat(197);
+
+      const res = await post(cookie, `${fields}&q=${'a'.repeat(16 * 1024 - used - fields.length - 3)}`);
+
+      expect(res.status).toBe(303);
+      expect(await cartOf(buyer)).toEqual([['PPR-LTR-5000', 1]]);
+    });
   });
 
   it('keeps the cart across a reload and a new handshake', async () => {

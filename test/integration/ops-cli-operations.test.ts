@@ -509,10 +509,10 @@ describe('webhook set / show / rotate-secret', () => {
     expectOneLineError(await ops(['webhook', 'set', '--partner', unknown, '--url', 'http://127.0.0.1:9/']), 1, `No partner ${unknown}`);
   });
 
-  it('says one true thing about when a new secret takes over: dispatchers cache a secret for up to 60 s', async () => {
+  it('says one true thing about when a new secret takes over: running dispatchers sign with it from their next batch', async () => {
     const partner = await aPartner();
     await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/hooks']);
-    const cacheStatement = 'dispatchers already running cache a secret for up to 60 s, so an attempt in that time may still be signed with the old one';
+    const cacheStatement = 'running dispatchers sign with it from their next batch (an attempt already in flight keeps the old one)';
     const rotatedJson = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId, '--json']);
     const rotatedText = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId]);
     const chosen = await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/hooks', '--secret', `whsec_${'c'.repeat(30)}`, '--json']);
@@ -520,7 +520,7 @@ describe('webhook set / show / rotate-secret', () => {
       expect(note).toContain(cacheStatement);
       expect(note).not.toMatch(/at once|within a minute/);
     }
-    const summary = 'A new signing secret, printed once, used by every dispatcher within 60 s; the old one keeps signing beside it for the overlap';
+    const summary = 'A new signing secret, printed once, used by every dispatcher from its next batch; the old one keeps signing beside it for the overlap';
     expect((await ops(['webhook', 'rotate-secret', '--help'])).lines).toContain(summary);
     expect((await ops(['--help'])).text).toMatch(new RegExp(`^  webhook rotate-secret +${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
   });

@@ -4,6 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyStandardWebhook, verifyWebhook, verifyWebhookSignature } from '../../sdk/src/index';
 import { webhookRotateSecret, webhookSet, webhookShow } from '../../lib/ops-cli/webhook-commands';
+import { SecretsManagerSigningSecretStore } from '../../functions/adapters/secret-store';
+import { WebhookAdmin } from '../../functions/webhooks/webhook-admin';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { type ReceivedWebhook, receiverPool } from '../support/webhook-receiver';
@@ -129,6 +131,31 @@ describe('rotating a secret with an overlap', () => {
     expect(() => standardVerify(old, after)).toThrow('No matching signature');
     expect(after.headers['x-service-signature']).toBe(contractSignature(rotated.secret, after));
     expect(await webhookShow(stack.deps, { partner: partnerId })).not.toHaveProperty('secretOverlapEndsAt');
+  });
+
+  it('signs with both secrets from the first delivery after a rotation made by another process, however recently the old secret was read', async () => {
+    const { partnerId, secret: old, publish } = await aPartnerReceiving();
+    expect(String((await publish()).headers['webhook-signature']).split(' ')).toHaveLength(1);
+    // The ops CLI: its own store, so the running dispatcher's cached copy is not forgotten by the rotation.
+    const { deps } = stack;
+    const cli = new WebhookAdmin({
+      partners: deps.partners,
+      endpoints: deps.webhookEndpoints,
+      secrets: new SecretsManagerSigningSecretStore(deps.aws.secrets, deps.config.RESOURCE_PREFIX, stack.clock),
+      deliveries: deps.deliveries,
+      queue: { send: async () => undefined },
+      requireHttpsPublic: false,
+      clock: stack.clock,
+    });
+    stack.clock.advance(1000);
+    const rotated = await webhookRotateSecret({ ...deps, webhookAdmin: cli }, { partner: partnerId, overlap: 3600 });
+
+    // Well inside the secret cache (60 s): only the endpoint's rotation mark makes the dispatcher read again.
+    stack.clock.advance(1000);
+    const first = await publish();
+    expect(String(first.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(standardVerify(old, first)).toBeTruthy();
+    expect(standardVerify(rotated.secret, first)).toBeTruthy();
   });
 
   it('deletes the expired secret from the stored value at the next rotation', async () => {

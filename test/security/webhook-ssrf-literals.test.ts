@@ -50,6 +50,7 @@ describe('a production dispatcher and literal non-public addresses', () => {
   it.each([
     ['IPv4-mapped IPv6 loopback', () => `https://[::ffff:127.0.0.1]:${port}/hook`],
     ['IPv6 loopback', () => `https://[::1]:${port}/hook`],
+    ['IPv4-translated IPv6 loopback', () => `https://[::ffff:0:7f00:1]:${port}/hook`],
     ['loopback as one decimal number', () => `https://2130706433:${port}/hook`],
     ['loopback in hex and short form', () => `https://0x7f.1:${port}/hook`],
     ['loopback in short form', () => `https://127.1:${port}/hook`],

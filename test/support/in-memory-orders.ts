@@ -2,7 +2,7 @@ import { inCatalogOrder, matchesCatalogFilter } from '../../functions/domain/cat
 import type { CatalogFilter, CatalogRepository } from '../../functions/domain/catalog/catalog-repository';
 import type { Product, ProductId } from '../../functions/domain/catalog/product';
 import { ConcurrentModification, ValidationFailed } from '../../functions/domain/errors';
-import type { Cart, CartLine, CartRepository } from '../../functions/domain/orders/cart';
+import type { Cart, CartLine, CartRepository, LineAddition } from '../../functions/domain/orders/cart';
 import type { Order, OrderId } from '../../functions/domain/orders/order';
 import {
   DEFAULT_ORDER_PAGE_SIZE,
@@ -53,6 +53,13 @@ export class InMemoryCartRepository implements CartRepository {
     const addedAt = lines.get(productId)?.addedAt ?? at.toISOString();
     lines.set(productId, { productId, quantity, addedAt });
     this.carts.set(profileId, lines);
+  }
+
+  async addToLine(profileId: ProfileId, productId: ProductId, added: number, max: number, at: Date): Promise<LineAddition> {
+    const quantity = (this.carts.get(profileId)?.get(productId)?.quantity ?? 0) + added;
+    if (quantity > max) return { added: false, wouldBe: quantity };
+    await this.setQuantity(profileId, productId, quantity, at);
+    return { added: true, quantity };
   }
 
   async remove(profileId: ProfileId, productId: ProductId): Promise<void> {

@@ -1,6 +1,7 @@
+import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductId } from '../../domain/catalog/product';
-import type { Cart, CartLine, CartRepository } from '../../domain/orders/cart';
+import type { Cart, CartLine, CartRepository, LineAddition } from '../../domain/orders/cart';
 import type { ProfileId } from '../../domain/organizations/organization';
 import { queryAll } from './query-all';
 
@@ -47,6 +48,36 @@ export class DynamoCartRepository implements CartRepository {
         },
       }),
     );
+  }
+
+  /** One UpdateItem: `ADD` on the quantity, on condition that the line has room for it. */
+  async addToLine(profileId: ProfileId, productId: ProductId, added: number, max: number, at: Date): Promise<LineAddition> {
+    try {
+      const result = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: cartKeys.line(profileId, productId),
+          UpdateExpression: 'SET productId = :productId, addedAt = if_not_exists(addedAt, :at), #ttl = :ttl ADD quantity :added',
+          ConditionExpression: 'attribute_not_exists(quantity) OR quantity <= :room',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: {
+            ':productId': productId,
+            ':at': at.toISOString(),
+            ':ttl': Math.floor(at.getTime() / 1000) + CART_RETENTION_SECONDS,
+            ':added': added,
+            ':room': max - added,
+          },
+          ReturnValues: 'UPDATED_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { added: true, quantity: Number(result.Attributes?.quantity ?? added) };
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      // The refused item comes back marshalled: the document client does not convert errors.
+      const current = (error as ConditionalCheckFailedException).Item?.quantity?.N;
+      return { added: false, wouldBe: Number(current ?? 0) + added };
+    }
   }
 
   async remove(profileId: ProfileId, productId: ProductId): Promise<void> {

@@ -48,7 +48,7 @@ export const HANDSHAKE_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     400: {
-      description: 'The body is invalid (`Invalid request body`, `details` lists the problems: `IDENTIFIER_REQUIRED`, `CONFLICTING_FIELDS`, `INVALID_UUID`, `AMBIGUOUS_USER`, wrong types, and the body checks `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`), or the profile cannot sign in (`Profile not set up for authentication`: no identity user, or it is disabled; `details` is a sentence).',
+      description: 'The body is invalid (`Invalid request body`, `details` lists the problems: `IDENTIFIER_REQUIRED`, `CONFLICTING_FIELDS`, `INVALID_UUID`, `AMBIGUOUS_USER`, wrong types, and the body checks `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`), or the profile cannot sign in (`Profile not set up for authentication`: no identity user, or it is disabled; `details` is a sentence).',
       body: { name: 'HandshakeBadRequestError', schema: HandshakeBadRequestBody },
       examples: {
         invalidBody: {

@@ -46,7 +46,7 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
     },
     400: {
       description:
-        'The body is invalid (`VALIDATION_ERROR`, every problem in `details`; the body checks `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP` come first), a product is unknown or inactive (`PRODUCT_UNAVAILABLE`, one detail each), the shipping location is not an active one of the organization or there is no default (`SHIPPING_LOCATION_UNAVAILABLE`), or the user cannot sign in (`PROFILE_NOT_LINKED`: disabled).',
+        'The body is invalid (`VALIDATION_ERROR`, every problem in `details`; the body checks `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP` come first), a product is unknown or inactive (`PRODUCT_UNAVAILABLE`, one detail each), the shipping location is not an active one of the organization or there is no default (`SHIPPING_LOCATION_UNAVAILABLE`), or the user cannot sign in (`PROFILE_NOT_LINKED`: disabled).',
       body: { name: 'SandboxOrderBadRequestError', schema: SandboxOrderBadRequestBody },
       examples: {
         validation: {

@@ -33,6 +33,26 @@ function nestingDepth(text: string): number {
 }
 
 /**
+ * Strict UTF-8 (RFC 8259 requires it): a byte sequence that is not UTF-8 is refused, not
+ * carried on as U+FFFD into names and addresses. A BOM is kept, so it stays malformed JSON.
+ */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body's text; INVALID_UTF8 when its bytes (or, already a string, its code units) are not well-formed Unicode. */
+function utf8Text(body: Buffer | string): string {
+  if (typeof body === 'string') {
+    // With the u flag a surrogate pair is one code point: only a lone surrogate is \p{Cs}.
+    if (/\p{Cs}/u.test(body)) throw invalid('INVALID_UTF8', 'The request body is not valid UTF-8');
+    return body;
+  }
+  try {
+    return STRICT_UTF8.decode(body);
+  } catch {
+    throw invalid('INVALID_UTF8', 'The request body is not valid UTF-8');
+  }
+}
+
+/**
  * Parses the body as a JSON object, refusing anything else with a 400 in the endpoint's
  * shape. GET routes never read one (`ignored`: whatever was sent is not looked at); an
  * `optional` body may be empty, which reads as `{}`.
@@ -59,7 +79,7 @@ export const jsonBody = <D>(mode: ApiRoute['body']): MiddlewareObj<ApiEvent, Api
       }
       throw invalid('BODY_REQUIRED', 'A JSON object body is required');
     }
-    const text = raw.toString('utf8');
+    const text = utf8Text(event.isBase64Encoded ? raw : event.body ?? '');
     if (nestingDepth(text) > MAX_JSON_DEPTH) {
       throw invalid('NESTING_TOO_DEEP', `The request body must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
     }

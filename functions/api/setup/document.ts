@@ -94,7 +94,7 @@ export const SETUP_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     400: {
-      description: 'The body is invalid (`VALIDATION_ERROR`, every problem listed in `details`, each with a stable `code` and a `path`), or the `Idempotency-Key` was used before with another body (`IDEMPOTENCY_KEY_REUSED`). The body is checked first: `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_BODY` (not an object), `BODY_TOO_LARGE` (over 64 KiB), `NESTING_TOO_DEEP` (over 32 levels).',
+      description: 'The body is invalid (`VALIDATION_ERROR`, every problem listed in `details`, each with a stable `code` and a `path`), or the `Idempotency-Key` was used before with another body (`IDEMPOTENCY_KEY_REUSED`). The body is checked first: `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY` (not an object), `BODY_TOO_LARGE` (over 64 KiB), `NESTING_TOO_DEEP` (over 32 levels).',
       body: { name: 'SetupBadRequestError', schema: SetupBadRequestBody },
       examples: {
         validation: {

@@ -30,7 +30,7 @@ export const WEBHOOK_TEST_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     400: {
-      description: '`event` is missing or not one of the six kinds (`VALIDATION_ERROR` on `["event"]`), or the body itself is unusable (`UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`).',
+      description: '`event` is missing or not one of the six kinds (`VALIDATION_ERROR` on `["event"]`), or the body itself is unusable (`UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`).',
       body: { name: 'WebhookTestBadRequestError', schema: WebhookTestBadRequestBody },
       examples: {
         unknownKind: {

@@ -63,7 +63,8 @@ export class CartService {
   /**
    * Puts `quantity` (default 1) more of an active product in the cart:
    * 1. the product must exist and be active (ProductUnavailable);
-   * 2. the line's new quantity must stay within 1-99 (ValidationFailed on `quantity`);
+   * 2. the line's new quantity must stay within 1-99 (ValidationFailed on `quantity`), checked
+   *    again by the store's atomic add, so concurrent adds are all counted and never pass 99;
    * 3. a new line must not make more than 50 (ValidationFailed, TOO_MANY_ITEMS).
    */
   async add(profileId: ProfileId, productId: string, quantity: unknown = 1): Promise<void> {
@@ -72,11 +73,11 @@ export class CartService {
     const cart = await this.carts.get(profileId);
     const line = lineOf(cart, product.productId);
     const total = (line?.quantity ?? 0) + added;
-    if (total > MAX_LINE_QUANTITY) {
-      throw quantityProblem('TOO_BIG', `quantity would be ${total} in the cart; at most ${MAX_LINE_QUANTITY} of one product`);
-    }
+    if (total > MAX_LINE_QUANTITY) throw tooMany(total);
     if (!line) assertRoomForALine(cart);
-    await this.carts.setQuantity(profileId, product.productId, total, this.clock.now());
+    // The quantity is added by the store, not written back from the read: two adds at once make two more.
+    const outcome = await this.carts.addToLine(profileId, product.productId, added, MAX_LINE_QUANTITY, this.clock.now());
+    if (!outcome.added) throw tooMany(outcome.wouldBe);
   }
 
   /** Sets a line's quantity (0-99); 0 removes it. Setting a product not yet in the cart adds it, as `add` would. */
@@ -154,6 +155,9 @@ function parseQuantity(schema: typeof LineQuantity | typeof QuantityChange, quan
   const issues = toValidationIssues(parsed.error);
   throw new ValidationFailed(issues, issues.map((issue) => issue.message).join('; '));
 }
+
+const tooMany = (total: number) =>
+  quantityProblem('TOO_BIG', `quantity would be ${total} in the cart; at most ${MAX_LINE_QUANTITY} of one product`);
 
 const quantityProblem = (code: string, message: string) =>
   new ValidationFailed([{ code, message, path: ['quantity'] }], message);

@@ -26,12 +26,21 @@ export interface Cart {
   readonly lines: readonly CartLine[];
 }
 
+/** What an atomic add did: the line's quantity now, or what it would have been when refused. */
+export type LineAddition = { readonly added: true; readonly quantity: number } | { readonly added: false; readonly wouldBe: number };
+
 /** Storage port for carts, one per profile. */
 export interface CartRepository {
   /** The profile's cart; one with no lines when it has none. */
   get(profileId: ProfileId): Promise<Cart>;
   /** Sets the line's quantity, adding the line (at `at`) when absent and keeping `addedAt` when present. */
   setQuantity(profileId: ProfileId, productId: ProductId, quantity: number, at: Date): Promise<void>;
+  /**
+   * Adds `added` to the line's quantity in one atomic step (the line is created at `at`
+   * when absent), unless the line would then hold more than `max`: concurrent adds never
+   * overwrite each other.
+   */
+  addToLine(profileId: ProfileId, productId: ProductId, added: number, max: number, at: Date): Promise<LineAddition>;
   /** Removes the line; nothing happens if it is absent. */
   remove(profileId: ProfileId, productId: ProductId): Promise<void>;
   clear(profileId: ProfileId): Promise<void>;
