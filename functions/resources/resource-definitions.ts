@@ -136,6 +136,11 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
 /** HTTP routes of the partner API (API host) on every stage, and the embed host. */
 export const API_ROUTES = [
   { method: 'POST', path: '/v1/organizations/setup', fn: 'setup' },
+  // The partner's users and shipping locations after setup (docs/setup.md), in the setup function.
+  { method: 'GET', path: '/v1/organizations/{internalOrgId}/users/{internalUserId}', fn: 'setup' },
+  { method: 'PATCH', path: '/v1/organizations/{internalOrgId}/users/{internalUserId}', fn: 'setup' },
+  { method: 'POST', path: '/v1/organizations/{internalOrgId}/shipping-locations', fn: 'setup' },
+  { method: 'PATCH', path: '/v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}', fn: 'setup' },
   { method: 'POST', path: '/v1/partner/handshake', fn: 'handshake' },
   { method: 'GET', path: '/v1/catalog/products', fn: 'ordersApi' },
   { method: 'GET', path: '/v1/orders', fn: 'ordersApi' },

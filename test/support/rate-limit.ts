@@ -11,6 +11,10 @@ const COUNTED_BY = {
   'sandbox-order-create': 'ordersApi',
   'sandbox-order-transition': 'ordersApi',
   'webhook-test': 'webhookTest',
+  'organization-user-get': 'setup',
+  'organization-user-update': 'setup',
+  'shipping-location-create': 'setup',
+  'shipping-location-update': 'setup',
 } as const satisfies Record<ApiEndpointName, keyof TestStack['deps']['functions']>;
 
 const BATCH = 50;

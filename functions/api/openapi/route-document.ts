@@ -53,7 +53,7 @@ export interface ParameterDocument {
 }
 
 export interface RouteDocument {
-  readonly method: 'get' | 'post';
+  readonly method: 'get' | 'post' | 'patch';
   /** With the `/v1` segment, as the contract writes paths; `{name}` for path parameters. */
   readonly path: string;
   readonly operationId: string;

@@ -29,7 +29,12 @@ export type ApiEndpointName =
   | 'order-list'
   | 'sandbox-order-create'
   | 'sandbox-order-transition'
-  | 'webhook-test';
+  | 'webhook-test'
+  // The partner's changes after setup (docs/setup.md): one group, ported to the route table as one.
+  | 'organization-user-get'
+  | 'organization-user-update'
+  | 'shipping-location-create'
+  | 'shipping-location-update';
 
 export const SETUP_ENDPOINT: ApiEndpoint = {
   name: 'setup',
@@ -105,6 +110,39 @@ export const WEBHOOK_TEST_ENDPOINT: ApiEndpoint = {
   scope: 'orders:write',
   limitPerMinute: 60,
 };
+
+// ---- The partner's users and shipping locations after setup (docs/setup.md), served by the setup function.
+// Each route has setup's scope and budget in a window of its own, so syncing users never starves provisioning.
+
+export const ORGANIZATION_USER_GET_ENDPOINT: ApiEndpoint = {
+  name: 'organization-user-get',
+  credential: 'authorization-bearer',
+  scope: 'organization:write',
+  limitPerMinute: 100,
+  body: 'ignored',
+};
+
+export const ORGANIZATION_USER_UPDATE_ENDPOINT: ApiEndpoint = {
+  name: 'organization-user-update',
+  credential: 'authorization-bearer',
+  scope: 'organization:write',
+  limitPerMinute: 100,
+};
+
+export const SHIPPING_LOCATION_CREATE_ENDPOINT: ApiEndpoint = {
+  name: 'shipping-location-create',
+  credential: 'authorization-bearer',
+  scope: 'organization:write',
+  limitPerMinute: 100,
+};
+
+export const SHIPPING_LOCATION_UPDATE_ENDPOINT: ApiEndpoint = {
+  name: 'shipping-location-update',
+  credential: 'authorization-bearer',
+  scope: 'organization:write',
+  limitPerMinute: 100,
+};
+// ---- end of the partner's users and shipping locations
 
 /** Request bodies above this are refused before parsing (DESIGN.md: size limits). */
 export const MAX_BODY_BYTES = 64 * 1024;

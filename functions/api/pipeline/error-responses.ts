@@ -12,6 +12,8 @@ import {
   ProfileNotFound,
   ProfileNotLinked,
   RateLimited,
+  ShippingLocationAlreadyExists,
+  ShippingLocationNotFound,
   ShippingLocationUnavailable,
   Unauthorized,
   UserAlreadyExists,
@@ -71,6 +73,12 @@ export function errorResponse(error: unknown, endpoint: ApiEndpoint['name']): Js
   }
   if (error instanceof IdempotencyKeyReused) return general(400, 'Validation Error', 'IDEMPOTENCY_KEY_REUSED', error.message);
   if (error instanceof IdempotencyKeyInFlight) return general(409, 'Conflict', 'IDEMPOTENCY_KEY_IN_USE', error.message);
+
+  // ---- The partner's users and shipping locations after setup (docs/setup.md). ORGANIZATION_NOT_FOUND
+  // and PROFILE_NOT_FOUND are the order API's mappings below; everything else here is theirs alone.
+  if (error instanceof ShippingLocationNotFound) return general(404, 'Not Found', 'SHIPPING_LOCATION_NOT_FOUND', error.message);
+  if (error instanceof ShippingLocationAlreadyExists) return general(409, 'Conflict', 'SHIPPING_LOCATION_ALREADY_EXISTS', error.message);
+  // ---- end of the partner's users and shipping locations
 
   // The order API (docs/orders-api.md).
   if (error instanceof InvalidOrderTransition) {

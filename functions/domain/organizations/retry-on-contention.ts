@@ -4,7 +4,8 @@ const jitteredBackoff = (attempt: number): Promise<void> => new Promise((resolve
 
 /**
  * Runs `attempt` again (re-reading what it depends on) while it loses to a concurrent
- * writer, at most `maxAttempts` times; the last ConcurrentModification goes to the caller.
+ * writer, at most `maxAttempts` times. Losing every time means something is wrong, not a
+ * conflict the caller made: that last failure is an Error of ours (a 500), as SetupContention is for setup.
  */
 export async function retryOnContention<T>(
   attempt: () => Promise<T>,
@@ -15,7 +16,8 @@ export async function retryOnContention<T>(
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof ConcurrentModification) || tried >= maxAttempts) throw error;
+      if (!(error instanceof ConcurrentModification)) throw error;
+      if (tried >= maxAttempts) throw new Error(`lost ${tried} races in a row`, { cause: error });
       await backoff(tried);
     }
   }

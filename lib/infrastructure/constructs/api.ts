@@ -47,6 +47,11 @@ const STAGE_THROTTLE = { rateLimit: 50, burstLimit: 100 };
  */
 const ROUTE_THROTTLE: Readonly<Record<string, { rate: number; burst: number }>> = {
   'POST /v1/organizations/setup': { rate: 20, burst: 40 },
+  // The partner's users and shipping locations after setup: single-item reads and writes, no Stripe.
+  'GET /v1/organizations/{internalOrgId}/users/{internalUserId}': { rate: 20, burst: 40 },
+  'PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}': { rate: 20, burst: 40 },
+  'POST /v1/organizations/{internalOrgId}/shipping-locations': { rate: 20, burst: 40 },
+  'PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}': { rate: 20, burst: 40 },
   'POST /v1/partner/handshake': { rate: 50, burst: 100 },
   // Reads are cheap single queries; the per-partner limits (60 catalog, 300 order reads a minute) bind long before these.
   'GET /v1/catalog/products': { rate: 20, burst: 40 },
