@@ -24,6 +24,8 @@ import {
   ProfileNotLinked,
   RateLimited,
   RequestForgeryRefused,
+  ShippingLocationAlreadyExists,
+  ShippingLocationNotFound,
   ShippingLocationUnavailable,
   Unauthorized,
   UserAlreadyExists,
@@ -161,6 +163,9 @@ const ERROR_OUTCOMES: readonly Entry[] = [
       links: [toCart(places)],
     }),
   }),
+  // The partner's shipping locations after setup (docs/setup.md).
+  entry(ShippingLocationNotFound, { api: { general: general(404, 'Not Found', 'SHIPPING_LOCATION_NOT_FOUND') } }),
+  entry(ShippingLocationAlreadyExists, { api: { general: general(409, 'Conflict', 'SHIPPING_LOCATION_ALREADY_EXISTS') } }),
   entry(ShippingLocationUnavailable, {
     api: {
       general: general(400, 'Validation Error', 'SHIPPING_LOCATION_UNAVAILABLE', (error) => ({

@@ -22,7 +22,11 @@ export type ApiEndpointName =
   | 'order-list'
   | 'sandbox-order-create'
   | 'sandbox-order-transition'
-  | 'webhook-test';
+  | 'webhook-test'
+  | 'organization-user-get'
+  | 'organization-user-update'
+  | 'shipping-location-create'
+  | 'shipping-location-update';
 
 /**
  * What the route's own failures look like. `general` is `{ error, message, code, details }`
@@ -41,7 +45,7 @@ export interface Throttle {
 }
 
 interface RouteBase {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH';
   /** With `{name}` path parameters, as API Gateway writes them. */
   readonly path: string;
   readonly fn: HttpFunctionName;
@@ -83,6 +87,16 @@ const orderRead = { host: 'api', credential: 'authorization-bearer', scope: 'ord
 const sandboxWrite = { host: 'api', credential: 'authorization-bearer', scope: 'orders:write', errors: GENERAL_ERRORS, sandboxOnly: true, throttle: { rate: 10, burst: 20 } } as const;
 const transition = { ...sandboxWrite, fn: 'ordersApi', endpoint: 'sandbox-order-transition', limitPerMinute: 100, body: 'optional' } as const;
 const embed = { host: 'embed', fn: 'embed' } as const;
+const organizationChange = {
+  host: 'api',
+  fn: 'setup',
+  credential: 'authorization-bearer',
+  scope: 'organization:write',
+  limitPerMinute: 100,
+  errors: GENERAL_ERRORS,
+  sandboxOnly: false,
+  throttle: { rate: 20, burst: 40 },
+} as const;
 /** The module's pages: people clicking, a few requests a second per user at most. */
 const page = { ...embed, throttle: { rate: 50, burst: 100 } } as const;
 
@@ -118,6 +132,18 @@ export const ROUTES = [
     },
     sandboxOnly: false,
     throttle: { rate: 50, burst: 100 },
+  },
+  // The partner's users and shipping locations after setup (docs/setup.md), served by the setup function: each has
+  // setup's scope and budget in a window of its own, so syncing users never starves provisioning. No Stripe: a higher ceiling.
+  { ...organizationChange, method: 'GET', path: '/v1/organizations/{internalOrgId}/users/{internalUserId}', endpoint: 'organization-user-get', body: 'ignored' },
+  { ...organizationChange, method: 'PATCH', path: '/v1/organizations/{internalOrgId}/users/{internalUserId}', endpoint: 'organization-user-update', body: 'required' },
+  { ...organizationChange, method: 'POST', path: '/v1/organizations/{internalOrgId}/shipping-locations', endpoint: 'shipping-location-create', body: 'required' },
+  {
+    ...organizationChange,
+    method: 'PATCH',
+    path: '/v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}',
+    endpoint: 'shipping-location-update',
+    body: 'required',
   },
   // The catalog changes rarely and is cached by callers. Reads are cheap single queries: the per-partner limits bind long before the ceilings.
   { ...orderRead, method: 'GET', path: '/v1/catalog/products', fn: 'ordersApi', endpoint: 'catalog-products', limitPerMinute: 60, throttle: { rate: 20, burst: 40 } },

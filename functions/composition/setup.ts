@@ -6,16 +6,21 @@ import { stripeClientSource } from '../adapters/stripe-client';
 import { StripePayments } from '../adapters/stripe-payments';
 import { IdempotencyGuard } from '../domain/idempotency/idempotency-guard';
 import { OrganizationSetup } from '../domain/organizations/organization-setup';
+import { PartnerShippingLocations } from '../domain/organizations/partner-shipping-locations';
+import { PartnerUsers } from '../domain/organizations/partner-users';
 import type { PaymentProvider } from '../domain/payments/payment-provider';
 import { type ApiDependencies, composeApiAccess } from './api-access';
 import { type BaseDependencies, createBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
-import { type DynamoTables, idempotencyStore, organizationRepository } from './repositories';
+import { type DynamoTables, idempotencyStore, organizationRepository, sessionRepository } from './repositories';
 
 export interface SetupDependencies extends ApiDependencies {
   readonly payments: PaymentProvider;
   readonly organizationSetup: OrganizationSetup;
   readonly idempotency: IdempotencyGuard;
+  /** The partner's users and shipping locations after setup, served by this function too. */
+  readonly partnerUsers: PartnerUsers;
+  readonly partnerShippingLocations: PartnerShippingLocations;
 }
 
 export function composeSetup(
@@ -25,16 +30,19 @@ export function composeSetup(
 ): SetupDependencies {
   const tables: DynamoTables = { config: base.config, db: clients.db };
   const payments = overrides.payments ?? new StripePayments(stripeClientSource(base.config, clients.secrets));
+  const organizations = organizationRepository(tables, overrides.organizationsDb);
   return {
     ...composeApiAccess(base, tables),
     payments,
     organizationSetup: new OrganizationSetup({
-      organizations: organizationRepository(tables, overrides.organizationsDb),
+      organizations,
       payments,
       clock: base.clock,
       stage: base.config.STAGE,
     }),
     idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),
+    partnerUsers: new PartnerUsers(organizations, sessionRepository(tables), base.clock),
+    partnerShippingLocations: new PartnerShippingLocations(organizations, base.clock),
   };
 }
 

@@ -264,3 +264,22 @@ export class WebhookEventNotSubscribed extends DomainError {
     super(`Your webhook endpoint is not subscribed to ${event}; it receives ${subscribed.join(', ')}`);
   }
 }
+
+/** No shipping location with this internalShippingLocationId in the partner's organization. */
+export class ShippingLocationNotFound extends DomainError {
+  override readonly name = 'ShippingLocationNotFound';
+  constructor(readonly internalShippingLocationId: string) {
+    super(`No shipping location with internalShippingLocationId "${internalShippingLocationId}" in the organization`);
+  }
+}
+
+/** A location added with an internalShippingLocationId the organization already has. */
+export class ShippingLocationAlreadyExists extends DomainError {
+  override readonly name = 'ShippingLocationAlreadyExists';
+  constructor(
+    readonly internalShippingLocationId: string,
+    options?: ErrorOptions,
+  ) {
+    super(`The organization already has a shipping location with internalShippingLocationId "${internalShippingLocationId}"`, options);
+  }
+}

@@ -24,6 +24,7 @@
  * | MULTIPLE_DEFAULT_LOCATIONS | a second (or later) shipping location has `isDefault: true`               |
  * | DUPLICATE_ID               | an identifier repeats one given earlier in the same request (or file)     |
  * | INVALID_AMOUNT             | not a US dollar amount with at most two decimals                          |
+ * | NO_CHANGES                 | a PATCH body that names no field to change                                |
  * | UNKNOWN_FIELD              | a field a strict schema does not allow                                    |
  * | IDENTIFIER_REQUIRED        | handshake: neither internal_user_id nor profile_id                        |
  * | CONFLICTING_FIELDS         | handshake: both internal_user_id and profile_id                           |
@@ -50,6 +51,7 @@ export type RuleCode =
   | 'MULTIPLE_DEFAULT_LOCATIONS'
   | 'DUPLICATE_ID'
   | 'INVALID_AMOUNT'
+  | 'NO_CHANGES'
   | 'IDENTIFIER_REQUIRED'
   | 'CONFLICTING_FIELDS';
 

@@ -17,6 +17,8 @@ function typeOf(schema: JsonSchema, indent: string): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   const alternatives = alternativesOf(schema);
   if (alternatives) return alternatives.map((alternative) => typeOf(alternative, indent)).join(' | ');
+  // `{ type: ['number', 'null'] }`: a nullable scalar.
+  if (Array.isArray(schema.type)) return (schema.type as string[]).map((type) => typeOf({ ...schema, type }, indent)).join(' | ');
   switch (schema.type) {
     case 'string':
       return 'string';

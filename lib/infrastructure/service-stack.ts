@@ -23,7 +23,8 @@ type TableAccess = { read: readonly TableName[]; readWrite: readonly TableName[]
 /** Which tables each function may read, and which it may also write: nothing more. */
 const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> =
   {
-    setup: { read: ['partners'], readWrite: ['organizations', 'identityUsers', 'idempotency', 'rateLimits'] },
+    // Sessions: deactivating a user (PATCH .../users/{id} `active: false`) ends its embedded sessions.
+    setup: { read: ['partners'], readWrite: ['organizations', 'identityUsers', 'idempotency', 'rateLimits', 'sessions'] },
     handshake: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions', 'rateLimits'] },
     embed: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['sessions', 'carts', 'orders'] },
     // Writes orders only through the sandbox routes; see `tableAccess` for production.

@@ -7,7 +7,8 @@
 import type { Dependencies } from '../../functions/container';
 import type { Address } from '../../functions/domain/addresses/address';
 import { NotFound } from '../../functions/domain/errors';
-import type { Organization, Profile, ProfileId, ShippingLocation } from '../../functions/domain/organizations/organization';
+import { isActive, type Organization, type Profile, type ProfileId, roleOf, type ShippingLocation } from '../../functions/domain/organizations/organization';
+import { formatUsd } from '../../functions/domain/money';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { documentLines, fieldLines, NONE, tableLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
@@ -82,6 +83,11 @@ async function profileView(deps: Deps, profile: Profile) {
     lastName: profile.lastName,
     email: profile.email,
     phoneNumber: profile.phoneNumber ?? null,
+    role: roleOf(profile),
+    /** Cents, as stored; `null`: no limit. */
+    orderLimitCents: profile.orderLimitCents ?? null,
+    /** The partner's switch (PATCH `active`); `user.status` is the operator's (`profile disable`). */
+    active: isActive(profile),
     createdAt: profile.createdAt,
     user: user ? { id: user.id, status: user.status } : null,
   };
@@ -148,12 +154,15 @@ export const organizationCommands: CommandTable = {
           ...(profiles.length === 0
             ? ['No profiles.']
             : tableLines(
-                ['PROFILE ID', 'INTERNAL USER ID', 'NAME', 'EMAIL', 'USER', 'CREATED'],
+                ['PROFILE ID', 'INTERNAL USER ID', 'NAME', 'EMAIL', 'ROLE', 'LIMIT', 'ACTIVE', 'USER', 'CREATED'],
                 profiles.map((p) => [
                   p.id,
                   p.internalUserId,
                   `${p.firstName} ${p.lastName}`,
                   p.email,
+                  p.role,
+                  p.orderLimitCents === null ? 'none' : formatUsd(p.orderLimitCents),
+                  String(p.active),
                   p.user ? `${p.user.id} (${p.user.status})` : `${NONE} (unlinked)`,
                   p.createdAt,
                 ]),

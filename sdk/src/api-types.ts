@@ -9,6 +9,8 @@ export interface SetupRequest {
     lastName: string;
     email: string;
     phoneNumber?: string;
+    role?: "buyer" | "approver";
+    orderLimit?: number;
   };
   userAddress?: {
     line1: string;
@@ -212,16 +214,36 @@ export interface HandshakeFailedError {
   details: string;
 }
 
-export interface CatalogProductList {
-  data: Array<{
-    product_id: string;
-    name: string;
-    description: string;
-    category: "gloves-ppe" | "cleaning" | "office" | "breakroom" | "clinical-disposables";
-    price: number;
-    unit: string;
+export interface OrganizationUserResponse {
+  success: true;
+  data: {
+    profile: {
+      id: string;
+      partner: string;
+      organization: string;
+      internal_user_id: string;
+      user: string;
+      first_name: string;
+      last_name: string;
+      email: string;
+      phone_number?: string;
+      created_at: string;
+      role: "buyer" | "approver";
+      orderLimit: number | null;
+      active: boolean;
+    };
+  };
+}
+
+export interface OrganizationUserNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "ORGANIZATION_NOT_FOUND" | "PROFILE_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
   }>;
-  has_more: boolean;
 }
 
 export interface InternalError {
@@ -233,6 +255,138 @@ export interface InternalError {
     message: string;
     path: string[];
   }>;
+}
+
+export interface OrganizationUserUpdateRequest {
+  user?: {
+    firstName?: string;
+    lastName?: string;
+    email?: string;
+    phoneNumber?: string | null;
+  };
+  role?: "buyer" | "approver";
+  orderLimit?: number | null;
+  active?: boolean;
+}
+
+export interface OrganizationChangeBadRequestError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface IdempotencyKeyInUseError {
+  error: "Conflict";
+  message: string;
+  code: "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface ShippingLocationCreateRequest {
+  internalShippingLocationId: string;
+  name: string;
+  nickname?: string;
+  address: {
+    line1: string;
+    line2?: string;
+    city: string;
+    province: string;
+    postalCode: string;
+    country?: string;
+  };
+  contact?: {
+    name?: string;
+    phone?: string;
+    email?: string;
+  };
+  isDefault?: boolean;
+  deliveryInstructions?: string;
+}
+
+export interface ShippingLocationResponse {
+  success: true;
+  data: {
+    shippingLocation: {
+      id: string;
+      name: string;
+      nickname?: string;
+      internalShippingLocationId: string;
+      address: {
+        line1: string;
+        line2?: string;
+        city: string;
+        province: string;
+        postalCode: string;
+        country: string;
+      };
+      isDefault: boolean;
+      isActive: boolean;
+    };
+  };
+}
+
+export interface ShippingLocationNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "ORGANIZATION_NOT_FOUND" | "SHIPPING_LOCATION_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface ShippingLocationCreateConflictError {
+  error: "Conflict";
+  message: string;
+  code: "SHIPPING_LOCATION_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface ShippingLocationUpdateRequest {
+  name?: string;
+  nickname?: string | null;
+  address?: {
+    line1: string;
+    line2?: string;
+    city: string;
+    province: string;
+    postalCode: string;
+    country?: string;
+  };
+  contact?: {
+    name?: string;
+    phone?: string;
+    email?: string;
+  } | null;
+  deliveryInstructions?: string | null;
+  isDefault?: boolean;
+  isActive?: boolean;
+}
+
+export interface CatalogProductList {
+  data: Array<{
+    product_id: string;
+    name: string;
+    description: string;
+    category: "gloves-ppe" | "cleaning" | "office" | "breakroom" | "clinical-disposables";
+    price: number;
+    unit: string;
+  }>;
+  has_more: boolean;
 }
 
 export interface OrderList {

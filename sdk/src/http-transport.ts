@@ -17,7 +17,7 @@ export interface TransportOptions {
 }
 
 export interface ApiRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH';
   /** With `/v1`. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string | number | undefined>>;

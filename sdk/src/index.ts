@@ -2,7 +2,7 @@ export { PartnerClient, type PartnerClientOptions } from './partner-client.js';
 export * from './errors.js';
 export type * from './api-types.js';
 export type * from './api-type-aliases.js';
-export type { SetupOptions } from './resources/organizations.js';
+export type { ChangeOptions, SetupOptions } from './resources/organizations.js';
 export type { HandshakeInput } from './resources/sessions.js';
 export type { OrderListParams } from './resources/orders.js';
 export type { SandboxOrderInput, ShipInput, DeliverInput, CancelInput, RefundInput } from './resources/sandbox-orders.js';

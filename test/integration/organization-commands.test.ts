@@ -4,7 +4,8 @@ import { Forbidden, NotFound } from '../../functions/domain/errors';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { organizationKeys } from '../../functions/adapters/dynamodb/organization-repository';
 import { tableName } from '../../functions/resources/resource-definitions';
-import { disableProfile, enableProfile, listOrganizations, showOrganization } from '../../lib/ops-cli/organization-commands';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+import { disableProfile, enableProfile, listOrganizations, organizationCommands, showOrganization } from '../../lib/ops-cli/organization-commands';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
@@ -64,6 +65,18 @@ describe('operator commands: organization list / show, profile disable', () => {
     expect(result.locations).toEqual([
       expect.objectContaining({ internalShippingLocationId: 'dock', isDefault: true, deliveryInstructions: 'Ring twice' }),
     ]);
+  });
+
+  it("shows each profile's role, order limit and the partner's active switch, in --json and as text", async () => {
+    const { partnerId } = await partnerWithOrganizations('roles');
+    const organization = await stack.deps.organizations.getOrganization(partnerId as PartnerId, 'roles');
+    await stack.deps.functions.setup.partnerUsers.update(partnerId as PartnerId, 'roles', 'u-1', { role: 'approver', orderLimit: 123456, active: false });
+    const result = await showOrganization(stack.deps, { partner: partnerId, org: 'roles' });
+    expect(result.profiles[0]).toMatchObject({ id: organization!.profiles[0]!.id, role: 'approver', orderLimitCents: 123456, active: false });
+
+    const { text } = await organizationCommands['organization show']!.run(stack.deps, { partner: partnerId, org: 'roles' } as never);
+    expect(text.find((line) => line.startsWith('PROFILE ID'))).toMatch(/ROLE\s+LIMIT\s+ACTIVE/);
+    expect(text.find((line) => line.startsWith(organization!.profiles[0]!.id))).toMatch(/approver\s+\$1,234\.56\s+false/);
   });
 
   it('refuses an unknown partner or organization with NotFound', async () => {

@@ -14,6 +14,7 @@ export interface TestStack extends LocalStack {
   createPartner(options?: { scopes?: Scope[] }): Promise<{ partnerId: PartnerId; apiKey: string; keyId: string }>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
+  patch(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
 }
 
 export interface TestResponse {
@@ -63,18 +64,25 @@ export async function startTestStack(
       return { partnerId: created.partnerId, ...narrowed };
     },
     async post(path, body, headers = {}) {
-      return toTestResponse(
-        await fetch(`${stack.url}${path}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', ...headers },
-          body: typeof body === 'string' ? body : JSON.stringify(body),
-        }),
-      );
+      return send('POST', path, body, headers);
+    },
+    async patch(path, body, headers = {}) {
+      return send('PATCH', path, body, headers);
     },
     async get(path, headers = {}) {
       return toTestResponse(await fetch(`${stack.url}${path}`, { headers }));
     },
   };
+
+  async function send(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<TestResponse> {
+    return toTestResponse(
+      await fetch(`${stack.url}${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    );
+  }
 }
 
 /** The body parsed when it is JSON, and its text either way. */

@@ -9,6 +9,9 @@ import {
   NotFound,
   OrganizationAlreadyExists,
   ProfileAlreadyExists,
+  ProfileNotFound,
+  ShippingLocationAlreadyExists,
+  ShippingLocationNotFound,
 } from '../../domain/errors';
 import type { IdempotencyCompletion } from '../../domain/idempotency/idempotency-completion';
 import type { IdentityUser } from '../../domain/identity/identity-user';
@@ -20,7 +23,7 @@ import {
   type ProfileId,
   type ShippingLocation,
 } from '../../domain/organizations/organization';
-import type { OrganizationRepository } from '../../domain/organizations/organization-repository';
+import type { AttributeChanges, DefaultChange, OrganizationRepository } from '../../domain/organizations/organization-repository';
 import type { PartnerId } from '../../domain/partners/partner';
 import { completionInTransaction } from './idempotency-store';
 import { identityKeys } from './identity-directory';
@@ -53,6 +56,37 @@ export const organizationKeys = {
   organizationsOfPartner: (partnerId: string) => `ORGS#${partnerId}`,
   usersOfPartner: (partnerId: string, internalUserId: string) => `USER#${partnerId}#${internalUserId}`,
 };
+
+/**
+ * An UpdateExpression that sets and removes exactly the given attributes, with every name
+ * and value as a placeholder (several are reserved words: `name`, `role`, `active`).
+ */
+export function attributeUpdate<T extends object>(changes: AttributeChanges<T>): {
+  UpdateExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+} {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const set = Object.entries(changes.set)
+    .filter(([, value]) => value !== undefined)
+    .map(([attribute, value], index) => {
+      names[`#s${index}`] = attribute;
+      values[`:s${index}`] = value;
+      return `#s${index} = :s${index}`;
+    });
+  const remove = changes.remove.map((attribute, index) => {
+    names[`#r${index}`] = String(attribute);
+    return `#r${index}`;
+  });
+  const clauses = [set.length ? `SET ${set.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : ''].filter(Boolean);
+  if (clauses.length === 0) throw new RangeError('an update must set or remove at least one attribute');
+  return {
+    UpdateExpression: clauses.join(' '),
+    ExpressionAttributeNames: names,
+    ...(set.length ? { ExpressionAttributeValues: values } : {}),
+  };
+}
 
 const strip = <T>(item: Record<string, unknown>): T => {
   const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, entity: _e, ...rest } = item;
@@ -258,6 +292,130 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       new GetCommand({ TableName: this.table, Key: organizationKeys.profile(partnerId, internalOrgId, internalUserId), ConsistentRead: true }),
     );
     return Item ? strip<Profile>(Item) : undefined;
+  }
+
+  async updateProfile(profile: Profile, changes: AttributeChanges<Profile>): Promise<Profile> {
+    const update = attributeUpdate(changes);
+    const onProfileItem = (Key: Record<string, string>): TransactItem => ({
+      Update: { TableName: this.table, Key, ...update, ConditionExpression: 'attribute_exists(pk)' },
+    });
+    const email = changes.set.email;
+    const items: TransactItem[] = [
+      onProfileItem(organizationKeys.profile(profile.partnerId, profile.internalOrgId, profile.internalUserId)),
+      onProfileItem(organizationKeys.profileById(profile.id)),
+      // The identity user was created with the profile's email; it follows the profile.
+      ...(email !== undefined && profile.userId
+        ? [
+            {
+              Update: {
+                TableName: this.identityTable,
+                Key: identityKeys.user(profile.userId),
+                UpdateExpression: 'SET email = :email',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':email': email },
+              },
+            },
+          ]
+        : []),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.includes(0) || failed?.includes(1)) throw new ProfileNotFound(`No profile with internalUserId ${profile.internalUserId}`, { cause: error });
+      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification(`Profile ${profile.id} changed while updating it`, { cause: error });
+      throw error;
+    }
+    const stored = await this.getProfileInOrganization(profile.partnerId, profile.internalOrgId, profile.internalUserId);
+    if (!stored) throw new ProfileNotFound(`No profile with internalUserId ${profile.internalUserId}`);
+    return stored;
+  }
+
+  async addLocation(organization: Organization, location: ShippingLocation, previousDefault: ShippingLocation | undefined): Promise<void> {
+    const items: TransactItem[] = [
+      this.locationPut(organization, location),
+      ...(location.isDefault ? this.defaultSwitch(organization, location, previousDefault) : []),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.includes(0)) throw new ShippingLocationAlreadyExists(location.internalShippingLocationId, { cause: error });
+      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('the default shipping location changed meanwhile', { cause: error });
+      throw error;
+    }
+  }
+
+  async updateLocation(
+    organization: Organization,
+    location: ShippingLocation,
+    changes: AttributeChanges<ShippingLocation>,
+    defaultChange: DefaultChange,
+  ): Promise<ShippingLocation> {
+    const { partnerId, internalOrgId } = organization;
+    const key = organizationKeys.location(partnerId, internalOrgId, location.internalShippingLocationId);
+    const items: TransactItem[] = [
+      { Update: { TableName: this.table, Key: key, ...attributeUpdate(changes), ConditionExpression: 'attribute_exists(pk)' } },
+      ...(defaultChange.kind === 'becomes-default' ? this.defaultSwitch(organization, location, defaultChange.previous) : []),
+      ...(defaultChange.kind === 'stops-being-default'
+        ? [
+            {
+              Delete: {
+                TableName: this.table,
+                Key: organizationKeys.defaultLocation(partnerId, internalOrgId),
+                ConditionExpression: 'internalShippingLocationId = :this',
+                ExpressionAttributeValues: { ':this': location.internalShippingLocationId },
+              },
+            },
+          ]
+        : []),
+    ];
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.includes(0)) throw new ShippingLocationNotFound(location.internalShippingLocationId);
+      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('the shipping location or the default changed meanwhile', { cause: error });
+      throw error;
+    }
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
+    if (!Item) throw new ShippingLocationNotFound(location.internalShippingLocationId);
+    return strip<ShippingLocation>(Item);
+  }
+
+  /**
+   * `location` takes the organization's default claim from `previous` (which must still
+   * hold it and be the default) or, with no previous default, claims it new: either way,
+   * a concurrent change of the default fails the whole transaction.
+   */
+  private defaultSwitch(organization: Organization, location: ShippingLocation, previous: ShippingLocation | undefined): TransactItem[] {
+    const { partnerId, internalOrgId } = organization;
+    const claim = {
+      ...organizationKeys.defaultLocation(partnerId, internalOrgId),
+      entity: 'default-location',
+      locationId: location.id,
+      internalShippingLocationId: location.internalShippingLocationId,
+    };
+    if (!previous) return [{ Put: { TableName: this.table, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }];
+    return [
+      {
+        Update: {
+          TableName: this.table,
+          Key: organizationKeys.location(partnerId, internalOrgId, previous.internalShippingLocationId),
+          UpdateExpression: 'SET isDefault = :false',
+          ConditionExpression: 'isDefault = :true',
+          ExpressionAttributeValues: { ':false': false, ':true': true },
+        },
+      },
+      {
+        Put: {
+          TableName: this.table,
+          Item: claim,
+          ConditionExpression: 'internalShippingLocationId = :previous',
+          ExpressionAttributeValues: { ':previous': previous.internalShippingLocationId },
+        },
+      },
+    ];
   }
 
   /** The profile, its by-id copy and its identity user: the first item's condition makes internalUserId unique per organization. */

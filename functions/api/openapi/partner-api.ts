@@ -11,7 +11,9 @@ import { HANDSHAKE_ROUTE } from '../handshake/document';
 import { GET_ORDER_ROUTE, LIST_ORDERS_ROUTE } from '../orders/orders-document';
 import { CREATE_SANDBOX_ORDER_ROUTE } from '../orders/sandbox-order-document';
 import { SANDBOX_ORDER_TRANSITION_DOCUMENTS } from '../orders/sandbox-transition-documents';
+import { GET_ORGANIZATION_USER_ROUTE, UPDATE_ORGANIZATION_USER_ROUTE } from '../organization-users/document';
 import { SETUP_ROUTE } from '../setup/document';
+import { CREATE_SHIPPING_LOCATION_ROUTE, UPDATE_SHIPPING_LOCATION_ROUTE } from '../shipping-locations/document';
 import { WEBHOOK_TEST_ROUTE } from '../webhook-test/document';
 import { type ApiRoute, type ApiRouteKey, ROUTES, type Route, routeKey } from '../../routes';
 import type { DocumentedRoute, RouteDocument } from './route-document';
@@ -21,6 +23,10 @@ export { ORDER_WEBHOOKS, WEBHOOK_HEADERS } from '../../webhooks/document';
 /** Every API route of the table has one (a route without a document does not compile). */
 export const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteKey, RouteDocument>> = {
   'POST /v1/organizations/setup': SETUP_ROUTE,
+  'GET /v1/organizations/{internalOrgId}/users/{internalUserId}': GET_ORGANIZATION_USER_ROUTE,
+  'PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}': UPDATE_ORGANIZATION_USER_ROUTE,
+  'POST /v1/organizations/{internalOrgId}/shipping-locations': CREATE_SHIPPING_LOCATION_ROUTE,
+  'PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}': UPDATE_SHIPPING_LOCATION_ROUTE,
   'POST /v1/partner/handshake': HANDSHAKE_ROUTE,
   'GET /v1/catalog/products': LIST_CATALOG_PRODUCTS_ROUTE,
   'GET /v1/orders': LIST_ORDERS_ROUTE,
@@ -45,7 +51,7 @@ export function documentedRoutes(table: readonly Route[] = ROUTES): DocumentedRo
       const document = Object.hasOwn(ROUTE_DOCUMENTS, key) ? ROUTE_DOCUMENTS[key as ApiRouteKey] : undefined;
       if (!document) throw new Error(`${key} has no route document in ROUTE_DOCUMENTS`);
       return {
-        method: route.method === 'GET' ? 'get' : 'post',
+        method: route.method.toLowerCase() as DocumentedRoute['method'],
         path: route.path,
         security: SECURITY[route.credential],
         scope: route.scope,

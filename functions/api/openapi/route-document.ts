@@ -76,7 +76,7 @@ export interface RouteDocument {
 
 /** A route of the table with its document: one operation of docs/openapi.json. */
 export interface DocumentedRoute extends RouteDocument {
-  readonly method: 'get' | 'post';
+  readonly method: 'get' | 'post' | 'patch';
   /** With the `/v1` segment, as the contract writes paths; `{name}` for path parameters. */
   readonly path: string;
   readonly security: SecuritySchemeName;

@@ -89,3 +89,10 @@ export const OrderTransitionConflictBody = z.union([InvalidOrderTransitionBody, 
 export const WebhookTestBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR']);
 export const WebhookTestConflictBody = generalError('Conflict', ['WEBHOOK_ENDPOINT_NOT_CONFIGURED', 'WEBHOOK_EVENT_NOT_SUBSCRIBED']);
 export const InternalErrorBody = generalError('Internal Server Error', ['INTERNAL_ERROR']);
+
+// ---- The partner's users and shipping locations after setup (docs/setup.md).
+export const OrganizationChangeBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
+export const OrganizationUserNotFoundBody = generalError('Not Found', ['ORGANIZATION_NOT_FOUND', 'PROFILE_NOT_FOUND']);
+export const ShippingLocationNotFoundBody = generalError('Not Found', ['ORGANIZATION_NOT_FOUND', 'SHIPPING_LOCATION_NOT_FOUND']);
+export const ShippingLocationCreateConflictBody = generalError('Conflict', ['SHIPPING_LOCATION_ALREADY_EXISTS', 'IDEMPOTENCY_KEY_IN_USE']);
+// ---- end of the partner's users and shipping locations

@@ -20,12 +20,13 @@ export const IdempotencyKey = z.string().check(z.trim(), z.minLength(1), z.maxLe
  */
 const isFinal = (response: ApiResult, error: Error | null): boolean =>
   response.statusCode === 200 ||
+  response.statusCode === 201 ||
   response.statusCode === 409 ||
   (response.statusCode === 400 && error instanceof ValidationFailed);
 
 /**
  * The optional `Idempotency-Key` header (beyond the contract, as Stripe does it): the
- * first request with a key runs and its final outcome (200, 409, 400 validation) is
+ * first request with a key runs and its final outcome (200, 201, 409, 400 validation) is
  * replayed, status and body, for 24 hours; see IdempotencyGuard for reuse and in-flight
  * rules. Keys are scoped per partner and endpoint.
  *

@@ -19,7 +19,7 @@ const AddressBody = z.strictObject({
   country: z.string(),
 });
 
-const ShippingLocationBody = z.strictObject({
+export const ShippingLocationBody = z.strictObject({
   id: z.uuid(),
   name: z.string(),
   nickname: z.optional(z.string()),
@@ -29,7 +29,7 @@ const ShippingLocationBody = z.strictObject({
   isActive: z.boolean(),
 });
 
-const ProfileBody = z.strictObject({
+export const ProfileBody = z.strictObject({
   id: z.uuid(),
   partner: z.uuid(),
   organization: z.uuid(),
@@ -76,7 +76,7 @@ export function toSetupResponse(result: SetupResult): SetupResponseBody {
   };
 }
 
-function toProfileBody(profile: Profile): z.infer<typeof ProfileBody> {
+export function toProfileBody(profile: Profile): z.infer<typeof ProfileBody> {
   return {
     id: profile.id,
     partner: profile.partnerId,
@@ -92,7 +92,7 @@ function toProfileBody(profile: Profile): z.infer<typeof ProfileBody> {
   };
 }
 
-function toShippingLocationBody(location: ShippingLocation): z.infer<typeof ShippingLocationBody> {
+export function toShippingLocationBody(location: ShippingLocation): z.infer<typeof ShippingLocationBody> {
   return {
     id: location.id,
     name: location.name,

@@ -5,6 +5,23 @@ import type { Organization, OrganizationAggregate, Profile, ProfileId, ShippingL
 
 // Its failures (OrganizationAlreadyExists, ProfileAlreadyExists, ConcurrentModification) are in ../errors, with every other.
 
+/**
+ * Attributes to set and attributes to remove, and nothing else: a change written this way
+ * never overwrites a field another writer changed meanwhile.
+ */
+export interface AttributeChanges<T> {
+  readonly set: Partial<T>;
+  readonly remove: readonly (keyof T)[];
+}
+
+/** What a location change does to the organization's one default. */
+export type DefaultChange =
+  | { readonly kind: 'none' }
+  /** This location becomes the default; `previous` (if any) stops being it, in the same transaction. */
+  | { readonly kind: 'becomes-default'; readonly previous?: ShippingLocation }
+  /** This location, the default, stops being it: the organization has none. */
+  | { readonly kind: 'stops-being-default' };
+
 /** Storage port for organizations, profiles, shipping locations and their identity users. */
 export interface OrganizationRepository {
   /**
@@ -48,4 +65,29 @@ export interface OrganizationRepository {
    * CLI); throws ConcurrentModification if the profile was linked in the meantime.
    */
   relinkProfile(profile: Profile, user: IdentityUser, at: Date): Promise<Profile>;
+
+  /**
+   * Sets and removes only the given attributes of the profile (both of its items, and its
+   * identity user's email when that changes), if the profile exists (ProfileNotFound
+   * otherwise); a write that met another transaction is ConcurrentModification. Returns
+   * the profile as stored afterwards.
+   */
+  updateProfile(profile: Profile, changes: AttributeChanges<Profile>): Promise<Profile>;
+  /**
+   * Adds one location (ShippingLocationAlreadyExists if its internalShippingLocationId is
+   * taken); as the default when `location.isDefault`, replacing `previousDefault` in the
+   * same transaction (ConcurrentModification if the default changed meanwhile).
+   */
+  addLocation(organization: Organization, location: ShippingLocation, previousDefault: ShippingLocation | undefined): Promise<void>;
+  /**
+   * Sets and removes only the given attributes of the location, if it exists
+   * (ShippingLocationNotFound), with `defaultChange` in the same transaction
+   * (ConcurrentModification if the default changed meanwhile). Returns the location as stored afterwards.
+   */
+  updateLocation(
+    organization: Organization,
+    location: ShippingLocation,
+    changes: AttributeChanges<ShippingLocation>,
+    defaultChange: DefaultChange,
+  ): Promise<ShippingLocation>;
 }

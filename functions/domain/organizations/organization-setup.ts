@@ -235,6 +235,8 @@ export class OrganizationSetup {
       email: input.user.email,
       ...(input.user.phoneNumber ? { phoneNumber: input.user.phoneNumber } : {}),
       ...(input.userAddress ? { address: input.userAddress } : {}),
+      ...(input.user.role ? { role: input.user.role } : {}),
+      ...(input.user.orderLimit === undefined ? {} : { orderLimitCents: input.user.orderLimit }),
       createdAt,
     };
     const user: IdentityUser = {
@@ -254,21 +256,32 @@ export class OrganizationSetup {
     isDefault: boolean,
     createdAt: string,
   ): ShippingLocation {
-    const contact = input.contact && Object.values(input.contact).some((v) => v !== undefined) ? input.contact : undefined;
-    return {
-      id: this.newId() as ShippingLocationId,
-      organizationId,
-      internalShippingLocationId: input.internalShippingLocationId,
-      name: input.name,
-      ...(input.nickname ? { nickname: input.nickname } : {}),
-      address: input.address,
-      ...(contact ? { contact } : {}),
-      ...(input.deliveryInstructions ? { deliveryInstructions: input.deliveryInstructions } : {}),
-      isDefault,
-      isActive: true,
-      createdAt,
-    };
+    return newShippingLocation(this.newId() as ShippingLocationId, organizationId, input, isDefault, createdAt);
   }
+}
+
+/** A location as setup (and POST .../shipping-locations) stores it: active, empty contacts dropped. */
+export function newShippingLocation(
+  id: ShippingLocationId,
+  organizationId: OrganizationId,
+  input: ShippingLocationInput,
+  isDefault: boolean,
+  createdAt: string,
+): ShippingLocation {
+  const contact = input.contact && Object.values(input.contact).some((v) => v !== undefined) ? input.contact : undefined;
+  return {
+    id,
+    organizationId,
+    internalShippingLocationId: input.internalShippingLocationId,
+    name: input.name,
+    ...(input.nickname ? { nickname: input.nickname } : {}),
+    address: input.address,
+    ...(contact ? { contact } : {}),
+    ...(input.deliveryInstructions ? { deliveryInstructions: input.deliveryInstructions } : {}),
+    isDefault,
+    isActive: true,
+    createdAt,
+  };
 }
 
 /**

@@ -18,6 +18,10 @@ export interface Organization {
   readonly createdAt: string;
 }
 
+/** What a profile may do in the module (its approval flow reads it); `buyer` unless set. */
+export type ProfileRole = 'buyer' | 'approver';
+export const PROFILE_ROLES = ['buyer', 'approver'] as const satisfies readonly ProfileRole[];
+
 export interface Profile {
   readonly id: ProfileId;
   readonly partnerId: PartnerId;
@@ -33,8 +37,22 @@ export interface Profile {
   readonly email: string;
   readonly phoneNumber?: string;
   readonly address?: Address;
+  /** Absent on profiles set up before roles existed: `buyer` (see `roleOf`). */
+  readonly role?: ProfileRole;
+  /** The most one order of this user may total, in cents; no limit when absent. */
+  readonly orderLimitCents?: number;
+  /**
+   * The partner's switch (PATCH `active`): false refuses sign-in whatever the identity
+   * user's state; absent means true. Independent of the operator's `profile disable`.
+   */
+  readonly active?: boolean;
+  /** When the partner last deactivated it: handshake links and sessions from before then stay dead. */
+  readonly deactivatedAt?: string;
   readonly createdAt: string;
 }
+
+export const roleOf = (profile: Profile): ProfileRole => profile.role ?? 'buyer';
+export const isActive = (profile: Profile): boolean => profile.active !== false;
 
 export interface ShippingLocation {
   readonly id: ShippingLocationId;

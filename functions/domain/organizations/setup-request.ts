@@ -8,10 +8,11 @@ import * as z from 'zod/mini';
 import { AddressInput } from '../addresses/address';
 import { documented } from '../documented-rules';
 import { optionalEmail, optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
+import { OrderLimitInput, RoleInput } from './profile-fields';
 
 export const MAX_SHIPPING_LOCATIONS = 50;
 
-const Contact = z.object(
+export const Contact = z.object(
   {
     name: optionalText(),
     phone: optionalText(),
@@ -108,6 +109,10 @@ export const SetupRequest = z.object(
         lastName: requiredText(),
         email: requiredEmail(),
         phoneNumber: optionalText(),
+        /** Beyond the contract: `buyer` when absent. */
+        role: z.optional(RoleInput),
+        /** Beyond the contract: USD, > 0, at most two decimals; stored as `orderLimitCents`; no limit when absent. */
+        orderLimit: z.optional(OrderLimitInput),
       },
       { error: requiredField },
     ),

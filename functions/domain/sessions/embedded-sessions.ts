@@ -8,7 +8,7 @@ import type { PartnerId } from '../partners/partner';
 import type { EmbeddedSessionId, EmbeddedSessionRecord } from './session-records';
 import type { SessionRepository } from './session-repository';
 import { hashSecret, isWellFormedSecret, mintSecret } from './session-token';
-import { profileSignInBlocker, signInBlocker } from './sign-in-eligibility';
+import { predatesDeactivation, profileSignInBlocker, signInBlocker } from './sign-in-eligibility';
 
 /** An embedded session dies after this long without a request (sliding; `EMBED_SESSION_IDLE_S` may shorten it)... */
 export const EMBEDDED_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -54,6 +54,7 @@ export class EmbeddedSessions {
     if (!profile || profile.partnerId !== partnerId) throw new EmbedAccessDenied('link', 'profile no longer exists');
     const blocker = await signInBlocker(this.identity, profile);
     if (blocker) throw new EmbedAccessDenied('link', blocker);
+    if (predatesDeactivation(profile, token.createdAt)) throw new EmbedAccessDenied('link', 'issued before the profile was deactivated');
 
     const { secret, hash } = mintSecret();
     const session: EmbeddedSessionRecord = {
@@ -94,6 +95,7 @@ export class EmbeddedSessions {
     // Every page asks this, so from the profile alone (one read fewer); redemption above still reads the user.
     const blocker = profileSignInBlocker(profile);
     if (blocker) throw new EmbedAccessDenied('session', blocker);
+    if (predatesDeactivation(profile, session.createdAt)) throw new EmbedAccessDenied('session', 'opened before the profile was deactivated');
     return { session, profile, organization: aggregate.organization, locations: aggregate.locations.filter((l) => l.isActive) };
   }
 

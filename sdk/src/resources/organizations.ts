@@ -1,4 +1,12 @@
-import type { SetupRequest, SetupResponse } from '../api-types.js';
+import type {
+  OrganizationUserResponse,
+  OrganizationUserUpdateRequest,
+  SetupRequest,
+  SetupResponse,
+  ShippingLocationCreateRequest,
+  ShippingLocationResponse,
+  ShippingLocationUpdateRequest,
+} from '../api-types.js';
 import type { HttpTransport } from '../http-transport.js';
 
 export interface SetupOptions {
@@ -11,9 +19,78 @@ export interface SetupOptions {
   readonly idempotencyKey?: string;
 }
 
-/** `POST /v1/organizations/setup`. */
-export class Organizations {
+/** As for setup: a change carries an `Idempotency-Key` its retries reuse. */
+export type ChangeOptions = SetupOptions;
+
+const idempotencyKeyOf = (options: SetupOptions) => ({ 'Idempotency-Key': options.idempotencyKey ?? `sdk-${globalThis.crypto.randomUUID()}` });
+const segment = encodeURIComponent;
+
+/** `GET` and `PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}`. */
+export class OrganizationUsers {
   constructor(private readonly transport: HttpTransport) {}
+
+  get(internalOrgId: string, internalUserId: string): Promise<OrganizationUserResponse> {
+    return this.transport.request<OrganizationUserResponse>({
+      method: 'GET',
+      path: `/v1/organizations/${segment(internalOrgId)}/users/${segment(internalUserId)}`,
+      credential: 'bearer',
+      retryable: 'on-failure',
+    });
+  }
+
+  update(internalOrgId: string, internalUserId: string, body: OrganizationUserUpdateRequest, options: ChangeOptions = {}): Promise<OrganizationUserResponse> {
+    return this.transport.request<OrganizationUserResponse>({
+      method: 'PATCH',
+      path: `/v1/organizations/${segment(internalOrgId)}/users/${segment(internalUserId)}`,
+      credential: 'bearer',
+      body,
+      headers: idempotencyKeyOf(options),
+      retryable: 'on-failure',
+    });
+  }
+}
+
+/** `POST /v1/organizations/{internalOrgId}/shipping-locations` and `PATCH .../{internalShippingLocationId}`. */
+export class OrganizationShippingLocations {
+  constructor(private readonly transport: HttpTransport) {}
+
+  create(internalOrgId: string, body: ShippingLocationCreateRequest, options: ChangeOptions = {}): Promise<ShippingLocationResponse> {
+    return this.transport.request<ShippingLocationResponse>({
+      method: 'POST',
+      path: `/v1/organizations/${segment(internalOrgId)}/shipping-locations`,
+      credential: 'bearer',
+      body,
+      headers: idempotencyKeyOf(options),
+      retryable: 'on-failure',
+    });
+  }
+
+  update(
+    internalOrgId: string,
+    internalShippingLocationId: string,
+    body: ShippingLocationUpdateRequest,
+    options: ChangeOptions = {},
+  ): Promise<ShippingLocationResponse> {
+    return this.transport.request<ShippingLocationResponse>({
+      method: 'PATCH',
+      path: `/v1/organizations/${segment(internalOrgId)}/shipping-locations/${segment(internalShippingLocationId)}`,
+      credential: 'bearer',
+      body,
+      headers: idempotencyKeyOf(options),
+      retryable: 'on-failure',
+    });
+  }
+}
+
+/** `POST /v1/organizations/setup`, and the organization's users and shipping locations after it. */
+export class Organizations {
+  readonly users: OrganizationUsers;
+  readonly shippingLocations: OrganizationShippingLocations;
+
+  constructor(private readonly transport: HttpTransport) {
+    this.users = new OrganizationUsers(transport);
+    this.shippingLocations = new OrganizationShippingLocations(transport);
+  }
 
   setup(body: SetupRequest, options: SetupOptions = {}): Promise<SetupResponse> {
     return this.transport.request<SetupResponse>({
@@ -21,7 +98,7 @@ export class Organizations {
       path: '/v1/organizations/setup',
       credential: 'bearer',
       body,
-      headers: { 'Idempotency-Key': options.idempotencyKey ?? `sdk-${globalThis.crypto.randomUUID()}` },
+      headers: idempotencyKeyOf(options),
       retryable: 'on-failure',
     });
   }

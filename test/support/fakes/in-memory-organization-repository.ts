@@ -105,6 +105,19 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
     return stored;
   }
 
+  // The partner's changes after setup are tested against DynamoDB Local (test/integration/partner-users-api.test.ts, shipping-locations-api.test.ts).
+  async updateProfile(): Promise<Profile> {
+    throw new RangeError('updateProfile is not modelled by the in-memory repository');
+  }
+
+  async addLocation(): Promise<void> {
+    throw new RangeError('addLocation is not modelled by the in-memory repository');
+  }
+
+  async updateLocation(): Promise<ShippingLocation> {
+    throw new RangeError('updateLocation is not modelled by the in-memory repository');
+  }
+
   /** After every other condition held, as the last item of the adapter's transaction. */
   private complete(completion: IdempotencyCompletion | undefined) {
     if (!completion) return;

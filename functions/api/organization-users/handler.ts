@@ -1,0 +1,32 @@
+import type { SetupDependencies } from '../../composition/setup';
+import { ProfileUpdateRequest } from '../../domain/organizations/change-requests';
+import { apiHandler, idempotentApiHandler } from '../pipeline/api-handler';
+import { parseBody } from '../pipeline/parse-body';
+import { json } from '../pipeline/responses';
+import { toOrganizationUserResponse } from './response';
+
+type GetDependencies = () => Promise<SetupDependencies>;
+
+/** API Gateway sets the matched route's path parameters; an absent one is a route defined wrongly. */
+const pathOf = (parameters: Record<string, string | undefined> | undefined) => ({
+  internalOrgId: parameters?.internalOrgId ?? '',
+  internalUserId: parameters?.internalUserId ?? '',
+});
+
+/** GET and PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}, served by the setup function. */
+export const organizationUserRoutes = (getDependencies: GetDependencies) => ({
+  'GET /v1/organizations/{internalOrgId}/users/{internalUserId}': apiHandler('GET /v1/organizations/{internalOrgId}/users/{internalUserId}', getDependencies, async ({ event, caller, deps }) => {
+    const { internalOrgId, internalUserId } = pathOf(event.pathParameters);
+    return json(200, toOrganizationUserResponse(await deps.partnerUsers.get(caller.partnerId, internalOrgId, internalUserId)));
+  }),
+
+  'PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}': idempotentApiHandler(
+    'PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}',
+    getDependencies,
+    async ({ event, body, caller, deps }) => {
+      const { internalOrgId, internalUserId } = pathOf(event.pathParameters);
+      const update = parseBody(ProfileUpdateRequest, body);
+      return json(200, toOrganizationUserResponse(await deps.partnerUsers.update(caller.partnerId, internalOrgId, internalUserId, update)));
+    },
+  ),
+});

@@ -1,0 +1,73 @@
+/**
+ * The bodies of the partner's changes to an organization after setup (docs/setup.md,
+ * "Changing users and locations"): PATCH of a user, POST and PATCH of a shipping
+ * location. Fields follow setup's rules (trimmed, normalized, the same limits); in a
+ * PATCH an absent field stays as it is, and so does a blank optional string (setup's
+ * "blank counts as absent"), while `null` removes an optional field. Unknown fields are
+ * ignored, as at setup.
+ */
+// zod/mini: parsed by the setup Lambda, whose cold start avoids the classic API.
+import * as z from 'zod/mini';
+import { AddressInput } from '../addresses/address';
+import { optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
+import { OrderLimitInput, RoleInput } from './profile-fields';
+import { Contact, ShippingLocationInput } from './setup-request';
+
+/** A field given, or an object field with at least one field given (`{ "user": {} }` changes nothing). */
+const namesAChange = (value: unknown): boolean =>
+  isPlainObject(value) &&
+  Object.values(value).some((field) => field !== undefined && !(isPlainObject(field) && Object.values(field).every((inner) => inner === undefined)));
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const atLeastOneChange = (what: string) =>
+  z.refine(namesAChange, { ...rule('NO_CHANGES', `must name at least one field of the ${what} to change`) });
+
+/** An optional text a PATCH may also remove with `null`. */
+const removableText = () => z.optional(z.nullable(optionalText()));
+
+export const ProfileUpdateRequest = z
+  .object(
+    {
+      user: z.optional(
+        z.object(
+          {
+            firstName: z.optional(requiredText()),
+            lastName: z.optional(requiredText()),
+            email: z.optional(requiredEmail()),
+            phoneNumber: removableText(),
+          },
+          { error: requiredField },
+        ),
+      ),
+      role: z.optional(RoleInput),
+      /** `null` removes the limit. */
+      orderLimit: z.optional(z.nullable(OrderLimitInput)),
+      active: z.optional(z.boolean({ error: requiredField })),
+    },
+    { error: requiredField },
+  )
+  .check(atLeastOneChange('user'));
+export type ProfileUpdate = z.output<typeof ProfileUpdateRequest>;
+
+/** POST /v1/organizations/{internalOrgId}/shipping-locations: one location, as in setup's `shippingLocations`. */
+export const ShippingLocationCreateRequest = ShippingLocationInput;
+export type ShippingLocationCreate = z.output<typeof ShippingLocationCreateRequest>;
+
+export const ShippingLocationUpdateRequest = z
+  .object(
+    {
+      name: z.optional(requiredText()),
+      nickname: removableText(),
+      /** The whole address, normalized as at setup. */
+      address: z.optional(AddressInput),
+      contact: z.optional(z.nullable(Contact)),
+      deliveryInstructions: removableText(),
+      /** `true` makes it the organization's default (the previous default stops being one); `false` leaves the organization without one. */
+      isDefault: z.optional(z.boolean({ error: requiredField })),
+      isActive: z.optional(z.boolean({ error: requiredField })),
+    },
+    { error: requiredField },
+  )
+  .check(atLeastOneChange('location'));
+export type ShippingLocationUpdate = z.output<typeof ShippingLocationUpdateRequest>;
