@@ -4,6 +4,7 @@
  * response it answers with and the error bodies `functions/error-outcomes.ts` makes for them.
  */
 import * as z from 'zod/mini';
+import { documented, requiredTextRules } from '../../domain/documented-rules';
 import { ProfileUpdateRequest } from '../../domain/organizations/change-requests';
 import { apiRoute } from '../../routes';
 import { IdempotencyKeyInUseBody, InternalErrorBody, OrganizationChangeBadRequestBody, OrganizationUserNotFoundBody } from '../pipeline/error-bodies';
@@ -21,7 +22,7 @@ export const INTERNAL_ORG_ID_PARAMETER: ParameterDocument = {
   in: 'path',
   required: true,
   description: 'Your `internalOrgId` of the organization, as given to setup. Another partner\'s organization is not found.',
-  schema: z.string(),
+  schema: documented(z.string(), requiredTextRules(256)),
 };
 
 const INTERNAL_USER_ID_PARAMETER: ParameterDocument = {
@@ -29,7 +30,7 @@ const INTERNAL_USER_ID_PARAMETER: ParameterDocument = {
   in: 'path',
   required: true,
   description: 'Your `internalUserId` of the user, as given to setup.',
-  schema: z.string(),
+  schema: documented(z.string(), requiredTextRules(256)),
 };
 
 const ORGANIZATION_ID = '4f84fe3d-34b3-4b20-825a-e2c33467164c';

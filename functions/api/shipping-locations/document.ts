@@ -3,6 +3,7 @@
  * .../shipping-locations/{internalShippingLocationId} in the partner API document.
  */
 import * as z from 'zod/mini';
+import { documented, requiredTextRules } from '../../domain/documented-rules';
 import { ShippingLocationCreateRequest, ShippingLocationUpdateRequest } from '../../domain/organizations/change-requests';
 import { MAX_LOCATIONS_PER_ORGANIZATION } from '../../domain/organizations/organization-setup';
 import { apiRoute } from '../../routes';
@@ -28,7 +29,7 @@ const INTERNAL_SHIPPING_LOCATION_ID_PARAMETER: ParameterDocument = {
   in: 'path',
   required: true,
   description: 'Your `internalShippingLocationId` of the location, as given to setup or to POST .../shipping-locations.',
-  schema: z.string(),
+  schema: documented(z.string(), requiredTextRules(256)),
 };
 
 const LOCATION = {

@@ -9,7 +9,8 @@
 // zod/mini: parsed by the setup Lambda, whose cold start avoids the classic API.
 import * as z from 'zod/mini';
 import { AddressInput } from '../addresses/address';
-import { optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
+import { documented, requiredTextRules } from '../documented-rules';
+import { MAX_TEXT_LENGTH, optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
 import { OrderLimitInput, RoleInput } from './profile-fields';
 import { Contact, ShippingLocationInput } from './setup-request';
 
@@ -23,8 +24,17 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
 const atLeastOneChange = (what: string) =>
   z.refine(namesAChange, { ...rule('NO_CHANGES', `must name at least one field of the ${what} to change`) });
 
-/** An optional text a PATCH may also remove with `null`. */
-const removableText = () => z.optional(z.nullable(optionalText()));
+/**
+ * An optional text a PATCH may also remove with `null`. The document asks for a non-blank
+ * text: a blank one changes nothing, so a body of blanks alone is NO_CHANGES.
+ */
+const removableText = () => z.optional(z.nullable(documented(optionalText(), requiredTextRules(MAX_TEXT_LENGTH))));
+
+/**
+ * The document's form of "at least one of these fields" (unknown fields are ignored, so
+ * `minProperties` would not say it); a blank text alone still changes nothing (see `removableText`).
+ */
+const atLeastOneOf = (...fields: readonly string[]) => ({ anyOf: fields.map((field) => ({ required: [field], properties: { [field]: {} } })) });
 
 export const ProfileUpdateRequest = z
   .object(
@@ -38,7 +48,7 @@ export const ProfileUpdateRequest = z
             phoneNumber: removableText(),
           },
           { error: requiredField },
-        ),
+        ).register(z.globalRegistry, atLeastOneOf('firstName', 'lastName', 'email', 'phoneNumber')),
       ),
       role: z.optional(RoleInput),
       /** `null` removes the limit. */
@@ -47,7 +57,8 @@ export const ProfileUpdateRequest = z
     },
     { error: requiredField },
   )
-  .check(atLeastOneChange('user'));
+  .check(atLeastOneChange('user'))
+  .register(z.globalRegistry, atLeastOneOf('user', 'role', 'orderLimit', 'active'));
 export type ProfileUpdate = z.output<typeof ProfileUpdateRequest>;
 
 /** POST /v1/organizations/{internalOrgId}/shipping-locations: one location, as in setup's `shippingLocations`. */
@@ -69,5 +80,6 @@ export const ShippingLocationUpdateRequest = z
     },
     { error: requiredField },
   )
-  .check(atLeastOneChange('location'));
+  .check(atLeastOneChange('location'))
+  .register(z.globalRegistry, atLeastOneOf('name', 'nickname', 'address', 'contact', 'deliveryInstructions', 'isDefault', 'isActive'));
 export type ShippingLocationUpdate = z.output<typeof ShippingLocationUpdateRequest>;

@@ -5,6 +5,7 @@
  */
 // zod/mini: the setup Lambda parses these at cold start, and the classic API alone is ~440 KB bundled.
 import * as z from 'zod/mini';
+import { documented } from '../documented-rules';
 import { type Cents, parseCents } from '../money';
 import { requiredField, rule } from '../validation';
 import { PROFILE_ROLES } from './organization';
@@ -15,7 +16,8 @@ export const MAX_ORDER_LIMIT_CENTS = 1_000_000_000;
 export const RoleInput = z.enum(PROFILE_ROLES, { error: requiredField });
 
 /** A USD amount above 0 with at most two decimals, as integer cents. */
-export const OrderLimitInput = z.pipe(
+export const OrderLimitInput = documented(
+  z.pipe(
   z.number({ error: requiredField }).check(
     z.refine((value: number) => value > 0, { message: 'must be greater than 0', params: { code: 'TOO_SMALL' } }),
     z.refine((value: number) => value <= 0 || parseCents(value) !== undefined, rule('INVALID_AMOUNT', 'must be a USD amount with at most two decimals')),
@@ -24,5 +26,7 @@ export const OrderLimitInput = z.pipe(
       params: { code: 'TOO_BIG' },
     }),
   ),
-  z.transform((value: number): Cents => parseCents(value) as Cents),
+    z.transform((value: number): Cents => parseCents(value) as Cents),
+  ),
+  { exclusiveMinimum: 0, multipleOf: 0.01, maximum: MAX_ORDER_LIMIT_CENTS / 100, description: 'US dollars above 0 with at most two decimals.' },
 );
