@@ -13,6 +13,7 @@ import { CREATE_SANDBOX_ORDER_ROUTE } from '../orders/sandbox-order-document';
 import { SANDBOX_ORDER_TRANSITION_DOCUMENTS } from '../orders/sandbox-transition-documents';
 import { SETUP_ROUTE } from '../setup/document';
 import { WEBHOOK_TEST_ROUTE } from '../webhook-test/document';
+import { GET_DELIVERY_ROUTE, GET_WEBHOOK_ENDPOINT_ROUTE, LIST_DELIVERIES_ROUTE, RETRY_DELIVERY_ROUTE } from '../webhook-deliveries/document';
 import { type ApiRoute, type ApiRouteKey, ROUTES, type Route, routeKey } from '../../routes';
 import type { DocumentedRoute, RouteDocument } from './route-document';
 
@@ -32,6 +33,10 @@ export const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteKey, RouteDocument>> = {
   'POST /v1/sandbox/orders/{order_id}/cancel': SANDBOX_ORDER_TRANSITION_DOCUMENTS.cancel,
   'POST /v1/sandbox/orders/{order_id}/refund': SANDBOX_ORDER_TRANSITION_DOCUMENTS.refund,
   'POST /v1/webhooks/test': WEBHOOK_TEST_ROUTE,
+  'GET /v1/webhooks/deliveries': LIST_DELIVERIES_ROUTE,
+  'GET /v1/webhooks/deliveries/{delivery_id}': GET_DELIVERY_ROUTE,
+  'POST /v1/webhooks/deliveries/{delivery_id}/retry': RETRY_DELIVERY_ROUTE,
+  'GET /v1/webhooks/endpoint': GET_WEBHOOK_ENDPOINT_ROUTE,
 };
 
 const SECURITY = { 'authorization-bearer': 'bearerApiKey', 'x-api-key': 'headerApiKey' } as const;

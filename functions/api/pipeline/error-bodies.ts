@@ -89,3 +89,8 @@ export const OrderTransitionConflictBody = z.union([InvalidOrderTransitionBody, 
 export const WebhookTestBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR']);
 export const WebhookTestConflictBody = generalError('Conflict', ['WEBHOOK_ENDPOINT_NOT_CONFIGURED', 'WEBHOOK_EVENT_NOT_SUBSCRIBED']);
 export const InternalErrorBody = generalError('Internal Server Error', ['INTERNAL_ERROR']);
+
+/** The partner's deliveries and endpoint (GET/POST /v1/webhooks/deliveries…, GET /v1/webhooks/endpoint). */
+export const DeliveryNotFoundBody = generalError('Not Found', ['DELIVERY_NOT_FOUND']);
+export const DeliveryRetryConflictBody = generalError('Conflict', ['DELIVERY_IN_FLIGHT', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED']);
+export const WebhookEndpointNotFoundBody = generalError('Not Found', ['WEBHOOK_ENDPOINT_NOT_CONFIGURED']);
