@@ -27,6 +27,10 @@ const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
     { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
     { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
   ],
+  webhooksApi: [
+    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
+    { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
+  ],
   orderOutboxRelay: [{ pkg: '@aws-sdk/client-sqs', client: 'SQSClient' }],
   orderFanout: [
     { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },

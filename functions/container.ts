@@ -11,6 +11,7 @@ import { type DynamoTables, deliveryRepository, identityDirectory, orderReposito
 import { composeSetup, type SetupDependencies } from './composition/setup';
 import { composeWebhookDispatch, type WebhookDispatchDependencies } from './composition/webhook-dispatch';
 import { composeWebhookTest, type WebhookTestDependencies } from './composition/webhook-test';
+import { composeWebhooksApi, type WebhooksApiDependencies } from './composition/webhooks-api';
 import type { RuntimeConfig } from './config';
 import type { IdentityDirectory } from './domain/identity/identity-user';
 import type { OrganizationRepository } from './domain/organizations/organization-repository';
@@ -35,6 +36,7 @@ export interface FunctionDependencies extends Record<FunctionName, BaseDependenc
   readonly embed: EmbedDependencies;
   readonly ordersApi: OrdersApiDependencies;
   readonly webhookTest: WebhookTestDependencies;
+  readonly webhooksApi: WebhooksApiDependencies;
   readonly orderOutboxRelay: OrderOutboxRelayDependencies;
   readonly orderFanout: OrderFanoutDependencies;
   readonly webhookDispatch: WebhookDispatchDependencies;
@@ -74,6 +76,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     embed: composeEmbed(base, aws.db, overrides.embedBrowserScripts),
     ordersApi: composeOrdersApi(base, aws.db),
     webhookTest: composeWebhookTest(base, aws),
+    webhooksApi: composeWebhooksApi(base, aws),
     orderOutboxRelay: composeOrderOutboxRelay(base, aws),
     orderFanout: composeOrderFanout(base, aws),
     webhookDispatch: composeWebhookDispatch(base, aws, overrides),

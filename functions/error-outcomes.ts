@@ -11,6 +11,8 @@
  */
 import {
   ConcurrentModification,
+  DeliveryInFlight,
+  DeliveryNotFound,
   EmptyCart,
   Forbidden,
   FormTooLarge,
@@ -31,6 +33,7 @@ import {
   UserAlreadyExists,
   ValidationFailed,
   WebhookEndpointNotConfigured,
+  WebhookEndpointNotFound,
   WebhookEventNotSubscribed,
 } from './domain/errors';
 import type { ModulePaths } from './embed-host/module/module-paths';
@@ -225,6 +228,11 @@ const ERROR_OUTCOMES: readonly Entry[] = [
       })),
     },
   }),
+
+  // The partner's deliveries and endpoint (docs/webhooks.md, "Inspecting and retrying deliveries").
+  entry(DeliveryNotFound, { api: { general: general(404, 'Not Found', 'DELIVERY_NOT_FOUND') } }),
+  entry(DeliveryInFlight, { api: { general: general(409, 'Conflict', 'DELIVERY_IN_FLIGHT') } }),
+  entry(WebhookEndpointNotFound, { api: { general: general(404, 'Not Found', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED') } }),
 ];
 
 const outcomeOf = (error: unknown): Outcome<unknown> | undefined =>

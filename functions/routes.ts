@@ -26,7 +26,11 @@ export type ApiEndpointName =
   | 'organization-user-get'
   | 'organization-user-update'
   | 'shipping-location-create'
-  | 'shipping-location-update';
+  | 'shipping-location-update'
+  | 'webhook-delivery-list'
+  | 'webhook-delivery-get'
+  | 'webhook-delivery-retry'
+  | 'webhook-endpoint-get';
 
 /**
  * What the route's own failures look like. `general` is `{ error, message, code, details }`
@@ -86,6 +90,8 @@ const orderRead = { host: 'api', credential: 'authorization-bearer', scope: 'ord
 /** The sandbox's writes: a partner's CI placing and advancing orders; setup's budget, and a low ceiling. */
 const sandboxWrite = { host: 'api', credential: 'authorization-bearer', scope: 'orders:write', errors: GENERAL_ERRORS, sandboxOnly: true, throttle: { rate: 10, burst: 20 } } as const;
 const transition = { ...sandboxWrite, fn: 'ordersApi', endpoint: 'sandbox-order-transition', limitPerMinute: 100, body: 'optional' } as const;
+/** A partner's own deliveries and endpoint (docs/webhooks.md, "Inspecting and retrying deliveries"), on both stages. */
+const webhookRead = { host: 'api', fn: 'webhooksApi', credential: 'authorization-bearer', scope: 'webhooks:read', body: 'ignored', errors: GENERAL_ERRORS, sandboxOnly: false } as const;
 const embed = { host: 'embed', fn: 'embed' } as const;
 const organizationChange = {
   host: 'api',
@@ -168,6 +174,21 @@ export const ROUTES = [
     body: 'required',
     throttle: { rate: 5, burst: 10 },
   },
+  // Reads are single queries or gets, the order reads' budget; a retry is one more POST to the partner, so it gets the test event's.
+  { ...webhookRead, method: 'GET', path: '/v1/webhooks/deliveries', endpoint: 'webhook-delivery-list', limitPerMinute: 300, throttle: { rate: 50, burst: 100 } },
+  { ...webhookRead, method: 'GET', path: '/v1/webhooks/deliveries/{delivery_id}', endpoint: 'webhook-delivery-get', limitPerMinute: 300, throttle: { rate: 50, burst: 100 } },
+  {
+    ...webhookRead,
+    method: 'POST',
+    path: '/v1/webhooks/deliveries/{delivery_id}/retry',
+    endpoint: 'webhook-delivery-retry',
+    scope: 'webhooks:write',
+    limitPerMinute: 60,
+    // Nothing to say but the path: a body, if any, is not read.
+    body: 'ignored',
+    throttle: { rate: 5, burst: 10 },
+  },
+  { ...webhookRead, method: 'GET', path: '/v1/webhooks/endpoint', endpoint: 'webhook-endpoint-get', limitPerMinute: 300, throttle: { rate: 20, burst: 40 } },
 
   { ...embed, method: 'GET', path: '/embedded/{partnerId}', throttle: { rate: 50, burst: 100 } },
   { ...embed, method: 'POST', path: '/embedded/{partnerId}/logout', throttle: { rate: 10, burst: 20 } },

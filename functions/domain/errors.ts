@@ -283,3 +283,27 @@ export class ShippingLocationAlreadyExists extends DomainError {
     super(`The organization already has a shipping location with internalShippingLocationId "${internalShippingLocationId}"`, options);
   }
 }
+
+/** No delivery with this id among the partner's own (another partner's is not told apart from none). */
+export class DeliveryNotFound extends DomainError {
+  override readonly name = 'DeliveryNotFound';
+  constructor(readonly deliveryId: string) {
+    super(`No delivery ${deliveryId}`);
+  }
+}
+
+/** A retry of a delivery that is still pending: an attempt is queued, waiting for its time, or held. */
+export class DeliveryInFlight extends DomainError {
+  override readonly name = 'DeliveryInFlight';
+  constructor(readonly deliveryId: string) {
+    super(`Delivery ${deliveryId} is still pending (an attempt is queued or held); retry it once it is delivered or failed`);
+  }
+}
+
+/** A partner read its webhook endpoint, and has none. */
+export class WebhookEndpointNotFound extends DomainError {
+  override readonly name = 'WebhookEndpointNotFound';
+  constructor() {
+    super('You have no webhook endpoint; ask the operator to set one up');
+  }
+}

@@ -31,6 +31,7 @@ export interface TableDefinition {
 }
 
 const gsi1 = { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' } as const;
+const gsi2 = { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' } as const;
 
 export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
   /** Partners, their hashed API keys (plus a lookup item per key hash) and webhook endpoints. */
@@ -51,13 +52,17 @@ export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
   rateLimits: { suffix: 'rate-limits', partitionKey: 'pk', ttlAttribute: 'ttl', globalIndexes: [] },
   /** Idempotency-Key records for setup, kept 24 hours. */
   idempotency: { suffix: 'idempotency', partitionKey: 'pk', ttlAttribute: 'ttl', globalIndexes: [] },
-  /** Webhook deliveries with their attempts, and event de-duplication items. */
+  /**
+   * Webhook deliveries with their attempts, and event de-duplication items. gsi1: a
+   * partner's deliveries by creation; gsi2 (sparse): a partner's deliveries of one order
+   * (`GET /v1/webhooks/deliveries?order_id=`), so that filter reads only that order's.
+   */
   webhooks: {
     suffix: 'webhooks',
     partitionKey: 'pk',
     sortKey: 'sk',
     ttlAttribute: 'ttl',
-    globalIndexes: [gsi1],
+    globalIndexes: [gsi1, gsi2],
   },
   /** The environment's supplies catalog, one item per product, shared by its partners. */
   catalog: { suffix: 'catalog', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [] },
@@ -102,7 +107,7 @@ export const queueName = (prefix: string, queue: QueueName): string => `${prefix
 export const deadLetterQueueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}-dlq`;
 
 /** Lambda handlers, by name; each entry exports `handler`. The HTTP ones serve the routes of functions/routes.ts. */
-export type HttpFunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest';
+export type HttpFunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest' | 'webhooksApi';
 export type FunctionName = HttpFunctionName | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
 
 export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
@@ -111,6 +116,7 @@ export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   embed: 'functions/embed-host/handler.ts',
   ordersApi: 'functions/api/orders/handler.ts',
   webhookTest: 'functions/api/webhook-test/handler.ts',
+  webhooksApi: 'functions/api/webhook-deliveries/handler.ts',
   orderOutboxRelay: 'functions/webhooks/handlers/order-outbox-relay.ts',
   orderFanout: 'functions/webhooks/handlers/order-fanout.ts',
   webhookDispatch: 'functions/webhooks/handlers/webhook-dispatch.ts',
@@ -128,6 +134,7 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
   embed: 10,
   ordersApi: 10,
   webhookTest: 10,
+  webhooksApi: 10,
   orderOutboxRelay: 30,
   orderFanout: 30,
   webhookDispatch: 120,

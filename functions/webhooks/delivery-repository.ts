@@ -1,5 +1,6 @@
 import type { PartnerId } from '../domain/partners/partner';
-import type { AlertStatus, Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from './delivery';
+import type { AlertStatus, Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus, DeliveryWithAttempts } from './delivery';
+import type { OrderEventKind } from './order-event-kinds';
 
 /** What one recorded attempt changes on its delivery. */
 export interface AttemptOutcome {
@@ -8,6 +9,21 @@ export interface AttemptOutcome {
   readonly nextAttemptAt?: string;
   /** Set with the `failed` status: the alert still has to go out. */
   readonly alertStatus?: AlertStatus;
+}
+
+/** Which of a partner's deliveries a page holds; every field narrows. */
+export interface DeliveryFilter {
+  readonly status?: DeliveryStatus;
+  readonly event?: OrderEventKind;
+  readonly orderId?: string;
+  /** Created at or after this ISO 8601 time (UTC, as `toISOString` writes it). */
+  readonly since?: string;
+}
+
+export interface DeliveryPage {
+  /** Newest first (creation time, then id), each with its attempt log. */
+  readonly deliveries: readonly DeliveryWithAttempts[];
+  readonly hasMore: boolean;
 }
 
 /**
@@ -38,6 +54,11 @@ export interface DeliveryRepository {
   listAttempts(deliveryId: DeliveryId): Promise<DeliveryAttempt[]>;
   /** The partner's deliveries, newest first; `since`: created at or after that ISO time. */
   listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; since?: string; limit: number }): Promise<Delivery[]>;
+  /**
+   * One page of the partner's deliveries that match `filter`, newest first, after
+   * `startingAfter` (a delivery of the same partner, and of the same order when filtering by one).
+   */
+  pageByPartner(partnerId: PartnerId, filter: DeliveryFilter, page: { limit: number; startingAfter?: Delivery }): Promise<DeliveryPage>;
   /** Holds a pending delivery whose chain and attempt count still match (its endpoint is not sending); false otherwise. */
   hold(delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount'>, at: Date): Promise<boolean>;
   /** Ends the hold of a held delivery on `chain`, due at `dueAt`; false when it was not held (someone released it first). */

@@ -27,6 +27,12 @@ export interface Delivery {
   readonly partnerId: PartnerId;
   readonly eventId: string;
   readonly event: OrderEventKind;
+  /**
+   * The event's `data.order_id`, kept beside the body so partners can list an order's
+   * deliveries (gsi2). Absent on deliveries stored before it was kept, and on raw
+   * `order-event` tool events without one.
+   */
+  readonly orderId?: string;
   readonly body: string;
   readonly status: DeliveryStatus;
   readonly chain: number;
@@ -60,6 +66,11 @@ export interface DeliveryAttempt {
   readonly latencyMs: number;
   /** The first 1 KiB of the response body. */
   readonly responseBody?: string;
+}
+
+/** A delivery with its attempt log: every chain's attempts, oldest first (earlier chains trimmed to the newest few). */
+export interface DeliveryWithAttempts extends Delivery {
+  readonly attempts: readonly DeliveryAttempt[];
 }
 
 /**

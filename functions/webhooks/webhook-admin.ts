@@ -2,8 +2,9 @@ import type { Clock } from '../domain/clock';
 import { ConcurrentModification, NotFound, ValidationFailed, WebhookEndpointStatusConflict } from '../domain/errors';
 import type { PartnerId } from '../domain/partners/partner';
 import type { PartnerRepository } from '../domain/partners/partner-repository';
-import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryMessage, DeliveryStatus } from './delivery';
+import type { Delivery, DeliveryId, DeliveryMessage, DeliveryStatus, DeliveryWithAttempts } from './delivery';
 import type { DeliveryRepository } from './delivery-repository';
+import { DeliveryReplay } from './delivery-replay';
 import type { MessageQueue } from './message-queue';
 import { ORDER_EVENT_KINDS, OrderEventKind } from './order-events';
 import { type SigningSecrets, type SigningSecretStore, withoutExpiredSecrets } from './signing-secret-store';
@@ -39,9 +40,7 @@ export interface RequeuedDeliveries {
   readonly deliveryIds: readonly DeliveryId[];
 }
 
-export interface DeliveryWithAttempts extends Delivery {
-  readonly attempts: readonly DeliveryAttempt[];
-}
+export type { DeliveryWithAttempts } from './delivery';
 
 export interface WebhookAdminOptions {
   readonly partners: Pick<PartnerRepository, 'getPartner'>;
@@ -244,13 +243,9 @@ export class WebhookAdmin {
   async replay(deliveryId: DeliveryId): Promise<Delivery> {
     const delivery = await this.deliveries.get(deliveryId);
     if (!delivery) throw new NotFound(`No delivery ${deliveryId}`);
-    const now = this.clock.now();
-    if (!(await this.deliveries.startNewChain(deliveryId, delivery.chain, now, now))) {
-      throw new ConcurrentModification(`Delivery ${deliveryId} changed while replaying it; try again`);
-    }
-    const chain = delivery.chain + 1;
-    await this.queue.send({ deliveryId, partnerId: delivery.partnerId, chain, attempt: 1, dueAt: now.toISOString() }, 0);
-    return (await this.deliveries.get(deliveryId)) as Delivery;
+    const replayed = await new DeliveryReplay(this.deliveries, this.queue, this.clock).start(delivery);
+    if (!replayed) throw new ConcurrentModification(`Delivery ${deliveryId} changed while replaying it; try again`);
+    return replayed;
   }
 
   /**

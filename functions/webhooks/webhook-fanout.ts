@@ -51,11 +51,13 @@ export class WebhookFanout {
     }
 
     const now = this.clock.now().toISOString();
+    const orderId = event.data.order_id;
     const candidate: Delivery = {
       deliveryId: deliveryIdFor(partnerId, event.eventId),
       partnerId,
       eventId: event.eventId,
       event: event.event,
+      ...(typeof orderId === 'string' && orderId !== '' ? { orderId } : {}),
       body: webhookBody(event),
       status: 'pending',
       chain: 1,

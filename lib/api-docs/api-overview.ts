@@ -31,7 +31,7 @@ const orderStatusRows = Object.entries(ORDER_TRANSITIONS)
 const eventRows = ORDER_WEBHOOKS.map((webhook) => `| \`${webhook.kind}\` | ${webhook.summary} |`).join('\n');
 
 /** Built from the document's routes, so its tables of scopes and limits list exactly the routes it describes. */
-export const apiOverview = (routes: readonly DocumentedRoute[]): string => `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders (and, on sandbox, place and advance orders so your CI sees every webhook); receive signed order webhooks.
+export const apiOverview = (routes: readonly DocumentedRoute[]): string => `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders (and, on sandbox, place and advance orders so your CI sees every webhook); receive signed order webhooks, and inspect and retry their deliveries.
 
 All paths start with \`/v1\` and are appended to the environment's address (without \`/v1\`). Requests and responses are JSON: send \`Content-Type: application/json\` with a JSON object body. Every response carries \`Request-Id\`; quote it when asking us about a request. The API sends no CORS headers: keys belong on servers, never in browsers.
 
@@ -47,7 +47,7 @@ The two environments share nothing: a production key is refused (401) by the san
 
 ## Authentication
 
-The operator issues your partner id and API keys (there is no API for them). Keys do not expire; a rotated or revoked key is refused at once. Each route reads the key from one header; the key in the other header, both headers, or one header twice is a 401.
+The operator issues your partner id and API keys (there is no API for them). Keys do not expire; a rotated or revoked key is refused at once. New keys have every scope; a key keeps exactly the scopes it was issued with, so keys issued before a scope existed (e.g. \`webhooks:read\`, \`webhooks:write\`) get 403 on its routes until you get a new key. Each route reads the key from one header; the key in the other header, both headers, or one header twice is a 401.
 
 | Route | Key header | Scope | Rate limit (per partner) |
 |---|---|---|---|
@@ -124,7 +124,7 @@ Any other change is refused. Organizations are created once per \`internalOrgId\
 
 ## Webhooks
 
-Configured by the operator (your HTTPS URL, the event kinds you want, optionally your own signing secret); there is no API for it.
+Configured by the operator (your HTTPS URL, the event kinds you want, optionally your own signing secret); no API changes it. \`GET /v1/webhooks/endpoint\` shows it (never the secret), \`GET /v1/webhooks/deliveries[/{delivery_id}]\` lists your deliveries with every attempt and the exact body, and \`POST /v1/webhooks/deliveries/{delivery_id}/retry\` sends one again now.
 
 | Event | Sent when |
 |---|---|

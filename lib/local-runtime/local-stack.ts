@@ -10,6 +10,7 @@ import { createOrderOutboxRelayHandler } from '../../functions/webhooks/handlers
 import { createSetupHandler } from '../../functions/api/setup/handler';
 import { createWebhookDispatchHandler } from '../../functions/webhooks/handlers/webhook-dispatch';
 import { createWebhookTestHandler } from '../../functions/api/webhook-test/handler';
+import { createWebhooksApiHandler } from '../../functions/api/webhook-deliveries/handler';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
 import { FUNCTION_TIMEOUT_SECONDS, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueName, queueName, tableName } from '../../functions/resources/resource-definitions';
@@ -76,6 +77,7 @@ const HTTP_HANDLERS: Record<Route['fn'], (functions: FunctionDependencies) => Ht
   embed: (functions) => createEmbedHandler(built(functions.embed)),
   ordersApi: (functions) => createOrdersApiHandler(built(functions.ordersApi)),
   webhookTest: (functions) => createWebhookTestHandler(built(functions.webhookTest)),
+  webhooksApi: (functions) => createWebhooksApiHandler(built(functions.webhooksApi)),
 };
 
 /**

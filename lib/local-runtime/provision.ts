@@ -1,8 +1,10 @@
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
+  DescribeTableCommand,
   DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
@@ -78,7 +80,8 @@ async function createTable(db: DynamoDBClient, name: string, definition: TableDe
   try {
     await db.send(new CreateTableCommand(input));
   } catch (error) {
-    if (error instanceof ResourceInUseException) return; // kept from an earlier run
+    // Kept from an earlier run (`.local/` survives a restart): it gets the indexes defined since, as the stack would.
+    if (error instanceof ResourceInUseException) return addMissingIndexes(db, name, input);
     throw error;
   }
   if (definition.ttlAttribute) {
@@ -87,6 +90,22 @@ async function createTable(db: DynamoDBClient, name: string, definition: TableDe
       new UpdateTimeToLiveCommand({
         TableName: name,
         TimeToLiveSpecification: { AttributeName: definition.ttlAttribute, Enabled: true },
+      }),
+    );
+  }
+}
+
+/** Adds the global indexes a table kept from an earlier run lacks, one at a time as DynamoDB requires. */
+async function addMissingIndexes(db: DynamoDBClient, name: string, input: CreateTableCommandInput): Promise<void> {
+  const { Table } = await db.send(new DescribeTableCommand({ TableName: name }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of input.GlobalSecondaryIndexes ?? []) {
+    if (present.has(index.IndexName)) continue;
+    await db.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: input.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
       }),
     );
   }

@@ -691,6 +691,110 @@ export interface WebhookTestConflictError {
   }>;
 }
 
+export interface WebhookDeliveryList {
+  data: Array<{
+    id: string;
+    event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded";
+    order_id?: string;
+    status: "pending" | "delivered" | "failed" | "cancelled";
+    round: number;
+    created_at: string;
+    updated_at: string;
+    next_attempt_at?: string;
+    held_since?: string;
+    last_attempt?: {
+      attempted_at: string;
+      round: number;
+      attempt: number;
+      succeeded: boolean;
+      status_code?: number;
+      error?: string;
+      latency_ms: number;
+    };
+  }>;
+  has_more: boolean;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded";
+  order_id?: string;
+  status: "pending" | "delivered" | "failed" | "cancelled";
+  round: number;
+  created_at: string;
+  updated_at: string;
+  next_attempt_at?: string;
+  held_since?: string;
+  last_attempt?: {
+    attempted_at: string;
+    round: number;
+    attempt: number;
+    succeeded: boolean;
+    status_code?: number;
+    error?: string;
+    latency_ms: number;
+  };
+  attempts: Array<{
+    attempted_at: string;
+    round: number;
+    attempt: number;
+    succeeded: boolean;
+    status_code?: number;
+    error?: string;
+    latency_ms: number;
+  }>;
+  body: string;
+}
+
+export interface DeliveryNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "DELIVERY_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface WebhookDeliveryRetryConflictError {
+  error: "Conflict";
+  message: string;
+  code: "DELIVERY_IN_FLIGHT" | "WEBHOOK_ENDPOINT_NOT_CONFIGURED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface WebhookEndpoint {
+  url: string;
+  events: Array<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded">;
+  status: "active" | "paused" | "disabled" | "circuit_open";
+  status_reason?: string;
+  status_since: string;
+  circuit?: {
+    state: "open" | "half_open" | "closed";
+    since?: string;
+  };
+  failing_since?: string;
+  secret_rotated_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEndpointNotConfiguredError {
+  error: "Not Found";
+  message: string;
+  code: "WEBHOOK_ENDPOINT_NOT_CONFIGURED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface OrderCreatedEvent {
   event: "order.created";
   timestamp: string;

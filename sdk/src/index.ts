@@ -5,6 +5,7 @@ export type * from './api-type-aliases.js';
 export type { ChangeOptions, SetupOptions } from './resources/organizations.js';
 export type { HandshakeInput } from './resources/sessions.js';
 export type { OrderListParams } from './resources/orders.js';
+export type { WebhookDeliveryListParams } from './resources/webhook-deliveries.js';
 export type { SandboxOrderInput, ShipInput, DeliverInput, CancelInput, RefundInput } from './resources/sandbox-orders.js';
 export { webhooks, verify as verifyWebhook, constructEvent } from './webhooks/webhooks.js';
 export { verifyWebhookSignature } from './webhooks/verify-webhook-signature.js';

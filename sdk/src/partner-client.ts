@@ -4,6 +4,7 @@ import { Orders } from './resources/orders.js';
 import { Organizations } from './resources/organizations.js';
 import { SandboxOrders } from './resources/sandbox-orders.js';
 import { Sessions } from './resources/sessions.js';
+import { WebhookDeliveries, WebhookEndpoints } from './resources/webhook-deliveries.js';
 import { WebhookTests } from './resources/webhook-tests.js';
 import { webhooks } from './webhooks/webhooks.js';
 
@@ -27,8 +28,12 @@ export class PartnerClient {
   readonly catalog: Catalog;
   readonly orders: Orders;
   readonly sandbox: { readonly orders: SandboxOrders };
-  /** Verifying deliveries (`verify`, `constructEvent`; no key needed) and, on sandbox, `sendTest`. */
-  readonly webhooks: typeof webhooks & Pick<WebhookTests, 'sendTest'>;
+  /**
+   * Verifying deliveries (`verify`, `constructEvent`; no key needed), your delivery log
+   * (`deliveries.list`, `retrieve`, `retry`) and endpoint (`endpoint.retrieve`), and, on sandbox, `sendTest`.
+   */
+  readonly webhooks: typeof webhooks &
+    Pick<WebhookTests, 'sendTest'> & { readonly deliveries: WebhookDeliveries; readonly endpoint: WebhookEndpoints };
 
   constructor(options: PartnerClientOptions) {
     const transport = new HttpTransport(options);
@@ -38,6 +43,11 @@ export class PartnerClient {
     this.orders = new Orders(transport);
     this.sandbox = { orders: new SandboxOrders(transport) };
     const tests = new WebhookTests(transport);
-    this.webhooks = { ...webhooks, sendTest: (input) => tests.sendTest(input) };
+    this.webhooks = {
+      ...webhooks,
+      sendTest: (input) => tests.sendTest(input),
+      deliveries: new WebhookDeliveries(transport),
+      endpoint: new WebhookEndpoints(transport),
+    };
   }
 }

@@ -15,6 +15,7 @@ import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
 import { exhaustRateLimit } from '../support/rate-limit';
 import { orderApiScenarios, type Scenario } from './order-api-scenarios';
 import { organizationChangeScenarios } from './organization-change-scenarios';
+import { webhookDeliveriesScenarios } from './webhook-deliveries-scenarios';
 import { aSetupRequest } from '../support/setup-request-builder';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
@@ -251,6 +252,7 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
   },
   ...orderApiScenarios(() => stack),
   ...organizationChangeScenarios(() => stack),
+  ...webhookDeliveriesScenarios(() => stack, () => receiver.url),
 };
 
 describe('the running service answers as docs/openapi.json says', () => {

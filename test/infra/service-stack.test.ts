@@ -247,6 +247,21 @@ describe.each(STAGES)('the %s stack', (stage) => {
     if (stage === 'production') expect(statementsOf(stage, 'webhookTest').flatMap(actionsOf).filter((a) => !a.startsWith('xray:'))).toEqual([]);
   });
 
+  it('lets the webhooks API read keys and endpoints, change deliveries and queue their attempts: nothing else', () => {
+    const writes = (table: TableName) => actionsOn(stage, 'webhooksApi', tableId(stage, table)).filter((a) => WRITE_ACTIONS.includes(a));
+    expect(actionsOn(stage, 'webhooksApi', tableId(stage, 'webhooks'))).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem']));
+    expect(actionsOn(stage, 'webhooksApi', tableId(stage, 'partners'))).toContain('dynamodb:GetItem');
+    for (const table of tableNames.filter((t) => t !== 'rateLimits' && t !== 'webhooks')) expect(writes(table), table).toEqual([]);
+    for (const table of ['organizations', 'identityUsers', 'sessions', 'orders', 'carts', 'catalog', 'idempotency'] as const) {
+      expect(actionsOn(stage, 'webhooksApi', tableId(stage, table)), table).toEqual([]);
+    }
+    const sqsActions = (queue: QueueName) => actionsOn(stage, 'webhooksApi', queueId(stage, queue)).filter((a) => a.startsWith('sqs:'));
+    expect(sqsActions('webhookDeliveries')).toContain('sqs:SendMessage');
+    expect(sqsActions('orderEvents')).toEqual([]);
+    // No signing secret: nothing it answers is signed.
+    expect(statementsOf(stage, 'webhooksApi').flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+  });
+
   it('grants no function a wildcard resource beyond X-Ray and ListStreams, which have no resource-level permissions', () => {
     for (const fn of functionNames) {
       const wildcard = statementsOf(stage, fn).filter((s) => s.Resource === '*');

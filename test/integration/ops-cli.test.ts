@@ -136,7 +136,7 @@ describe('partner show', () => {
         {
           keyId: created.keyId,
           last4: created.apiKey.slice(-4),
-          scopes: ['organization:write', 'session:write', 'orders:read', 'orders:write'],
+          scopes: ['organization:write', 'session:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write'],
           status: 'active',
           createdAt: expect.any(String),
           revokedAt: null,
@@ -226,13 +226,22 @@ describe('key issue', () => {
     const run = await ops(['key', 'issue', '--partner', partnerId, '--json']);
     expect(await setupStatus(run.json.apiKey)).toBe(400);
     const keys = (await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.keys;
-    expect(keys.find((k: any) => k.keyId === run.json.keyId).scopes).toEqual(['organization:write', 'session:write', 'orders:read', 'orders:write']);
+    expect(keys.find((k: any) => k.keyId === run.json.keyId).scopes).toEqual(['organization:write', 'session:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write']);
+  });
+
+  it('issues a key with the webhook scopes only', async () => {
+    const { partnerId } = await createPartner();
+    const run = await ops(['key', 'issue', '--partner', partnerId, '--scopes', 'webhooks:read,webhooks:write', '--json']);
+    expect(run.code).toBe(0);
+    const keys = (await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.keys;
+    expect(keys.find((k: any) => k.keyId === run.json.keyId).scopes).toEqual(['webhooks:read', 'webhooks:write']);
+    expect(await setupStatus(run.json.apiKey)).toBe(403);
   });
 
   it('refuses unknown or empty scopes, naming the valid ones', async () => {
     const { partnerId } = await createPartner();
     const bad = await ops(['key', 'issue', '--partner', partnerId, '--scopes', 'organization:write,admin']);
-    expectOneLineError(bad, 1, /--scopes must list scopes from organization:write, session:write, orders:read, orders:write \(not scopes: "admin"\)/);
+    expectOneLineError(bad, 1, /--scopes must list scopes from organization:write, session:write, orders:read, orders:write, webhooks:read, webhooks:write \(not scopes: "admin"\)/);
     expectOneLineError(await ops(['key', 'issue', '--partner', partnerId, '--scopes', ',']), 1, /--scopes must list scopes/);
     expect((await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.keys).toHaveLength(1);
   });
@@ -258,8 +267,18 @@ describe('key rotate', () => {
     expect(keys.find((k: any) => k.keyId === created.keyId)).toMatchObject({ status: 'revoked', revokedAt: expect.any(String) });
     expect(keys.find((k: any) => k.keyId === run.json.keyId)).toMatchObject({
       status: 'active',
-      scopes: ['organization:write', 'session:write', 'orders:read', 'orders:write'],
+      scopes: ['organization:write', 'session:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write'],
     });
+  });
+
+  it('keeps exactly the scopes of a key issued before the webhook scopes existed: none is added', async () => {
+    const { partnerId } = await createPartner();
+    const oldScopes = 'organization:write,session:write,orders:read,orders:write';
+    const old = await ops(['key', 'issue', '--partner', partnerId, '--scopes', oldScopes, '--json']);
+    const run = await ops(['key', 'rotate', '--partner', partnerId, '--key', old.json.keyId, '--json']);
+    expect(run.code).toBe(0);
+    const keys = (await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.keys;
+    expect(keys.find((k: any) => k.keyId === run.json.keyId).scopes).toEqual(oldScopes.split(','));
   });
 
   it('answers an unknown or already revoked key, or an unknown partner, with exit 1', async () => {

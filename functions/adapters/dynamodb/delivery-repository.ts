@@ -6,8 +6,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../../domain/clock';
 import type { PartnerId } from '../../domain/partners/partner';
-import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../webhooks/delivery';
-import type { AttemptOutcome, DeliveryRepository } from '../../webhooks/delivery-repository';
+import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus, DeliveryWithAttempts } from '../../webhooks/delivery';
+import type { AttemptOutcome, DeliveryFilter, DeliveryPage, DeliveryRepository } from '../../webhooks/delivery-repository';
 import { queryAll } from './query-all';
 import { failedConditions } from './transactions';
 
@@ -27,15 +27,33 @@ export const webhookKeys = {
   /** One per (partner, event id): the conditional write that makes an event deliver once. */
   event: (partnerId: string, eventId: string) => ({ pk: `EVENT#${partnerId}#${eventId}`, sk: 'EVENT' }),
   deliveriesOfPartner: (partnerId: string) => `PARTNER#${partnerId}#DELIVERIES`,
+  /** gsi2, written only for deliveries that name an order. */
+  deliveriesOfOrder: (partnerId: string, orderId: string) => `PARTNER#${partnerId}#ORDER#${orderId}#DELIVERIES`,
+  /** Both indexes sort by `<createdAt>#<deliveryId>`: newest first is a backward query, "since" a key condition. */
+  byCreation: (delivery: Pick<Delivery, 'createdAt' | 'deliveryId'>) => `${delivery.createdAt}#${delivery.deliveryId}`,
 };
+
+/** The index keys of a delivery item: every delivery is on gsi1, one that names an order on gsi2 too. */
+const indexKeys = (delivery: Pick<Delivery, 'partnerId' | 'orderId' | 'createdAt' | 'deliveryId'>) => ({
+  gsi1pk: webhookKeys.deliveriesOfPartner(delivery.partnerId),
+  gsi1sk: webhookKeys.byCreation(delivery),
+  ...(delivery.orderId === undefined
+    ? {}
+    : { gsi2pk: webhookKeys.deliveriesOfOrder(delivery.partnerId, delivery.orderId), gsi2sk: webhookKeys.byCreation(delivery) }),
+});
 
 /**
  * What a delivery item holds besides the delivery's fields: keys, TTL and the attempt log.
  * The log lives in the item so that recording an attempt is one conditional write.
  */
-const NOT_DELIVERY_FIELDS = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'ttl', 'attempts']);
+const NOT_DELIVERY_FIELDS = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl', 'attempts']);
 export const deliveryFromItem = (item: Record<string, unknown>): Delivery =>
   Object.fromEntries(Object.entries(item).filter(([k]) => !NOT_DELIVERY_FIELDS.has(k))) as unknown as Delivery;
+/** The delivery and the attempt log its item holds: a page of them costs no read beyond the query. */
+const deliveryWithAttemptsFromItem = (item: Record<string, unknown>): DeliveryWithAttempts => ({
+  ...deliveryFromItem(item),
+  attempts: (item.attempts as DeliveryAttempt[] | undefined) ?? [],
+});
 
 const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
 
@@ -64,8 +82,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
                 TableName: this.table,
                 Item: {
                   ...webhookKeys.delivery(delivery.deliveryId),
-                  gsi1pk: webhookKeys.deliveriesOfPartner(delivery.partnerId),
-                  gsi1sk: `${delivery.createdAt}#${delivery.deliveryId}`,
+                  ...indexKeys(delivery),
                   ttl,
                   ...delivery,
                 },
@@ -255,6 +272,45 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
       { limit: options.limit },
     );
     return items.map(deliveryFromItem);
+  }
+
+  async pageByPartner(partnerId: PartnerId, filter: DeliveryFilter, page: { limit: number; startingAfter?: Delivery }): Promise<DeliveryPage> {
+    // One order's deliveries come from gsi2, so that filter reads only them; the rest narrow gsi1's partner partition.
+    const byOrder = filter.orderId !== undefined;
+    const [index, pk, sk] = byOrder ? (['gsi2', 'gsi2pk', 'gsi2sk'] as const) : (['gsi1', 'gsi1pk', 'gsi1sk'] as const);
+    const filters: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {
+      ':p': byOrder ? webhookKeys.deliveriesOfOrder(partnerId, filter.orderId as string) : webhookKeys.deliveriesOfPartner(partnerId),
+    };
+    if (filter.since !== undefined) values[':since'] = filter.since;
+    if (filter.status !== undefined) {
+      filters.push('#status = :status');
+      names['#status'] = 'status';
+      values[':status'] = filter.status;
+    }
+    if (filter.event !== undefined) {
+      filters.push('#event = :event');
+      names['#event'] = 'event';
+      values[':event'] = filter.event;
+    }
+    const after = page.startingAfter;
+    const items = await queryAll(
+      this.db,
+      {
+        TableName: this.table,
+        IndexName: index,
+        KeyConditionExpression: filter.since === undefined ? `${pk} = :p` : `${pk} = :p AND ${sk} >= :since`,
+        ScanIndexForward: false,
+        // One more than the page: whether there is a next page, without reading it.
+        Limit: page.limit + 1,
+        ...(filters.length ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+        ...(after ? { ExclusiveStartKey: { ...webhookKeys.delivery(after.deliveryId), [pk]: values[':p'], [sk]: webhookKeys.byCreation(after) } } : {}),
+      },
+      { limit: page.limit + 1 },
+    );
+    return { deliveries: items.slice(0, page.limit).map(deliveryWithAttemptsFromItem), hasMore: items.length > page.limit };
   }
 
   async hold(delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount'>, at: Date): Promise<boolean> {

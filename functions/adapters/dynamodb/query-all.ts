@@ -10,7 +10,8 @@ export async function queryAll(
   options: { limit?: number } = {},
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  // A caller's own start key (a page cursor) is where the first query begins.
+  let ExclusiveStartKey: Record<string, unknown> | undefined = input.ExclusiveStartKey;
   do {
     const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey }));
     items.push(...((page.Items ?? []) as Record<string, unknown>[]));

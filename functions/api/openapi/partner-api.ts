@@ -15,6 +15,7 @@ import { GET_ORGANIZATION_USER_ROUTE, UPDATE_ORGANIZATION_USER_ROUTE } from '../
 import { SETUP_ROUTE } from '../setup/document';
 import { CREATE_SHIPPING_LOCATION_ROUTE, UPDATE_SHIPPING_LOCATION_ROUTE } from '../shipping-locations/document';
 import { WEBHOOK_TEST_ROUTE } from '../webhook-test/document';
+import { GET_DELIVERY_ROUTE, GET_WEBHOOK_ENDPOINT_ROUTE, LIST_DELIVERIES_ROUTE, RETRY_DELIVERY_ROUTE } from '../webhook-deliveries/document';
 import { type ApiRoute, type ApiRouteKey, ROUTES, type Route, routeKey } from '../../routes';
 import type { DocumentedRoute, RouteDocument } from './route-document';
 
@@ -38,6 +39,10 @@ export const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteKey, RouteDocument>> = {
   'POST /v1/sandbox/orders/{order_id}/cancel': SANDBOX_ORDER_TRANSITION_DOCUMENTS.cancel,
   'POST /v1/sandbox/orders/{order_id}/refund': SANDBOX_ORDER_TRANSITION_DOCUMENTS.refund,
   'POST /v1/webhooks/test': WEBHOOK_TEST_ROUTE,
+  'GET /v1/webhooks/deliveries': LIST_DELIVERIES_ROUTE,
+  'GET /v1/webhooks/deliveries/{delivery_id}': GET_DELIVERY_ROUTE,
+  'POST /v1/webhooks/deliveries/{delivery_id}/retry': RETRY_DELIVERY_ROUTE,
+  'GET /v1/webhooks/endpoint': GET_WEBHOOK_ENDPOINT_ROUTE,
 };
 
 const SECURITY = { 'authorization-bearer': 'bearerApiKey', 'x-api-key': 'headerApiKey' } as const;

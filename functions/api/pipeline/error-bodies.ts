@@ -96,3 +96,8 @@ export const OrganizationUserNotFoundBody = generalError('Not Found', ['ORGANIZA
 export const ShippingLocationNotFoundBody = generalError('Not Found', ['ORGANIZATION_NOT_FOUND', 'SHIPPING_LOCATION_NOT_FOUND']);
 export const ShippingLocationCreateConflictBody = generalError('Conflict', ['SHIPPING_LOCATION_ALREADY_EXISTS', 'IDEMPOTENCY_KEY_IN_USE']);
 // ---- end of the partner's users and shipping locations
+
+/** The partner's deliveries and endpoint (GET/POST /v1/webhooks/deliveries…, GET /v1/webhooks/endpoint). */
+export const DeliveryNotFoundBody = generalError('Not Found', ['DELIVERY_NOT_FOUND']);
+export const DeliveryRetryConflictBody = generalError('Conflict', ['DELIVERY_IN_FLIGHT', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED']);
+export const WebhookEndpointNotFoundBody = generalError('Not Found', ['WEBHOOK_ENDPOINT_NOT_CONFIGURED']);

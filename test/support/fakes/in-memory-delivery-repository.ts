@@ -1,6 +1,6 @@
 import type { PartnerId } from '../../../functions/domain/partners/partner';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../../functions/webhooks/delivery';
-import type { AttemptOutcome, DeliveryRepository } from '../../../functions/webhooks/delivery-repository';
+import type { AttemptOutcome, DeliveryFilter, DeliveryRepository } from '../../../functions/webhooks/delivery-repository';
 
 /**
  * DeliveryRepository in a Map, with the DynamoDB adapter's conditions (status, chain,
@@ -91,6 +91,20 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
       .filter((d) => !options.since || d.createdAt >= options.since)
       .reverse()
       .slice(0, options.limit);
+  }
+
+  async pageByPartner(partnerId: PartnerId, filter: DeliveryFilter, page: { limit: number; startingAfter?: Delivery }) {
+    const key = (d: Delivery) => `${d.createdAt}#${d.deliveryId}`;
+    const matching = [...this.deliveries.values()]
+      .filter((d) => d.partnerId === partnerId)
+      .filter((d) => (!filter.status || d.status === filter.status) && (!filter.event || d.event === filter.event))
+      .filter((d) => (filter.orderId === undefined || d.orderId === filter.orderId) && (!filter.since || d.createdAt >= filter.since))
+      .filter((d) => !page.startingAfter || key(d) < key(page.startingAfter))
+      .sort((a, b) => key(b).localeCompare(key(a)));
+    return {
+      deliveries: matching.slice(0, page.limit).map((d) => ({ ...d, attempts: this.attempts.get(d.deliveryId) ?? [] })),
+      hasMore: matching.length > page.limit,
+    };
   }
 
   async hold(delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount'>, at: Date) {
