@@ -8,9 +8,10 @@ import { IdempotencyGuard } from '../domain/idempotency/idempotency-guard';
 import { OrganizationSetup } from '../domain/organizations/organization-setup';
 import type { PaymentProvider } from '../domain/payments/payment-provider';
 import { type ApiDependencies, composeApiAccess } from './api-access';
-import { type BaseDependencies, createBase, type DependencyOverrides } from './base';
+import { type BaseDependencies, createLambdaBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
 import { type DynamoTables, idempotencyStore, organizationRepository } from './repositories';
+import { traced } from '../adapters/observability/tracing';
 
 export interface SetupDependencies extends ApiDependencies {
   readonly payments: PaymentProvider;
@@ -39,5 +40,5 @@ export function composeSetup(
 }
 
 export const setupFromEnvironment = lambdaRoot((config) =>
-  composeSetup(createBase(config), { db: createDocumentClient(), secrets: createSecretsClient() }),
+  composeSetup(createLambdaBase(config), { db: createDocumentClient(undefined, traced), secrets: createSecretsClient(undefined, traced) }),
 );

@@ -42,6 +42,12 @@ export interface Delivery {
   readonly heldAt?: string;
   readonly alertStatus?: AlertStatus;
   readonly alertLeaseUntil?: string;
+  /** The request that made the order change (its `Request-Id`), when the change came from one: every attempt's log lines carry it. */
+  readonly requestId?: string;
+  readonly orderId?: string;
+  readonly organizationId?: string;
+  /** When the order change was committed (the event's timestamp): delivery lag is measured from it. */
+  readonly occurredAt?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -78,6 +84,12 @@ export const DeliveryMessage = z.object({
   dueAt: z.iso.datetime({ offset: true }),
   event: z.optional(OrderEventKind),
   body: z.optional(z.string()),
+  /** A carried first attempt's correlation ids and commit time (Delivery's). */
+  eventId: z.optional(z.string()),
+  requestId: z.optional(z.string()),
+  orderId: z.optional(z.string()),
+  organizationId: z.optional(z.string()),
+  occurredAt: z.optional(z.string()),
 });
 export type DeliveryMessage = z.infer<typeof DeliveryMessage>;
 
@@ -90,6 +102,8 @@ export const CARRIED_MESSAGE_LIMIT_BYTES = 64 * 1024;
 /** The fan-out's message for a delivery's first attempt: with its event and body when they fit. */
 export function firstAttemptMessage(delivery: Delivery, dueAt: string): DeliveryMessage {
   const message: DeliveryMessage = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: 1, attempt: 1, dueAt };
-  const carrying: DeliveryMessage = { ...message, event: delivery.event, body: delivery.body };
+  const { eventId, requestId, orderId, organizationId, occurredAt } = delivery;
+  const correlation = Object.fromEntries(Object.entries({ eventId, requestId, orderId, organizationId, occurredAt }).filter(([, value]) => value !== undefined));
+  const carrying: DeliveryMessage = { ...message, event: delivery.event, body: delivery.body, ...correlation };
   return Buffer.byteLength(JSON.stringify(carrying)) <= CARRIED_MESSAGE_LIMIT_BYTES ? carrying : message;
 }

@@ -1,5 +1,7 @@
 import { type Clock, epochSeconds } from '../domain/clock';
+import { correlate } from '../domain/correlation';
 import type { Logger } from '../domain/logger';
+import { METRIC, type Metrics, noMetrics } from '../domain/metrics';
 import type { PartnerId } from '../domain/partners/partner';
 import type { PartnerRepository } from '../domain/partners/partner-repository';
 import { ReadCache } from '../domain/read-cache';
@@ -53,10 +55,14 @@ export interface WebhookDispatcherDependencies {
   readonly disableAfterSeconds: number;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Attempts by outcome, delivery lag, retries scheduled, alerts sent. */
+  readonly metrics?: Metrics;
 }
 
 /** What an attempt needs of its delivery: all that a first attempt's message carries. */
-type AttemptSubject = Pick<Delivery, 'deliveryId' | 'partnerId' | 'event' | 'body' | 'chain' | 'attemptCount'>;
+type AttemptSubject = Pick<Delivery, 'deliveryId' | 'partnerId' | 'event' | 'body' | 'chain' | 'attemptCount'> &
+  Pick<Delivery, 'requestId' | 'orderId' | 'organizationId' | 'occurredAt'> &
+  Partial<Pick<Delivery, 'eventId'>>;
 
 /** A message as the queue handed it over: `redelivered` when SQS gave it out before (ApproximateReceiveCount > 1). */
 export interface ReceivedDeliveryMessage {
@@ -72,9 +78,12 @@ export interface ReceivedDeliveryMessage {
  * overtaken by a replay, never reaches the partner again.
  */
 function carriedAttempt({ message, redelivered }: ReceivedDeliveryMessage): AttemptSubject | undefined {
-  const { deliveryId, partnerId, chain, attempt, event, body } = message;
+  const { deliveryId, partnerId, chain, attempt, event, body, eventId, requestId, orderId, organizationId, occurredAt } = message;
   if (redelivered || chain !== 1 || attempt !== 1 || !partnerId || !event || body === undefined) return undefined;
-  return { deliveryId: deliveryId as DeliveryId, partnerId: partnerId as PartnerId, event, body, chain, attemptCount: 0 };
+  return {
+    ...{ deliveryId: deliveryId as DeliveryId, partnerId: partnerId as PartnerId, event, body, chain, attemptCount: 0 },
+    ...{ eventId, requestId, orderId, organizationId, occurredAt },
+  };
 }
 
 /** The reads a batch of messages shares: the deliveries its messages do not carry, and endpoints. */
@@ -198,6 +207,9 @@ export class WebhookDispatcher {
   }
 
   private async attempt(delivery: AttemptSubject, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
+    // The attempt's lines carry the request that made the order change, and the order's ids.
+    const { eventId, requestId, orderId, organizationId } = delivery;
+    correlate({ eventId, requestId, orderId, organizationId, partnerId: delivery.partnerId, deliveryId: delivery.deliveryId });
     const result = await this.send(delivery, startedAt, reads);
     const finishedAt = this.dependencies.clock.now();
     const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;
@@ -235,12 +247,17 @@ export class WebhookDispatcher {
       return this.stale(log, 'another handler recorded this attempt first');
     }
     await this.updateHealth(delivery.partnerId, attempt, finishedAt, reads);
+    const metrics = this.dependencies.metrics ?? noMetrics;
+    metrics.count(METRIC.webhookAttempts, { outcome: outcome.status === 'pending' ? 'retry-scheduled' : outcome.status });
     if (outcome.status === 'delivered') {
+      // From the order change's commit; a replay (a later chain) is an operator's choice, not lag.
+      if (delivery.chain === 1 && delivery.occurredAt) metrics.observe(METRIC.deliveryLag, finishedAt.getTime() - Date.parse(delivery.occurredAt));
       this.dependencies.logger.info({ msg: 'webhook delivered', outcome: 'delivered', ...log });
       return 'delivered';
     }
     if (outcome.status === 'pending' && nextAttemptAt) {
       await this.queueAttempt(delivery, attemptNumber + 1, nextAttemptAt);
+      metrics.count(METRIC.retriesScheduled);
       this.dependencies.logger.info({ msg: 'webhook attempt failed, retry scheduled', outcome: 'retry-scheduled', nextAttemptAt, ...log });
       return 'retry-scheduled';
     }
@@ -311,6 +328,7 @@ export class WebhookDispatcher {
         ].join('\n'),
       });
       this.dependencies.logger.info({ msg: 'webhook endpoint disabled notice sent', ...log });
+      this.dependencies.metrics?.count(METRIC.alertsSent, { kind: 'endpoint-disabled' });
     } catch (error) {
       this.dependencies.logger.error({ msg: 'webhook endpoint disabled notice could not be sent', error: String(error), ...log });
     }
@@ -393,6 +411,7 @@ export class WebhookDispatcher {
     }
     await this.dependencies.deliveries.settleAlert(delivery.deliveryId, 'sent', this.dependencies.clock.now());
     this.dependencies.logger.info({ msg: 'webhook failure alert sent', ...log });
+    this.dependencies.metrics?.count(METRIC.alertsSent, { kind: 'delivery-failed' });
   }
 
   private stale(log: Record<string, unknown>, reason: string): DispatchOutcome {

@@ -42,6 +42,7 @@ export class WebhookFanout {
 
   async fanOut(event: OrderEventMessage, receipt: { readonly redelivered: boolean } = { redelivered: true }): Promise<FanoutOutcome> {
     const partnerId = event.partnerId as PartnerId;
+    const { requestId, orderId, organizationId } = event;
     const log = { eventId: event.eventId, partnerId, event: event.event };
     const endpoint = await this.endpoints.get(partnerId);
     if (!endpoint || !endpoint.events.includes(event.event)) {
@@ -57,6 +58,10 @@ export class WebhookFanout {
       eventId: event.eventId,
       event: event.event,
       body: webhookBody(event),
+      requestId,
+      orderId,
+      organizationId,
+      occurredAt: event.timestamp,
       status: 'pending',
       chain: 1,
       attemptCount: 0,

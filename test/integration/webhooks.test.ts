@@ -103,7 +103,18 @@ describe('delivering an order webhook', () => {
     const [request] = partnerReceiver.requests;
     const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
     // The first attempt's message carries what it sends: the dispatcher need not read the delivery.
-    expect(queued).toEqual({ deliveryId: delivery?.deliveryId, partnerId, chain: 1, attempt: 1, dueAt: delivery?.createdAt, event: 'order.created', body: delivery?.body });
+    expect(queued).toEqual({
+      deliveryId: delivery?.deliveryId,
+      partnerId,
+      chain: 1,
+      attempt: 1,
+      dueAt: delivery?.createdAt,
+      event: 'order.created',
+      body: delivery?.body,
+      // and the ids its attempt's log lines carry, and when the change was committed (delivery lag).
+      eventId: delivery?.eventId,
+      occurredAt: delivery?.occurredAt,
+    });
     expect(request?.method).toBe('POST');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers['x-service-event']).toBe('order.created');

@@ -24,6 +24,8 @@ describe('the message of a first attempt', () => {
       dueAt: at,
       event: 'order.shipped',
       body: delivery.body,
+      // Correlation (docs/operations.md): the event's id travels with the attempt.
+      eventId: delivery.eventId,
     });
     expect(DeliveryMessage.parse(JSON.parse(JSON.stringify(message)))).toEqual(message);
   });

@@ -8,7 +8,7 @@ import { idempotencyKey, replayed } from './idempotency-key';
 import { apiKeyAuth } from './api-key-auth';
 import { errorResponder } from './error-responder';
 import { jsonBody } from './json-body';
-import { requestContext } from './request-context';
+import { inRequestScope, requestContext } from './request-context';
 import { requestLog } from './request-log';
 import type { ApiAccessDependencies, IdempotencyDependencies } from './pipeline-dependencies';
 import type { JsonResponse } from './responses';
@@ -67,7 +67,7 @@ function pipeline<D extends ApiAccessDependencies>(
     jsonBody(endpoint.body),
     ...extra.last,
   ];
-  return middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
+  const lambda = middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
     .use(middlewares)
     .handler(async (event, context) => {
       if (context.idempotency?.kind === 'replay') return replayed(context.idempotency.outcome);
@@ -83,4 +83,5 @@ function pipeline<D extends ApiAccessDependencies>(
         },
       });
     });
+  return inRequestScope(lambda);
 }

@@ -6,6 +6,7 @@ import type { ApiEndpoint } from './endpoints';
 import type { ApiAccessDependencies } from './pipeline-dependencies';
 import { settleAdmission } from './admission';
 import { rateLimitHeaders } from './responses';
+import { correlate } from '../../domain/correlation';
 
 /**
  * Reads the key from the endpoint's one header (contract: Authentication 3). A key in
@@ -41,6 +42,7 @@ export const apiKeyAuth = <D extends ApiAccessDependencies>(endpoint: ApiEndpoin
     const deps = filledIn(request.context.deps, 'deps');
     const caller = await deps.authenticator.authenticate(presentedKey(request.event, endpoint.credential));
     request.context.caller = caller;
+    correlate({ partnerId: caller.partnerId });
     // Counted before the scope check and body validation: every authenticated request counts.
     const admission = deps.rateLimiter.consume(caller.partnerId, endpoint.name, endpoint.limitPerMinute);
     // Settled by settleAdmission (here, in the handler or in the error responder); never left unobserved.
