@@ -10,16 +10,35 @@ import type { Logger } from '../../domain/logger';
 class ServiceLogFormatter extends LogFormatter {
   formatAttributes(attributes: UnformattedAttributes, additionalLogAttributes: LogAttributes): LogItem {
     const lambda = attributes.lambdaContext;
+    const { [OWN_TIMESTAMP]: ownTimestamp, ...additional } = additionalLogAttributes;
     return new LogItem({
       attributes: {
         level: attributes.logLevel.toLowerCase(),
-        timestamp: this.formatTimestamp(attributes.timestamp),
+        timestamp: typeof ownTimestamp === 'string' ? ownTimestamp : this.formatTimestamp(attributes.timestamp),
         msg: attributes.message,
         service: attributes.serviceName,
         ...(lambda ? { functionName: lambda.functionName, lambdaRequestId: lambda.awsRequestId, coldStart: lambda.coldStart } : {}),
         ...(attributes.xRayTraceId ? { xrayTraceId: attributes.xRayTraceId } : {}),
       },
-    }).addAttributes(additionalLogAttributes);
+    }).addAttributes(additional);
+  }
+}
+
+/**
+ * Powertools reserves `timestamp` (and drops it, with a warning); a line that names its
+ * own time (the request log: when the request arrived) passes it under this key instead.
+ */
+const OWN_TIMESTAMP = '__timestamp';
+
+/**
+ * Every level on stdout, one JSON object per line, as the service always wrote them
+ * (Powertools prints warnings and errors to stderr; Lambda keeps both, but local tools and
+ * the bundle tests read stdout).
+ */
+class StdoutLogger extends PowertoolsLogger {
+  protected override printLog(_logLevel: number, log: LogItem): void {
+    log.prepareForPrint();
+    process.stdout.write(`${JSON.stringify(log.getAttributes())}\n`);
   }
 }
 
@@ -29,8 +48,11 @@ class ServiceLogFormatter extends LogFormatter {
  * context's request id and cold start on every line once `addContext` is called.
  */
 export function powertoolsLogger(serviceName: string): Logger {
-  const logger = new PowertoolsLogger({ serviceName, logFormatter: new ServiceLogFormatter() });
-  const split = ({ msg, ...rest }: Record<string, unknown>): [string, LogAttributes] => [String(msg ?? ''), rest as LogAttributes];
+  const logger = new StdoutLogger({ serviceName, logFormatter: new ServiceLogFormatter() });
+  const split = ({ msg, timestamp, ...rest }: Record<string, unknown>): [string, LogAttributes] => [
+    String(msg ?? ''),
+    (timestamp === undefined ? rest : { ...rest, [OWN_TIMESTAMP]: timestamp }) as LogAttributes,
+  ];
   return {
     info: (entry) => logger.info(...split(entry)),
     error: (entry) => logger.error(...split(entry)),
