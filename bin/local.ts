@@ -9,6 +9,9 @@ import type { PartnerId } from '../functions/domain/partners/partner';
 import { createDemoApp, type DemoConnection } from '../lib/local-runtime/demo-app';
 import { DemoWebhookReceiver, wireDemoWebhooks } from '../lib/local-runtime/demo-webhook-receiver';
 import { startLocalStack } from '../lib/local-runtime/local-stack';
+import { LOCAL_LOG_FILE, openLocalLog } from '../lib/local-runtime/local-log';
+import { powertoolsMetrics } from '../functions/adapters/observability/powertools-metrics';
+import { METRICS_NAMESPACE } from '../functions/resources/resource-definitions';
 import { seedSandboxPartner } from '../lib/local-runtime/seed';
 import { JavaMissing } from '../lib/local-runtime/java-requirement';
 import { startBanner } from '../lib/local-runtime/start-banner';
@@ -37,8 +40,12 @@ const standIns = await startStandIns({ dataDir }).catch((error: unknown) => {
   process.stderr.write(`npm start: ${error.message}\n`);
   process.exit(1);
 });
+// Every log line is printed and appended to .local/logs/service.jsonl; EMF metrics lines go to the file only (ops order trace, ops metrics).
+const localLog = openLocalLog(LOCAL_LOG_FILE);
 const stack = await startLocalStack({
   standIns,
+  logger: localLog.logger,
+  metrics: powertoolsMetrics({ namespace: METRICS_NAMESPACE, service: 'embed-local', write: localLog.append }),
   resourcePrefix: 'embed-local',
   port: Number(process.env.PORT ?? 3000),
   // The orders stream reader resumes where the last run stopped, not from the stream's oldest record.
@@ -102,6 +109,7 @@ const stop = async () => {
   stopping = true;
   await stack.close();
   await standIns.close();
+  await localLog.close();
   rmSync(resolve(dataDir, 'stack.json'), { force: true });
   process.exit(0);
 };

@@ -91,6 +91,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     config,
     clock,
     logger: base.logger,
+    metrics: base.metrics,
     aws,
     functions,
     partners,

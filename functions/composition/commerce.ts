@@ -17,6 +17,6 @@ export function composeCommerce(base: BaseDependencies, tables: DynamoTables): C
   return {
     catalog,
     cartService: new CartService({ carts, catalog, clock: base.clock }),
-    orderService: new OrderService({ orders: orderRepository(tables, base.clock), carts, catalog, clock: base.clock }),
+    orderService: new OrderService({ orders: orderRepository(tables, base.clock), carts, catalog, clock: base.clock, metrics: base.metrics }),
   };
 }

@@ -3,7 +3,7 @@ import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import type { PartnerRepository } from '../domain/partners/partner-repository';
 import { EmbeddedSessions } from '../domain/sessions/embedded-sessions';
 import { bundledEmbedBrowserScripts, type EmbedBrowserScripts } from '../embed-host/browser-scripts';
-import { type BaseDependencies, createBase } from './base';
+import { type BaseDependencies, createLambdaBase } from './base';
 import { type CommerceDependencies, composeCommerce } from './commerce';
 import { lambdaRoot } from './lambda-root';
 import { type DynamoTables, identityDirectory, organizationRepository, partnerRepository, sessionRepository } from './repositories';
@@ -24,9 +24,9 @@ export function composeEmbed(base: BaseDependencies, db: DynamoDBDocumentClient,
     partners: partnerRepository(tables),
     embeddedSessions: new EmbeddedSessions(organizationRepository(tables), identityDirectory(tables), sessionRepository(tables), base.clock, {
       idleMs: base.config.EMBED_SESSION_IDLE_S * 1000,
-    }),
+    }, base.metrics),
     browserScripts,
   };
 }
 
-export const embedFromEnvironment = lambdaRoot((config) => composeEmbed(createBase(config), createDocumentClient()));
+export const embedFromEnvironment = lambdaRoot((config) => composeEmbed(createLambdaBase(config), createDocumentClient()));

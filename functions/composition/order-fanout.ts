@@ -3,10 +3,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { WebhookFanout } from '../webhooks/webhook-fanout';
-import { type BaseDependencies, createBase } from './base';
+import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { deliveryQueue } from './message-queues';
 import { type DynamoTables, deliveryRepository, webhookEndpointRepository } from './repositories';
+import { traced } from '../adapters/observability/tracing';
 
 export interface OrderFanoutDependencies extends BaseDependencies {
   readonly webhookFanout: WebhookFanout;
@@ -30,5 +31,5 @@ export function composeOrderFanout(
 }
 
 export const orderFanoutFromEnvironment = lambdaRoot((config) =>
-  composeOrderFanout(createBase(config), { db: createDocumentClient(), sqs: createSqsClient() }),
+  composeOrderFanout(createLambdaBase(config), { db: createDocumentClient(undefined, traced), sqs: createSqsClient(undefined, traced) }),
 );

@@ -3,8 +3,9 @@ import { createSqsClient } from '../adapters/aws/sqs-client';
 import { SqsMessageQueue } from '../adapters/sqs-queue';
 import { OrderOutboxRelay } from '../domain/orders/order-outbox';
 import type { OrderEventMessage } from '../webhooks/order-event-message';
-import { type BaseDependencies, createBase } from './base';
+import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
+import { traced } from '../adapters/observability/tracing';
 
 export interface OrderOutboxRelayDependencies extends BaseDependencies {
   readonly orderOutboxRelay: OrderOutboxRelay;
@@ -17,4 +18,4 @@ export function composeOrderOutboxRelay(base: BaseDependencies, clients: { sqs: 
   };
 }
 
-export const orderOutboxRelayFromEnvironment = lambdaRoot((config) => composeOrderOutboxRelay(createBase(config), { sqs: createSqsClient() }));
+export const orderOutboxRelayFromEnvironment = lambdaRoot((config) => composeOrderOutboxRelay(createLambdaBase(config), { sqs: createSqsClient(undefined, traced) }));

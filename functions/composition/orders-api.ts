@@ -5,9 +5,10 @@ import { OrderService } from '../domain/orders/order-service';
 import { SandboxOrders } from '../domain/orders/sandbox-orders';
 import type { OrganizationRepository } from '../domain/organizations/organization-repository';
 import { type ApiDependencies, composeApiAccess } from './api-access';
-import { type BaseDependencies, createBase } from './base';
+import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { type DynamoTables, cartRepository, catalogRepository, orderRepository, organizationRepository } from './repositories';
+import { traced } from '../adapters/observability/tracing';
 
 export interface OrdersApiDependencies extends ApiDependencies {
   readonly catalog: CatalogRepository;
@@ -23,7 +24,13 @@ export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentCli
   const organizations = organizationRepository(tables);
   // The API orders explicit lines, never a cart: the carts repository is built but never
   // called, and the function has no access to that table.
-  const orderService = new OrderService({ orders: orderRepository(tables, base.clock), carts: cartRepository(tables), catalog, clock: base.clock });
+  const orderService = new OrderService({
+    orders: orderRepository(tables, base.clock),
+    carts: cartRepository(tables),
+    catalog,
+    clock: base.clock,
+    metrics: base.metrics,
+  });
   return {
     ...composeApiAccess(base, tables),
     catalog,
@@ -33,4 +40,4 @@ export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentCli
   };
 }
 
-export const ordersApiFromEnvironment = lambdaRoot((config) => composeOrdersApi(createBase(config), createDocumentClient()));
+export const ordersApiFromEnvironment = lambdaRoot((config) => composeOrdersApi(createLambdaBase(config), createDocumentClient(undefined, traced)));

@@ -10,9 +10,10 @@ import { PartnerShippingLocations } from '../domain/organizations/partner-shippi
 import { PartnerUsers } from '../domain/organizations/partner-users';
 import type { PaymentProvider } from '../domain/payments/payment-provider';
 import { type ApiDependencies, composeApiAccess } from './api-access';
-import { type BaseDependencies, createBase, type DependencyOverrides } from './base';
+import { type BaseDependencies, createLambdaBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
 import { type DynamoTables, idempotencyStore, organizationRepository, sessionRepository } from './repositories';
+import { traced } from '../adapters/observability/tracing';
 
 export interface SetupDependencies extends ApiDependencies {
   readonly payments: PaymentProvider;
@@ -47,5 +48,5 @@ export function composeSetup(
 }
 
 export const setupFromEnvironment = lambdaRoot((config) =>
-  composeSetup(createBase(config), { db: createDocumentClient(), secrets: createSecretsClient() }),
+  composeSetup(createLambdaBase(config), { db: createDocumentClient(undefined, traced), secrets: createSecretsClient(undefined, traced) }),
 );

@@ -12,10 +12,12 @@ import { HttpWebhookTransport } from '../adapters/webhook-http/http-webhook-tran
 import { RetrySchedule } from '../webhooks/retry-schedule';
 import type { SigningSecretStore } from '../webhooks/signing-secret-store';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
-import { type BaseDependencies, createBase, type DependencyOverrides } from './base';
+import type { WebhookTransport } from '../webhooks/webhook-transport';
+import { type BaseDependencies, createLambdaBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
 import { deliveryQueue } from './message-queues';
 import { type DynamoTables, deliveryBatchReader, deliveryRepository, partnerRepository, webhookEndpointRepository } from './repositories';
+import { traced, tracedTransport } from '../adapters/observability/tracing';
 
 export interface WebhookDispatchDependencies extends BaseDependencies {
   readonly webhookDispatcher: WebhookDispatcher;
@@ -26,9 +28,10 @@ export interface WebhookDispatchDependencies extends BaseDependencies {
 export function composeWebhookDispatch(
   base: BaseDependencies,
   clients: { db: DynamoDBDocumentClient; sqs: SQSClient; ses: SESv2Client; secrets: SecretsManagerClient },
-  overrides: Pick<DependencyOverrides, 'random'> = {},
+  overrides: Pick<DependencyOverrides, 'random'> & { readonly wrapTransport?: (transport: WebhookTransport) => WebhookTransport } = {},
 ): WebhookDispatchDependencies {
-  const { config, clock, logger } = base;
+  const { config, clock, logger, metrics } = base;
+  const transport = new HttpWebhookTransport({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC });
   const tables: DynamoTables = { config, db: clients.db };
   const signingSecrets = new SecretsManagerSigningSecretStore(clients.secrets, config.RESOURCE_PREFIX, clock);
   return {
@@ -40,22 +43,23 @@ export function composeWebhookDispatch(
       endpoints: webhookEndpointRepository(tables),
       partners: partnerRepository(tables),
       secrets: signingSecrets,
-      transport: new HttpWebhookTransport({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC }),
+      transport: overrides.wrapTransport ? overrides.wrapTransport(transport) : transport,
       mailer: new SesAlertMailer(clients.ses, config.ALERT_SENDER_EMAIL),
       queue: deliveryQueue(config, clients.sqs),
       schedule: new RetrySchedule(config.WEBHOOK_RETRY_DELAYS_S, overrides.random ?? Math.random),
       disableAfterSeconds: config.WEBHOOK_DISABLE_AFTER_S,
       clock,
       logger,
+      metrics,
     }),
   };
 }
 
 export const webhookDispatchFromEnvironment = lambdaRoot((config) =>
-  composeWebhookDispatch(createBase(config), {
-    db: createDocumentClient(),
-    sqs: createSqsClient(),
-    ses: createSesClient(),
-    secrets: createSecretsClient(),
-  }),
+  composeWebhookDispatch(createLambdaBase(config), {
+    db: createDocumentClient(undefined, traced),
+    sqs: createSqsClient(undefined, traced),
+    ses: createSesClient(undefined, traced),
+    secrets: createSecretsClient(undefined, traced),
+  }, { wrapTransport: tracedTransport }),
 );

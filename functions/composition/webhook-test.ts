@@ -4,10 +4,11 @@ import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { WebhookTestEvents } from '../webhooks/webhook-test-events';
 import { type ApiDependencies, composeApiAccess } from './api-access';
-import { type BaseDependencies, createBase } from './base';
+import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { orderEventQueue } from './message-queues';
 import { type DynamoTables, organizationRepository, webhookEndpointRepository } from './repositories';
+import { traced } from '../adapters/observability/tracing';
 
 export interface WebhookTestDependencies extends ApiDependencies {
   readonly webhookTestEvents: WebhookTestEvents;
@@ -28,5 +29,5 @@ export function composeWebhookTest(base: BaseDependencies, clients: { db: Dynamo
 }
 
 export const webhookTestFromEnvironment = lambdaRoot((config) =>
-  composeWebhookTest(createBase(config), { db: createDocumentClient(), sqs: createSqsClient() }),
+  composeWebhookTest(createLambdaBase(config), { db: createDocumentClient(undefined, traced), sqs: createSqsClient(undefined, traced) }),
 );

@@ -1,7 +1,20 @@
-/** Structured logging port: one JSON object per line. */
+import { currentCorrelation } from './correlation';
+
+/** What a log line may say of the Lambda invocation under way (a subset of Lambda's context). */
+export interface InvocationContext {
+  readonly awsRequestId: string;
+  readonly functionName: string;
+}
+
+/** Structured logging port: one JSON object per line, `msg` naming what happened. */
 export interface Logger {
   info(entry: Record<string, unknown>): void;
   error(entry: Record<string, unknown>): void;
+  /**
+   * The Lambda invocation under way: its request id and whether it is a cold start go on
+   * every later line (Powertools' addContext); loggers outside Lambda ignore it.
+   */
+  addContext?(context: InvocationContext): void;
 }
 
 export const jsonLinesLogger = (write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Logger => ({
@@ -52,4 +65,15 @@ const redactEntry = (entry: Record<string, unknown>): Record<string, unknown> =>
 export const redactingLogger = (inner: Logger): Logger => ({
   info: (entry) => inner.info(redactEntry(entry)),
   error: (entry) => inner.error(redactEntry(entry)),
+  addContext: (context) => inner.addContext?.(context),
+});
+
+/**
+ * Puts the current correlation ids (request, partner, organization, order, event,
+ * delivery: domain/correlation.ts) on every line; a line's own fields win.
+ */
+export const correlatingLogger = (inner: Logger): Logger => ({
+  info: (entry) => inner.info({ ...currentCorrelation(), ...entry }),
+  error: (entry) => inner.error({ ...currentCorrelation(), ...entry }),
+  addContext: (context) => inner.addContext?.(context),
 });

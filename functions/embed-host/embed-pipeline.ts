@@ -4,7 +4,7 @@ import { isPartnerId, type PartnerId } from '../domain/partners/partner';
 import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from '../api/pipeline/api-context';
 import { embedErrorResponder } from './error-responder';
 import { embedSecurityHeaders } from './security-headers';
-import { requestContext } from '../api/pipeline/request-context';
+import { inRequestScope, requestContext } from '../api/pipeline/request-context';
 import { requestLog } from '../api/pipeline/request-log';
 import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencies';
 import type { JsonResponse } from '../api/pipeline/responses';
@@ -32,7 +32,7 @@ export function embedHandler<D extends EmbedHostDependencies>(
   getDependencies: () => Promise<D>,
   handle: (request: EmbedRequest<D>) => Promise<JsonResponse>,
 ): HttpLambda {
-  return middy<ApiEvent, ApiResult, Error, EmbedContext<D>>()
+  const lambda = middy<ApiEvent, ApiResult, Error, EmbedContext<D>>()
     .use(requestContext(getDependencies))
     .use(requestLog<D>('embed'))
     .use(embedSecurityHeaders<D>())
@@ -44,4 +44,5 @@ export function embedHandler<D extends EmbedHostDependencies>(
       // The partner's origins were being read while the route started; the pages render them into the bridge's attributes.
       return handle({ event, partnerId, deps: filledIn(context.deps, 'deps'), frameAncestors: await (context.frameAncestors ?? []) });
     });
+  return inRequestScope(lambda);
 }

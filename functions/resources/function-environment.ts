@@ -42,5 +42,7 @@ export function functionEnvironment(stage: EnvironmentConfig, options: FunctionE
       : { STRIPE_SECRET_NAME: stage.stripeSecretName, ALERT_SENDER_EMAIL: stage.alertSenderEmail }),
     WEBHOOK_REQUIRE_HTTPS_PUBLIC: stage.webhookRequireHttpsPublic ? 'true' : 'false',
     DEFAULT_FRAME_ANCESTORS: stage.defaultFrameAncestors.join(','),
+    // Read by Powertools Logger (functions/adapters/observability/powertools-logger.ts): DEBUG to see more, ERROR to see less.
+    LOG_LEVEL: 'INFO',
   };
 }

@@ -143,3 +143,9 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
 /** Secrets Manager names, per stage prefix. */
 export const webhookSecretName = (prefix: string, partnerId: string): string => `${prefix}/webhook-secrets/${partnerId}`;
 export const stripeSecretName = (prefix: string): string => `${prefix}/stripe-secret-key`;
+
+/**
+ * The CloudWatch namespace of the service's own metrics (domain/metrics.ts). Both stacks
+ * publish to it; the `service` dimension (the stack's resource prefix) keeps them apart.
+ */
+export const METRICS_NAMESPACE = 'PartnerEmbed';

@@ -48,6 +48,11 @@ export interface Delivery {
   readonly heldAt?: string;
   readonly alertStatus?: AlertStatus;
   readonly alertLeaseUntil?: string;
+  /** The request that made the order change (its `Request-Id`), when the change came from one: every attempt's log lines carry it. */
+  readonly requestId?: string;
+  readonly organizationId?: string;
+  /** When the order change was committed (the event's timestamp): delivery lag is measured from it. */
+  readonly occurredAt?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

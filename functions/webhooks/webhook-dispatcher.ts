@@ -1,5 +1,7 @@
 import { type Clock, epochSeconds } from '../domain/clock';
+import { correlate } from '../domain/correlation';
 import type { Logger } from '../domain/logger';
+import { METRIC, type Metrics, noMetrics } from '../domain/metrics';
 import type { PartnerId } from '../domain/partners/partner';
 import type { PartnerRepository } from '../domain/partners/partner-repository';
 import type { AlertMailer } from './alert-mailer';
@@ -47,6 +49,8 @@ export interface WebhookDispatcherDependencies {
   readonly disableAfterSeconds: number;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Attempts by outcome, delivery lag, retries scheduled, alerts sent. */
+  readonly metrics?: Metrics;
 }
 
 /** The reads a batch of messages shares: its deliveries and named endpoints in one request, any other endpoint once. */
@@ -164,6 +168,9 @@ export class WebhookDispatcher {
   }
 
   private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
+    // The attempt's lines carry the request that made the order change, and the order's ids.
+    const { eventId, requestId, orderId, organizationId } = delivery;
+    correlate({ eventId, requestId, orderId, organizationId, partnerId: delivery.partnerId, deliveryId: delivery.deliveryId });
     const result = await this.send(delivery, startedAt, reads);
     const finishedAt = this.dependencies.clock.now();
     const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;
@@ -201,12 +208,17 @@ export class WebhookDispatcher {
       return this.stale(log, 'another handler recorded this attempt first');
     }
     await this.updateHealth(delivery.partnerId, attempt, finishedAt, reads);
+    const metrics = this.dependencies.metrics ?? noMetrics;
+    metrics.count(METRIC.webhookAttempts, { outcome: outcome.status === 'pending' ? 'retry-scheduled' : outcome.status });
     if (outcome.status === 'delivered') {
+      // From the order change's commit; a replay (a later chain) is an operator's choice, not lag.
+      if (delivery.chain === 1 && delivery.occurredAt) metrics.observe(METRIC.deliveryLag, finishedAt.getTime() - Date.parse(delivery.occurredAt));
       this.dependencies.logger.info({ msg: 'webhook delivered', outcome: 'delivered', ...log });
       return 'delivered';
     }
     if (outcome.status === 'pending' && nextAttemptAt) {
       await this.queueAttempt(delivery, attemptNumber + 1, nextAttemptAt);
+      metrics.count(METRIC.retriesScheduled);
       this.dependencies.logger.info({ msg: 'webhook attempt failed, retry scheduled', outcome: 'retry-scheduled', nextAttemptAt, ...log });
       return 'retry-scheduled';
     }
@@ -277,6 +289,7 @@ export class WebhookDispatcher {
         ].join('\n'),
       });
       this.dependencies.logger.info({ msg: 'webhook endpoint disabled notice sent', ...log });
+      this.dependencies.metrics?.count(METRIC.alertsSent, { kind: 'endpoint-disabled' });
     } catch (error) {
       this.dependencies.logger.error({ msg: 'webhook endpoint disabled notice could not be sent', error: String(error), ...log });
     }
@@ -359,6 +372,7 @@ export class WebhookDispatcher {
     }
     await this.dependencies.deliveries.settleAlert(delivery.deliveryId, 'sent', this.dependencies.clock.now());
     this.dependencies.logger.info({ msg: 'webhook failure alert sent', ...log });
+    this.dependencies.metrics?.count(METRIC.alertsSent, { kind: 'delivery-failed' });
   }
 
   private stale(log: Record<string, unknown>, reason: string): DispatchOutcome {

@@ -42,6 +42,7 @@ export class WebhookFanout {
 
   async fanOut(event: OrderEventMessage, receipt: { readonly redelivered: boolean } = { redelivered: true }): Promise<FanoutOutcome> {
     const partnerId = event.partnerId as PartnerId;
+    const { requestId, organizationId } = event;
     const log = { eventId: event.eventId, partnerId, event: event.event };
     const endpoint = await this.endpoints.get(partnerId);
     if (!endpoint || !endpoint.events.includes(event.event)) {
@@ -51,14 +52,18 @@ export class WebhookFanout {
     }
 
     const now = this.clock.now().toISOString();
-    const orderId = event.data.order_id;
+    const dataOrderId = event.data.order_id;
+    const orderId = event.orderId ?? (typeof dataOrderId === 'string' && dataOrderId !== '' ? dataOrderId : undefined);
     const candidate: Delivery = {
       deliveryId: deliveryIdFor(partnerId, event.eventId),
       partnerId,
       eventId: event.eventId,
       event: event.event,
-      ...(typeof orderId === 'string' && orderId !== '' ? { orderId } : {}),
+      ...(orderId ? { orderId } : {}),
       body: webhookBody(event),
+      requestId,
+      organizationId,
+      occurredAt: event.timestamp,
       status: 'pending',
       chain: 1,
       attemptCount: 0,

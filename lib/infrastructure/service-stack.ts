@@ -6,6 +6,7 @@ import { functionEnvironment } from '../../functions/resources/function-environm
 import { ENVIRONMENTS, STAGES, type EnvironmentConfig, type Stage } from '../../functions/resources/stages';
 import { TABLES, type FunctionName, type TableName } from '../../functions/resources/resource-definitions';
 import { Alarms } from './constructs/alarms';
+import { OperationsDashboard } from './constructs/dashboard';
 import { Api } from './constructs/api';
 import { NodeFunction } from './constructs/node-function';
 import { Queues } from './constructs/queues';
@@ -111,12 +112,15 @@ export class ServiceStack extends Stack {
 
     const api = new Api(this, 'Api', { config, functions });
 
-    new Alarms(this, 'Alarms', {
+    const apis = { partner: api.partnerApi, embed: api.embedApi };
+    const alarms = new Alarms(this, 'Alarms', {
       config,
+      queues: queues.queue,
       deadLetterQueues: queues.deadLetterQueue,
-      apis: { partner: api.partnerApi, embed: api.embedApi },
+      apis,
       functions,
     });
+    new OperationsDashboard(this, 'Dashboard', { config, queues: queues.queue, deadLetterQueues: queues.deadLetterQueue, apis, alarms: alarms.alarms });
   }
 }
 

@@ -33,6 +33,8 @@ export interface OpsCommand<O extends OptionSpecs = OptionSpecs> {
   readonly options: O;
   /** Reads a local stand-in (e.g. the SES outbox): refused with `--stage`, before any deployed stack is reached. */
   readonly localOnly?: boolean;
+  /** Reads only files on this machine (the local stack's log): runs whether or not a stack is up, and `run` gets no dependencies to use. */
+  readonly withoutStack?: boolean;
   run(deps: Dependencies, options: OptionValues<O>): Promise<CommandOutput>;
 }
 

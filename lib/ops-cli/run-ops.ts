@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { withCorrelation } from '../../functions/domain/correlation';
 import { z } from 'zod';
 import type { Dependencies } from '../../functions/container';
 import { DomainError, ValidationFailed } from '../../functions/domain/errors';
@@ -7,6 +9,7 @@ import type { Stage } from '../../functions/resources/stages';
 import { catalogCommands } from './catalog-commands';
 import { deliveryCommands } from './delivery-commands';
 import { keyCommands } from './key-commands';
+import { logCommands } from './log-commands';
 import { type CommandTable, type OpsCommand, UsageError } from './ops-command';
 import { orderCommands } from './order-commands';
 import { orderEventCommands } from './order-event-commands';
@@ -29,6 +32,7 @@ export const COMMANDS: CommandTable = {
   ...webhookCommands,
   ...catalogCommands,
   ...orderCommands,
+  ...logCommands,
   ...orderEventCommands,
   ...deliveryCommands,
   ...outboxCommands,
@@ -112,8 +116,9 @@ export async function runOps(argv: readonly string[], io: OpsIo, commands: Comma
   }
 
   try {
-    const deps = typeof io.deps === 'function' ? await io.deps() : io.deps;
-    const output = await command.run(deps, options.data);
+    const deps = command.withoutStack ? NO_STACK : typeof io.deps === 'function' ? await io.deps() : io.deps;
+    // An operator's change is a request of its own: its order events carry this id to every delivery attempt.
+    const output = await withCorrelation({ requestId: `ops-${randomUUID()}` }, () => command.run(deps, options.data));
     print(io.out, json ? JSON.stringify(output.json, null, 2).split('\n') : output.text);
     return EXIT_OK;
   } catch (error) {
@@ -132,6 +137,13 @@ function requiredOptionsMissing(command: OpsCommand, given: Record<string, unkno
     .filter(([option, spec]) => given[option] === undefined && isRequired(spec))
     .map(([option]) => option);
 }
+
+/** What a command that reads no stack gets instead of one: any use of it is a bug of that command. */
+const NO_STACK = new Proxy({} as Dependencies, {
+  get: (_target, field) => {
+    throw new Error(`this command reads no stack, yet it used ${String(field)}`);
+  },
+});
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 

@@ -15,6 +15,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientOptions } from '../../functions/adapters/aws/client-options';
+import { withCorrelation } from '../../functions/domain/correlation';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import type { ProfileId } from '../../functions/domain/organizations/organization';
 import type { HttpLambda } from '../../functions/api/pipeline/api-context';
@@ -195,7 +196,11 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     const organization = profile && (await stack.deps.organizations.getOrganization(profile.partnerId, profile.internalOrgId));
     if (!profile || !organization) throw new Error('the profile setup made is not stored');
     await stack.deps.cartService.add(profile.id, 'GLV-NIT-M-100' as ProductId, 2);
-    const order = await stack.deps.orderService.placeOrder({ partner: { id: profile.partnerId }, profile, organization });
+    // As a request of the orders API would: its id goes with the order's event to the attempt.
+    const placingRequestId = `req-${randomUUID()}`;
+    const order = await withCorrelation({ requestId: placingRequestId }, () =>
+      stack.deps.orderService.placeOrder({ partner: { id: profile.partnerId }, profile, organization }),
+    );
 
     const relay: StreamConsumer = createStreamConsumer({
       db: stack.deps.aws.db as unknown as DynamoDBClient,
@@ -209,6 +214,33 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
 
     expect(await queueConsumer('orderEvents', 'orderFanout').pollOnce()).toMatchObject({ received: 1, failed: [] });
     expect(await queueConsumer('webhookDeliveries', 'webhookDispatch').pollOnce({ waitSeconds: 1 })).toMatchObject({ received: 1, failed: [] });
+    // The dispatcher bundle's line (Powertools Logger) carries the placing request, the order and its Lambda invocation;
+    // its EMF line (Powertools Metrics) counts the attempt.
+    const dispatch = invocations.at(-1)!;
+    expect(dispatch.fn).toBe('webhookDispatch');
+    expect(dispatch.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'info',
+        msg: 'webhook delivered',
+        requestId: placingRequestId,
+        orderId: order.id,
+        organizationId: organization.organization.id,
+        partnerId,
+        eventId: expect.stringMatching(/^evt_/),
+        deliveryId: expect.any(String),
+        functionName: expect.any(String),
+        lambdaRequestId: expect.any(String),
+        coldStart: expect.any(Boolean),
+      }),
+    );
+    expect(dispatch.logs).toContainEqual(
+      expect.objectContaining({
+        _aws: expect.objectContaining({ CloudWatchMetrics: [expect.objectContaining({ Namespace: 'PartnerEmbed', Dimensions: [['service', 'outcome']] })] }),
+        service: stack.config.RESOURCE_PREFIX,
+        outcome: 'delivered',
+        WebhookAttempts: 1,
+      }),
+    );
 
     const [webhook, ...more] = receiver.requests;
     expect(more).toEqual([]);

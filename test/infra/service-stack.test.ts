@@ -434,3 +434,115 @@ describe('the two stages', () => {
     expect(prefixIn('sandbox')).not.toContain(`${ENVIRONMENTS.production.resourcePrefix}/`);
   });
 });
+
+describe.each(STAGES)('the %s stack: dashboard and alarms (issue 31)', (stage) => {
+  const template = templates[stage];
+  const { resourcePrefix } = ENVIRONMENTS[stage];
+  const topicId = () => Object.keys(resourcesOf(stage, 'AWS::SNS::Topic'))[0]!;
+  const alarms = () => Object.values(resourcesOf(stage, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties!);
+  /** The dashboard's body, with CloudFormation's intrinsic functions flattened to text. */
+  const dashboardBody = (): string => {
+    const dashboards = Object.values(resourcesOf(stage, 'AWS::CloudWatch::Dashboard'));
+    expect(dashboards).toHaveLength(1);
+    return JSON.stringify(dashboards[0]!.Properties!.DashboardBody);
+  };
+
+  it(`defines one dashboard, ${resourcePrefix}-operations, with API traffic and errors, p99 per route, delivery lag, webhook outcomes and circuits, queues and DLQs, and every alarm`, () => {
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: `${resourcePrefix}-operations` });
+    const body = dashboardBody();
+    for (const title of [
+      'API requests',
+      'API errors (4xx, 5xx)',
+      'p99 latency per route (ms)',
+      'Webhook delivery lag (ms): change committed → 2xx',
+      'Webhook attempts by outcome; retries; open circuits',
+      'Queue depth and oldest message (s)',
+      'Dead-letter queues',
+    ]) {
+      expect(body).toContain(title);
+    }
+    // The service's own metrics of this stage only, by the names the handlers publish.
+    expect(body).toContain(`SEARCH('{PartnerEmbed,service,route} MetricName=\\\\\\"RequestLatency\\\\\\" service=\\\\\\"${resourcePrefix}\\\\\\"', 'p99', 300)`);
+    expect(body).toContain('CircuitStateChanges');
+    for (const metric of ['DeliveryLag', 'RetriesScheduled', 'OrdersPlaced', 'Handshakes', 'SessionsRedeemed', 'RateLimited']) {
+      expect(body).toContain(`"PartnerEmbed\\",\\"${metric}\\",\\"service\\",\\"${resourcePrefix}`);
+    }
+    for (const outcome of ['delivered', 'retry-scheduled', 'failed']) {
+      expect(body).toContain(`"PartnerEmbed\\",\\"WebhookAttempts\\",\\"outcome\\",\\"${outcome}\\",\\"service\\",\\"${resourcePrefix}`);
+    }
+    for (const metric of ['"5xx', '"4xx', 'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible']) expect(body).toContain(metric);
+    for (const queue of queueNames) {
+      expect(body).toContain(dlqId(stage, queue));
+      expect(body).toContain(queueId(stage, queue));
+    }
+    // The alarm status widget lists every alarm of the stack.
+    for (const id of Object.keys(resourcesOf(stage, 'AWS::CloudWatch::Alarm'))) expect(body).toContain(id);
+  });
+
+  it('alarms on the 5xx rate of each API, sustained', () => {
+    const rates = alarms().filter((a) => a.MetricName === '5xx' && a.Statistic === 'Average');
+    expect(rates).toHaveLength(2);
+    for (const alarm of rates) {
+      expect(alarm).toMatchObject({ Namespace: 'AWS/ApiGateway', Threshold: 0.05, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2, AlarmActions: [{ Ref: topicId() }] });
+    }
+  });
+
+  it('alarms on the p99 of webhook delivery lag over 10 minutes', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'PartnerEmbed',
+      MetricName: 'DeliveryLag',
+      Dimensions: [{ Name: 'service', Value: resourcePrefix }],
+      ExtendedStatistic: 'p99',
+      Threshold: 600_000,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmActions: [{ Ref: topicId() }],
+    });
+  });
+
+  it('alarms when over a quarter of webhook attempts fail, once there are 20', () => {
+    const [failureRate, ...others] = alarms().filter((a) => Array.isArray(a.Metrics));
+    expect(others).toEqual([]);
+    const expression = failureRate!.Metrics.find((m: { Expression?: string }) => m.Expression);
+    expect(expression.Expression).toBe('IF(delivered + retried + failed >= 20, (retried + failed) / (delivered + retried + failed), 0)');
+    const outcomes = Object.fromEntries(
+      failureRate!.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat).map((m: { Id: string; MetricStat: { Metric: { MetricName: string; Namespace: string; Dimensions: { Name: string; Value: string }[] } } }) => [
+        m.Id,
+        { name: m.MetricStat.Metric.MetricName, namespace: m.MetricStat.Metric.Namespace, dimensions: m.MetricStat.Metric.Dimensions },
+      ]),
+    );
+    for (const [id, outcome] of [['delivered', 'delivered'], ['retried', 'retry-scheduled'], ['failed', 'failed']]) {
+      expect(outcomes[id!]).toEqual({
+        name: 'WebhookAttempts',
+        namespace: 'PartnerEmbed',
+        dimensions: expect.arrayContaining([{ Name: 'service', Value: resourcePrefix }, { Name: 'outcome', Value: outcome }]),
+      });
+    }
+    expect(failureRate).toMatchObject({ Threshold: 0.25, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [{ Ref: topicId() }] });
+  });
+
+  it('alarms on each dead-letter queue holding a message and on each queue’s oldest message waiting too long', () => {
+    for (const queue of queueNames) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId(stage, queue), 'QueueName'] } }],
+        Threshold: 0,
+        AlarmActions: [{ Ref: topicId() }],
+      });
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateAgeOfOldestMessage',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId(stage, queue), 'QueueName'] } }],
+        Threshold: { orderEvents: 300, webhookDeliveries: 1800 }[queue],
+        ComparisonOperator: 'GreaterThanThreshold',
+        AlarmActions: [{ Ref: topicId() }],
+      });
+    }
+  });
+
+  it('gives each function LOG_LEVEL for Powertools Logger', () => {
+    for (const fn of functionNames) {
+      expect(resourcesOf(stage, 'AWS::Lambda::Function')[functionId(stage, fn)]!.Properties!.Environment.Variables.LOG_LEVEL).toBe('INFO');
+    }
+  });
+});

@@ -16,6 +16,7 @@ import { ORDER_OUTBOX_BATCH_SIZE, OUTBOX_KEY_PREFIX, tableName } from '../../fun
 import { provisionLocalResources } from '../../lib/local-runtime/provision';
 import { createStreamConsumer, type StreamConsumer } from '../../lib/local-runtime/stream-poller';
 import { ManualClock } from '../support/manual-clock';
+import { noMetrics } from '../../functions/domain/metrics';
 
 const standIns = inject('standIns');
 const aws = createAwsClients(standIns.endpoints);
@@ -37,6 +38,7 @@ const consumer = (): StreamConsumer =>
       config: {} as RuntimeConfig,
       clock,
       logger,
+      metrics: noMetrics,
       orderOutboxRelay: new OrderOutboxRelay({ send: (message, delay) => new SqsMessageQueue<OrderEventMessage>(aws.sqs, queueUrl).send(message, delay) }),
     })),
   });

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { powertoolsMetrics } from '../../functions/adapters/observability/powertools-metrics';
 import type { Logger } from '../../functions/domain/logger';
+import { METRICS_NAMESPACE } from '../../functions/resources/resource-definitions';
 import type { Scope } from '../../functions/domain/partners/partner';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../lib/local-runtime/local-stack';
@@ -11,6 +13,8 @@ export interface TestStack extends LocalStack {
   /** Every structured log line the service wrote, as parsed objects. */
   readonly logs: Record<string, unknown>[];
   readonly rawLogLines: string[];
+  /** Every EMF metrics line the service wrote (Powertools Metrics), as parsed objects. */
+  readonly metricLines: Record<string, unknown>[];
   createPartner(options?: { scopes?: Scope[] }): Promise<{ partnerId: PartnerId; apiKey: string; keyId: string }>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<TestResponse>;
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
@@ -41,12 +45,16 @@ export async function startTestStack(
     logs.push(JSON.parse(line));
   };
   const logger: Logger = { info: record('info'), error: record('error') };
+  const metricLines: Record<string, unknown>[] = [];
+  const resourcePrefix = options.resourcePrefix ?? `t${randomUUID().slice(0, 8)}`;
+  const metrics = powertoolsMetrics({ namespace: METRICS_NAMESPACE, service: resourcePrefix, write: (line) => metricLines.push(JSON.parse(line)) });
   const stack = await startLocalStack({
     standIns: inject('standIns'),
-    resourcePrefix: `t${randomUUID().slice(0, 8)}`,
+    resourcePrefix,
     port: 0,
     clock,
     logger,
+    metrics,
     // No retry jitter unless a test asks for it, so ladders are exact.
     random: () => 0,
     ...options,
@@ -56,6 +64,7 @@ export async function startTestStack(
     clock,
     logs,
     rawLogLines,
+    metricLines,
     async createPartner({ scopes } = {}) {
       const created = await stack.deps.partnerAdmin.createPartner({ name: `Partner ${randomUUID().slice(0, 6)}` });
       if (!scopes) return created;

@@ -1,4 +1,5 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { clientOptions } from './client-options';
 
-export const createSecretsClient = (endpoint?: string): SecretsManagerClient => new SecretsManagerClient(clientOptions(endpoint));
+/** `trace`: wraps the client for X-Ray (observability/tracing.ts) in the functions that trace. */
+export const createSecretsClient = (endpoint?: string, trace: <C>(client: C) => C = (client) => client): SecretsManagerClient => trace(new SecretsManagerClient(clientOptions(endpoint)));

@@ -7,7 +7,7 @@ import { idempotencyKey, replayed } from './idempotency-key';
 import { apiKeyAuth } from './api-key-auth';
 import { errorResponder } from './error-responder';
 import { jsonBody } from './json-body';
-import { requestContext } from './request-context';
+import { inRequestScope, requestContext } from './request-context';
 import { requestLog } from './request-log';
 import type { ApiAccessDependencies, IdempotencyDependencies } from './pipeline-dependencies';
 import type { JsonResponse } from './responses';
@@ -72,5 +72,5 @@ function pipeline<D extends ApiAccessDependencies>(
         ...(context.idempotency ? { idempotency: context.idempotency } : {}),
       });
     });
-  return route.sandboxOnly ? sandboxOnlyRoute(getDependencies, lambda) : lambda;
+  return inRequestScope(route.sandboxOnly ? sandboxOnlyRoute(getDependencies, lambda) : lambda);
 }

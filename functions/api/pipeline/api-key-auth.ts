@@ -5,6 +5,7 @@ import { type ApiContext, type ApiEvent, type ApiResult, filledIn, header } from
 import type { ApiRoute } from '../../routes';
 import type { ApiAccessDependencies } from './pipeline-dependencies';
 import { rateLimitHeaders } from './responses';
+import { correlate } from '../../domain/correlation';
 
 /** The 401 message of a key sent in the other header: telling it helps the partner and reveals nothing about keys. */
 export const wrongHeaderMessage = (credential: ApiRoute['credential']): string =>
@@ -48,6 +49,7 @@ export const apiKeyAuth = <D extends ApiAccessDependencies>(route: ApiRoute): Mi
     const deps = filledIn(request.context.deps, 'deps');
     const caller = await deps.authenticator.authenticate(presentedKey(request.event, route.credential));
     request.context.caller = caller;
+    correlate({ partnerId: caller.partnerId });
     // Counted before the scope check and body validation: every authenticated request counts, and a 429 wins.
     try {
       request.context.rateLimit = await deps.rateLimiter.consume(caller.partnerId, route.endpoint, route.limitPerMinute);

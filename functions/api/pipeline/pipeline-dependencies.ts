@@ -2,6 +2,7 @@ import type { Authenticator } from '../../domain/access/authenticator';
 import type { RateLimiter } from '../../domain/access/rate-limiter';
 import type { IdempotencyGuard } from '../../domain/idempotency/idempotency-guard';
 import type { Logger } from '../../domain/logger';
+import type { Metrics } from '../../domain/metrics';
 import type { PartnerRepository } from '../../domain/partners/partner-repository';
 import type { RuntimeConfig } from '../../config';
 
@@ -10,9 +11,10 @@ import type { RuntimeConfig } from '../../config';
  * satisfy these, the pipelines never see a composition.
  */
 
-/** Every pipeline writes one log line per request. */
+/** Every pipeline writes one log line per request, and flushes its metrics. */
 export interface PipelineDependencies {
   readonly logger: Logger;
+  readonly metrics?: Metrics;
 }
 
 /** The partner API: who is calling, whether they are over their limit, and (for sandbox-only routes) which stage this is. */

@@ -1,11 +1,13 @@
 import type { MiddlewareObj } from '@middy/core';
 import { Unauthorized } from '../../domain/errors';
+import { METRIC, statusClass } from '../../domain/metrics';
 import type { ApiContext, ApiEvent, ApiResult } from './api-context';
 import type { PipelineDependencies } from './pipeline-dependencies';
 
 /**
  * One structured line per request (contract: Authentication 7). It holds what an
- * operator needs and nothing secret: no headers, no body, no key.
+ * operator needs and nothing secret: no headers, no body, no key. The request's metrics
+ * (count by route and status class, latency, 429s) are recorded and flushed here, last.
  */
 export const requestLog = <D extends PipelineDependencies>(endpoint: string): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => {
   const write = (request: { event: ApiEvent; context: ApiContext<D>; response: ApiResult | null; error: Error | null }) => {
@@ -33,6 +35,11 @@ export const requestLog = <D extends PipelineDependencies>(endpoint: string): Mi
     } else {
       deps.logger.info(entry);
     }
+    if (!deps.metrics) return;
+    deps.metrics.count(METRIC.requests, { route: endpoint, statusClass: statusClass(entry.status) });
+    deps.metrics.observe(METRIC.requestLatency, entry.latencyMs, { route: endpoint });
+    if (entry.status === 429) deps.metrics.count(METRIC.rateLimited, { route: endpoint });
+    deps.metrics.flush();
   };
   return { after: write, onError: write };
 };

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { OrderEventMessage } from '../../webhooks/order-event-message';
+import { type Correlation, correlate, currentCorrelation } from '../correlation';
+import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
 import { ConcurrentModification, EmptyCart, Forbidden, OrderNotFound, ProductUnavailable, ShippingLocationUnavailable, ValidationFailed } from '../errors';
@@ -47,6 +50,10 @@ export interface OrderServiceOptions {
   readonly newId?: () => string;
   /** Tries of a change that keeps losing the race for the order's sequence; default 3. */
   readonly maxAttempts?: number;
+  /** Orders placed and moved. */
+  readonly metrics?: Metrics;
+  /** The ids of the request under way; its `requestId` goes with each event (default: the current correlation scope). */
+  readonly correlation?: () => Correlation;
 }
 
 /** Placing orders from carts, and every later change of an order, each with its webhook event. */
@@ -58,6 +65,8 @@ export class OrderService {
   private readonly pricing: PricingConfig;
   private readonly newId: () => string;
   private readonly maxAttempts: number;
+  private readonly metrics: Metrics;
+  private readonly correlation: () => Correlation;
 
   constructor(options: OrderServiceOptions) {
     this.orders = options.orders;
@@ -67,6 +76,19 @@ export class OrderService {
     this.pricing = options.pricing ?? DEFAULT_PRICING;
     this.newId = options.newId ?? randomUUID;
     this.maxAttempts = options.maxAttempts ?? 3;
+    this.metrics = options.metrics ?? noMetrics;
+    this.correlation = options.correlation ?? currentCorrelation;
+  }
+
+  /**
+   * The event of a change with the ids that follow it to every delivery attempt: the
+   * request that made it, the order and its organization (never in the partner's
+   * payload). The request's later log lines carry the order's ids too.
+   */
+  private correlated(order: Order, event: OrderEventMessage): OrderEventMessage {
+    const { requestId } = this.correlation();
+    correlate({ partnerId: order.partnerId, organizationId: order.organizationId, orderId: order.id, eventId: event.eventId });
+    return { ...event, ...(requestId ? { requestId } : {}), orderId: order.id, organizationId: order.organizationId };
   }
 
   /**
@@ -118,7 +140,8 @@ export class OrderService {
       sequence: 1,
       statusHistory: [{ status: 'pending', sequence: 1, at: now }],
     };
-    await this.orders.create(order, latestOrderEvent(order), input.items ? undefined : cart);
+    await this.orders.create(order, this.correlated(order, latestOrderEvent(order)), input.items ? undefined : cart);
+    this.metrics.count(METRIC.ordersPlaced);
     return order;
   }
 
@@ -144,8 +167,9 @@ export class OrderService {
         await this.orders.transition({
           order: applied.order,
           expectedSequence: order.sequence,
-          event: orderEventFor(applied.order, applied.change),
+          event: this.correlated(applied.order, orderEventFor(applied.order, applied.change)),
         });
+        this.metrics.count(METRIC.ordersMoved, { status: applied.order.status });
         return applied.order;
       } catch (error) {
         if (!(error instanceof ConcurrentModification) || attempt >= this.maxAttempts) throw error;

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { correlate } from '../correlation';
+import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { Clock } from '../clock';
 import { EmbedAccessDenied } from '../errors';
 import type { IdentityDirectory } from '../identity/identity-user';
@@ -40,6 +42,7 @@ export class EmbeddedSessions {
     private readonly sessions: SessionRepository,
     private readonly clock: Clock,
     private readonly timeouts: { readonly idleMs: number } = { idleMs: EMBEDDED_SESSION_IDLE_MS },
+    private readonly metrics: Metrics = noMetrics,
   ) {}
 
   /** Redeems the token for `partnerId` and opens a session; a second, late or foreign use is refused. */
@@ -71,6 +74,8 @@ export class EmbeddedSessions {
       state: 'active',
     };
     await this.sessions.saveEmbeddedSession(session, hash);
+    correlate({ organizationId: profile.organizationId });
+    this.metrics.count(METRIC.sessionsRedeemed);
     return { cookieValue: secret, session };
   }
 

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { correlate } from '../correlation';
+import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { Clock } from '../clock';
 import { ProfileNotLinked } from '../errors';
 import type { Profile } from '../organizations/organization';
@@ -27,6 +29,7 @@ export class Handshake {
     private readonly organizations: OrganizationRepository,
     private readonly sessions: SessionRepository,
     private readonly clock: Clock,
+    private readonly metrics: Metrics = noMetrics,
   ) {}
 
   async open(partnerId: PartnerId, identifier: ProfileIdentifier): Promise<IssuedSession> {
@@ -46,6 +49,8 @@ export class Handshake {
       state: 'issued',
     };
     await this.sessions.saveToken(token, hash);
+    correlate({ organizationId: profile.organizationId });
+    this.metrics.count(METRIC.handshakes);
     return { sessionKey: secret, token, profile };
   }
 }

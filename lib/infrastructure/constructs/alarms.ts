@@ -1,5 +1,5 @@
 import { Duration, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, MathExpression, Metric, Stats, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -8,10 +8,12 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
-import type { FunctionName, QueueName } from '../../../functions/resources/resource-definitions';
+import { METRIC, type MetricName } from '../../../functions/domain/metrics';
+import { type FunctionName, METRICS_NAMESPACE, type QueueName } from '../../../functions/resources/resource-definitions';
 
 export interface AlarmsProps {
   readonly config: EnvironmentConfig;
+  readonly queues: Readonly<Record<QueueName, IQueue>>;
   readonly deadLetterQueues: Readonly<Record<QueueName, IQueue>>;
   readonly apis: Readonly<Record<string, HttpApi>>;
   readonly functions: Readonly<Record<FunctionName, IFunction>>;
@@ -19,14 +21,47 @@ export interface AlarmsProps {
 
 const PERIOD = Duration.minutes(5);
 
+/** The service's own metric (domain/metrics.ts) of a stage: its `service` dimension is the stage's resource prefix. */
+export const serviceMetric = (
+  config: Pick<EnvironmentConfig, 'resourcePrefix'>,
+  metricName: MetricName,
+  options: { readonly dimensions?: Record<string, string>; readonly statistic?: string; readonly period?: Duration; readonly label?: string } = {},
+): Metric =>
+  new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: config.resourcePrefix, ...options.dimensions },
+    statistic: options.statistic ?? Stats.SUM,
+    period: options.period ?? PERIOD,
+    ...(options.label ? { label: options.label } : {}),
+  });
+
+/**
+ * The thresholds of the alarms on rates and times (each judged over three 5-minute periods,
+ * two of them breaching, so one slow minute does not page anyone).
+ */
+export const ALARM_THRESHOLDS = {
+  /** Share of an API's requests answered 5xx. */
+  serverErrorRate: 0.05,
+  /** p99 of order change committed → partner's 2xx, first chain: the first attempt is immediate, so 10 minutes means retries for many. */
+  deliveryLagP99Ms: 10 * 60 * 1000,
+  /** Share of webhook attempts that failed (retry scheduled or the last retry failed), judged once 20 attempts were made. */
+  webhookFailureRate: 0.25,
+  webhookFailureMinimumAttempts: 20,
+  /** The oldest message waiting: order events are consumed at once; delivery attempts hop at most 900 s before they are due. */
+  oldestMessageAgeSeconds: { orderEvents: 5 * 60, webhookDeliveries: 30 * 60 } satisfies Record<QueueName, number>,
+} as const;
+
 /**
  * Every alarm fires on the first occurrence: a message in a dead-letter queue, a 5xx from an
  * API or a function error each mean a partner-visible failure that someone has to look at.
  */
 export class Alarms extends Construct {
   readonly topic: Topic;
+  /** Every alarm, for the dashboard's alarm status. */
+  readonly alarms: Alarm[] = [];
 
-  constructor(scope: Construct, id: string, { config, deadLetterQueues, apis, functions }: AlarmsProps) {
+  constructor(scope: Construct, id: string, { config, queues, deadLetterQueues, apis, functions }: AlarmsProps) {
     super(scope, id);
     // Not KMS-encrypted: CloudWatch cannot publish to a topic under the AWS-managed SNS key.
     this.topic = new Topic(this, 'OperatorAlarms', {
@@ -48,18 +83,21 @@ export class Alarms extends Construct {
     this.topic.addSubscription(new EmailSubscription(config.operatorAlarmEmail, { deadLetterQueue: undeliveredAlarms }));
     const action = new SnsAction(this.topic);
 
-    const alarmOnAny = (alarmId: string, metric: IMetric, description: string): void => {
+    const alarmAbove = (alarmId: string, metric: IMetric, threshold: number, description: string, sustained = false): void => {
       const alarm = new Alarm(this, alarmId, {
         metric,
-        threshold: 0,
+        threshold,
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
+        evaluationPeriods: sustained ? 3 : 1,
+        datapointsToAlarm: sustained ? 2 : 1,
         treatMissingData: TreatMissingData.NOT_BREACHING,
         alarmDescription: `${config.stage}: ${description}`,
       });
       alarm.addAlarmAction(action);
       alarm.addOkAction(action);
+      this.alarms.push(alarm);
     };
+    const alarmOnAny = (alarmId: string, metric: IMetric, description: string): void => alarmAbove(alarmId, metric, 0, description);
 
     for (const [name, queue] of Object.entries(deadLetterQueues)) {
       alarmOnAny(
@@ -68,13 +106,51 @@ export class Alarms extends Construct {
         `messages of ${name} gave up after their last receive and wait in its dead-letter queue`,
       );
     }
+    for (const [name, queue] of Object.entries(queues) as [QueueName, IQueue][]) {
+      const seconds = ALARM_THRESHOLDS.oldestMessageAgeSeconds[name];
+      alarmAbove(
+        `${name}OldestMessageAge`,
+        queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: PERIOD }),
+        seconds,
+        `the oldest message of ${name} has waited over ${seconds} s: its consumer is stalled or failing`,
+        true,
+      );
+    }
     for (const [name, api] of Object.entries(apis)) {
       alarmOnAny(
         `${name}ServerErrors`,
         api.metricServerError({ statistic: 'Sum', period: PERIOD }),
         `the ${name} HTTP API answered 5xx`,
       );
+      // API Gateway's 5xx metric is 0 or 1 per request: its average is the share answered 5xx.
+      alarmAbove(
+        `${name}ServerErrorRate`,
+        api.metricServerError({ statistic: 'Average', period: PERIOD }),
+        ALARM_THRESHOLDS.serverErrorRate,
+        `over ${ALARM_THRESHOLDS.serverErrorRate * 100} % of the ${name} HTTP API's requests answered 5xx`,
+        true,
+      );
     }
+    alarmAbove(
+      'DeliveryLagP99',
+      serviceMetric(config, METRIC.deliveryLag, { statistic: 'p99' }),
+      ALARM_THRESHOLDS.deliveryLagP99Ms,
+      `p99 of webhook delivery lag (order change committed to the partner's 2xx) is over ${ALARM_THRESHOLDS.deliveryLagP99Ms / 60000} minutes`,
+      true,
+    );
+    const attempts = (outcome: string) => serviceMetric(config, METRIC.webhookAttempts, { dimensions: { outcome } });
+    alarmAbove(
+      'WebhookFailureRate',
+      new MathExpression({
+        expression: `IF(delivered + retried + failed >= ${ALARM_THRESHOLDS.webhookFailureMinimumAttempts}, (retried + failed) / (delivered + retried + failed), 0)`,
+        usingMetrics: { delivered: attempts('delivered'), retried: attempts('retry-scheduled'), failed: attempts('failed') },
+        period: PERIOD,
+        label: 'webhook attempts failed (share)',
+      }),
+      ALARM_THRESHOLDS.webhookFailureRate,
+      `over ${ALARM_THRESHOLDS.webhookFailureRate * 100} % of webhook attempts failed`,
+      true,
+    );
     for (const [name, fn] of Object.entries(functions)) {
       alarmOnAny(`${name}Errors`, fn.metricErrors({ statistic: 'Sum', period: PERIOD }), `function ${name} failed`);
     }

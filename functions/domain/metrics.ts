@@ -1,0 +1,56 @@
+/**
+ * Metrics port: counts and timings, published as CloudWatch metrics (EMF lines in the
+ * function's log, by the Powertools adapter) and kept in memory by the tests' fake.
+ * Buffered per invocation; the handler flushes once at its end.
+ */
+export interface Metrics {
+  /** Adds `value` (default 1) to the count `name` for these dimensions. */
+  count(name: MetricName, dimensions?: MetricDimensions, value?: number): void;
+  /** One observation of a duration, in milliseconds (percentiles come from these). */
+  observe(name: MetricName, milliseconds: number, dimensions?: MetricDimensions): void;
+  /** Publishes what was recorded since the last flush. */
+  flush(): void;
+}
+
+export type MetricDimensions = Readonly<Record<string, string>>;
+
+/**
+ * Every metric the service publishes, and its dimensions. The dashboard and alarms
+ * (lib/infrastructure/constructs/dashboard.ts, alarms.ts) read them by these names.
+ */
+export const METRIC = {
+  /** API and embed requests; `route`, `statusClass` (2xx, 4xx, 5xx). */
+  requests: 'Requests',
+  /** Milliseconds from the request's arrival to its answer; `route`. */
+  requestLatency: 'RequestLatency',
+  /** Requests refused with 429 by the per-partner limit; `route`. */
+  rateLimited: 'RateLimited',
+  /** Session tokens issued. */
+  handshakes: 'Handshakes',
+  /** Session tokens redeemed by the embed host. */
+  sessionsRedeemed: 'SessionsRedeemed',
+  /** Orders placed (module, sandbox API). */
+  ordersPlaced: 'OrdersPlaced',
+  /** Orders moved to another status; `status` (the new one). */
+  ordersMoved: 'OrdersMoved',
+  /** Webhook attempts; `outcome`: delivered, retry-scheduled, failed (the last retry failed). */
+  webhookAttempts: 'WebhookAttempts',
+  /** Milliseconds from the order change's commit to the partner's 2xx (first chain only: a replay is not lag). */
+  deliveryLag: 'DeliveryLag',
+  /** Retries put on the ladder after a failed attempt. */
+  retriesScheduled: 'RetriesScheduled',
+  /** E-mails to a partner's alert address; `kind`: delivery-failed, endpoint-disabled, approval-requested. */
+  alertsSent: 'AlertsSent',
+  /** Approval requests opened (defined for the approvals feature). */
+  approvalRequests: 'ApprovalRequests',
+  /** A webhook endpoint's circuit opened or closed; `state` (defined for fair delivery). */
+  circuitStateChanges: 'CircuitStateChanges',
+} as const;
+
+export type MetricName = (typeof METRIC)[keyof typeof METRIC];
+
+/** 2xx, 4xx, 5xx: the status class a route's traffic is counted under. */
+export const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`;
+
+/** Records nothing: for code built without metrics (unit tests of one class). */
+export const noMetrics: Metrics = { count: () => undefined, observe: () => undefined, flush: () => undefined };

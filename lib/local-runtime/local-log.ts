@@ -1,0 +1,31 @@
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { jsonLinesLogger, type Logger } from '../../functions/domain/logger';
+
+/** Where `npm start` appends every JSON log line and EMF metrics line; `ops order trace` and `ops metrics` read it. */
+export const LOCAL_LOG_FILE = resolve('.local', 'logs', 'service.jsonl');
+
+export interface LocalLog {
+  /** Appends one line to the file. */
+  readonly append: (line: string) => void;
+  /** Log lines: printed (as before) and appended, each with its time. */
+  readonly logger: Logger;
+  close(): Promise<void>;
+}
+
+/** The local stack's log: the file is the owner's only (0600, under `.local/`, itself 0700). */
+export function openLocalLog(file = LOCAL_LOG_FILE, print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): LocalLog {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const stream = createWriteStream(file, { flags: 'a', mode: 0o600 });
+  const append = (line: string) => void stream.write(`${line}\n`);
+  const lines = jsonLinesLogger((line) => {
+    print(line);
+    append(line);
+  });
+  const stamped = (entry: Record<string, unknown>) => ({ timestamp: new Date().toISOString(), ...entry });
+  return {
+    append,
+    logger: { info: (entry) => lines.info(stamped(entry)), error: (entry) => lines.error(stamped(entry)) },
+    close: () => new Promise<void>((done) => stream.end(() => done())),
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * Operator commands that read the local stack's log file (`.local/logs/service.jsonl`,
+ * which `npm start` appends to): `order trace`, one order's story from the request that
+ * placed it to each webhook attempt, and `metrics`, the EMF metrics lines summarised.
+ * Deployed stacks have the same lines in CloudWatch: docs/operations.md has the queries.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { NotFound } from '../../functions/domain/errors';
+import { LOCAL_LOG_FILE } from '../local-runtime/local-log';
+import { NONE, tableLines } from './human-format';
+import { type CommandTable, defineCommand } from './ops-command';
+import { DurationOption, FilePathOption, OrderIdOption } from './option-schemas';
+
+type LogLine = Record<string, unknown>;
+
+/** The ids that tie a line to an order's story. */
+const LINK_FIELDS = ['requestId', 'eventId', 'deliveryId'] as const;
+
+/** Every JSON line of the file, in order; a line that is not JSON (a crash's stack) is skipped. */
+export function readLogLines(file: string): LogLine[] {
+  if (!existsSync(file)) throw new NotFound(`No log file ${file}: start the local stack with npm start (it writes one)`);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((text) => {
+      if (!text.startsWith('{')) return [];
+      try {
+        const parsed: unknown = JSON.parse(text);
+        return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? [parsed as LogLine] : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
+const isMetricsLine = (line: LogLine) => typeof line._aws === 'object' && line._aws !== null;
+
+/**
+ * The lines of one order's story, in the order they were written: every line naming the
+ * order, and every line sharing a request, event or delivery id with one of them (the
+ * fan-out's and dispatcher's lines of its events, the request's own lines before it knew
+ * the order).
+ */
+export function traceOrder(lines: readonly LogLine[], orderId: string): LogLine[] {
+  const logLines = lines.filter((line) => !isMetricsLine(line));
+  const linked = Object.fromEntries(LINK_FIELDS.map((field) => [field, new Set<unknown>()])) as Record<(typeof LINK_FIELDS)[number], Set<unknown>>;
+  for (const line of logLines) {
+    if (line.orderId !== orderId) continue;
+    for (const field of LINK_FIELDS) if (line[field] !== undefined) linked[field].add(line[field]);
+  }
+  return logLines.filter((line) => line.orderId === orderId || LINK_FIELDS.some((field) => line[field] !== undefined && linked[field].has(line[field])));
+}
+
+const text = (value: unknown) => (value === undefined || value === null ? NONE : String(value));
+
+function traceText(lines: readonly LogLine[]): string[] {
+  return tableLines(
+    ['time', 'level', 'msg', 'request', 'event', 'delivery', 'detail'],
+    lines.map((line) => [
+      text(line.timestamp),
+      text(line.level),
+      text(line.msg),
+      text(line.requestId),
+      text(line.eventId),
+      text(line.deliveryId),
+      [
+        line.endpoint && `${String(line.endpoint)} ${text(line.status)}`,
+        line.event && String(line.event),
+        line.outcome && `outcome=${String(line.outcome)}`,
+        line.attempt !== undefined && `attempt=${String(line.attempt)}`,
+        line.statusCode !== undefined && `http=${String(line.statusCode)}`,
+      ]
+        .filter(Boolean)
+        .join(' ') || NONE,
+    ]),
+  );
+}
+
+export interface MetricSummary {
+  readonly metric: string;
+  readonly dimensions: string;
+  readonly unit: string;
+  /** Sum of a count; number of observations of a duration. */
+  readonly count: number;
+  readonly p50?: number;
+  readonly p99?: number;
+}
+
+/** Nearest-rank percentile of sorted values. */
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+
+/** The EMF lines since `since` (epoch ms), by metric and dimensions: counts summed, durations' p50 and p99. */
+export function summarizeMetrics(lines: readonly LogLine[], since: number): MetricSummary[] {
+  const found = new Map<string, { metric: string; dimensions: string; unit: string; values: number[] }>();
+  for (const line of lines) {
+    const aws = line._aws as { Timestamp?: number; CloudWatchMetrics?: { Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } | undefined;
+    if (!aws?.CloudWatchMetrics || (aws.Timestamp ?? 0) < since) continue;
+    for (const directive of aws.CloudWatchMetrics) {
+      const names = [...new Set(directive.Dimensions.flat())].filter((name) => name !== 'service');
+      const dimensions = names.map((name) => `${name}=${String(line[name])}`).join(',');
+      for (const { Name, Unit } of directive.Metrics) {
+        const key = `${Name}|${dimensions}`;
+        const entry = found.get(key) ?? { metric: Name, dimensions, unit: Unit, values: [] };
+        const value = line[Name];
+        entry.values.push(...(Array.isArray(value) ? value : [value]).map(Number));
+        found.set(key, entry);
+      }
+    }
+  }
+  return [...found.values()]
+    .sort((a, b) => a.metric.localeCompare(b.metric) || a.dimensions.localeCompare(b.dimensions))
+    .map(({ metric, dimensions, unit, values }) => {
+      if (unit === 'Count') return { metric, dimensions, unit, count: values.reduce((sum, v) => sum + v, 0) };
+      const sorted = [...values].sort((a, b) => a - b);
+      return { metric, dimensions, unit, count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+    });
+}
+
+const fileOption = { schema: FilePathOption.optional(), placeholder: 'PATH', description: `The log file (default ${LOCAL_LOG_FILE})` } as const;
+
+export const logCommands: CommandTable = {
+  'order trace': defineCommand({
+    summary: "Every log line of one order's story, from the request that placed it to each webhook attempt (local stack's log)",
+    options: { order: { schema: OrderIdOption, placeholder: 'ID', description: 'Order id' }, file: fileOption },
+    localOnly: true,
+    withoutStack: true,
+    run: async (_deps, options) => {
+      const lines = traceOrder(readLogLines(options.file ?? LOCAL_LOG_FILE), options.order);
+      if (lines.length === 0) throw new NotFound(`No log line names order ${options.order}`);
+      return { json: lines, text: traceText(lines) };
+    },
+  }),
+  metrics: defineCommand({
+    summary: 'Counts and p50/p99 of each metric the local stack published (its EMF lines)',
+    options: {
+      since: { schema: DurationOption.optional(), placeholder: 'DURATION', description: 'How far back, e.g. 10m, 1h (default 10m)' },
+      file: fileOption,
+    },
+    localOnly: true,
+    withoutStack: true,
+    run: async (_deps, options) => {
+      const since = Date.now() - (options.since ?? 600) * 1000;
+      const summary = summarizeMetrics(readLogLines(options.file ?? LOCAL_LOG_FILE), since);
+      const ms = (value: number | undefined) => (value === undefined ? NONE : String(Math.round(value)));
+      return {
+        json: summary,
+        text: summary.length === 0
+          ? ['No metrics in that time']
+          : tableLines(['metric', 'dimensions', 'count', 'p50 ms', 'p99 ms'], summary.map((s) => [s.metric, s.dimensions || NONE, String(s.count), ms(s.p50), ms(s.p99)])),
+      };
+    },
+  }),
+};
+
