@@ -102,6 +102,12 @@ export const tableName = (prefix: string, table: TableName): string => `${prefix
 export const queueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}`;
 export const deadLetterQueueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}-dlq`;
 
+/**
+ * The stage's private bucket of product pictures (the CDK stack's, and fauxqs's locally).
+ * Named from the prefix, so the operator CLI finds it without asking CloudFormation.
+ */
+export const productImagesBucketName = (prefix: string): string => `${prefix}-product-images`;
+
 /** Lambda handlers, by name; each entry exports `handler`. */
 export type FunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest' | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
 
@@ -166,6 +172,7 @@ export const EMBED_ROUTES = [
   { method: 'GET', path: '/embedded/{partnerId}', fn: 'embed' },
   { method: 'POST', path: '/embedded/{partnerId}/logout', fn: 'embed' },
   // The procurement module (docs/module.md): pages are GETs, every change a form POST.
+  { method: 'GET', path: '/embedded/{partnerId}/products/{productId}', fn: 'embed' },
   { method: 'GET', path: '/embedded/{partnerId}/cart', fn: 'embed' },
   { method: 'POST', path: '/embedded/{partnerId}/cart/items', fn: 'embed' },
   { method: 'POST', path: '/embedded/{partnerId}/cart/items/{productId}', fn: 'embed' },
@@ -176,6 +183,8 @@ export const EMBED_ROUTES = [
   // The host SDK and the module bridge (docs/embedding.md), and the SDK's question "may my page frame this partner's module?".
   { method: 'GET', path: '/sdk/v1/embed.js', fn: 'embed' },
   { method: 'GET', path: '/embedded/assets/bridge-v1.js', fn: 'embed' },
+  // Product pictures from the stack's bucket, by content key (immutable): same origin as the pages, so their CSP stays `img-src 'self'`.
+  { method: 'GET', path: '/embedded/assets/products/{imageKey}', fn: 'embed' },
   { method: 'GET', path: '/embedded/{partnerId}/frame-check', fn: 'embed' },
 ] as const satisfies readonly { method: string; path: string; fn: FunctionName }[];
 

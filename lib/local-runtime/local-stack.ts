@@ -123,7 +123,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     batchSize: ORDER_OUTBOX_BATCH_SIZE,
     onError: (error) => deps.logger.error({ msg: 'stream poller error', table: 'orders', error: String(error) }),
   });
-  await seedCatalog(deps.catalog);
+  await seedCatalog(deps);
   if (options.queuePollers ?? true) {
     Object.values(consumers).forEach((consumer) => consumer.start());
     orderOutbox.start();

@@ -50,7 +50,7 @@ export const createOrdersApiHandler = (getDependencies: GetDependencies) =>
   routedHandler({
     'GET /v1/catalog/products': apiHandler(CATALOG_PRODUCTS_ENDPOINT, getDependencies, async ({ deps }) => {
       const products = await deps.catalog.listActive();
-      return json(200, toCatalogResponse(products));
+      return json(200, toCatalogResponse(products, deps.config.EMBED_BASE_URL));
     }),
 
     'GET /v1/orders/{order_id}': apiHandler(ORDER_GET_ENDPOINT, getDependencies, async ({ event, caller, deps }) => {

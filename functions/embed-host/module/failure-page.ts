@@ -3,6 +3,7 @@ import {
   EmptyCart,
   Forbidden,
   OrderNotFound,
+  ProductNotFound,
   ProductUnavailable,
   RequestForgeryRefused,
   ShippingLocationUnavailable,
@@ -66,6 +67,14 @@ function problemFor(error: unknown, partnerId: string): Problem | undefined {
       title: 'Your cart changed while ordering',
       message: 'The order was submitted twice or the cart changed at the same moment. It was placed at most once: check Orders before trying again.',
       links: [{ ...toOrders, primary: true }, toCart],
+    };
+  }
+  if (error instanceof ProductNotFound) {
+    return {
+      status: 404,
+      title: 'Product not found',
+      message: 'This product is not in the catalog, or is no longer sold.',
+      links: [{ href: paths.home, label: 'Browse supplies', primary: true }],
     };
   }
   if (error instanceof OrderNotFound || error instanceof Forbidden) {

@@ -64,6 +64,7 @@ const ROUTE_THROTTLE: Readonly<Record<string, { rate: number; burst: number }>> 
   'GET /embedded/{partnerId}': { rate: 50, burst: 100 },
   'POST /embedded/{partnerId}/logout': { rate: 10, burst: 20 },
   // The module's pages: people clicking, a few requests a second per user at most.
+  'GET /embedded/{partnerId}/products/{productId}': { rate: 50, burst: 100 },
   'GET /embedded/{partnerId}/cart': { rate: 50, burst: 100 },
   'POST /embedded/{partnerId}/cart/items': { rate: 50, burst: 100 },
   'POST /embedded/{partnerId}/cart/items/{productId}': { rate: 50, burst: 100 },
@@ -75,6 +76,8 @@ const ROUTE_THROTTLE: Readonly<Record<string, { rate: number; burst: number }>> 
   // Scripts: browsers cache the SDK for a year and the bridge for five minutes, so these are mostly first visits.
   'GET /sdk/v1/embed.js': { rate: 50, burst: 100 },
   'GET /embedded/assets/bridge-v1.js': { rate: 50, burst: 100 },
+  // A catalog page shows up to 24 pictures; browsers keep each for a year.
+  'GET /embedded/assets/products/{imageKey}': { rate: 200, burst: 400 },
   // One per mount of the SDK on a page of another origin.
   'GET /embedded/{partnerId}/frame-check': { rate: 50, burst: 100 },
 };
