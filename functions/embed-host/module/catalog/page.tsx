@@ -9,7 +9,7 @@ import type { CatalogQuery } from '../module-paths';
 const CATALOG_STYLE = css`
 .find{display:flex;flex-wrap:wrap;gap:8px;margin:14px 0 12px}
 .find input{flex:1 1 200px;min-width:0}
-.find label{align-self:center;font-size:14px;color:var(--muted)}
+.sortby{display:flex;align-items:center;gap:6px;font-size:14px;color:var(--muted)}
 .chips{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:0 0 18px;padding:0}
 .chips a{display:inline-block;padding:5px 12px;border-radius:999px;border:1px solid var(--line);background:#fff;color:var(--ink);text-decoration:none;font-size:14px}
 .chips a[aria-current=page]{background:var(--ink);border-color:var(--ink);color:#fff}
@@ -148,14 +148,16 @@ export function catalogPage(frame: ModuleFrame, view: CatalogView): string {
         </label>
         <input type="search" id="q" name="q" value={view.search ?? ''} placeholder="Search gloves, paper, coffee…" maxlength={100} />
         <Hidden name="category" value={view.category} />
-        <label for="sort">Sort</label>
-        <select id="sort" name="sort">
-          {CATALOG_SORTS.map((sort) => (
-            <option value={sort.id} selected={sort.id === view.sort}>
-              {sort.label}
-            </option>
-          ))}
-        </select>
+        <span class="sortby">
+          <label for="sort">Sort</label>
+          <select id="sort" name="sort">
+            {CATALOG_SORTS.map((sort) => (
+              <option value={sort.id} selected={sort.id === view.sort}>
+                {sort.label}
+              </option>
+            ))}
+          </select>
+        </span>
         <button type="submit">Search</button>
       </form>
       <nav aria-label="Categories">

@@ -14,6 +14,7 @@ const PRODUCT_STYLE = css`
 .item .price{font-size:22px;font-weight:700;font-variant-numeric:tabular-nums;margin:0 0 12px}
 .item form{display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin:0}
 .item label{font-size:14px}
+.buy{display:flex;align-items:center;gap:8px}
 .qty{width:4.6em}
 .related{margin-top:32px}
 .mini{display:grid;gap:12px;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));list-style:none;margin:0;padding:0}
