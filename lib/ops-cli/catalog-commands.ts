@@ -59,7 +59,7 @@ export async function listCatalog(deps: Deps) {
 
 export const catalogCommands: CommandTable = {
   'catalog import': defineCommand({
-    summary: 'Upsert the products of a JSON file by product_id; a file with any invalid row changes nothing',
+    summary: 'Upsert the products of a JSON file by product_id, uploading their pictures; a file with any invalid row or picture changes nothing',
     options: {
       file: { schema: FilePathOption, placeholder: 'FILE', description: 'A JSON array of products (docs/operations.md, "The catalog file")' },
     },
