@@ -21,6 +21,7 @@ import {
   InvalidOrderTransition,
   OrderNotFound,
   OrganizationNotFound,
+  ProductNotFound,
   ProductUnavailable,
   ProfileNotFound,
   ProfileNotLinked,
@@ -164,6 +165,15 @@ const ERROR_OUTCOMES: readonly Entry[] = [
       title: 'Some products are no longer available',
       message: `Not available: ${error.productIds.join(', ')}. Remove them from your cart and try again; nothing was ordered.`,
       links: [toCart(places)],
+    }),
+  }),
+  // The module's product page (docs/module.md): unknown or no longer sold.
+  entry(ProductNotFound, {
+    module: (_, places) => ({
+      status: 404,
+      title: 'Product not found',
+      message: 'This product is not in the catalog, or is no longer sold.',
+      links: [{ href: places.home, label: 'Browse supplies', primary: true }],
     }),
   }),
   // The partner's shipping locations after setup (docs/setup.md).

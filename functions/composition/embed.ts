@@ -1,5 +1,9 @@
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
+import { createS3Client } from '../adapters/aws/s3-client';
+import { S3ProductImageStore } from '../adapters/s3-product-images';
+import type { ProductImageStore } from '../domain/catalog/product-image';
 import type { PartnerRepository } from '../domain/partners/partner-repository';
 import { EmbeddedSessions } from '../domain/sessions/embedded-sessions';
 import { bundledEmbedBrowserScripts, type EmbedBrowserScripts } from '../embed-host/browser-scripts';
@@ -14,9 +18,16 @@ export interface EmbedDependencies extends BaseDependencies, CommerceDependencie
   readonly embeddedSessions: EmbeddedSessions;
   /** The SDK and the module bridge: compiled into the Lambda bundle, built by the local runtime. */
   readonly browserScripts: EmbedBrowserScripts | undefined;
+  /** Product pictures, which the embed host serves from the stack's bucket. */
+  readonly productImages: ProductImageStore;
 }
 
-export function composeEmbed(base: BaseDependencies, db: DynamoDBDocumentClient, browserScripts = bundledEmbedBrowserScripts()): EmbedDependencies {
+export function composeEmbed(
+  base: BaseDependencies,
+  clients: { readonly db: DynamoDBDocumentClient; readonly s3: S3Client },
+  browserScripts = bundledEmbedBrowserScripts(),
+): EmbedDependencies {
+  const { db } = clients;
   const tables: DynamoTables = { config: base.config, db };
   return {
     ...base,
@@ -26,7 +37,8 @@ export function composeEmbed(base: BaseDependencies, db: DynamoDBDocumentClient,
       idleMs: base.config.EMBED_SESSION_IDLE_S * 1000,
     }),
     browserScripts,
+    productImages: new S3ProductImageStore(clients.s3, base.config.PRODUCT_IMAGES_BUCKET),
   };
 }
 
-export const embedFromEnvironment = lambdaRoot((config) => composeEmbed(createBase(config), createDocumentClient()));
+export const embedFromEnvironment = lambdaRoot((config) => composeEmbed(createBase(config), { db: createDocumentClient(), s3: createS3Client() }));

@@ -229,6 +229,14 @@ export class ProductUnavailable extends DomainError {
   }
 }
 
+/** No product with this id on sale: unknown, or inactive (a product page is only for what can be bought). */
+export class ProductNotFound extends DomainError {
+  override readonly name = 'ProductNotFound';
+  constructor(readonly productId: string) {
+    super('No such product on sale');
+  }
+}
+
 /**
  * The shipping location asked for is not an active location of the organization, or none
  * was asked for and the organization has no active default location.

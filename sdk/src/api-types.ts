@@ -382,9 +382,10 @@ export interface CatalogProductList {
     product_id: string;
     name: string;
     description: string;
-    category: "gloves-ppe" | "cleaning" | "office" | "breakroom" | "clinical-disposables";
+    category: string;
     price: number;
     unit: string;
+    image_url: string;
   }>;
   has_more: boolean;
 }

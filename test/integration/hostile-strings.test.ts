@@ -23,7 +23,7 @@ const EVIL_URL = `https://track.test/t?n="><script>alert(1)</script>&x='onmouseo
 
 /** The elements our pages are made of: anything else came from data. */
 const OUR_ELEMENTS = new Set(
-  'html head meta title style script body a header div span b nav ul ol li strong br form input button main h1 h2 p label section aside dl dt dd fieldset legend address time table thead tbody tr th td small code iframe'.split(' '),
+  'html head meta title style script body a header div span b nav ul ol li strong br form input button main h1 h2 p label section aside dl dt dd fieldset legend address time table thead tbody tr th td small code iframe img select option'.split(' '),
 );
 const OUR_SCRIPTS = new Set(['/embedded/assets/bridge-v1.js', '/demo/assets/demo-host.js']);
 
@@ -105,7 +105,11 @@ beforeAll(async () => {
     return res;
   };
 
-  const imported = parseCatalogImport([{ product_id: 'EVIL-1', name: EVIL, description: EVIL, category: 'gloves-ppe', price: 10, unit: SHORT, active: true }]);
+  // The category and the picture's key are data too (a key that is no key still only ever lands, encoded, in a src).
+  const imported = parseCatalogImport([
+    { product_id: 'EVIL-1', name: EVIL, description: EVIL, category: SHORT, price: 10, unit: SHORT, active: true, image: EVIL },
+    { product_id: 'evil.2', name: `${EVIL} 2`, description: EVIL, category: SHORT, price: 11, unit: SHORT, active: true, image: SHORT },
+  ]);
   if (!imported.ok) throw new Error(JSON.stringify(imported.issues));
   await stack.deps.catalog.upsertMany(imported.products);
 
@@ -128,6 +132,11 @@ beforeAll(async () => {
   await keep('catalog, category junk', `${base}?category=${encodeURIComponent(EVIL)}`, people, { cookie });
   await keep('catalog, search text', `${base}?q=${encodeURIComponent(EVIL.slice(0, 100))}`, [`“${EVIL.slice(0, 100)}”`], { cookie });
   await keep('catalog, no result', `${base}?q=${encodeURIComponent(`${SHORT} nothing`)}`, [`“${SHORT} nothing”`], { cookie });
+  await keep('catalog, hostile category, sorted by price', `${base}?category=${encodeURIComponent(SHORT)}&sort=price`, [EVIL, `${EVIL} 2`, SHORT], { cookie });
+  await keep('product page', `${base}/products/EVIL-1`, [...people, `${EVIL} 2`, `More in ${SHORT}`], { cookie });
+  const addedHere = await submit(`${base}/cart/items`, { product_id: 'evil.2', quantity: '2', from: 'product' });
+  await keep('product page after an add', addedHere.location as string, [`${EVIL} 2`], { cookie });
+  await keep('404 product', `${base}/products/${encodeURIComponent(SHORT)}`, [], { cookie });
   await keep('cart', `${base}/cart`, [...people, EVIL], { cookie });
   await keep('checkout, two locations', `${base}/checkout`, [EVIL, `main ${EVIL}`, ` (${EVIL})`], { cookie });
   await keep('checkout, the other location', `${base}/checkout?location=${buyer.locations[1]!.id}`, [`north ${EVIL}`], { cookie });
@@ -203,6 +212,10 @@ describe('pages with markup in every value a partner or user chooses', () => {
       ['catalog, category junk', 200],
       ['catalog, search text', 200],
       ['catalog, no result', 200],
+      ['catalog, hostile category, sorted by price', 200],
+      ['product page', 200],
+      ['product page after an add', 200],
+      ['404 product', 404],
       ['cart', 200],
       ['checkout, two locations', 200],
       ['checkout, the other location', 200],
@@ -231,7 +244,12 @@ describe('pages with markup in every value a partner or user chooses', () => {
     for (const page of pages) {
       expect(injections(page.html), page.label).toEqual([]);
       expect(page.html, page.label).not.toContain('<script>alert');
-      expect(page.html, page.label).not.toContain('<img');
+      expect(page.html, page.label).not.toContain('<img src=x');
+      // Our only pictures: the product pictures, from our own asset route, the key one encoded path segment.
+      for (const image of elementsOf(parseDocument(page.html).children).filter((e) => e.name === 'img')) {
+        expect(image.attribs.src, page.label).toMatch(/^\/embedded\/assets\/products\/[A-Za-z0-9%._~!*'()-]+$/);
+        expect(Object.keys(image.attribs).sort(), page.label).toEqual(['alt', 'decoding', 'height', 'src', 'width', ...(image.attribs.loading ? ['loading'] : [])].sort());
+      }
     }
   });
 

@@ -81,7 +81,8 @@ describe('GET /v1/catalog/products', () => {
     expect(response.body.has_more).toBe(false);
     expect(response.body.data.length).toBeGreaterThan(30);
     for (const product of response.body.data) {
-      expect(Object.keys(product).sort()).toEqual(['category', 'description', 'name', 'price', 'product_id', 'unit']);
+      expect(Object.keys(product).sort()).toEqual(['category', 'description', 'image_url', 'name', 'price', 'product_id', 'unit']);
+      expect(product.image_url).toMatch(new RegExp(`^${stack.url}/embedded/assets/products/[0-9a-f]{64}[.]svg$`));
     }
     const ids = response.body.data.map((p: { product_id: string }) => p.product_id);
     expect(ids).toContain('DRIFT-1999');
@@ -180,7 +181,7 @@ describe('POST /v1/sandbox/orders', () => {
 
   it('answers 400 with every problem of the body, and PRODUCT_UNAVAILABLE for unknown or inactive products, placing nothing', async () => {
     const partner = await anOrderingPartner(stack, receiver);
-    const invalid = await stack.post('/v1/sandbox/orders', { items: [anItem('DRIFT-010', 0), anItem('DRIFT-010'), { product_id: 'lower-case' }] }, partner.bearer);
+    const invalid = await stack.post('/v1/sandbox/orders', { items: [anItem('DRIFT-010', 0), anItem('DRIFT-010'), { product_id: 'has space' }] }, partner.bearer);
     expect(invalid.status).toBe(400);
     expect(invalid.body.code).toBe('VALIDATION_ERROR');
     expect(invalid.body.details.map((d: { code: string; path: string[] }) => `${d.code}@${d.path.join('.')}`).sort()).toEqual(
@@ -195,6 +196,9 @@ describe('POST /v1/sandbox/orders', () => {
     const unavailable = await placeOrder(partner, { items: [anItem('RETIRED-1'), anItem('NO-SUCH-SKU')] });
     expect(unavailable.status).toBe(400);
     expect(unavailable.body).toMatchObject({ code: 'PRODUCT_UNAVAILABLE' });
+    // Product ids are matched exactly: a lower-case spelling of DRIFT-010 is another, unknown, product.
+    const otherCase = await placeOrder(partner, { items: [anItem('drift-010')] });
+    expect(otherCase.body).toMatchObject({ code: 'PRODUCT_UNAVAILABLE' });
     expect(unavailable.body.details.map((d: { message: string }) => d.message).join(' ')).toMatch(/RETIRED-1.*NO-SUCH-SKU|NO-SUCH-SKU.*RETIRED-1/);
 
     const listed = await get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}`, partner.bearer);

@@ -13,6 +13,8 @@ export interface ModulePaths {
   readonly orders: string;
   readonly logout: string;
   cartItem(productId: string): string;
+  /** A product's page; `added` says the page follows an add to the cart. */
+  product(productId: string, query?: { readonly added?: boolean }): string;
   order(orderId: string): string;
   /** The catalog with a category and/or search kept, and optionally the query `added`. */
   catalog(query: CatalogQuery): string;
@@ -21,6 +23,9 @@ export interface ModulePaths {
 export interface CatalogQuery {
   readonly category?: string | undefined;
   readonly q?: string | undefined;
+  readonly sort?: string | undefined;
+  /** 1-based; page 1 is left out of the address. */
+  readonly page?: number | undefined;
   /** The product just added: the page says so. */
   readonly added?: string | undefined;
 }
@@ -35,10 +40,14 @@ export function modulePaths(partnerId: string): ModulePaths {
     orders: `${home}/orders`,
     logout: `${home}/logout`,
     cartItem: (productId) => `${home}/cart/items/${encodeURIComponent(productId)}`,
+    product: (productId, query = {}) => `${home}/products/${encodeURIComponent(productId)}${query.added ? '?added=1' : ''}`,
     order: (orderId) => `${home}/orders/${encodeURIComponent(orderId)}`,
     catalog: (query) => {
       const search = new URLSearchParams();
-      for (const [name, value] of Object.entries(query)) if (value) search.set(name, value);
+      for (const [name, value] of Object.entries(query)) {
+        // The default sort and the first page are the catalog's plain address.
+        if (value && !(name === 'sort' && value === 'name') && !(name === 'page' && value === 1)) search.set(name, String(value));
+      }
       const text = search.toString();
       return text ? `${home}?${text}` : home;
     },
