@@ -1,7 +1,8 @@
 import { type EmbedDependencies, embedFromEnvironment } from '../composition/embed';
 import { EmbedAccessDenied } from '../domain/errors';
 import { embeddedModulePath } from '../domain/sessions/iframe-embed-url';
-import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie';
+import { clearedSessionCookie, readSessionCookie, sessionCookie, timeZoneCookie } from './session-cookie';
+import { canonicalTimeZone } from '../domain/time-zones';
 import { type EmbedRequest, embedHandler } from './embed-pipeline';
 import { type EmbedScriptRoute, embedScriptHandler, isEmbedScriptRoute } from './script-routes';
 import { frameCheck } from './frame-check';
@@ -24,7 +25,9 @@ async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<Jso
   const sessionKey = event.queryStringParameters?.session_key;
   if (sessionKey !== undefined) {
     const opened = await deps.embeddedSessions.redeem(partnerId, sessionKey);
-    return seeOther(embeddedModulePath(partnerId), [sessionCookie(opened.cookieValue)]);
+    // The embed SDK adds the browser's zone (`tz`); without it (no script, or a bare link) the module falls back.
+    const zone = canonicalTimeZone(event.queryStringParameters?.tz ?? '');
+    return seeOther(embeddedModulePath(partnerId), [sessionCookie(opened.cookieValue), ...(zone ? [timeZoneCookie(zone)] : [])]);
   }
   return showCatalog(request);
 }

@@ -1,4 +1,5 @@
 import type { ApiEvent } from '../api/pipeline/api-context';
+import { canonicalTimeZone } from '../domain/time-zones';
 
 /**
  * The embedded session cookie. `__Host-` pins it to the embed host (Secure, Path=/, no
@@ -15,11 +16,32 @@ export const sessionCookie = (value: string): string => `${EMBED_SESSION_COOKIE}
 
 export const clearedSessionCookie = (): string => `${EMBED_SESSION_COOKIE}=; ${ATTRIBUTES}; Max-Age=0`;
 
-/** The cookie's value from an API Gateway v2 event (`cookies` holds `name=value` pairs). */
-export function readSessionCookie(event: ApiEvent): string | undefined {
+/** A cookie's value from an API Gateway v2 event (`cookies` holds `name=value` pairs). */
+function readCookie(event: ApiEvent, name: string): string | undefined {
   for (const pair of event.cookies ?? []) {
     const separator = pair.indexOf('=');
-    if (separator > 0 && pair.slice(0, separator).trim() === EMBED_SESSION_COOKIE) return pair.slice(separator + 1).trim();
+    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
   }
   return undefined;
+}
+
+export const readSessionCookie = (event: ApiEvent): string | undefined => readCookie(event, EMBED_SESSION_COOKIE);
+
+/**
+ * The browser's IANA time zone, as the embed SDK put it on the iframe's first address
+ * (`tz`): kept beside the session cookie, with the same attributes, so every page can
+ * show times in it. A name Intl does not know is never set, and never read back.
+ */
+export const EMBED_TIME_ZONE_COOKIE = '__Host-embed_tz';
+
+export const timeZoneCookie = (zone: string): string => `${EMBED_TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; ${ATTRIBUTES}`;
+
+export function readTimeZoneCookie(event: ApiEvent): string | undefined {
+  const value = readCookie(event, EMBED_TIME_ZONE_COOKIE);
+  if (value === undefined) return undefined;
+  try {
+    return canonicalTimeZone(decodeURIComponent(value));
+  } catch {
+    return undefined;
+  }
 }

@@ -1,3 +1,4 @@
+import { parseOrderReferences } from '../../../domain/orders/order-references';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
 import { orderPage, ordersPage } from './page';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
@@ -13,11 +14,14 @@ export async function placeOrder(request: ModuleRequest): Promise<JsonResponse> 
   const { session, form } = await verifiedFormPost(request);
   const { view } = session;
   const location = form.get('location');
+  // A textarea's line breaks are the browser's, not the buyer's intent: notes are one line like every stored text.
+  const references = parseOrderReferences({ po_number: form.get('po_number'), notes: form.get('notes')?.replace(/\r?\n|\r/g, ' ') });
   const order = await request.deps.orderService.placeOrder({
     partner: { id: request.partnerId },
     profile: view.profile,
     organization: { organization: view.organization, profiles: [view.profile], locations: view.locations },
     ...(location ? { shippingLocationId: location } : {}),
+    references,
   });
   return seeOther(`${session.paths.order(order.id)}?placed=1`);
 }

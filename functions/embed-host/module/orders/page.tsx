@@ -1,5 +1,6 @@
 import type { VNode } from 'preact';
 import type { Order, OrderChange, OrderStatus } from '../../../domain/orders/order';
+import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { css } from '../../html-page';
 import { CART_STYLE } from '../cart/page';
@@ -30,6 +31,9 @@ th,td{padding:8px 6px;border-bottom:1px solid var(--line);text-align:left;vertic
 th{color:var(--muted);font-weight:600;font-size:13px}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .ship{display:grid;gap:4px}
+.refs{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 14px;background:#fff;border:1px solid var(--line);border-radius:12px;padding:12px 18px;margin:0 0 18px}
+.refs dt{color:var(--muted);font-size:13px;font-weight:600}
+.refs dd{margin:0;overflow-wrap:anywhere}
 `;
 
 const STATUS_LABEL: Readonly<Record<OrderStatus, string>> = {
@@ -79,7 +83,7 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
                     </span>
                   </span>
                   <span class="meta">
-                    <When iso={o.createdAt} />
+                    <When iso={o.createdAt} zone={frame.timeZone} />
                     <br />
                     to {o.shippingAddress.locationName}
                   </span>
@@ -149,6 +153,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
   const { paths } = frame;
   const address = order.shippingAddress;
   const rate = salesTaxRate(address.state);
+  const zone = frame.preferredTimeZone ?? STATE_TIME_ZONES[address.state];
   return modulePage(
     frame,
     'orders',
@@ -180,9 +185,25 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
       <p>
         <StatusBadge status={order.status} />{' '}
         <span class="meta">
-          placed <When iso={order.createdAt} /> by {order.userEmail}
+          placed <When iso={order.createdAt} zone={zone} /> by {order.userEmail}
         </span>
       </p>
+      {(order.poNumber !== undefined || order.notes !== undefined) && (
+        <dl class="refs" aria-label="Your references">
+          {order.poNumber !== undefined && (
+            <>
+              <dt>PO number</dt>
+              <dd data-testid="po-number">{order.poNumber}</dd>
+            </>
+          )}
+          {order.notes !== undefined && (
+            <>
+              <dt>Order notes</dt>
+              <dd data-testid="order-notes">{order.notes}</dd>
+            </>
+          )}
+        </dl>
+      )}
       <div class="two">
         <div class="stack">
           <section class="panel" aria-labelledby="items">
@@ -231,7 +252,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
                 <li>
                   <strong>{STATUS_LABEL[c.status]}</strong>
                   <span class="meta">
-                    <When iso={c.at} />
+                    <When iso={c.at} zone={zone} />
                     <ChangeText change={c} />
                   </span>
                 </li>
@@ -268,7 +289,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
                   {order.shipment.carrier} · {order.shipment.trackingNumber}
                 </span>
                 <span class="meta">
-                  Estimated delivery <When iso={order.shipment.estimatedDelivery} />
+                  Estimated delivery <When iso={order.shipment.estimatedDelivery} zone={zone} />
                 </span>
                 <a href={order.shipment.trackingUrl} target="_blank" rel="noopener noreferrer">
                   Track shipment<span class="sr"> (opens in a new tab)</span>
