@@ -234,3 +234,14 @@ export class WebhookEventNotSubscribed extends DomainError {
     super(`Your webhook endpoint is not subscribed to ${event}; it receives ${subscribed.join(', ')}`);
   }
 }
+
+/**
+ * An order-guide line changed (or was removed) by someone else after the page that
+ * asked for this change was shown: nothing was changed, so no one's edit is lost.
+ */
+export class OrderGuideChanged extends DomainError {
+  override readonly name = 'OrderGuideChanged';
+  constructor(readonly productId: string, options?: ErrorOptions) {
+    super(`The order guide line of ${productId} changed meanwhile`, options);
+  }
+}

@@ -11,7 +11,8 @@ import { signedOutPage } from './host-pages';
 import { changeCartLine, showCart, showCheckout } from './module/cart/actions';
 import { addToCart, showCatalog } from './module/catalog/actions';
 import { isSameOriginRequest } from './module/form-token';
-import { listOrders, placeOrder, showOrder } from './module/orders/actions';
+import { buyAgain, listOrders, placeOrder, showOrder } from './module/orders/actions';
+import { addToOrderGuide, changeOrderGuide, showOrderGuide } from './module/order-guide/actions';
 import { html, type JsonResponse, seeOther } from '../api/pipeline/responses';
 import type { EMBED_ROUTES } from '../resources/resource-definitions';
 
@@ -59,6 +60,10 @@ const ACTIONS: Record<Exclude<EmbedRouteKey, EmbedScriptRoute>, (request: EmbedR
   'GET /embedded/{partnerId}/orders': listOrders,
   'POST /embedded/{partnerId}/orders': placeOrder,
   'GET /embedded/{partnerId}/orders/{orderId}': showOrder,
+  'POST /embedded/{partnerId}/orders/{orderId}/buy-again': buyAgain,
+  'GET /embedded/{partnerId}/order-guide': showOrderGuide,
+  'POST /embedded/{partnerId}/order-guide': changeOrderGuide,
+  'POST /embedded/{partnerId}/order-guide/items': addToOrderGuide,
   'GET /embedded/{partnerId}/frame-check': frameCheck,
 };
 

@@ -173,6 +173,11 @@ export const EMBED_ROUTES = [
   { method: 'GET', path: '/embedded/{partnerId}/orders', fn: 'embed' },
   { method: 'POST', path: '/embedded/{partnerId}/orders', fn: 'embed' },
   { method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}', fn: 'embed' },
+  { method: 'POST', path: '/embedded/{partnerId}/orders/{orderId}/buy-again', fn: 'embed' },
+  // The organization's order guide: the page, its one form, and the catalog cards' add.
+  { method: 'GET', path: '/embedded/{partnerId}/order-guide', fn: 'embed' },
+  { method: 'POST', path: '/embedded/{partnerId}/order-guide', fn: 'embed' },
+  { method: 'POST', path: '/embedded/{partnerId}/order-guide/items', fn: 'embed' },
   // The host SDK and the module bridge (docs/embedding.md), and the SDK's question "may my page frame this partner's module?".
   { method: 'GET', path: '/sdk/v1/embed.js', fn: 'embed' },
   { method: 'GET', path: '/embedded/assets/bridge-v1.js', fn: 'embed' },

@@ -2,6 +2,7 @@ import {
   ConcurrentModification,
   EmptyCart,
   Forbidden,
+  OrderGuideChanged,
   OrderNotFound,
   ProductUnavailable,
   RequestForgeryRefused,
@@ -66,6 +67,14 @@ function problemFor(error: unknown, partnerId: string): Problem | undefined {
       title: 'Your cart changed while ordering',
       message: 'The order was submitted twice or the cart changed at the same moment. It was placed at most once: check Orders before trying again.',
       links: [{ ...toOrders, primary: true }, toCart],
+    };
+  }
+  if (error instanceof OrderGuideChanged) {
+    return {
+      status: 409,
+      title: 'The order guide changed',
+      message: 'Someone in your organization changed or removed this line after you opened the page, so nothing was changed. Check the order guide and try again.',
+      links: [{ href: paths.orderGuide, label: 'Back to the order guide', primary: true }],
     };
   }
   if (error instanceof OrderNotFound || error instanceof Forbidden) {

@@ -79,7 +79,7 @@ input,select{font:inherit;border:1px solid #c9d0d8;border-radius:8px;padding:8px
 @media (max-width:520px){.bar{padding:8px 12px}main{padding:16px 12px 32px}.user span{display:none}.nav a{padding:7px 8px}}
 `;
 
-export type Section = 'catalog' | 'cart' | 'orders' | 'checkout' | 'none';
+export type Section = 'catalog' | 'guide' | 'cart' | 'orders' | 'checkout' | 'none';
 
 export interface ModuleFrame {
   readonly view: EmbeddedModuleView;
@@ -142,6 +142,9 @@ export function modulePage(
             <ul class="nav">
               <NavLink href={paths.home} current={section === 'catalog'}>
                 Catalog
+              </NavLink>
+              <NavLink href={paths.orderGuide} current={section === 'guide'}>
+                Order guide
               </NavLink>
               <NavLink href={paths.orders} current={section === 'orders'}>
                 Orders

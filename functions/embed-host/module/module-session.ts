@@ -1,5 +1,6 @@
 import type { CatalogRepository } from '../../domain/catalog/catalog-repository';
 import type { CartService } from '../../domain/orders/cart-service';
+import type { OrderGuideService } from '../../domain/orders/order-guide';
 import type { OrderService } from '../../domain/orders/order-service';
 import type { OrderScope } from '../../domain/orders/order-scope';
 import type { EmbeddedModuleView, EmbeddedSessions } from '../../domain/sessions/embedded-sessions';
@@ -18,8 +19,9 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   readonly config: EmbedHostDependencies['config'] & { readonly EMBED_BASE_URL: string };
   readonly embeddedSessions: Pick<EmbeddedSessions, 'resume'>;
   readonly catalog: Pick<CatalogRepository, 'listActive' | 'get'>;
-  readonly cartService: Pick<CartService, 'add' | 'changeQuantity' | 'remove' | 'view'>;
+  readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view'>;
   readonly orderService: Pick<OrderService, 'placeOrder' | 'get' | 'listForOrganization'>;
+  readonly orderGuide: Pick<OrderGuideService, 'view' | 'add' | 'changeQuantity' | 'remove' | 'addToCart'>;
 }
 
 export type ModuleRequest = EmbedRequest<ModuleDependencies>;

@@ -19,6 +19,9 @@ const CATALOG_STYLE = css`
 .product .buy{margin-top:auto;padding-top:10px;display:flex;align-items:center;justify-content:space-between;gap:8px}
 .product .price{font-size:17px;font-weight:700;font-variant-numeric:tabular-nums}
 .product form{margin:0}
+.product .guide-add{display:flex;gap:6px;align-items:center;margin-top:6px;padding-top:8px;border-top:1px solid var(--line)}
+.product .guide-add input{width:64px;padding:4px 6px}
+.product .guide-add button{padding:4px 6px;font-size:13px}
 .results{color:var(--muted);font-size:14px;margin:0 0 10px}
 `;
 
@@ -56,6 +59,14 @@ const Card = ({ frame, view, product }: { frame: ModuleFrame; view: CatalogView;
         </button>
       </form>
     </div>
+    <form class="guide-add" method="post" action={frame.paths.orderGuideItems}>
+      <TokenField token={frame.token} />
+      <input type="hidden" name="product_id" value={product.productId} />
+      <input type="number" name="quantity" min={1} max={99} value="1" aria-label={`Usual quantity of ${product.name}`} />
+      <button type="submit" aria-label={`Add ${product.name} to order guide`}>
+        Add to order guide
+      </button>
+    </form>
   </li>
 );
 
