@@ -48,6 +48,7 @@ export interface SetupRequest {
   };
   organizationEmail?: string;
   organizationPhone?: string;
+  timeZone?: string;
 }
 
 export interface SetupResponse {
@@ -241,6 +242,8 @@ export interface OrderList {
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
     user_email: string;
+    po_number: string | null;
+    notes: string | null;
     items: Array<{
       product_id: string;
       name: string;
@@ -310,6 +313,8 @@ export interface Order {
   status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
   partner_org_id: string;
   user_email: string;
+  po_number: string | null;
+  notes: string | null;
   items: Array<{
     product_id: string;
     name: string;
@@ -370,6 +375,8 @@ export interface SandboxOrderRequest {
     quantity: number;
   }>;
   internal_shipping_location_id?: string;
+  po_number?: string;
+  notes?: string;
 }
 
 export interface OrderChange {
@@ -379,6 +386,8 @@ export interface OrderChange {
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
     user_email: string;
+    po_number: string | null;
+    notes: string | null;
     items: Array<{
       product_id: string;
       name: string;
@@ -527,6 +536,8 @@ export interface OrderCreatedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     user_email: string;
     status: "pending";
@@ -558,6 +569,8 @@ export interface OrderConfirmedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "confirmed";
     confirmed_at: string;
@@ -572,6 +585,8 @@ export interface OrderShippedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "shipped";
     tracking_number: string;
@@ -603,6 +618,8 @@ export interface OrderDeliveredEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "delivered";
     delivered_at: string;
@@ -618,6 +635,8 @@ export interface OrderCancelledEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "cancelled";
     cancelled_at: string;
@@ -633,6 +652,8 @@ export interface OrderRefundedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "refunded";
     refunded_at: string;
