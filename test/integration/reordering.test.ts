@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { type ModuleClient, signInToModule } from '../support/module-client';
+import { signInToModule } from '../support/module-client';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
