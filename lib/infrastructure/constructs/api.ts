@@ -72,6 +72,11 @@ const ROUTE_THROTTLE: Readonly<Record<string, { rate: number; burst: number }>> 
   // Placing an order writes a transaction: the lowest of the module's routes.
   'POST /embedded/{partnerId}/orders': { rate: 20, burst: 40 },
   'GET /embedded/{partnerId}/orders/{orderId}': { rate: 50, burst: 100 },
+  // Buy again writes up to 50 cart lines: a click, not a stream.
+  'POST /embedded/{partnerId}/orders/{orderId}/buy-again': { rate: 20, burst: 40 },
+  'GET /embedded/{partnerId}/order-guide': { rate: 50, burst: 100 },
+  'POST /embedded/{partnerId}/order-guide': { rate: 50, burst: 100 },
+  'POST /embedded/{partnerId}/order-guide/items': { rate: 50, burst: 100 },
   // Scripts: browsers cache the SDK for a year and the bridge for five minutes, so these are mostly first visits.
   'GET /sdk/v1/embed.js': { rate: 50, burst: 100 },
   'GET /embedded/assets/bridge-v1.js': { rate: 50, burst: 100 },
