@@ -202,6 +202,12 @@ export const ROUTES = [
   // Placing an order writes a transaction: the lowest of the module's routes.
   { ...embed, method: 'POST', path: '/embedded/{partnerId}/orders', throttle: { rate: 20, burst: 40 } },
   { ...page, method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}' },
+  // Buy again writes up to 50 cart lines: a click, not a stream.
+  { ...embed, method: 'POST', path: '/embedded/{partnerId}/orders/{orderId}/buy-again', throttle: { rate: 20, burst: 40 } },
+  // The organization's order guide: the page, its one form, and the catalog cards' add.
+  { ...page, method: 'GET', path: '/embedded/{partnerId}/order-guide' },
+  { ...page, method: 'POST', path: '/embedded/{partnerId}/order-guide' },
+  { ...page, method: 'POST', path: '/embedded/{partnerId}/order-guide/items' },
   // The host SDK and the module bridge (docs/embedding.md): browsers cache the SDK for a year and the bridge for
   // five minutes, so these are mostly first visits. The frame check: one per mount of the SDK on another origin.
   { ...embed, method: 'GET', path: '/sdk/v1/embed.js', throttle: { rate: 50, burst: 100 } },

@@ -10,12 +10,15 @@ import { bundledEmbedBrowserScripts, type EmbedBrowserScripts } from '../embed-h
 import { type BaseDependencies, createBase } from './base';
 import { type CommerceDependencies, composeCommerce } from './commerce';
 import { lambdaRoot } from './lambda-root';
-import { type DynamoTables, identityDirectory, organizationRepository, partnerRepository, sessionRepository } from './repositories';
+import { OrderGuideService } from '../domain/orders/order-guide';
+import { type DynamoTables, identityDirectory, orderGuideRepository, organizationRepository, partnerRepository, sessionRepository } from './repositories';
 
 export interface EmbedDependencies extends BaseDependencies, CommerceDependencies {
   /** For the partner's allowed frame ancestors. */
   readonly partners: PartnerRepository;
   readonly embeddedSessions: EmbeddedSessions;
+  /** The organizations' order guides (embed host only: the partner API has none). */
+  readonly orderGuide: OrderGuideService;
   /** The SDK and the module bridge: compiled into the Lambda bundle, built by the local runtime. */
   readonly browserScripts: EmbedBrowserScripts | undefined;
   /** Product pictures, which the embed host serves from the stack's bucket. */
@@ -29,9 +32,11 @@ export function composeEmbed(
 ): EmbedDependencies {
   const { db } = clients;
   const tables: DynamoTables = { config: base.config, db };
+  const commerce = composeCommerce(base, tables);
   return {
     ...base,
-    ...composeCommerce(base, tables),
+    ...commerce,
+    orderGuide: new OrderGuideService(orderGuideRepository(tables), commerce.catalog, commerce.cartService, base.clock),
     partners: partnerRepository(tables),
     embeddedSessions: new EmbeddedSessions(organizationRepository(tables), identityDirectory(tables), sessionRepository(tables), base.clock, {
       idleMs: base.config.EMBED_SESSION_IDLE_S * 1000,

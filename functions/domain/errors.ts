@@ -315,3 +315,14 @@ export class WebhookEndpointNotFound extends DomainError {
     super('You have no webhook endpoint; ask the operator to set one up');
   }
 }
+
+/**
+ * An order-guide line changed (or was removed) by someone else after the page that
+ * asked for this change was shown: nothing was changed, so no one's edit is lost.
+ */
+export class OrderGuideChanged extends DomainError {
+  override readonly name = 'OrderGuideChanged';
+  constructor(readonly productId: string, options?: ErrorOptions) {
+    super(`The order guide line of ${productId} changed meanwhile`, options);
+  }
+}

@@ -1,6 +1,7 @@
 import { type EmbedDependencies, embedFromEnvironment } from '../composition/embed';
 import { embeddedModulePath } from '../domain/sessions/iframe-embed-url';
-import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie';
+import { clearedSessionCookie, readSessionCookie, sessionCookie, timeZoneCookie } from './session-cookie';
+import { canonicalTimeZone } from '../domain/time-zones';
 import { type EmbedRequest, embedHandler } from './embed-pipeline';
 import { type EmbedScriptRoute, embedScriptHandler, isEmbedScriptRoute } from './script-routes';
 import { frameCheck } from './frame-check';
@@ -10,7 +11,8 @@ import { changeCartLine, showCart, showCheckout } from './module/cart/actions';
 import { addToCart, showCatalog, showProduct } from './module/catalog/actions';
 import { PRODUCT_IMAGE_ROUTE, productImageHandler } from './product-image-route';
 import { assertSameOrigin } from './module/form-token';
-import { listOrders, placeOrder, showOrder } from './module/orders/actions';
+import { buyAgain, listOrders, placeOrder, showOrder } from './module/orders/actions';
+import { addToOrderGuide, changeOrderGuide, showOrderGuide } from './module/order-guide/actions';
 import { html, type JsonResponse, seeOther } from '../api/pipeline/responses';
 import type { FunctionRouteKey } from '../routes';
 
@@ -24,7 +26,9 @@ async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<Jso
   const sessionKey = event.queryStringParameters?.session_key;
   if (sessionKey !== undefined) {
     const opened = await deps.embeddedSessions.redeem(partnerId, sessionKey);
-    return seeOther(embeddedModulePath(partnerId), [sessionCookie(opened.cookieValue)]);
+    // The embed SDK adds the browser's zone (`tz`); without it (no script, or a bare link) the module falls back.
+    const zone = canonicalTimeZone(event.queryStringParameters?.tz ?? '');
+    return seeOther(embeddedModulePath(partnerId), [sessionCookie(opened.cookieValue), ...(zone ? [timeZoneCookie(zone)] : [])]);
   }
   return showCatalog(request);
 }
@@ -52,6 +56,10 @@ const ACTIONS: Record<Exclude<FunctionRouteKey<'embed'>, EmbedScriptRoute | type
   'GET /embedded/{partnerId}/orders': listOrders,
   'POST /embedded/{partnerId}/orders': placeOrder,
   'GET /embedded/{partnerId}/orders/{orderId}': showOrder,
+  'POST /embedded/{partnerId}/orders/{orderId}/buy-again': buyAgain,
+  'GET /embedded/{partnerId}/order-guide': showOrderGuide,
+  'POST /embedded/{partnerId}/order-guide': changeOrderGuide,
+  'POST /embedded/{partnerId}/order-guide/items': addToOrderGuide,
   'GET /embedded/{partnerId}/frame-check': frameCheck,
 };
 

@@ -50,6 +50,7 @@ export interface SetupRequest {
   };
   organizationEmail?: string;
   organizationPhone?: string;
+  timeZone?: string;
 }
 
 export interface SetupResponse {
@@ -396,6 +397,8 @@ export interface OrderList {
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
     user_email: string;
+    po_number: string | null;
+    notes: string | null;
     items: Array<{
       product_id: string;
       name: string;
@@ -471,6 +474,8 @@ export interface Order {
   status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
   partner_org_id: string;
   user_email: string;
+  po_number: string | null;
+  notes: string | null;
   items: Array<{
     product_id: string;
     name: string;
@@ -537,6 +542,8 @@ export interface SandboxOrderRequest {
     quantity: number;
   }>;
   internal_shipping_location_id?: string;
+  po_number?: string;
+  notes?: string;
 }
 
 export interface OrderChange {
@@ -546,6 +553,8 @@ export interface OrderChange {
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
     user_email: string;
+    po_number: string | null;
+    notes: string | null;
     items: Array<{
       product_id: string;
       name: string;
@@ -804,6 +813,8 @@ export interface OrderCreatedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     user_email: string;
     status: "pending";
@@ -835,6 +846,8 @@ export interface OrderConfirmedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "confirmed";
     confirmed_at: string;
@@ -849,6 +862,8 @@ export interface OrderShippedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "shipped";
     tracking_number: string;
@@ -880,6 +895,8 @@ export interface OrderDeliveredEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "delivered";
     delivered_at: string;
@@ -895,6 +912,8 @@ export interface OrderCancelledEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "cancelled";
     cancelled_at: string;
@@ -910,6 +929,8 @@ export interface OrderRefundedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "refunded" | "delivered";
     refunded_at: string;

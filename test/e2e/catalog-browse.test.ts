@@ -64,7 +64,7 @@ describe.skipIf(skip)('browsing the catalog in headless Chromium', () => {
     await page.getByRole('combobox', { name: 'Sort' }).selectOption('name');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.evaluate(() => Promise.all(Array.from(document.images).map((image) => image.decode().catch(() => undefined))));
-    await page.getByRole('spinbutton', { name: `Quantity of ${GLOVES}` }).fill('10');
+    await page.getByRole('spinbutton', { name: `Quantity of ${GLOVES}`, exact: true }).fill('10');
     await page.getByRole('button', { name: `Add ${GLOVES} to cart` }).click();
     await page.getByRole('status').filter({ hasText: GLOVES }).waitFor();
     await page.getByRole('link', { name: 'Cart, 10 items' }).waitFor();
@@ -74,7 +74,7 @@ describe.skipIf(skip)('browsing the catalog in headless Chromium', () => {
     await page.getByRole('link', { name: GLOVES, exact: true }).click();
     await page.getByRole('heading', { level: 1, name: GLOVES }).waitFor();
     await page.getByRole('img', { name: GLOVES }).first().waitFor();
-    await page.getByRole('spinbutton', { name: `Quantity of ${GLOVES}` }).waitFor();
+    await page.getByRole('spinbutton', { name: `Quantity of ${GLOVES}`, exact: true }).waitFor();
     await page.getByRole('button', { name: `Add ${GLOVES} to cart` }).waitFor();
     expect(await page.getByRole('heading', { name: 'More in Gloves & PPE' }).count()).toBe(1);
     await page.evaluate(() => Promise.all(Array.from(document.images).map((image) => image.decode().catch(() => undefined))));

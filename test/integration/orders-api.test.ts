@@ -115,6 +115,8 @@ describe('POST /v1/sandbox/orders', () => {
       status: 'pending',
       partner_org_id: partner.buyer.organization.internalOrgId,
       user_email: partner.buyer.profile.email,
+      po_number: null,
+      notes: null,
       items: [
         { product_id: 'DRIFT-010', name: 'Cotton rolls', unit: 'bag', quantity: 1, price: 0.1 },
         { product_id: 'DRIFT-020', name: 'Bite blocks', unit: 'each', quantity: 1, price: 0.2 },
@@ -137,6 +139,8 @@ describe('POST /v1/sandbox/orders', () => {
     expect(webhooks[0]!.body.data).toEqual({
       order_id: order.id,
       partner_org_id: partner.buyer.organization.internalOrgId,
+      po_number: null,
+      notes: null,
       user_email: partner.buyer.profile.email,
       status: 'pending',
       items: [
@@ -281,7 +285,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     const webhooks = webhooksOf(receiver, placed.id, partner.secret);
     expect(webhooks.map((w) => w.event).sort()).toEqual(['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.shipped']);
     const data = (event: string) => webhooks.find((w) => w.event === event)!.body.data;
-    const common = { order_id: placed.id, partner_org_id: partner.buyer.organization.internalOrgId };
+    const common = { order_id: placed.id, partner_org_id: partner.buyer.organization.internalOrgId, po_number: null, notes: null };
     expect(data('order.confirmed')).toEqual({ ...common, status: 'confirmed', confirmed_at: confirmed.body.order.confirmed_at, sequence: 2, previous_status: 'pending' });
     expect(data('order.shipped')).toEqual({
       ...common,
@@ -332,7 +336,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
       const cancellations = webhooksOf(receiver, order.id, partner.secret).filter((w) => w.event === 'order.cancelled');
       expect(cancellations).toHaveLength(1);
       expect(Object.keys(cancellations[0]!.body.data).sort()).toEqual(
-        ['cancelled_at', 'order_id', 'partner_org_id', 'status', 'sequence', 'previous_status', ...(order === bare ? [] : ['reason'])].sort(),
+        ['cancelled_at', 'order_id', 'partner_org_id', 'po_number', 'notes', 'status', 'sequence', 'previous_status', ...(order === bare ? [] : ['reason'])].sort(),
       );
     }
   });

@@ -24,6 +24,9 @@ const CATALOG_STYLE = css`
 .product .price{font-size:17px;font-weight:700;font-variant-numeric:tabular-nums;margin-top:auto;padding-top:8px}
 .product form,.buy{display:flex;align-items:center;gap:8px;margin:0}
 .qty{width:4.2em}
+.product .guide-add{display:flex;gap:6px;align-items:center;margin-top:6px;padding-top:8px;border-top:1px solid var(--line)}
+.product .guide-add input{width:64px;padding:4px 6px}
+.product .guide-add button{padding:4px 6px;font-size:13px}
 .results{color:var(--muted);font-size:14px;margin:0 0 10px}
 .pages{display:flex;align-items:center;justify-content:center;gap:14px;margin:20px 0 0}
 `;
@@ -96,6 +99,14 @@ const Card = ({ frame, view, product, index }: { frame: ModuleFrame; view: Catal
         <Hidden name="sort" value={view.sort === 'name' ? undefined : view.sort} />
         <Hidden name="page" value={view.page === 1 ? undefined : view.page} />
       </AddToCart>
+      <form class="guide-add" method="post" action={frame.paths.orderGuideItems}>
+        <TokenField token={frame.token} />
+        <input type="hidden" name="product_id" value={product.productId} />
+        <input type="number" name="quantity" min={1} max={99} value="1" aria-label={`Usual quantity of ${product.name}`} />
+        <button type="submit" aria-label={`Add ${product.name} to order guide`}>
+          Add to order guide
+        </button>
+      </form>
     </li>
   );
 };
