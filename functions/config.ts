@@ -40,6 +40,8 @@ export const RuntimeConfig = z.object({
   /** Points the Stripe SDK at the local stand-in, e.g. `http://127.0.0.1:12111`. */
   STRIPE_API_BASE: z.optional(z.url()),
   ALERT_SENDER_EMAIL: withDefault(z.string(), ''),
+  /** The private bucket of product pictures (the embed host reads it, the catalog import writes it). */
+  PRODUCT_IMAGES_BUCKET: withDefault(z.string(), ''),
   WEBHOOK_REQUIRE_HTTPS_PUBLIC: z.pipe(
     withDefault(z.enum(['true', 'false']), 'true'),
     z.transform((v: 'true' | 'false') => v === 'true'),

@@ -22,6 +22,7 @@ import { SessionAdmin } from './domain/sessions/session-admin';
 import type { SessionRepository } from './domain/sessions/session-repository';
 import type { DeliveryRepository } from './webhooks/delivery-repository';
 import type { OrderRepository } from './domain/orders/order-repository';
+import type { ProductImageStore } from './domain/catalog/product-image';
 import { OrderEventPublisher } from './webhooks/order-event-publisher';
 import { WebhookAdmin } from './webhooks/webhook-admin';
 import type { WebhookEndpointRepository } from './webhooks/webhook-endpoint';
@@ -65,6 +66,8 @@ export interface Dependencies extends BaseDependencies, CommerceDependencies {
   readonly deliveries: DeliveryRepository;
   /** Orders by id whatever their partner: the operator CLI acts for an order's own partner. */
   readonly orders: OrderRepository;
+  /** Product pictures: the catalog import and the local seed write them. */
+  readonly productImages: ProductImageStore;
 }
 
 export function createDependencies(config: RuntimeConfig, aws: AwsClients, overrides: DependencyOverrides = {}): Dependencies {
@@ -73,7 +76,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
   const functions: FunctionDependencies = {
     setup: composeSetup(base, aws, overrides),
     handshake: composeHandshake(base, aws.db),
-    embed: composeEmbed(base, aws.db, overrides.embedBrowserScripts),
+    embed: composeEmbed(base, aws, overrides.embedBrowserScripts),
     ordersApi: composeOrdersApi(base, aws.db),
     webhookTest: composeWebhookTest(base, aws),
     webhooksApi: composeWebhooksApi(base, aws),
@@ -114,6 +117,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     webhookEndpoints,
     deliveries,
     orders: orderRepository(tables, clock),
+    productImages: functions.embed.productImages,
     ...composeCommerce(base, tables),
   };
 }

@@ -19,8 +19,10 @@ import {
   IdempotencyKeyInFlight,
   IdempotencyKeyReused,
   InvalidOrderTransition,
+  OrderGuideChanged,
   OrderNotFound,
   OrganizationNotFound,
+  ProductNotFound,
   ProductUnavailable,
   ProfileNotFound,
   ProfileNotLinked,
@@ -60,7 +62,7 @@ export interface ModuleOutcome {
   readonly links: readonly ModuleLink[];
 }
 
-type Places = Pick<ModulePaths, 'home' | 'cart' | 'checkout' | 'orders'>;
+type Places = Pick<ModulePaths, 'home' | 'cart' | 'checkout' | 'orders' | 'orderGuide'>;
 
 interface Outcome<E> {
   /** By the route's error shape; a shape without an entry answers the route's 500. */
@@ -166,6 +168,15 @@ const ERROR_OUTCOMES: readonly Entry[] = [
       links: [toCart(places)],
     }),
   }),
+  // The module's product page (docs/module.md): unknown or no longer sold.
+  entry(ProductNotFound, {
+    module: (_, places) => ({
+      status: 404,
+      title: 'Product not found',
+      message: 'This product is not in the catalog, or is no longer sold.',
+      links: [{ href: places.home, label: 'Browse supplies', primary: true }],
+    }),
+  }),
   // The partner's shipping locations after setup (docs/setup.md).
   entry(ShippingLocationNotFound, { api: { general: general(404, 'Not Found', 'SHIPPING_LOCATION_NOT_FOUND') } }),
   entry(ShippingLocationAlreadyExists, { api: { general: general(409, 'Conflict', 'SHIPPING_LOCATION_ALREADY_EXISTS') } }),
@@ -200,6 +211,15 @@ const ERROR_OUTCOMES: readonly Entry[] = [
       title: 'Your cart changed while ordering',
       message: 'The order was submitted twice or the cart changed at the same moment. It was placed at most once: check Orders before trying again.',
       links: [{ ...toOrders(places), primary: true }, toCart(places)],
+    }),
+  }),
+  // The organization's shared order guide (docs/module.md): a line someone else changed since the page was shown.
+  entry(OrderGuideChanged, {
+    module: (_, places) => ({
+      status: 409,
+      title: 'The order guide changed',
+      message: 'Someone in your organization changed or removed this line after you opened the page, so nothing was changed. Check the order guide and try again.',
+      links: [{ href: places.orderGuide, label: 'Back to the order guide', primary: true }],
     }),
   }),
   entry(RequestForgeryRefused, {

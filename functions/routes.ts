@@ -193,6 +193,7 @@ export const ROUTES = [
   { ...embed, method: 'GET', path: '/embedded/{partnerId}', throttle: { rate: 50, burst: 100 } },
   { ...embed, method: 'POST', path: '/embedded/{partnerId}/logout', throttle: { rate: 10, burst: 20 } },
   // The procurement module (docs/module.md): pages are GETs, every change a form POST.
+  { ...page, method: 'GET', path: '/embedded/{partnerId}/products/{productId}' },
   { ...page, method: 'GET', path: '/embedded/{partnerId}/cart' },
   { ...page, method: 'POST', path: '/embedded/{partnerId}/cart/items' },
   { ...page, method: 'POST', path: '/embedded/{partnerId}/cart/items/{productId}' },
@@ -201,10 +202,19 @@ export const ROUTES = [
   // Placing an order writes a transaction: the lowest of the module's routes.
   { ...embed, method: 'POST', path: '/embedded/{partnerId}/orders', throttle: { rate: 20, burst: 40 } },
   { ...page, method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}' },
+  // Buy again writes up to 50 cart lines: a click, not a stream.
+  { ...embed, method: 'POST', path: '/embedded/{partnerId}/orders/{orderId}/buy-again', throttle: { rate: 20, burst: 40 } },
+  // The organization's order guide: the page, its one form, and the catalog cards' add.
+  { ...page, method: 'GET', path: '/embedded/{partnerId}/order-guide' },
+  { ...page, method: 'POST', path: '/embedded/{partnerId}/order-guide' },
+  { ...page, method: 'POST', path: '/embedded/{partnerId}/order-guide/items' },
   // The host SDK and the module bridge (docs/embedding.md): browsers cache the SDK for a year and the bridge for
   // five minutes, so these are mostly first visits. The frame check: one per mount of the SDK on another origin.
   { ...embed, method: 'GET', path: '/sdk/v1/embed.js', throttle: { rate: 50, burst: 100 } },
   { ...embed, method: 'GET', path: '/embedded/assets/bridge-v1.js', throttle: { rate: 50, burst: 100 } },
+  // Product pictures from the stack's bucket, by content key (immutable): same origin as the pages, so their CSP stays
+  // `img-src 'self'`. A catalog page shows up to 24 pictures; browsers keep each for a year.
+  { ...embed, method: 'GET', path: '/embedded/assets/products/{imageKey}', throttle: { rate: 200, burst: 400 } },
   { ...embed, method: 'GET', path: '/embedded/{partnerId}/frame-check', throttle: { rate: 50, burst: 100 } },
 ] as const satisfies readonly Route[];
 

@@ -5,6 +5,7 @@ import { DynamoDeliveryBatchReader } from '../adapters/dynamodb/delivery-batch-r
 import { DynamoDeliveryRepository } from '../adapters/dynamodb/delivery-repository';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
 import { DynamoIdentityDirectory } from '../adapters/dynamodb/identity-directory';
+import { DynamoOrderGuideRepository } from '../adapters/dynamodb/order-guide-repository';
 import { DynamoOrderRepository } from '../adapters/dynamodb/order-repository';
 import { DynamoOrganizationRepository } from '../adapters/dynamodb/organization-repository';
 import { DynamoPartnerRepository } from '../adapters/dynamodb/partner-repository';
@@ -42,6 +43,8 @@ export const deliveryBatchReader = (tables: DynamoTables) =>
 export const idempotencyStore = (tables: DynamoTables) => new DynamoIdempotencyStore(tables.db, table(tables, 'idempotency'));
 export const rateLimitCounter = (tables: DynamoTables) => new DynamoRateLimitCounter(tables.db, table(tables, 'rateLimits'));
 export const catalogRepository = (tables: DynamoTables) => new DynamoCatalogRepository(tables.db, table(tables, 'catalog'));
+/** Order guides are items of the carts table, under their own key prefix. */
+export const orderGuideRepository = (tables: DynamoTables) => new DynamoOrderGuideRepository(tables.db, table(tables, 'carts'));
 export const cartRepository = (tables: DynamoTables) => new DynamoCartRepository(tables.db, table(tables, 'carts'));
 /** The clock dates the outbox items' expiry. */
 export const orderRepository = (tables: DynamoTables, clock: Clock) =>

@@ -229,6 +229,14 @@ export class ProductUnavailable extends DomainError {
   }
 }
 
+/** No product with this id on sale: unknown, or inactive (a product page is only for what can be bought). */
+export class ProductNotFound extends DomainError {
+  override readonly name = 'ProductNotFound';
+  constructor(readonly productId: string) {
+    super('No such product on sale');
+  }
+}
+
 /**
  * The shipping location asked for is not an active location of the organization, or none
  * was asked for and the organization has no active default location.
@@ -305,5 +313,16 @@ export class WebhookEndpointNotFound extends DomainError {
   override readonly name = 'WebhookEndpointNotFound';
   constructor() {
     super('You have no webhook endpoint; ask the operator to set one up');
+  }
+}
+
+/**
+ * An order-guide line changed (or was removed) by someone else after the page that
+ * asked for this change was shown: nothing was changed, so no one's edit is lost.
+ */
+export class OrderGuideChanged extends DomainError {
+  override readonly name = 'OrderGuideChanged';
+  constructor(readonly productId: string, options?: ErrorOptions) {
+    super(`The order guide line of ${productId} changed meanwhile`, options);
   }
 }

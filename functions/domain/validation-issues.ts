@@ -19,6 +19,7 @@
  * | INVALID_TEXT               | a string holds an unpaired UTF-16 surrogate (not valid Unicode)           |
  * | CONTROL_CHARACTER          | a string holds a control (C0, DEL, C1) or bidi-override character         |
  * | INVALID_US_STATE           | province is not one of the 50 states or DC                                |
+ * | INVALID_TIME_ZONE          | timeZone is not an IANA time zone name this service knows                 |
  * | INVALID_POSTAL_CODE        | postalCode is not `12345` or `12345-6789`                                 |
  * | UNSUPPORTED_COUNTRY        | country is not the United States                                          |
  * | MULTIPLE_DEFAULT_LOCATIONS | a second (or later) shipping location has `isDefault: true`               |
@@ -47,6 +48,7 @@ export type RuleCode =
   | 'CONTROL_CHARACTER'
   | 'INVALID_US_STATE'
   | 'INVALID_POSTAL_CODE'
+  | 'INVALID_TIME_ZONE'
   | 'UNSUPPORTED_COUNTRY'
   | 'MULTIPLE_DEFAULT_LOCATIONS'
   | 'DUPLICATE_ID'

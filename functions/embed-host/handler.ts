@@ -1,15 +1,18 @@
 import { type EmbedDependencies, embedFromEnvironment } from '../composition/embed';
 import { embeddedModulePath } from '../domain/sessions/iframe-embed-url';
-import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie';
+import { clearedSessionCookie, readSessionCookie, sessionCookie, timeZoneCookie } from './session-cookie';
+import { canonicalTimeZone } from '../domain/time-zones';
 import { type EmbedRequest, embedHandler } from './embed-pipeline';
 import { type EmbedScriptRoute, embedScriptHandler, isEmbedScriptRoute } from './script-routes';
 import { frameCheck } from './frame-check';
 import type { HttpLambda } from '../api/pipeline/api-context';
 import { signedOutPage } from './host-pages';
 import { changeCartLine, showCart, showCheckout } from './module/cart/actions';
-import { addToCart, showCatalog } from './module/catalog/actions';
+import { addToCart, showCatalog, showProduct } from './module/catalog/actions';
+import { PRODUCT_IMAGE_ROUTE, productImageHandler } from './product-image-route';
 import { assertSameOrigin } from './module/form-token';
-import { listOrders, placeOrder, showOrder } from './module/orders/actions';
+import { buyAgain, listOrders, placeOrder, showOrder } from './module/orders/actions';
+import { addToOrderGuide, changeOrderGuide, showOrderGuide } from './module/order-guide/actions';
 import { html, type JsonResponse, seeOther } from '../api/pipeline/responses';
 import type { FunctionRouteKey } from '../routes';
 
@@ -23,7 +26,9 @@ async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<Jso
   const sessionKey = event.queryStringParameters?.session_key;
   if (sessionKey !== undefined) {
     const opened = await deps.embeddedSessions.redeem(partnerId, sessionKey);
-    return seeOther(embeddedModulePath(partnerId), [sessionCookie(opened.cookieValue)]);
+    // The embed SDK adds the browser's zone (`tz`); without it (no script, or a bare link) the module falls back.
+    const zone = canonicalTimeZone(event.queryStringParameters?.tz ?? '');
+    return seeOther(embeddedModulePath(partnerId), [sessionCookie(opened.cookieValue), ...(zone ? [timeZoneCookie(zone)] : [])]);
   }
   return showCatalog(request);
 }
@@ -40,9 +45,10 @@ async function logout({ event, partnerId, deps, frameAncestors }: EmbedRequest<E
 }
 
 /** Every embed route's action, by API Gateway's route key; the type makes a route of the table without one a compile error. */
-const ACTIONS: Record<Exclude<FunctionRouteKey<'embed'>, EmbedScriptRoute>, (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>> = {
+const ACTIONS: Record<Exclude<FunctionRouteKey<'embed'>, EmbedScriptRoute | typeof PRODUCT_IMAGE_ROUTE>, (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>> = {
   'GET /embedded/{partnerId}': openOrShow,
   'POST /embedded/{partnerId}/logout': logout,
+  'GET /embedded/{partnerId}/products/{productId}': showProduct,
   'GET /embedded/{partnerId}/cart': showCart,
   'POST /embedded/{partnerId}/cart/items': addToCart,
   'POST /embedded/{partnerId}/cart/items/{productId}': changeCartLine,
@@ -50,18 +56,27 @@ const ACTIONS: Record<Exclude<FunctionRouteKey<'embed'>, EmbedScriptRoute>, (req
   'GET /embedded/{partnerId}/orders': listOrders,
   'POST /embedded/{partnerId}/orders': placeOrder,
   'GET /embedded/{partnerId}/orders/{orderId}': showOrder,
+  'POST /embedded/{partnerId}/orders/{orderId}/buy-again': buyAgain,
+  'GET /embedded/{partnerId}/order-guide': showOrderGuide,
+  'POST /embedded/{partnerId}/order-guide': changeOrderGuide,
+  'POST /embedded/{partnerId}/order-guide/items': addToOrderGuide,
   'GET /embedded/{partnerId}/frame-check': frameCheck,
 };
 
-/** The scripts have no partner and are cached by browsers, so they skip the pages' pipeline (CSP, no-store, HTML errors). */
+/** The scripts and pictures have no partner and are cached by browsers, so they skip the pages' pipeline (CSP, no-store, HTML errors). */
 export const createEmbedHandler = (getDependencies: () => Promise<EmbedDependencies>): HttpLambda => {
   const scripts = embedScriptHandler(getDependencies);
+  const pictures = productImageHandler(getDependencies);
   const pages = embedHandler(getDependencies, (request) => {
     const action = ACTIONS[request.event.routeKey as keyof typeof ACTIONS] as (typeof ACTIONS)[keyof typeof ACTIONS] | undefined;
     if (!action) throw new Error(`The embed function has no action for route ${request.event.routeKey}`);
     return action(request);
   });
-  return (event, context) => (isEmbedScriptRoute(event.routeKey) ? scripts(event, context) : pages(event, context));
+  return (event, context) => {
+    if (isEmbedScriptRoute(event.routeKey)) return scripts(event, context);
+    if (event.routeKey === PRODUCT_IMAGE_ROUTE) return pictures(event, context);
+    return pages(event, context);
+  };
 };
 
 export const handler = createEmbedHandler(embedFromEnvironment);

@@ -6,14 +6,16 @@ import { frameAncestorSources } from './frame-ancestor-sources';
 import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencies';
 
 /**
- * The pages allow only their own inline style, the bridge script from our own origin
- * (no inline script) and same-origin form posts; framing is the partner's allow-list.
+ * The pages allow only their own inline style, the bridge script and the product pictures
+ * from our own origin (no inline script, no other images) and same-origin form posts;
+ * framing is the partner's allow-list.
  */
 export function contentSecurityPolicy(frameAncestors: readonly string[]): string {
   const sources = frameAncestorSources(frameAncestors);
   return [
     "default-src 'none'",
     "script-src 'self'",
+    "img-src 'self'",
     "style-src 'unsafe-inline'",
     "form-action 'self'",
     "base-uri 'none'",

@@ -36,6 +36,24 @@ function embedLinkPartner(url: unknown, embedOrigin: string): string | undefined
   }
 }
 
+/**
+ * The link with the browser's IANA zone added as `tz`, so the module shows times in it
+ * (the embed host keeps it in a cookie when it redeems the link). Without a zone, or
+ * without this script at all, the module falls back to the organization's zone.
+ */
+function withBrowserTimeZone(url: string): string {
+  let zone: string | undefined;
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    zone = undefined;
+  }
+  if (!zone) return url;
+  const parsed = new URL(url);
+  parsed.searchParams.set('tz', zone);
+  return parsed.toString();
+}
+
 export function mountModule(container: HTMLElement, options: MountOptions, embedOrigin: string): EmbeddedModule {
   const iframe = createModuleIframe(options.title ?? 'Supplies module', options.height);
   const timeoutMs = options.loadTimeoutMs ?? 10_000;
@@ -97,7 +115,7 @@ export function mountModule(container: HTMLElement, options: MountOptions, embed
       return;
     }
     void checkFrameOrigin(current, partnerId);
-    iframe.src = url as string;
+    iframe.src = withBrowserTimeZone(url as string);
   };
 
   const renew = () => {

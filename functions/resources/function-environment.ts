@@ -4,7 +4,7 @@
  * never configure the same function differently.
  */
 import type { RuntimeEnvironment } from '../config';
-import type { QueueName } from './resource-definitions';
+import { productImagesBucketName, type QueueName } from './resource-definitions';
 import type { EnvironmentConfig } from './stages';
 
 /** Where a stack runs on the local stand-ins instead of AWS. */
@@ -35,6 +35,7 @@ export function functionEnvironment(stage: EnvironmentConfig, options: FunctionE
     API_KEY_PREFIX: stage.apiKeyPrefix,
     RESOURCE_PREFIX: options.resourcePrefix ?? stage.resourcePrefix,
     EMBED_BASE_URL: options.embedBaseUrl ?? `https://${stage.embedDomainName}`,
+    PRODUCT_IMAGES_BUCKET: productImagesBucketName(options.resourcePrefix ?? stage.resourcePrefix),
     ORDER_EVENTS_QUEUE_URL: options.queueUrls.orderEvents,
     WEBHOOK_DELIVERIES_QUEUE_URL: options.queueUrls.webhookDeliveries,
     ...(local

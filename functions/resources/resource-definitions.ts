@@ -106,6 +106,12 @@ export const tableName = (prefix: string, table: TableName): string => `${prefix
 export const queueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}`;
 export const deadLetterQueueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}-dlq`;
 
+/**
+ * The stage's private bucket of product pictures (the CDK stack's, and fauxqs's locally).
+ * Named from the prefix, so the operator CLI finds it without asking CloudFormation.
+ */
+export const productImagesBucketName = (prefix: string): string => `${prefix}-product-images`;
+
 /** Lambda handlers, by name; each entry exports `handler`. The HTTP ones serve the routes of functions/routes.ts. */
 export type HttpFunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest' | 'webhooksApi';
 export type FunctionName = HttpFunctionName | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';

@@ -44,6 +44,13 @@ const common = {
    */
   sequence: z.number().int().positive().optional(),
   previous_status: z.enum(ORDER_STATUSES).nullable().optional(),
+  /**
+   * The buyer's purchase-order number and notes from checkout (or the sandbox order's
+   * `po_number` and `notes`), null when not given. Events built from orders always carry
+   * them, on every kind; the raw `order-event` tool may omit them.
+   */
+  po_number: z.string().max(64).nullable().optional(),
+  notes: z.string().max(500).nullable().optional(),
   /** Only on sample events sent by POST /v1/webhooks/test. */
   test: z.literal(true).optional(),
 };

@@ -70,6 +70,7 @@ export function sampleOrderEvent(input: SampleOrderEventInput): OrderEventMessag
     internalOrgId: input.internalOrgId,
     profileId: randomUUID() as ProfileId,
     userEmail: 'jordan.rivera@example.com',
+    poNumber: 'PO-2036-0042',
     items,
     shippingAddress: { locationId: randomUUID() as ShippingLocationId, locationName: 'Main office', ...SAMPLE_ADDRESS },
     ...pricing,

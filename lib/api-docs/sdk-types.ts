@@ -11,10 +11,17 @@ import type { OpenApiDocument } from './openapi-document';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/** Enums longer than this are typed by their values' type. */
+const MAX_ENUM_UNION = 50;
+
 function typeOf(schema: JsonSchema, indent: string): string {
   if (typeof schema.$ref === 'string') return schema.$ref.split('/').pop() as string;
   if ('const' in schema) return JSON.stringify(schema.const);
+  // A list too long to read as a union (the IANA time zones) is its values' type: the document keeps the list.
+  if (Array.isArray(schema.enum) && schema.enum.length > MAX_ENUM_UNION) return [...new Set(schema.enum.map((value) => (value === null ? 'null' : typeof value)))].join(' | ');
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  // JSON Schema's `type: ["string", "null"]` (a nullable field).
+  if (Array.isArray(schema.type)) return (schema.type as string[]).map((type) => typeOf({ ...schema, type }, indent)).join(' | ');
   const alternatives = alternativesOf(schema);
   if (alternatives) return alternatives.map((alternative) => typeOf(alternative, indent)).join(' | ');
   // `{ type: ['number', 'null'] }`: a nullable scalar.

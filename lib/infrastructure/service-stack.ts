@@ -9,6 +9,7 @@ import { Alarms } from './constructs/alarms';
 import { OperationsDashboard } from './constructs/dashboard';
 import { Api } from './constructs/api';
 import { NodeFunction } from './constructs/node-function';
+import { ProductImages } from './constructs/product-images';
 import { Queues } from './constructs/queues';
 import { Secrets } from './constructs/secrets';
 import { Tables } from './constructs/tables';
@@ -54,6 +55,7 @@ const tableAccess = (stage: Stage, name: FunctionName): TableAccess => {
 export class ServiceStack extends Stack {
   readonly tables: Tables;
   readonly queues: Queues;
+  readonly productImages: ProductImages;
   readonly functions: Readonly<Record<FunctionName, IFunction>>;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
@@ -74,6 +76,8 @@ export class ServiceStack extends Stack {
     // The embed host serves the SDK and the module bridge from its own bundle: no bucket, no second origin.
     const embed = apiFunction('Embed', 'embed', embedBrowserScriptDefines());
     const ordersApi = apiFunction('OrdersApi', 'ordersApi');
+    const productImages = (this.productImages = new ProductImages(this, 'ProductImages', { config }));
+    productImages.grantReadPictures(embed);
     // Exists on every stage (one function set per stack), but only sandbox routes to it and lets it publish.
     const webhookTest = apiFunction('WebhookTest', 'webhookTest');
     if (config.stage === 'sandbox') queues.queue.orderEvents.grantSendMessages(webhookTest);

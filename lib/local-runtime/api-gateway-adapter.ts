@@ -46,7 +46,7 @@ const notFound = (method: string, path: string): APIGatewayProxyStructuredResult
  * so locally the very same handler code runs behind the same event shape.
  */
 export function apiGatewayListener(routes: readonly LocalRoute[], pages: readonly LocalPage[] = []): RequestListener {
-  const compiled = routes.map((route) => ({ ...route, pattern: compile(route.path) }));
+  const compiled = [...routes].sort(bySpecificity).map((route) => ({ ...route, pattern: compile(route.path) }));
   return (req, res) => {
     const requestId = randomUUID();
     setCommonHeaders(res, requestId);
@@ -72,6 +72,19 @@ export function apiGatewayListener(routes: readonly LocalRoute[], pages: readonl
       if (!res.headersSent) send(res, { statusCode: 500, body: JSON.stringify({ message: 'Internal Server Error' }) });
     });
   };
+}
+
+/**
+ * API Gateway picks the most specific route whatever their order: segment by segment, a
+ * literal beats a `{parameter}` (`/embedded/assets/products/{imageKey}` before
+ * `/embedded/{partnerId}/products/{productId}`). The sort is stable, so routes of equal
+ * specificity keep their order.
+ */
+function bySpecificity(a: { path: string }, b: { path: string }): number {
+  const shape = (path: string) => path.split('/').map((segment) => (segment.startsWith('{') ? 1 : 0));
+  const [left, right] = [shape(a.path), shape(b.path)];
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) if (left[i] !== right[i]) return (left[i] as number) - (right[i] as number);
+  return 0;
 }
 
 function decodePathParameters(raw: Record<string, string>): Record<string, string> | undefined {

@@ -152,7 +152,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     onError: (error) => deps.logger.error({ msg: 'stream poller error', table: 'orders', error: String(error) }),
     ...(options.dataDir ? { positionFile: join(options.dataDir, ORDER_OUTBOX_POSITION_FILE) } : {}),
   });
-  await seedCatalog(deps.catalog);
+  await seedCatalog(deps);
   if (options.queuePollers ?? true) {
     Object.values(consumers).forEach((consumer) => consumer.start());
     orderOutbox.start();

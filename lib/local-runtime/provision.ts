@@ -7,10 +7,12 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   deadLetterQueueName,
+  productImagesBucketName,
   QUEUES,
   type QueueName,
   queueName,
@@ -19,11 +21,13 @@ import {
   tableName,
 } from '../../functions/resources/resource-definitions';
 
-/** Creates on the stand-ins the tables and queues the CDK stack defines, from the same definition. */
+/** Creates on the stand-ins the tables, queues and picture bucket the CDK stack defines, from the same definition. */
 export async function provisionLocalResources(
-  clients: { db: DynamoDBDocumentClient; sqs: SQSClient },
+  clients: { db: DynamoDBDocumentClient; sqs: SQSClient; s3: S3Client },
   prefix: string,
 ): Promise<Record<QueueName, string>> {
+  // CreateBucket is idempotent on fauxqs (which keeps objects in memory only: the seed writes the pictures again at every start).
+  await clients.s3.send(new CreateBucketCommand({ Bucket: productImagesBucketName(prefix) }));
   await Promise.all(
     Object.entries(TABLES).map(([name, definition]) =>
       createTable(clients.db as unknown as DynamoDBClient, tableName(prefix, name as keyof typeof TABLES), definition),

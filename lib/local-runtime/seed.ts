@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Dependencies } from '../../functions/container';
 import type { CatalogRepository } from '../../functions/domain/catalog/catalog-repository';
-import { parseCatalogImport } from '../../functions/domain/catalog/catalog-import';
+import { importCatalogFile } from '../../functions/domain/catalog/catalog-file-import';
+import type { ProductImageStore } from '../../functions/domain/catalog/product-image';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 
@@ -31,14 +33,23 @@ export async function seedSandboxPartner(deps: Dependencies, seedFile: string): 
   return { ...seeded, issued: true };
 }
 
+/** The seed catalog's `image` paths are relative to this directory (seed-images/). */
+const SEED_IMAGES_BASE = new URL('./', import.meta.url);
+
 /**
- * The seed supplies catalog, written only into an empty catalog: an operator's own
- * import survives restarts. Returns how many products were written.
+ * The seed supplies catalog, through the same import as an operator's file (pictures
+ * checked and stored, then the products), written only into an empty catalog: an
+ * operator's own import survives restarts. The pictures are stored on every start all
+ * the same: the local S3 (fauxqs) keeps nothing across restarts, DynamoDB Local does.
+ * Returns how many products were written.
  */
-export async function seedCatalog(catalog: CatalogRepository): Promise<number> {
-  if ((await catalog.listActive()).length > 0) return 0;
-  const parsed = parseCatalogImport(SEED_CATALOG);
-  if (!parsed.ok) throw new Error(`The seed catalog is invalid: ${parsed.issues.map((issue) => issue.message).join('; ')}`);
-  await catalog.upsertMany(parsed.products);
-  return parsed.products.length;
+export async function seedCatalog(deps: { catalog: CatalogRepository; productImages: ProductImageStore }): Promise<number> {
+  const empty = (await deps.catalog.listActive()).length === 0;
+  const imported = await importCatalogFile(SEED_CATALOG, {
+    catalog: empty ? deps.catalog : { upsertMany: async () => undefined },
+    images: deps.productImages,
+    readImage: async (path) => readFile(new URL(path, SEED_IMAGES_BASE)),
+  });
+  if (!imported.ok) throw new Error(`The seed catalog is invalid: ${imported.issues.map((issue) => issue.message).join('; ')}`);
+  return empty ? imported.products.length : 0;
 }

@@ -89,6 +89,7 @@ export async function startStandIns(options: StandInOptions = {}): Promise<Stand
       endpoints: {
         dynamodb,
         sqs: sqs.replace('0.0.0.0', '127.0.0.1'),
+        s3: sqs.replace('0.0.0.0', '127.0.0.1'),
         ses: `http://127.0.0.1:${sesPort}`,
         secretsManager: secrets.endpoint,
       },

@@ -3,8 +3,9 @@
  * `catalog list`). The file format is docs/operations.md "The catalog file".
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Dependencies } from '../../functions/container';
-import { parseCatalogImport } from '../../functions/domain/catalog/catalog-import';
+import { importCatalogFile } from '../../functions/domain/catalog/catalog-file-import';
 import { toProductRecord } from '../../functions/domain/catalog/product';
 import { ValidationFailed } from '../../functions/domain/errors';
 import { formatUsd, toCents } from '../../functions/domain/money';
@@ -12,12 +13,14 @@ import { tableLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
 import { FilePathOption } from './option-schemas';
 
-type Deps = Pick<Dependencies, 'catalog'>;
+type Deps = Pick<Dependencies, 'catalog' | 'productImages'>;
 
 /**
  * `catalog import --file FILE`: upserts every product of a JSON array by product_id. The
- * whole file is checked first; one invalid row and nothing is written, every problem is
- * reported by row and field. Products left out of the file stay as they are.
+ * whole file is checked first, each row's `image` too (a file path relative to FILE,
+ * checked by its content and size); one invalid row and nothing is written, every problem
+ * is reported by row and field. The pictures are uploaded, then the products written.
+ * Products left out of the file stay as they are.
  */
 export async function importCatalog(deps: Deps, options: { file: string }) {
   let text: string;
@@ -35,12 +38,16 @@ export async function importCatalog(deps: Deps, options: { file: string }) {
       `${options.file} is not valid JSON; nothing was imported`,
     );
   }
-  const parsed = parseCatalogImport(json);
+  const base = dirname(resolve(options.file));
+  const parsed = await importCatalogFile(json, {
+    catalog: deps.catalog,
+    images: deps.productImages,
+    readImage: (path) => readFile(resolve(base, path)),
+  });
   if (!parsed.ok) {
     const count = parsed.issues.length;
     throw new ValidationFailed(parsed.issues, `${options.file} has ${count} problem${count === 1 ? '' : 's'}; nothing was imported`);
   }
-  await deps.catalog.upsertMany(parsed.products);
   const active = parsed.products.filter((product) => product.active).length;
   return { imported: parsed.products.length, active, inactive: parsed.products.length - active, productIds: parsed.products.map((p) => p.productId) };
 }
@@ -52,7 +59,7 @@ export async function listCatalog(deps: Deps) {
 
 export const catalogCommands: CommandTable = {
   'catalog import': defineCommand({
-    summary: 'Upsert the products of a JSON file by product_id; a file with any invalid row changes nothing',
+    summary: 'Upsert the products of a JSON file by product_id, uploading their pictures; a file with any invalid row or picture changes nothing',
     options: {
       file: { schema: FilePathOption, placeholder: 'FILE', description: 'A JSON array of products (docs/operations.md, "The catalog file")' },
     },
@@ -76,8 +83,8 @@ export const catalogCommands: CommandTable = {
           result.products.length === 0
             ? ['The catalog is empty.']
             : tableLines(
-                ['PRODUCT ID', 'NAME', 'CATEGORY', 'PRICE', 'UNIT', 'ACTIVE'],
-                result.products.map((p) => [p.product_id, p.name, p.category, formatUsd(toCents(p.price)), p.unit, String(p.active)]),
+                ['PRODUCT ID', 'NAME', 'CATEGORY', 'PRICE', 'UNIT', 'ACTIVE', 'IMAGE'],
+                result.products.map((p) => [p.product_id, p.name, p.category, formatUsd(toCents(p.price)), p.unit, String(p.active), p.image]),
               ),
       };
     },

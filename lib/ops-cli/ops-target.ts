@@ -17,7 +17,7 @@ const LocalStackFile = z.object({
   resourcePrefix: z.string().min(1),
   stage: z.enum(['production', 'sandbox']),
   apiKeyPrefix: ApiKeyPrefix,
-  endpoints: z.object({ dynamodb: z.url(), sqs: z.url(), ses: z.url(), secretsManager: z.url() }),
+  endpoints: z.object({ dynamodb: z.url(), sqs: z.url(), ses: z.url(), secretsManager: z.url(), s3: z.url() }),
   stripeApiBase: z.url(),
   queueUrls: z.object({ orderEvents: z.string().min(1), webhookDeliveries: z.string().min(1) }),
   pid: z.number().int().positive().optional(),

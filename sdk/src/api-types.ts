@@ -50,6 +50,7 @@ export interface SetupRequest {
   };
   organizationEmail?: string;
   organizationPhone?: string;
+  timeZone?: string;
 }
 
 export interface SetupResponse {
@@ -382,9 +383,10 @@ export interface CatalogProductList {
     product_id: string;
     name: string;
     description: string;
-    category: "gloves-ppe" | "cleaning" | "office" | "breakroom" | "clinical-disposables";
+    category: string;
     price: number;
     unit: string;
+    image_url: string;
   }>;
   has_more: boolean;
 }
@@ -395,6 +397,8 @@ export interface OrderList {
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
     user_email: string;
+    po_number: string | null;
+    notes: string | null;
     items: Array<{
       product_id: string;
       name: string;
@@ -470,6 +474,8 @@ export interface Order {
   status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
   partner_org_id: string;
   user_email: string;
+  po_number: string | null;
+  notes: string | null;
   items: Array<{
     product_id: string;
     name: string;
@@ -536,6 +542,8 @@ export interface SandboxOrderRequest {
     quantity: number;
   }>;
   internal_shipping_location_id?: string;
+  po_number?: string;
+  notes?: string;
 }
 
 export interface OrderChange {
@@ -545,6 +553,8 @@ export interface OrderChange {
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
     user_email: string;
+    po_number: string | null;
+    notes: string | null;
     items: Array<{
       product_id: string;
       name: string;
@@ -803,6 +813,8 @@ export interface OrderCreatedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     user_email: string;
     status: "pending";
@@ -834,6 +846,8 @@ export interface OrderConfirmedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "confirmed";
     confirmed_at: string;
@@ -848,6 +862,8 @@ export interface OrderShippedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "shipped";
     tracking_number: string;
@@ -879,6 +895,8 @@ export interface OrderDeliveredEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "delivered";
     delivered_at: string;
@@ -894,6 +912,8 @@ export interface OrderCancelledEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "cancelled";
     cancelled_at: string;
@@ -909,6 +929,8 @@ export interface OrderRefundedEvent {
     partner_org_id: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
+    po_number?: string | null;
+    notes?: string | null;
     test?: true;
     status: "refunded" | "delivered";
     refunded_at: string;

@@ -9,6 +9,7 @@ import {
   QUEUES,
   TABLES,
   deadLetterQueueName,
+  productImagesBucketName,
   queueName,
   tableName,
   type FunctionName,
@@ -260,6 +261,25 @@ describe.each(STAGES)('the %s stack', (stage) => {
     expect(sqsActions('orderEvents')).toEqual([]);
     // No signing secret: nothing it answers is signed.
     expect(statementsOf(stage, 'webhooksApi').flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+  });
+
+  it('keeps product pictures in a private, encrypted, SSL-only bucket that only the embed function reads, and only there', () => {
+    const bucketId = logicalIdWhere(stage, 'AWS::S3::Bucket', 'BucketName', productImagesBucketName(config.resourcePrefix));
+    const bucket = resourcesOf(stage, 'AWS::S3::Bucket')[bucketId]!;
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+    });
+    expect(bucket.DeletionPolicy).toBe(config.retainData ? 'Retain' : 'Delete');
+    const policy = Object.values(resourcesOf(stage, 'AWS::S3::BucketPolicy')).find((p) => JSON.stringify(p.Properties!.Bucket).includes(bucketId));
+    expect(policy!.Properties!.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } }, Principal: { AWS: '*' } }),
+    );
+    expect(actionsOn(stage, 'embed', bucketId)).toEqual(['s3:GetObject']);
+    const onPictures = statementsOf(stage, 'embed').find((s) => references(s, bucketId))!;
+    expect(JSON.stringify(onPictures.Resource)).toContain('/products/*');
+    for (const fn of functionNames.filter((name) => name !== 'embed')) expect(actionsOn(stage, fn, bucketId), fn).toEqual([]);
   });
 
   it('grants no function a wildcard resource beyond X-Ray and ListStreams, which have no resource-level permissions', () => {

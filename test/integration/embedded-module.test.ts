@@ -169,10 +169,11 @@ describe('the procurement module', () => {
         productId,
         name: '<script>alert("x")</script> Gloves',
         description: 'A "quoted" & <b>bold</b> description',
-        category: 'gloves-ppe',
+        category: 'Gloves & PPE',
         priceCents: 1000,
         unit: "box of 'ten'",
         active: true,
+        image: `${'0'.repeat(64)}.svg`,
       },
     ]);
     const buyer = await provisionProfile(stack.deps, partner.partnerId);

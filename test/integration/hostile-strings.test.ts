@@ -2,7 +2,7 @@
  * Every page, with markup in every value a partner or a user can choose: organization and
  * user names, locations (name, nickname, address, delivery instructions), search text,
  * products from a catalog import, tracking, signatures, cancellation and refund reasons,
- * path and query junk. Each page is parsed as a browser would: no element, attribute or
+ * PO numbers and order notes, order-guide lines, path and query junk. Each page is parsed as a browser would: no element, attribute or
  * script may come from data, and each value shows as the text it is.
  */
 import { DomUtils, parseDocument } from 'htmlparser2';
@@ -23,7 +23,7 @@ const EVIL_URL = `https://track.test/t?n="><script>alert(1)</script>&x='onmouseo
 
 /** The elements our pages are made of: anything else came from data. */
 const OUR_ELEMENTS = new Set(
-  'html head meta title style script body a header div span b nav ul ol li strong br form input button main h1 h2 p label section aside dl dt dd fieldset legend address time table thead tbody tr th td small code iframe'.split(' '),
+  'html head meta title style script body a header div span b nav ul ol li strong br form input button main h1 h2 p label section aside dl dt dd fieldset legend address time table thead tbody tr th td small code iframe img textarea select option'.split(' '),
 );
 const OUR_SCRIPTS = new Set(['/embedded/assets/bridge-v1.js', '/demo/assets/demo-host.js']);
 
@@ -105,7 +105,11 @@ beforeAll(async () => {
     return res;
   };
 
-  const imported = parseCatalogImport([{ product_id: 'EVIL-1', name: EVIL, description: EVIL, category: 'gloves-ppe', price: 10, unit: SHORT, active: true }]);
+  // The category and the picture's key are data too (a key that is no key still only ever lands, encoded, in a src).
+  const imported = parseCatalogImport([
+    { product_id: 'EVIL-1', name: EVIL, description: EVIL, category: SHORT, price: 10, unit: SHORT, active: true, image: EVIL },
+    { product_id: 'evil.2', name: `${EVIL} 2`, description: EVIL, category: SHORT, price: 11, unit: SHORT, active: true, image: SHORT },
+  ]);
   if (!imported.ok) throw new Error(JSON.stringify(imported.issues));
   await stack.deps.catalog.upsertMany(imported.products);
 
@@ -128,13 +132,18 @@ beforeAll(async () => {
   await keep('catalog, category junk', `${base}?category=${encodeURIComponent(EVIL)}`, people, { cookie });
   await keep('catalog, search text', `${base}?q=${encodeURIComponent(EVIL.slice(0, 100))}`, [`“${EVIL.slice(0, 100)}”`], { cookie });
   await keep('catalog, no result', `${base}?q=${encodeURIComponent(`${SHORT} nothing`)}`, [`“${SHORT} nothing”`], { cookie });
+  await keep('catalog, hostile category, sorted by price', `${base}?category=${encodeURIComponent(SHORT)}&sort=price`, [EVIL, `${EVIL} 2`, SHORT], { cookie });
+  await keep('product page', `${base}/products/EVIL-1`, [...people, `${EVIL} 2`, `More in ${SHORT}`], { cookie });
+  const addedHere = await submit(`${base}/cart/items`, { product_id: 'evil.2', quantity: '2', from: 'product' });
+  await keep('product page after an add', addedHere.location as string, [`${EVIL} 2`], { cookie });
+  await keep('404 product', `${base}/products/${encodeURIComponent(SHORT)}`, [], { cookie });
   await keep('cart', `${base}/cart`, [...people, EVIL], { cookie });
   await keep('checkout, two locations', `${base}/checkout`, [EVIL, `main ${EVIL}`, ` (${EVIL})`], { cookie });
   await keep('checkout, the other location', `${base}/checkout?location=${buyer.locations[1]!.id}`, [`north ${EVIL}`], { cookie });
 
-  const placed = await submit(`${base}/orders`, { location: buyer.locations[0]!.id });
+  const placed = await submit(`${base}/orders`, { location: buyer.locations[0]!.id, po_number: SHORT, notes: EVIL });
   const orderId = /\/orders\/([0-9a-f-]{36})\?placed=1$/.exec(placed.location ?? '')?.[1] as string;
-  await keep('order placed', placed.location as string, [EVIL], { cookie });
+  await keep('order placed, with PO number and notes', placed.location as string, [EVIL, SHORT], { cookie });
   for (const [action, body] of [
     ['confirm', {}],
     ['ship', { carrier: SHORT, tracking_number: SHORT, tracking_url: EVIL_URL, estimated_delivery: '2036-01-09T17:00:00Z' }],
@@ -153,6 +162,22 @@ beforeAll(async () => {
   await keep('cancelled order', `${base}/orders/${second}`, [EVIL], { cookie });
   await keep('orders', `${base}/orders`, [EVIL, `to main ${EVIL}`], { cookie });
   await keep('orders, cursor junk', `${base}/orders?after=${encodeURIComponent(EVIL)}`, [], { cookie });
+
+  await keep('orders, status filter', `${base}/orders?status=refunded`, [EVIL], { cookie });
+  await keep('400 status junk', `${base}/orders?status=${encodeURIComponent(EVIL)}`, [], { cookie });
+  await keep('400 PO number too long', `${base}/orders`, [], { cookie, form: { csrf: token, po_number: EVIL } });
+  await keep('400 notes with a control character', `${base}/orders`, [], { cookie, form: { csrf: token, notes: `${SHORT}\u0007` } });
+
+  const guided = await submit(`${base}/order-guide/items`, { product_id: 'EVIL-1', quantity: '3' });
+  await keep('order guide after an add', guided.location as string, [EVIL], { cookie });
+  await keep('order guide, added junk', `${base}/order-guide?added=${encodeURIComponent(EVIL)}`, [EVIL], { cookie });
+  await keep('409 order guide changed', `${base}/order-guide`, [], { cookie, form: { csrf: token, action: 'save:EVIL-1', 'quantity:EVIL-1': '2', 'version:EVIL-1': '999' } });
+  await keep('400 order guide quantity', `${base}/order-guide`, [], { cookie, form: { csrf: token, action: `save:${EVIL}`, [`quantity:${EVIL}`]: EVIL } });
+  await keep('409 order guide unknown product', `${base}/order-guide/items`, [], { cookie, form: { csrf: token, product_id: EVIL, quantity: '1' } });
+  const again = await submit(`${base}/orders/${orderId}/buy-again`, {});
+  await keep('cart after Buy again', again.location as string, [EVIL], { cookie });
+  await keep('cart, notice junk', `${base}/cart?added=3&skipped=${encodeURIComponent(`EVIL-1,${EVIL}`)}`, [`No longer sold, so not added: ${EVIL}.`], { cookie });
+  await stack.deps.cartService.clear(buyer.profile.id);
 
   await keep('403 forged post', `${base}/cart/items`, [], { cookie, form: { csrf: EVIL, product_id: EVIL } });
   await keep('404 order', `${base}/orders/${encodeURIComponent(EVIL)}`, [], { cookie });
@@ -203,14 +228,29 @@ describe('pages with markup in every value a partner or user chooses', () => {
       ['catalog, category junk', 200],
       ['catalog, search text', 200],
       ['catalog, no result', 200],
+      ['catalog, hostile category, sorted by price', 200],
+      ['product page', 200],
+      ['product page after an add', 200],
+      ['404 product', 404],
       ['cart', 200],
       ['checkout, two locations', 200],
       ['checkout, the other location', 200],
-      ['order placed', 200],
+      ['order placed, with PO number and notes', 200],
       ['order with tracking, signature and refund', 200],
       ['cancelled order', 200],
       ['orders', 200],
       ['orders, cursor junk', expect.any(Number)],
+      ['orders, status filter', 200],
+      ['400 status junk', 400],
+      ['400 PO number too long', 400],
+      ['400 notes with a control character', 400],
+      ['order guide after an add', 200],
+      ['order guide, added junk', 200],
+      ['409 order guide changed', 409],
+      ['400 order guide quantity', 400],
+      ['409 order guide unknown product', 409],
+      ['cart after Buy again', 200],
+      ['cart, notice junk', 200],
       ['403 forged post', 403],
       ['404 order', 404],
       ['409 empty cart', 409],
@@ -231,7 +271,12 @@ describe('pages with markup in every value a partner or user chooses', () => {
     for (const page of pages) {
       expect(injections(page.html), page.label).toEqual([]);
       expect(page.html, page.label).not.toContain('<script>alert');
-      expect(page.html, page.label).not.toContain('<img');
+      expect(page.html, page.label).not.toContain('<img src=x');
+      // Our only pictures: the product pictures, from our own asset route, the key one encoded path segment.
+      for (const image of elementsOf(parseDocument(page.html).children).filter((e) => e.name === 'img')) {
+        expect(image.attribs.src, page.label).toMatch(/^\/embedded\/assets\/products\/[A-Za-z0-9%._~!*'()-]+$/);
+        expect(Object.keys(image.attribs).sort(), page.label).toEqual(['alt', 'decoding', 'height', 'src', 'width', ...(image.attribs.loading ? ['loading'] : [])].sort());
+      }
     }
   });
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runOps } from '../../lib/ops-cli/run-ops';
-import { anItem, anOrderingPartner, deliverEverything, DRIFT_PRODUCTS, importDriftProducts, type OrderingPartner, webhooksOf } from '../support/order-pipeline';
+import { A_PICTURE, anItem, anOrderingPartner, deliverEverything, DRIFT_PRODUCTS, importDriftProducts, type OrderingPartner, webhooksOf } from '../support/order-pipeline';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { purgeQueues } from '../support/webhook-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -52,9 +52,10 @@ const placeOrder = async (partner: OrderingPartner) =>
 
 describe('catalog import and list', () => {
   it('upserts by product_id, keeps products left out, hides active: false, and lists inactive ones too', async () => {
+    aFile('picture.svg', A_PICTURE.toString());
     const file = aFile('good.json', [
       { ...DRIFT_PRODUCTS[0], name: 'Cotton rolls, 2 inch', price: 0.15 },
-      { product_id: 'NEW-BIB-500', name: 'Patient bibs', description: 'Two-ply', category: 'clinical-disposables', price: 24.5, unit: 'case of 500', active: false },
+      { product_id: 'NEW-BIB-500', name: 'Patient bibs', description: 'Two-ply', category: 'clinical-disposables', price: 24.5, unit: 'case of 500', active: false, image: 'picture.svg' },
     ]);
     const run = await ops(['catalog', 'import', '--file', file]);
     expect(run.code).toBe(0);
@@ -69,8 +70,8 @@ describe('catalog import and list', () => {
     expect((await stack.deps.catalog.listActive()).some((p) => p.productId === 'NEW-BIB-500')).toBe(false);
 
     const text = await ops(['catalog', 'list']);
-    expect(text.out[0]).toMatch(/^PRODUCT ID\s+NAME\s+CATEGORY\s+PRICE\s+UNIT\s+ACTIVE$/);
-    expect(text.text).toMatch(/NEW-BIB-500\s+Patient bibs\s+clinical-disposables\s+\$24\.50\s+case of 500\s+false/);
+    expect(text.out[0]).toMatch(/^PRODUCT ID\s+NAME\s+CATEGORY\s+PRICE\s+UNIT\s+ACTIVE\s+IMAGE$/);
+    expect(text.text).toMatch(/NEW-BIB-500\s+Patient bibs\s+clinical-disposables\s+\$24\.50\s+case of 500\s+false\s+[0-9a-f]{64}\.svg/);
   });
 
   it('reports every invalid row by index and field on one line, exit 1, and applies nothing of the file', async () => {
@@ -86,7 +87,7 @@ describe('catalog import and list', () => {
     expect(run.out).toEqual([]);
     expect(run.err).toHaveLength(1);
     expect(run.err[0]).toMatch(/^Error: .*bad\.json has \d+ problems; nothing was imported: /);
-    for (const fragment of ['[1].price', '[2]', 'DRIFT-020', '[3].product_id', '[3].name', '[3].category', '[3].price']) expect(run.err[0]).toContain(fragment);
+    for (const fragment of ['[1].price', '[2]', 'DRIFT-020', '[3].product_id', '[3].name', '[3].image', '[3].price']) expect(run.err[0]).toContain(fragment);
     expect((await ops(['catalog', 'list', '--json'])).json).toEqual(before.json);
 
     const malformed = await ops(['catalog', 'import', '--file', aFile('broken.json', '[{"product_id": ')]);

@@ -4,7 +4,6 @@ import type { ProductId } from '../../functions/domain/catalog/product';
 import type { Order } from '../../functions/domain/orders/order';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
-import type { CategoryId } from '../../functions/domain/catalog/categories';
 import type { Product } from '../../functions/domain/catalog/product';
 import type { Cents } from '../../functions/domain/money';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
@@ -102,10 +101,11 @@ describe('order webhooks come from orders', () => {
       productId: 'EMOJI-GLOVES-🧤' as ProductId,
       name,
       description: 'Boxed in 📦',
-      category: 'gloves-ppe' satisfies CategoryId,
+      category: 'Gloves & PPE 🧤',
       priceCents: 1250 as Cents,
       unit: 'box of 100 🧤',
       active: true,
+      image: `${'0'.repeat(64)}.svg`,
     };
     await stack.deps.catalog.upsertMany([product]);
     const { partnerId } = await stack.deps.partnerAdmin.createPartner({ name: 'Emoji Partner 🎉', alertEmail: 'alerts@partner.test' });

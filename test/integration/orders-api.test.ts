@@ -81,7 +81,8 @@ describe('GET /v1/catalog/products', () => {
     expect(response.body.has_more).toBe(false);
     expect(response.body.data.length).toBeGreaterThan(30);
     for (const product of response.body.data) {
-      expect(Object.keys(product).sort()).toEqual(['category', 'description', 'name', 'price', 'product_id', 'unit']);
+      expect(Object.keys(product).sort()).toEqual(['category', 'description', 'image_url', 'name', 'price', 'product_id', 'unit']);
+      expect(product.image_url).toMatch(new RegExp(`^${stack.url}/embedded/assets/products/[0-9a-f]{64}[.]svg$`));
     }
     const ids = response.body.data.map((p: { product_id: string }) => p.product_id);
     expect(ids).toContain('DRIFT-1999');
@@ -114,6 +115,8 @@ describe('POST /v1/sandbox/orders', () => {
       status: 'pending',
       partner_org_id: partner.buyer.organization.internalOrgId,
       user_email: partner.buyer.profile.email,
+      po_number: null,
+      notes: null,
       items: [
         { product_id: 'DRIFT-010', name: 'Cotton rolls', unit: 'bag', quantity: 1, price: 0.1 },
         { product_id: 'DRIFT-020', name: 'Bite blocks', unit: 'each', quantity: 1, price: 0.2 },
@@ -136,6 +139,8 @@ describe('POST /v1/sandbox/orders', () => {
     expect(webhooks[0]!.body.data).toEqual({
       order_id: order.id,
       partner_org_id: partner.buyer.organization.internalOrgId,
+      po_number: null,
+      notes: null,
       user_email: partner.buyer.profile.email,
       status: 'pending',
       items: [
@@ -180,7 +185,7 @@ describe('POST /v1/sandbox/orders', () => {
 
   it('answers 400 with every problem of the body, and PRODUCT_UNAVAILABLE for unknown or inactive products, placing nothing', async () => {
     const partner = await anOrderingPartner(stack, receiver);
-    const invalid = await stack.post('/v1/sandbox/orders', { items: [anItem('DRIFT-010', 0), anItem('DRIFT-010'), { product_id: 'lower-case' }] }, partner.bearer);
+    const invalid = await stack.post('/v1/sandbox/orders', { items: [anItem('DRIFT-010', 0), anItem('DRIFT-010'), { product_id: 'has space' }] }, partner.bearer);
     expect(invalid.status).toBe(400);
     expect(invalid.body.code).toBe('VALIDATION_ERROR');
     expect(invalid.body.details.map((d: { code: string; path: string[] }) => `${d.code}@${d.path.join('.')}`).sort()).toEqual(
@@ -195,6 +200,9 @@ describe('POST /v1/sandbox/orders', () => {
     const unavailable = await placeOrder(partner, { items: [anItem('RETIRED-1'), anItem('NO-SUCH-SKU')] });
     expect(unavailable.status).toBe(400);
     expect(unavailable.body).toMatchObject({ code: 'PRODUCT_UNAVAILABLE' });
+    // Product ids are matched exactly: a lower-case spelling of DRIFT-010 is another, unknown, product.
+    const otherCase = await placeOrder(partner, { items: [anItem('drift-010')] });
+    expect(otherCase.body).toMatchObject({ code: 'PRODUCT_UNAVAILABLE' });
     expect(unavailable.body.details.map((d: { message: string }) => d.message).join(' ')).toMatch(/RETIRED-1.*NO-SUCH-SKU|NO-SUCH-SKU.*RETIRED-1/);
 
     const listed = await get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}`, partner.bearer);
@@ -277,7 +285,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     const webhooks = webhooksOf(receiver, placed.id, partner.secret);
     expect(webhooks.map((w) => w.event).sort()).toEqual(['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.shipped']);
     const data = (event: string) => webhooks.find((w) => w.event === event)!.body.data;
-    const common = { order_id: placed.id, partner_org_id: partner.buyer.organization.internalOrgId };
+    const common = { order_id: placed.id, partner_org_id: partner.buyer.organization.internalOrgId, po_number: null, notes: null };
     expect(data('order.confirmed')).toEqual({ ...common, status: 'confirmed', confirmed_at: confirmed.body.order.confirmed_at, sequence: 2, previous_status: 'pending' });
     expect(data('order.shipped')).toEqual({
       ...common,
@@ -328,7 +336,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
       const cancellations = webhooksOf(receiver, order.id, partner.secret).filter((w) => w.event === 'order.cancelled');
       expect(cancellations).toHaveLength(1);
       expect(Object.keys(cancellations[0]!.body.data).sort()).toEqual(
-        ['cancelled_at', 'order_id', 'partner_org_id', 'status', 'sequence', 'previous_status', ...(order === bare ? [] : ['reason'])].sort(),
+        ['cancelled_at', 'order_id', 'partner_org_id', 'po_number', 'notes', 'status', 'sequence', 'previous_status', ...(order === bare ? [] : ['reason'])].sort(),
       );
     }
   });

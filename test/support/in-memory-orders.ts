@@ -123,7 +123,7 @@ export class InMemoryOrderRepository implements OrderRepository {
   async listByOrganization(organizationId: OrganizationId, page: OrderPageRequest = {}): Promise<OrderPage> {
     const limit = page.limit ?? DEFAULT_ORDER_PAGE_SIZE;
     const newestFirst = [...this.orders.values()]
-      .filter((order) => order.organizationId === organizationId)
+      .filter((order) => order.organizationId === organizationId && (page.status === undefined || order.status === page.status))
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
     let start = 0;
     if (page.startingAfter !== undefined) {

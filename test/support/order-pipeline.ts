@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { ProductId } from '../../functions/domain/catalog/product';
-import { parseCatalogImport } from '../../functions/domain/catalog/catalog-import';
+import { importCatalogFile } from '../../functions/domain/catalog/catalog-file-import';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
@@ -14,19 +14,21 @@ import { aSetupBody, provisionProfile, type ProvisionedProfile, type SetupBody }
 import type { TestStack } from './test-stack';
 import type { WebhookReceiver } from './webhook-receiver';
 
+/** A picture for test products: the import checks it like any other. */
+export const A_PICTURE = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#5b9bd5"/></svg>');
+
 /** Prices whose float sums drift: 0.1 + 0.2 is 0.30000000000000004, 19.99 × 3 is 59.96999999999999. */
 export const DRIFT_PRODUCTS = [
-  { product_id: 'DRIFT-010', name: 'Cotton rolls', description: 'Ten cents', category: 'clinical-disposables', price: 0.1, unit: 'bag', active: true },
-  { product_id: 'DRIFT-020', name: 'Bite blocks', description: 'Twenty cents', category: 'clinical-disposables', price: 0.2, unit: 'each', active: true },
-  { product_id: 'DRIFT-1999', name: 'Exam gloves', description: 'Nineteen ninety-nine', category: 'gloves-ppe', price: 19.99, unit: 'box of 100', active: true },
-  { product_id: 'RETIRED-1', name: 'Retired product', description: 'No longer sold', category: 'office', price: 5, unit: 'each', active: false },
+  { product_id: 'DRIFT-010', name: 'Cotton rolls', description: 'Ten cents', category: 'clinical-disposables', price: 0.1, unit: 'bag', active: true, image: 'picture.svg' },
+  { product_id: 'DRIFT-020', name: 'Bite blocks', description: 'Twenty cents', category: 'clinical-disposables', price: 0.2, unit: 'each', active: true, image: 'picture.svg' },
+  { product_id: 'DRIFT-1999', name: 'Exam gloves', description: 'Nineteen ninety-nine', category: 'gloves-ppe', price: 19.99, unit: 'box of 100', active: true, image: 'picture.svg' },
+  { product_id: 'RETIRED-1', name: 'Retired product', description: 'No longer sold', category: 'office', price: 5, unit: 'each', active: false, image: 'picture.svg' },
 ];
 
 /** Adds the drift products to the stack's catalog (the seed catalog stays). */
 export async function importDriftProducts(stack: TestStack): Promise<void> {
-  const parsed = parseCatalogImport(DRIFT_PRODUCTS);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
-  await stack.deps.catalog.upsertMany(parsed.products);
+  const imported = await importCatalogFile(DRIFT_PRODUCTS, { catalog: stack.deps.catalog, images: stack.deps.productImages, readImage: async () => A_PICTURE });
+  if (!imported.ok) throw new Error(JSON.stringify(imported.issues));
 }
 
 export interface OrderingPartner {

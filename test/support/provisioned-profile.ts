@@ -63,6 +63,7 @@ export async function provisionProfile(
     internalOrgId: input.internalOrgId,
     name: input.organizationName,
     paymentCustomerId: `cus_test_${randomUUID().slice(0, 12)}`,
+    ...(input.timeZone ? { timeZone: input.timeZone } : {}),
     createdAt: now,
   };
   const profileId = randomUUID() as ProfileId;

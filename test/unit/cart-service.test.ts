@@ -19,10 +19,11 @@ const someProducts = (count: number): Product[] =>
     productId: `BULK-${index}` as ProductId,
     name: `Bulk item ${index}`,
     description: 'A product for limit tests.',
-    category: 'office',
+    category: 'Office Supplies',
     priceCents: 100,
     unit: 'each',
     active: true,
+    image: `${'0'.repeat(64)}.svg`,
   }));
 
 describe('cart', () => {

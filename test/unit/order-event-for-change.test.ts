@@ -49,6 +49,8 @@ describe('order events', () => {
       partner_org_id: placed.internalOrgId,
       sequence: 1,
       previous_status: null,
+      po_number: null,
+      notes: null,
       user_email: profile.email,
       status: 'pending',
       items: [
@@ -68,7 +70,7 @@ describe('order events', () => {
     const { orders, final } = await anOrderThroughItsLife();
     const [, confirmed, shipped, delivered, refunded] = orders.events.map((event) => event.data);
     const at = (status: string) => final.statusHistory.find((change) => change.status === status)!.at;
-    const ids = { order_id: final.id, partner_org_id: final.internalOrgId };
+    const ids = { order_id: final.id, partner_org_id: final.internalOrgId, po_number: null, notes: null };
     expect(confirmed).toEqual({ ...ids, sequence: 2, previous_status: 'pending', status: 'confirmed', confirmed_at: at('confirmed') });
     expect(shipped).toMatchObject({ ...SHIP, sequence: 3, previous_status: 'confirmed', status: 'shipped', shipped_at: at('shipped'), total: 59.2 });
     expect(delivered).toEqual({ ...ids, sequence: 4, previous_status: 'shipped', status: 'delivered', delivered_at: at('delivered'), signature: 'R. Front-Desk' });

@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCom
 import type { Clock } from '../../domain/clock';
 import { ConcurrentModification, ValidationFailed } from '../../domain/errors';
 import type { Cart } from '../../domain/orders/cart';
-import type { Order, OrderId } from '../../domain/orders/order';
+import type { Order, OrderId, OrderStatus } from '../../domain/orders/order';
 import { toOutboxRecord } from '../../domain/orders/order-outbox';
 import {
   DEFAULT_ORDER_PAGE_SIZE,
@@ -121,6 +121,7 @@ export class DynamoOrderRepository implements OrderRepository {
         : page.cursor === undefined
           ? undefined
           : decodeCursor(page.cursor, partition);
+    if (page.status !== undefined) return this.listInStatus(partition, page.status, limit, startKey);
     const { Items = [], LastEvaluatedKey } = await this.db.send(
       new QueryCommand({
         TableName: this.tables.orders,
@@ -136,6 +137,38 @@ export class DynamoOrderRepository implements OrderRepository {
     // DynamoDB may hand back a key after an exactly full last page; only promise more when there is more.
     const nextCursor = LastEvaluatedKey && (await this.hasMore(partition, LastEvaluatedKey)) ? encodeCursor(LastEvaluatedKey) : undefined;
     return { orders, ...(nextCursor ? { nextCursor } : {}) };
+  }
+
+  /**
+   * One page of the organization's orders in one status: gsi1 read newest first with a
+   * filter, as many reads as it takes to find one more order than the page holds (so
+   * `nextCursor` promises only what exists). The cursor is the last shown order's key.
+   */
+  private async listInStatus(partition: string, status: OrderStatus, limit: number, startKey: Record<string, unknown> | undefined): Promise<OrderPage> {
+    const found: Order[] = [];
+    let exclusiveStartKey = startKey;
+    do {
+      const { Items = [], LastEvaluatedKey } = await this.db.send(
+        new QueryCommand({
+          TableName: this.tables.orders,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          FilterExpression: '#order.#status = :status',
+          ExpressionAttributeNames: { '#order': 'order', '#status': 'status' },
+          ExpressionAttributeValues: { ':pk': partition, ':status': status },
+          ScanIndexForward: false,
+          Limit: Math.max(limit + 1, 25),
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+      found.push(...Items.map((item) => item.order as Order));
+      exclusiveStartKey = LastEvaluatedKey;
+    } while (found.length <= limit && exclusiveStartKey);
+    const orders = found.slice(0, limit);
+    const last = orders.at(-1);
+    if (found.length <= limit || !last) return { orders };
+    const { pk, sk, gsi1pk, gsi1sk } = toItem(last);
+    return { orders, nextCursor: encodeCursor({ pk, sk, gsi1pk, gsi1sk }) };
   }
 
   /** gsi1's key of an order of this organization, to start a page after it. */

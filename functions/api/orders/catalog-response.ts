@@ -5,8 +5,8 @@
  */
 // zod/mini: the orders Lambda builds this schema at cold start.
 import * as z from 'zod/mini';
-import { CategoryId } from '../../domain/catalog/categories';
 import type { Product } from '../../domain/catalog/product';
+import { productImagePath } from '../../domain/catalog/product-image';
 import { fromCents } from '../../domain/money';
 
 export const CatalogProductBody = z.strictObject({
@@ -14,18 +14,22 @@ export const CatalogProductBody = z.strictObject({
   product_id: z.string(),
   name: z.string(),
   description: z.string(),
-  category: CategoryId,
+  /** A name people read, e.g. "Gloves & PPE"; the catalog import defines the categories. */
+  category: z.string(),
   /** US dollars, at most two decimals. */
   price: z.number().check(z.gt(0)),
   /** What one of `quantity` is, e.g. "box of 100". */
   unit: z.string(),
+  /** The product's picture on the embed host (absolute URL; content-addressed, cacheable for a year). */
+  image_url: z.url(),
 });
 
 /** Every active product in catalog order, on one page: `has_more` is false today (a boolean, so paging can come without breaking a client). */
 export const CatalogProductListBody = z.strictObject({ data: z.array(CatalogProductBody), has_more: z.boolean() });
 export type CatalogProductListBody = z.infer<typeof CatalogProductListBody>;
 
-export const toCatalogResponse = (products: readonly Product[]): CatalogProductListBody => ({
+/** `embedBaseUrl`: the embed host with its scheme, where the pictures are served. */
+export const toCatalogResponse = (products: readonly Product[], embedBaseUrl: string): CatalogProductListBody => ({
   data: products.map((product) => ({
     product_id: product.productId,
     name: product.name,
@@ -33,6 +37,7 @@ export const toCatalogResponse = (products: readonly Product[]): CatalogProductL
     category: product.category,
     price: fromCents(product.priceCents),
     unit: product.unit,
+    image_url: new URL(productImagePath(product.image), embedBaseUrl).href,
   })),
   has_more: false,
 });

@@ -32,7 +32,7 @@ export const createOrdersApiHandler = (getDependencies: GetDependencies) =>
   routedHandler('ordersApi', {
     'GET /v1/catalog/products': apiHandler('GET /v1/catalog/products', getDependencies, async ({ deps }) => {
       const products = await deps.catalog.listActive();
-      return json(200, toCatalogResponse(products));
+      return json(200, toCatalogResponse(products, deps.config.EMBED_BASE_URL));
     }),
 
     'GET /v1/orders/{order_id}': apiHandler('GET /v1/orders/{order_id}', getDependencies, async ({ event, caller, deps }) => {

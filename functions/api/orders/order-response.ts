@@ -42,6 +42,10 @@ export const OrderBody = z.strictObject({
   /** Your `internalOrgId` of the organization that placed it. */
   partner_org_id: z.string(),
   user_email: z.string(),
+  /** The buyer's purchase-order number from checkout (at most 64 characters), or null. */
+  po_number: z.nullable(z.string()),
+  /** The buyer's notes from checkout (at most 500 characters), or null. */
+  notes: z.nullable(z.string()),
   items: z.array(OrderItemBody),
   subtotal: Dollars,
   tax: Dollars,
@@ -88,6 +92,8 @@ export const toOrderResponse = (order: Order): OrderBody => ({
   status: order.status,
   partner_org_id: order.internalOrgId,
   user_email: order.userEmail,
+  po_number: order.poNumber ?? null,
+  notes: order.notes ?? null,
   items: order.items.map((item) => ({
     product_id: item.productId,
     name: item.name,

@@ -23,7 +23,8 @@ const ImportFile = z.array(ProductInput).check(
  * Validates a whole catalog import file (a JSON array of products, already parsed from
  * JSON) before anything is applied: either every product, or every problem found, each
  * by row index and field (`path: ['3', 'price']`, `row: 3`) with the house issue codes.
- * A product_id that repeats an earlier row's is a DUPLICATE_ID on the later row.
+ * A product_id that repeats an earlier row's is a DUPLICATE_ID on the later row. The
+ * products' `image` is still the row's path: `importCatalogFile` reads and stores them.
  */
 export function parseCatalogImport(json: unknown): CatalogImportResult {
   const parsed = ImportFile.safeParse(json);
@@ -64,7 +65,7 @@ const withRow = (issue: ValidationIssue): CatalogImportIssue => {
   return /^\d+$/.test(first) ? { ...issue, row: Number(first) } : issue;
 };
 
-const inRowOrder = (issues: CatalogImportIssue[]): CatalogImportIssue[] =>
+export const inRowOrder = (issues: CatalogImportIssue[]): CatalogImportIssue[] =>
   issues
     .map((issue, position) => ({ issue, position }))
     .sort((a, b) => (a.issue.row ?? -1) - (b.issue.row ?? -1) || a.position - b.position)

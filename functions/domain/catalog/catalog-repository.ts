@@ -1,8 +1,8 @@
-import type { CategoryId } from './categories';
 import type { Product, ProductId } from './product';
 
 export interface CatalogFilter {
-  readonly category?: CategoryId;
+  /** A category name, matched exactly. */
+  readonly category?: string;
   /** Free text; see `matchesCatalogSearch` for what matches. */
   readonly search?: string;
 }

@@ -1,22 +1,17 @@
-import * as z from 'zod/mini';
+import { requiredText } from '../validation';
 
 /**
- * The catalog's fixed categories: `id` is what imports, URLs and stored products use
- * (stable), `name` is what a person reads. Adding one is a code change on purpose: the
- * module's navigation and the seed catalog are built around this list.
+ * A product's category is data, not code: any name of 1-64 characters the catalog import
+ * gives (e.g. "Gloves & PPE"). It is what people read and what the module's category
+ * links filter on, matched exactly; the links are the categories that have active products.
  */
-export const CATEGORIES = [
-  { id: 'gloves-ppe', name: 'Gloves & PPE' },
-  { id: 'cleaning', name: 'Cleaning & Disinfection' },
-  { id: 'office', name: 'Office Supplies' },
-  { id: 'breakroom', name: 'Breakroom' },
-  { id: 'clinical-disposables', name: 'Clinical Disposables' },
-] as const;
+export const MAX_CATEGORY_LENGTH = 64;
 
-export type CategoryId = (typeof CATEGORIES)[number]['id'];
+export const CategoryName = requiredText(MAX_CATEGORY_LENGTH);
 
-export const CategoryId = z.enum(CATEGORIES.map((category) => category.id) as [CategoryId, ...CategoryId[]]);
+/** Categories in the order people see them: by name, as a dictionary orders them. */
+export const compareCategories = (a: string, b: string): number => a.localeCompare(b, 'en') || (a < b ? -1 : a > b ? 1 : 0);
 
-const names: ReadonlyMap<string, string> = new Map(CATEGORIES.map((category) => [category.id, category.name]));
-
-export const categoryName = (id: CategoryId): string => names.get(id) ?? id;
+/** The categories of these products, once each, in `compareCategories` order. */
+export const categoriesOf = (products: readonly { readonly category: string }[]): string[] =>
+  [...new Set(products.map((product) => product.category))].sort(compareCategories);

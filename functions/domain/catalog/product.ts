@@ -8,13 +8,17 @@ import * as z from 'zod/mini';
 import { documented } from '../documented-rules';
 import { type Cents, fromCents, parseCents } from '../money';
 import { requiredField, requiredText, rule } from '../validation';
-import { CategoryId } from './categories';
+import { CategoryName } from './categories';
 
 export type ProductId = string & { readonly __brand: 'ProductId' };
 
-/** SKU: 1-64 of A-Z, 0-9, `-`, `_`, `.`; upper case only, so one SKU has one spelling. */
-const PRODUCT_ID = /^[A-Z0-9._-]{1,64}$/;
-const SKU_CHARACTERS = /^[A-Z0-9._-]*$/;
+/**
+ * SKU: 1-64 of letters (either case), digits, `-`, `_`, `.`. Matched exactly: `abc-1` and
+ * `ABC-1` are two products, as partners' own systems name them.
+ */
+// `.` and `..` alone are no ids: as a path segment (a product's page) they would mean a directory.
+const PRODUCT_ID = /^(?!\.\.?$)[A-Za-z0-9._-]{1,64}$/;
+const SKU_CHARACTERS = /^[A-Za-z0-9._-]*$/;
 
 export const isProductId = (value: string): value is ProductId => PRODUCT_ID.test(value);
 
@@ -25,8 +29,8 @@ export const ProductIdInput = documented(
   z.pipe(
     requiredText(64).check(
       // Blank and length are reported on their own (REQUIRED, TOO_LONG).
-      z.refine((value: string) => SKU_CHARACTERS.test(value), {
-        message: 'must be 1-64 characters of A-Z, 0-9, "-", "_" or "."',
+      z.refine((value: string) => SKU_CHARACTERS.test(value) && value !== '.' && value !== '..', {
+        message: 'must be 1-64 characters of letters, digits, "-", "_" or "." (not "." or ".." alone)',
         params: { code: 'INVALID_FORMAT' },
       }),
     ),
@@ -34,7 +38,7 @@ export const ProductIdInput = documented(
   ),
   {
     pattern: PRODUCT_ID.source,
-    description: 'A SKU: 1-64 of `A-Z`, `0-9`, `-`, `_`, `.` (upper case only). The server trims surrounding whitespace; the document does not allow it.',
+    description: 'A SKU: 1-64 of letters (either case, matched exactly), digits, `-`, `_`, `.`, not `.` or `..` alone. The server trims surrounding whitespace; the document does not allow it.',
   },
 );
 
@@ -54,11 +58,15 @@ export const ProductRecord = z.strictObject(
     product_id: ProductIdInput,
     name: requiredText(),
     description: requiredText(2000),
-    // Through a string first, so a missing category is REQUIRED rather than a wrong value.
-    category: z.pipe(z.string({ error: requiredField }), CategoryId),
+    category: CategoryName,
     price: PriceInput,
     unit: requiredText(64),
     active: z.boolean({ error: requiredField }),
+    /**
+     * In an import file, the picture's path relative to the file (the importer stores it and
+     * puts its key here); as the catalog lists it, that key (`ProductImageKey`).
+     */
+    image: requiredText(512),
   },
   { error: requiredField },
 );
@@ -74,6 +82,7 @@ export const ProductInput = z.pipe(
       priceCents: record.price,
       unit: record.unit,
       active: record.active,
+      image: record.image,
     }),
   ),
 );
@@ -85,12 +94,19 @@ export interface Product {
   readonly productId: ProductId;
   readonly name: string;
   readonly description: string;
-  readonly category: CategoryId;
+  /** A name people read ("Gloves & PPE"), defined by the import: categories are data. */
+  readonly category: string;
   readonly priceCents: Cents;
   /** What one of `quantity` is, e.g. "box of 100". */
   readonly unit: string;
   /** Inactive products stay readable (orders name them) but cannot be added to a cart. */
   readonly active: boolean;
+  /**
+   * The picture: its key in the product image store (`<sha256>.<ext>`, product-image.ts).
+   * Straight out of `parseCatalogImport` it is still the import row's file path, until the
+   * importer (catalog-image-import.ts) has stored the file.
+   */
+  readonly image: string;
 }
 
 /** The edge form of a product (snake_case, dollars), as partners and operators see it. */
@@ -102,4 +118,5 @@ export const toProductRecord = (product: Product) => ({
   price: fromCents(product.priceCents),
   unit: product.unit,
   active: product.active,
+  image: product.image,
 });

@@ -34,6 +34,12 @@ export interface PricedCart {
   readonly pricing?: OrderPricing;
 }
 
+/** What `addLines` did: the products now in the cart, and those skipped because they are no longer sold. */
+export interface AddedLines {
+  readonly added: readonly ProductId[];
+  readonly skipped: readonly string[];
+}
+
 export interface CartServiceOptions {
   readonly carts: CartRepository;
   readonly catalog: CatalogRepository;
@@ -78,6 +84,41 @@ export class CartService {
     // The quantity is added by the store, not written back from the read: two adds at once make two more.
     const outcome = await this.carts.addToLine(profileId, product.productId, added, MAX_LINE_QUANTITY, this.clock.now());
     if (!outcome.added) throw tooMany(outcome.wouldBe);
+  }
+
+  /**
+   * Puts several products in the cart at once (Buy again, the order guide):
+   * 1. each quantity must be 1-99 (ValidationFailed);
+   * 2. products no longer sold (inactive or gone) are skipped and returned as such;
+   * 3. the rest are added to what the cart holds, each line capped at 99;
+   * 4. new lines must not make more than 50 (ValidationFailed, TOO_MANY_ITEMS; nothing is added).
+   */
+  async addLines(profileId: ProfileId, lines: readonly { readonly productId: string; readonly quantity: unknown }[]): Promise<AddedLines> {
+    const wanted = lines.map((line) => ({ productId: line.productId, quantity: parseQuantity(LineQuantity, line.quantity) }));
+    const ids = wanted.map((line) => line.productId).filter(isProductId);
+    const [products, cart] = await Promise.all([this.catalog.get(ids), this.carts.get(profileId)]);
+    const totals = new Map<ProductId, number>();
+    const skipped: string[] = [];
+    for (const line of wanted) {
+      const product = isProductId(line.productId) ? products.get(line.productId) : undefined;
+      if (!product?.active) {
+        if (!skipped.includes(line.productId)) skipped.push(line.productId);
+        continue;
+      }
+      const before = totals.get(product.productId) ?? lineOf(cart, product.productId)?.quantity ?? 0;
+      totals.set(product.productId, Math.min(before + line.quantity, MAX_LINE_QUANTITY));
+    }
+    const newLines = [...totals.keys()].filter((productId) => !lineOf(cart, productId)).length;
+    if (newLines > 0 && cart.lines.length + newLines > MAX_CART_LINES) {
+      throw new ValidationFailed(
+        [{ code: 'TOO_MANY_ITEMS', message: `the cart must have at most ${MAX_CART_LINES} products`, path: ['items'] }],
+        `The cart would hold more than ${MAX_CART_LINES} different products`,
+      );
+    }
+    const at = this.clock.now();
+    // A millisecond apart, so new lines list in the given order (the cart's order is `addedAt`).
+    await Promise.all([...totals].map(([productId, quantity], index) => this.carts.setQuantity(profileId, productId, quantity, new Date(at.getTime() + index))));
+    return { added: [...totals.keys()], skipped };
   }
 
   /** Sets a line's quantity (0-99); 0 removes it. Setting a product not yet in the cart adds it, as `add` would. */

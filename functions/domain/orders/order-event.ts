@@ -60,6 +60,9 @@ function eventData(order: Order, change: OrderChange): Record<string, unknown> {
     partner_org_id: order.internalOrgId,
     sequence: change.sequence,
     previous_status: previous?.status ?? null,
+    // The buyer's references travel with every event of the order, so a receiver of any one can file it.
+    po_number: order.poNumber ?? null,
+    notes: order.notes ?? null,
   };
   switch (change.status) {
     case 'pending':

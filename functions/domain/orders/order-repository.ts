@@ -1,7 +1,7 @@
 import type { OrganizationId } from '../organizations/organization';
 import type { OrderEventMessage } from '../../webhooks/order-event-message';
 import type { Cart } from './cart';
-import type { Order, OrderId } from './order';
+import type { Order, OrderId, OrderStatus } from './order';
 
 export const DEFAULT_ORDER_PAGE_SIZE = 20;
 export const MAX_ORDER_PAGE_SIZE = 100;
@@ -17,6 +17,8 @@ export interface OrderPageRequest {
    * ValidationFailed on `starting_after`.
    */
   readonly startingAfter?: string;
+  /** Only orders in this status (the module's Status filter). */
+  readonly status?: OrderStatus;
 }
 
 export interface OrderPage {

@@ -11,6 +11,7 @@ import type { Product, ProductId } from '../catalog/product';
 import type { Cart, CartRepository } from './cart';
 import { priceCart } from './cart-service';
 import { type Order, type OrderId, type OrderItem, PAYMENT_METHOD, type ShippingAddressSnapshot } from './order';
+import type { OrderReferences } from './order-references';
 import { latestOrderEvent, orderEventFor } from './order-event';
 import { applyTransition } from './order-lifecycle';
 import { DEFAULT_PRICING, type PricingConfig } from './order-pricing';
@@ -38,6 +39,8 @@ export interface PlaceOrderInput {
    * reads them while it reads the profile); read here otherwise.
    */
   readonly products?: ReadonlyMap<ProductId, Product>;
+  /** The buyer's PO number and notes, already parsed (`parseOrderReferences`). */
+  readonly references?: OrderReferences;
 }
 
 export interface OrderServiceOptions {
@@ -130,6 +133,8 @@ export class OrderService {
       internalOrgId: organization.organization.internalOrgId,
       profileId: profile.id,
       userEmail: profile.email,
+      ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
+      ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
       items,
       shippingAddress: addressSnapshot(location),
       ...priced.pricing,

@@ -86,6 +86,10 @@ export interface Order {
   /** Who placed it. */
   readonly profileId: ProfileId;
   readonly userEmail: string;
+  /** The buyer's purchase-order number, when given at checkout (at most 64 characters). */
+  readonly poNumber?: string;
+  /** The buyer's notes, when given at checkout (at most 500 characters). */
+  readonly notes?: string;
   readonly items: readonly OrderItem[];
   readonly shippingAddress: ShippingAddressSnapshot;
   readonly subtotalCents: Cents;

@@ -12,6 +12,7 @@ import { documented } from '../documented-rules';
 import { EXACTLY_ONE_USER_IDENTIFIER, exactlyOneUserIdentifier, type ProfileIdentifier, toProfileIdentifier, userIdentifierFields } from '../sessions/handshake-request';
 import { requiredField, requiredText, rule, toValidationIssues } from '../validation';
 import { LineQuantity, MAX_CART_LINES } from './cart';
+import { OrderNotesInput, type OrderReferences, PoNumberInput } from './order-references';
 
 const OrderLine = z.object({ product_id: ProductIdInput, quantity: LineQuantity }, { error: requiredField });
 
@@ -40,6 +41,8 @@ export const SandboxOrderRequest = documented(
           description: 'Each `product_id` at most once (`DUPLICATE_ID`).',
         }),
         internal_shipping_location_id: z.optional(requiredText()),
+        po_number: PoNumberInput,
+        notes: OrderNotesInput,
       },
       { error: requiredField },
     )
@@ -52,6 +55,8 @@ export interface SandboxOrder {
   readonly items: readonly { readonly productId: ProductId; readonly quantity: number }[];
   /** The partner's `internalShippingLocationId`; absent means the organization's default. */
   readonly internalShippingLocationId?: string;
+  /** `po_number` and `notes`, when given. */
+  readonly references: OrderReferences;
 }
 
 export function parseSandboxOrderRequest(body: unknown): SandboxOrder {
@@ -60,10 +65,11 @@ export function parseSandboxOrderRequest(body: unknown): SandboxOrder {
     const issues = toValidationIssues(parsed.error);
     throw new ValidationFailed(issues, `The request body is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`);
   }
-  const { items, internal_shipping_location_id } = parsed.data;
+  const { items, internal_shipping_location_id, po_number, notes } = parsed.data;
   return {
     user: toProfileIdentifier(parsed.data),
     items: items.map((item) => ({ productId: item.product_id, quantity: item.quantity })),
     ...(internal_shipping_location_id === undefined ? {} : { internalShippingLocationId: internal_shipping_location_id }),
+    references: { ...(po_number === undefined ? {} : { poNumber: po_number }), ...(notes === undefined ? {} : { notes }) },
   };
 }

@@ -53,6 +53,7 @@ export class SandboxOrders {
       organization,
       items: request.items,
       products: catalogProducts,
+      references: request.references,
       ...(shippingLocationId === undefined ? {} : { shippingLocationId }),
     });
   }

@@ -143,6 +143,7 @@ export class OrganizationSetup {
       ...(input.organizationEmail ? { email: input.organizationEmail } : {}),
       ...(input.organizationPhone ? { phone: input.organizationPhone } : {}),
       ...(input.billingAddress ? { billingAddress: input.billingAddress } : {}),
+      ...(input.timeZone ? { timeZone: input.timeZone } : {}),
       createdAt,
     };
     const { profile, user } = this.newProfile(organization, input, createdAt);

@@ -15,6 +15,8 @@ export interface Organization {
   readonly email?: string;
   readonly phone?: string;
   readonly billingAddress?: Address;
+  /** IANA time zone set at setup (`timeZone`); the module shows times in it when the browser's is unknown. */
+  readonly timeZone?: string;
   readonly createdAt: string;
 }
 

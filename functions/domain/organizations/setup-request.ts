@@ -6,11 +6,32 @@
 // zod/mini: setup parses this at cold start, and the classic API alone is ~440 KB bundled.
 import * as z from 'zod/mini';
 import { AddressInput } from '../addresses/address';
+import { canonicalTimeZone } from '../time-zones';
 import { documented } from '../documented-rules';
 import { optionalEmail, optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
 import { OrderLimitInput, RoleInput } from './profile-fields';
 
 export const MAX_SHIPPING_LOCATIONS = 50;
+
+/**
+ * The organization's IANA time zone (`America/Chicago`), in which the module shows times
+ * when the browser has not told it its own; stored in canonical form. The document lists
+ * the zones this runtime's Intl names (Intl accepts a few aliases more).
+ */
+const OrganizationTimeZone = documented(
+  z.pipe(
+    z.string({ error: requiredField }).check(z.trim()),
+    z.transform((value: string, ctx) => {
+      const zone = canonicalTimeZone(value);
+      if (zone === undefined) {
+        ctx.issues.push({ code: 'custom', ...rule('INVALID_TIME_ZONE', 'must be an IANA time zone name, e.g. America/Chicago'), input: ctx.value });
+        return z.NEVER;
+      }
+      return zone;
+    }),
+  ),
+  { enum: Intl.supportedValuesOf('timeZone'), description: 'An IANA time zone name, e.g. `America/Chicago` (`INVALID_TIME_ZONE` otherwise).' },
+);
 
 export const Contact = z.object(
   {
@@ -121,6 +142,7 @@ export const SetupRequest = z.object(
     billingAddress: z.optional(AddressInput),
     organizationEmail: optionalEmail(),
     organizationPhone: optionalText(),
+    timeZone: z.optional(OrganizationTimeZone),
   },
   { error: requiredField },
 );

@@ -12,13 +12,13 @@ import type { EmbeddedModuleView } from '../../domain/sessions/embedded-sessions
 import type { BridgeState } from '../bridge-markup';
 import { HtmlDocument } from '../host-pages';
 import { css, renderHtmlPage, type StaticCss } from '../html-page';
-import { formatUtcDateTime } from './utc-date-time';
+import { formatZonedDateTime } from './zoned-date-time';
 import type { ModulePaths } from './module-paths';
 
 export const Usd = ({ cents }: { cents: Cents }): VNode => <>{formatUsd(cents)}</>;
 
-/** "Mar 3, 2036, 2:05 PM UTC": stored times are UTC and the iframe knows no better. */
-export const When = ({ iso }: { iso: string }): VNode => <time datetime={iso}>{formatUtcDateTime(new Date(iso))} UTC</time>;
+/** "Nov 28, 2026, 5:00 PM CST": a stored (UTC) time in the buyer's zone (module-session.ts decides which), the zone named. */
+export const When = ({ iso, zone }: { iso: string; zone: string }): VNode => <time datetime={iso}>{formatZonedDateTime(new Date(iso), zone)}</time>;
 
 /** The first 8 characters of an order id: what a person reads and says; pages link the whole id. */
 export const shortOrderId = (orderId: string): string => orderId.slice(0, 8);
@@ -79,7 +79,7 @@ input,select{font:inherit;border:1px solid #c9d0d8;border-radius:8px;padding:8px
 @media (max-width:520px){.bar{padding:8px 12px}main{padding:16px 12px 32px}.user span{display:none}.nav a{padding:7px 8px}}
 `;
 
-export type Section = 'catalog' | 'cart' | 'orders' | 'checkout' | 'none';
+export type Section = 'catalog' | 'guide' | 'cart' | 'orders' | 'checkout' | 'none';
 
 export interface ModuleFrame {
   readonly view: EmbeddedModuleView;
@@ -90,6 +90,10 @@ export interface ModuleFrame {
   readonly token: string;
   /** The partner's frame-ancestors, for the module bridge. */
   readonly frameAncestors: readonly string[];
+  /** The browser's or the organization's zone, when known (module-session.ts). */
+  readonly preferredTimeZone?: string;
+  /** The zone times are shown in. */
+  readonly timeZone: string;
 }
 
 /** The hidden field every state-changing form carries. */
@@ -138,6 +142,9 @@ export function modulePage(
             <ul class="nav">
               <NavLink href={paths.home} current={section === 'catalog'}>
                 Catalog
+              </NavLink>
+              <NavLink href={paths.orderGuide} current={section === 'guide'}>
+                Order guide
               </NavLink>
               <NavLink href={paths.orders} current={section === 'orders'}>
                 Orders

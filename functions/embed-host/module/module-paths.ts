@@ -12,8 +12,17 @@ export interface ModulePaths {
   readonly checkout: string;
   readonly orders: string;
   readonly logout: string;
+  readonly orderGuide: string;
+  readonly orderGuideItems: string;
   cartItem(productId: string): string;
+  /** A product's page; `added` says the page follows an add to the cart. */
+  product(productId: string, query?: { readonly added?: boolean }): string;
   order(orderId: string): string;
+  buyAgain(orderId: string): string;
+  /** The orders list with a status filter and/or page kept. */
+  orderList(query: { readonly status?: string | undefined; readonly after?: string | undefined }): string;
+  /** The cart saying what a Buy again or an order-guide add did. */
+  cartAfterAdding(added: number, skipped: readonly string[]): string;
   /** The catalog with a category and/or search kept, and optionally the query `added`. */
   catalog(query: CatalogQuery): string;
 }
@@ -21,6 +30,9 @@ export interface ModulePaths {
 export interface CatalogQuery {
   readonly category?: string | undefined;
   readonly q?: string | undefined;
+  readonly sort?: string | undefined;
+  /** 1-based; page 1 is left out of the address. */
+  readonly page?: number | undefined;
   /** The product just added: the page says so. */
   readonly added?: string | undefined;
 }
@@ -34,13 +46,29 @@ export function modulePaths(partnerId: string): ModulePaths {
     checkout: `${home}/checkout`,
     orders: `${home}/orders`,
     logout: `${home}/logout`,
+    orderGuide: `${home}/order-guide`,
+    orderGuideItems: `${home}/order-guide/items`,
+    buyAgain: (orderId) => `${home}/orders/${encodeURIComponent(orderId)}/buy-again`,
+    orderList: (query) => withQuery(`${home}/orders`, query),
+    cartAfterAdding: (added, skipped) => withQuery(`${home}/cart`, { added: String(added), skipped: skipped.join(',') }),
     cartItem: (productId) => `${home}/cart/items/${encodeURIComponent(productId)}`,
+    product: (productId, query = {}) => `${home}/products/${encodeURIComponent(productId)}${query.added ? '?added=1' : ''}`,
     order: (orderId) => `${home}/orders/${encodeURIComponent(orderId)}`,
     catalog: (query) => {
       const search = new URLSearchParams();
-      for (const [name, value] of Object.entries(query)) if (value) search.set(name, value);
+      for (const [name, value] of Object.entries(query)) {
+        // The default sort and the first page are the catalog's plain address.
+        if (value && !(name === 'sort' && value === 'name') && !(name === 'page' && value === 1)) search.set(name, String(value));
+      }
       const text = search.toString();
       return text ? `${home}?${text}` : home;
     },
   };
+}
+
+function withQuery(path: string, query: Readonly<Record<string, string | undefined>>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value) search.set(name, value);
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
 }

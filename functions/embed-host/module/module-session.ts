@@ -1,9 +1,11 @@
 import type { CatalogRepository } from '../../domain/catalog/catalog-repository';
 import type { CartService } from '../../domain/orders/cart-service';
+import type { OrderGuideService } from '../../domain/orders/order-guide';
 import type { OrderService } from '../../domain/orders/order-service';
 import type { OrderScope } from '../../domain/orders/order-scope';
 import type { EmbeddedModuleView, EmbeddedSessions } from '../../domain/sessions/embedded-sessions';
-import { readSessionCookie } from '../session-cookie';
+import { readSessionCookie, readTimeZoneCookie } from '../session-cookie';
+import { canonicalTimeZone, STATE_TIME_ZONES } from '../../domain/time-zones';
 import type { EmbedRequest } from '../embed-pipeline';
 import type { EmbedHostDependencies } from '../../api/pipeline/pipeline-dependencies';
 import { assertFormToken, assertSameOrigin, formToken } from './form-token';
@@ -17,8 +19,9 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   readonly config: EmbedHostDependencies['config'] & { readonly EMBED_BASE_URL: string };
   readonly embeddedSessions: Pick<EmbeddedSessions, 'resume'>;
   readonly catalog: Pick<CatalogRepository, 'listActive' | 'get'>;
-  readonly cartService: Pick<CartService, 'add' | 'changeQuantity' | 'remove' | 'view'>;
+  readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view'>;
   readonly orderService: Pick<OrderService, 'placeOrder' | 'get' | 'listForOrganization'>;
+  readonly orderGuide: Pick<OrderGuideService, 'view' | 'add' | 'changeQuantity' | 'remove' | 'addToCart'>;
 }
 
 export type ModuleRequest = EmbedRequest<ModuleDependencies>;
@@ -32,6 +35,23 @@ export interface ModuleSession {
   readonly scope: OrderScope;
   /** The partner's frame-ancestors, which the page hands the module bridge. */
   readonly frameAncestors: readonly string[];
+  /** The zone the user chose by being there (the browser's) or the partner set (the organization's), if any. */
+  readonly preferredTimeZone?: string;
+  /** The zone pages show times in: the preferred one, else the default shipping location's state's, else UTC. */
+  readonly timeZone: string;
+}
+
+/**
+ * Which zone the module shows times in: 1. the browser's (the embed SDK tells it);
+ * 2. the organization's `timeZone` from setup; 3. the primary zone of the state of the
+ * default (else first) shipping location; 4. UTC. An order's page uses its own
+ * destination's state for 3.
+ */
+function timeZonesOf(event: ModuleRequest['event'], view: EmbeddedModuleView): Pick<ModuleSession, 'preferredTimeZone' | 'timeZone'> {
+  const preferred = readTimeZoneCookie(event) ?? (view.organization.timeZone ? canonicalTimeZone(view.organization.timeZone) : undefined);
+  const location = view.locations.find((l) => l.isDefault && l.isActive) ?? view.locations[0];
+  const fallback = location ? STATE_TIME_ZONES[location.address.province] : 'UTC';
+  return { ...(preferred ? { preferredTimeZone: preferred } : {}), timeZone: preferred ?? fallback };
 }
 
 /** The live session behind the cookie (else the 401 page, as for the module shell). */
@@ -45,6 +65,7 @@ export async function moduleSession({ event, partnerId, deps, frameAncestors }: 
     token: formToken(cookie as string),
     scope: { partnerId, organizationId: view.organization.id },
     frameAncestors,
+    ...timeZonesOf(event, view),
   };
 }
 

@@ -1,14 +1,29 @@
+import { isProductId, type Product, type ProductId } from '../../../domain/catalog/product';
 import { ValidationFailed } from '../../../domain/errors';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
 import { cartPage, cartUnits } from './page';
 import { checkoutPage, emptyCheckoutPage, noShippingLocationPage } from '../checkout/page';
 import { type ModuleRequest, moduleSession, verifiedFormPost } from '../module-session';
 
-/** `GET /embedded/{partnerId}/cart`. */
+/** At most this many skipped products are named on the cart page (a cart holds at most 50 lines). */
+const MAX_NAMED_SKIPS = 50;
+
+/**
+ * `GET /embedded/{partnerId}/cart[?added=N&skipped=ID,ID]`: the cart; after a Buy again or
+ * an order-guide add it also says how many products were added and names those skipped
+ * (no longer sold). The query only chooses what to say: names come from the catalog.
+ */
 export async function showCart(request: ModuleRequest): Promise<JsonResponse> {
   const session = await moduleSession(request);
-  const cart = await request.deps.cartService.view(session.view.profile.id);
-  return html(200, cartPage({ ...session, cartUnits: cartUnits(cart) }, cart));
+  const query = request.event.queryStringParameters ?? {};
+  const added = /^\d{1,2}$/.test(query.added ?? '') ? Number(query.added) : undefined;
+  const skippedIds = (query.skipped ?? '').split(',').filter(isProductId).slice(0, MAX_NAMED_SKIPS);
+  const [cart, products] = await Promise.all([
+    request.deps.cartService.view(session.view.profile.id),
+    skippedIds.length ? request.deps.catalog.get(skippedIds) : new Map<ProductId, Product>(),
+  ]);
+  const notice = added === undefined ? undefined : { added, skipped: skippedIds.map((id) => products.get(id)?.name ?? id) };
+  return html(200, cartPage({ ...session, cartUnits: cartUnits(cart) }, cart, notice));
 }
 
 /** Whole numbers only: `Number('')` is 0 and `Number('1e1')` is 10, neither of which the user typed as a quantity. */

@@ -75,7 +75,24 @@ const UnavailableLine = ({ frame, gone }: { frame: ModuleFrame; gone: Unavailabl
 };
 
 /** The cart: change quantities, remove lines, go to checkout. */
-export function cartPage(frame: ModuleFrame, cart: PricedCart): string {
+/** What a page that filled the cart (Buy again, the order guide) tells it to say: how many products, and which were skipped. */
+export interface CartNotice {
+  readonly added: number;
+  /** Names (or ids) of the products no longer sold, which were not added. */
+  readonly skipped: readonly string[];
+}
+
+const Notice = ({ notice }: { notice: CartNotice | undefined }): VNode | null =>
+  notice ? (
+    <div class="flash" role="status" data-testid="cart-notice">
+      <span>
+        Added {notice.added} product{notice.added === 1 ? '' : 's'} to your cart.
+        {notice.skipped.length > 0 && <> No longer sold, so not added: {notice.skipped.join(', ')}.</>}
+      </span>
+    </div>
+  ) : null;
+
+export function cartPage(frame: ModuleFrame, cart: PricedCart, notice?: CartNotice): string {
   const { paths } = frame;
   if (cart.lines.length === 0 && cart.unavailable.length === 0) {
     return modulePage(
@@ -83,6 +100,7 @@ export function cartPage(frame: ModuleFrame, cart: PricedCart): string {
       'cart',
       'Cart',
       <>
+        <Notice notice={notice} />
         <h1>Cart</h1>
         <div class="panel problem">
           <h2>Your cart is empty</h2>
@@ -106,6 +124,7 @@ export function cartPage(frame: ModuleFrame, cart: PricedCart): string {
     'cart',
     'Cart',
     <>
+      <Notice notice={notice} />
       <h1>Cart</h1>
       <p class="lede">
         {units} item{units === 1 ? '' : 's'} · prices are current catalog prices

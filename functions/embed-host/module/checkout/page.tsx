@@ -2,6 +2,7 @@ import type { VNode } from 'preact';
 import type { Address } from '../../../domain/addresses/address';
 import type { PricedCart } from '../../../domain/orders/cart-service';
 import type { OrderPricing } from '../../../domain/orders/order-pricing';
+import { MAX_ORDER_NOTES_LENGTH, MAX_PO_NUMBER_LENGTH } from '../../../domain/orders/order-references';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import type { ShippingLocation } from '../../../domain/organizations/organization';
 import { css } from '../../html-page';
@@ -9,6 +10,9 @@ import { CART_STYLE } from '../cart/page';
 import { type ModuleFrame, modulePage, ProblemContent, TokenField, Usd } from '../layout';
 
 const CHECKOUT_STYLE = css`
+.refs{display:grid;gap:4px;margin-top:14px}
+.refs label{font-weight:600;font-size:14px;margin-top:6px}
+.refs input,.refs textarea{width:100%;font:inherit;border:1px solid #c9d0d8;border-radius:8px;padding:8px 10px}
 fieldset{border:0;margin:0;padding:0}
 legend{font-weight:700;font-size:16px;margin-bottom:10px;padding:0}
 .places{display:grid;gap:10px}
@@ -150,9 +154,17 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
           <p class="note">
             Shipping to {chosen.name}, {chosen.address.city}. Payment: invoice.
           </p>
-          <form method="post" action={paths.orders}>
+          <form method="post" action={paths.orders} class="refs">
             <TokenField token={frame.token} />
             <input type="hidden" name="location" value={chosen.id} />
+            <label for="po_number">
+              PO number <span class="meta">(optional)</span>
+            </label>
+            <input type="text" id="po_number" name="po_number" maxlength={MAX_PO_NUMBER_LENGTH} autocomplete="off" />
+            <label for="notes">
+              Order notes <span class="meta">(optional)</span>
+            </label>
+            <textarea id="notes" name="notes" rows={3} maxlength={MAX_ORDER_NOTES_LENGTH} />
             <div class="actions">
               <button type="submit" class="primary big">
                 Place order

@@ -1,3 +1,6 @@
+import { parseOrderReferences } from '../../../domain/orders/order-references';
+import { ValidationFailed } from '../../../domain/errors';
+import { ORDER_STATUSES, OrderStatus } from '../../../domain/orders/order';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
 import { orderPage, ordersPage } from './page';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
@@ -13,33 +16,68 @@ export async function placeOrder(request: ModuleRequest): Promise<JsonResponse> 
   const { session, form } = await verifiedFormPost(request);
   const { view } = session;
   const location = form.get('location');
+  // A textarea's line breaks are the browser's, not the buyer's intent: notes are one line like every stored text.
+  const references = parseOrderReferences({ po_number: form.get('po_number'), notes: form.get('notes')?.replace(/\r?\n|\r/g, ' ') });
   const order = await request.deps.orderService.placeOrder({
     partner: { id: request.partnerId },
     profile: view.profile,
     organization: { organization: view.organization, profiles: [view.profile], locations: view.locations },
     ...(location ? { shippingLocationId: location } : {}),
+    references,
   });
   return seeOther(`${session.paths.order(order.id)}?placed=1`);
 }
 
-/** `GET /embedded/{partnerId}/orders[?after=…]`: the organization's orders, newest first. */
+/**
+ * `GET /embedded/{partnerId}/orders[?status=…&after=…]`: the organization's orders, newest
+ * first, optionally of one status (blank means all; anything else is the 400 page).
+ */
 export async function listOrders(request: ModuleRequest): Promise<JsonResponse> {
   const session = await moduleSession(request);
-  const cursor = request.event.queryStringParameters?.after;
+  const query = request.event.queryStringParameters ?? {};
+  const cursor = query.after;
+  const status = statusFilter(query.status);
   const [frame, page] = await Promise.all([
     moduleFrame(request.deps, session),
     request.deps.orderService.listForOrganization(session.view.organization, session.scope, {
       limit: ORDERS_PER_PAGE,
       ...(cursor ? { cursor } : {}),
+      ...(status ? { status } : {}),
     }),
   ]);
   return html(
     200,
     ordersPage(frame, {
       orders: page.orders,
-      ...(page.nextCursor ? { olderHref: `${session.paths.orders}?after=${encodeURIComponent(page.nextCursor)}` } : {}),
+      ...(status ? { status } : {}),
+      ...(page.nextCursor ? { olderHref: session.paths.orderList({ status, after: page.nextCursor }) } : {}),
     }),
   );
+}
+
+function statusFilter(value: string | undefined): OrderStatus | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = OrderStatus.safeParse(value);
+  if (!parsed.success) {
+    throw new ValidationFailed([{ code: 'INVALID_VALUE', message: `Choose a status from the list (${ORDER_STATUSES.join(', ')})`, path: ['status'] }]);
+  }
+  return parsed.data;
+}
+
+/**
+ * `POST /embedded/{partnerId}/orders/{orderId}/buy-again`: every line of one of the
+ * organization's orders into the user's cart at today's prices (added to what the cart
+ * holds, at most 99 a line), skipping products no longer sold; then the cart, saying
+ * how many were added and which were skipped.
+ */
+export async function buyAgain(request: ModuleRequest): Promise<JsonResponse> {
+  const { session } = await verifiedFormPost(request);
+  const order = await request.deps.orderService.get(request.event.pathParameters?.orderId ?? '', session.scope);
+  const result = await request.deps.cartService.addLines(
+    session.view.profile.id,
+    order.items.map((item) => ({ productId: item.productId, quantity: item.quantity })),
+  );
+  return seeOther(session.paths.cartAfterAdding(result.added.length, result.skipped));
 }
 
 /** `GET /embedded/{partnerId}/orders/{orderId}[?placed=1]`: one order of the organization (else the not-found page). */

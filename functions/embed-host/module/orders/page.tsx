@@ -1,11 +1,12 @@
 import type { VNode } from 'preact';
 import { type Cents, formatUsd } from '../../../domain/money';
-import { type Order, type OrderChange, type OrderStatus, refundedCentsOf } from '../../../domain/orders/order';
+import { ORDER_STATUSES, type Order, type OrderChange, type OrderStatus, refundedCentsOf } from '../../../domain/orders/order';
+import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { css } from '../../html-page';
 import { CART_STYLE } from '../cart/page';
 import { AddressLines, Totals } from '../checkout/page';
-import { type ModuleFrame, modulePage, shortOrderId, Usd, When } from '../layout';
+import { type ModuleFrame, modulePage, shortOrderId, TokenField, Usd, When } from '../layout';
 
 const ORDER_STYLE = css`
 .orders{list-style:none;margin:0;padding:0}
@@ -31,6 +32,12 @@ th,td{padding:8px 6px;border-bottom:1px solid var(--line);text-align:left;vertic
 th{color:var(--muted);font-weight:600;font-size:13px}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .ship{display:grid;gap:4px}
+.filter{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 14px}
+.filter label{font-weight:600}
+.buy-again{margin:0 0 18px}
+.refs{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 14px;background:#fff;border:1px solid var(--line);border-radius:12px;padding:12px 18px;margin:0 0 18px}
+.refs dt{color:var(--muted);font-size:13px;font-weight:600}
+.refs dd{margin:0;overflow-wrap:anywhere}
 `;
 
 const STATUS_LABEL: Readonly<Record<OrderStatus, string>> = {
@@ -58,6 +65,8 @@ const units = (order: Order): number => order.items.reduce((sum, item) => sum + 
 
 export interface OrdersView {
   readonly orders: readonly Order[];
+  /** The status the list is filtered by, if any. */
+  readonly status?: OrderStatus;
   /** The next page's address, when older orders follow. */
   readonly olderHref?: string;
 }
@@ -72,6 +81,20 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
     <>
       <h1>Orders</h1>
       <p class="lede">Everything {frame.view.organization.name} ordered here, newest first.</p>
+      <form class="filter" method="get" action={paths.orders}>
+        <label for="status">Status</label>
+        <select id="status" name="status">
+          <option value="" selected={!view.status}>
+            All statuses
+          </option>
+          {ORDER_STATUSES.map((s) => (
+            <option value={s} selected={view.status === s}>
+              {STATUS_LABEL[s]}
+            </option>
+          ))}
+        </select>
+        <button type="submit">Filter</button>
+      </form>
       {view.orders.length ? (
         <>
           <section class="panel" style="padding:4px 0" aria-label="Orders">
@@ -86,7 +109,7 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
                     </span>
                   </span>
                   <span class="meta">
-                    <When iso={o.createdAt} />
+                    <When iso={o.createdAt} zone={frame.timeZone} />
                     <br />
                     to {o.shippingAddress.locationName}
                   </span>
@@ -108,8 +131,19 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
         </>
       ) : (
         <div class="panel problem">
-          <h2>No orders yet</h2>
-          <p class="lede">Orders your organization places appear here, with their status.</p>
+          {view.status ? (
+            <>
+              <h2>No {STATUS_LABEL[view.status].toLowerCase()} orders</h2>
+              <p class="lede">
+                <a href={paths.orders}>Show all orders</a>
+              </p>
+            </>
+          ) : (
+            <>
+              <h2>No orders yet</h2>
+              <p class="lede">Orders your organization places appear here, with their status.</p>
+            </>
+          )}
           <div class="actions">
             <a class="button primary" href={paths.home}>
               Browse supplies
@@ -156,6 +190,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
   const { paths } = frame;
   const address = order.shippingAddress;
   const rate = salesTaxRate(address.state);
+  const zone = frame.preferredTimeZone ?? STATE_TIME_ZONES[address.state];
   return modulePage(
     frame,
     'orders',
@@ -187,9 +222,32 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
       <p>
         <StatusBadge status={order.status} order={order} />{' '}
         <span class="meta">
-          placed <When iso={order.createdAt} /> by {order.userEmail}
+          placed <When iso={order.createdAt} zone={zone} /> by {order.userEmail}
         </span>
       </p>
+      {(order.poNumber !== undefined || order.notes !== undefined) && (
+        <dl class="refs" aria-label="Your references">
+          {order.poNumber !== undefined && (
+            <>
+              <dt>PO number</dt>
+              <dd data-testid="po-number">{order.poNumber}</dd>
+            </>
+          )}
+          {order.notes !== undefined && (
+            <>
+              <dt>Order notes</dt>
+              <dd data-testid="order-notes">{order.notes}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      <form class="buy-again" method="post" action={paths.buyAgain(order.id)}>
+        <TokenField token={frame.token} />
+        <button type="submit" class="primary">
+          Buy again
+        </button>{' '}
+        <span class="meta">puts these items in your cart at today's prices</span>
+      </form>
       <div class="two">
         <div class="stack">
           <section class="panel" aria-labelledby="items">
@@ -238,7 +296,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
                 <li>
                   <strong>{STATUS_LABEL[c.status]}</strong>
                   <span class="meta">
-                    <When iso={c.at} />
+                    <When iso={c.at} zone={zone} />
                     <ChangeText change={c} />
                   </span>
                 </li>
@@ -275,7 +333,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
                   {order.shipment.carrier} · {order.shipment.trackingNumber}
                 </span>
                 <span class="meta">
-                  Estimated delivery <When iso={order.shipment.estimatedDelivery} />
+                  Estimated delivery <When iso={order.shipment.estimatedDelivery} zone={zone} />
                 </span>
                 <a href={order.shipment.trackingUrl} target="_blank" rel="noopener noreferrer">
                   Track shipment<span class="sr"> (opens in a new tab)</span>

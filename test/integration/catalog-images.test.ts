@@ -1,0 +1,178 @@
+/**
+ * Product pictures, as a user and an operator see them: every card shows its product's
+ * picture (alt text, slot size, lazy), served from the embed origin with a year's caching
+ * and a CSP that keeps an SVG from running anything; the catalog import checks each
+ * picture by its content and size, and applies nothing of a file with any invalid row.
+ */
+import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isProductImageKey, productImageKey, type ProductImageKey } from '../../functions/domain/catalog/product-image';
+import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+import { runOps } from '../../lib/ops-cli/run-ops';
+import { moduleBrowser, type ModuleBrowser, unescapeHtml } from '../support/module-browser';
+import { provisionProfile } from '../support/provisioned-profile';
+import { startTestStack, type TestStack } from '../support/test-stack';
+
+let stack: TestStack;
+let partner: { partnerId: PartnerId; apiKey: string };
+let browser: ModuleBrowser;
+let dir: string;
+beforeAll(async () => {
+  stack = await startTestStack({ queuePollers: false });
+  partner = await stack.createPartner();
+  browser = moduleBrowser(stack, partner);
+  dir = mkdtempSync(join(tmpdir(), 'catalog-images-'));
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await stack.close();
+});
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63f8cfc0f01f0005000201a5f6c54b0000000049454e44ae426082', 'hex');
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('JFIF picture bytes')]);
+const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x10, 0, 0, 0]), Buffer.from('WEBPVP8 picture')]);
+const SVG = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>';
+
+const file = (name: string, content: string | Buffer) => {
+  writeFileSync(join(dir, name), content);
+  return join(dir, name);
+};
+
+async function ops(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runOps(argv, { deps: stack.deps, out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out, err };
+}
+
+const aRow = (productId: string, image: string, overrides: Record<string, unknown> = {}) => ({
+  product_id: productId,
+  name: `Product ${productId}`,
+  description: 'For picture tests.',
+  category: 'Picture Tests',
+  price: 5,
+  unit: 'each',
+  active: true,
+  image,
+  ...overrides,
+});
+
+/** Every `<img>` of a page, with its attributes. */
+const imagesOf = (html: string) =>
+  [...html.matchAll(/<img ([^>]*)\/?>/g)].map(([, attributes]) =>
+    Object.fromEntries([...(attributes as string).matchAll(/([a-z-]+)="([^"]*)"/g)].map(([, name, value]) => [name, unescapeHtml(value as string)])),
+  );
+
+describe('product pictures in the catalog', () => {
+  it('shows every product with its picture: the name as alt text, the slot size, loaded lazily', async () => {
+    const cookie = await browser.signIn(await provisionProfile(stack.deps, partner.partnerId));
+    const page = await browser.request(browser.base, { cookie });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toMatch(/(^|; )img-src 'self'(;|$)/);
+    const images = imagesOf(page.text);
+    expect(images).toHaveLength(24);
+    for (const image of images) {
+      expect(image).toMatchObject({ width: '160', height: '160', loading: 'lazy' });
+      expect(image.src).toMatch(/^\/embedded\/assets\/products\/[0-9a-f]{64}\.svg$/);
+      expect(SEED_CATALOG.map((product) => product.name)).toContain(image.alt);
+    }
+  });
+
+  it('serves a picture from the embed origin, its bytes as stored, cacheable for a year, unable to run script', async () => {
+    const product = (await stack.deps.catalog.listActive({ search: 'GLV-NIT-M-100' }))[0]!;
+    const res = await fetch(`${stack.url}/embedded/assets/products/${product.image}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(readFileSync(new URL('../../lib/local-runtime/seed-images/GLV-NIT-M-100.svg', import.meta.url)));
+  });
+
+  it('answers 404 for a key it does not hold or that is no key, never a 500', async () => {
+    for (const key of [`${'a'.repeat(64)}.png`, 'nope.svg', '..%2F..%2Fsecret', `${'A'.repeat(64)}.svg`]) {
+      const res = await fetch(`${stack.url}/embedded/assets/products/${key}`);
+      expect(res.status, key).toBe(404);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('gives partners each product’s picture as an absolute URL on the embed host', async () => {
+    const key = (await stack.createPartner({ scopes: ['orders:read'] })).apiKey;
+    const res = await stack.get('/v1/catalog/products', { Authorization: `Bearer ${key}` });
+    const gloves = res.body.data.find((product: { product_id: string }) => product.product_id === 'GLV-NIT-M-100');
+    expect(gloves.image_url).toMatch(new RegExp(`^${stack.url}/embedded/assets/products/[0-9a-f]{64}[.]svg$`));
+    expect((await fetch(gloves.image_url)).status).toBe(200);
+  });
+});
+
+describe('catalog import with pictures', () => {
+  it('uploads PNG, JPEG, WebP and SVG pictures named relative to the file, and adds a new category and a lower-case SKU', async () => {
+    file('gloves.png', PNG);
+    file('mask.jpg', JPEG);
+    file('wipes.webp', WEBP);
+    file('tray.svg', SVG);
+    const catalog = file(
+      'pictures.json',
+      JSON.stringify([aRow('pic-png', 'gloves.png'), aRow('PIC-JPEG', 'mask.jpg'), aRow('Pic.WebP_1', 'wipes.webp', { category: 'Sterilization' }), aRow('pic-svg', './tray.svg')]),
+    );
+    const run = await ops(['catalog', 'import', '--file', catalog]);
+    expect(run.err).toEqual([]);
+    expect(run.code).toBe(0);
+
+    const stored = new Map((await stack.deps.catalog.listActive({ category: 'Picture Tests' })).map((p) => [p.productId as string, p.image]));
+    expect([...stored.keys()].sort()).toEqual(['PIC-JPEG', 'pic-png', 'pic-svg']);
+    expect(stored.get('pic-png')).toMatch(/^[0-9a-f]{64}\.png$/);
+    expect(stored.get('PIC-JPEG')).toMatch(/\.jpg$/);
+    expect(stored.get('pic-svg')).toMatch(/\.svg$/);
+    const png = await fetch(`${stack.url}/embedded/assets/products/${stored.get('pic-png')}`);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await png.arrayBuffer())).toEqual(PNG);
+
+    const cookie = await browser.signIn(await provisionProfile(stack.deps, partner.partnerId));
+    const home = await browser.request(browser.base, { cookie });
+    expect(home.text).toContain(`<a href="${browser.base}?category=Sterilization">Sterilization</a>`);
+    const sterilization = await browser.request(`${browser.base}?category=Sterilization`, { cookie });
+    expect(imagesOf(sterilization.text)).toEqual([expect.objectContaining({ alt: 'Product Pic.WebP_1', src: expect.stringMatching(/\.webp$/) })]);
+    const lower = await browser.request(`${browser.base}/products/pic-png`, { cookie });
+    expect(lower.status).toBe(200);
+    expect((await browser.request(`${browser.base}/products/PIC-PNG`, { cookie })).status).toBe(404);
+  });
+
+  it('checks pictures by content and size, reports every problem by row and field, and applies nothing of the file', async () => {
+    const before = await stack.deps.catalog.listAll();
+    file('fresh.svg', SVG.replace('width="4"', 'width="3"'));
+    file('not-a.png', 'just text, named like a picture');
+    file('huge.png', Buffer.concat([PNG, Buffer.alloc(600 * 1024)]));
+    file('script.svg', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    file('handler.svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>');
+    const catalog = file(
+      'bad.json',
+      JSON.stringify([
+        aRow('OK-1', 'fresh.svg'),
+        aRow('BAD-TYPE', 'not-a.png'),
+        aRow('BAD-SIZE', 'huge.png'),
+        aRow('BAD-SCRIPT', 'script.svg'),
+        aRow('BAD-HANDLER', 'handler.svg'),
+        aRow('BAD-MISSING', 'absent.png'),
+        aRow('BAD-CATEGORY', 'fresh.svg', { category: 'C'.repeat(65) }),
+        aRow('BAD-NO-IMAGE', 'x', { image: undefined }),
+      ]),
+    );
+    const run = await ops(['catalog', 'import', '--file', catalog]);
+    expect(run.code).toBe(1);
+    const [error] = run.err;
+    expect(error).toMatch(/bad\.json has 7 problems; nothing was imported/);
+    for (const fragment of ['[1].image not-a.png is not a PNG, JPEG, WebP or SVG image', '[2].image huge.png is 601 KiB; at most 512 KiB', '[3].image script.svg is an SVG with script', '[4].image handler.svg is an SVG with script', '[5].image cannot read absent.png', '[6].category', '[7].image']) {
+      expect(error).toContain(fragment);
+    }
+    expect(await stack.deps.catalog.listAll()).toEqual(before);
+    // The valid row's picture was not stored either.
+    const freshKey: ProductImageKey = productImageKey(Buffer.from(SVG.replace('width="4"', 'width="3"')), 'svg');
+    expect(isProductImageKey(freshKey)).toBe(true);
+    expect(await stack.deps.productImages.get(freshKey)).toBeUndefined();
+  });
+});
