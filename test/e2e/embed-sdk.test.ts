@@ -99,6 +99,10 @@ describe.skipIf(skip)('the embed SDK on a partner page of another origin, in hea
 
   it('reports cart.updated and order.created while the user orders inside the frame', async () => {
     await module().getByRole('link', { name: 'Catalog' }).click();
+    // The catalog shows 24 products a page, sorted by name: find the gloves by searching, as a user would.
+    const search = module().getByRole('searchbox', { name: 'Search supplies' });
+    await search.fill('nitrile medium');
+    await search.press('Enter');
     await module().getByRole('button', { name: `Add ${GLOVES} to cart` }).click();
     let seen = await waitForEvents('cart.updated', 2);
     expect(seen.filter((e) => e.type === 'cart.updated').map((e) => e.data)).toEqual([{ item_count: 0 }, { item_count: 1 }]);

@@ -110,6 +110,8 @@ describe.skipIf(skip)('ordering again through the demo, in headless Chromium', (
       // A role, not a label: until the list has loaded, the order page's "Status history" would match the label.
       await module().getByRole('combobox', { name: 'Status' }).selectOption('pending');
       await module().getByRole('button', { name: 'Filter' }).click();
+      // The unfiltered list shows the same link: wait for the filtered page itself before reading it.
+      await expect.poll(() => page.frames().some((frame) => frame.url().includes('status=pending'))).toBe(true);
       await module().getByRole('link', { name: `Order ${orderId.slice(0, 8)}` }).waitFor();
       await noSideScroll();
       await shot('orders-filtered');
