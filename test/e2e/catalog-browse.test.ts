@@ -5,20 +5,17 @@
  * its page. Screenshots of both pages at 1280 and 390 px go to test/artifacts/. Needs
  * /usr/bin/chromium (skipped without it, except on CI).
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { ARTIFACTS, launchChromium, skipWithoutChromium } from '../support/chromium';
 import { provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && !process.env.CI;
-const ARTIFACTS = resolve('test/artifacts');
 const GLOVES = 'Nitrile Exam Gloves, Powder-Free, Medium';
 
-describe.skipIf(skip)('browsing the catalog in headless Chromium', () => {
+describe.skipIf(skipWithoutChromium)('browsing the catalog in headless Chromium', () => {
   let stack: TestStack;
   let partner: { partnerId: PartnerId; apiKey: string };
   let browser: Browser;
@@ -26,11 +23,7 @@ describe.skipIf(skip)('browsing the catalog in headless Chromium', () => {
   beforeAll(async () => {
     stack = await startTestStack({ queuePollers: false });
     partner = await stack.createPartner();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {

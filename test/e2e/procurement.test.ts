@@ -5,52 +5,27 @@
  * order.created with the items and totals the page showed. Screenshots at 1280 and 390
  * px go to test/artifacts/. Needs /usr/bin/chromium (skipped without it, except on CI).
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Browser, chromium, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUsd, toCents } from '../../functions/domain/money';
-import type { PartnerId } from '../../functions/domain/partners/partner';
-import { createDemoApp, type DemoConnection, type DemoUserProvisioner } from '../../lib/local-runtime/demo-app';
-import { DemoWebhookReceiver, wireDemoWebhooks } from '../../lib/local-runtime/demo-webhook-receiver';
-import { provisionProfile } from '../support/provisioned-profile';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import type { DemoWebhookReceiver } from '../../lib/local-runtime/demo-webhook-receiver';
+import { ARTIFACTS, launchChromium, skipWithoutChromium, startDemoStack } from '../support/chromium';
+import type { TestStack } from '../support/test-stack';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && !process.env.CI;
-const ARTIFACTS = resolve('test/artifacts');
 const GLOVES = 'Nitrile Exam Gloves, Powder-Free, Medium';
 const PAPER = 'Copy Paper, Letter, 20 lb';
 
-describe.skipIf(skip)('ordering supplies through the demo, in headless Chromium', () => {
+describe.skipIf(skipWithoutChromium)('ordering supplies through the demo, in headless Chromium', () => {
   let stack: TestStack;
-  let partner: { partnerId: PartnerId; apiKey: string };
+  let receiver: DemoWebhookReceiver;
   let browser: Browser;
   let page: Page;
-  const receiver = new DemoWebhookReceiver();
 
   beforeAll(async () => {
-    let connect: (connection: DemoConnection) => void = () => undefined;
-    const connection = new Promise<DemoConnection>((done) => {
-      connect = done;
-    });
-    const provision: DemoUserProvisioner = async (user) => {
-      await provisionProfile(stack.deps, partner.partnerId, user.setup);
-    };
-    const demo = createDemoApp({
-      connection: () => connection,
-      provision,
-      webhooks: { receiver, wire: (url) => wireDemoWebhooks(stack.deps.webhookAdmin, partner.partnerId, url, receiver.secret) },
-    });
-    stack = await startTestStack({ pages: [demo] });
-    partner = await stack.createPartner();
-    connect({ apiUrl: stack.url, apiKey: partner.apiKey });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    ({ stack, receiver } = await startDemoStack());
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    mkdirSync(ARTIFACTS, { recursive: true });
   }, 90_000);
 
   afterAll(async () => {

@@ -5,48 +5,23 @@
  * order.created, press Buy again and find the same lines in the cart. Screenshots of
  * every new page go to test/artifacts/. Needs /usr/bin/chromium (skipped without it, except on CI).
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Browser, chromium, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PartnerId } from '../../functions/domain/partners/partner';
-import { createDemoApp, type DemoConnection, type DemoUserProvisioner } from '../../lib/local-runtime/demo-app';
-import { DemoWebhookReceiver, wireDemoWebhooks } from '../../lib/local-runtime/demo-webhook-receiver';
-import { provisionProfile } from '../support/provisioned-profile';
-import { startTestStack, type TestStack } from '../support/test-stack';
+import type { DemoWebhookReceiver } from '../../lib/local-runtime/demo-webhook-receiver';
+import { ARTIFACTS, launchChromium, skipWithoutChromium, startDemoStack } from '../support/chromium';
+import type { TestStack } from '../support/test-stack';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && !process.env.CI;
-const ARTIFACTS = resolve('test/artifacts');
 const GLOVES = 'Nitrile Exam Gloves, Powder-Free, Medium';
 
-describe.skipIf(skip)('ordering again through the demo, in headless Chromium', () => {
+describe.skipIf(skipWithoutChromium)('ordering again through the demo, in headless Chromium', () => {
   let stack: TestStack;
-  let partner: { partnerId: PartnerId; apiKey: string };
+  let receiver: DemoWebhookReceiver;
   let browser: Browser;
-  const receiver = new DemoWebhookReceiver();
 
   beforeAll(async () => {
-    let connect: (connection: DemoConnection) => void = () => undefined;
-    const connection = new Promise<DemoConnection>((done) => {
-      connect = done;
-    });
-    const provision: DemoUserProvisioner = async (user) => {
-      await provisionProfile(stack.deps, partner.partnerId, user.setup);
-    };
-    const demo = createDemoApp({
-      connection: () => connection,
-      provision,
-      webhooks: { receiver, wire: (url) => wireDemoWebhooks(stack.deps.webhookAdmin, partner.partnerId, url, receiver.secret) },
-    });
-    stack = await startTestStack({ pages: [demo] });
-    partner = await stack.createPartner();
-    connect({ apiUrl: stack.url, apiKey: partner.apiKey });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ({ stack, receiver } = await startDemoStack());
+    browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {
