@@ -50,6 +50,7 @@ const summary = (delivery: DeliveryWithAttempts) =>
     partnerId: delivery.partnerId,
     eventId: delivery.eventId,
     event: delivery.event,
+    orderId: delivery.orderId,
     status: delivery.status,
     chain: delivery.chain,
     attemptCount: delivery.attemptCount,
@@ -136,10 +137,11 @@ export const deliveryCommands: CommandTable = {
           result.deliveries.length === 0
             ? [`No deliveries for partner ${result.partnerId}${options.status ? ` with status ${options.status}` : ''}.`]
             : tableLines(
-                ['DELIVERY ID', 'EVENT', 'STATUS', 'CHAIN', 'ATTEMPTS', 'LAST RESULT', 'NEXT ATTEMPT', 'ALERT', 'CREATED'],
+                ['DELIVERY ID', 'EVENT', 'ORDER', 'STATUS', 'CHAIN', 'ATTEMPTS', 'LAST RESULT', 'NEXT ATTEMPT', 'ALERT', 'CREATED'],
                 result.deliveries.map((d) => [
                   d.deliveryId,
                   d.event,
+                  d.orderId ?? NONE,
                   d.status,
                   String(d.chain),
                   String(d.attemptCount),
@@ -166,6 +168,7 @@ export const deliveryCommands: CommandTable = {
             ['partnerId', delivery.partnerId],
             ['eventId', delivery.eventId],
             ['event', delivery.event],
+            ['orderId', delivery.orderId ?? NONE],
             ['status', delivery.status],
             ['chain', String(delivery.chain)],
             ['attemptCount', String(delivery.attemptCount)],

@@ -586,6 +586,7 @@ describe('order-event and deliveries', () => {
         deliveryId: request!.headers['x-service-delivery-id'],
         eventId: 'evt-1',
         event: 'order.created',
+        orderId: data.order_id,
         status: 'delivered',
         attemptCount: 1,
         attempts: [expect.objectContaining({ chain: 1, attempt: 1, statusCode: 200, succeeded: true, url: partnerReceiver.url })],
@@ -593,8 +594,8 @@ describe('order-event and deliveries', () => {
     ]);
     expect(list.json.deliveries[0]).not.toHaveProperty('body');
     const table = await ops(['deliveries', 'list', '--partner', partner.partnerId]);
-    expect(table.lines[0]).toMatch(/^DELIVERY ID\s+EVENT\s+STATUS\s+CHAIN\s+ATTEMPTS\s+LAST RESULT\s+NEXT ATTEMPT\s+ALERT\s+CREATED$/);
-    expect(table.lines[1]).toMatch(new RegExp(`^${request!.headers['x-service-delivery-id']}\\s+order\\.created\\s+delivered\\s+1\\s+1\\s+200\\s`));
+    expect(table.lines[0]).toMatch(/^DELIVERY ID\s+EVENT\s+ORDER\s+STATUS\s+CHAIN\s+ATTEMPTS\s+LAST RESULT\s+NEXT ATTEMPT\s+ALERT\s+CREATED$/);
+    expect(table.lines[1]).toMatch(new RegExp(`^${request!.headers['x-service-delivery-id']}\\s+order\\.created\\s+${data.order_id}\\s+delivered\\s+1\\s+1\\s+200\\s`));
     expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--status', 'failed'])).lines).toEqual([
       `No deliveries for partner ${partner.partnerId} with status failed.`,
     ]);
@@ -603,6 +604,7 @@ describe('order-event and deliveries', () => {
     expect(shown.json).toMatchObject({ status: 'delivered', body: request!.rawBody.toString(), attempts: [expect.objectContaining({ statusCode: 200 })] });
     const shownText = await ops(['deliveries', 'show', '--delivery', String(request!.headers['x-service-delivery-id']).toUpperCase()]);
     expect(shownText.code).toBe(0);
+    expect(shownText.lines).toContainEqual(expect.stringMatching(new RegExp(`^orderId:\\s+${data.order_id}$`)));
     expect(shownText.lines.at(-1)).toBe(request!.rawBody.toString());
 
     expect(published.json).not.toHaveProperty('alreadyPublished');
