@@ -88,20 +88,20 @@ const Outcome = ({ request, paths, zone }: { request: ApprovalRequest; paths: Mo
     case 'approved':
       return (
         <p class="said">
-          Approved by {request.decidedBy?.name} {at}.{' '}
+          Approved by {request.decidedBy?.name} on {at}.{' '}
           {request.orderId && <a href={paths.order(request.orderId)}>Order {shortOrderId(request.orderId)}</a>}
         </p>
       );
     case 'rejected':
       return (
         <p class="said">
-          Rejected by {request.decidedBy?.name} {at}: <span data-testid="rejection-reason">{request.reason}</span>
+          Rejected by {request.decidedBy?.name} on {at}: <span data-testid="rejection-reason">{request.reason}</span>
         </p>
       );
     case 'withdrawn':
-      return <p class="said">Withdrawn {at}.</p>;
+      return <p class="said">Withdrawn on {at}.</p>;
     case 'expired':
-      return <p class="said">Expired {at}: no one decided it within 7 days, so nothing was ordered.</p>;
+      return <p class="said">Expired on {at}: no one decided it within 7 days, so nothing was ordered.</p>;
     default:
       return null;
   }
@@ -413,7 +413,7 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
         </div>
       </div>
       <p>
-        <a href={approver ? paths.approvals : paths.orders}>{approver ? 'All approval requests' : 'Orders'}</a>
+        <a href={approver ? paths.approvals : paths.orders}>{approver ? 'All approval requests' : 'Your orders and requests'}</a>
       </p>
     </>,
     [CART_STYLE, APPROVAL_STYLE, REQUEST_STYLE],
