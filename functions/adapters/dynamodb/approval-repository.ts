@@ -185,8 +185,8 @@ export class DynamoApprovalRepository implements ApprovalRepository {
     return count;
   }
 
-  async listDue(now: Date, limit: number): Promise<ApprovalRequestId[]> {
-    const { Items = [] } = await this.db.send(
+  async listDue(now: Date, limit: number, cursor?: string): Promise<{ ids: ApprovalRequestId[]; nextCursor?: string }> {
+    const { Items = [], LastEvaluatedKey } = await this.db.send(
       new QueryCommand({
         TableName: this.tables.orders,
         IndexName: 'gsi1',
@@ -195,9 +195,11 @@ export class DynamoApprovalRepository implements ApprovalRepository {
         ExpressionAttributeValues: { ':pk': approvalKeys.duePartition, ':bound': `${now.toISOString()}~` },
         ScanIndexForward: true,
         Limit: limit,
+        ExclusiveStartKey: cursor === undefined ? undefined : decodeCursor(cursor, approvalKeys.duePartition),
       }),
     );
-    return Items.map((item) => item.requestId as ApprovalRequestId);
+    const ids = Items.map((item) => item.requestId as ApprovalRequestId);
+    return LastEvaluatedKey ? { ids, nextCursor: encodeCursor(LastEvaluatedKey) } : { ids };
   }
 }
 

@@ -1,8 +1,7 @@
-import type { CartLine } from '../orders/cart';
+import type { Cart, CartLine } from '../orders/cart';
 import type { Order } from '../orders/order';
 import type { OrganizationId, ProfileId } from '../organizations/organization';
 import type { OrderEventMessage } from '../../webhooks/order-event-message';
-import type { Cart } from '../orders/cart';
 import type { ApprovalRequest, ApprovalRequestId, ApprovalStatus } from './approval-request';
 
 export const DEFAULT_APPROVAL_PAGE_SIZE = 20;
@@ -53,15 +52,18 @@ export interface ApprovalRepository {
   /** The request becomes approved and the order (with its order.created event) is placed, in one transaction. */
   approve(change: ApprovalChange & { readonly order: Order; readonly orderEvent: OrderEventMessage }): Promise<void>;
   /**
-   * The request becomes rejected, withdrawn or expired. `restoreLines` puts lines in the
+   * The request becomes rejected, withdrawn or expired. `restore` puts `lines` in the
    * requester's cart at these quantities, each only if the line is still as `cart` (read
-   * before) has it, so a cart changed meanwhile restores nothing.
+   * before) has it, so a cart changed meanwhile restores nothing and changes nothing.
    */
   decide(change: ApprovalChange & { readonly restore?: { readonly cart: Cart; readonly lines: readonly CartLine[] } }): Promise<void>;
   get(id: ApprovalRequestId): Promise<ApprovalRequest | undefined>;
   listByOrganization(organizationId: OrganizationId, query: ApprovalListQuery): Promise<ApprovalPage>;
   /** The organization's requests still waiting at `now` (made within the last 7 days, so one bounded read). */
   countPending(organizationId: OrganizationId, now: Date): Promise<number>;
-  /** Ids of pending requests whose expiry is at or before `now`, soonest first, any organization. */
-  listDue(now: Date, limit: number): Promise<ApprovalRequestId[]>;
+  /**
+   * Ids of pending requests whose expiry is at or before `now`, soonest first, any
+   * organization, a page at a time (`cursor`: the previous page's `nextCursor`).
+   */
+  listDue(now: Date, limit: number, cursor?: string): Promise<{ readonly ids: ApprovalRequestId[]; readonly nextCursor?: string }>;
 }

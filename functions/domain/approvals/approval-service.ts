@@ -42,7 +42,7 @@ import {
 } from './approval-request';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Due requests one `expireDue` call moves at most; the next sweep takes the rest. */
+/** Due requests one `expireDue` call tries at most; the next sweep takes the rest. */
 const MAX_EXPIRED_PER_SWEEP = 1000;
 const DUE_BATCH = 100;
 
@@ -316,16 +316,17 @@ export class ApprovalService {
    */
   async expireDue(now: Date = this.clock.now()): Promise<ApprovalRequestId[]> {
     const expired: ApprovalRequestId[] = [];
-    const seen = new Set<string>();
-    while (expired.length < MAX_EXPIRED_PER_SWEEP) {
-      // The due index is eventually consistent: a request just decided may still be listed, so an id is tried once.
-      const due = (await this.approvals.listDue(now, DUE_BATCH)).filter((id) => !seen.has(id));
-      if (due.length === 0) break;
-      for (const id of due) {
-        seen.add(id);
+    let cursor: string | undefined;
+    let tried = 0;
+    // Pages follow each other by key, so a due item the index still lists after its request was decided is passed once, never re-read.
+    do {
+      const page = await this.approvals.listDue(now, DUE_BATCH, cursor);
+      for (const id of page.ids) {
+        tried += 1;
         if ((await this.expireOne(id, now)).expiredNow) expired.push(id);
       }
-    }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined && tried < MAX_EXPIRED_PER_SWEEP);
     return expired;
   }
 
