@@ -10,6 +10,11 @@
  * the module's 409 (docs/module.md) but the API's 400 EMPTY_CART (docs/orders-api.md).
  */
 import {
+  ApprovalCannotBePlaced,
+  ApprovalForbidden,
+  ApprovalNotFound,
+  ApprovalNotPending,
+  ApprovalRequired,
   ConcurrentModification,
   DeliveryInFlight,
   DeliveryNotFound,
@@ -28,6 +33,7 @@ import {
   ProfileNotLinked,
   RateLimited,
   RequestForgeryRefused,
+  SelfApprovalForbidden,
   ShippingLocationAlreadyExists,
   ShippingLocationNotFound,
   ShippingLocationUnavailable,
@@ -39,6 +45,7 @@ import {
   WebhookEventNotSubscribed,
 } from './domain/errors';
 import type { ModulePaths } from './embed-host/module/module-paths';
+import { formatUsd, fromCents } from './domain/money';
 import { rateLimitHeaders } from './api/pipeline/responses';
 import type { ErrorShape } from './routes';
 
@@ -62,7 +69,7 @@ export interface ModuleOutcome {
   readonly links: readonly ModuleLink[];
 }
 
-type Places = Pick<ModulePaths, 'home' | 'cart' | 'checkout' | 'orders' | 'orderGuide'>;
+type Places = Pick<ModulePaths, 'home' | 'cart' | 'checkout' | 'orders' | 'orderGuide' | 'approvals' | 'approval'>;
 
 interface Outcome<E> {
   /** By the route's error shape; a shape without an entry answers the route's 500. */
@@ -87,6 +94,15 @@ const onEveryRoute = <E extends Error>(answer: (error: E) => ApiOutcome) => ({ g
 
 const toCart = (places: Places): ModuleLink => ({ href: places.cart, label: 'Go to cart', primary: true });
 const toOrders = (places: Places): ModuleLink => ({ href: places.orders, label: 'View orders' });
+const toRequest = (places: Places, requestId: string): ModuleLink => ({ href: places.approval(requestId), label: 'Back to the request', primary: true });
+
+/** What became of a request someone else decided first, for the one who came second. */
+const NOT_PENDING: Readonly<Record<ApprovalNotPending['status'], { title: string; message: (by: string | undefined) => string }>> = {
+  approved: { title: 'Already approved', message: (by) => `${by ?? 'Another approver'} approved this request first, and its order was placed. Nothing else was changed.` },
+  rejected: { title: 'Already rejected', message: (by) => `${by ?? 'Another approver'} rejected this request first. Nothing else was changed.` },
+  withdrawn: { title: 'Withdrawn by the requester', message: () => 'The requester withdrew this request, so there is nothing left to decide. Nothing else was changed.' },
+  expired: { title: 'This request expired', message: () => 'No one decided it within 7 days, so it expired and nothing was ordered. The requester can submit it again.' },
+};
 
 const ERROR_OUTCOMES: readonly Entry[] = [
   entry(Unauthorized, { api: onEveryRoute(general(401, 'Unauthorized', 'UNAUTHORIZED')) }),
@@ -236,6 +252,78 @@ const ERROR_OUTCOMES: readonly Entry[] = [
       title: 'Form too large',
       message: 'This form sent far more than the page ever sends, so nothing was changed. Reload the page and try again.',
       links: [{ href: places.home, label: 'Back to the catalog', primary: true }],
+    }),
+  }),
+
+  // Approval requests (docs/module.md, "Approvals"); the API codes are for the partner routes that read and decide them.
+  entry(ApprovalRequired, {
+    api: {
+      general: general(409, 'Conflict', 'APPROVAL_REQUIRED', (error) => ({
+        data: { total: fromCents(error.totalCents), order_limit: fromCents(error.limitCents) },
+      })),
+    },
+    module: (error, places) => ({
+      status: 409,
+      title: 'This order needs approval',
+      message: `Its total, ${formatUsd(error.totalCents)}, is above your order limit of ${formatUsd(error.limitCents)}, so an approver in your organization decides on it. Nothing was ordered: submit it for approval from checkout.`,
+      links: [{ href: places.checkout, label: 'Back to checkout', primary: true }],
+    }),
+  }),
+  entry(ApprovalNotFound, {
+    api: { general: general(404, 'Not Found', 'APPROVAL_REQUEST_NOT_FOUND') },
+    module: (_, places) => ({
+      status: 404,
+      title: 'Approval request not found',
+      message: 'Your organization has no approval request with this ID that you can see.',
+      links: [{ href: places.approvals, label: 'Approval requests', primary: true }, toOrders(places)],
+    }),
+  }),
+  entry(ApprovalNotPending, {
+    api: {
+      general: general(409, 'Conflict', 'APPROVAL_NOT_PENDING', (error) => ({ data: { approval_request_id: error.requestId, status: error.status } })),
+    },
+    module: (error, places) => ({
+      status: 409,
+      title: NOT_PENDING[error.status].title,
+      message: NOT_PENDING[error.status].message(error.decidedBy),
+      links: [toRequest(places, error.requestId)],
+    }),
+  }),
+  entry(SelfApprovalForbidden, {
+    api: { general: general(403, 'Forbidden', 'SELF_APPROVAL_FORBIDDEN') },
+    module: (error, places) => ({
+      status: 403,
+      title: 'This is your own request',
+      message: 'Another approver in your organization decides on it. Nothing was changed.',
+      links: [toRequest(places, error.requestId)],
+    }),
+  }),
+  entry(ApprovalForbidden, {
+    api: { general: general(403, 'Forbidden', 'APPROVAL_FORBIDDEN') },
+    module: (error, places) => ({
+      status: 403,
+      title: error.refused === 'not-approver' ? 'Only approvers decide requests' : 'Only the requester can withdraw it',
+      message:
+        error.refused === 'not-approver'
+          ? 'Approving and rejecting requests is for the approvers of your organization. Nothing was changed.'
+          : 'A request can be withdrawn only by whoever submitted it. Nothing was changed.',
+      links: [toRequest(places, error.requestId)],
+    }),
+  }),
+  entry(ApprovalCannotBePlaced, {
+    api: {
+      general: general(409, 'Conflict', 'APPROVAL_CANNOT_BE_PLACED', (error) => ({
+        details: [{ code: error.refused === 'location-unavailable' ? 'SHIPPING_LOCATION_UNAVAILABLE' : 'REQUESTER_INACTIVE', message: error.message, path: [] }],
+      })),
+    },
+    module: (error, places) => ({
+      status: 409,
+      title: error.refused === 'location-unavailable' ? 'The shipping address is no longer used' : 'The requester can no longer order',
+      message:
+        error.refused === 'location-unavailable'
+          ? 'This request ships to a location your organization no longer uses, so it cannot be ordered as submitted. Nothing was ordered: reject it with a reason, and the requester can submit it again to another address.'
+          : 'The person who submitted this request was deactivated, so it cannot be ordered in their name. Nothing was ordered: reject it with a reason.',
+      links: [toRequest(places, error.requestId)],
     }),
   }),
 

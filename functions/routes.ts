@@ -204,6 +204,14 @@ export const ROUTES = [
   { ...page, method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}' },
   // Buy again writes up to 50 cart lines: a click, not a stream.
   { ...embed, method: 'POST', path: '/embedded/{partnerId}/orders/{orderId}/buy-again', throttle: { rate: 20, burst: 40 } },
+  // Approval requests (docs/module.md, "Approvals"): submitting writes a transaction like placing an order, and so
+  // do the decisions (an approval places the order); the requester's and approvers' pages are pages.
+  { ...embed, method: 'POST', path: '/embedded/{partnerId}/approvals', throttle: { rate: 20, burst: 40 } },
+  { ...page, method: 'GET', path: '/embedded/{partnerId}/approvals' },
+  { ...page, method: 'GET', path: '/embedded/{partnerId}/approvals/{requestId}' },
+  { ...embed, method: 'POST', path: '/embedded/{partnerId}/approvals/{requestId}/approve', throttle: { rate: 20, burst: 40 } },
+  { ...embed, method: 'POST', path: '/embedded/{partnerId}/approvals/{requestId}/reject', throttle: { rate: 20, burst: 40 } },
+  { ...embed, method: 'POST', path: '/embedded/{partnerId}/approvals/{requestId}/withdraw', throttle: { rate: 20, burst: 40 } },
   // The organization's order guide: the page, its one form, and the catalog cards' add.
   { ...page, method: 'GET', path: '/embedded/{partnerId}/order-guide' },
   { ...page, method: 'POST', path: '/embedded/{partnerId}/order-guide' },

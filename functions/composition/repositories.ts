@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoApprovalRepository } from '../adapters/dynamodb/approval-repository';
 import { DynamoCartRepository } from '../adapters/dynamodb/cart-repository';
 import { DynamoCatalogRepository } from '../adapters/dynamodb/catalog-repository';
 import { DynamoDeliveryBatchReader } from '../adapters/dynamodb/delivery-batch-reader';
@@ -49,3 +50,6 @@ export const cartRepository = (tables: DynamoTables) => new DynamoCartRepository
 /** The clock dates the outbox items' expiry. */
 export const orderRepository = (tables: DynamoTables, clock: Clock) =>
   new DynamoOrderRepository(tables.db, { orders: table(tables, 'orders'), carts: table(tables, 'carts') }, clock);
+/** Approval requests are items of the orders table (its stream carries their outbox); withdrawing one puts lines back in a cart. */
+export const approvalRepository = (tables: DynamoTables, clock: Clock) =>
+  new DynamoApprovalRepository(tables.db, { orders: table(tables, 'orders'), carts: table(tables, 'carts') }, clock);

@@ -41,7 +41,7 @@ export const METRIC = {
   retriesScheduled: 'RetriesScheduled',
   /** E-mails to a partner's alert address; `kind`: delivery-failed, endpoint-disabled, approval-requested. */
   alertsSent: 'AlertsSent',
-  /** Approval requests opened (defined for the approvals feature). */
+  /** Approval requests by `outcome`: submitted, approved, rejected, expired, withdrawn. */
   approvalRequests: 'ApprovalRequests',
   /** A webhook endpoint's circuit opened or closed; `state` (defined for fair delivery). */
   circuitStateChanges: 'CircuitStateChanges',

@@ -13,6 +13,7 @@ import { PRODUCT_IMAGE_ROUTE, productImageHandler } from './product-image-route'
 import { assertSameOrigin } from './module/form-token';
 import { buyAgain, listOrders, placeOrder, showOrder } from './module/orders/actions';
 import { addToOrderGuide, changeOrderGuide, showOrderGuide } from './module/order-guide/actions';
+import { approveRequest, listApprovals, rejectRequest, showApproval, submitForApproval, withdrawRequest } from './module/approvals/actions';
 import { html, type JsonResponse, seeOther } from '../api/pipeline/responses';
 import type { FunctionRouteKey } from '../routes';
 
@@ -57,6 +58,12 @@ const ACTIONS: Record<Exclude<FunctionRouteKey<'embed'>, EmbedScriptRoute | type
   'POST /embedded/{partnerId}/orders': placeOrder,
   'GET /embedded/{partnerId}/orders/{orderId}': showOrder,
   'POST /embedded/{partnerId}/orders/{orderId}/buy-again': buyAgain,
+  'POST /embedded/{partnerId}/approvals': submitForApproval,
+  'GET /embedded/{partnerId}/approvals': listApprovals,
+  'GET /embedded/{partnerId}/approvals/{requestId}': showApproval,
+  'POST /embedded/{partnerId}/approvals/{requestId}/approve': approveRequest,
+  'POST /embedded/{partnerId}/approvals/{requestId}/reject': rejectRequest,
+  'POST /embedded/{partnerId}/approvals/{requestId}/withdraw': withdrawRequest,
   'GET /embedded/{partnerId}/order-guide': showOrderGuide,
   'POST /embedded/{partnerId}/order-guide': changeOrderGuide,
   'POST /embedded/{partnerId}/order-guide/items': addToOrderGuide,

@@ -1,6 +1,6 @@
 import type { PartnerId } from '../domain/partners/partner';
 import type { AlertStatus, Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus, DeliveryWithAttempts } from './delivery';
-import type { OrderEventKind } from './order-event-kinds';
+import type { WebhookEventKind } from './order-event-kinds';
 
 /** What one recorded attempt changes on its delivery. */
 export interface AttemptOutcome {
@@ -14,7 +14,7 @@ export interface AttemptOutcome {
 /** Which of a partner's deliveries a page holds; every field narrows. */
 export interface DeliveryFilter {
   readonly status?: DeliveryStatus;
-  readonly event?: OrderEventKind;
+  readonly event?: WebhookEventKind;
   readonly orderId?: string;
   /** Created at or after this ISO 8601 time (UTC, as `toISOString` writes it). */
   readonly since?: string;

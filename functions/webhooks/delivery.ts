@@ -1,7 +1,7 @@
 // zod/mini: the dispatcher parses every queue message with this, and the classic API would dominate its cold start.
 import * as z from 'zod/mini';
 import type { PartnerId } from '../domain/partners/partner';
-import type { OrderEventKind } from './order-event-kinds';
+import type { WebhookEventKind } from './order-event-kinds';
 
 export type DeliveryId = string & { readonly __brand: 'DeliveryId' };
 
@@ -26,7 +26,7 @@ export interface Delivery {
   readonly deliveryId: DeliveryId;
   readonly partnerId: PartnerId;
   readonly eventId: string;
-  readonly event: OrderEventKind;
+  readonly event: WebhookEventKind;
   /**
    * The event's `data.order_id`, kept beside the body so partners can list an order's
    * deliveries (gsi2). Absent on deliveries stored before it was kept, and on raw

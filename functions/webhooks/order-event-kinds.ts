@@ -11,3 +11,20 @@ export const ORDER_EVENT_KINDS = [
 ] as const;
 export const OrderEventKind = z.enum(ORDER_EVENT_KINDS);
 export type OrderEventKind = z.infer<typeof OrderEventKind>;
+
+/**
+ * The approval flow's kinds (docs/module.md, "Approvals"): delivered only to endpoints
+ * that list them, so an endpoint set up before them (or without `--events`) keeps
+ * receiving exactly the order kinds.
+ */
+export const APPROVAL_EVENT_KINDS = ['approval.requested', 'approval.decided'] as const;
+export const ApprovalEventKind = z.enum(APPROVAL_EVENT_KINDS);
+export type ApprovalEventKind = z.infer<typeof ApprovalEventKind>;
+
+/** Every kind a partner's endpoint can subscribe to and the order-events queue carries. */
+export const WEBHOOK_EVENT_KINDS = [...ORDER_EVENT_KINDS, ...APPROVAL_EVENT_KINDS] as const;
+export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
+export type WebhookEventKind = z.infer<typeof WebhookEventKind>;
+
+/** What an endpoint configured without a list of kinds receives: the order kinds, as before approvals existed. */
+export const DEFAULT_SUBSCRIBED_KINDS: readonly WebhookEventKind[] = ORDER_EVENT_KINDS;

@@ -1,9 +1,10 @@
 // zod/mini: the fan-out Lambda parses only this, and the classic API would dominate its cold start.
 import * as z from 'zod/mini';
-import { OrderEventKind } from './order-event-kinds';
+import { WebhookEventKind } from './order-event-kinds';
 
 /**
- * What the publisher puts on the order-events queue: the validated event, its owner,
+ * What the publisher puts on the order-events queue (an order's or an approval request's
+ * event, whatever its kind): the validated event, its owner,
  * and the id that de-duplicates it. `requestId`, `orderId` and `organizationId` correlate
  * it with the request that made the change (docs/operations.md, "Following one order"):
  * they travel to the delivery and its attempts' log lines, never into the partner's payload.
@@ -11,7 +12,7 @@ import { OrderEventKind } from './order-event-kinds';
 export const OrderEventMessage = z.object({
   eventId: z.string().check(z.minLength(1), z.maxLength(128)),
   partnerId: z.string().check(z.minLength(1)),
-  event: OrderEventKind,
+  event: WebhookEventKind,
   /** ISO 8601 time of the event; becomes the payload's `timestamp`. */
   timestamp: z.iso.datetime({ offset: true }),
   data: z.record(z.string(), z.unknown()),

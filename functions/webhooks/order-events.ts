@@ -1,5 +1,6 @@
 /**
- * The six order event kinds and the `data` each carries (contract: Events, Data fields).
+ * The six order event kinds and the two approval kinds, and the `data` each carries
+ * (contract: Events, Data fields; the approval kinds are ours, docs/module.md "Approvals").
  *
  * order.created, order.shipped and order.delivered follow the contract's tables. The
  * contract does not show the data of order.confirmed, order.cancelled and
@@ -11,7 +12,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../domain/orders/order';
 import { requiredField } from '../domain/validation';
-import type { OrderEventKind } from './order-event-kinds';
+import type { ApprovalEventKind, OrderEventKind, WebhookEventKind } from './order-event-kinds';
 
 const text = () => z.string({ error: requiredField }).trim().min(1).max(256);
 const isoTime = () => z.iso.datetime({ offset: true, error: requiredField });
@@ -55,9 +56,20 @@ const common = {
   test: z.literal(true).optional(),
 };
 
+/** Who decided an approval request: the partner's id of the user and its e-mail. */
+export const ApprovalDecider = z.strictObject({
+  internal_user_id: text(),
+  email: z.email({ error: requiredField }).max(254),
+});
+
 export const OrderCreatedData = z.strictObject({
   ...common,
   user_email: z.email({ error: requiredField }).max(254),
+  /**
+   * Only on an order placed by approving an approval request: the approver. Absent on
+   * every other order, so an order.created is what it was before approvals existed.
+   */
+  approved_by: ApprovalDecider.optional(),
   status: status('pending'),
   items: z.array(OrderItem, { error: requiredField }).min(1),
   subtotal: amount(),
@@ -114,6 +126,48 @@ export const OrderRefundedData = z.strictObject({
   reason: text().optional(),
 });
 
+/** What the approval kinds share: the request and the organization it belongs to. */
+const approvalCommon = {
+  approval_request_id: z.uuid({ error: requiredField }),
+  partner_org_id: text(),
+};
+
+/**
+ * A user asked for approval of a cart above their order limit: nothing is ordered yet.
+ * Items and amounts are as the order would have them (and will, once approved).
+ */
+export const ApprovalRequestedData = z.strictObject({
+  ...approvalCommon,
+  /** The requester: the partner's id of the user and its e-mail. */
+  internal_user_id: text(),
+  user_email: z.email({ error: requiredField }).max(254),
+  items: z.array(OrderItem, { error: requiredField }).min(1),
+  subtotal: amount(),
+  tax: amount(),
+  shipping: amount(),
+  total: amount(),
+  po_number: z.string().max(64).nullable(),
+  notes: z.string().max(500).nullable(),
+  created_at: isoTime(),
+  /** Undecided by then, the request expires (an approval.decided with `decision: expired`). */
+  expires_at: isoTime(),
+});
+
+export const APPROVAL_DECISIONS = ['approved', 'rejected', 'expired', 'withdrawn'] as const;
+
+/**
+ * The request's one outcome. `decided_by` is the approver (approved, rejected); `order_id`
+ * the order placed (approved; its order.created follows); `reason` the approver's (rejected).
+ */
+export const ApprovalDecidedData = z.strictObject({
+  ...approvalCommon,
+  decision: z.enum(APPROVAL_DECISIONS, { error: requiredField }),
+  decided_by: ApprovalDecider.optional(),
+  order_id: z.uuid().optional(),
+  reason: z.string().min(1).max(500).optional(),
+  decided_at: isoTime(),
+});
+
 export const ORDER_EVENT_DATA = {
   'order.created': OrderCreatedData,
   'order.confirmed': OrderConfirmedData,
@@ -123,7 +177,16 @@ export const ORDER_EVENT_DATA = {
   'order.refunded': OrderRefundedData,
 } as const satisfies Record<OrderEventKind, z.ZodType>;
 
-export { ORDER_EVENT_KINDS, OrderEventKind } from './order-event-kinds';
+export const APPROVAL_EVENT_DATA = {
+  'approval.requested': ApprovalRequestedData,
+  'approval.decided': ApprovalDecidedData,
+} as const satisfies Record<ApprovalEventKind, z.ZodType>;
+
+/** Every kind's data, order and approval kinds alike. */
+export const WEBHOOK_EVENT_DATA = { ...ORDER_EVENT_DATA, ...APPROVAL_EVENT_DATA } as const satisfies Record<WebhookEventKind, z.ZodType>;
+
+export { APPROVAL_EVENT_KINDS, ApprovalEventKind, ORDER_EVENT_KINDS, OrderEventKind, WEBHOOK_EVENT_KINDS, WebhookEventKind } from './order-event-kinds';
 export { OrderEventMessage } from './order-event-message';
 export type OrderEventData<K extends OrderEventKind = OrderEventKind> = z.output<(typeof ORDER_EVENT_DATA)[K]>;
 export type OrderEventDataInput<K extends OrderEventKind = OrderEventKind> = z.input<(typeof ORDER_EVENT_DATA)[K]>;
+export type ApprovalEventData<K extends ApprovalEventKind = ApprovalEventKind> = z.output<(typeof APPROVAL_EVENT_DATA)[K]>;

@@ -6,7 +6,7 @@ import type { Delivery, DeliveryId, DeliveryMessage, DeliveryStatus, DeliveryWit
 import type { DeliveryRepository } from './delivery-repository';
 import { DeliveryReplay } from './delivery-replay';
 import type { MessageQueue } from './message-queue';
-import { ORDER_EVENT_KINDS, OrderEventKind } from './order-events';
+import { DEFAULT_SUBSCRIBED_KINDS, WEBHOOK_EVENT_KINDS, WebhookEventKind } from './order-event-kinds';
 import { type SigningSecrets, type SigningSecretStore, withoutExpiredSecrets } from './signing-secret-store';
 import type { EndpointStatus, WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint';
 import { checkPreferredSecret, generateWebhookSecret } from './webhook-secret';
@@ -80,7 +80,7 @@ export class WebhookAdmin {
   }
 
   /**
-   * Sets the partner's URL and subscribed events (all kinds when none are given). The
+   * Sets the partner's URL and subscribed events (the order kinds when none are given). The
    * secret: the partner's preferred one when given; otherwise the current one is kept,
    * or a new one is generated for a partner that has none.
    */
@@ -93,11 +93,11 @@ export class WebhookAdmin {
     const issues = [];
     const url = checkWebhookUrl(input.url, this.requireHttpsPublic);
     if (!url.ok) issues.push({ code: 'INVALID_URL', message: `url ${url.reason}`, path: ['url'] });
-    const unknownKinds = (input.events ?? []).filter((kind) => !OrderEventKind.safeParse(kind).success);
+    const unknownKinds = (input.events ?? []).filter((kind) => !WebhookEventKind.safeParse(kind).success);
     if (unknownKinds.length) {
       issues.push({
         code: 'INVALID_VALUE',
-        message: `events has unknown kinds: ${unknownKinds.join(', ')} (known: ${ORDER_EVENT_KINDS.join(', ')})`,
+        message: `events has unknown kinds: ${unknownKinds.join(', ')} (known: ${WEBHOOK_EVENT_KINDS.join(', ')})`,
         path: ['events'],
       });
     }
@@ -120,11 +120,12 @@ export class WebhookAdmin {
       await this.secrets.put(input.partnerId, { current: generatedSecret, retiring: [] });
       secretRotatedAt = now;
     }
-    const events = input.events ? [...new Set(input.events)] : ORDER_EVENT_KINDS;
+    // Without a list, the order kinds only: approval kinds reach an endpoint that names them, never one set up before them.
+    const events: readonly string[] = input.events ? [...new Set(input.events)] : DEFAULT_SUBSCRIBED_KINDS;
     const endpoint: WebhookEndpoint = {
       partnerId: input.partnerId,
       url: url.ok ? url.url.href : input.url,
-      events: ORDER_EVENT_KINDS.filter((kind) => events.includes(kind)),
+      events: WEBHOOK_EVENT_KINDS.filter((kind) => events.includes(kind)),
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
       secretRotatedAt,

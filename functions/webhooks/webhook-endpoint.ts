@@ -1,5 +1,5 @@
 import type { PartnerId } from '../domain/partners/partner';
-import type { OrderEventKind } from './order-events';
+import type { WebhookEventKind } from './order-event-kinds';
 
 /**
  * Whether deliveries go out: `enabled` sends; `paused` (by the operator) and `disabled`
@@ -13,8 +13,8 @@ export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
 export interface WebhookEndpoint {
   readonly partnerId: PartnerId;
   readonly url: string;
-  /** Subscribed kinds; events of other kinds are not delivered. */
-  readonly events: readonly OrderEventKind[];
+  /** Subscribed kinds, always stored as a list; events of other kinds are not delivered. */
+  readonly events: readonly WebhookEventKind[];
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly secretRotatedAt: string;

@@ -8,7 +8,7 @@ import type { ApiKeyId, PartnerId } from '../../functions/domain/partners/partne
 import { Scope, SCOPES } from '../../functions/domain/partners/partner';
 import { optionalEmail, requiredField, requiredText } from '../../functions/domain/validation';
 import { DELIVERY_STATUSES, type DeliveryId } from '../../functions/webhooks/delivery';
-import { ORDER_EVENT_KINDS, OrderEventKind } from '../../functions/webhooks/order-events';
+import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS, WebhookEventKind } from '../../functions/webhooks/order-event-kinds';
 import { checkPreferredSecret } from '../../functions/webhooks/webhook-secret';
 
 const commaSeparated = (raw: string): string[] =>
@@ -110,16 +110,16 @@ export const DeliveryStatusOption = z.enum(DELIVERY_STATUSES, { error: requiredF
 
 export const OrderEventKindOption = z.enum(ORDER_EVENT_KINDS, { error: requiredField });
 
-/** `order.created,order.shipped`: at least one kind, each one of `ORDER_EVENT_KINDS`. */
+/** `order.created,order.shipped`: at least one kind, each one of `WEBHOOK_EVENT_KINDS` (the order and approval kinds). */
 export const EventKindsOption = z.string({ error: requiredField }).transform((raw, ctx) => {
   const kinds = commaSeparated(raw);
-  const unknown = kinds.filter((kind) => !OrderEventKind.safeParse(kind).success);
+  const unknown = kinds.filter((kind) => !WebhookEventKind.safeParse(kind).success);
   if (kinds.length === 0 || unknown.length > 0) {
     const got = unknown.length > 0 ? ` (not event kinds: ${unknown.map((kind) => JSON.stringify(kind)).join(', ')})` : '';
-    ctx.addIssue({ code: 'custom', message: `must list event kinds from ${ORDER_EVENT_KINDS.join(', ')}${got}`, params: { code: 'INVALID_VALUE' } });
+    ctx.addIssue({ code: 'custom', message: `must list event kinds from ${WEBHOOK_EVENT_KINDS.join(', ')}${got}`, params: { code: 'INVALID_VALUE' } });
     return z.NEVER;
   }
-  return [...new Set(kinds)] as OrderEventKind[];
+  return [...new Set(kinds)] as WebhookEventKind[];
 });
 
 /** A partner's preferred signing secret, under the domain's rule; never echoed in a message. */

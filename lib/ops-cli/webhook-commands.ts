@@ -12,7 +12,7 @@
  */
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { ORDER_EVENT_KINDS } from '../../functions/webhooks/order-events';
+import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/webhooks/order-event-kinds';
 import type { EndpointView, RequeuedDeliveries } from '../../functions/webhooks/webhook-admin';
 import { fieldLines, NONE } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
@@ -164,7 +164,7 @@ export const webhookCommands: CommandTable = {
       events: {
         schema: EventKindsOption.optional(),
         placeholder: 'KIND,...',
-        description: `Comma-separated event kinds (default: all, ${ORDER_EVENT_KINDS.join(',')})`,
+        description: `Comma-separated event kinds from ${WEBHOOK_EVENT_KINDS.join(',')} (default: the order kinds, ${ORDER_EVENT_KINDS.join(',')})`,
       },
       secret: {
         schema: WebhookSecretOption.optional(),

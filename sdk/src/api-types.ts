@@ -704,7 +704,7 @@ export interface WebhookTestConflictError {
 export interface WebhookDeliveryList {
   data: Array<{
     id: string;
-    event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded";
+    event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided";
     order_id?: string;
     status: "pending" | "delivered" | "failed" | "cancelled";
     round: number;
@@ -727,7 +727,7 @@ export interface WebhookDeliveryList {
 
 export interface WebhookDelivery {
   id: string;
-  event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded";
+  event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided";
   order_id?: string;
   status: "pending" | "delivered" | "failed" | "cancelled";
   round: number;
@@ -780,7 +780,7 @@ export interface WebhookDeliveryRetryConflictError {
 
 export interface WebhookEndpoint {
   url: string;
-  events: Array<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded">;
+  events: Array<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided">;
   status: "active" | "paused" | "disabled" | "circuit_open";
   status_reason?: string;
   status_since: string;
@@ -817,6 +817,10 @@ export interface OrderCreatedEvent {
     notes?: string | null;
     test?: true;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     status: "pending";
     items: Array<{
       product_id: string;

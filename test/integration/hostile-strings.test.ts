@@ -2,7 +2,8 @@
  * Every page, with markup in every value a partner or a user can choose: organization and
  * user names, locations (name, nickname, address, delivery instructions), search text,
  * products from a catalog import, tracking, signatures, cancellation and refund reasons,
- * PO numbers and order notes, order-guide lines, path and query junk. Each page is parsed as a browser would: no element, attribute or
+ * PO numbers and order notes, order-guide lines, approval requests (requester, PO number,
+ * notes, items, rejection reasons), path and query junk. Each page is parsed as a browser would: no element, attribute or
  * script may come from data, and each value shows as the text it is.
  */
 import { DomUtils, parseDocument } from 'htmlparser2';
@@ -12,7 +13,7 @@ import type { PartnerId } from '../../functions/domain/partners/partner';
 import { linkUnusablePage, unavailablePage } from '../../functions/embed-host/host-pages';
 import { type DemoUser } from '../../lib/local-runtime/demo-app';
 import { demoPage, webhookLogPage } from '../../lib/local-runtime/demo-pages';
-import { aSetupBody, type ProvisionedProfile, provisionProfile } from '../support/provisioned-profile';
+import { aSetupBody, type ProvisionedProfile, provisionProfile, type SetupBody } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 /** Breaks out of text, of double- and single-quoted attributes and of a textarea, in one value. */
@@ -78,6 +79,9 @@ async function request(path: string, init: { cookie?: string; form?: Record<stri
   return { status: res.status, location: res.headers.get('location'), text: await res.text() };
 }
 
+/** The form token of a session's pages. */
+const tokenOf = async (cookie: string): Promise<string> => /name="csrf" value="([^"]+)"/.exec((await request(`/embedded/${partnerId}`, { cookie })).text)?.[1] as string;
+
 async function signIn(profile: ProvisionedProfile): Promise<string> {
   const shake = await stack.post('/v1/partner/handshake', { profile_id: profile.profile.id }, { 'X-API-Key': apiKey });
   const redeemed = await fetch(shake.body.iframe_embed_url, { redirect: 'manual' });
@@ -113,15 +117,12 @@ beforeAll(async () => {
   if (!imported.ok) throw new Error(JSON.stringify(imported.issues));
   await stack.deps.catalog.upsertMany(imported.products);
 
-  const buyer = await provisionProfile(
-    stack.deps,
-    partnerId,
-    aSetupBody({
-      organizationName: EVIL,
-      user: { firstName: EVIL, lastName: SHORT, email: `o'brien.${Date.now()}@acme.test` },
-      shippingLocations: [hostileLocation('main', true), hostileLocation('north', false)],
-    }),
-  );
+  const organizationBody = aSetupBody({
+    organizationName: EVIL,
+    user: { firstName: EVIL, lastName: SHORT, email: `o'brien.${Date.now()}@acme.test` },
+    shippingLocations: [hostileLocation('main', true), hostileLocation('north', false)],
+  });
+  const buyer = await provisionProfile(stack.deps, partnerId, organizationBody);
   const cookie = await signIn(buyer);
   const token = /name="csrf" value="([^"]+)"/.exec((await request(base, { cookie })).text)?.[1] as string;
   const submit = (path: string, fields: Record<string, string>) => request(path, { cookie, form: { csrf: token, ...fields } });
@@ -185,6 +186,52 @@ beforeAll(async () => {
   await submit(`${base}/cart/items`, { product_id: 'EVIL-1' });
   await keep('400 quantity', `${base}/cart/items/EVIL-1`, [], { cookie, form: { csrf: token, action: 'update', quantity: EVIL } });
   await keep('409 location gone', `${base}/orders`, [], { cookie, form: { csrf: token, location: EVIL } });
+
+  // Approvals: a buyer limited to $1 and an approver, both named with markup, in the same organization.
+  const colleague = (id: string, user: Omit<SetupBody['user'], 'email'>) =>
+    provisionProfile(stack.deps, partnerId, { ...organizationBody, internalUserId: `${id}-${organizationBody.internalUserId}`, user: { ...user, email: `${id}.${Date.now()}@acme.test` } });
+  const limited = await colleague('limited', { firstName: EVIL, lastName: SHORT, orderLimit: 1 });
+  const approver = await colleague('approver', { firstName: SHORT, lastName: EVIL, role: 'approver' });
+  const asUser = async (profile: ProvisionedProfile) => {
+    const userCookie = await signIn(profile);
+    const userToken = /name="csrf" value="([^"]+)"/.exec((await request(base, { cookie: userCookie })).text)?.[1] as string;
+    return { cookie: userCookie, post: (path: string, fields: Record<string, string>) => request(path, { cookie: userCookie, form: { csrf: userToken, ...fields } }) };
+  };
+  const requester = await asUser(limited);
+  const decider = await asUser(approver);
+  const requestOf = (location: string | null) => /\/approvals\/([0-9a-f-]{36})/.exec(location ?? '')?.[1] as string;
+  const submitForApproval = async () => {
+    await stack.deps.cartService.add(limited.profile.id, 'EVIL-1', 2);
+    return requester.post(`${base}/approvals`, { location: buyer.locations[0]!.id, po_number: SHORT, notes: EVIL });
+  };
+  await stack.deps.cartService.add(limited.profile.id, 'EVIL-1', 2);
+  await keep('checkout above the order limit', `${base}/checkout`, [EVIL, `main ${EVIL}`], { cookie: requester.cookie });
+  await stack.deps.cartService.clear(limited.profile.id);
+  const submitted = await submitForApproval();
+  const rejectedId = requestOf(submitted.location);
+  await keep('submitted for approval, with PO number and notes', submitted.location as string, [EVIL, SHORT, `${EVIL} ${SHORT}`, `main ${EVIL}`], { cookie: requester.cookie });
+  await keep('approvals, approver', `${base}/approvals`, [`${EVIL} ${SHORT} · ${limited.profile.email}`, `${EVIL} × 2`, `PO ${SHORT}`, `${SHORT} ${EVIL}`], { cookie: decider.cookie });
+  await keep('approval request, approver', `${base}/approvals/${rejectedId}`, [EVIL, SHORT, `${EVIL} ${SHORT}`], { cookie: decider.cookie });
+  await keep('400 rejection reason with a control character', `${base}/approvals/${rejectedId}/reject`, [], { cookie: decider.cookie, form: { csrf: await tokenOf(decider.cookie), reason: `${SHORT}\u0007` } });
+  const rejected = await decider.post(`${base}/approvals/${rejectedId}/reject`, { reason: EVIL });
+  await keep('approval rejected', rejected.location as string, [`Rejected by ${SHORT} ${EVIL} `, EVIL], { cookie: decider.cookie });
+  await keep('orders, with a rejected request', `${base}/orders`, [EVIL], { cookie: requester.cookie });
+  const approvedId = requestOf((await submitForApproval()).location);
+  const approved = await decider.post(`${base}/approvals/${approvedId}/approve`, {});
+  await keep('approval approved', approved.location as string, [`Approved by ${SHORT} ${EVIL} `], { cookie: decider.cookie });
+  const approvedOrder = (await stack.deps.approvalService.get(approvedId, { partnerId })).orderId as string;
+  await keep('order placed by an approval', `${base}/orders/${approvedOrder}`, [`, approved by ${SHORT} ${EVIL} (${approver.profile.email})`, EVIL, SHORT], { cookie: requester.cookie });
+  const withdrawnId = requestOf((await submitForApproval()).location);
+  const withdrawn = await requester.post(`${base}/approvals/${withdrawnId}/withdraw`, {});
+  await keep('approval withdrawn', withdrawn.location as string, [EVIL, SHORT], { cookie: requester.cookie });
+  await keep('approvals, requester', `${base}/approvals`, [`${EVIL} × 2`, `PO ${SHORT}`, EVIL], { cookie: requester.cookie });
+  await keep('409 approval not pending', `${base}/approvals/${withdrawnId}/approve`, [], { cookie: decider.cookie, form: { csrf: await tokenOf(decider.cookie) } });
+  await keep('409 order needs approval', `${base}/orders`, [], { cookie: requester.cookie, form: { csrf: await tokenOf(requester.cookie), location: buyer.locations[0]!.id } });
+  await keep('404 approval request', `${base}/approvals/${encodeURIComponent(EVIL)}`, [], { cookie: decider.cookie });
+  await stack.deps.cartService.add(approver.profile.id, 'EVIL-1', 1);
+  const ownId = requestOf((await decider.post(`${base}/approvals`, { location: buyer.locations[0]!.id, notes: EVIL })).location);
+  await keep('approval request, the approver’s own', `${base}/approvals/${ownId}`, [EVIL], { cookie: decider.cookie });
+  await keep('403 own request', `${base}/approvals/${ownId}/approve`, [], { cookie: decider.cookie, form: { csrf: await tokenOf(decider.cookie) } });
 
   const single = await provisionProfile(stack.deps, partnerId, aSetupBody({ organizationName: SHORT, shippingLocations: [hostileLocation('only', true)] }));
   const singleCookie = await signIn(single);
@@ -256,6 +303,22 @@ describe('pages with markup in every value a partner or user chooses', () => {
       ['409 empty cart', 409],
       ['400 quantity', 400],
       ['409 location gone', 409],
+      ['checkout above the order limit', 200],
+      ['submitted for approval, with PO number and notes', 200],
+      ['approvals, approver', 200],
+      ['approval request, approver', 200],
+      ['400 rejection reason with a control character', 400],
+      ['approval rejected', 200],
+      ['orders, with a rejected request', 200],
+      ['approval approved', 200],
+      ['order placed by an approval', 200],
+      ['approval withdrawn', 200],
+      ['approvals, requester', 200],
+      ['409 approval not pending', 409],
+      ['409 order needs approval', 409],
+      ['404 approval request', 404],
+      ['approval request, the approver’s own', 200],
+      ['403 own request', 403],
       ['checkout, one location', 200],
       ['401 no session', 401],
       ['signed out', 200],

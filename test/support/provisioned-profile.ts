@@ -78,6 +78,9 @@ export async function provisionProfile(
     firstName: input.user.firstName,
     lastName: input.user.lastName,
     email: input.user.email,
+    // As setup stores them: `orderLimit` is parsed to cents.
+    ...(input.user.role ? { role: input.user.role } : {}),
+    ...(input.user.orderLimit === undefined ? {} : { orderLimitCents: input.user.orderLimit }),
     createdAt: now,
   };
   const user: IdentityUser = { id: userId, partnerId, profileId, email: input.user.email, status: 'active', createdAt: now };

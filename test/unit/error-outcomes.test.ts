@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EmptyCart, ProfileNotFound, RequestForgeryRefused, ValidationFailed } from '../../functions/domain/errors';
+import { ApprovalNotPending, ApprovalRequired, EmptyCart, ProfileNotFound, RequestForgeryRefused, SelfApprovalForbidden, ValidationFailed } from '../../functions/domain/errors';
 import { apiOutcome, moduleOutcome } from '../../functions/error-outcomes';
 import { apiRoute } from '../../functions/routes';
 import { modulePaths } from '../../functions/embed-host/module/module-paths';
@@ -41,5 +41,19 @@ describe('what each failure becomes', () => {
   it('leaves failures that are not the module’s to the embed host, and never says which forgery check refused', () => {
     expect(moduleOutcome(new Error('boom'), places)).toBeUndefined();
     expect(moduleOutcome(new RequestForgeryRefused('wrong-token'), places)?.message).not.toContain('token');
+  });
+
+  it('tells the second of two deciders what the first did, and sends an order above the limit back to checkout', () => {
+    const id = '7d0c3a8e-0000-4000-8000-000000000000';
+    expect(moduleOutcome(new ApprovalNotPending(id, 'approved', 'Grace Hopper'), places)).toMatchObject({
+      status: 409,
+      title: 'Already approved',
+      message: expect.stringContaining('Grace Hopper approved this request first'),
+      links: [{ href: places.approval(id), primary: true }],
+    });
+    expect(apiOutcome(new ApprovalNotPending(id, 'withdrawn'), orders)).toMatchObject({ status: 409, body: { code: 'APPROVAL_NOT_PENDING', data: { approval_request_id: id, status: 'withdrawn' } } });
+    expect(moduleOutcome(new SelfApprovalForbidden(id), places)).toMatchObject({ status: 403, title: 'This is your own request' });
+    expect(moduleOutcome(new ApprovalRequired(12345, 5000), places)).toMatchObject({ status: 409, message: expect.stringContaining('$123.45'), links: [{ href: places.checkout }] });
+    expect(apiOutcome(new ApprovalRequired(12345, 5000), orders).body).toMatchObject({ code: 'APPROVAL_REQUIRED', data: { total: 123.45, order_limit: 50 } });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderId } from '../../functions/domain/orders/order';
 import { latestOrderEvent, orderEventFor, orderEventId } from '../../functions/domain/orders/order-event';
-import { ORDER_EVENT_DATA, OrderEventMessage } from '../../functions/webhooks/order-events';
+import { ORDER_EVENT_DATA, OrderEventMessage, WEBHOOK_EVENT_DATA } from '../../functions/webhooks/order-events';
 import { anOrderingWorld } from '../support/order-fixtures';
 
 /** The publisher's rule for producer event ids (functions/webhooks/order-event-publisher.ts). */
@@ -34,7 +34,7 @@ describe('order events', () => {
     expect(orders.events.map((event) => event.event)).toEqual(['order.created', 'order.confirmed', 'order.shipped', 'order.delivered', 'order.refunded']);
     for (const event of orders.events) {
       expect(OrderEventMessage.parse(event)).toEqual(event);
-      expect(ORDER_EVENT_DATA[event.event].parse(event.data)).toEqual(event.data);
+      expect(WEBHOOK_EVENT_DATA[event.event].parse(event.data)).toEqual(event.data);
       expect(event.eventId).toMatch(PUBLISHER_EVENT_ID);
     }
   });

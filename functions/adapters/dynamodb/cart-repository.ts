@@ -14,6 +14,15 @@ export const cartKeys = {
 /** An untouched cart is swept after this long. */
 const CART_RETENTION_SECONDS = 90 * 24 * 3600;
 
+/** A whole cart line as stored, for writes that put lines inside another transaction (a withdrawn approval request's). */
+export const cartLineItem = (profileId: string, line: CartLine, at: Date) => ({
+  ...cartKeys.line(profileId, line.productId),
+  productId: line.productId,
+  quantity: line.quantity,
+  addedAt: line.addedAt,
+  ttl: Math.floor(at.getTime() / 1000) + CART_RETENTION_SECONDS,
+});
+
 export class DynamoCartRepository implements CartRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,

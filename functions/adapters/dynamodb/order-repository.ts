@@ -28,13 +28,40 @@ export const orderKeys = {
   outbox: (eventId: string) => ({ pk: `${OUTBOX_KEY_PREFIX}${eventId}`, sk: 'OUTBOX' }),
 };
 
-const toItem = (order: Order) => ({
+/** The stored item of an order: approvals place orders in their own transactions, in exactly this shape. */
+export const orderItem = (order: Order) => ({
   ...orderKeys.order(order.id),
   gsi1pk: orderKeys.ordersOfOrganization(order.organizationId),
   gsi1sk: `${order.createdAt}#${order.id}`,
   sequence: order.sequence,
   order,
 });
+
+/**
+ * The outbox item of one event, written in the change's own transaction. Event ids derive
+ * from the change, so a second write of one change is refused, never a second webhook.
+ */
+export const outboxPut = (table: string, event: OrderEventMessage, clock: Clock): TransactItem => {
+  const record = toOutboxRecord(event, clock);
+  return {
+    Put: {
+      TableName: table,
+      Item: { ...orderKeys.outbox(record.eventId), message: record.message, ttl: record.expiresAt },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+};
+
+/** The removal of exactly the cart lines an order or request was priced from, each only if its quantity is still the one priced. */
+export const consumedCartLines = (table: string, cart: Cart): TransactItem[] =>
+  cart.lines.map((line) => ({
+    Delete: {
+      TableName: table,
+      Key: cartKeys.line(cart.profileId, line.productId),
+      ConditionExpression: 'quantity = :quantity',
+      ExpressionAttributeValues: { ':quantity': line.quantity },
+    },
+  }));
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -49,15 +76,7 @@ export class DynamoOrderRepository implements OrderRepository {
   ) {}
 
   private outboxPut(event: OrderEventMessage): TransactItem {
-    const record = toOutboxRecord(event, this.clock);
-    return {
-      Put: {
-        TableName: this.tables.orders,
-        Item: { ...orderKeys.outbox(record.eventId), message: record.message, ttl: record.expiresAt },
-        // Event ids derive from order and change: a second write of one change is refused, never a second webhook.
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    };
+    return outboxPut(this.tables.orders, event, this.clock);
   }
 
   /**
@@ -66,16 +85,9 @@ export class DynamoOrderRepository implements OrderRepository {
    * is still the one priced, so a cart changed (or ordered) meanwhile places nothing.
    */
   async create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
-    const cartLines: TransactItem[] = (consumedCart?.lines ?? []).map((line) => ({
-      Delete: {
-        TableName: this.tables.carts,
-        Key: cartKeys.line(consumedCart!.profileId, line.productId),
-        ConditionExpression: 'quantity = :quantity',
-        ExpressionAttributeValues: { ':quantity': line.quantity },
-      },
-    }));
+    const cartLines = consumedCart ? consumedCartLines(this.tables.carts, consumedCart) : [];
     await this.write([
-      { Put: { TableName: this.tables.orders, Item: toItem(order), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: this.tables.orders, Item: orderItem(order), ConditionExpression: 'attribute_not_exists(pk)' } },
       this.outboxPut(event),
       ...cartLines,
     ]);
@@ -86,7 +98,7 @@ export class DynamoOrderRepository implements OrderRepository {
       {
         Put: {
           TableName: this.tables.orders,
-          Item: toItem(input.order),
+          Item: orderItem(input.order),
           ConditionExpression: '#sequence = :expected',
           ExpressionAttributeNames: { '#sequence': 'sequence' },
           ExpressionAttributeValues: { ':expected': input.expectedSequence },
@@ -167,7 +179,7 @@ export class DynamoOrderRepository implements OrderRepository {
     const orders = found.slice(0, limit);
     const last = orders.at(-1);
     if (found.length <= limit || !last) return { orders };
-    const { pk, sk, gsi1pk, gsi1sk } = toItem(last);
+    const { pk, sk, gsi1pk, gsi1sk } = orderItem(last);
     return { orders, nextCursor: encodeCursor({ pk, sk, gsi1pk, gsi1sk }) };
   }
 
@@ -179,7 +191,7 @@ export class DynamoOrderRepository implements OrderRepository {
         { code: 'INVALID_CURSOR', message: 'starting_after must be the id of an order of the same organization', path: ['starting_after'] },
       ]);
     }
-    const { pk, sk, gsi1pk, gsi1sk } = toItem(order);
+    const { pk, sk, gsi1pk, gsi1sk } = orderItem(order);
     return { pk, sk, gsi1pk, gsi1sk };
   }
 

@@ -9,7 +9,7 @@ import { documented, LOWER_CASE_UUID_PATTERN } from '../../domain/documented-rul
 import { ValidationFailed } from '../../domain/errors';
 import { requiredField, requiredText, toValidationIssues } from '../../domain/validation';
 import { DeliveryStatus } from '../../webhooks/delivery';
-import { OrderEventKind } from '../../webhooks/order-event-kinds';
+import { WebhookEventKind } from '../../webhooks/order-event-kinds';
 import { MAX_DELIVERY_PAGE_SIZE } from '../../webhooks/partner-webhooks';
 
 const Limit = z.pipe(
@@ -24,7 +24,7 @@ const Limit = z.pipe(
 
 export const DeliveryListQuery = z.object({
   status: z.optional(DeliveryStatus),
-  event: z.optional(OrderEventKind),
+  event: z.optional(WebhookEventKind),
   order_id: z.optional(requiredText()),
   /** Any offset; compared in UTC with the deliveries' creation times. */
   since: z.optional(z.iso.datetime({ offset: true })),

@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import { DeliveryStatus, type DeliveryAttempt, type DeliveryWithAttempts } from '../../webhooks/delivery';
 import type { DeliveryPage } from '../../webhooks/delivery-repository';
-import { OrderEventKind } from '../../webhooks/order-event-kinds';
+import { WebhookEventKind } from '../../webhooks/order-event-kinds';
 import { circuitOf } from '../../webhooks/partner-webhooks';
 import type { WebhookEndpoint } from '../../webhooks/webhook-endpoint';
 
@@ -29,7 +29,7 @@ export type DeliveryAttemptBody = z.infer<typeof DeliveryAttemptBody>;
 
 const deliveryFields = {
   id: z.uuid(),
-  event: OrderEventKind,
+  event: WebhookEventKind,
   /** The order the event is about; absent on events that name none. */
   order_id: z.optional(z.string()),
   status: DeliveryStatus,
@@ -119,7 +119,7 @@ export const ENDPOINT_API_STATUSES = ['active', 'paused', 'disabled', 'circuit_o
 
 export const WebhookEndpointBody = z.strictObject({
   url: z.string(),
-  events: z.array(OrderEventKind),
+  events: z.array(WebhookEventKind),
   status: z.enum(ENDPOINT_API_STATUSES),
   /** Why it is paused, disabled or its circuit open, in words. */
   status_reason: z.optional(z.string()),

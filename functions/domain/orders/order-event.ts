@@ -69,6 +69,7 @@ function eventData(order: Order, change: OrderChange): Record<string, unknown> {
       return {
         ...common,
         user_email: order.userEmail,
+        ...(order.approvedBy ? { approved_by: { internal_user_id: order.approvedBy.internalUserId, email: order.approvedBy.email } } : {}),
         status: 'pending',
         items: payloadItems(order),
         subtotal: fromCents(order.subtotalCents),

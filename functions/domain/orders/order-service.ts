@@ -4,17 +4,17 @@ import { type Correlation, correlate, currentCorrelation } from '../correlation'
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
-import { ConcurrentModification, EmptyCart, Forbidden, OrderNotFound, ProductUnavailable, ShippingLocationUnavailable, ValidationFailed } from '../errors';
+import { ApprovalRequired, ConcurrentModification, EmptyCart, Forbidden, OrderNotFound, ProductUnavailable, ShippingLocationUnavailable, ValidationFailed } from '../errors';
 import type { Organization, OrganizationAggregate, Profile, ShippingLocation } from '../organizations/organization';
 import type { Partner } from '../partners/partner';
 import type { Product, ProductId } from '../catalog/product';
 import type { Cart, CartRepository } from './cart';
 import { priceCart } from './cart-service';
-import { type Order, type OrderId, type OrderItem, PAYMENT_METHOD, type ShippingAddressSnapshot } from './order';
+import { type Order, type OrderApprover, type OrderId, type OrderItem, PAYMENT_METHOD, type ShippingAddressSnapshot } from './order';
 import type { OrderReferences } from './order-references';
 import { latestOrderEvent, orderEventFor } from './order-event';
 import { applyTransition } from './order-lifecycle';
-import { DEFAULT_PRICING, type PricingConfig } from './order-pricing';
+import { DEFAULT_PRICING, type OrderPricing, type PricingConfig } from './order-pricing';
 import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE, type OrderPage, type OrderPageRequest, type OrderRepository } from './order-repository';
 import { assertOrderInScope, type OrderScope } from './order-scope';
 import { parseTransition } from './transition-input';
@@ -95,16 +95,15 @@ export class OrderService {
   }
 
   /**
-   * Places an order from the profile's cart:
+   * What an order from the profile's cart (or the given items) would be, without placing it:
    * 1. the profile and organization must be the partner's, and the profile the organization's (Forbidden);
    * 2. the shipping location: the one asked for, or the organization's default; it must be active (ShippingLocationUnavailable);
    * 3. the cart must have lines (EmptyCart), all of products still on sale (ProductUnavailable names the others);
-   * 4. the items, address and prices are snapshotted, priced for the location's state;
-   * 5. the order is written with its order.created event, and the cart lines it was
-   *    priced from are removed, in one transaction (a cart changed meanwhile, or ordered
-   *    by a second click, places nothing: ConcurrentModification).
+   * 4. the items, address and prices are snapshotted, priced for the location's state.
+   * Placing an order and submitting one for approval both start here, so an approved
+   * request is exactly the order its requester would have placed.
    */
-  async placeOrder(input: PlaceOrderInput): Promise<Order> {
+  async quote(input: PlaceOrderInput): Promise<OrderQuote> {
     const { partner, profile, organization } = input;
     assertSameOwner(partner, profile, organization.organization);
     const location = shippingLocation(organization, input.shippingLocationId);
@@ -125,27 +124,36 @@ export class OrderService {
       unitPriceCents: product.priceCents,
       quantity,
     }));
-    const now = this.clock.now().toISOString();
-    const order: Order = {
+    return { cart, items, shippingAddress: addressSnapshot(location), pricing: priced.pricing };
+  }
+
+  /**
+   * Places an order from the profile's cart (or the given items):
+   * 1. it is quoted (`quote`: owner, location, cart, products, snapshot and prices);
+   * 2. an order from the cart (the module's checkout) must not total more than the
+   *    profile's order limit (ApprovalRequired: it is submitted for approval instead);
+   *    orders of given items (the sandbox API) have no limit;
+   * 3. the order is written with its order.created event, and the cart lines it was
+   *    priced from are removed, in one transaction (a cart changed meanwhile, or ordered
+   *    by a second click, places nothing: ConcurrentModification).
+   */
+  async placeOrder(input: PlaceOrderInput): Promise<Order> {
+    const { partner, profile, organization } = input;
+    const quote = await this.quote(input);
+    const limit = profile.orderLimitCents;
+    if (!input.items && limit !== undefined && quote.pricing.totalCents > limit) throw new ApprovalRequired(quote.pricing.totalCents, limit);
+    const order = newOrder({
       id: this.newId() as OrderId,
       partnerId: partner.id,
-      organizationId: organization.organization.id,
-      internalOrgId: organization.organization.internalOrgId,
-      profileId: profile.id,
-      userEmail: profile.email,
-      ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
-      ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
-      items,
-      shippingAddress: addressSnapshot(location),
-      ...priced.pricing,
-      paymentMethod: PAYMENT_METHOD,
-      status: 'pending',
-      createdAt: now,
-      updatedAt: now,
-      sequence: 1,
-      statusHistory: [{ status: 'pending', sequence: 1, at: now }],
-    };
-    await this.orders.create(order, this.correlated(order, latestOrderEvent(order)), input.items ? undefined : cart);
+      organization: organization.organization,
+      profile: { id: profile.id, email: profile.email },
+      ...(input.references ? { references: input.references } : {}),
+      items: quote.items,
+      shippingAddress: quote.shippingAddress,
+      pricing: quote.pricing,
+      at: this.clock.now().toISOString(),
+    });
+    await this.orders.create(order, this.correlated(order, latestOrderEvent(order)), input.items ? undefined : quote.cart);
     this.metrics.count(METRIC.ordersPlaced);
     return order;
   }
@@ -205,6 +213,55 @@ export class OrderService {
     }
     return this.orders.listByOrganization(organization.id, { ...page, limit });
   }
+}
+
+/** An order as `quote` priced it, before it is placed (or submitted for approval). */
+export interface OrderQuote {
+  /** The cart it was priced from (the given items, for an order of items). */
+  readonly cart: Cart;
+  readonly items: readonly OrderItem[];
+  readonly shippingAddress: ShippingAddressSnapshot;
+  readonly pricing: OrderPricing;
+}
+
+/** A new order, pending at sequence 1: how every order is made, placed at checkout or approved. */
+export function newOrder(input: {
+  readonly id: OrderId;
+  readonly partnerId: Partner['id'];
+  readonly organization: Pick<Organization, 'id' | 'internalOrgId'>;
+  /** Who placed it: the buyer, or the requester of an approved request. */
+  readonly profile: { readonly id: Profile['id']; readonly email: string };
+  readonly references?: OrderReferences;
+  readonly items: readonly OrderItem[];
+  readonly shippingAddress: ShippingAddressSnapshot;
+  readonly pricing: OrderPricing;
+  readonly at: string;
+  readonly approval?: { readonly requestId: string; readonly approvedBy: OrderApprover };
+}): Order {
+  const { at } = input;
+  return {
+    id: input.id,
+    partnerId: input.partnerId,
+    organizationId: input.organization.id,
+    internalOrgId: input.organization.internalOrgId,
+    profileId: input.profile.id,
+    userEmail: input.profile.email,
+    ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
+    ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
+    ...(input.approval ? { approvedBy: input.approval.approvedBy, approvalRequestId: input.approval.requestId } : {}),
+    items: input.items,
+    shippingAddress: input.shippingAddress,
+    subtotalCents: input.pricing.subtotalCents,
+    taxCents: input.pricing.taxCents,
+    shippingCents: input.pricing.shippingCents,
+    totalCents: input.pricing.totalCents,
+    paymentMethod: PAYMENT_METHOD,
+    status: 'pending',
+    createdAt: at,
+    updatedAt: at,
+    sequence: 1,
+    statusHistory: [{ status: 'pending', sequence: 1, at }],
+  };
 }
 
 function assertSameOwner(partner: Pick<Partner, 'id'>, profile: Profile, organization: Organization): void {

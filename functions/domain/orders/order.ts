@@ -23,6 +23,14 @@ export interface OrderItem {
   readonly quantity: number;
 }
 
+/** Who approved an order placed from an approval request: the approver's profile, the partner's id of the user, its e-mail and name. */
+export interface OrderApprover {
+  readonly profileId: ProfileId;
+  readonly internalUserId: string;
+  readonly email: string;
+  readonly name: string;
+}
+
 /** Where the order goes, copied from the shipping location when the order was placed. */
 export interface ShippingAddressSnapshot {
   readonly locationId: ShippingLocationId;
@@ -90,6 +98,10 @@ export interface Order {
   readonly poNumber?: string;
   /** The buyer's notes, when given at checkout (at most 500 characters). */
   readonly notes?: string;
+  /** Set on an order placed by approving an approval request (`profileId` is then the requester's): who approved it. */
+  readonly approvedBy?: OrderApprover;
+  /** The approval request it was placed from, with `approvedBy`. */
+  readonly approvalRequestId?: string;
   readonly items: readonly OrderItem[];
   readonly shippingAddress: ShippingAddressSnapshot;
   readonly subtotalCents: Cents;

@@ -79,13 +79,15 @@ input,select{font:inherit;border:1px solid #c9d0d8;border-radius:8px;padding:8px
 @media (max-width:520px){.bar{padding:8px 12px}main{padding:16px 12px 32px}.user span{display:none}.nav a{padding:7px 8px}}
 `;
 
-export type Section = 'catalog' | 'guide' | 'cart' | 'orders' | 'checkout' | 'none';
+export type Section = 'catalog' | 'guide' | 'cart' | 'orders' | 'checkout' | 'approvals' | 'none';
 
 export interface ModuleFrame {
   readonly view: EmbeddedModuleView;
   readonly paths: ModulePaths;
   /** Units in the cart, for the header's Cart link. */
   readonly cartUnits: number;
+  /** For approvers only: the organization's requests waiting for a decision, for the header's Approvals link. */
+  readonly approvalsWaiting?: number;
   /** The session's form token, put in every form that changes something. */
   readonly token: string;
   /** The partner's frame-ancestors, for the module bridge. */
@@ -106,6 +108,9 @@ const NavLink = ({ href, current, name, children }: { href: string; current: boo
     </a>
   </li>
 );
+
+/** The Approvals link shows "Approvals" and a count badge; it is named "Approvals (2 waiting)". */
+const approvalsName = (waiting: number): string => `Approvals (${waiting} waiting)`;
 
 /** The Cart link shows "Cart" and a count badge; it is named "Cart, 3 items" (a badge alone reads as a bare number). */
 const cartName = (units: number): string => `Cart, ${units} ${units === 1 ? 'item' : 'items'}`;
@@ -149,6 +154,11 @@ export function modulePage(
               <NavLink href={paths.orders} current={section === 'orders'}>
                 Orders
               </NavLink>
+              {frame.approvalsWaiting !== undefined && (
+                <NavLink href={paths.approvals} current={section === 'approvals'} name={approvalsName(frame.approvalsWaiting)}>
+                  Approvals <span class="count" aria-hidden="true">{frame.approvalsWaiting}</span>
+                </NavLink>
+              )}
               <NavLink href={paths.cart} current={section === 'cart' || section === 'checkout'} name={cartName(cartUnits)}>
                 Cart <span class="count" aria-hidden="true">{cartUnits}</span>
               </NavLink>

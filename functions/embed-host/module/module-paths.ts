@@ -14,6 +14,12 @@ export interface ModulePaths {
   readonly logout: string;
   readonly orderGuide: string;
   readonly orderGuideItems: string;
+  /** The approval requests' page; a POST here submits the cart for approval. */
+  readonly approvals: string;
+  /** One approval request's page; `submitted` or `decided` says what just happened to it. */
+  approval(requestId: string, query?: { readonly submitted?: boolean; readonly done?: 'approved' | 'rejected' | 'withdrawn' }): string;
+  /** Where a request's Approve, Reject or Withdraw form posts. */
+  approvalAction(requestId: string, action: 'approve' | 'reject' | 'withdraw'): string;
   cartItem(productId: string): string;
   /** A product's page; `added` says the page follows an add to the cart. */
   product(productId: string, query?: { readonly added?: boolean }): string;
@@ -48,6 +54,10 @@ export function modulePaths(partnerId: string): ModulePaths {
     logout: `${home}/logout`,
     orderGuide: `${home}/order-guide`,
     orderGuideItems: `${home}/order-guide/items`,
+    approvals: `${home}/approvals`,
+    approval: (requestId, query = {}) =>
+      withQuery(`${home}/approvals/${encodeURIComponent(requestId)}`, { submitted: query.submitted ? '1' : undefined, done: query.done }),
+    approvalAction: (requestId, action) => `${home}/approvals/${encodeURIComponent(requestId)}/${action}`,
     buyAgain: (orderId) => `${home}/orders/${encodeURIComponent(orderId)}/buy-again`,
     orderList: (query) => withQuery(`${home}/orders`, query),
     cartAfterAdding: (added, skipped) => withQuery(`${home}/cart`, { added: String(added), skipped: skipped.join(',') }),

@@ -1,4 +1,8 @@
+import type { ApprovalService } from '../../domain/approvals/approval-service';
 import type { CatalogRepository } from '../../domain/catalog/catalog-repository';
+import type { Clock } from '../../domain/clock';
+import type { PricedCart } from '../../domain/orders/cart-service';
+import { roleOf } from '../../domain/organizations/organization';
 import type { CartService } from '../../domain/orders/cart-service';
 import type { OrderGuideService } from '../../domain/orders/order-guide';
 import type { OrderService } from '../../domain/orders/order-service';
@@ -22,6 +26,9 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view'>;
   readonly orderService: Pick<OrderService, 'placeOrder' | 'get' | 'listForOrganization'>;
   readonly orderGuide: Pick<OrderGuideService, 'view' | 'add' | 'changeQuantity' | 'remove' | 'addToCart'>;
+  readonly approvalService: Pick<ApprovalService, 'submit' | 'approve' | 'reject' | 'withdraw' | 'get' | 'listForOrganization' | 'countPending'>;
+  /** How long requests have waited. */
+  readonly clock: Clock;
 }
 
 export type ModuleRequest = EmbedRequest<ModuleDependencies>;
@@ -83,8 +90,17 @@ export async function verifiedFormPost(request: ModuleRequest): Promise<{ sessio
   return { session, form };
 }
 
-/** The page frame: the session plus the cart count the header shows. */
+/** The page frame: the session plus the cart count the header shows (and, for approvers, the requests waiting). */
 export async function moduleFrame(deps: ModuleDependencies, session: ModuleSession): Promise<ModuleFrame> {
-  const cart = await deps.cartService.view(session.view.profile.id);
-  return { ...session, cartUnits: cartUnits(cart) };
+  return frameWithCart(deps, session, deps.cartService.view(session.view.profile.id));
 }
+
+/** The frame for a page that reads (and prices) the cart itself. */
+export async function frameWithCart(deps: ModuleDependencies, session: ModuleSession, cart: PricedCart | Promise<PricedCart>): Promise<ModuleFrame> {
+  const [units, waiting] = await Promise.all([Promise.resolve(cart).then(cartUnits), approvalsWaiting(deps, session)]);
+  return { ...session, cartUnits: units, ...(waiting === undefined ? {} : { approvalsWaiting: waiting }) };
+}
+
+/** An approver's header shows how many of the organization's requests wait; others have no Approvals link. */
+const approvalsWaiting = (deps: ModuleDependencies, session: ModuleSession): Promise<number | undefined> =>
+  roleOf(session.view.profile) === 'approver' ? deps.approvalService.countPending(session.view.organization.id) : Promise.resolve(undefined);

@@ -1,9 +1,9 @@
 import { isProductId, type Product, type ProductId } from '../../../domain/catalog/product';
 import { ValidationFailed } from '../../../domain/errors';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
-import { cartPage, cartUnits } from './page';
+import { cartPage } from './page';
 import { checkoutPage, emptyCheckoutPage, noShippingLocationPage } from '../checkout/page';
-import { type ModuleRequest, moduleSession, verifiedFormPost } from '../module-session';
+import { frameWithCart, type ModuleRequest, moduleSession, verifiedFormPost } from '../module-session';
 
 /** At most this many skipped products are named on the cart page (a cart holds at most 50 lines). */
 const MAX_NAMED_SKIPS = 50;
@@ -23,7 +23,7 @@ export async function showCart(request: ModuleRequest): Promise<JsonResponse> {
     skippedIds.length ? request.deps.catalog.get(skippedIds) : new Map<ProductId, Product>(),
   ]);
   const notice = added === undefined ? undefined : { added, skipped: skippedIds.map((id) => products.get(id)?.name ?? id) };
-  return html(200, cartPage({ ...session, cartUnits: cartUnits(cart) }, cart, notice));
+  return html(200, cartPage(await frameWithCart(request.deps, session, cart), cart, notice));
 }
 
 /** Whole numbers only: `Number('')` is 0 and `Number('1e1')` is 10, neither of which the user typed as a quantity. */
@@ -59,7 +59,7 @@ export async function showCheckout(request: ModuleRequest): Promise<JsonResponse
   const wanted = request.event.queryStringParameters?.location;
   const chosen = locations.find((l) => l.id === wanted) ?? locations.find((l) => l.isDefault) ?? locations[0];
   const cart = await request.deps.cartService.view(session.view.profile.id, chosen?.address.province);
-  const frame = { ...session, cartUnits: cartUnits(cart) };
+  const frame = await frameWithCart(request.deps, session, cart);
   if (cart.lines.length === 0) return html(200, emptyCheckoutPage(frame));
   if (cart.unavailable.length > 0) return seeOther(session.paths.cart);
   if (!chosen) return html(200, noShippingLocationPage(frame));

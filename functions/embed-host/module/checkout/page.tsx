@@ -13,6 +13,7 @@ const CHECKOUT_STYLE = css`
 .refs{display:grid;gap:4px;margin-top:14px}
 .refs label{font-weight:600;font-size:14px;margin-top:6px}
 .refs input,.refs textarea{width:100%;font:inherit;border:1px solid #c9d0d8;border-radius:8px;padding:8px 10px}
+.approval-note{margin:14px 0 0;padding:10px 12px;border-radius:10px;background:var(--warn-bg);color:var(--warn);border:1px solid #f3d9a6;font-size:14px}
 fieldset{border:0;margin:0;padding:0}
 legend{font-weight:700;font-size:16px;margin-bottom:10px;padding:0}
 .places{display:grid;gap:10px}
@@ -90,7 +91,9 @@ export interface CheckoutView {
 
 /**
  * Checkout: where to ship (the default preselected; choosing another reloads the totals
- * for its state, without script), what is ordered and what it costs, then Place order.
+ * for its state, without script), what is ordered and what it costs, then Place order,
+ * or, when the total is above the user's order limit, Submit for approval (the same form,
+ * posted to the approvals instead; the server refuses such an order anyway).
  */
 export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
   const { paths } = frame;
@@ -98,6 +101,8 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
   const pricing = cart.pricing;
   if (!pricing) throw new RangeError('checkout prices the cart for the chosen location');
   const rate = salesTaxRate(chosen.address.province);
+  const limit = frame.view.profile.orderLimitCents;
+  const needsApproval = limit !== undefined && pricing.totalCents > limit;
   return modulePage(
     frame,
     'checkout',
@@ -154,7 +159,13 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
           <p class="note">
             Shipping to {chosen.name}, {chosen.address.city}. Payment: invoice.
           </p>
-          <form method="post" action={paths.orders} class="refs">
+          {needsApproval && (
+            <p class="approval-note" data-testid="approval-note">
+              This total is above your order limit of <Usd cents={limit} />, so an approver in your organization decides on it. Nothing is ordered until
+              they approve.
+            </p>
+          )}
+          <form method="post" action={needsApproval ? paths.approvals : paths.orders} class="refs">
             <TokenField token={frame.token} />
             <input type="hidden" name="location" value={chosen.id} />
             <label for="po_number">
@@ -167,7 +178,7 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
             <textarea id="notes" name="notes" rows={3} maxlength={MAX_ORDER_NOTES_LENGTH} />
             <div class="actions">
               <button type="submit" class="primary big">
-                Place order
+                {needsApproval ? 'Submit for approval' : 'Place order'}
               </button>
             </div>
           </form>

@@ -3,6 +3,7 @@ import { ValidationFailed } from '../../../domain/errors';
 import { ORDER_STATUSES, OrderStatus } from '../../../domain/orders/order';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
 import { orderPage, ordersPage } from './page';
+import { RECENT_REQUESTS_MS } from '../approvals/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 
 const ORDERS_PER_PAGE = 20;
@@ -30,25 +31,36 @@ export async function placeOrder(request: ModuleRequest): Promise<JsonResponse> 
 
 /**
  * `GET /embedded/{partnerId}/orders[?status=…&after=…]`: the organization's orders, newest
- * first, optionally of one status (blank means all; anything else is the 400 page).
+ * first, optionally of one status (blank means all; anything else is the 400 page). Its
+ * first, unfiltered page also lists the user's own approval requests of the last 30 days.
  */
 export async function listOrders(request: ModuleRequest): Promise<JsonResponse> {
   const session = await moduleSession(request);
   const query = request.event.queryStringParameters ?? {};
   const cursor = query.after;
   const status = statusFilter(query.status);
-  const [frame, page] = await Promise.all([
+  const now = request.deps.clock.now();
+  const withRequests = !cursor && !status;
+  const [frame, page, requests] = await Promise.all([
     moduleFrame(request.deps, session),
     request.deps.orderService.listForOrganization(session.view.organization, session.scope, {
       limit: ORDERS_PER_PAGE,
       ...(cursor ? { cursor } : {}),
       ...(status ? { status } : {}),
     }),
+    withRequests
+      ? request.deps.approvalService.listForOrganization(session.view.organization, {
+          profileId: session.view.profile.id,
+          since: new Date(now.getTime() - RECENT_REQUESTS_MS).toISOString(),
+          limit: 20,
+        })
+      : Promise.resolve({ requests: [] }),
   ]);
   return html(
     200,
     ordersPage(frame, {
       orders: page.orders,
+      requests: { list: requests.requests, now },
       ...(status ? { status } : {}),
       ...(page.nextCursor ? { olderHref: session.paths.orderList({ status, after: page.nextCursor }) } : {}),
     }),

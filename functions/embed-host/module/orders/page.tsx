@@ -7,6 +7,8 @@ import { css } from '../../html-page';
 import { CART_STYLE } from '../cart/page';
 import { AddressLines, Totals } from '../checkout/page';
 import { type ModuleFrame, modulePage, shortOrderId, TokenField, Usd, When } from '../layout';
+import { APPROVAL_STYLE, ApprovalList } from '../approvals/page';
+import type { ApprovalRequest } from '../../../domain/approvals/approval-request';
 
 const ORDER_STYLE = css`
 .orders{list-style:none;margin:0;padding:0}
@@ -69,6 +71,8 @@ export interface OrdersView {
   readonly status?: OrderStatus;
   /** The next page's address, when older orders follow. */
   readonly olderHref?: string;
+  /** The user's own approval requests of the last 30 days, as of `now` (first, unfiltered page only). */
+  readonly requests?: { readonly list: readonly ApprovalRequest[]; readonly now: Date };
 }
 
 /** The organization's orders, newest first. */
@@ -81,6 +85,13 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
     <>
       <h1>Orders</h1>
       <p class="lede">Everything {frame.view.organization.name} ordered here, newest first.</p>
+      {view.requests && view.requests.list.length > 0 && (
+        <>
+          <h2>Your approval requests</h2>
+          <ApprovalList requests={view.requests.list} frame={frame} options={{ showRequester: false, now: view.requests.now, label: 'Your approval requests' }} />
+          <h2 style="margin-top:22px">Orders</h2>
+        </>
+      )}
       <form class="filter" method="get" action={paths.orders}>
         <label for="status">Status</label>
         <select id="status" name="status">
@@ -152,7 +163,7 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
         </div>
       )}
     </>,
-    [ORDER_STYLE],
+    [ORDER_STYLE, APPROVAL_STYLE],
   );
 }
 
@@ -223,6 +234,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
         <StatusBadge status={order.status} order={order} />{' '}
         <span class="meta">
           placed <When iso={order.createdAt} zone={zone} /> by {order.userEmail}
+          {order.approvedBy && <span data-testid="approved-by">, approved by {order.approvedBy.name} ({order.approvedBy.email})</span>}
         </span>
       </p>
       {(order.poNumber !== undefined || order.notes !== undefined) && (

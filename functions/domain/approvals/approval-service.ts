@@ -1,0 +1,440 @@
+import { randomUUID } from 'node:crypto';
+import type { OrderEventMessage } from '../../webhooks/order-event-message';
+import type { CatalogRepository } from '../catalog/catalog-repository';
+import type { Clock } from '../clock';
+import { type Correlation, correlate, currentCorrelation } from '../correlation';
+import {
+  ApprovalCannotBePlaced,
+  ApprovalForbidden,
+  ApprovalNotFound,
+  ApprovalNotPending,
+  ConcurrentModification,
+  SelfApprovalForbidden,
+  ValidationFailed,
+} from '../errors';
+import { METRIC, type Metrics, noMetrics } from '../metrics';
+import { type CartLine, type CartRepository, MAX_CART_LINES, MAX_LINE_QUANTITY } from '../orders/cart';
+import { latestOrderEvent } from '../orders/order-event';
+import type { OrderId } from '../orders/order';
+import type { OrderReferences } from '../orders/order-references';
+import { newOrder, type OrderService } from '../orders/order-service';
+import type { Organization, OrganizationAggregate, OrganizationId, Profile } from '../organizations/organization';
+import { roleOf } from '../organizations/organization';
+import type { OrganizationRepository } from '../organizations/organization-repository';
+import type { Partner } from '../partners/partner';
+import { profileSignInBlocker } from '../sessions/sign-in-eligibility';
+import { approvalDecidedEvent, approvalRequestedEvent } from './approval-events';
+import {
+  DEFAULT_APPROVAL_PAGE_SIZE,
+  MAX_APPROVAL_PAGE_SIZE,
+  type ApprovalPage,
+  type ApprovalRepository,
+} from './approval-repository';
+import {
+  APPROVAL_TTL_MS,
+  type ApprovalOutcome,
+  type ApprovalRequest,
+  type ApprovalRequestId,
+  type ApprovalStatus,
+  asOf,
+  isPendingAt,
+  partyOf,
+} from './approval-request';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Due requests one `expireDue` call tries at most; the next sweep takes the rest. */
+const MAX_EXPIRED_PER_SWEEP = 1000;
+const DUE_BATCH = 100;
+
+export interface SubmitApprovalInput {
+  readonly partner: Pick<Partner, 'id'>;
+  /** The requester: the signed-in user of the module. */
+  readonly profile: Profile;
+  /** The requester's organization, with its locations. */
+  readonly organization: OrganizationAggregate;
+  /** One of the organization's active locations; absent means its default location. */
+  readonly shippingLocationId?: string;
+  readonly references?: OrderReferences;
+}
+
+/**
+ * Who asks to see requests. The module passes its signed-in user (`viewer`): a buyer sees
+ * only their own requests, an approver every request of the organization. The partner
+ * API passes its partner (and organization) only.
+ */
+export interface ApprovalScope {
+  readonly partnerId: Partner['id'];
+  readonly organizationId?: OrganizationId;
+  readonly viewer?: Profile;
+}
+
+export interface ApprovalListRequest {
+  /** 1-100; default 20. */
+  readonly limit?: number;
+  readonly cursor?: string;
+  /** As of now: a pending request past its expiry is `expired`. */
+  readonly status?: ApprovalStatus;
+  /** Only this requester's. */
+  readonly profileId?: Profile['id'];
+  /** Only requests made at or after this ISO 8601 time. */
+  readonly since?: string;
+}
+
+/** What a withdrawal did: the request, and which of its products went back into the cart. */
+export interface Withdrawal {
+  readonly request: ApprovalRequest;
+  readonly restored: readonly string[];
+  /** Products no longer sold: not put back. */
+  readonly skipped: readonly string[];
+}
+
+export interface ApprovalServiceOptions {
+  readonly approvals: ApprovalRepository;
+  /** Quotes the cart exactly as placing an order does. */
+  readonly orders: Pick<OrderService, 'quote'>;
+  /** The requester and the request's location as they are now, at approval. */
+  readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
+  readonly carts: Pick<CartRepository, 'get'>;
+  readonly catalog: Pick<CatalogRepository, 'get'>;
+  readonly clock: Clock;
+  /** Request and order ids; UUIDs. */
+  readonly newId?: () => string;
+  readonly metrics?: Metrics;
+  readonly correlation?: () => Correlation;
+}
+
+/**
+ * Approval requests (docs/module.md, "Approvals"): a cart above its user's order limit is
+ * submitted instead of ordered; an approver of the same organization approves it (the
+ * order is placed exactly as submitted) or rejects it with a reason; its requester may
+ * withdraw it while it waits; undecided after 7 days it expires. Every change writes its
+ * webhook event in the same transaction, conditional on the request still waiting, so
+ * of two decisions at once exactly one happens and the other is told which.
+ */
+export class ApprovalService {
+  private readonly approvals: ApprovalRepository;
+  private readonly orders: Pick<OrderService, 'quote'>;
+  private readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
+  private readonly carts: Pick<CartRepository, 'get'>;
+  private readonly catalog: Pick<CatalogRepository, 'get'>;
+  private readonly clock: Clock;
+  private readonly newId: () => string;
+  private readonly metrics: Metrics;
+  private readonly correlation: () => Correlation;
+
+  constructor(options: ApprovalServiceOptions) {
+    this.approvals = options.approvals;
+    this.orders = options.orders;
+    this.organizations = options.organizations;
+    this.carts = options.carts;
+    this.catalog = options.catalog;
+    this.clock = options.clock;
+    this.newId = options.newId ?? randomUUID;
+    this.metrics = options.metrics ?? noMetrics;
+    this.correlation = options.correlation ?? currentCorrelation;
+  }
+
+  /**
+   * Submits the profile's cart for approval:
+   * 1. it is quoted exactly as placing it would (owner, location, cart, products, prices);
+   * 2. the request is written with its approval.requested event, and the cart lines it was
+   *    priced from are removed, in one transaction (a cart changed meanwhile, or submitted
+   *    by a second click, submits nothing: ConcurrentModification). No order exists yet.
+   */
+  async submit(input: SubmitApprovalInput): Promise<ApprovalRequest> {
+    const { partner, profile, organization } = input;
+    const quote = await this.orders.quote({
+      partner,
+      profile,
+      organization,
+      ...(input.shippingLocationId === undefined ? {} : { shippingLocationId: input.shippingLocationId }),
+    });
+    const now = this.clock.now();
+    const requester = partyOf(profile);
+    const request: ApprovalRequest = {
+      id: this.newId() as ApprovalRequestId,
+      partnerId: partner.id,
+      organizationId: organization.organization.id,
+      internalOrgId: organization.organization.internalOrgId,
+      profileId: profile.id,
+      internalUserId: profile.internalUserId,
+      email: profile.email,
+      requesterName: requester.name,
+      shippingLocationId: quote.shippingAddress.locationId,
+      shippingAddress: quote.shippingAddress,
+      items: quote.items,
+      ...quote.pricing,
+      ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
+      ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
+      status: 'pending',
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS).toISOString(),
+      version: 1,
+    };
+    await this.approvals.submit(request, this.correlated(request, approvalRequestedEvent(request)), quote.cart);
+    this.counted('submitted');
+    return request;
+  }
+
+  /**
+   * Approves a waiting request and places its order:
+   * 1. the request must be the approver's organization's (ApprovalNotFound), the approver
+   *    an approver (ApprovalForbidden) and not its requester (SelfApprovalForbidden);
+   * 2. it must still be waiting (ApprovalNotPending says what became of it);
+   * 3. the requester must still be able to order and the location be active
+   *    (ApprovalCannotBePlaced: the request keeps waiting, to be rejected or to expire);
+   * 4. the order is the submitted snapshot (items, prices, address, references), placed
+   *    by the requester with `approvedBy`; the request (approved, with the order id), the
+   *    order, its order.created (with `approved_by`) and approval.decided are written in
+   *    one transaction, conditional on the request still waiting unchanged.
+   */
+  async approve(input: { readonly requestId: string; readonly approver: Profile }): Promise<ApprovalRequest> {
+    const { approver } = input;
+    const request = await this.waiting(input.requestId, approver, 'decide');
+    const now = this.clock.now();
+    const organization = await this.organizations.getOrganization(request.partnerId, request.internalOrgId);
+    const requester = organization?.profiles.find((profile) => profile.id === request.profileId);
+    if (!requester || profileSignInBlocker(requester)) throw new ApprovalCannotBePlaced(request.id, 'requester-inactive');
+    const location = organization?.locations.find((candidate) => candidate.id === request.shippingLocationId);
+    if (!location?.isActive) throw new ApprovalCannotBePlaced(request.id, 'location-unavailable');
+
+    const decidedBy = partyOf(approver);
+    const order = newOrder({
+      id: this.newId() as OrderId,
+      partnerId: request.partnerId,
+      organization: { id: request.organizationId, internalOrgId: request.internalOrgId },
+      profile: { id: request.profileId, email: request.email },
+      references: {
+        ...(request.poNumber === undefined ? {} : { poNumber: request.poNumber }),
+        ...(request.notes === undefined ? {} : { notes: request.notes }),
+      },
+      items: request.items,
+      shippingAddress: request.shippingAddress,
+      pricing: request,
+      at: now.toISOString(),
+      approval: { requestId: request.id, approvedBy: decidedBy },
+    });
+    const approved: ApprovalRequest = { ...request, status: 'approved', decidedAt: now.toISOString(), decidedBy, orderId: order.id, version: request.version + 1 };
+    await this.written(request.id, () =>
+      this.approvals.approve({
+        request: approved,
+        expectedVersion: request.version,
+        event: this.correlated(approved, approvalDecidedEvent(approved)),
+        order,
+        orderEvent: this.correlated(approved, latestOrderEvent(order)),
+      }),
+    );
+    this.counted('approved');
+    this.metrics.count(METRIC.ordersPlaced);
+    return approved;
+  }
+
+  /**
+   * Rejects a waiting request with the approver's reason (1-500 characters, parsed at the
+   * edge by `parseRejection`), under the same rules as `approve` (1, 2); nothing is
+   * ordered and the cart is not touched (the requester may order again from the request).
+   */
+  async reject(input: { readonly requestId: string; readonly approver: Profile; readonly reason: string }): Promise<ApprovalRequest> {
+    const request = await this.waiting(input.requestId, input.approver, 'decide');
+    const rejected: ApprovalRequest = {
+      ...request,
+      status: 'rejected',
+      decidedAt: this.clock.now().toISOString(),
+      decidedBy: partyOf(input.approver),
+      reason: input.reason,
+      version: request.version + 1,
+    };
+    await this.written(request.id, () =>
+      this.approvals.decide({ request: rejected, expectedVersion: request.version, event: this.correlated(rejected, approvalDecidedEvent(rejected)) }),
+    );
+    this.counted('rejected');
+    return rejected;
+  }
+
+  /**
+   * Withdraws a waiting request, by its requester only (ApprovalForbidden), and puts its
+   * items back in the requester's cart in the same transaction: added to what the cart
+   * holds (at most 99 a line), products no longer sold skipped. A cart that would then
+   * hold more than 50 products refuses the withdrawal (ValidationFailed, nothing changed);
+   * a cart changed meanwhile is ConcurrentModification (nothing changed).
+   */
+  async withdraw(input: { readonly requestId: string; readonly requester: Profile }): Promise<Withdrawal> {
+    const request = await this.waiting(input.requestId, input.requester, 'withdraw');
+    const [cart, products] = await Promise.all([
+      this.carts.get(request.profileId),
+      this.catalog.get(request.items.map((item) => item.productId)),
+    ]);
+    const now = this.clock.now();
+    const lines: CartLine[] = [];
+    const skipped: string[] = [];
+    request.items.forEach((item, index) => {
+      if (!products.get(item.productId)?.active) {
+        skipped.push(item.productId);
+        return;
+      }
+      const held = cart.lines.find((line) => line.productId === item.productId);
+      lines.push({
+        productId: item.productId,
+        quantity: Math.min((held?.quantity ?? 0) + item.quantity, MAX_LINE_QUANTITY),
+        // A millisecond apart, so returned lines list in the request's order (the cart's order is `addedAt`).
+        addedAt: held?.addedAt ?? new Date(now.getTime() + index).toISOString(),
+      });
+    });
+    const newLines = lines.filter((line) => !cart.lines.some((held) => held.productId === line.productId)).length;
+    if (newLines > 0 && cart.lines.length + newLines > MAX_CART_LINES) {
+      throw new ValidationFailed(
+        [{ code: 'TOO_MANY_ITEMS', message: `your cart would hold more than ${MAX_CART_LINES} products; remove some from it and withdraw again`, path: ['items'] }],
+        `The cart would hold more than ${MAX_CART_LINES} different products`,
+      );
+    }
+    const withdrawn: ApprovalRequest = { ...request, status: 'withdrawn', decidedAt: now.toISOString(), version: request.version + 1 };
+    await this.written(request.id, () =>
+      this.approvals.decide({
+        request: withdrawn,
+        expectedVersion: request.version,
+        event: this.correlated(withdrawn, approvalDecidedEvent(withdrawn)),
+        restore: { cart, lines },
+      }),
+    );
+    this.counted('withdrawn');
+    return { request: withdrawn, restored: lines.map((line) => line.productId), skipped };
+  }
+
+  /**
+   * Records the expiry of one request, if it is pending and past its expiry at `now`
+   * (reads already show it expired): expired at its `expiresAt`, with its approval.decided.
+   * Returns the request as it is afterwards (undefined when there is none); one decided
+   * meanwhile is left as it is.
+   */
+  async expire(requestId: string, now: Date = this.clock.now()): Promise<ApprovalRequest | undefined> {
+    return (await this.expireOne(requestId, now)).request;
+  }
+
+  /**
+   * Records the expiry of every pending request past its expiry at `now`, any
+   * organization (the scheduled sweep), at most 1000 a call. Returns the ids it expired.
+   */
+  async expireDue(now: Date = this.clock.now()): Promise<ApprovalRequestId[]> {
+    const expired: ApprovalRequestId[] = [];
+    let cursor: string | undefined;
+    let tried = 0;
+    // Pages follow each other by key, so a due item the index still lists after its request was decided is passed once, never re-read.
+    do {
+      const page = await this.approvals.listDue(now, DUE_BATCH, cursor);
+      for (const id of page.ids) {
+        tried += 1;
+        if ((await this.expireOne(id, now)).expiredNow) expired.push(id);
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined && tried < MAX_EXPIRED_PER_SWEEP);
+    return expired;
+  }
+
+  private async expireOne(requestId: string, now: Date): Promise<{ request?: ApprovalRequest; expiredNow: boolean }> {
+    const request = UUID.test(requestId) ? await this.approvals.get(requestId.toLowerCase() as ApprovalRequestId) : undefined;
+    if (!request || request.status !== 'pending' || isPendingAt(request, now)) return { ...(request ? { request: asOf(request, now) } : {}), expiredNow: false };
+    const expired: ApprovalRequest = { ...request, status: 'expired', decidedAt: request.expiresAt, version: request.version + 1 };
+    try {
+      await this.approvals.decide({ request: expired, expectedVersion: request.version, event: this.correlated(expired, approvalDecidedEvent(expired)) });
+    } catch (error) {
+      if (!(error instanceof ConcurrentModification)) throw error;
+      // Decided (or expired by another sweep) meanwhile: left as it is.
+      const current = await this.approvals.get(request.id);
+      return { ...(current ? { request: asOf(current, now) } : {}), expiredNow: false };
+    }
+    this.counted('expired');
+    return { request: expired, expiredNow: true };
+  }
+
+  /** One request the scope may see, as it is now (ApprovalNotFound otherwise). */
+  async get(requestId: string, scope: ApprovalScope): Promise<ApprovalRequest> {
+    const request = UUID.test(requestId) ? await this.approvals.get(requestId.toLowerCase() as ApprovalRequestId) : undefined;
+    if (!request || !visibleTo(request, scope)) throw new ApprovalNotFound(requestId);
+    return asOf(request, this.clock.now());
+  }
+
+  /** The organization's requests, newest first, a page at a time, each as it is now. */
+  async listForOrganization(organization: Pick<Organization, 'id'>, query: ApprovalListRequest = {}): Promise<ApprovalPage> {
+    const limit = query.limit ?? DEFAULT_APPROVAL_PAGE_SIZE;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_APPROVAL_PAGE_SIZE) {
+      throw new ValidationFailed([
+        { code: limit < 1 ? 'TOO_SMALL' : 'TOO_BIG', message: `limit must be an integer from 1 to ${MAX_APPROVAL_PAGE_SIZE}`, path: ['limit'] },
+      ]);
+    }
+    const now = this.clock.now();
+    const page = await this.approvals.listByOrganization(organization.id, {
+      limit,
+      now,
+      ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+      ...(query.status === undefined ? {} : { status: query.status }),
+      ...(query.profileId === undefined ? {} : { profileId: query.profileId }),
+      ...(query.since === undefined ? {} : { since: query.since }),
+    });
+    return { ...page, requests: page.requests.map((request) => asOf(request, now)) };
+  }
+
+  /** How many of the organization's requests wait for a decision now (the approvers' header count). */
+  async countPending(organizationId: OrganizationId): Promise<number> {
+    return this.approvals.countPending(organizationId, this.clock.now());
+  }
+
+  /**
+   * The request a decision (by an approver) or a withdrawal (by its requester) acts on,
+   * still waiting: visible to the user (ApprovalNotFound), theirs to act on
+   * (ApprovalForbidden, SelfApprovalForbidden), and pending now (ApprovalNotPending).
+   */
+  private async waiting(requestId: string, user: Profile, action: 'decide' | 'withdraw'): Promise<ApprovalRequest> {
+    const request = await this.get(requestId, { partnerId: user.partnerId, organizationId: user.organizationId, viewer: user });
+    if (action === 'decide') {
+      if (roleOf(user) !== 'approver') throw new ApprovalForbidden(request.id, 'not-approver');
+      if (request.profileId === user.id) throw new SelfApprovalForbidden(request.id);
+    } else if (request.profileId !== user.id) {
+      throw new ApprovalForbidden(request.id, 'not-requester');
+    }
+    if (request.status !== 'pending') throw notPending(request);
+    return request;
+  }
+
+  /** Runs a conditional write; a lost race becomes the page that says what won it. */
+  private async written(requestId: ApprovalRequestId, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (!(error instanceof ConcurrentModification)) throw error;
+      const current = await this.approvals.get(requestId);
+      const now = this.clock.now();
+      // Still waiting: the cart changed under a withdrawal, or the write lost a transaction conflict; the caller retries.
+      if (!current || isPendingAt(current, now)) throw error;
+      throw notPending(asOf(current, now));
+    }
+  }
+
+  /** The event with the ids that follow it to every delivery attempt (never into the partner's payload). */
+  private correlated(request: ApprovalRequest, event: OrderEventMessage): OrderEventMessage {
+    const { requestId } = this.correlation();
+    correlate({
+      partnerId: request.partnerId,
+      organizationId: request.organizationId,
+      ...(request.orderId === undefined ? {} : { orderId: request.orderId }),
+      eventId: event.eventId,
+    });
+    return { ...event, ...(requestId ? { requestId } : {}) };
+  }
+
+  private counted(outcome: 'submitted' | ApprovalOutcome): void {
+    this.metrics.count(METRIC.approvalRequests, { outcome });
+  }
+}
+
+function visibleTo(request: ApprovalRequest, scope: ApprovalScope): boolean {
+  if (request.partnerId !== scope.partnerId) return false;
+  if (scope.organizationId !== undefined && request.organizationId !== scope.organizationId) return false;
+  const { viewer } = scope;
+  if (!viewer) return true;
+  return viewer.organizationId === request.organizationId && (viewer.id === request.profileId || roleOf(viewer) === 'approver');
+}
+
+function notPending(request: ApprovalRequest): ApprovalNotPending {
+  if (request.status === 'pending') throw new RangeError(`Approval request ${request.id} is pending`);
+  return new ApprovalNotPending(request.id, request.status, request.decidedBy?.name);
+}

@@ -1,0 +1,105 @@
+import { parseRejection } from '../../../domain/approvals/approval-input';
+import { parseOrderReferences } from '../../../domain/orders/order-references';
+import { roleOf } from '../../../domain/organizations/organization';
+import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
+import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
+import { approvalPage, approvalsPage } from './page';
+
+/** How far back the approvals page and a requester's Orders page look. */
+export const RECENT_REQUESTS_MS = 30 * 24 * 3600 * 1000;
+const WAITING_SHOWN = 100;
+const RECENT_SHOWN = 30;
+
+const DONE = ['approved', 'rejected', 'withdrawn'] as const;
+const doneOf = (value: string | undefined) => DONE.find((done) => done === value);
+
+/**
+ * `POST /embedded/{partnerId}/approvals` (checkout's form when the total is above the
+ * user's limit: `location`, `po_number`, `notes`): the cart becomes an approval request
+ * (no order), then its page says "Submitted for approval". A second submit of the same
+ * cart finds it consumed (ConcurrentModification or EmptyCart), as placing an order does.
+ */
+export async function submitForApproval(request: ModuleRequest): Promise<JsonResponse> {
+  const { session, form } = await verifiedFormPost(request);
+  const { view } = session;
+  const location = form.get('location');
+  // A textarea's line breaks are the browser's, not the buyer's intent, as at Place order.
+  const references = parseOrderReferences({ po_number: form.get('po_number'), notes: form.get('notes')?.replace(/\r?\n|\r/g, ' ') });
+  const submitted = await request.deps.approvalService.submit({
+    partner: { id: request.partnerId },
+    profile: view.profile,
+    organization: { organization: view.organization, profiles: [view.profile], locations: view.locations },
+    ...(location ? { shippingLocationId: location } : {}),
+    references,
+  });
+  return seeOther(session.paths.approval(submitted.id, { submitted: true }));
+}
+
+/**
+ * `GET /embedded/{partnerId}/approvals`: for approvers, the organization's requests
+ * waiting for a decision (newest first) and those decided in the last 30 days; for
+ * everyone else, their own requests of the last 30 days.
+ */
+export async function listApprovals(request: ModuleRequest): Promise<JsonResponse> {
+  const session = await moduleSession(request);
+  const { approvalService, clock } = request.deps;
+  const { organization, profile } = session.view;
+  const now = clock.now();
+  const since = new Date(now.getTime() - RECENT_REQUESTS_MS).toISOString();
+  const approver = roleOf(profile) === 'approver';
+  const [frame, waiting, recent] = await Promise.all([
+    moduleFrame(request.deps, session),
+    approver ? approvalService.listForOrganization(organization, { status: 'pending', limit: WAITING_SHOWN }) : Promise.resolve({ requests: [] }),
+    approvalService.listForOrganization(organization, { since, limit: RECENT_SHOWN, ...(approver ? {} : { profileId: profile.id }) }),
+  ]);
+  return html(
+    200,
+    approvalsPage(frame, {
+      approver,
+      now,
+      waiting: waiting.requests,
+      recent: approver ? recent.requests.filter((r) => r.status !== 'pending') : recent.requests,
+    }),
+  );
+}
+
+/** `GET /embedded/{partnerId}/approvals/{requestId}[?submitted=1|done=…]`: one request its requester or an approver may see (else the not-found page). */
+export async function showApproval(request: ModuleRequest): Promise<JsonResponse> {
+  const session = await moduleSession(request);
+  const query = request.event.queryStringParameters ?? {};
+  const [frame, approval] = await Promise.all([
+    moduleFrame(request.deps, session),
+    request.deps.approvalService.get(request.event.pathParameters?.requestId ?? '', {
+      partnerId: request.partnerId,
+      organizationId: session.view.organization.id,
+      viewer: session.view.profile,
+    }),
+  ]);
+  const done = doneOf(query.done);
+  return html(200, approvalPage(frame, approval, { submitted: query.submitted === '1', ...(done ? { done } : {}), now: request.deps.clock.now() }));
+}
+
+const requestIdOf = (request: ModuleRequest): string => request.event.pathParameters?.requestId ?? '';
+
+/** `POST …/approvals/{requestId}/approve`: places the request's order (or the page saying why not), then the request, approved. */
+export async function approveRequest(request: ModuleRequest): Promise<JsonResponse> {
+  const { session } = await verifiedFormPost(request);
+  const approved = await request.deps.approvalService.approve({ requestId: requestIdOf(request), approver: session.view.profile });
+  return seeOther(session.paths.approval(approved.id, { done: 'approved' }));
+}
+
+/** `POST …/approvals/{requestId}/reject` (`reason`, 1-500 characters, required): then the request, rejected. */
+export async function rejectRequest(request: ModuleRequest): Promise<JsonResponse> {
+  const { session, form } = await verifiedFormPost(request);
+  // The reason is one line like every stored text; a textarea's line breaks become spaces.
+  const { reason } = parseRejection({ reason: form.get('reason')?.replace(/\r?\n|\r/g, ' ') });
+  const rejected = await request.deps.approvalService.reject({ requestId: requestIdOf(request), approver: session.view.profile, reason });
+  return seeOther(session.paths.approval(rejected.id, { done: 'rejected' }));
+}
+
+/** `POST …/approvals/{requestId}/withdraw`, by its requester: its products back in the cart, then the request, withdrawn. */
+export async function withdrawRequest(request: ModuleRequest): Promise<JsonResponse> {
+  const { session } = await verifiedFormPost(request);
+  const { request: withdrawn } = await request.deps.approvalService.withdraw({ requestId: requestIdOf(request), requester: session.view.profile });
+  return seeOther(session.paths.approval(withdrawn.id, { done: 'withdrawn' }));
+}

@@ -1,0 +1,200 @@
+/**
+ * Approvals in the embedded module over HTTP, as a browser without script uses it
+ * (docs/module.md, "Approvals"): checkout above the user's limit submits for approval,
+ * approvers see the waiting count and decide, the requester follows and withdraws, and
+ * every refusal is a page from the error table.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Product, ProductId } from '../../functions/domain/catalog/product';
+import type { Cents } from '../../functions/domain/money';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+import { type ModuleClient, signInToModule } from '../support/module-client';
+import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
+import { startTestStack, type TestStack } from '../support/test-stack';
+
+let stack: TestStack;
+let partner: { partnerId: PartnerId; apiKey: string };
+const GAUZE = { productId: 'MOD-GAUZE' as ProductId, name: 'Gauze Sponges', description: '4x4', category: 'Clinical', priceCents: 3000 as Cents, unit: 'pack of 200', active: true, image: `${'0'.repeat(64)}.svg` } satisfies Product;
+
+beforeAll(async () => {
+  stack = await startTestStack({ queuePollers: false });
+  partner = await stack.createPartner();
+  await stack.deps.catalog.upsertMany([GAUZE]);
+});
+afterAll(() => stack.close());
+
+interface Person {
+  readonly who: ProvisionedProfile;
+  readonly module: ModuleClient;
+}
+
+/** An organization with a buyer limited to $50 and two approvers, each signed in. */
+async function anOffice(): Promise<{ buyer: Person; approver: Person; other: Person }> {
+  const body = aSetupBody();
+  const person = async (id: string, first: string, extra: Record<string, unknown>): Promise<Person> => {
+    const who = await provisionProfile(stack.deps, partner.partnerId, {
+      ...body,
+      internalUserId: `${id}-${body.internalUserId}`,
+      user: { firstName: first, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...extra },
+    });
+    return { who, module: await signInToModule(stack, partner, who) };
+  };
+  return {
+    buyer: await person('buyer', 'Ada', { orderLimit: 50 }),
+    approver: await person('approver', 'Grace', { role: 'approver' }),
+    other: await person('other', 'Katherine', { role: 'approver', orderLimit: 10 }),
+  };
+}
+
+const cartOf = async (person: Person) => (await stack.deps.cartService.view(person.who.profile.id)).lines.map((line) => [line.product.productId, line.quantity]);
+const requestIdIn = (location: string | null) => /\/approvals\/([0-9a-f-]{36})/.exec(location ?? '')?.[1] as string;
+
+/** Puts $90 of gauze in the cart and submits it from checkout, as its form does. */
+async function submit(person: Person, fields: Record<string, string> = {}) {
+  await stack.deps.cartService.add(person.who.profile.id, GAUZE.productId, 3);
+  return person.module.submit(`${person.module.base}/approvals`, { location: person.who.locations[0]!.id, ...fields });
+}
+
+describe('checkout above the limit', () => {
+  it('offers Submit for approval instead of Place order, and refuses the order itself', async () => {
+    const { buyer } = await anOffice();
+    await stack.deps.cartService.add(buyer.who.profile.id, GAUZE.productId, 1);
+    const within = await buyer.module.get(`${buyer.module.base}/checkout`);
+    expect(within.text).toContain('>Place order</button>');
+    expect(within.text).not.toContain('Submit for approval');
+
+    await stack.deps.cartService.add(buyer.who.profile.id, GAUZE.productId, 1);
+    const above = await buyer.module.get(`${buyer.module.base}/checkout`);
+    expect(above.text).toContain('>Submit for approval</button>');
+    expect(above.text).not.toContain('>Place order</button>');
+    expect(above.text).toMatch(/<form method="post" action="[^"]+\/approvals" class="refs">/);
+    expect(above.text).toContain('above your order limit of $50.00');
+
+    const refused = await buyer.module.submit(`${buyer.module.base}/orders`, { location: buyer.who.locations[0]!.id });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('<h1>This order needs approval</h1>');
+    expect(await cartOf(buyer)).toEqual([[GAUZE.productId, 2]]);
+    expect((await stack.deps.orders.listByOrganization(buyer.who.organization.id)).orders).toEqual([]);
+  });
+});
+
+describe('submitting, deciding, following', () => {
+  it('submit → "Submitted for approval"; the approver sees "Approvals (1 waiting)", approves; the requester sees the order', async () => {
+    const { buyer, approver } = await anOffice();
+    const submitted = await submit(buyer, { po_number: 'PO-9', notes: 'Front\r\ndesk' });
+    expect(submitted.status).toBe(303);
+    expect(submitted.location).toMatch(/\/approvals\/[0-9a-f-]{36}\?submitted=1$/);
+    const id = requestIdIn(submitted.location);
+    const page = await buyer.module.get(submitted.location as string);
+    expect(page.text).toContain('<h1>Submitted for approval</h1>');
+    expect(page.text).toContain('Front desk');
+    expect(page.text).toContain('aria-label="Withdraw request');
+    expect(page.text).not.toContain('>Approve</button>');
+    expect(await cartOf(buyer)).toEqual([]);
+    // Buyers have no Approvals link.
+    expect(page.text).not.toContain('Approvals (');
+
+    const home = await approver.module.get(approver.module.base);
+    expect(home.text).toContain('aria-label="Approvals (1 waiting)"');
+    const list = await approver.module.get(`${approver.module.base}/approvals`);
+    expect(list.text).toContain('<h2>Waiting for a decision (1)</h2>');
+    expect(list.text).toContain(`Request ${id.slice(0, 8)}`);
+    expect(list.text).toContain(`Ada Tester · ${buyer.who.profile.email}`);
+    expect(list.text).toContain('Gauze Sponges × 3');
+    expect(list.text).toContain('PO PO-9');
+    expect(list.text).toContain('waiting 0 minutes');
+    const shown = await approver.module.get(`${approver.module.base}/approvals/${id}`);
+    expect(shown.text).toContain('>Approve</button>');
+    expect(shown.text).toContain('<label for="reason">Reason for rejecting</label>');
+
+    // Within the session's 30 idle minutes.
+    stack.clock.advance(20 * 60 * 1000);
+    expect((await approver.module.get(`${approver.module.base}/approvals`)).text).toContain('waiting 20 minutes');
+    const approved = await approver.module.submit(`${approver.module.base}/approvals/${id}/approve`, {});
+    expect(approved).toMatchObject({ status: 303, location: `${approver.module.base}/approvals/${id}?done=approved` });
+    const after = await approver.module.get(approved.location as string);
+    expect(after.text).toContain('You approved this request, and its order was placed.');
+    expect(after.text).toContain('aria-label="Approvals (0 waiting)"');
+    const [order] = (await stack.deps.orders.listByOrganization(buyer.who.organization.id)).orders;
+    expect(after.text).toContain(`href="${approver.module.base}/orders/${order!.id}"`);
+
+    const orders = await buyer.module.get(`${buyer.module.base}/orders`);
+    expect(orders.text).toContain('<h2>Your approval requests</h2>');
+    expect(orders.text).toContain(`Order ${order!.id.slice(0, 8)}`);
+    expect(orders.text).toContain('>Approved</span>');
+    const orderPage = await buyer.module.get(`${buyer.module.base}/orders/${order!.id}`);
+    expect(orderPage.text).toContain(`approved by Grace Tester (${approver.who.profile.email})`);
+  });
+
+  it('reject needs a reason, which the requester then reads on their orders page', async () => {
+    const { buyer, approver } = await anOffice();
+    const id = requestIdIn((await submit(buyer)).location);
+    const missing = await approver.module.submit(`${approver.module.base}/approvals/${id}/reject`, { reason: '   ' });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('<h1>Please check that</h1>');
+    const tooLong = await approver.module.submit(`${approver.module.base}/approvals/${id}/reject`, { reason: 'x'.repeat(501) });
+    expect(tooLong.status).toBe(400);
+
+    const rejected = await approver.module.submit(`${approver.module.base}/approvals/${id}/reject`, { reason: 'Over budget:\nask in March' });
+    expect(rejected).toMatchObject({ status: 303, location: `${approver.module.base}/approvals/${id}?done=rejected` });
+    const orders = await buyer.module.get(`${buyer.module.base}/orders`);
+    expect(orders.text).toContain('>Rejected</span>');
+    expect(orders.text).toContain('<span data-testid="rejection-reason">Over budget: ask in March</span>');
+    expect(orders.text).not.toContain('aria-label="Withdraw request');
+  });
+
+  it('the requester withdraws a waiting request and gets the products back; the approver who comes second is told', async () => {
+    const { buyer, approver } = await anOffice();
+    const id = requestIdIn((await submit(buyer)).location);
+    const orders = await buyer.module.get(`${buyer.module.base}/orders`);
+    expect(orders.text).toContain('Waiting for approval');
+    expect(orders.text).toMatch(new RegExp(`<form method="post" action="[^"]+/approvals/${id}/withdraw"><input type="hidden" name="csrf"`));
+
+    const withdrawn = await buyer.module.submit(`${buyer.module.base}/approvals/${id}/withdraw`, {});
+    expect(withdrawn).toMatchObject({ status: 303, location: `${buyer.module.base}/approvals/${id}?done=withdrawn` });
+    expect((await buyer.module.get(withdrawn.location as string)).text).toContain('back in your cart');
+    expect(await cartOf(buyer)).toEqual([[GAUZE.productId, 3]]);
+
+    const late = await approver.module.submit(`${approver.module.base}/approvals/${id}/approve`, {});
+    expect(late.status).toBe(409);
+    expect(late.text).toContain('<h1>Withdrawn by the requester</h1>');
+    expect((await stack.deps.orders.listByOrganization(buyer.who.organization.id)).orders).toEqual([]);
+    const again = await buyer.module.submit(`${buyer.module.base}/approvals/${id}/withdraw`, {});
+    expect(again.status).toBe(409);
+  });
+
+  it('refuses self-approval, decisions by buyers and forged posts; hides requests from other buyers', async () => {
+    const { buyer, approver, other } = await anOffice();
+    const own = requestIdIn((await submit(other)).location);
+    const ownPage = await other.module.get(`${other.module.base}/approvals/${own}`);
+    expect(ownPage.text).not.toContain('>Approve</button>');
+    expect(ownPage.text).toContain('Another approver of your organization decides on it.');
+    const self = await other.module.submit(`${other.module.base}/approvals/${own}/approve`, {});
+    expect(self.status).toBe(403);
+    expect(self.text).toContain('<h1>This is your own request</h1>');
+    expect((await buyer.module.get(`${buyer.module.base}/approvals/${own}`)).status).toBe(404);
+    const byBuyer = await buyer.module.submit(`${buyer.module.base}/approvals/${own}/approve`, {});
+    expect(byBuyer.status).toBe(404);
+
+    const forged = await fetch(`${stack.url}${approver.module.base}/approvals/${own}/approve`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { Cookie: approver.module.cookie, 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+      body: 'csrf=wrong',
+    });
+    expect(forged.status).toBe(403);
+    expect((await stack.deps.approvalService.get(own, { partnerId: partner.partnerId })).status).toBe('pending');
+    expect((await approver.module.get(`${approver.module.base}/approvals/${'0'.repeat(8)}-0000-4000-8000-000000000000`)).status).toBe(404);
+    expect((await approver.module.submit(`${approver.module.base}/approvals/${own}/approve`, {})).status).toBe(303);
+  });
+
+  it('a buyer’s Approvals page lists their own requests only', async () => {
+    const { buyer, other } = await anOffice();
+    const mine = requestIdIn((await submit(buyer)).location);
+    const theirs = requestIdIn((await submit(other)).location);
+    const page = await buyer.module.get(`${buyer.module.base}/approvals`);
+    expect(page.text).toContain('<h1>Your approval requests</h1>');
+    expect(page.text).toContain(`Request ${mine.slice(0, 8)}`);
+    expect(page.text).not.toContain(`Request ${theirs.slice(0, 8)}`);
+  });
+});
