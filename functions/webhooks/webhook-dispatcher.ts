@@ -307,7 +307,12 @@ export class WebhookDispatcher {
       if (ticket) await this.settle(delivery.partnerId, ticket, false, reads).catch(() => undefined);
       throw error;
     }
-    if (ticket) await this.settle(delivery.partnerId, ticket, isSuccess(result), reads);
+    if (ticket) {
+      // The POST happened: a failed release must not fail the message (SQS would send it again). The lease lapses by itself.
+      await this.settle(delivery.partnerId, ticket, isSuccess(result), reads).catch((error: unknown) =>
+        this.dependencies.logger.error({ msg: 'webhook endpoint gate not settled; its lease lapses', partnerId: delivery.partnerId, deliveryId: delivery.deliveryId, error: String(error) }),
+      );
+    }
     return this.record(delivery, attemptNumber, startedAt, result, reads);
   }
 
