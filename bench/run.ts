@@ -256,12 +256,12 @@ const FAIRNESS_SECONDS = Math.max(10, Math.round(Number(process.env.FAIRNESS_SEC
 async function fairness(): Promise<void> {
   console.log(
     `\n5. Fair delivery: 50 partners with receivers on 127.0.0.1 (40 healthy, 5 never answer, 5 answer 500), each placing an order ` +
-      `every 3 s through the sandbox order API, delivered by the local stack's own pollers (outbox → relay → fan-out → dispatcher, ` +
+      `every 6 s through the sandbox order API, delivered by the local stack's own pollers (outbox → relay → fan-out → dispatcher, ` +
       `retries every 5 s, the contract's 30 s timeout); after an untimed warm-up of the same length, ${FAIRNESS_SECONDS} s with the 10 bad receivers ` +
       `answering 204 like the rest, then ${FAIRNESS_SECONDS} s with them misbehaving: the same load in both, in its own stack. ` +
       'lag: order change → 2xx received, healthy partners only; attempts/s: POSTs that reached any receiver\n',
   );
-  const phases = await measureFairness({ healthy: 40, neverAnswers: 5, answers500: 5, seconds: FAIRNESS_SECONDS, orderIntervalMs: 3000 });
+  const phases = await measureFairness({ healthy: 40, neverAnswers: 5, answers500: 5, seconds: FAIRNESS_SECONDS, orderIntervalMs: 6000 });
   const [without, withBad] = phases;
   const p99Ratio = (withBad?.p99Ms ?? 0) / (without?.p99Ms ?? 1);
   printTable(
