@@ -78,7 +78,7 @@ export type Admission =
 
 /** A change of the circuit's state that an attempt's outcome made. */
 export type CircuitTransition =
-  | { readonly to: 'open'; readonly retryAt: string; readonly consecutiveFailures: number; readonly probe: boolean }
+  | { readonly to: 'open'; readonly retryAt: string; readonly probe: boolean; /** Set when a closed circuit opened (the failures that opened it). */ readonly consecutiveFailures?: number }
   | { readonly to: 'closed'; readonly openedAt?: string };
 
 /**

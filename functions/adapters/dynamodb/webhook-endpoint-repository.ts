@@ -243,7 +243,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
         ConditionExpression: 'circuitState = :halfOpen AND circuitProbe = :lease',
         ExpressionAttributeValues: { ':open': 'open', ':retryAt': retryAt, ':opens': opens, ':zero': 0, ':one': 1, ':halfOpen': 'half-open', ':lease': ticket.lease },
       }, partnerId);
-      return reopened ? { to: 'open', retryAt, consecutiveFailures: -1, probe: true } : undefined;
+      return reopened ? { to: 'open', retryAt, probe: true } : undefined;
     }
     const updated = await this.releaseAnd(partnerId, ticket, {
       set: 'circuitFailures = if_not_exists(circuitFailures, :zero) + :one',

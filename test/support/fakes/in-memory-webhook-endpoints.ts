@@ -73,7 +73,7 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
       const retryAt = new Date(at.getTime() + policy.openSeconds(opens) * 1000).toISOString();
       const { probeUntil: _probe, ...rest } = circuit;
       this.endpoints.set(partnerId, { ...endpoint, circuit: { ...rest, state: 'open', retryAt, opens, consecutiveFailures } });
-      return { to: 'open', retryAt, consecutiveFailures: -1, probe: true };
+      return { to: 'open', retryAt, probe: true };
     }
     if (circuit.state !== 'closed' || consecutiveFailures < policy.failureThreshold) {
       this.endpoints.set(partnerId, { ...endpoint, circuit: { ...circuit, consecutiveFailures } });
