@@ -159,8 +159,9 @@ describe("an endpoint's circuit", () => {
     expect(sixth).toMatchObject({ status: 'pending', attemptCount: 0 });
   });
 
-  it('lets exactly one probe through when two dispatchers ask at once, and closes on its success', async () => {
-    const receiver = await aReceiver(() => 200);
+  it('lets exactly one probe through when two dispatchers ask at once, and closes on a later probe\'s success', async () => {
+    // The first probe hangs (to its timeout), so the other dispatcher decides while it is out.
+    const receiver = await aReceiver((index) => (index === 0 ? 'hang' : 200));
     const partner = await aSubscribedPartner(receiver.url);
     const [first, second, third] = await queuedDeliveries(partner, 3);
     await openCircuit(partner.partnerId, stack.clock.now());
@@ -170,12 +171,16 @@ describe("an endpoint's circuit", () => {
     const outcomes = await Promise.all([invoke([first as string]), invoke([second as string])]);
     expect(outcomes.map((o) => o.batchItemFailures)).toEqual([[], []]);
     expect(receiver.requests).toHaveLength(1);
-    expect(deliveryMessages().slice(before)).toHaveLength(1); // the other one, deferred
-    expect(await circuitOf(partner.partnerId)).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
-    expect(logsOf('webhook_circuit_closed', partner.partnerId)).toHaveLength(1);
+    const requeued = deliveryMessages().slice(before);
+    // One message deferred unsent (attempt 1), one retry of the failed probe (attempt 2).
+    expect(requeued.map((m) => m.body.attempt).sort()).toEqual([1, 2]);
+    expect(await circuitOf(partner.partnerId)).toMatchObject({ state: 'open', opens: 2 });
 
+    stack.clock.advance(FAIRNESS_POLICY.openSeconds(2) * 1000);
     await invoke([third as string]);
     expect(receiver.requests).toHaveLength(2);
+    expect(await circuitOf(partner.partnerId)).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+    expect(logsOf('webhook_circuit_closed', partner.partnerId)).toEqual([expect.objectContaining({ endpoint: receiver.url })]);
   });
 
   it('opens again for twice as long when the probe fails', async () => {
