@@ -71,6 +71,9 @@ const isConditionFailure = (error: unknown) => (error as Error).name === 'Condit
 
 /** The partner's webhook endpoint, one item next to the partner in the partners table, with its circuit and in-flight leases. */
 export class DynamoWebhookEndpointRepository implements WebhookEndpointRepository, EndpointGate {
+  /** Slots this process holds, per endpoint: its first, unread claim tries one it does not hold itself. */
+  private readonly heldHere = new Map<string, Set<number>>();
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -193,7 +196,11 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
       };
       const candidates = Array.from({ length: cap }, (_, slot) => slot).filter(free);
       if (candidates.length === 0) return { kind: 'busy', failing };
-      const slot = item ? (candidates[0] as number) : Math.floor(Math.random() * cap);
+      const mine = this.heldHere.get(partnerId) ?? new Set<number>();
+      const slot = item ? (candidates[0] as number) : (candidates.find((c) => !mine.has(c)) ?? (candidates[0] as number));
+      // Reserved here before the write, so a concurrent claim of this process tries another slot.
+      const reserved = !mine.has(slot);
+      this.heldHere.set(partnerId, mine.add(slot));
       const claimed = await this.tryUpdate({
         UpdateExpression: 'SET #slot = :lease',
         ConditionExpression:
@@ -209,6 +216,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
         },
       }, partnerId);
       if (claimed) return { kind: 'admitted', ticket: { kind: 'slot', slot, lease, opens: 0 } };
+      if (reserved) mine.delete(slot);
     }
     // Lost every race: as good as busy.
     return { kind: 'busy', failing: false };
@@ -226,6 +234,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     { succeeded, at, policy }: { succeeded: boolean; at: Date; policy: FairnessPolicy },
   ): Promise<CircuitTransition | undefined> {
     const atIso = at.toISOString();
+    if (ticket.kind === 'slot') this.heldHere.get(partnerId)?.delete(ticket.slot);
     if (succeeded) {
       const old = await this.releaseAnd(partnerId, ticket, {
         set: 'circuitState = :closed, circuitFailures = :zero',
