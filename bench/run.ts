@@ -13,6 +13,7 @@ import { BUNDLE_BUDGET_KB, EMBED_SDK_BUDGET_GZIP_KB, MAX_BUNDLE_KB, MAX_INIT_RAT
 import { type CapacityCount, type CapacityRow, measureApiCapacity } from './capacity';
 import { dynamoDollarsPerMillion, PRICES } from './cost-model';
 import { measureDispatcher } from './dispatcher';
+import { measureFairness } from './fairness';
 import { EMBED_SDK_BUDGET_KB, EMBED_SDK_PATH, measureEmbedSdkScript } from './embed-sdk-budget';
 import { type FloorServer, startFloorServer } from './floors';
 import { measureHttpPipeline } from './http-pipeline';
@@ -248,10 +249,49 @@ function printCapacity(rows: readonly CapacityRow[]): void {
   );
 }
 
+/** Healthy partners' webhook lag p99 with 5 never-answering and 5 failing receivers, against without them. */
+const MAX_FAIRNESS_P99_RATIO = 1.5;
+const FAIRNESS_SECONDS = Math.max(10, Math.round(Number(process.env.FAIRNESS_SECONDS ?? 60)));
+
+async function fairness(): Promise<void> {
+  console.log(
+    `\n5. Fair delivery: 50 partners with receivers on 127.0.0.1 (40 healthy, 5 never answer, 5 answer 500), each placing an order ` +
+      `every 6 s through the sandbox order API, delivered by the local stack's own pollers (outbox → relay → fan-out → dispatcher, ` +
+      `retries every 5 s, the contract's 30 s timeout); after an untimed warm-up of the same length, ${FAIRNESS_SECONDS} s with the 10 bad receivers ` +
+      `answering 204 like the rest, then ${FAIRNESS_SECONDS} s with them misbehaving: the same load in both, in its own stack. ` +
+      'lag: order change → 2xx received, healthy partners only; attempts/s: POSTs that reached any receiver\n',
+  );
+  const phases = await measureFairness({ healthy: 40, neverAnswers: 5, answers500: 5, seconds: FAIRNESS_SECONDS, orderIntervalMs: 6000 });
+  const [without, withBad] = phases;
+  const p99Ratio = (withBad?.p99Ms ?? 0) / (without?.p99Ms ?? 1);
+  printTable(
+    phases.map((phase) => ({
+      phase: phase.phase,
+      orders: phase.ordersPlaced,
+      'healthy received': phase.healthyReceived,
+      'healthy missing': phase.healthyMissing,
+      'lag p50 ms': phase.p50Ms.toFixed(0),
+      'lag p99 ms': phase.p99Ms.toFixed(0),
+      'lag max ms': phase.maxMs.toFixed(0),
+      'attempts/s': phase.attemptsPerSecond.toFixed(1),
+      'circuits opened / closed': `${phase.circuitsOpened} / ${phase.circuitsClosed}`,
+    })),
+  );
+  console.log('');
+  printTable([
+    {
+      'healthy p99 with / without': judgedRatio(p99Ratio, MAX_FAIRNESS_P99_RATIO, '<='),
+      'healthy p50 with / without': ratio(withBad?.p50Ms ?? 0, without?.p50Ms ?? 1),
+      target: target(`fair delivery: healthy p99 with bad receivers <= ${MAX_FAIRNESS_P99_RATIO}x without`, p99Ratio <= MAX_FAIRNESS_P99_RATIO && (withBad?.healthyMissing ?? 1) === 0),
+    },
+  ]);
+}
+
 const SECTIONS: Record<string, Section> = {
   bundles: () => bundles(),
   api: async (stack) => api(await stack()),
   dispatcher: async (stack) => dispatcher(await stack()),
+  fairness: () => fairness(),
 };
 
 const asked = process.argv.slice(2);

@@ -1,3 +1,4 @@
+import { FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Partner, PartnerId } from '../../functions/domain/partners/partner';
@@ -55,6 +56,9 @@ beforeEach(() => {
     deliveries,
     batchReader,
     endpoints,
+    gate: endpoints,
+    fairness: FAIRNESS_POLICY,
+    attemptLeaseSeconds: 60,
     partners: { getPartner: async () => partner },
     secrets,
     transport,
