@@ -43,7 +43,7 @@ export const METRIC = {
   alertsSent: 'AlertsSent',
   /** Approval requests opened (defined for the approvals feature). */
   approvalRequests: 'ApprovalRequests',
-  /** A webhook endpoint's circuit opened or closed; `state` (defined for fair delivery). */
+  /** A webhook endpoint's circuit changed state; `state`: the new one, open, half-open (its probe went) or closed. */
   circuitStateChanges: 'CircuitStateChanges',
 } as const;
 

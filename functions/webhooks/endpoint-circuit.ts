@@ -65,6 +65,11 @@ export interface AdmissionTicket {
   readonly lease: string;
   /** The circuit's openings so far (kind `probe`): a failed probe opens it for longer. */
   readonly opens: number;
+  /**
+   * This claim moved the circuit from open to half-open (kind `probe`). A claim of a lapsed
+   * probe's place finds it half-open already: no change of state to count.
+   */
+  readonly halfOpened: boolean;
 }
 
 export type Admission =

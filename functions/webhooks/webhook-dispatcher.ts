@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { AlertMailer } from './alert-mailer';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryMessage } from './delivery';
 import type { DeliveryBatchReader } from './delivery-batch-reader';
-import { type Admission, type AdmissionTicket, type CircuitTransition, circuitDeferral, type EndpointGate, type FairnessPolicy } from './endpoint-circuit';
+import { type Admission, type AdmissionTicket, type CircuitState, type CircuitTransition, circuitDeferral, type EndpointGate, type FairnessPolicy } from './endpoint-circuit';
 import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
 import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule, retryAfterSeconds } from './retry-schedule';
@@ -57,7 +57,7 @@ export interface WebhookDispatcherDependencies {
   readonly disableAfterSeconds: number;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Attempts by outcome, delivery lag, retries scheduled, alerts sent. */
+  /** Attempts by outcome, delivery lag, retries scheduled, alerts sent, circuit state changes. */
   readonly metrics?: Metrics;
 }
 
@@ -221,6 +221,7 @@ export class WebhookDispatcher {
     const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt: message.attempt };
     switch (admission.kind) {
       case 'admitted':
+        if (admission.ticket.halfOpened) this.countCircuitChange('half-open');
         return this.attempt(delivery, message.attempt, now, reads, admission.ticket);
       case 'no-endpoint':
         return this.attempt(delivery, message.attempt, now, reads);
@@ -327,9 +328,15 @@ export class WebhookDispatcher {
   private async settle(partnerId: PartnerId, ticket: AdmissionTicket, succeeded: boolean, reads: BatchReads): Promise<void> {
     const transition = await this.dependencies.gate.settle(partnerId, ticket, { succeeded, at: this.dependencies.clock.now(), policy: this.dependencies.fairness });
     if (!transition) return;
+    this.countCircuitChange(transition.to);
     reads.forget(partnerId);
     const endpoint = await reads.endpoint(partnerId);
     this.logCircuit(transition, { partnerId, endpoint: endpoint?.url });
+  }
+
+  /** Each change is counted once: the gate's conditional writes let only one dispatcher make it. */
+  private countCircuitChange(state: CircuitState): void {
+    (this.dependencies.metrics ?? noMetrics).count(METRIC.circuitStateChanges, { state });
   }
 
   private logCircuit(transition: CircuitTransition, log: { partnerId: PartnerId; endpoint: string | undefined }): void {

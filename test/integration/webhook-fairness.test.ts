@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { METRIC } from '../../functions/domain/metrics';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { type EndpointGate, FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
 import { createWebhookDispatchHandler } from '../../functions/webhooks/handlers/webhook-dispatch';
@@ -80,6 +81,12 @@ const invoke = (bodies: readonly string[]) =>
 const deliveriesOf = (partnerId: PartnerId) => stack.deps.webhookAdmin.listDeliveries(partnerId);
 const circuitOf = async (partnerId: PartnerId) => (await stack.deps.webhookEndpoints.get(partnerId))?.circuit;
 const logsOf = (msg: string, partnerId: PartnerId) => stack.logs.filter((line) => line.msg === msg && line.partnerId === partnerId);
+/** The CircuitStateChanges the EMF lines published from the `from`th line on, one entry per change, by new state. */
+const circuitChangesSince = (from: number) =>
+  stack.metricLines
+    .slice(from)
+    .filter((line) => METRIC.circuitStateChanges in line)
+    .flatMap((line) => Array.from({ length: Number(line[METRIC.circuitStateChanges]) }, () => line.state));
 
 /** Opens the partner's circuit as five failed attempts would, until `retryAt`. */
 async function openCircuit(partnerId: PartnerId, retryAt: Date) {
@@ -141,6 +148,7 @@ describe("an endpoint's circuit", () => {
     const failing = await aReceiver(() => 500);
     const partner = await aSubscribedPartner(failing.url);
     const bodies = await queuedDeliveries(partner, 6);
+    const metricsFrom = stack.metricLines.length;
 
     for (const body of bodies.slice(0, 5)) expect((await invoke([body])).batchItemFailures).toEqual([]);
     expect(failing.requests).toHaveLength(5);
@@ -148,6 +156,7 @@ describe("an endpoint's circuit", () => {
     expect(logsOf('webhook_circuit_opened', partner.partnerId)).toEqual([
       expect.objectContaining({ partnerId: partner.partnerId, endpoint: failing.url, consecutiveFailures: 5 }),
     ]);
+    expect(circuitChangesSince(metricsFrom)).toEqual(['open']);
 
     const before = deliveryMessages().length;
     await invoke([bodies[5] as string]);
@@ -166,6 +175,7 @@ describe("an endpoint's circuit", () => {
     const [first, second, third] = await queuedDeliveries(partner, 3);
     await openCircuit(partner.partnerId, stack.clock.now());
     stack.clock.advance(1000);
+    const metricsFrom = stack.metricLines.length;
 
     const before = deliveryMessages().length;
     const outcomes = await Promise.all([invoke([first as string]), invoke([second as string])]);
@@ -181,6 +191,27 @@ describe("an endpoint's circuit", () => {
     expect(receiver.requests).toHaveLength(2);
     expect(await circuitOf(partner.partnerId)).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
     expect(logsOf('webhook_circuit_closed', partner.partnerId)).toEqual([expect.objectContaining({ endpoint: receiver.url })]);
+    // The dispatcher that lost the probe's claim counts nothing.
+    expect(circuitChangesSince(metricsFrom)).toEqual(['half-open', 'open', 'half-open', 'closed']);
+  });
+
+  it("lets the next dispatcher probe once a crashed prober's claim lapses; the circuit was half-open already, so only the close is counted", async () => {
+    const receiver = await aReceiver();
+    const partner = await aSubscribedPartner(receiver.url);
+    const [body] = await queuedDeliveries(partner);
+    await openCircuit(partner.partnerId, stack.clock.now());
+    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate; // the DynamoDB repository is the gate
+    const leaseUntil = new Date(stack.clock.now().getTime() + 60_000);
+    // A dispatcher claims the probe and crashes: it never settles.
+    const crashed = await gate.admit(partner.partnerId, { now: stack.clock.now(), leaseUntil, token: randomUUID(), policy: FAIRNESS_POLICY });
+    expect(crashed).toMatchObject({ kind: 'admitted', ticket: { kind: 'probe', halfOpened: true } });
+    stack.clock.advance(61_000);
+    const metricsFrom = stack.metricLines.length;
+
+    await invoke([body as string]);
+    expect(receiver.requests).toHaveLength(1);
+    expect(await circuitOf(partner.partnerId)).toMatchObject({ state: 'closed' });
+    expect(circuitChangesSince(metricsFrom)).toEqual(['closed']);
   });
 
   it('opens again for twice as long when the probe fails', async () => {

@@ -185,7 +185,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
               : 'circuitState = :halfOpen AND circuitProbe < :now',
           ExpressionAttributeValues: { ':halfOpen': 'half-open', ':lease': lease, ':now': nowIso, ...(circuit.state === 'open' ? { ':open': 'open' } : {}) },
         }, partnerId);
-        if (claimed) return { kind: 'admitted', ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1 } };
+        if (claimed) return { kind: 'admitted', ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1, halfOpened: circuit.state === 'open' } };
         continue;
       }
       const failing = (circuit?.consecutiveFailures ?? 0) > 0;
@@ -215,7 +215,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
           ...(slot >= policy.maxInFlightWhileFailing ? { ':zero': 0 } : {}),
         },
       }, partnerId);
-      if (claimed) return { kind: 'admitted', ticket: { kind: 'slot', slot, lease, opens: 0 } };
+      if (claimed) return { kind: 'admitted', ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false } };
       if (reserved) mine.delete(slot);
     }
     // Lost every race: as good as busy.

@@ -37,7 +37,7 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
       if (until && until > nowIso) return { kind: 'circuit-open', until: new Date(until), ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}) };
       this.endpoints.set(partnerId, { ...endpoint, circuit: { ...circuit, state: 'half-open', probeUntil: leaseUntil.toISOString() } });
       this.probes.set(partnerId, lease);
-      return { kind: 'admitted', ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1 } };
+      return { kind: 'admitted', ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1, halfOpened: circuit.state === 'open' } };
     }
     const failing = circuit.consecutiveFailures > 0;
     const slots = this.inFlight.get(partnerId) ?? new Map();
@@ -47,7 +47,7 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
       const held = slots.get(slot);
       if (held && held.until >= nowIso) continue;
       slots.set(slot, { until: leaseUntil.toISOString(), lease });
-      return { kind: 'admitted', ticket: { kind: 'slot', slot, lease, opens: 0 } };
+      return { kind: 'admitted', ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false } };
     }
     return { kind: 'busy', failing };
   }
