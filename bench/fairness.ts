@@ -16,7 +16,9 @@
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { PartnerId } from '../functions/domain/partners/partner';
+import { powertoolsMetrics } from '../functions/adapters/observability/powertools-metrics';
 import { jsonLinesLogger } from '../functions/domain/logger';
+import { METRICS_NAMESPACE } from '../functions/resources/resource-definitions';
 import { SetupRequest } from '../functions/domain/organizations/setup-request';
 import { type LocalStack, startLocalStack } from '../lib/local-runtime/local-stack';
 import { startStandIns } from '../lib/local-runtime/stand-ins';
@@ -64,9 +66,12 @@ export async function measureFairness(options: FairnessOptions): Promise<PhaseRe
   const circuitLines: { msg: string; at: number }[] = [];
   let stack: LocalStack;
   try {
+    const resourcePrefix = `fair${randomUUID().slice(0, 6)}`;
     stack = await startLocalStack({
       standIns,
-      resourcePrefix: `fair${randomUUID().slice(0, 6)}`,
+      resourcePrefix,
+      // EMF lines are built as deployed, and written nowhere: the bench prints its own table.
+      metrics: powertoolsMetrics({ namespace: METRICS_NAMESPACE, service: resourcePrefix, write: () => undefined }),
       port: 0,
       extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: RETRY_DELAYS },
       logger: jsonLinesLogger((line) => {

@@ -50,7 +50,7 @@ const FLOOR_TARGETS: Record<string, { p50: number; p99?: number }> = {
   'move order': { p50: 1.3 },
   'module catalog page': { p50: 1.3 },
 };
-/** The dispatcher against its floor: a batch's read, then each POST and the conditional write of its outcome, in the queue's batches. */
+/** The dispatcher against its floor: a batch's read, then each slot's claim, POST, release and the conditional write of its outcome, in the queue's batches. */
 const MIN_DISPATCH_FLOOR_RATIO = 0.9;
 /** Pending orders per side for "move order": enough for the warm-up and the series at this many confirms a second. */
 const MOVE_ORDER_CEILING_PER_SECOND = 400;
@@ -61,6 +61,8 @@ const DELIVERIES = 9600;
 const DISPATCH_WARMUP = 300;
 /** Two invocations in flight with SQS events of the deliveries queue's batch size (10). */
 const DISPATCH_CONCURRENCY = 20;
+/** Endpoints the deliveries go to, a batch's worth in each half: none gets more than its cap of 2 in flight (bench/dispatcher.ts). */
+const DISPATCH_PARTNERS = 20;
 
 const targets: { name: string; ok: boolean }[] = [];
 const target = (name: string, ok: boolean) => {
@@ -205,11 +207,12 @@ async function api({ bench, floor, capacity }: Context): Promise<void> {
 async function dispatcher({ bench, floor, capacity }: Context): Promise<void> {
   console.log(
     `\n3. Webhook dispatcher (real fan-out, SQS-triggered handler) vs. its floor (in the same batches: one read of the batch's deliveries ` +
-      `and endpoint, then each signed POST and the conditional write of its outcome): after a warm-up of ${DISPATCH_WARMUP} each, ` +
-      `${DELIVERIES} deliveries each, ${DISPATCH_CONCURRENCY} POSTs in flight, ${DISPATCH_ROUNDS} rounds, every other one in reverse order. ` +
+      `and endpoints, then per attempt the claim of an in-flight slot, the signed POST, the slot's release and the conditional write of its outcome): ` +
+      `after a warm-up of ${DISPATCH_WARMUP} each, ${DELIVERIES} deliveries each to ${DISPATCH_PARTNERS} endpoints (a batch's 10 distinct), ` +
+      `${DISPATCH_CONCURRENCY} POSTs in flight, ${DISPATCH_ROUNDS} rounds, every other one in reverse order. ` +
       "ratio: the median of the rounds' own (their range beside it); all rounds: the ratio of the rates over all of them\n",
   );
-  const result = await measureDispatcher(bench, floor, { deliveries: DELIVERIES, warmup: DISPATCH_WARMUP, rounds: DISPATCH_ROUNDS, concurrency: DISPATCH_CONCURRENCY });
+  const result = await measureDispatcher(bench, floor, { deliveries: DELIVERIES, partners: DISPATCH_PARTNERS, warmup: DISPATCH_WARMUP, rounds: DISPATCH_ROUNDS, concurrency: DISPATCH_CONCURRENCY });
   const floorRatio = median(result.floorRatioByRound);
   printTable([
     {
@@ -218,11 +221,15 @@ async function dispatcher({ bench, floor, capacity }: Context): Promise<void> {
       ratio: judgedRatio(floorRatio, MIN_DISPATCH_FLOOR_RATIO, '>='),
       rounds: range(result.floorRatioByRound),
       'all rounds': ratio(result.service.perSecond, result.floor.perSecond),
+      'CPU ms/delivery': `${result.service.cpuMsPerDelivery.toFixed(2)} / ${result.floor.cpuMsPerDelivery.toFixed(2)}`,
       failures: `${result.service.failures} / ${result.floor.failures}`,
       target: target(`webhook dispatch: >= ${MIN_DISPATCH_FLOOR_RATIO}x its floor`, floorRatio >= MIN_DISPATCH_FLOOR_RATIO),
     },
   ]);
-  console.log(`\n(SQS events of ${result.batchSize} records, ${DISPATCH_CONCURRENCY / result.batchSize} invocations in flight; failures: not delivered / non-200, service / floor; should be 0)`);
+  console.log(
+    `\n(SQS events of ${result.batchSize} records, ${DISPATCH_CONCURRENCY / result.batchSize} invocations in flight; CPU ms/delivery: this process's CPU per delivery, ` +
+      'service / floor, the receiver included on both sides; failures: not delivered / non-200, service / floor; should be 0)',
+  );
   capacity.push(
     { operation: 'webhook fan-out (one delivery)', service: result.capacityPerFanout },
     { operation: 'webhook delivery attempt', service: result.capacityPerAttempt, floor: result.floorCapacityPerAttempt },
