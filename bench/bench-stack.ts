@@ -6,7 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PartnerId } from '../functions/domain/partners/partner';
+import { powertoolsMetrics } from '../functions/adapters/observability/powertools-metrics';
 import { jsonLinesLogger } from '../functions/domain/logger';
+import { METRICS_NAMESPACE } from '../functions/resources/resource-definitions';
 import { SetupRequest } from '../functions/domain/organizations/setup-request';
 import { type LocalStack, startLocalStack } from '../lib/local-runtime/local-stack';
 import { type StandIns, startStandIns } from '../lib/local-runtime/stand-ins';
@@ -63,8 +65,9 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       resourcePrefix,
       port: 0,
       queuePollers: false,
-      // The real JSON-lines logger (every line is still built and serialized), writing nowhere.
+      // The real JSON-lines logger and EMF metrics (every line is still built and serialized), writing nowhere.
       logger: jsonLinesLogger(() => undefined),
+      metrics: powertoolsMetrics({ namespace: METRICS_NAMESPACE, service: resourcePrefix, write: () => undefined }),
     });
   } catch (error) {
     await standIns.close();

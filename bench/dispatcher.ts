@@ -4,16 +4,25 @@
  * messages are then taken off the queue and handed to the real SQS-triggered dispatch
  * handler in events of the deployed batch size, as Lambda's event source would, with
  * enough invocations in flight for `concurrency` POSTs. The floor (floors.ts) makes what
- * any dispatcher that reads its messages' deliveries and records each attempt must, in
- * the same batches: one read per batch, then each signed POST and the conditional write
- * of its outcome. Both run in rounds, every other one in reverse order.
+ * any dispatcher that reads its messages' deliveries, caps each endpoint's attempts in
+ * flight and records each attempt must, in the same batches: one read per batch, then
+ * each slot's claim, signed POST, release and the conditional write of its outcome. Both
+ * run in rounds, every other one in reverse order.
+ *
+ * The deliveries go to `partners` endpoints (one receiver, a path each), in batches of
+ * distinct partners, consecutive batches taking alternate halves of them: with two
+ * invocations in flight no endpoint ever has more than two attempts out, so the
+ * per-endpoint cap never defers one and both sides do the same work. One endpoint would
+ * measure the cap (2 at a time), not the dispatcher.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { PartnerId } from '../functions/domain/partners/partner';
 import type { DeliveryId } from '../functions/webhooks/delivery';
+import { FAIRNESS_POLICY } from '../functions/webhooks/endpoint-circuit';
 import type { OrderEventMessage } from '../functions/webhooks/order-event-message';
 import { createWebhookDispatchHandler } from '../functions/webhooks/handlers/webhook-dispatch';
 import { QUEUES } from '../functions/resources/resource-definitions';
@@ -25,6 +34,8 @@ import { inParallel } from './util';
 
 export interface DispatchSide {
   readonly perSecond: number;
+  /** This process's CPU per delivery over the rounds (the receiver's share is the same on both sides). */
+  readonly cpuMsPerDelivery: number;
   /** Deliveries not recorded as delivered, or POSTs not answered 200. */
   readonly failures: number;
 }
@@ -42,6 +53,8 @@ export interface DispatcherResult {
 
 export interface DispatcherOptions {
   readonly deliveries: number;
+  /** Endpoints the deliveries are spread over: twice a batch, so that the two halves alternate. */
+  readonly partners: number;
   /** Deliveries per side, untimed, before the rounds. */
   readonly warmup: number;
   /** Rounds of both series; the deliveries are split evenly among them. */
@@ -67,6 +80,25 @@ async function startReceiver(): Promise<{ url: string; close(): Promise<void> }>
         server.close(() => done());
       }),
   };
+}
+
+/**
+ * The records in batches of `batchSize` distinct partners, consecutive batches from
+ * alternate halves of `partnerIds`: records of each partner in their queue order.
+ */
+function inPartnerBatches(records: readonly SQSRecord[], partnerIds: readonly string[], batchSize: number): SQSRecord[] {
+  const byPartner = new Map(partnerIds.map((id) => [id, [] as SQSRecord[]]));
+  for (const record of records) byPartner.get((JSON.parse(record.body) as { partnerId: string }).partnerId)?.push(record);
+  const arranged: SQSRecord[] = [];
+  for (let batch = 0; arranged.length < records.length; batch += 1) {
+    const half = partnerIds.slice((batch % 2) * batchSize, (batch % 2 + 1) * batchSize);
+    for (const partnerId of half) {
+      const next = byPartner.get(partnerId)?.shift();
+      if (!next) throw new Error(`partner ${partnerId} ran out of deliveries`);
+      arranged.push(next);
+    }
+  }
+  return arranged;
 }
 
 const orderCreated = (partnerId: string): OrderEventMessage => ({
@@ -110,43 +142,51 @@ async function takeQueuedMessages(bench: BenchStack, count: number): Promise<SQS
   return records;
 }
 
-/** Seconds `run` takes. */
-async function timed(run: () => Promise<unknown>): Promise<number> {
+/** Seconds `run` takes, and the CPU milliseconds this process spent meanwhile. */
+async function timed(run: () => Promise<unknown>): Promise<{ seconds: number; cpuMs: number }> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await run();
-  return (performance.now() - started) / 1000;
+  const spent = process.cpuUsage(cpu);
+  return { seconds: (performance.now() - started) / 1000, cpuMs: (spent.user + spent.system) / 1000 };
 }
 
 export async function measureDispatcher(bench: BenchStack, floor: FloorServer, options: DispatcherOptions): Promise<DispatcherResult> {
   const { deps } = bench.stack;
   const receiver = await startReceiver();
   try {
-    const partner = bench.partners[0];
-    if (!partner) throw new Error('no partner provisioned');
-    const configured = await deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: receiver.url });
-    const secret = configured.generatedSecret as string;
-
     const { warmup, deliveries: n, concurrency, rounds } = options;
     const batchSize = QUEUES.webhookDeliveries.consumerBatchSize;
     const invocations = concurrency / batchSize;
     if (!Number.isInteger(invocations) || warmup % (2 * batchSize) || n % (rounds * batchSize)) {
       throw new Error(`concurrency, half the warm-up and a round's deliveries (1/${rounds}) must be multiples of the batch size ${batchSize}`);
     }
+    if (options.partners !== 2 * batchSize || invocations > 2) {
+      throw new Error(`the deliveries go to ${2 * batchSize} endpoints in alternate halves, for at most 2 invocations at once`);
+    }
+    const partnerIds = bench.partners.slice(0, options.partners).map((p) => p.partnerId as string);
+    if (partnerIds.length < options.partners) throw new Error(`${options.partners} partners needed, ${partnerIds.length} provisioned`);
+    const secrets = new Map<string, string>();
+    for (const partnerId of partnerIds) {
+      const configured = await deps.webhookAdmin.configureEndpoint({ partnerId: partnerId as PartnerId, url: `${receiver.url}/${partnerId}` });
+      secrets.set(partnerId, configured.generatedSecret as string);
+    }
     const inBatches = <T>(items: readonly T[]) =>
       Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
 
     // Pending deliveries through the real fan-out (its DynamoDB capacity metered): a warm-up set and a measured set per side.
-    const events = Array.from({ length: 2 * (warmup + n) }, () => orderCreated(partner.partnerId));
+    const events = Array.from({ length: 2 * (warmup + n) }, (_, i) => orderCreated(partnerIds[i % partnerIds.length] as string));
     const fanoutMeter = meterCapacity(deps.aws.db);
     await inParallel(events, concurrency, (event) => deps.functions.orderFanout.webhookFanout.fanOut(event));
     const capacityPerFanout = perRequest(fanoutMeter.take(), events.length);
     fanoutMeter.stop();
-    const records = await takeQueuedMessages(bench, events.length);
+    const records = inPartnerBatches(await takeQueuedMessages(bench, events.length), partnerIds, batchSize);
     let taken = 0;
     const take = (count: number) => records.slice(taken, (taken += count));
     const warmupSets = { service: take(warmup), floor: take(warmup) };
     const sets = { service: take(n), floor: take(n) };
     const deliveryIdOf = (record: SQSRecord) => (JSON.parse(record.body) as { deliveryId: DeliveryId }).deliveryId;
+    const deliveryOf = (record: SQSRecord) => JSON.parse(record.body) as { deliveryId: DeliveryId; partnerId: string };
 
     const handler = createWebhookDispatchHandler(() => Promise.resolve(deps.functions.webhookDispatch));
     const failures = { service: 0, floor: 0 };
@@ -158,7 +198,7 @@ export async function measureDispatcher(bench: BenchStack, floor: FloorServer, o
         }),
       floor: (batchOf: readonly SQSRecord[]) =>
         inParallel(inBatches(batchOf), invocations, async (batch) => {
-          const statuses = await floor.floors.deliverBatch(batch.map(deliveryIdOf), partner.partnerId, secret);
+          const statuses = await floor.floors.deliverBatch(batch.map(deliveryOf), secrets, FAIRNESS_POLICY.maxInFlight);
           failures.floor += batch.length - statuses.filter((status) => status === 200).length;
         }),
     };
@@ -186,11 +226,14 @@ export async function measureDispatcher(bench: BenchStack, floor: FloorServer, o
     const perRound = n / rounds;
     const roundOf = (items: readonly SQSRecord[], round: number) => items.slice(round * perRound, (round + 1) * perRound);
     const seconds = { service: 0, floor: 0 };
+    const cpuMs = { service: 0, floor: 0 };
     const floorRatioByRound: number[] = [];
     for (let round = 0; round < rounds; round += 1) {
       const took = { service: 0, floor: 0 };
       for (const side of round % 2 ? (['floor', 'service'] as const) : (['service', 'floor'] as const)) {
-        seconds[side] += took[side] = await timed(() => run[side](roundOf(sets[side], round)));
+        const spent = await timed(() => run[side](roundOf(sets[side], round)));
+        seconds[side] += took[side] = spent.seconds;
+        cpuMs[side] += spent.cpuMs;
       }
       // The same number of deliveries on both sides: the ratio of rates is the inverse ratio of times.
       floorRatioByRound.push(took.floor / took.service);
@@ -200,8 +243,8 @@ export async function measureDispatcher(bench: BenchStack, floor: FloorServer, o
     const notDelivered = stored.filter((delivery) => delivery?.status !== 'delivered').length;
     return {
       batchSize,
-      service: { perSecond: n / seconds.service, failures: Math.max(notDelivered, failures.service) },
-      floor: { perSecond: n / seconds.floor, failures: failures.floor },
+      service: { perSecond: n / seconds.service, cpuMsPerDelivery: cpuMs.service / n, failures: Math.max(notDelivered, failures.service) },
+      floor: { perSecond: n / seconds.floor, cpuMsPerDelivery: cpuMs.floor / n, failures: failures.floor },
       floorRatioByRound,
       capacityPerFanout,
       capacityPerAttempt,

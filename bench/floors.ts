@@ -1,10 +1,11 @@
 /**
  * The floors the service is judged against: for each endpoint, only the calls it cannot do
  * without, made directly with the SDK one after another behind a plain node:http server;
- * for the dispatcher, a batch's one read, then each signed POST and the conditional write
- * of its outcome. Each call is minimal: the same table, operation, key and consistency as
- * the service's, and an item with what the call needs (keys, index keys, the attributes a
- * condition tests) and the record it stores, nothing more. No validation, no domain rules,
+ * for the dispatcher, a batch's one read, then for each attempt the claim and release of an
+ * in-flight slot around the signed POST, and the conditional write of its outcome. Each
+ * call is minimal: the same table, operation, key and consistency as the service's, and an
+ * item with what the call needs (keys, index keys, the attributes a condition tests) and
+ * the record it stores, nothing more. No validation, no domain rules,
  * no request log, no HTML. The keys come from the adapters' key functions; nothing else of
  * the adapters is copied here, and the capacity table checks that the floor still makes the
  * same calls as the service.
@@ -19,8 +20,10 @@
  *                      order (conditional on its sequence) and its outbox item
  * module catalog page  GetItem partner, UpdateItem the embedded session (conditional, ALL_NEW), GetItem profile,
  *                      Query the organization (consistent), Query the catalog, Query the cart (consistent)
- * webhook attempts     per SQS batch: BatchGetItem of its deliveries and the partner's endpoint (consistent); per
- *                      delivery: the signed POST on a new connection, then a conditional UpdateItem of its outcome
+ * webhook attempts     per SQS batch: BatchGetItem of its deliveries and their partners' endpoints (consistent); per
+ *                      delivery: a conditional UpdateItem claiming an in-flight slot on the endpoint (the per-endpoint
+ *                      cap), the signed POST on a new connection, a conditional UpdateItem releasing the slot and
+ *                      counting the success in the circuit, then a conditional UpdateItem of its outcome
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, request as httpRequest, type Server } from 'node:http';
@@ -266,39 +269,79 @@ export class Floors {
     return { products: products.length, cart_units: cart.reduce((sum, line) => sum + Number(line.quantity), 0) };
   }
 
+  /** Per endpoint, the in-flight slots this process holds, so its claims need no read to pick a free one. */
+  private readonly heldSlots = new Map<string, Set<number>>();
+
   /**
-   * One SQS batch of first attempts: its deliveries and the partner's endpoint in one
-   * consistent read, then for each delivery the signed POST and the conditional write of
-   * its outcome. Returns the statuses answered.
+   * One SQS batch of first attempts: its deliveries and their partners' endpoints in one
+   * consistent read, then for each delivery the claim of an in-flight slot (a conditional
+   * UpdateItem of a lease on the endpoint), the signed POST, the slot's release with the
+   * success counted in the circuit (a conditional UpdateItem), and the conditional write of
+   * its outcome. Returns the statuses answered (0: no slot was free).
    */
-  async deliverBatch(deliveryIds: readonly string[], partnerId: string, secret: string): Promise<number[]> {
+  async deliverBatch(deliveries: readonly { deliveryId: string; partnerId: string }[], secrets: ReadonlyMap<string, string>, maxInFlight: number): Promise<number[]> {
     const [webhooks, partners] = [this.table('webhooks'), this.table('partners')];
+    const partnerIds = [...new Set(deliveries.map((d) => d.partnerId))];
     const { Responses } = await this.db.send(
       new BatchGetCommand({
         RequestItems: {
-          [webhooks]: { Keys: deliveryIds.map((id) => webhookKeys.delivery(id)), ConsistentRead: true },
-          [partners]: { Keys: [partnerKeys.webhookEndpoint(partnerId)], ConsistentRead: true },
+          [webhooks]: { Keys: deliveries.map((d) => webhookKeys.delivery(d.deliveryId)), ConsistentRead: true },
+          [partners]: { Keys: partnerIds.map((id) => partnerKeys.webhookEndpoint(id)), ConsistentRead: true },
         },
       }),
     );
-    const url = Responses?.[partners]?.[0]?.url as string;
+    const urls = new Map((Responses?.[partners] ?? []).map((endpoint) => [String(endpoint.partnerId), String(endpoint.url)]));
+    const partnerOf = new Map(deliveries.map((d) => [d.deliveryId, d.partnerId]));
     return Promise.all(
       (Responses?.[webhooks] ?? []).map(async (delivery) => {
-        const attemptedAt = new Date().toISOString();
-        const started = performance.now();
-        const answer = await signedPost(url, secret, delivery as { deliveryId: string; event: string; body: string });
-        const attempt = { chain: delivery.chain, attempt: 1, attemptedAt, url, succeeded: true, latencyMs: Math.round(performance.now() - started), statusCode: answer.status, responseBody: answer.body };
-        await this.db.send(
-          new UpdateCommand({
-            TableName: webhooks,
-            Key: webhookKeys.delivery(delivery.deliveryId as string),
-            UpdateExpression: 'SET #status = :delivered, attemptCount = :one, attempts = list_append(if_not_exists(attempts, :none), :attempt)',
-            ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :zero',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':delivered': 'delivered', ':pending': 'pending', ':chain': delivery.chain, ':one': 1, ':zero': 0, ':none': [], ':attempt': [attempt] },
-          }),
-        );
-        return answer.status;
+        const partnerId = partnerOf.get(String(delivery.deliveryId)) as string;
+        const url = urls.get(partnerId) as string;
+        const held = this.heldSlots.get(partnerId) ?? new Set<number>();
+        this.heldSlots.set(partnerId, held);
+        const slot = Array.from({ length: maxInFlight }, (_, i) => i).find((i) => !held.has(i));
+        if (slot === undefined) return 0;
+        held.add(slot);
+        const endpointKey = partnerKeys.webhookEndpoint(partnerId);
+        const lease = `${new Date(Date.now() + 60_000).toISOString()}|${randomUUID()}`;
+        try {
+          await this.db.send(
+            new UpdateCommand({
+              TableName: partners,
+              Key: endpointKey,
+              UpdateExpression: 'SET #slot = :lease',
+              ConditionExpression: 'attribute_not_exists(#slot) OR #slot < :now',
+              ExpressionAttributeNames: { '#slot': `inFlight${slot}` },
+              ExpressionAttributeValues: { ':lease': lease, ':now': new Date().toISOString() },
+            }),
+          );
+          const attemptedAt = new Date().toISOString();
+          const started = performance.now();
+          const answer = await signedPost(url, secrets.get(partnerId) as string, delivery as { deliveryId: string; event: string; body: string });
+          await this.db.send(
+            new UpdateCommand({
+              TableName: partners,
+              Key: endpointKey,
+              UpdateExpression: 'SET circuitFailures = :zero REMOVE #slot',
+              ConditionExpression: '#slot = :lease',
+              ExpressionAttributeNames: { '#slot': `inFlight${slot}` },
+              ExpressionAttributeValues: { ':zero': 0, ':lease': lease },
+            }),
+          );
+          const attempt = { chain: delivery.chain, attempt: 1, attemptedAt, url, succeeded: true, latencyMs: Math.round(performance.now() - started), statusCode: answer.status, responseBody: answer.body };
+          await this.db.send(
+            new UpdateCommand({
+              TableName: webhooks,
+              Key: webhookKeys.delivery(delivery.deliveryId as string),
+              UpdateExpression: 'SET #status = :delivered, attemptCount = :one, attempts = list_append(if_not_exists(attempts, :none), :attempt)',
+              ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :zero',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':delivered': 'delivered', ':pending': 'pending', ':chain': delivery.chain, ':one': 1, ':zero': 0, ':none': [], ':attempt': [attempt] },
+            }),
+          );
+          return answer.status;
+        } finally {
+          held.delete(slot);
+        }
       }),
     );
   }

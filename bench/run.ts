@@ -13,6 +13,7 @@ import { BUNDLE_BUDGET_KB, EMBED_SDK_BUDGET_GZIP_KB, MAX_BUNDLE_KB, MAX_INIT_RAT
 import { type CapacityCount, type CapacityRow, measureApiCapacity } from './capacity';
 import { dynamoDollarsPerMillion, PRICES } from './cost-model';
 import { measureDispatcher } from './dispatcher';
+import { measureFairness } from './fairness';
 import { EMBED_SDK_BUDGET_KB, EMBED_SDK_PATH, measureEmbedSdkScript } from './embed-sdk-budget';
 import { type FloorServer, startFloorServer } from './floors';
 import { measureHttpPipeline } from './http-pipeline';
@@ -49,7 +50,7 @@ const FLOOR_TARGETS: Record<string, { p50: number; p99?: number }> = {
   'move order': { p50: 1.3 },
   'module catalog page': { p50: 1.3 },
 };
-/** The dispatcher against its floor: a batch's read, then each POST and the conditional write of its outcome, in the queue's batches. */
+/** The dispatcher against its floor: a batch's read, then each slot's claim, POST, release and the conditional write of its outcome, in the queue's batches. */
 const MIN_DISPATCH_FLOOR_RATIO = 0.9;
 /** Pending orders per side for "move order": enough for the warm-up and the series at this many confirms a second. */
 const MOVE_ORDER_CEILING_PER_SECOND = 400;
@@ -60,6 +61,8 @@ const DELIVERIES = 9600;
 const DISPATCH_WARMUP = 300;
 /** Two invocations in flight with SQS events of the deliveries queue's batch size (10). */
 const DISPATCH_CONCURRENCY = 20;
+/** Endpoints the deliveries go to, a batch's worth in each half: none gets more than its cap of 2 in flight (bench/dispatcher.ts). */
+const DISPATCH_PARTNERS = 20;
 
 const targets: { name: string; ok: boolean }[] = [];
 const target = (name: string, ok: boolean) => {
@@ -204,11 +207,12 @@ async function api({ bench, floor, capacity }: Context): Promise<void> {
 async function dispatcher({ bench, floor, capacity }: Context): Promise<void> {
   console.log(
     `\n3. Webhook dispatcher (real fan-out, SQS-triggered handler) vs. its floor (in the same batches: one read of the batch's deliveries ` +
-      `and endpoint, then each signed POST and the conditional write of its outcome): after a warm-up of ${DISPATCH_WARMUP} each, ` +
-      `${DELIVERIES} deliveries each, ${DISPATCH_CONCURRENCY} POSTs in flight, ${DISPATCH_ROUNDS} rounds, every other one in reverse order. ` +
+      `and endpoints, then per attempt the claim of an in-flight slot, the signed POST, the slot's release and the conditional write of its outcome): ` +
+      `after a warm-up of ${DISPATCH_WARMUP} each, ${DELIVERIES} deliveries each to ${DISPATCH_PARTNERS} endpoints (a batch's 10 distinct), ` +
+      `${DISPATCH_CONCURRENCY} POSTs in flight, ${DISPATCH_ROUNDS} rounds, every other one in reverse order. ` +
       "ratio: the median of the rounds' own (their range beside it); all rounds: the ratio of the rates over all of them\n",
   );
-  const result = await measureDispatcher(bench, floor, { deliveries: DELIVERIES, warmup: DISPATCH_WARMUP, rounds: DISPATCH_ROUNDS, concurrency: DISPATCH_CONCURRENCY });
+  const result = await measureDispatcher(bench, floor, { deliveries: DELIVERIES, partners: DISPATCH_PARTNERS, warmup: DISPATCH_WARMUP, rounds: DISPATCH_ROUNDS, concurrency: DISPATCH_CONCURRENCY });
   const floorRatio = median(result.floorRatioByRound);
   printTable([
     {
@@ -217,11 +221,15 @@ async function dispatcher({ bench, floor, capacity }: Context): Promise<void> {
       ratio: judgedRatio(floorRatio, MIN_DISPATCH_FLOOR_RATIO, '>='),
       rounds: range(result.floorRatioByRound),
       'all rounds': ratio(result.service.perSecond, result.floor.perSecond),
+      'CPU ms/delivery': `${result.service.cpuMsPerDelivery.toFixed(2)} / ${result.floor.cpuMsPerDelivery.toFixed(2)}`,
       failures: `${result.service.failures} / ${result.floor.failures}`,
       target: target(`webhook dispatch: >= ${MIN_DISPATCH_FLOOR_RATIO}x its floor`, floorRatio >= MIN_DISPATCH_FLOOR_RATIO),
     },
   ]);
-  console.log(`\n(SQS events of ${result.batchSize} records, ${DISPATCH_CONCURRENCY / result.batchSize} invocations in flight; failures: not delivered / non-200, service / floor; should be 0)`);
+  console.log(
+    `\n(SQS events of ${result.batchSize} records, ${DISPATCH_CONCURRENCY / result.batchSize} invocations in flight; CPU ms/delivery: this process's CPU per delivery, ` +
+      'service / floor, the receiver included on both sides; failures: not delivered / non-200, service / floor; should be 0)',
+  );
   capacity.push(
     { operation: 'webhook fan-out (one delivery)', service: result.capacityPerFanout },
     { operation: 'webhook delivery attempt', service: result.capacityPerAttempt, floor: result.floorCapacityPerAttempt },
@@ -248,10 +256,49 @@ function printCapacity(rows: readonly CapacityRow[]): void {
   );
 }
 
+/** Healthy partners' webhook lag p99 with 5 never-answering and 5 failing receivers, against without them. */
+const MAX_FAIRNESS_P99_RATIO = 1.5;
+const FAIRNESS_SECONDS = Math.max(10, Math.round(Number(process.env.FAIRNESS_SECONDS ?? 60)));
+
+async function fairness(): Promise<void> {
+  console.log(
+    `\n5. Fair delivery: 50 partners with receivers on 127.0.0.1 (40 healthy, 5 never answer, 5 answer 500), each placing an order ` +
+      `every 6 s through the sandbox order API, delivered by the local stack's own pollers (outbox → relay → fan-out → dispatcher, ` +
+      `retries every 5 s, the contract's 30 s timeout); after an untimed warm-up of the same length, ${FAIRNESS_SECONDS} s with the 10 bad receivers ` +
+      `answering 204 like the rest, then ${FAIRNESS_SECONDS} s with them misbehaving: the same load in both, in its own stack. ` +
+      'lag: order change → 2xx received, healthy partners only; attempts/s: POSTs that reached any receiver\n',
+  );
+  const phases = await measureFairness({ healthy: 40, neverAnswers: 5, answers500: 5, seconds: FAIRNESS_SECONDS, orderIntervalMs: 6000 });
+  const [without, withBad] = phases;
+  const p99Ratio = (withBad?.p99Ms ?? 0) / (without?.p99Ms ?? 1);
+  printTable(
+    phases.map((phase) => ({
+      phase: phase.phase,
+      orders: phase.ordersPlaced,
+      'healthy received': phase.healthyReceived,
+      'healthy missing': phase.healthyMissing,
+      'lag p50 ms': phase.p50Ms.toFixed(0),
+      'lag p99 ms': phase.p99Ms.toFixed(0),
+      'lag max ms': phase.maxMs.toFixed(0),
+      'attempts/s': phase.attemptsPerSecond.toFixed(1),
+      'circuits opened / closed': `${phase.circuitsOpened} / ${phase.circuitsClosed}`,
+    })),
+  );
+  console.log('');
+  printTable([
+    {
+      'healthy p99 with / without': judgedRatio(p99Ratio, MAX_FAIRNESS_P99_RATIO, '<='),
+      'healthy p50 with / without': ratio(withBad?.p50Ms ?? 0, without?.p50Ms ?? 1),
+      target: target(`fair delivery: healthy p99 with bad receivers <= ${MAX_FAIRNESS_P99_RATIO}x without`, p99Ratio <= MAX_FAIRNESS_P99_RATIO && (withBad?.healthyMissing ?? 1) === 0),
+    },
+  ]);
+}
+
 const SECTIONS: Record<string, Section> = {
   bundles: () => bundles(),
   api: async (stack) => api(await stack()),
   dispatcher: async (stack) => dispatcher(await stack()),
+  fairness: () => fairness(),
 };
 
 const asked = process.argv.slice(2);

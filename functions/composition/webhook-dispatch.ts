@@ -9,6 +9,7 @@ import { createSqsClient } from '../adapters/aws/sqs-client';
 import { SecretsManagerSigningSecretStore } from '../adapters/secret-store';
 import { SesAlertMailer } from '../adapters/ses-mailer';
 import { HttpWebhookTransport } from '../adapters/webhook-http/http-webhook-transport';
+import { FAIRNESS_POLICY } from '../webhooks/endpoint-circuit';
 import { RetrySchedule } from '../webhooks/retry-schedule';
 import type { SigningSecretStore } from '../webhooks/signing-secret-store';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
@@ -34,13 +35,18 @@ export function composeWebhookDispatch(
   const transport = new HttpWebhookTransport({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC });
   const tables: DynamoTables = { config, db: clients.db };
   const signingSecrets = new SecretsManagerSigningSecretStore(clients.secrets, config.RESOURCE_PREFIX, clock);
+  const endpoints = webhookEndpointRepository(tables);
   return {
     ...base,
     signingSecrets,
     webhookDispatcher: new WebhookDispatcher({
       deliveries: deliveryRepository(tables),
       batchReader: deliveryBatchReader(tables),
-      endpoints: webhookEndpointRepository(tables),
+      endpoints,
+      gate: endpoints,
+      fairness: FAIRNESS_POLICY,
+      // Past the transport's deadline by a margin: only a crashed dispatcher's lease ever lapses.
+      attemptLeaseSeconds: Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + 30,
       partners: partnerRepository(tables),
       secrets: signingSecrets,
       transport: overrides.wrapTransport ? overrides.wrapTransport(transport) : transport,

@@ -43,7 +43,7 @@ export const METRIC = {
   alertsSent: 'AlertsSent',
   /** Approval requests by `outcome`: submitted, approved, rejected, expired, withdrawn. */
   approvalRequests: 'ApprovalRequests',
-  /** A webhook endpoint's circuit opened or closed; `state` (defined for fair delivery). */
+  /** A webhook endpoint's circuit changed state; `state`: the new one, open, half-open (its probe went) or closed. */
   circuitStateChanges: 'CircuitStateChanges',
 } as const;
 

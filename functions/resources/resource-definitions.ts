@@ -86,6 +86,11 @@ export interface QueueDefinition {
   readonly maxReceiveCount: number;
   /** Messages per invocation of the queue's consumer (Lambda event source and local poller alike). */
   readonly consumerBatchSize: number;
+  /**
+   * Batches handled at once (the Lambda event source's maximum concurrency, and the local
+   * poller's concurrent batches); absent: Lambda's default scaling, one batch at a time locally.
+   */
+  readonly consumerConcurrency?: number;
 }
 
 export const QUEUES: Readonly<Record<QueueName, QueueDefinition>> = {
@@ -93,7 +98,10 @@ export const QUEUES: Readonly<Record<QueueName, QueueDefinition>> = {
   // A dispatch attempt may wait 30 s on the partner; leave room for the rest of the batch.
   // Ten (SQS's most without a batching window): a batch makes one read before its POSTs, so
   // the larger the batch, the fewer reads per delivery.
-  webhookDeliveries: { suffix: 'webhook-deliveries', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, consumerBatchSize: 10 },
+  // Twenty batches at once: an invocation waits for its slowest POST (up to 30 s), and each
+  // endpoint may hold at most two attempts in flight (one while failing), so ten endpoints
+  // that start hanging at once cannot take every invocation (docs/webhooks.md, "Fair delivery").
+  webhookDeliveries: { suffix: 'webhook-deliveries', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, consumerBatchSize: 10, consumerConcurrency: 20 },
 };
 
 /** Key prefix of the outbox items in the orders table; the stream consumer reads only these. */

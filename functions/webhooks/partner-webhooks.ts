@@ -11,25 +11,17 @@ export const MAX_DELIVERY_PAGE_SIZE = 100;
 /** Delivery ids are UUIDs, stored in lower case; anything else names no delivery. */
 const DELIVERY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/**
- * The circuit breaker's state as the endpoint record may carry it (the dispatcher's
- * fairness work adds it; records without one read as no circuit). Read tolerantly:
- * `state` `open`, `half_open` (or `half-open`) or `closed`, and when it entered it
- * (`since`, or `openedAt`).
- */
-export interface EndpointCircuit {
+/** The endpoint's circuit breaker as a partner reads it: its state and since when it has been open. */
+export interface EndpointCircuitView {
   readonly state: 'open' | 'half_open' | 'closed';
   readonly since?: string;
 }
 
-export function circuitOf(endpoint: WebhookEndpoint): EndpointCircuit | undefined {
-  const circuit = (endpoint as WebhookEndpoint & { readonly circuit?: unknown }).circuit;
-  if (typeof circuit !== 'object' || circuit === null) return undefined;
-  const { state, since, openedAt } = circuit as Record<string, unknown>;
-  const known = state === 'half-open' ? 'half_open' : state;
-  if (known !== 'open' && known !== 'half_open' && known !== 'closed') return undefined;
-  const when = typeof since === 'string' ? since : typeof openedAt === 'string' ? openedAt : undefined;
-  return { state: known, ...(when === undefined ? {} : { since: when }) };
+export function circuitOf(endpoint: WebhookEndpoint): EndpointCircuitView | undefined {
+  const circuit = endpoint.circuit;
+  if (!circuit) return undefined;
+  const state = circuit.state === 'half-open' ? 'half_open' : circuit.state;
+  return { state, ...(state !== 'closed' && circuit.openedAt ? { since: circuit.openedAt } : {}) };
 }
 
 /**

@@ -4,9 +4,11 @@ import type { Logger } from '../domain/logger';
 import { METRIC, type Metrics, noMetrics } from '../domain/metrics';
 import type { PartnerId } from '../domain/partners/partner';
 import type { PartnerRepository } from '../domain/partners/partner-repository';
+import { randomUUID } from 'node:crypto';
 import type { AlertMailer } from './alert-mailer';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryMessage } from './delivery';
 import type { DeliveryBatchReader } from './delivery-batch-reader';
+import { type Admission, type AdmissionTicket, type CircuitState, type CircuitTransition, circuitDeferral, type EndpointGate, type FairnessPolicy } from './endpoint-circuit';
 import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
 import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule, retryAfterSeconds } from './retry-schedule';
@@ -21,6 +23,7 @@ export type DispatchOutcome =
   | 'failed'
   | 'not-due'
   | 'held'
+  | 'deferred'
   | 'stale'
   | 'unknown-delivery';
 
@@ -38,6 +41,11 @@ export interface WebhookDispatcherDependencies {
   /** A batch's first read: its deliveries and the endpoints of the partners its messages name. */
   readonly batchReader: DeliveryBatchReader;
   readonly endpoints: WebhookEndpointRepository;
+  /** Each endpoint's circuit breaker and in-flight cap (docs/webhooks.md, "Fair delivery"). */
+  readonly gate: EndpointGate;
+  readonly fairness: FairnessPolicy;
+  /** How long an in-flight lease holds: longer than the transport's deadline, so only a crashed holder's lapses. */
+  readonly attemptLeaseSeconds: number;
   /** For the failure alert's address. */
   readonly partners: Pick<PartnerRepository, 'getPartner'>;
   readonly secrets: SigningSecretStore;
@@ -49,7 +57,7 @@ export interface WebhookDispatcherDependencies {
   readonly disableAfterSeconds: number;
   readonly clock: Clock;
   readonly logger: Logger;
-  /** Attempts by outcome, delivery lag, retries scheduled, alerts sent. */
+  /** Attempts by outcome, delivery lag, retries scheduled, alerts sent, circuit state changes. */
   readonly metrics?: Metrics;
 }
 
@@ -59,6 +67,49 @@ interface BatchReads {
   endpoint(partnerId: PartnerId): Promise<WebhookEndpoint | undefined>;
   /** The endpoint changed (this handler held a delivery for it or changed it): read it again when next asked. */
   forget(partnerId: PartnerId): void;
+  /** This batch's own attempts to each endpoint, at most the cap at once (see `BatchLanes`). */
+  readonly lanes: BatchLanes;
+}
+
+/**
+ * A batch's attempts to one endpoint take turns, at most `width` at a time: a message that
+ * finds its endpoint's lane full waits up to `waitMs` for a sibling of the batch to finish
+ * (a burst to a healthy endpoint goes out in one invocation) and is otherwise deferred like
+ * one over the cap. The gate's leases still count every dispatcher's attempts.
+ */
+export class BatchLanes {
+  private readonly lanes = new Map<string, { active: number; waiting: (() => void)[] }>();
+
+  constructor(private readonly width: number) {}
+
+  /** A place in the endpoint's lane, or false when none freed up within `waitMs`. */
+  async enter(key: string, waitMs: number): Promise<boolean> {
+    const lane = this.lanes.get(key) ?? { active: 0, waiting: [] };
+    this.lanes.set(key, lane);
+    if (lane.active < this.width) {
+      lane.active += 1;
+      return true;
+    }
+    return new Promise((entered) => {
+      const turn = () => {
+        clearTimeout(timer);
+        lane.active += 1;
+        entered(true);
+      };
+      const timer = setTimeout(() => {
+        lane.waiting.splice(lane.waiting.indexOf(turn), 1);
+        entered(false);
+      }, waitMs);
+      lane.waiting.push(turn);
+    });
+  }
+
+  leave(key: string): void {
+    const lane = this.lanes.get(key);
+    if (!lane) return;
+    lane.active -= 1;
+    lane.waiting.shift()?.();
+  }
 }
 
 /** What the handler gets for one queue batch: `dispatch` once per message of the batch. */
@@ -101,6 +152,7 @@ export class WebhookDispatcher {
         return endpoint;
       },
       forget: (partnerId) => endpoints.delete(partnerId),
+      lanes: new BatchLanes(this.dependencies.fairness.maxInFlight),
     };
     return { dispatch: (message) => this.dispatch(message, reads) };
   }
@@ -120,7 +172,91 @@ export class WebhookDispatcher {
     }
     const endpoint = await reads.endpoint(delivery.partnerId);
     if (endpoint && endpoint.status !== 'enabled') return this.hold(delivery, now, reads);
-    return this.attempt(delivery, message.attempt, now, reads);
+    return this.admitted(delivery, message, now, reads);
+  }
+
+  /**
+   * Fair delivery: an attempt goes only when its endpoint's gate lets it through.
+   * 1. The batch's snapshot says the circuit is open (or its probe is out): deferred, no write.
+   * 2. Otherwise the gate claims a slot of the in-flight cap, or the half-open probe.
+   * 3. Over the cap: the message comes back in a few seconds, without a POST, the ladder untouched.
+   * 4. Circuit open: the message comes back when the circuit allows a probe, but never after
+   *    the next rung of the ladder; at that rung the attempt counts as failed, unsent
+   *    (the last attempt waits at most `lastAttemptGraceSeconds`, then fails and alerts).
+   * 5. Admitted: the attempt is made, and its outcome settles the ticket and the circuit.
+   */
+  private async admitted(delivery: Delivery, message: DeliveryMessage, now: Date, reads: BatchReads): Promise<DispatchOutcome> {
+    const endpoint = await reads.endpoint(delivery.partnerId);
+    if (!endpoint) return this.attempt(delivery, message.attempt, now, reads);
+    const { fairness } = this.dependencies;
+    const known = circuitDeferral(endpoint.circuit, now);
+    const failing = (endpoint.circuit?.consecutiveFailures ?? 0) > 0;
+    const inLane = !known && (await reads.lanes.enter(delivery.partnerId, fairness.busyDeferSeconds(failing) * 1000));
+    let entered = inLane;
+    try {
+      // Waiting for a sibling took time: the gate decides at the time of asking.
+      const asked = inLane ? this.dependencies.clock.now() : now;
+      const admission = known
+        ? ({ kind: 'circuit-open', ...known } as const)
+        : !inLane
+          ? ({ kind: 'busy', failing } as const)
+          : await this.dependencies.gate.admit(delivery.partnerId, {
+              now: asked,
+              leaseUntil: new Date(asked.getTime() + this.dependencies.attemptLeaseSeconds * 1000),
+              token: randomUUID(),
+              policy: fairness,
+            });
+      if (admission.kind !== 'admitted' && admission.kind !== 'no-endpoint' && entered) {
+        reads.lanes.leave(delivery.partnerId);
+        entered = false;
+      }
+      return await this.afterAdmission(delivery, message, asked, reads, admission);
+    } finally {
+      if (entered) reads.lanes.leave(delivery.partnerId);
+    }
+  }
+
+  private async afterAdmission(delivery: Delivery, message: DeliveryMessage, now: Date, reads: BatchReads, admission: Admission): Promise<DispatchOutcome> {
+    const { fairness } = this.dependencies;
+    const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt: message.attempt };
+    switch (admission.kind) {
+      case 'admitted':
+        if (admission.ticket.halfOpened) this.countCircuitChange('half-open');
+        return this.attempt(delivery, message.attempt, now, reads, admission.ticket);
+      case 'no-endpoint':
+        return this.attempt(delivery, message.attempt, now, reads);
+      case 'busy': {
+        const delaySeconds = fairness.busyDeferSeconds(admission.failing);
+        await this.dependencies.queue.send(message, delaySeconds);
+        this.dependencies.logger.info({ msg: 'webhook attempt deferred: endpoint at its in-flight cap', outcome: 'deferred', delaySeconds, ...log });
+        return 'deferred';
+      }
+      case 'circuit-open': {
+        const dueAt = new Date(message.dueAt);
+        const step = this.dependencies.schedule.delaysSeconds[message.attempt - 1] ?? fairness.lastAttemptGraceSeconds;
+        const rung = new Date(dueAt.getTime() + step * 1000);
+        if (now >= rung) return this.unsent(delivery, message.attempt, dueAt, now, reads, admission.openedAt);
+        const until = admission.until < rung ? admission.until : rung;
+        const delaySeconds = Math.max(1, hopDelaySeconds(until, now));
+        await this.dependencies.queue.send(message, delaySeconds);
+        this.dependencies.logger.info({ msg: 'webhook attempt deferred: endpoint circuit open', outcome: 'deferred', delaySeconds, circuitOpenedAt: admission.openedAt, ...log });
+        return 'deferred';
+      }
+    }
+  }
+
+  /** The attempt reached its next rung with the circuit still open: it counts as failed, as if it had failed when due, without a POST. */
+  private unsent(delivery: Delivery, attemptNumber: number, dueAt: Date, now: Date, reads: BatchReads, openedAt: string | undefined): Promise<DispatchOutcome> {
+    return reads.endpoint(delivery.partnerId).then((endpoint) =>
+      this.record(
+        delivery,
+        attemptNumber,
+        now,
+        { kind: 'error', error: `not sent: the endpoint's circuit is open${openedAt ? ` (since ${openedAt})` : ''}`, latencyMs: 0, url: endpoint?.url ?? '' },
+        reads,
+        dueAt,
+      ),
+    );
   }
 
   /** The delivery a message names, read; or why the message is not to be attempted. */
@@ -161,19 +297,76 @@ export class WebhookDispatcher {
     reads.forget(delivery.partnerId);
     const endpoint = await reads.endpoint(delivery.partnerId);
     if (endpoint?.status === 'enabled' && (await this.dependencies.deliveries.release(delivery.deliveryId, delivery.chain, now, now))) {
-      return this.attempt(delivery, delivery.attemptCount + 1, now, reads);
+      const attempt = delivery.attemptCount + 1;
+      return this.admitted(delivery, { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt, dueAt: now.toISOString() }, now, reads);
     }
     this.dependencies.logger.info({ msg: 'webhook delivery held', outcome: 'held', endpointStatus: endpoint?.status, ...log });
     return 'held';
   }
 
-  private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date, reads: BatchReads): Promise<DispatchOutcome> {
+  private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date, reads: BatchReads, ticket?: AdmissionTicket): Promise<DispatchOutcome> {
     // The attempt's lines carry the request that made the order change, and the order's ids.
     const { eventId, requestId, orderId, organizationId } = delivery;
     correlate({ eventId, requestId, orderId, organizationId, partnerId: delivery.partnerId, deliveryId: delivery.deliveryId });
-    const result = await this.send(delivery, startedAt, reads);
+    let result: TransportResult & { url: string };
+    try {
+      result = await this.send(delivery, startedAt, reads);
+    } catch (error) {
+      if (ticket) await this.settle(delivery.partnerId, ticket, false, reads).catch(() => undefined);
+      throw error;
+    }
+    if (ticket) {
+      // The POST happened: a failed release must not fail the message (SQS would send it again). The lease lapses by itself.
+      await this.settle(delivery.partnerId, ticket, isSuccess(result), reads).catch((error: unknown) =>
+        this.dependencies.logger.error({ msg: 'webhook endpoint gate not settled; its lease lapses', partnerId: delivery.partnerId, deliveryId: delivery.deliveryId, error: String(error) }),
+      );
+    }
+    return this.record(delivery, attemptNumber, startedAt, result, reads);
+  }
+
+  /** Releases the ticket, counts the outcome in the endpoint's circuit, and logs a change of its state. */
+  private async settle(partnerId: PartnerId, ticket: AdmissionTicket, succeeded: boolean, reads: BatchReads): Promise<void> {
+    const transition = await this.dependencies.gate.settle(partnerId, ticket, { succeeded, at: this.dependencies.clock.now(), policy: this.dependencies.fairness });
+    if (!transition) return;
+    this.countCircuitChange(transition.to);
+    reads.forget(partnerId);
+    const endpoint = await reads.endpoint(partnerId);
+    this.logCircuit(transition, { partnerId, endpoint: endpoint?.url });
+  }
+
+  /** Each change is counted once: the gate's conditional writes let only one dispatcher make it. */
+  private countCircuitChange(state: CircuitState): void {
+    (this.dependencies.metrics ?? noMetrics).count(METRIC.circuitStateChanges, { state });
+  }
+
+  private logCircuit(transition: CircuitTransition, log: { partnerId: PartnerId; endpoint: string | undefined }): void {
+    if (transition.to === 'open') {
+      this.dependencies.logger.info({
+        msg: 'webhook_circuit_opened',
+        ...log,
+        retryAt: transition.retryAt,
+        ...(transition.probe ? { reason: 'the half-open probe failed' } : { consecutiveFailures: transition.consecutiveFailures }),
+      });
+    } else {
+      this.dependencies.logger.info({ msg: 'webhook_circuit_closed', ...log, openedAt: transition.openedAt });
+    }
+  }
+
+  /**
+   * Records an attempt's result: delivered, or failed with its retry queued, or failed for
+   * good with the alert. `failedAt` is when the next wait starts: when the attempt ended, or
+   * for an attempt the open circuit kept back, when it was due (the ladder is not lengthened).
+   */
+  private async record(
+    delivery: Delivery,
+    attemptNumber: number,
+    startedAt: Date,
+    result: TransportResult & { url: string },
+    reads: BatchReads,
+    failedAt?: Date,
+  ): Promise<DispatchOutcome> {
     const finishedAt = this.dependencies.clock.now();
-    const succeeded = result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;
+    const succeeded = isSuccess(result);
     const attempt: DeliveryAttempt = {
       chain: delivery.chain,
       attempt: attemptNumber,
@@ -187,7 +380,7 @@ export class WebhookDispatcher {
     };
     const askedToWait =
       result.kind === 'response' && RETRY_AFTER_STATUSES.has(result.statusCode) ? retryAfterSeconds(result.retryAfter, finishedAt) : undefined;
-    const nextAttemptAt = succeeded ? undefined : this.dependencies.schedule.nextAttemptAt(attemptNumber, finishedAt, askedToWait);
+    const nextAttemptAt = succeeded ? undefined : this.dependencies.schedule.nextAttemptAt(attemptNumber, failedAt ?? finishedAt, askedToWait);
     const outcome: AttemptOutcome = succeeded
       ? { attempt, status: 'delivered' }
       : nextAttemptAt
@@ -380,3 +573,5 @@ export class WebhookDispatcher {
     return 'stale';
   }
 }
+
+const isSuccess = (result: TransportResult): boolean => result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;

@@ -1,4 +1,5 @@
 import type { PartnerId } from '../domain/partners/partner';
+import type { EndpointCircuit } from './endpoint-circuit';
 import type { WebhookEventKind } from './order-event-kinds';
 
 /**
@@ -24,6 +25,11 @@ export interface WebhookEndpoint {
   readonly statusSince: string;
   /** The first failed attempt since the last successful one: how long every delivery has failed. */
   readonly failingSince?: string;
+  /**
+   * The circuit breaker's state (absent: closed, no failures). `open` since `openedAt`:
+   * deliveries wait without a POST until `retryAt`, then one probe goes (`half-open`).
+   */
+  readonly circuit?: EndpointCircuit;
 }
 
 export interface EndpointStatusChange {

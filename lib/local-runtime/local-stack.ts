@@ -139,6 +139,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         queueArn: `arn:aws:sqs:us-east-1:000000000000:${queueName(options.resourcePrefix, name)}`,
         handler: queueHandlers[name],
         batchSize: QUEUES[name].consumerBatchSize,
+        concurrency: QUEUES[name].consumerConcurrency,
         onError: (error) => deps.logger.error({ msg: 'queue poller error', queue: name, error: String(error) }),
       }),
     ]),

@@ -19,7 +19,7 @@ export interface PollResult {
 export interface QueueConsumer {
   /** One ReceiveMessage (long-polling up to `waitSeconds`), the handler over the batch, deletes of its successes. */
   pollOnce(options?: { waitSeconds?: number }): Promise<PollResult>;
-  /** Polls continuously until `stop`, as Lambda's SQS event source does. */
+  /** Polls continuously until `stop`, as Lambda's SQS event source does, `concurrency` batches at a time. */
   start(): void;
   stop(): Promise<void>;
 }
@@ -27,7 +27,9 @@ export interface QueueConsumer {
 /**
  * What Lambda's SQS event source mapping does, for the local runtime and tests: receive a
  * batch, hand it to the same handler as an SQSEvent, delete what succeeded, and leave
- * `batchItemFailures` on the queue for redelivery.
+ * `batchItemFailures` on the queue for redelivery. With `concurrency` above 1, that many
+ * polling loops run side by side, as concurrent invocations do: a batch waiting on a slow
+ * receiver holds its own loop only, and the others keep taking batches.
  */
 export function createQueueConsumer(options: {
   sqs: SQSClient;
@@ -35,6 +37,8 @@ export function createQueueConsumer(options: {
   queueArn: string;
   handler: SqsLambda;
   batchSize: number;
+  /** Batches handled at once (default 1). */
+  concurrency?: number;
   onError?: (error: unknown) => void;
 }): QueueConsumer {
   const { sqs, queueUrl, handler } = options;
@@ -80,8 +84,16 @@ export function createQueueConsumer(options: {
     };
   }
 
-  const loop = pollingLoop(async (signal) => (await pollOnce({ waitSeconds: 5 }, signal)).received, { onError: options.onError });
-  return { pollOnce: (opts) => pollOnce(opts), start: loop.start, stop: loop.stop };
+  const loops = Array.from({ length: Math.max(1, options.concurrency ?? 1) }, () =>
+    pollingLoop(async (signal) => (await pollOnce({ waitSeconds: 5 }, signal)).received, { onError: options.onError }),
+  );
+  return {
+    pollOnce: (opts) => pollOnce(opts),
+    start: () => loops.forEach((loop) => loop.start()),
+    stop: async () => {
+      await Promise.all(loops.map((loop) => loop.stop()));
+    },
+  };
 }
 
 function toRecord(message: Message, queueArn: string): SQSRecord {

@@ -3,7 +3,7 @@
  * signing secret are given out of band; no API configures webhooks).
  *
  *   webhook set --partner ID --url URL [--events order.created,order.shipped] [--secret SECRET]
- *   webhook show --partner ID
+ *   webhook show --partner ID   (with the dispatcher's circuit: state, failures in a row, retry at)
  *   webhook rotate-secret --partner ID [--overlap 24h]
  *   webhook pause | resume | enable | remove --partner ID
  *
@@ -12,6 +12,7 @@
  */
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { CLOSED_CIRCUIT } from '../../functions/webhooks/endpoint-circuit';
 import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/webhooks/order-event-kinds';
 import type { EndpointView, RequeuedDeliveries } from '../../functions/webhooks/webhook-admin';
 import { fieldLines, NONE } from './human-format';
@@ -77,8 +78,18 @@ export async function webhookSet(deps: Dependencies, options: WebhookSetOptions)
   return { ...view(endpoint), ...(generatedSecret ? { secret: generatedSecret } : {}), note: secretNote };
 }
 
+/** The dispatcher's circuit as stored (docs/webhooks.md, "Fair delivery"); an endpoint without one is closed with no failures. */
+const circuitView = ({ circuit = CLOSED_CIRCUIT }: EndpointView) => ({
+  state: circuit.state,
+  consecutiveFailures: circuit.consecutiveFailures,
+  ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}),
+  ...(circuit.retryAt ? { retryAt: circuit.retryAt } : {}),
+  ...(circuit.probeUntil ? { probeUntil: circuit.probeUntil } : {}),
+});
+
 export async function webhookShow(deps: Dependencies, options: { readonly partner: string }) {
-  return view(await deps.webhookAdmin.showEndpoint(options.partner as PartnerId));
+  const endpoint = await deps.webhookAdmin.showEndpoint(options.partner as PartnerId);
+  return { ...view(endpoint), circuit: circuitView(endpoint) };
 }
 
 export async function webhookRotateSecret(deps: Dependencies, options: { readonly partner: string; readonly overlap?: number }) {
@@ -130,6 +141,7 @@ export async function webhookRemove(deps: Dependencies, options: { readonly part
 }
 
 type EndpointLines = Partial<ReturnType<typeof view>> & {
+  readonly circuit?: ReturnType<typeof circuitView>;
   readonly secret?: string;
   readonly note?: string;
   readonly requeued?: number;
@@ -144,6 +156,15 @@ const endpointText = (endpoint: EndpointLines) => [
     ...(endpoint.status ? [['status', endpoint.status] as const, ['reason', endpoint.reason ?? NONE] as const] : []),
     ...(endpoint.since ? [['since', endpoint.since] as const] : []),
     ...(endpoint.failingSince ? [['failingSince', endpoint.failingSince] as const] : []),
+    ...(endpoint.circuit
+      ? [
+          ['circuit', endpoint.circuit.state] as const,
+          ['consecutiveFailures', String(endpoint.circuit.consecutiveFailures)] as const,
+          ...(endpoint.circuit.openedAt ? [['circuitOpenedAt', endpoint.circuit.openedAt] as const] : []),
+          ...(endpoint.circuit.retryAt ? [['retryAt', endpoint.circuit.retryAt] as const] : []),
+          ...(endpoint.circuit.probeUntil ? [['probeUntil', endpoint.circuit.probeUntil] as const] : []),
+        ]
+      : []),
     ...(endpoint.createdAt ? [['createdAt', endpoint.createdAt] as const] : []),
     ...(endpoint.updatedAt ? [['updatedAt', endpoint.updatedAt] as const] : []),
     ...(endpoint.secretRotatedAt ? [['secretRotatedAt', endpoint.secretRotatedAt] as const] : []),
@@ -179,7 +200,8 @@ export const webhookCommands: CommandTable = {
   }),
 
   'webhook show': defineCommand({
-    summary: "Show a partner's webhook URL, events, status (enabled | paused | disabled, why, since) and secret dates (never the secret)",
+    summary:
+      "Show a partner's webhook URL, events, status (enabled | paused | disabled, why, since), circuit (closed | open | half-open, failures in a row, retry at) and secret dates (never the secret)",
     options: { partner: partnerOption },
     async run(deps, options) {
       const result = await webhookShow(deps, options);

@@ -318,7 +318,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
       FunctionName: { Ref: functionId(stage, 'webhookDispatch') },
       BatchSize: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      ScalingConfig: { MaximumConcurrency: 10 },
+      ScalingConfig: { MaximumConcurrency: QUEUES.webhookDeliveries.consumerConcurrency },
     });
     const timeout = (fn: FunctionName) =>
       resourcesOf(stage, 'AWS::Lambda::Function')[functionId(stage, fn)]!.Properties!.Timeout as number;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId, Scope } from '../../functions/domain/partners/partner';
+import { type EndpointGate, FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
@@ -198,8 +199,9 @@ describe('GET /v1/webhooks/deliveries/{delivery_id}', () => {
 
 describe('POST /v1/webhooks/deliveries/{delivery_id}/retry', () => {
   it('sends the delivery again now, with the same delivery id and body, as a new round', async () => {
-    const { partner, delivered } = await aPartnerWithThreeDeliveries();
-    await purgeQueues(stack); // the pending delivery's queued attempt stays out of this
+    // Its own partner: the story's failed ladder leaves that endpoint's circuit open (see the next test).
+    const partner = await aPartnerWithEndpoint();
+    const delivered = await anEvent(partner, 'order.created', randomUUID());
     const before = partner.receiver.requests.filter((r) => r.headers['webhook-id'] === delivered.deliveryId);
     expect(before).toHaveLength(1);
 
@@ -217,6 +219,28 @@ describe('POST /v1/webhooks/deliveries/{delivery_id}/retry', () => {
     const shown = await stack.get(`/v1/webhooks/deliveries/${delivered.deliveryId}`, partner.auth);
     expect(shown.body).toMatchObject({ status: 'delivered', round: 2, last_attempt: { round: 2, attempt: 1, succeeded: true, status_code: 200 } });
     expect(shown.body.attempts).toHaveLength(2);
+  });
+
+  it("waits, while the endpoint's circuit is open, for the probe like any attempt: its first attempt is counted unsent at its rung, the probe delivers it", async () => {
+    const { partner, delivered } = await aPartnerWithThreeDeliveries();
+    await purgeQueues(stack); // the pending delivery's queued attempt stays out of this
+    // The failed delivery's last attempt, a probe, failed a moment ago: the circuit is open for longer than a minute.
+    const circuit = (await stack.deps.webhookEndpoints.get(partner.partnerId))?.circuit;
+    expect(circuit).toMatchObject({ state: 'open' });
+    const retriedAt = stack.clock.now().getTime();
+    expect(Date.parse(circuit!.retryAt!) - retriedAt).toBeGreaterThan(60_000);
+
+    expect((await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth)).status).toBe(202);
+    await processQueues(stack, sent);
+    expect(partner.receiver.requests.filter((r) => r.headers['webhook-id'] === delivered.deliveryId)).toHaveLength(2);
+    const shown = await stack.get(`/v1/webhooks/deliveries/${delivered.deliveryId}`, partner.auth);
+    expect(shown.body).toMatchObject({ status: 'delivered', round: 2 });
+    expect(shown.body.attempts.slice(1)).toEqual([
+      expect.objectContaining({ round: 2, attempt: 1, succeeded: false, error: expect.stringMatching(/^not sent: the endpoint's circuit is open/) }),
+      expect.objectContaining({ round: 2, attempt: 2, succeeded: true, status_code: 200, attempted_at: circuit!.retryAt }),
+    ]);
+    // Counted at its next rung (1 minute), not before: the ladder is kept.
+    expect(Date.parse(shown.body.attempts[1].attempted_at) - retriedAt).toBe(60_000);
   });
 
   it('409 DELIVERY_IN_FLIGHT while the delivery is pending, and for a second retry before the first is sent', async () => {
@@ -270,13 +294,30 @@ describe('GET /v1/webhooks/endpoint', () => {
     expect((await stack.get('/v1/webhooks/endpoint', partner.auth)).body).toMatchObject({ status: 'paused', status_reason: 'maintenance window' });
   });
 
-  it('reads the circuit breaker\'s state from the endpoint record: circuit_open with since when', async () => {
+  it("reads the dispatcher's circuit: circuit_open since the fifth failure in a row, half_open while its probe is out, closed after a success", async () => {
     const partner = await aPartnerWithEndpoint();
-    const endpoint = await stack.deps.webhookEndpoints.get(partner.partnerId);
-    const since = stack.clock.now().toISOString();
-    await stack.deps.webhookEndpoints.put({ ...endpoint!, circuit: { state: 'open', since } } as never);
-    const answer = await stack.get('/v1/webhooks/endpoint', partner.auth);
-    expect(answer.body).toMatchObject({ status: 'circuit_open', status_since: since, circuit: { state: 'open', since } });
+    partner.answer.status = 500;
+    const failed = await anEvent(partner, 'order.shipped', randomUUID());
+    const { attempts } = (await stack.get(`/v1/webhooks/deliveries/${failed.deliveryId}`, partner.auth)).body;
+    expect(attempts).toHaveLength(7);
+    // The probes of attempts 6 and 7 failed and opened it again: it stays open since it first opened.
+    const since = attempts[FAIRNESS_POLICY.failureThreshold - 1].attempted_at;
+    const endpoint = () => stack.get('/v1/webhooks/endpoint', partner.auth);
+    expect((await endpoint()).body).toMatchObject({ status: 'circuit_open', status_since: since, circuit: { state: 'open', since } });
+
+    // The dispatcher's own claim of the probe, as it makes it once the circuit's wait is over.
+    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate; // the DynamoDB repository is the gate
+    const { retryAt } = (await stack.deps.webhookEndpoints.get(partner.partnerId))!.circuit!;
+    const probeAt = new Date(retryAt!);
+    const probe = await gate.admit(partner.partnerId, { now: probeAt, leaseUntil: new Date(probeAt.getTime() + 60_000), token: randomUUID(), policy: FAIRNESS_POLICY });
+    expect(probe).toMatchObject({ kind: 'admitted', ticket: { kind: 'probe' } });
+    expect((await endpoint()).body).toMatchObject({ status: 'active', circuit: { state: 'half_open', since } });
+
+    if (probe.kind !== 'admitted') return;
+    await gate.settle(partner.partnerId, probe.ticket, { succeeded: true, at: probeAt, policy: FAIRNESS_POLICY });
+    const closed = (await endpoint()).body;
+    expect(closed).toMatchObject({ status: 'active', circuit: { state: 'closed' } });
+    expect(closed.circuit).not.toHaveProperty('since');
   });
 
   it('404 WEBHOOK_ENDPOINT_NOT_CONFIGURED when the partner has none', async () => {

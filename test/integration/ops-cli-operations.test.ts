@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Dependencies } from '../../functions/container';
+import type { PartnerId } from '../../functions/domain/partners/partner';
 import type { Stage } from '../../functions/resources/stages';
 import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { COMMANDS, runOps } from '../../lib/ops-cli/run-ops';
@@ -463,6 +464,7 @@ describe('webhook set / show / rotate-secret', () => {
       events: ['order.created', 'order.shipped'],
       status: 'enabled',
       since: expect.any(String),
+      circuit: { state: 'closed', consecutiveFailures: 0 },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       secretRotatedAt: expect.any(String),
@@ -507,6 +509,28 @@ describe('webhook set / show / rotate-secret', () => {
     expectOneLineError(await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId]), 1, /has no webhook endpoint/);
     const unknown = randomUUID();
     expectOneLineError(await ops(['webhook', 'set', '--partner', unknown, '--url', 'http://127.0.0.1:9/']), 1, `No partner ${unknown}`);
+  });
+
+  it("show prints the dispatcher's circuit: open after five failures in a row, with the count, since when and when it probes, in JSON and text", async () => {
+    const partnerReceiver = await receiver(() => 500);
+    const partner = await aPartner();
+    await setUp(partner.apiKey, 'dead-end');
+    await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url]);
+    // Three deliveries of two attempts each (this file's one-retry ladder): the fifth failure opens the circuit, the sixth is its failed probe.
+    for (let i = 0; i < 3; i += 1) await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', JSON.stringify(orderCreatedData('dead-end'))]);
+    await processQueues();
+
+    const stored = (await stack.deps.webhookEndpoints.get(partner.partnerId as PartnerId))?.circuit;
+    expect(stored).toMatchObject({ state: 'open', consecutiveFailures: partnerReceiver.requests.length });
+    expect(stored!.consecutiveFailures).toBeGreaterThanOrEqual(5);
+    const shown = await ops(['webhook', 'show', '--partner', partner.partnerId, '--json']);
+    expect(shown.json.circuit).toEqual({ state: 'open', consecutiveFailures: stored!.consecutiveFailures, openedAt: stored!.openedAt, retryAt: stored!.retryAt });
+
+    const text = (await ops(['webhook', 'show', '--partner', partner.partnerId])).text;
+    expect(text).toMatch(/^circuit: +open$/m);
+    expect(text).toMatch(new RegExp(`^consecutiveFailures: +${stored!.consecutiveFailures}$`, 'm'));
+    expect(text).toMatch(new RegExp(`^circuitOpenedAt: +${stored!.openedAt}$`, 'm'));
+    expect(text).toMatch(new RegExp(`^retryAt: +${stored!.retryAt}$`, 'm'));
   });
 
   it('says one true thing about when a new secret takes over: running dispatchers sign with it from their next batch', async () => {

@@ -3,6 +3,7 @@
  * .test.ts) hold the dispatcher's logic on an in-memory repository; these hold the
  * DynamoDB adapter's conditional claim under a race forced every run, and its lease.
  */
+import { FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DeliveryRepository } from '../../functions/webhooks/delivery-repository';
@@ -53,6 +54,9 @@ beforeEach(() => {
     deliveries,
     batchReader: new DeliveryBatchReaderOverPorts(deliveries, endpoints),
     endpoints,
+    gate: endpoints,
+    fairness: FAIRNESS_POLICY,
+    attemptLeaseSeconds: 60,
     partners: { getPartner: async () => partner },
     secrets,
     transport: new RecordingTransport(),

@@ -47,4 +47,13 @@ describe('the webhook transport', () => {
     await within(1000, Promise.all(receiver.closedByClient));
     expect(await receiver.connections()).toBe(0);
   });
+
+  it('cuts off a receiver that answers 200 and then trickles its body, and calls the attempt a timeout', async () => {
+    // The status line and 10 of the 100 promised bytes arrive at once; the rest never does.
+    const receiver = await stubbornReceiver(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n${'x'.repeat(10)}`);
+    const result = await post(receiver.url);
+    expect(result).toMatchObject({ kind: 'error', error: 'timed out after 2000 ms: the response body (HTTP 200) did not end in time' });
+    await within(1000, Promise.all(receiver.closedByClient));
+    expect(await receiver.connections()).toBe(0);
+  });
 });

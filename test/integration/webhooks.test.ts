@@ -339,7 +339,9 @@ describe('surviving crashes and redelivery', () => {
     let failNextWrite = true;
     stack.deps.aws.db.middlewareStack.add(
       (next, context) => async (args) => {
-        if (failNextWrite && /^Update(Item)?Command$/.test(context.commandName ?? '')) {
+        // The delivery's record (webhooks table), not the endpoint's in-flight lease (partners table).
+        const table = String((args.input as { TableName?: string }).TableName);
+        if (failNextWrite && /^Update(Item)?Command$/.test(context.commandName ?? '') && table.endsWith('webhooks')) {
           failNextWrite = false;
           throw Object.assign(new Error('simulated crash'), { name: 'InternalServerError' });
         }
@@ -460,6 +462,9 @@ describe('the attempt log', () => {
 
     for (let chain = 1; chain <= 20; chain += 1) {
       if (chain > 1) await stack.deps.webhookAdmin.replay(deliveryId);
+      // Five failures in a row would open the endpoint's circuit and keep the next chains unsent: closed again each time.
+      const endpoint = await stack.deps.webhookEndpoints.get(partnerId);
+      if (endpoint) await stack.deps.webhookEndpoints.put({ ...endpoint, circuit: undefined });
       await dispatchOnce();
       await purgeQueues(stack);
     }

@@ -100,22 +100,20 @@ describe('the endpoint as the partner reads it', () => {
     await expect(aService().service.endpoint(PARTNER)).rejects.toBeInstanceOf(WebhookEndpointNotFound);
   });
 
-  it('reads a circuit state tolerantly: open, half-open or half_open, closed, since or openedAt; anything else is none', () => {
+  it("reads the dispatcher's circuit: open or half_open since it opened, closed, none without one", () => {
     expect(circuitOf(anEndpoint())).toBeUndefined();
-    expect(circuitOf(anEndpoint({ circuit: { state: 'open', since: 't1' } }))).toEqual({ state: 'open', since: 't1' });
-    expect(circuitOf(anEndpoint({ circuit: { state: 'half-open', openedAt: 't2' } }))).toEqual({ state: 'half_open', since: 't2' });
-    expect(circuitOf(anEndpoint({ circuit: { state: 'closed' } }))).toEqual({ state: 'closed' });
-    expect(circuitOf(anEndpoint({ circuit: { state: 'melted' } }))).toBeUndefined();
-    expect(circuitOf(anEndpoint({ circuit: 'open' }))).toBeUndefined();
+    expect(circuitOf(anEndpoint({ circuit: { state: 'open', consecutiveFailures: 5, openedAt: 't1' } }))).toEqual({ state: 'open', since: 't1' });
+    expect(circuitOf(anEndpoint({ circuit: { state: 'half-open', consecutiveFailures: 5, openedAt: 't2' } }))).toEqual({ state: 'half_open', since: 't2' });
+    expect(circuitOf(anEndpoint({ circuit: { state: 'closed', consecutiveFailures: 0 } }))).toEqual({ state: 'closed' });
   });
 
   it('is circuit_open (since the circuit opened) only while active with an open circuit; a pause or disable says so first', () => {
     const since = '2036-02-02T02:02:02.000Z';
     expect(toWebhookEndpointResponse(anEndpoint())).toMatchObject({ status: 'active', status_since: '2036-01-01T00:00:00.000Z' });
-    expect(toWebhookEndpointResponse(anEndpoint({ circuit: { state: 'open', since } }))).toMatchObject({ status: 'circuit_open', status_since: since, circuit: { state: 'open', since } });
-    expect(toWebhookEndpointResponse(anEndpoint({ circuit: { state: 'half_open', since } }))).toMatchObject({ status: 'active', circuit: { state: 'half_open', since } });
+    expect(toWebhookEndpointResponse(anEndpoint({ circuit: { state: 'open', consecutiveFailures: 5, openedAt: since } }))).toMatchObject({ status: 'circuit_open', status_since: since, circuit: { state: 'open', since } });
+    expect(toWebhookEndpointResponse(anEndpoint({ circuit: { state: 'half-open', consecutiveFailures: 5, openedAt: since } }))).toMatchObject({ status: 'active', circuit: { state: 'half_open', since } });
     expect(
-      toWebhookEndpointResponse(anEndpoint({ status: 'paused', statusReason: 'maintenance', statusSince: since, circuit: { state: 'open', since: '2036-01-05T00:00:00.000Z' } })),
+      toWebhookEndpointResponse(anEndpoint({ status: 'paused', statusReason: 'maintenance', statusSince: since, circuit: { state: 'open', consecutiveFailures: 5, openedAt: '2036-01-05T00:00:00.000Z' } })),
     ).toMatchObject({ status: 'paused', status_reason: 'maintenance', status_since: since });
     expect(JSON.stringify(toWebhookEndpointResponse(anEndpoint({ secret: 'whsec_x' } as never)))).not.toContain('whsec_');
   });

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Partner, PartnerId } from '../../functions/domain/partners/partner';
 import type { Delivery, DeliveryMessage } from '../../functions/webhooks/delivery';
+import { FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
+import { METRIC } from '../../functions/domain/metrics';
 import { RetrySchedule } from '../../functions/webhooks/retry-schedule';
 import { WebhookAdmin } from '../../functions/webhooks/webhook-admin';
 import type { WebhookEndpoint } from '../../functions/webhooks/webhook-endpoint';
@@ -11,6 +13,7 @@ import { InMemoryDeliveryRepository } from '../support/fakes/in-memory-delivery-
 import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fakes/in-memory-webhook-endpoints';
 import { RecordingLogger, RecordingMailer, RecordingQueue, RecordingTransport } from '../support/fakes/recording-ports';
 import { ManualClock } from '../support/manual-clock';
+import { type RecordingMetrics, recordingMetrics } from '../support/recording-metrics';
 import { aQueuedDelivery } from '../support/webhook-fixtures';
 
 const partnerId = randomUUID() as PartnerId;
@@ -26,6 +29,7 @@ let partner: Partner | undefined;
 let dispatcher: WebhookDispatcher;
 let endpoints: InMemoryWebhookEndpoints;
 let batchReader: DeliveryBatchReaderOverPorts;
+let metrics: RecordingMetrics;
 
 beforeEach(() => {
   clock = new ManualClock();
@@ -34,6 +38,7 @@ beforeEach(() => {
   mailer = new RecordingMailer();
   transport = new RecordingTransport();
   logger = new RecordingLogger();
+  metrics = recordingMetrics();
   partner = { id: partnerId, name: 'Acme', alertEmail: 'ops@acme.example', allowedOrigins: [], createdAt: clock.now().toISOString() };
   const endpoint: WebhookEndpoint = {
     partnerId,
@@ -55,6 +60,9 @@ beforeEach(() => {
     deliveries,
     batchReader,
     endpoints,
+    gate: endpoints,
+    fairness: FAIRNESS_POLICY,
+    attemptLeaseSeconds: 60,
     partners: { getPartner: async () => partner },
     secrets,
     transport,
@@ -64,6 +72,7 @@ beforeEach(() => {
     disableAfterSeconds: 5 * 24 * 3600,
     clock,
     logger,
+    metrics,
   });
 });
 
@@ -313,5 +322,28 @@ describe('endpoints', () => {
     for (const message of messages) expect(await batch.dispatch(message)).toBe('delivered');
     expect(marks).toBe(1);
     expect((await endpoints.get(partnerId))?.failingSince).toBeUndefined();
+  });
+});
+
+describe("the endpoint's circuit", () => {
+  const circuitChanges = () => metrics.recorded.filter((m) => m.name === METRIC.circuitStateChanges).map((m) => m.dimensions);
+
+  it('counts CircuitStateChanges by the new state at each change: open, half-open (the probe), open again, half-open, closed', async () => {
+    failingEndpoint();
+    for (let i = 0; i < FAIRNESS_POLICY.failureThreshold; i += 1) expect(await dispatch(messageFor(aDelivery()))).toBe('retry-scheduled');
+    expect(circuitChanges()).toEqual([{ state: 'open' }]);
+
+    // Kept back while open: no change.
+    expect(await dispatch(messageFor(aDelivery()))).toBe('deferred');
+    clock.advance(FAIRNESS_POLICY.openSeconds(1) * 1000);
+    expect(await dispatch(messageFor(aDelivery()))).toBe('retry-scheduled');
+    expect(circuitChanges()).toEqual([{ state: 'open' }, { state: 'half-open' }, { state: 'open' }]);
+
+    transport.answer = { kind: 'response', statusCode: 200, body: '', latencyMs: 1 };
+    clock.advance(FAIRNESS_POLICY.openSeconds(2) * 1000);
+    expect(await dispatch(messageFor(aDelivery()))).toBe('delivered');
+    expect(await dispatch(messageFor(aDelivery()))).toBe('delivered');
+    expect(circuitChanges()).toEqual([{ state: 'open' }, { state: 'half-open' }, { state: 'open' }, { state: 'half-open' }, { state: 'closed' }]);
+    expect(transport.posts).toHaveLength(FAIRNESS_POLICY.failureThreshold + 3);
   });
 });

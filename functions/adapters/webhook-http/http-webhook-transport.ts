@@ -19,7 +19,11 @@ export interface HttpWebhookTransportOptions {
 /**
  * POSTs a webhook with node:http(s): one fresh connection per attempt (no pooled socket
  * outlives a DNS check), redirects never followed (a 3xx is just a non-2xx answer), and
- * one deadline for connecting, the status line and the first KiB of the body.
+ * one deadline for the whole exchange: connecting, the status line and the body (to its
+ * end or its first KiB). A receiver that sends its status line in time and then trickles
+ * its body is cut off at the deadline and the attempt is a timeout, whatever the status:
+ * the contract's "answers within 30 seconds" is the whole answer, so a slow body cannot
+ * hold a dispatcher slot longer than a receiver that never answers.
  */
 export class HttpWebhookTransport implements WebhookTransport {
   constructor(private readonly options: HttpWebhookTransportOptions) {}
@@ -93,9 +97,15 @@ export class HttpWebhookTransport implements WebhookTransport {
           res.on('error', () => finish(answered()));
         },
       );
-      // A status line that arrived in time counts even if the body is still trickling in.
       const timer = setTimeout(
-        () => finish(response ? answered() : failure(`timed out after ${this.options.timeoutMs} ms`)),
+        () =>
+          finish(
+            failure(
+              response
+                ? `timed out after ${this.options.timeoutMs} ms: the response body (HTTP ${response.statusCode ?? 0}) did not end in time`
+                : `timed out after ${this.options.timeoutMs} ms`,
+            ),
+          ),
         this.options.timeoutMs,
       );
       request.on('error', (error: NodeJS.ErrnoException) => finish(response ? answered() : failure(describe(error))));

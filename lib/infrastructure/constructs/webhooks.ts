@@ -79,7 +79,7 @@ export class Webhooks extends Construct {
       new SqsEventSource(webhookDeliveries, {
         batchSize: QUEUES.webhookDeliveries.consumerBatchSize,
         reportBatchItemFailures: true,
-        maxConcurrency: 10,
+        maxConcurrency: QUEUES.webhookDeliveries.consumerConcurrency,
       }),
     );
     Validations.of(this.webhookDispatch).acknowledge(failedBatchesGoToTheQueuesDlq);

@@ -1,4 +1,12 @@
 import type { PartnerId } from '../../../functions/domain/partners/partner';
+import {
+  type Admission,
+  type AdmissionTicket,
+  CLOSED_CIRCUIT,
+  type CircuitTransition,
+  type EndpointGate,
+  type FairnessPolicy,
+} from '../../../functions/webhooks/endpoint-circuit';
 import type { SigningSecrets, SigningSecretStore } from '../../../functions/webhooks/signing-secret-store';
 import type {
   EndpointStatus,
@@ -7,9 +15,74 @@ import type {
   WebhookEndpointRepository,
 } from '../../../functions/webhooks/webhook-endpoint';
 
-/** WebhookEndpointRepository in a Map, with the DynamoDB adapter's conditions on status and the failing streak. */
-export class InMemoryWebhookEndpoints implements WebhookEndpointRepository {
+/**
+ * WebhookEndpointRepository and EndpointGate in a Map, with the DynamoDB adapter's
+ * conditions on status, the failing streak, the circuit and the in-flight slots (JavaScript
+ * runs each method's check and write without interleaving, as a conditional write does).
+ */
+export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, EndpointGate {
   readonly endpoints = new Map<PartnerId, WebhookEndpoint>();
+  /** Leases of the attempts in flight per endpoint, by slot: their expiry and token. */
+  readonly inFlight = new Map<PartnerId, Map<number, { until: string; lease: string }>>();
+  private probes = new Map<PartnerId, string>();
+
+  async admit(partnerId: PartnerId, { now, leaseUntil, token, policy }: { now: Date; leaseUntil: Date; token: string; policy: FairnessPolicy }): Promise<Admission> {
+    const endpoint = this.endpoints.get(partnerId);
+    if (!endpoint) return { kind: 'no-endpoint' };
+    const circuit = endpoint.circuit ?? CLOSED_CIRCUIT;
+    const lease = `${leaseUntil.toISOString()}|${token}`;
+    const nowIso = now.toISOString();
+    if (circuit.state !== 'closed') {
+      const until = circuit.state === 'open' ? circuit.retryAt : circuit.probeUntil;
+      if (until && until > nowIso) return { kind: 'circuit-open', until: new Date(until), ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}) };
+      this.endpoints.set(partnerId, { ...endpoint, circuit: { ...circuit, state: 'half-open', probeUntil: leaseUntil.toISOString() } });
+      this.probes.set(partnerId, lease);
+      return { kind: 'admitted', ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1, halfOpened: circuit.state === 'open' } };
+    }
+    const failing = circuit.consecutiveFailures > 0;
+    const slots = this.inFlight.get(partnerId) ?? new Map();
+    this.inFlight.set(partnerId, slots);
+    const cap = failing ? policy.maxInFlightWhileFailing : policy.maxInFlight;
+    for (let slot = 0; slot < cap; slot += 1) {
+      const held = slots.get(slot);
+      if (held && held.until >= nowIso) continue;
+      slots.set(slot, { until: leaseUntil.toISOString(), lease });
+      return { kind: 'admitted', ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false } };
+    }
+    return { kind: 'busy', failing };
+  }
+
+  async settle(
+    partnerId: PartnerId,
+    ticket: AdmissionTicket,
+    { succeeded, at, policy }: { succeeded: boolean; at: Date; policy: FairnessPolicy },
+  ): Promise<CircuitTransition | undefined> {
+    const slots = this.inFlight.get(partnerId);
+    if (ticket.kind === 'slot' && slots?.get(ticket.slot)?.lease === ticket.lease) slots.delete(ticket.slot);
+    const endpoint = this.endpoints.get(partnerId);
+    if (!endpoint) return undefined;
+    const circuit = endpoint.circuit ?? CLOSED_CIRCUIT;
+    if (succeeded) {
+      this.endpoints.set(partnerId, { ...endpoint, circuit: CLOSED_CIRCUIT });
+      return circuit.state === 'closed' ? undefined : { to: 'closed', ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}) };
+    }
+    const consecutiveFailures = circuit.consecutiveFailures + 1;
+    if (ticket.kind === 'probe') {
+      if (circuit.state !== 'half-open' || this.probes.get(partnerId) !== ticket.lease) return undefined;
+      const opens = ticket.opens + 1;
+      const retryAt = new Date(at.getTime() + policy.openSeconds(opens) * 1000).toISOString();
+      const { probeUntil: _probe, ...rest } = circuit;
+      this.endpoints.set(partnerId, { ...endpoint, circuit: { ...rest, state: 'open', retryAt, opens, consecutiveFailures } });
+      return { to: 'open', retryAt, probe: true };
+    }
+    if (circuit.state !== 'closed' || consecutiveFailures < policy.failureThreshold) {
+      this.endpoints.set(partnerId, { ...endpoint, circuit: { ...circuit, consecutiveFailures } });
+      return undefined;
+    }
+    const retryAt = new Date(at.getTime() + policy.openSeconds(1) * 1000).toISOString();
+    this.endpoints.set(partnerId, { ...endpoint, circuit: { state: 'open', consecutiveFailures, openedAt: at.toISOString(), retryAt, opens: 1 } });
+    return { to: 'open', retryAt, consecutiveFailures, probe: false };
+  }
 
   async get(partnerId: PartnerId) {
     return this.endpoints.get(partnerId);
