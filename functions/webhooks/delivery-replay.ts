@@ -11,7 +11,7 @@ import type { MessageQueue } from './message-queue';
  */
 export class DeliveryReplay {
   constructor(
-    private readonly deliveries: Pick<DeliveryRepository, 'get' | 'startNewChain'>,
+    private readonly deliveries: Pick<DeliveryRepository, 'get' | 'startNewChain' | 'markQueued'>,
     private readonly queue: MessageQueue<DeliveryMessage>,
     private readonly clock: Clock,
   ) {}
@@ -20,8 +20,31 @@ export class DeliveryReplay {
   async start(delivery: Pick<Delivery, 'deliveryId' | 'partnerId' | 'chain'>): Promise<Delivery | undefined> {
     const now = this.clock.now();
     if (!(await this.deliveries.startNewChain(delivery.deliveryId, delivery.chain, now, now))) return undefined;
-    const chain = delivery.chain + 1;
-    await this.queue.send({ deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain, attempt: 1, dueAt: now.toISOString() }, 0);
-    return (await this.deliveries.get(delivery.deliveryId)) as Delivery;
+    return this.queueNextAttempt({ ...delivery, chain: delivery.chain + 1, attemptCount: 0 }, now);
+  }
+
+  /**
+   * Whether a pending delivery has no message on the queue: a replay that stopped between
+   * its write and its message leaves it so (the new chain is written `queued: false` and
+   * marked once its first attempt is sent), and nothing else would ever send it.
+   */
+  static isUnqueued(delivery: Pick<Delivery, 'status' | 'queued' | 'heldAt'>): boolean {
+    return delivery.status === 'pending' && !delivery.queued && !delivery.heldAt;
+  }
+
+  /**
+   * Queues the next attempt of a pending delivery whose message was never sent. If it was
+   * sent after all, the copy is harmless: attempts are recorded by conditional writes on
+   * (chain, attempt), so only one of the two takes effect.
+   */
+  async requeue(delivery: Pick<Delivery, 'deliveryId' | 'partnerId' | 'chain' | 'attemptCount'>): Promise<Delivery> {
+    return this.queueNextAttempt(delivery, this.clock.now());
+  }
+
+  private async queueNextAttempt(delivery: Pick<Delivery, 'deliveryId' | 'partnerId' | 'chain' | 'attemptCount'>, now: Date): Promise<Delivery> {
+    const { deliveryId, partnerId, chain } = delivery;
+    await this.queue.send({ deliveryId, partnerId, chain, attempt: delivery.attemptCount + 1, dueAt: now.toISOString() }, 0);
+    await this.deliveries.markQueued(deliveryId, now);
+    return (await this.deliveries.get(deliveryId)) as Delivery;
   }
 }

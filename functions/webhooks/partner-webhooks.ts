@@ -1,7 +1,7 @@
 import { DeliveryInFlight, DeliveryNotFound, ValidationFailed, WebhookEndpointNotConfigured, WebhookEndpointNotFound } from '../domain/errors';
 import type { PartnerId } from '../domain/partners/partner';
 import type { Delivery, DeliveryId, DeliveryWithAttempts } from './delivery';
-import type { DeliveryReplay } from './delivery-replay';
+import { DeliveryReplay } from './delivery-replay';
 import type { DeliveryFilter, DeliveryPage, DeliveryRepository } from './delivery-repository';
 import type { WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint';
 
@@ -65,15 +65,17 @@ export class PartnerWebhooks {
   /**
    * A new attempt now, with the same delivery id and body (the operator's replay). Refused
    * while the delivery is pending: its next attempt is already queued, due or held, and a
-   * second chain would only race it. A retry with no endpoint would go nowhere.
+   * second chain would only race it; except when a retry stopped before queueing its
+   * attempt, which this one queues. A retry with no endpoint would go nowhere.
    */
   async retry(partnerId: PartnerId, deliveryId: string): Promise<DeliveryWithAttempts> {
     const delivery = await this.own(partnerId, deliveryId);
     if (!delivery) throw new DeliveryNotFound(deliveryId);
-    if (delivery.status === 'pending') throw new DeliveryInFlight(deliveryId);
+    const unqueued = DeliveryReplay.isUnqueued(delivery);
+    if (delivery.status === 'pending' && !unqueued) throw new DeliveryInFlight(deliveryId);
     if (!(await this.endpoints.get(partnerId))) throw new WebhookEndpointNotConfigured('You have no webhook endpoint; ask the operator to set one up');
     // Only a replay changes a delivery that is not pending, and it moves the chain on: losing the race means one is in flight.
-    const replayed = await this.replay.start(delivery);
+    const replayed = unqueued ? await this.replay.requeue(delivery) : await this.replay.start(delivery);
     if (!replayed) throw new DeliveryInFlight(deliveryId);
     return { ...replayed, attempts: await this.deliveries.listAttempts(delivery.deliveryId) };
   }

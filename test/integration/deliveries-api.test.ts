@@ -258,6 +258,38 @@ describe('POST /v1/webhooks/deliveries/{delivery_id}/retry', () => {
     expect((await stack.deps.deliveries.get(failed.deliveryId))?.chain).toBe(2);
   });
 
+  it('a retry that failed before its attempt was queued (500) leaves no stuck delivery: the next retry queues it and it is delivered', async () => {
+    const partner = await aPartnerWithEndpoint();
+    const delivered = await anEvent(partner, 'order.created', randomUUID());
+    let failNextSend = true;
+    stack.deps.aws.sqs.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'SendMessageCommand' && failNextSend) {
+          failNextSend = false;
+          throw Object.assign(new Error('queue unavailable'), { name: 'ServiceUnavailable' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'failOneSend' },
+    );
+    try {
+      const failed = await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth);
+      expect(failed.status).toBe(500);
+      expect((await stack.deps.deliveries.get(delivered.deliveryId))).toMatchObject({ status: 'pending', chain: 2, attemptCount: 0 });
+
+      const again = await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth);
+      expect(again.status, again.text).toBe(202);
+      expect(again.body).toMatchObject({ id: delivered.deliveryId, status: 'pending', round: 2 });
+      // Queued now: a third retry is in flight like any pending delivery's.
+      expect((await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth)).status).toBe(409);
+      await processQueues(stack, sent);
+      const shown = await stack.get(`/v1/webhooks/deliveries/${delivered.deliveryId}`, partner.auth);
+      expect(shown.body).toMatchObject({ status: 'delivered', round: 2, last_attempt: { round: 2, attempt: 1, succeeded: true } });
+    } finally {
+      stack.deps.aws.sqs.middlewareStack.remove('failOneSend');
+    }
+  });
+
   it('404 for another partner\'s delivery (nothing is sent), 409 WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint', async () => {
     const { partner, delivered } = await aPartnerWithThreeDeliveries();
     const other = await aPartnerWithEndpoint();

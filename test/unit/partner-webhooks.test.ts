@@ -67,7 +67,7 @@ describe('PartnerWebhooks.retry', () => {
     await endpoints.put(anEndpoint());
     const delivery = deliveries.seed(aQueuedDelivery(PARTNER, clock.now().toISOString(), { status: 'failed' }));
     // Read as failed on chain 1, but by the time the retry writes, another retry has started chain 2.
-    const racing = new PartnerWebhooks(deliveries, endpoints, new DeliveryReplay({ get: async () => delivery, startNewChain: async () => false }, queue, clock));
+    const racing = new PartnerWebhooks(deliveries, endpoints, new DeliveryReplay({ get: async () => delivery, startNewChain: async () => false, markQueued: async () => undefined }, queue, clock));
     await expect(racing.retry(PARTNER, delivery.deliveryId)).rejects.toBeInstanceOf(DeliveryInFlight);
     expect(queue.sent).toEqual([]);
   });

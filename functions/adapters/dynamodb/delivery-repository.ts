@@ -219,7 +219,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
           TableName: this.table,
           Key: webhookKeys.delivery(deliveryId),
           UpdateExpression:
-            `SET chain = :next, #status = :pending, attemptCount = :zero, nextAttemptAt = :due, queued = :true, updatedAt = :at, #ttl = :ttl REMOVE alertStatus, alertLeaseUntil, heldAt${trim}`,
+            `SET chain = :next, #status = :pending, attemptCount = :zero, nextAttemptAt = :due, queued = :false, updatedAt = :at, #ttl = :ttl REMOVE alertStatus, alertLeaseUntil, heldAt${trim}`,
           ConditionExpression: 'chain = :expected',
           ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
           ExpressionAttributeValues: {
@@ -228,7 +228,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
             ':pending': 'pending',
             ':zero': 0,
             ':due': dueAt.toISOString(),
-            ':true': true,
+            ':false': false,
             ':at': at.toISOString(),
             ':ttl': epochSeconds(at) + RETENTION_SECONDS,
           },

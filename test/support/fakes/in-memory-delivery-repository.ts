@@ -76,6 +76,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
       status: 'pending',
       attemptCount: 0,
       nextAttemptAt: dueAt.toISOString(),
+      queued: false,
       updatedAt: at.toISOString(),
     });
     return true;
