@@ -29,8 +29,9 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> =
     setup: { read: ['partners'], readWrite: ['organizations', 'identityUsers', 'idempotency', 'rateLimits', 'sessions'] },
     handshake: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions', 'rateLimits'] },
     embed: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['sessions', 'carts', 'orders'] },
-    // Writes orders only through the sandbox routes; see `tableAccess` for production.
-    ordersApi: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['orders', 'rateLimits'] },
+    // Writes orders and approval requests only through the sandbox routes (whose decisions keep their
+    // Idempotency-Key records); see `tableAccess` for production.
+    ordersApi: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['orders', 'rateLimits', 'idempotency'] },
     // Sandbox only (see `tableAccess`): keys and the webhook endpoint, the organizations a sample names.
     webhookTest: { read: ['partners', 'organizations'], readWrite: ['rateLimits'] },
     // The partner's deliveries and endpoint: a retry starts a new chain on the delivery (webhooks) and queues it.
@@ -41,8 +42,9 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> =
   };
 
 /**
- * Production has no sandbox routes, so its order API only reads orders, and its
- * webhookTest function (which no route reaches there) may touch nothing.
+ * Production has no sandbox routes, so its order API only reads orders (and approval
+ * requests, in the same table) and keeps no Idempotency-Key records, and its webhookTest
+ * function (which no route reaches there) may touch nothing.
  */
 const tableAccess = (stage: Stage, name: FunctionName): TableAccess => {
   if (stage === 'sandbox') return TABLE_ACCESS[name];

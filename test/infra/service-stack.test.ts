@@ -220,12 +220,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
     else expect(routeKeys.filter((key) => key.includes('/sandbox/') || sandboxKeys.includes(key))).toEqual([]);
   });
 
-  it('lets the orders API write orders on sandbox only, and never carts, sessions or organizations', () => {
+  it('lets the orders API write orders (and the sandbox decisions\' Idempotency-Key records) on sandbox only, and never carts, sessions or organizations', () => {
     const writes = (table: TableName) => actionsOn(stage, 'ordersApi', tableId(stage, table)).filter((a) => WRITE_ACTIONS.includes(a));
     expect(actionsOn(stage, 'ordersApi', tableId(stage, 'orders'))).toContain('dynamodb:Query');
     expect(writes('orders').length > 0).toBe(stage === 'sandbox');
+    expect(writes('idempotency').length > 0).toBe(stage === 'sandbox');
     expect(writes('rateLimits')).toContain('dynamodb:UpdateItem');
-    for (const table of ['carts', 'sessions', 'organizations', 'identityUsers', 'catalog', 'partners', 'webhooks', 'idempotency'] as const) {
+    for (const table of ['carts', 'sessions', 'organizations', 'identityUsers', 'catalog', 'partners', 'webhooks'] as const) {
       expect(writes(table), table).toEqual([]);
     }
     expect(actionsOn(stage, 'ordersApi', tableId(stage, 'carts'))).toEqual([]);
