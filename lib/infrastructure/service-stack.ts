@@ -6,6 +6,7 @@ import { functionEnvironment } from '../../functions/resources/function-environm
 import { ENVIRONMENTS, STAGES, type EnvironmentConfig, type Stage } from '../../functions/resources/stages';
 import { TABLES, type FunctionName, type TableName } from '../../functions/resources/resource-definitions';
 import { Alarms } from './constructs/alarms';
+import { ApprovalExpiry } from './constructs/approval-expiry';
 import { OperationsDashboard } from './constructs/dashboard';
 import { Api } from './constructs/api';
 import { NodeFunction } from './constructs/node-function';
@@ -39,6 +40,8 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> =
     orderOutboxRelay: { read: [], readWrite: [] },
     orderFanout: { read: ['partners', 'organizations'], readWrite: ['webhooks'] },
     webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
+    // Each expiry is a read and one transaction (the request, its due item, its outbox event) in the orders table.
+    approvalExpiry: { read: [], readWrite: ['orders'] },
   };
 
 /**
@@ -90,6 +93,7 @@ export class ServiceStack extends Stack {
     const secrets = new Secrets(this, 'Secrets', { config });
     secrets.stripeSecret.grantRead(setup);
     const webhooks = new Webhooks(this, 'Webhooks', { config, queues, secrets, ordersTable: tables.table.orders, environment });
+    const approvalExpiry = new ApprovalExpiry(this, 'ApprovalExpiry', { config, environment });
 
     const functions = (this.functions = {
       setup,
@@ -101,6 +105,7 @@ export class ServiceStack extends Stack {
       orderOutboxRelay: webhooks.orderOutboxRelay,
       orderFanout: webhooks.orderFanout,
       webhookDispatch: webhooks.webhookDispatch,
+      approvalExpiry: approvalExpiry.sweep,
     });
     for (const name of Object.keys(TABLE_ACCESS) as FunctionName[]) {
       const access = tableAccess(config.stage, name);
