@@ -19,7 +19,8 @@ export const createApprovalExpiryHandler =
     try {
       // The injected clock, not the event's time: the local stack and tests move it.
       const expired = await deps.approvalService.expireDue(deps.clock.now());
-      deps.logger.info({ msg: 'approval expiry sweep', expired: expired.length, approvalRequestIds: expired.slice(0, 50) });
+      // Lambda's own START/REPORT lines show every run; a line of ours only when it changed something.
+      if (expired.length > 0) deps.logger.info({ msg: 'approval expiry sweep', expired: expired.length, approvalRequestIds: expired.slice(0, 50) });
       return { expired: expired.length };
     } finally {
       deps.metrics.flush();
