@@ -42,6 +42,7 @@ const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
     { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
     { pkg: '@aws-sdk/client-sesv2', client: 'SESv2Client' },
   ],
+  approvalExpiry: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
 };
 
 /**

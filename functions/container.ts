@@ -1,4 +1,5 @@
 import type { AwsClients } from './adapters/aws-clients';
+import { type ApprovalExpiryDependencies, composeApprovalExpiry } from './composition/approval-expiry';
 import { type BaseDependencies, createBase, type DependencyOverrides } from './composition/base';
 import { composeEmbed, type EmbedDependencies } from './composition/embed';
 import { composeHandshake, type HandshakeDependencies } from './composition/handshake';
@@ -41,6 +42,7 @@ export interface FunctionDependencies extends Record<FunctionName, BaseDependenc
   readonly orderOutboxRelay: OrderOutboxRelayDependencies;
   readonly orderFanout: OrderFanoutDependencies;
   readonly webhookDispatch: WebhookDispatchDependencies;
+  readonly approvalExpiry: ApprovalExpiryDependencies;
 }
 
 /**
@@ -83,6 +85,7 @@ export function createDependencies(config: RuntimeConfig, aws: AwsClients, overr
     orderOutboxRelay: composeOrderOutboxRelay(base, aws),
     orderFanout: composeOrderFanout(base, aws),
     webhookDispatch: composeWebhookDispatch(base, aws, overrides),
+    approvalExpiry: composeApprovalExpiry(base, aws.db),
   };
   const tables: DynamoTables = { config, db: aws.db };
   const partners = partnerRepository(tables);

@@ -30,7 +30,10 @@ export type ApiEndpointName =
   | 'webhook-delivery-list'
   | 'webhook-delivery-get'
   | 'webhook-delivery-retry'
-  | 'webhook-endpoint-get';
+  | 'webhook-endpoint-get'
+  | 'approval-request-list'
+  | 'approval-request-get'
+  | 'sandbox-approval-decision';
 
 /**
  * What the route's own failures look like. `general` is `{ error, message, code, details }`
@@ -90,6 +93,8 @@ const orderRead = { host: 'api', credential: 'authorization-bearer', scope: 'ord
 /** The sandbox's writes: a partner's CI placing and advancing orders; setup's budget, and a low ceiling. */
 const sandboxWrite = { host: 'api', credential: 'authorization-bearer', scope: 'orders:write', errors: GENERAL_ERRORS, sandboxOnly: true, throttle: { rate: 10, burst: 20 } } as const;
 const transition = { ...sandboxWrite, fn: 'ordersApi', endpoint: 'sandbox-order-transition', limitPerMinute: 100, body: 'optional' } as const;
+/** An approver's decision on sandbox: the body names the approver, so it is required. */
+const approvalDecision = { ...sandboxWrite, fn: 'ordersApi', endpoint: 'sandbox-approval-decision', limitPerMinute: 100, body: 'required' } as const;
 /** A partner's own deliveries and endpoint (docs/webhooks.md, "Inspecting and retrying deliveries"), on both stages. */
 const webhookRead = { host: 'api', fn: 'webhooksApi', credential: 'authorization-bearer', scope: 'webhooks:read', body: 'ignored', errors: GENERAL_ERRORS, sandboxOnly: false } as const;
 const embed = { host: 'embed', fn: 'embed' } as const;
@@ -162,6 +167,20 @@ export const ROUTES = [
   { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/deliver' },
   { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/cancel' },
   { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/refund' },
+  // Approval requests (docs/orders-api.md) are orders-to-be: reading them is `orders:read` with the order reads'
+  // budget, and on sandbox an approver's two decisions share one window, as the order actions do.
+  {
+    ...orderRead,
+    method: 'GET',
+    path: '/v1/organizations/{internalOrgId}/approval-requests',
+    fn: 'ordersApi',
+    endpoint: 'approval-request-list',
+    limitPerMinute: 300,
+    throttle: { rate: 50, burst: 100 },
+  },
+  { ...orderRead, method: 'GET', path: '/v1/approval-requests/{approval_request_id}', fn: 'ordersApi', endpoint: 'approval-request-get', limitPerMinute: 300, throttle: { rate: 50, burst: 100 } },
+  { ...approvalDecision, method: 'POST', path: '/v1/sandbox/approval-requests/{approval_request_id}/approve' },
+  { ...approvalDecision, method: 'POST', path: '/v1/sandbox/approval-requests/{approval_request_id}/reject' },
   // A sample webhook through the real pipeline (docs/webhooks.md, "Test events"). `orders:write` is the sandbox's
   // "make my webhooks fire" scope (docs/decisions.md); each request is one POST to the partner, so its limits are lower.
   {

@@ -122,7 +122,7 @@ export const productImagesBucketName = (prefix: string): string => `${prefix}-pr
 
 /** Lambda handlers, by name; each entry exports `handler`. The HTTP ones serve the routes of functions/routes.ts. */
 export type HttpFunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest' | 'webhooksApi';
-export type FunctionName = HttpFunctionName | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch';
+export type FunctionName = HttpFunctionName | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch' | 'approvalExpiry';
 
 export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   setup: 'functions/api/setup/handler.ts',
@@ -134,6 +134,7 @@ export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   orderOutboxRelay: 'functions/webhooks/handlers/order-outbox-relay.ts',
   orderFanout: 'functions/webhooks/handlers/order-fanout.ts',
   webhookDispatch: 'functions/webhooks/handlers/webhook-dispatch.ts',
+  approvalExpiry: 'functions/approvals/handlers/approval-expiry.ts',
 };
 
 /**
@@ -152,7 +153,16 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
   orderOutboxRelay: 30,
   orderFanout: 30,
   webhookDispatch: 120,
+  // One sweep expires at most 1000 requests, each a read and a transaction: far under a minute.
+  approvalExpiry: 60,
 };
+
+/**
+ * How often the approval expiry sweep runs (an EventBridge schedule in AWS, a timer in
+ * `npm start`). Reads already show a request past its expiry as expired; the sweep records
+ * it and sends its approval.decided, at most this long after the 7 days.
+ */
+export const APPROVAL_EXPIRY_SWEEP_MINUTES = 15;
 
 /** Secrets Manager names, per stage prefix. */
 export const webhookSecretName = (prefix: string, partnerId: string): string => `${prefix}/webhook-secrets/${partnerId}`;

@@ -1,13 +1,14 @@
 /**
- * The `webhooks` section of the partner API document: the six order events, their
- * bodies (from the schemas the publisher validates event data with, `ORDER_EVENT_DATA`,
- * inside the envelope the fan-out serialises) and the headers every delivery carries
- * (set in `functions/webhooks/webhook-dispatcher.ts`). A new delivery header is
- * one entry in `WEBHOOK_HEADERS`; a new data field is a field of its kind's schema.
+ * The `webhooks` section of the partner API document: the six order events and the two
+ * approval events, their bodies (from the schemas the publisher validates event data
+ * with, `WEBHOOK_EVENT_DATA`, inside the envelope the fan-out serialises) and the headers
+ * every delivery carries (set in `functions/webhooks/webhook-dispatcher.ts`). A new
+ * delivery header is one entry in `WEBHOOK_HEADERS`; a new data field is a field of its
+ * kind's schema.
  */
 import { z } from 'zod';
-import { ORDER_EVENT_DATA } from './order-events';
-import type { OrderEventKind } from './order-event-kinds';
+import { WEBHOOK_EVENT_DATA } from './order-events';
+import { WEBHOOK_EVENT_KINDS, type ApprovalEventKind, type OrderEventKind, type WebhookEventKind } from './order-event-kinds';
 import type { NamedSchema } from '../api/openapi/route-document';
 
 export interface WebhookHeaderDocument {
@@ -19,7 +20,7 @@ export interface WebhookHeaderDocument {
 export const WEBHOOK_HEADERS: Readonly<Record<string, WebhookHeaderDocument>> = {
   'X-Service-Event': {
     description: 'The event kind, as in the body\'s `event`.',
-    schema: z.enum(Object.keys(ORDER_EVENT_DATA) as [OrderEventKind, ...OrderEventKind[]]),
+    schema: z.enum(WEBHOOK_EVENT_KINDS),
     example: 'order.created',
   },
   'X-Service-Signature': {
@@ -56,19 +57,19 @@ export const WEBHOOK_HEADERS: Readonly<Record<string, WebhookHeaderDocument>> = 
   },
 };
 
-export interface WebhookDocument {
-  readonly kind: OrderEventKind;
+export interface WebhookDocument<K extends WebhookEventKind = WebhookEventKind> {
+  readonly kind: K;
   readonly summary: string;
   readonly body: NamedSchema;
   readonly example: unknown;
 }
 
-const envelope = <K extends OrderEventKind>(kind: K) =>
+const envelope = <K extends WebhookEventKind>(kind: K) =>
   z.strictObject({
     event: z.literal(kind),
     /** When the change was published (ISO 8601); the same on every attempt. */
     timestamp: z.iso.datetime({ offset: true }),
-    data: ORDER_EVENT_DATA[kind],
+    data: WEBHOOK_EVENT_DATA[kind],
   });
 
 const ORDER_ID = '0b6a4c55-0a57-4c1e-9d36-2f0c1f6e8a11';
@@ -81,7 +82,7 @@ const example = (kind: OrderEventKind, timestamp: string, data: Record<string, u
   data: { order_id: ORDER_ID, partner_org_id: 'acme-1', ...data },
 });
 
-export const ORDER_WEBHOOKS: readonly WebhookDocument[] = [
+export const ORDER_WEBHOOKS: readonly WebhookDocument<OrderEventKind>[] = [
   {
     kind: 'order.created',
     summary: 'A new order is placed',
@@ -153,3 +154,57 @@ export const ORDER_WEBHOOKS: readonly WebhookDocument[] = [
     }),
   },
 ];
+
+const APPROVAL_REQUEST_ID = '3d9a7c1e-8f2b-4a65-b0d4-6e1f2a3b4c5d';
+
+/**
+ * The approval kinds: sent only to endpoints subscribed to them (the operator lists them
+ * in the endpoint's events), so an endpoint set up without them keeps receiving exactly
+ * the order kinds.
+ */
+export const APPROVAL_WEBHOOKS: readonly WebhookDocument<ApprovalEventKind>[] = [
+  {
+    kind: 'approval.requested',
+    summary: "A user submits a cart above their order limit for approval (nothing is ordered yet)",
+    body: { name: 'ApprovalRequestedEvent', schema: envelope('approval.requested') },
+    example: {
+      event: 'approval.requested',
+      timestamp: '2026-11-22T11:00:00.000Z',
+      data: {
+        approval_request_id: APPROVAL_REQUEST_ID,
+        partner_org_id: 'acme-1',
+        internal_user_id: 'u-1',
+        user_email: 'ada@acme.test',
+        items: ITEMS,
+        subtotal: 25,
+        tax: 1.56,
+        shipping: 5,
+        total: 31.56,
+        po_number: 'PO-2026-0042',
+        notes: null,
+        created_at: '2026-11-22T11:00:00.000Z',
+        expires_at: '2026-11-29T11:00:00.000Z',
+      },
+    },
+  },
+  {
+    kind: 'approval.decided',
+    summary: 'An approval request reaches its one outcome: approved (its order.created follows), rejected, withdrawn or expired',
+    body: { name: 'ApprovalDecidedEvent', schema: envelope('approval.decided') },
+    example: {
+      event: 'approval.decided',
+      timestamp: '2026-11-22T12:00:00.000Z',
+      data: {
+        approval_request_id: APPROVAL_REQUEST_ID,
+        partner_org_id: 'acme-1',
+        decision: 'approved',
+        decided_by: { internal_user_id: 'u-2', email: 'grace@acme.test' },
+        order_id: ORDER_ID,
+        decided_at: '2026-11-22T12:00:00.000Z',
+      },
+    },
+  },
+];
+
+/** Every webhook kind's document, the order kinds first. */
+export const WEBHOOKS: readonly WebhookDocument[] = [...ORDER_WEBHOOKS, ...APPROVAL_WEBHOOKS];

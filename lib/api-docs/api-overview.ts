@@ -10,7 +10,8 @@ import { EMBEDDED_SESSION_IDLE_MS, EMBEDDED_SESSION_MAX_MS } from '../../functio
 import { SESSION_TOKEN_LIFETIME_MS } from '../../functions/domain/sessions/session-token';
 import { MAX_EMAIL_LENGTH, MAX_TEXT_LENGTH } from '../../functions/domain/validation-issues';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../functions/api/pipeline/json-body';
-import { ORDER_WEBHOOKS } from '../../functions/api/openapi/partner-api';
+import { WEBHOOKS } from '../../functions/api/openapi/partner-api';
+import { APPROVAL_TTL_MS } from '../../functions/domain/approvals/approval-request';
 import type { DocumentedRoute } from '../../functions/api/openapi/route-document';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
 import { INVALID_API_KEY_MESSAGE } from '../../functions/domain/errors';
@@ -28,10 +29,10 @@ const orderStatusRows = Object.entries(ORDER_TRANSITIONS)
   .map(([action, { from, to }]) => `| ${from.map((status) => `\`${status}\``).join(' or ')} | ${action} | \`${to}\` | \`order.${to}\` |`)
   .join('\n');
 
-const eventRows = ORDER_WEBHOOKS.map((webhook) => `| \`${webhook.kind}\` | ${webhook.summary} |`).join('\n');
+const eventRows = WEBHOOKS.map((webhook) => `| \`${webhook.kind}\` | ${webhook.summary}${webhook.kind.startsWith('approval.') ? ' (only to endpoints subscribed to it)' : ''} |`).join('\n');
 
 /** Built from the document's routes, so its tables of scopes and limits list exactly the routes it describes. */
-export const apiOverview = (routes: readonly DocumentedRoute[]): string => `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders (and, on sandbox, place and advance orders so your CI sees every webhook); receive signed order webhooks, and inspect and retry their deliveries.
+export const apiOverview = (routes: readonly DocumentedRoute[]): string => `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders and approval requests (and, on sandbox, place and advance orders and decide approval requests so your CI sees every webhook); receive signed order and approval webhooks, and inspect and retry their deliveries.
 
 All paths start with \`/v1\` and are appended to the environment's address (without \`/v1\`). Requests and responses are JSON: send \`Content-Type: application/json\` with a JSON object body. Every response carries \`Request-Id\`; quote it when asking us about a request. The API sends no CORS headers: keys belong on servers, never in browsers.
 
@@ -64,16 +65,16 @@ ${routeRows(routes)}
 
 | Status | Meaning |
 |---|---|
-| 200 | Success (201 for a sandbox order created) |
+| 200 | Success (201 for a sandbox order created; 202 for a sandbox order above the user's order limit, submitted for approval instead) |
 | 400 | The request is invalid; \`details\` lists every problem |
 | 401 | No usable API key. A missing, malformed, unknown, revoked or other-environment key always answers \`message\` \`${INVALID_API_KEY_MESSAGE}\` (which of these it was is never told); a key in the wrong header, in both headers or in one header twice answers a message that says what to send instead |
 | 403 | The key lacks the route's scope, or the resource is another partner's |
 | 404 | No such resource of yours (locally, also a path nothing serves: \`code\` \`NOT_FOUND\`; deployed, API Gateway answers an unknown path with \`{"message":"Not Found"}\`) |
-| 409 | Conflict with the current state (a user that exists, an \`Idempotency-Key\` in flight, an order change its status does not allow) |
+| 409 | Conflict with the current state (a user that exists, an \`Idempotency-Key\` in flight, an order change its status does not allow, an approval request decided before) |
 | 429 | Over the route's rate limit: wait \`retry_after\` seconds (also \`Retry-After\`) |
 | 500 | Our failure: retry with exponential backoff; nothing was half-written |
 
-The general error body (setup, the order routes, and every authentication, permission and rate-limit failure on every route) always has the same four fields (an order change its status does not allow adds \`data\`):
+The general error body (setup, the order routes, and every authentication, permission and rate-limit failure on every route) always has the same four fields (an order change its status does not allow, and a decision of an approval request no longer pending, add \`data\`):
 
 | Field | Type | Notes |
 |---|---|---|
@@ -122,9 +123,19 @@ ${orderStatusRows}
 
 Any other change is refused. Organizations are created once per \`internalOrgId\`; a later setup with the same \`internalOrgId\` adds a user to it.
 
+Approval request status (a cart above its user's \`orderLimit\`, submitted instead of ordered; each request has exactly one outcome, whichever comes first):
+
+| From | Moved by | To | Webhook |
+|---|---|---|---|
+| (new) | the user submits it (module checkout), or a sandbox order above the limit | \`pending\` | \`approval.requested\` |
+| \`pending\` | an approver of the organization, not the requester, approves it | \`approved\`: the order is placed as submitted | \`approval.decided\`, then \`order.created\` with \`approved_by\` |
+| \`pending\` | an approver rejects it with a reason | \`rejected\` | \`approval.decided\` |
+| \`pending\` | the requester withdraws it (module) | \`withdrawn\` | \`approval.decided\` |
+| \`pending\` | no decision within ${APPROVAL_TTL_MS / 86_400_000} days | \`expired\` | \`approval.decided\` |
+
 ## Webhooks
 
-Configured by the operator (your HTTPS URL, the event kinds you want, optionally your own signing secret); no API changes it. \`GET /v1/webhooks/endpoint\` shows it (never the secret), \`GET /v1/webhooks/deliveries[/{delivery_id}]\` lists your deliveries with every attempt and the exact body, and \`POST /v1/webhooks/deliveries/{delivery_id}/retry\` sends one again now.
+Configured by the operator (your HTTPS URL, the event kinds you want, optionally your own signing secret); no API changes it. An endpoint gets the order kinds unless its kinds are listed; the approval kinds only when listed. \`GET /v1/webhooks/endpoint\` shows it (never the secret), \`GET /v1/webhooks/deliveries[/{delivery_id}]\` lists your deliveries with every attempt and the exact body, and \`POST /v1/webhooks/deliveries/{delivery_id}/retry\` sends one again now.
 
 | Event | Sent when |
 |---|---|

@@ -6,7 +6,7 @@
  */
 import type * as core from 'zod/v4/core';
 import { IdempotencyKey } from '../../functions/api/pipeline/idempotency-key';
-import { documentedRoutes, ORDER_WEBHOOKS, WEBHOOK_HEADERS } from '../../functions/api/openapi/partner-api';
+import { documentedRoutes, WEBHOOK_HEADERS, WEBHOOKS } from '../../functions/api/openapi/partner-api';
 import { RESPONSE_HEADERS } from '../../functions/api/openapi/response-headers';
 import type { DocumentedRoute, NamedSchema, ResponseDocument } from '../../functions/api/openapi/route-document';
 import { ROUTES, type Route } from '../../functions/routes';
@@ -81,13 +81,13 @@ export function buildOpenApiDocument(table: readonly Route[] = ROUTES): OpenApiD
     operations[route.method] = operation(route, components);
   }
   const webhooks: Record<string, Record<string, JsonSchema>> = {};
-  for (const webhook of ORDER_WEBHOOKS) {
+  for (const webhook of WEBHOOKS) {
     webhooks[webhook.kind] = {
       post: {
         operationId: `${webhook.kind.replace('.', '_')}_webhook`,
         tags: ['Webhooks'],
         summary: webhook.summary,
-        description: `We POST this to your webhook URL when ${webhook.summary.charAt(0).toLowerCase()}${webhook.summary.slice(1)}. Verify \`X-Service-Signature\` over the raw body before parsing; de-duplicate by \`X-Service-Delivery-ID\`.`,
+        description: `We POST this to your webhook URL when ${webhook.summary.charAt(0).toLowerCase()}${webhook.summary.slice(1)}.${webhook.kind.startsWith('approval.') ? ' Sent only to an endpoint subscribed to it: an endpoint set up without the approval kinds gets the order kinds only.' : ''} Verify \`X-Service-Signature\` over the raw body before parsing; de-duplicate by \`X-Service-Delivery-ID\`.`,
         security: [],
         parameters: Object.entries(WEBHOOK_HEADERS).map(([name, header]) => ({
           name,
@@ -116,7 +116,7 @@ export function buildOpenApiDocument(table: readonly Route[] = ROUTES): OpenApiD
     info: {
       title: 'Partner embed API',
       version: '1.0.0',
-      summary: 'Provision organizations and users, embed the procurement module, receive order webhooks.',
+      summary: 'Provision organizations and users, embed the procurement module, receive order and approval webhooks.',
       description: apiOverview(routes),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
@@ -152,7 +152,9 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Catalog: 'The products your users can order.',
   Orders: "Your organizations' orders, to reconcile what a missed webhook would have told you.",
   'Sandbox orders': 'Sandbox only: place and advance orders so your CI can produce every webhook without a browser.',
-  Webhooks: 'What we send to your webhook URL when an order changes.',
+  'Approval requests': "Carts above their user's order limit, waiting for (or given) an approver's decision: orders-to-be.",
+  'Sandbox approval requests': "Sandbox only: decide approval requests as one of your approvers, so your CI drives the approval flow without a browser.",
+  Webhooks: 'What we send to your webhook URL when an order changes or an approval request is made or decided.',
 };
 
 function operation(route: DocumentedRoute, components: SchemaComponents): JsonSchema {

@@ -64,18 +64,31 @@ export function renderSdkTypes(document: OpenApiDocument): string {
     // An object without properties is `Record<string, never>`, which an interface cannot spell.
     return schema.type === 'object' && type.startsWith('{') ? `export interface ${name} ${type}` : `export type ${name} = ${type};`;
   });
-  const events = Object.values(document.webhooks).map((methods) => {
-    const media = ((methods.post?.requestBody as JsonSchema).content as Record<string, JsonSchema>)['application/json'] as JsonSchema;
-    return typeOf(media.schema as JsonSchema, '');
-  });
+  const eventsOf = (prefix: string) =>
+    Object.entries(document.webhooks)
+      .filter(([kind]) => kind.startsWith(prefix))
+      .map(([, methods]) => {
+        const media = ((methods.post?.requestBody as JsonSchema).content as Record<string, JsonSchema>)['application/json'] as JsonSchema;
+        return typeOf(media.schema as JsonSchema, '');
+      });
   return [
     '// Generated from docs/openapi.json by `npm run openapi`; do not edit.',
     '',
     ...declarations.flatMap((declaration) => [declaration, '']),
     '/** Every order webhook body, told apart by `event`. */',
-    `export type OrderEvent = ${events.join(' | ')};`,
+    `export type OrderEvent = ${eventsOf('order.').join(' | ')};`,
     '',
     "export type OrderEventKind = OrderEvent['event'];",
+    '',
+    '/** Every approval webhook body, told apart by `event` (sent only to endpoints subscribed to the approval kinds). */',
+    `export type ApprovalEvent = ${eventsOf('approval.').join(' | ')};`,
+    '',
+    "export type ApprovalEventKind = ApprovalEvent['event'];",
+    '',
+    '/** Every webhook body, told apart by `event`: what `webhooks.constructEvent` returns. */',
+    'export type WebhookEvent = OrderEvent | ApprovalEvent;',
+    '',
+    "export type WebhookEventKind = WebhookEvent['event'];",
     '',
   ].join('\n');
 }

@@ -6,6 +6,7 @@ import { functionEnvironment } from '../../functions/resources/function-environm
 import { ENVIRONMENTS, STAGES, type EnvironmentConfig, type Stage } from '../../functions/resources/stages';
 import { TABLES, type FunctionName, type TableName } from '../../functions/resources/resource-definitions';
 import { Alarms } from './constructs/alarms';
+import { ApprovalExpiry } from './constructs/approval-expiry';
 import { OperationsDashboard } from './constructs/dashboard';
 import { Api } from './constructs/api';
 import { NodeFunction } from './constructs/node-function';
@@ -29,8 +30,9 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> =
     setup: { read: ['partners'], readWrite: ['organizations', 'identityUsers', 'idempotency', 'rateLimits', 'sessions'] },
     handshake: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions', 'rateLimits'] },
     embed: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['sessions', 'carts', 'orders'] },
-    // Writes orders only through the sandbox routes; see `tableAccess` for production.
-    ordersApi: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['orders', 'rateLimits'] },
+    // Writes orders and approval requests only through the sandbox routes (whose decisions keep their
+    // Idempotency-Key records); see `tableAccess` for production.
+    ordersApi: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['orders', 'rateLimits', 'idempotency'] },
     // Sandbox only (see `tableAccess`): keys and the webhook endpoint, the organizations a sample names.
     webhookTest: { read: ['partners', 'organizations'], readWrite: ['rateLimits'] },
     // The partner's deliveries and endpoint: a retry starts a new chain on the delivery (webhooks) and queues it.
@@ -38,11 +40,14 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> =
     orderOutboxRelay: { read: [], readWrite: [] },
     orderFanout: { read: ['partners', 'organizations'], readWrite: ['webhooks'] },
     webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
+    // Each expiry is a read and one transaction (the request, its due item, its outbox event) in the orders table.
+    approvalExpiry: { read: [], readWrite: ['orders'] },
   };
 
 /**
- * Production has no sandbox routes, so its order API only reads orders, and its
- * webhookTest function (which no route reaches there) may touch nothing.
+ * Production has no sandbox routes, so its order API only reads orders (and approval
+ * requests, in the same table) and keeps no Idempotency-Key records, and its webhookTest
+ * function (which no route reaches there) may touch nothing.
  */
 const tableAccess = (stage: Stage, name: FunctionName): TableAccess => {
   if (stage === 'sandbox') return TABLE_ACCESS[name];
@@ -88,6 +93,7 @@ export class ServiceStack extends Stack {
     const secrets = new Secrets(this, 'Secrets', { config });
     secrets.stripeSecret.grantRead(setup);
     const webhooks = new Webhooks(this, 'Webhooks', { config, queues, secrets, ordersTable: tables.table.orders, environment });
+    const approvalExpiry = new ApprovalExpiry(this, 'ApprovalExpiry', { config, environment });
 
     const functions = (this.functions = {
       setup,
@@ -99,6 +105,7 @@ export class ServiceStack extends Stack {
       orderOutboxRelay: webhooks.orderOutboxRelay,
       orderFanout: webhooks.orderFanout,
       webhookDispatch: webhooks.webhookDispatch,
+      approvalExpiry: approvalExpiry.sweep,
     });
     for (const name of Object.keys(TABLE_ACCESS) as FunctionName[]) {
       const access = tableAccess(config.stage, name);

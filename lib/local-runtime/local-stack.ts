@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createAwsClients } from '../../functions/adapters/aws-clients';
 import { loadRuntimeConfig, type RuntimeConfig } from '../../functions/config';
 import { createDependencies, type Dependencies, type DependencyOverrides, type FunctionDependencies } from '../../functions/container';
+import { type ApprovalExpiryResult, createApprovalExpiryHandler } from '../../functions/approvals/handlers/approval-expiry';
 import { createEmbedHandler } from '../../functions/embed-host/handler';
 import { createHandshakeHandler } from '../../functions/api/handshake/handler';
 import { createOrdersApiHandler } from '../../functions/api/orders/handler';
@@ -13,7 +14,15 @@ import { createWebhookTestHandler } from '../../functions/api/webhook-test/handl
 import { createWebhooksApiHandler } from '../../functions/api/webhook-deliveries/handler';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
-import { FUNCTION_TIMEOUT_SECONDS, ORDER_OUTBOX_BATCH_SIZE, QUEUES, type QueueName, queueName, tableName } from '../../functions/resources/resource-definitions';
+import {
+  APPROVAL_EXPIRY_SWEEP_MINUTES,
+  FUNCTION_TIMEOUT_SECONDS,
+  ORDER_OUTBOX_BATCH_SIZE,
+  QUEUES,
+  type QueueName,
+  queueName,
+  tableName,
+} from '../../functions/resources/resource-definitions';
 import { type Route, ROUTES, routesOn } from '../../functions/routes';
 import type { Stage } from '../../functions/resources/stages';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
@@ -25,6 +34,7 @@ import { apiGatewayListener, type LocalPage, type LocalRoute } from './api-gatew
 import { checkDependencies } from './dependency-health';
 import { provisionLocalResources } from './provision';
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from './queue-poller';
+import { type ScheduledJob, scheduledJob } from './scheduled-job';
 import { seedCatalog } from './seed';
 import { createStreamConsumer, type StreamConsumer } from './stream-poller';
 import type { StandIns } from './stand-ins';
@@ -39,7 +49,10 @@ export interface LocalStackOptions extends DependencyOverrides {
   readonly stripeSecretKey?: string;
   readonly extraEnvironment?: Record<string, string>;
   readonly pages?: readonly LocalPage[];
-  /** Poll the queues and the orders stream continuously (default); tests that step consumers by hand turn it off. */
+  /**
+   * Poll the queues and the orders stream continuously, and run the scheduled jobs on
+   * their schedule (default); tests that step consumers and jobs by hand turn it off.
+   */
   readonly queuePollers?: boolean;
   /**
    * The data directory (`npm start`: `.local/`): the orders stream's reader keeps its
@@ -58,6 +71,8 @@ export interface LocalStack {
   readonly consumers: Record<QueueName, QueueConsumer>;
   /** The orders stream's consumer (the outbox relay), running unless `queuePollers: false`. */
   readonly orderOutbox: StreamConsumer;
+  /** The approval expiry sweep, run as its EventBridge schedule runs the Lambda (every APPROVAL_EXPIRY_SWEEP_MINUTES), unless `queuePollers: false`. */
+  readonly approvalExpiry: ScheduledJob<ApprovalExpiryResult>;
   close(): Promise<void>;
 }
 
@@ -153,10 +168,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     onError: (error) => deps.logger.error({ msg: 'stream poller error', table: 'orders', error: String(error) }),
     ...(options.dataDir ? { positionFile: join(options.dataDir, ORDER_OUTBOX_POSITION_FILE) } : {}),
   });
+  const expireApprovals = createApprovalExpiryHandler(built(deps.functions.approvalExpiry));
+  // The handler reads the injected clock, as it reads the system clock on Lambda; the event only names the time.
+  const approvalExpiry = scheduledJob(() => expireApprovals({ time: deps.clock.now().toISOString() }), {
+    intervalMs: APPROVAL_EXPIRY_SWEEP_MINUTES * 60_000,
+    onError: (error) => deps.logger.error({ msg: 'approval expiry sweep failed', error: String(error) }),
+  });
   await seedCatalog(deps);
   if (options.queuePollers ?? true) {
     Object.values(consumers).forEach((consumer) => consumer.start());
     orderOutbox.start();
+    approvalExpiry.start();
   }
 
   server.on(
@@ -174,8 +196,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     queueUrls,
     consumers,
     orderOutbox,
+    approvalExpiry,
     close: async () => {
-      await Promise.all([...Object.values(consumers), orderOutbox].map((consumer) => consumer.stop()));
+      await Promise.all([...Object.values(consumers), orderOutbox, approvalExpiry].map((consumer) => consumer.stop()));
       await new Promise<void>((done) => {
         server.closeAllConnections();
         server.close(() => done());

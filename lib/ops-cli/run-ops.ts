@@ -6,6 +6,7 @@ import type { Dependencies } from '../../functions/container';
 import { DomainError, ValidationFailed } from '../../functions/domain/errors';
 import { fieldLabel, toValidationIssues, type ValidationIssue } from '../../functions/domain/validation';
 import type { Stage } from '../../functions/resources/stages';
+import { approvalCommands } from './approval-commands';
 import { catalogCommands } from './catalog-commands';
 import { deliveryCommands } from './delivery-commands';
 import { keyCommands } from './key-commands';
@@ -32,6 +33,7 @@ export const COMMANDS: CommandTable = {
   ...webhookCommands,
   ...catalogCommands,
   ...orderCommands,
+  ...approvalCommands,
   ...logCommands,
   ...orderEventCommands,
   ...deliveryCommands,

@@ -3,7 +3,7 @@
  * their own, e.g. one product of the catalog or one line of an order. Derived, never
  * written out, so they follow docs/openapi.json.
  */
-import type { CatalogProductList, Order, WebhookDelivery, WebhookDeliveryList } from './api-types.js';
+import type { ApprovalDecidedEvent, ApprovalRequest, CatalogProductList, Order, WebhookDelivery, WebhookDeliveryList } from './api-types.js';
 
 export type CatalogProduct = CatalogProductList['data'][number];
 export type OrderStatus = Order['status'];
@@ -11,3 +11,5 @@ export type OrderItem = Order['items'][number];
 export type WebhookDeliverySummary = WebhookDeliveryList['data'][number];
 export type WebhookDeliveryAttempt = WebhookDelivery['attempts'][number];
 export type WebhookDeliveryStatus = WebhookDelivery['status'];
+export type ApprovalRequestStatus = ApprovalRequest['status'];
+export type ApprovalDecision = ApprovalDecidedEvent['data']['decision'];

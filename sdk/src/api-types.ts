@@ -602,6 +602,47 @@ export interface OrderChange {
   };
 }
 
+export interface ApprovalRequestChange {
+  success: true;
+  approval_request: {
+    id: string;
+    object: "approval_request";
+    status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
+    partner_org_id: string;
+    internal_user_id: string;
+    user_email: string;
+    po_number: string | null;
+    notes: string | null;
+    items: Array<{
+      product_id: string;
+      name: string;
+      unit: string;
+      quantity: number;
+      price: number;
+    }>;
+    subtotal: number;
+    tax: number;
+    shipping: number;
+    total: number;
+    shipping_address: {
+      line1: string;
+      line2?: string;
+      city: string;
+      state: string;
+      zip: string;
+    };
+    created_at: string;
+    expires_at: string;
+    decided_at: string | null;
+    decided_by: {
+      internal_user_id: string;
+      email: string;
+    } | null;
+    reason: string | null;
+    order_id: string | null;
+  };
+}
+
 export interface SandboxOrderBadRequestError {
   error: "Validation Error";
   message: string;
@@ -670,6 +711,213 @@ export interface RefundOrderRequest {
   amount?: number;
   reason?: string;
 }
+
+export interface ApprovalRequestList {
+  data: Array<{
+    id: string;
+    object: "approval_request";
+    status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
+    partner_org_id: string;
+    internal_user_id: string;
+    user_email: string;
+    po_number: string | null;
+    notes: string | null;
+    items: Array<{
+      product_id: string;
+      name: string;
+      unit: string;
+      quantity: number;
+      price: number;
+    }>;
+    subtotal: number;
+    tax: number;
+    shipping: number;
+    total: number;
+    shipping_address: {
+      line1: string;
+      line2?: string;
+      city: string;
+      state: string;
+      zip: string;
+    };
+    created_at: string;
+    expires_at: string;
+    decided_at: string | null;
+    decided_by: {
+      internal_user_id: string;
+      email: string;
+    } | null;
+    reason: string | null;
+    order_id: string | null;
+  }>;
+  has_more: boolean;
+}
+
+export interface ApprovalRequest {
+  id: string;
+  object: "approval_request";
+  status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
+  partner_org_id: string;
+  internal_user_id: string;
+  user_email: string;
+  po_number: string | null;
+  notes: string | null;
+  items: Array<{
+    product_id: string;
+    name: string;
+    unit: string;
+    quantity: number;
+    price: number;
+  }>;
+  subtotal: number;
+  tax: number;
+  shipping: number;
+  total: number;
+  shipping_address: {
+    line1: string;
+    line2?: string;
+    city: string;
+    state: string;
+    zip: string;
+  };
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  decided_by: {
+    internal_user_id: string;
+    email: string;
+  } | null;
+  reason: string | null;
+  order_id: string | null;
+}
+
+export interface ApprovalRequestNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "APPROVAL_REQUEST_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface SandboxApproveRequest {
+  internal_user_id: string;
+}
+
+export interface SandboxDecisionBadRequestError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED" | "PROFILE_NOT_LINKED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface SandboxDecisionForbiddenError {
+  error: "Forbidden";
+  message: string;
+  code: "FORBIDDEN" | "APPROVAL_FORBIDDEN" | "SELF_APPROVAL_FORBIDDEN";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface SandboxDecisionNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "APPROVAL_REQUEST_NOT_FOUND" | "PROFILE_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export type ApproveConflictError = {
+  error: "Conflict";
+  message: string;
+  code: "APPROVAL_NOT_PENDING";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+  data: {
+    approval_request_id: string;
+    status: "approved" | "rejected" | "expired" | "withdrawn";
+  };
+} | {
+  error: "Conflict";
+  message: string;
+  code: "APPROVAL_CANNOT_BE_PLACED";
+  details: Array<{
+    code: "SHIPPING_LOCATION_UNAVAILABLE" | "REQUESTER_INACTIVE";
+    message: string;
+    path: string[];
+  }>;
+} | {
+  error: "Conflict";
+  message: string;
+  code: "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+} | {
+  error: "Conflict";
+  message: string;
+  code: "CONCURRENT_MODIFICATION";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+};
+
+export interface SandboxRejectRequest {
+  internal_user_id: string;
+  reason: string;
+}
+
+export type RejectConflictError = {
+  error: "Conflict";
+  message: string;
+  code: "APPROVAL_NOT_PENDING";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+  data: {
+    approval_request_id: string;
+    status: "approved" | "rejected" | "expired" | "withdrawn";
+  };
+} | {
+  error: "Conflict";
+  message: string;
+  code: "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+} | {
+  error: "Conflict";
+  message: string;
+  code: "CONCURRENT_MODIFICATION";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+};
 
 export interface WebhookTestRequest {
   event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded";
@@ -944,7 +1192,59 @@ export interface OrderRefundedEvent {
   };
 }
 
+export interface ApprovalRequestedEvent {
+  event: "approval.requested";
+  timestamp: string;
+  data: {
+    approval_request_id: string;
+    partner_org_id: string;
+    internal_user_id: string;
+    user_email: string;
+    items: Array<{
+      product_id: string;
+      name: string;
+      quantity: number;
+      price: number;
+    }>;
+    subtotal: number;
+    tax: number;
+    shipping: number;
+    total: number;
+    po_number: string | null;
+    notes: string | null;
+    created_at: string;
+    expires_at: string;
+  };
+}
+
+export interface ApprovalDecidedEvent {
+  event: "approval.decided";
+  timestamp: string;
+  data: {
+    approval_request_id: string;
+    partner_org_id: string;
+    decision: "approved" | "rejected" | "expired" | "withdrawn";
+    decided_by?: {
+      internal_user_id: string;
+      email: string;
+    };
+    order_id?: string;
+    reason?: string;
+    decided_at: string;
+  };
+}
+
 /** Every order webhook body, told apart by `event`. */
 export type OrderEvent = OrderCreatedEvent | OrderConfirmedEvent | OrderShippedEvent | OrderDeliveredEvent | OrderCancelledEvent | OrderRefundedEvent;
 
 export type OrderEventKind = OrderEvent['event'];
+
+/** Every approval webhook body, told apart by `event` (sent only to endpoints subscribed to the approval kinds). */
+export type ApprovalEvent = ApprovalRequestedEvent | ApprovalDecidedEvent;
+
+export type ApprovalEventKind = ApprovalEvent['event'];
+
+/** Every webhook body, told apart by `event`: what `webhooks.constructEvent` returns. */
+export type WebhookEvent = OrderEvent | ApprovalEvent;
+
+export type WebhookEventKind = WebhookEvent['event'];

@@ -67,7 +67,7 @@ export class PartnerNotFoundError extends PartnerError {
   override readonly name = 'PartnerNotFoundError';
 }
 
-/** 409: conflicts with the current state (`USER_ALREADY_EXISTS`, `IDEMPOTENCY_KEY_IN_USE`, `INVALID_ORDER_TRANSITION`). */
+/** 409: conflicts with the current state (`USER_ALREADY_EXISTS`, `IDEMPOTENCY_KEY_IN_USE`, `INVALID_ORDER_TRANSITION`, `APPROVAL_NOT_PENDING`: `body.data` says what became of the request). */
 export class PartnerConflictError extends PartnerError {
   override readonly name = 'PartnerConflictError';
 }

@@ -1,4 +1,5 @@
 import { HttpTransport, type TransportOptions } from './http-transport.js';
+import { ApprovalRequests, SandboxApprovalRequests } from './resources/approval-requests.js';
 import { Catalog } from './resources/catalog.js';
 import { Orders } from './resources/orders.js';
 import { Organizations } from './resources/organizations.js';
@@ -27,7 +28,10 @@ export class PartnerClient {
   readonly sessions: Sessions;
   readonly catalog: Catalog;
   readonly orders: Orders;
-  readonly sandbox: { readonly orders: SandboxOrders };
+  /** Carts above their user's order limit, waiting for (or given) an approver's decision. */
+  readonly approvalRequests: ApprovalRequests;
+  /** Sandbox only: place and advance orders, and decide approval requests as one of your approvers. */
+  readonly sandbox: { readonly orders: SandboxOrders; readonly approvalRequests: SandboxApprovalRequests };
   /**
    * Verifying deliveries (`verify`, `constructEvent`; no key needed), your delivery log
    * (`deliveries.list`, `retrieve`, `retry`) and endpoint (`endpoint.retrieve`), and, on sandbox, `sendTest`.
@@ -41,7 +45,8 @@ export class PartnerClient {
     this.sessions = new Sessions(transport);
     this.catalog = new Catalog(transport);
     this.orders = new Orders(transport);
-    this.sandbox = { orders: new SandboxOrders(transport) };
+    this.approvalRequests = new ApprovalRequests(transport);
+    this.sandbox = { orders: new SandboxOrders(transport), approvalRequests: new SandboxApprovalRequests(transport) };
     const tests = new WebhookTests(transport);
     this.webhooks = {
       ...webhooks,

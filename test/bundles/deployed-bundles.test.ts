@@ -248,6 +248,24 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     expect(webhook!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
   });
 
+  it('the approval expiry bundle, run as its EventBridge schedule runs it, expires a request undecided for 7 days', async () => {
+    const profile = await stack.deps.organizations.getProfile(profileId as ProfileId);
+    const organization = profile && (await stack.deps.organizations.getOrganization(profile.partnerId, profile.internalOrgId));
+    if (!profile || !organization) throw new Error('the profile setup made is not stored');
+    // The bundle reads the real clock, so the request is made 8 real days ago; the test clock then goes back to where it was.
+    const before = stack.clock.now();
+    stack.clock.set(new Date(Date.now() - 8 * 24 * 3600 * 1000));
+    await stack.deps.cartService.add(profile.id, 'GLV-NIT-M-100' as ProductId, 1);
+    const request = await stack.deps.approvalService.submit({ partner: { id: profile.partnerId }, profile, organization });
+    stack.clock.set(before);
+
+    const scheduled = { version: '0', id: randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: new Date().toISOString(), resources: [], detail: {} };
+    const invocation = await run<{ expired: number }>('approvalExpiry', scheduled);
+    expect(invocation.result).toEqual({ expired: 1 });
+    expect(invocation.logs).toContainEqual(expect.objectContaining({ level: 'info', msg: 'approval expiry sweep', expired: 1, approvalRequestIds: [request.id] }));
+    expect(await stack.deps.approvalService.get(request.id, { partnerId: profile.partnerId })).toMatchObject({ status: 'expired', decidedAt: request.expiresAt, version: 2 });
+  });
+
   it('every API route’s bundle, sandbox routes included, refuses a request without a key: 401, logged as Unauthorized', async () => {
     for (const route of routesOn('sandbox').filter((r) => r.host === 'api')) {
       const path = route.path.replace(/\{[^}]+\}/g, randomUUID());

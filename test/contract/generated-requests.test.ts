@@ -38,11 +38,13 @@ interface KnownValues {
   readonly profileId: string;
   readonly orderId: string;
   readonly shippingLocationId: string;
+  /** A pending approval request of a colleague's (the user is a buyer, so deciding it is refused past validation). */
+  readonly approvalRequestId: string;
 }
 
 const ACTIVE_PRODUCTS = SEED_CATALOG.filter((product) => product.active).map((product) => product.product_id);
 
-/** A partner of its own per operation (so rate limits stay far), with a user who has placed an order. */
+/** A partner of its own per operation (so rate limits stay far), with a user who has placed an order, and a colleague's approval request. */
 async function aPartnerWithAnOrder(security: string): Promise<KnownValues> {
   const partner = await stack.createPartner();
   const { profile, organization, locations } = await provisionProfile(stack.deps, partner.partnerId, aSetupBody());
@@ -53,6 +55,14 @@ async function aPartnerWithAnOrder(security: string): Promise<KnownValues> {
     { Authorization: `Bearer ${partner.apiKey}` },
   );
   expect(placed.status, placed.text).toBe(201);
+  const colleague = aSetupBody({ internalOrgId: organization.internalOrgId });
+  const requester = await provisionProfile(stack.deps, partner.partnerId, { ...colleague, user: { ...colleague.user, orderLimit: 1 } as typeof colleague.user });
+  const requested = await stack.post(
+    '/v1/sandbox/orders',
+    { profile_id: requester.profile.id, items: [{ product_id: ACTIVE_PRODUCTS[0], quantity: 1 }] },
+    { Authorization: `Bearer ${partner.apiKey}` },
+  );
+  expect(requested.status, requested.text).toBe(202);
   return {
     headers,
     internalOrgId: organization.internalOrgId,
@@ -60,6 +70,7 @@ async function aPartnerWithAnOrder(security: string): Promise<KnownValues> {
     profileId: profile.id,
     orderId: placed.body.order.id as string,
     shippingLocationId: locations[0]!.internalShippingLocationId,
+    approvalRequestId: requested.body.approval_request.id as string,
   };
 }
 
@@ -116,6 +127,10 @@ function withKnownValues(value: unknown, known: KnownValues, name?: string): unk
       return known.orderId;
     case 'internal_shipping_location_id':
       return known.shippingLocationId;
+    case 'approval_request_id':
+      return known.approvalRequestId;
+    case 'internalOrgId':
+      return known.internalOrgId;
     default:
       return value;
   }

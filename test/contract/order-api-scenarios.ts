@@ -282,6 +282,13 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
           return place(partner, { internal_user_id: undefined, profile_id: partner.buyer.profile.id, internal_shipping_location_id: 'loc-main' });
         }],
       ],
+      202: [
+        ["above the user's order limit: an approval request", async () => {
+          const partner = await anOrderingPartner();
+          await stackOf().deps.functions.setup.partnerUsers.update(partner.partnerId, partner.buyer.organization.internalOrgId, partner.buyer.profile.internalUserId, { orderLimit: 100 });
+          return place(partner);
+        }],
+      ],
       400: [
         ['no items', async () => place(await anOrderingPartner(), { items: [] })],
         ['malformed JSON', async () => stackOf().post('/v1/sandbox/orders', '{', (await anOrderingPartner()).headers)],

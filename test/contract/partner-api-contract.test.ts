@@ -13,6 +13,7 @@ import { DOCUMENTED_ROUTES, responseProblems } from '../support/api-document';
 import { FaultyPayments } from '../support/fault-injection';
 import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
 import { exhaustRateLimit } from '../support/rate-limit';
+import { approvalRequestScenarios } from './approval-request-scenarios';
 import { orderApiScenarios, type Scenario } from './order-api-scenarios';
 import { organizationChangeScenarios } from './organization-change-scenarios';
 import { webhookDeliveriesScenarios } from './webhook-deliveries-scenarios';
@@ -252,6 +253,7 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
   },
   ...orderApiScenarios(() => stack),
   ...organizationChangeScenarios(() => stack),
+  ...approvalRequestScenarios(() => stack),
   ...webhookDeliveriesScenarios(() => stack, () => receiver.url),
 };
 

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ENVIRONMENTS, STAGES, type Stage } from '../../functions/resources/stages';
 import { ROUTES, routeKey, routesOn } from '../../functions/routes';
 import {
+  APPROVAL_EXPIRY_SWEEP_MINUTES,
+  FUNCTION_TIMEOUT_SECONDS,
   OUTBOX_KEY_PREFIX,
   QUEUES,
   TABLES,
@@ -220,12 +222,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
     else expect(routeKeys.filter((key) => key.includes('/sandbox/') || sandboxKeys.includes(key))).toEqual([]);
   });
 
-  it('lets the orders API write orders on sandbox only, and never carts, sessions or organizations', () => {
+  it('lets the orders API write orders (and the sandbox decisions\' Idempotency-Key records) on sandbox only, and never carts, sessions or organizations', () => {
     const writes = (table: TableName) => actionsOn(stage, 'ordersApi', tableId(stage, table)).filter((a) => WRITE_ACTIONS.includes(a));
     expect(actionsOn(stage, 'ordersApi', tableId(stage, 'orders'))).toContain('dynamodb:Query');
     expect(writes('orders').length > 0).toBe(stage === 'sandbox');
+    expect(writes('idempotency').length > 0).toBe(stage === 'sandbox');
     expect(writes('rateLimits')).toContain('dynamodb:UpdateItem');
-    for (const table of ['carts', 'sessions', 'organizations', 'identityUsers', 'catalog', 'partners', 'webhooks', 'idempotency'] as const) {
+    for (const table of ['carts', 'sessions', 'organizations', 'identityUsers', 'catalog', 'partners', 'webhooks'] as const) {
       expect(writes(table), table).toEqual([]);
     }
     expect(actionsOn(stage, 'ordersApi', tableId(stage, 'carts'))).toEqual([]);
@@ -327,6 +330,28 @@ describe.each(STAGES)('the %s stack', (stage) => {
     expect(actionsOn(stage, 'orderFanout', queueId(stage, 'webhookDeliveries'))).toContain('sqs:SendMessage');
     expect(actionsOn(stage, 'webhookDispatch', queueId(stage, 'webhookDeliveries'))).toContain('sqs:SendMessage');
     expect(actionsOn(stage, 'webhookDispatch', queueId(stage, 'orderEvents'))).toEqual([]);
+  });
+
+  it(`runs the approval expiry sweep every ${APPROVAL_EXPIRY_SWEEP_MINUTES} minutes on an EventBridge schedule, with the orders table only`, () => {
+    const sweep = functionId(stage, 'approvalExpiry');
+    const rules = Object.values(resourcesOf(stage, 'AWS::Events::Rule')).map((rule) => rule.Properties!);
+    expect(rules).toEqual([
+      expect.objectContaining({
+        ScheduleExpression: `rate(${APPROVAL_EXPIRY_SWEEP_MINUTES} minutes)`,
+        State: 'ENABLED',
+        Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [sweep, 'Arn'] }, RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 0 }) })],
+      }),
+    ]);
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [sweep, 'Arn'] },
+      Principal: 'events.amazonaws.com',
+    });
+    const handler = resourcesOf(stage, 'AWS::Lambda::Function')[sweep]!.Properties!;
+    expect(handler.Timeout).toBe(FUNCTION_TIMEOUT_SECONDS.approvalExpiry);
+    expect(actionsOn(stage, 'approvalExpiry', tableId(stage, 'orders'))).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem']));
+    for (const table of tableNames.filter((t) => t !== 'orders')) expect(actionsOn(stage, 'approvalExpiry', tableId(stage, table)), table).toEqual([]);
+    for (const queue of queueNames) expect(actionsOn(stage, 'approvalExpiry', queueId(stage, queue)), queue).toEqual([]);
   });
 
   describe.each([

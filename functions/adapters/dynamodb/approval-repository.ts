@@ -42,6 +42,8 @@ const keyOf = (request: ApprovalRequest) => {
   return { pk, sk, gsi1pk, gsi1sk };
 };
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 
 export class DynamoApprovalRepository implements ApprovalRepository {
@@ -51,7 +53,7 @@ export class DynamoApprovalRepository implements ApprovalRepository {
     private readonly clock: Clock,
   ) {}
 
-  async submit(request: ApprovalRequest, event: OrderEventMessage, consumedCart: Cart): Promise<void> {
+  async submit(request: ApprovalRequest, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
     await this.write([
       { Put: { TableName: this.tables.orders, Item: requestItem(request), ConditionExpression: 'attribute_not_exists(pk)' } },
       {
@@ -62,7 +64,7 @@ export class DynamoApprovalRepository implements ApprovalRepository {
         },
       },
       outboxPut(this.tables.orders, event, this.clock),
-      ...consumedCartLines(this.tables.carts, consumedCart),
+      ...(consumedCart ? consumedCartLines(this.tables.carts, consumedCart) : []),
     ]);
   }
 
@@ -141,7 +143,12 @@ export class DynamoApprovalRepository implements ApprovalRepository {
     const partition = approvalKeys.ofOrganization(organizationId);
     const filter = filterOf(query);
     const found: ApprovalRequest[] = [];
-    let exclusiveStartKey = query.cursor === undefined ? undefined : decodeCursor(query.cursor, partition);
+    let exclusiveStartKey =
+      query.startingAfter !== undefined
+        ? await this.keyOfRequestIn(query.startingAfter, organizationId)
+        : query.cursor === undefined
+          ? undefined
+          : decodeCursor(query.cursor, partition);
     do {
       const { Items = [], LastEvaluatedKey } = await this.db.send(
         new QueryCommand({
@@ -160,6 +167,17 @@ export class DynamoApprovalRepository implements ApprovalRepository {
     const requests = found.slice(0, query.limit);
     const last = requests.at(-1);
     return found.length > query.limit && last ? { requests, nextCursor: encodeCursor(keyOf(last)) } : { requests };
+  }
+
+  /** gsi1's key of a request of this organization, to start a page after it. */
+  private async keyOfRequestIn(requestId: string, organizationId: OrganizationId): Promise<Record<string, unknown>> {
+    const request = UUID.test(requestId) ? await this.get(requestId.toLowerCase() as ApprovalRequestId) : undefined;
+    if (!request || request.organizationId !== organizationId) {
+      throw new ValidationFailed([
+        { code: 'INVALID_CURSOR', message: 'starting_after must be the id of an approval request of the same organization', path: ['starting_after'] },
+      ]);
+    }
+    return keyOf(request);
   }
 
   async countPending(organizationId: OrganizationId, now: Date): Promise<number> {

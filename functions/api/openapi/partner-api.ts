@@ -6,6 +6,12 @@
  * expect every status a document declares to be exercised. Only lib/api-docs imports
  * this: the documents' schemas and examples stay out of the Lambda bundles.
  */
+import {
+  APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE,
+  GET_APPROVAL_REQUEST_ROUTE,
+  LIST_APPROVAL_REQUESTS_ROUTE,
+  REJECT_SANDBOX_APPROVAL_REQUEST_ROUTE,
+} from '../approval-requests/document';
 import { LIST_CATALOG_PRODUCTS_ROUTE } from '../orders/catalog-document';
 import { HANDSHAKE_ROUTE } from '../handshake/document';
 import { GET_ORDER_ROUTE, LIST_ORDERS_ROUTE } from '../orders/orders-document';
@@ -19,7 +25,7 @@ import { GET_DELIVERY_ROUTE, GET_WEBHOOK_ENDPOINT_ROUTE, LIST_DELIVERIES_ROUTE, 
 import { type ApiRoute, type ApiRouteKey, ROUTES, type Route, routeKey } from '../../routes';
 import type { DocumentedRoute, RouteDocument } from './route-document';
 
-export { ORDER_WEBHOOKS, WEBHOOK_HEADERS } from '../../webhooks/document';
+export { APPROVAL_WEBHOOKS, ORDER_WEBHOOKS, WEBHOOK_HEADERS, WEBHOOKS } from '../../webhooks/document';
 
 /** Every API route of the table has one (a route without a document does not compile). */
 export const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteKey, RouteDocument>> = {
@@ -38,6 +44,10 @@ export const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteKey, RouteDocument>> = {
   'POST /v1/sandbox/orders/{order_id}/deliver': SANDBOX_ORDER_TRANSITION_DOCUMENTS.deliver,
   'POST /v1/sandbox/orders/{order_id}/cancel': SANDBOX_ORDER_TRANSITION_DOCUMENTS.cancel,
   'POST /v1/sandbox/orders/{order_id}/refund': SANDBOX_ORDER_TRANSITION_DOCUMENTS.refund,
+  'GET /v1/organizations/{internalOrgId}/approval-requests': LIST_APPROVAL_REQUESTS_ROUTE,
+  'GET /v1/approval-requests/{approval_request_id}': GET_APPROVAL_REQUEST_ROUTE,
+  'POST /v1/sandbox/approval-requests/{approval_request_id}/approve': APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE,
+  'POST /v1/sandbox/approval-requests/{approval_request_id}/reject': REJECT_SANDBOX_APPROVAL_REQUEST_ROUTE,
   'POST /v1/webhooks/test': WEBHOOK_TEST_ROUTE,
   'GET /v1/webhooks/deliveries': LIST_DELIVERIES_ROUTE,
   'GET /v1/webhooks/deliveries/{delivery_id}': GET_DELIVERY_ROUTE,

@@ -9,6 +9,8 @@ import { toCatalogResponse } from './catalog-response';
 import { toOrderChangeResponse, toOrderListResponse, toOrderResponse } from './order-response';
 import { json } from '../pipeline/responses';
 import { routedHandler } from '../pipeline/routed-handler';
+import { approvalRequestRoutes } from '../approval-requests/handler';
+import { toApprovalRequestChangeResponse } from '../approval-requests/response';
 
 type GetDependencies = () => Promise<OrdersApiDependencies>;
 
@@ -27,7 +29,7 @@ const transition = (getDependencies: GetDependencies, action: OrderAction): Http
     return json(200, toOrderChangeResponse(order));
   });
 
-/** The partner order API (docs/orders-api.md): the catalog, orders, and on sandbox the routes that drive an order. */
+/** The partner order API (docs/orders-api.md): the catalog, orders, approval requests, and on sandbox the routes that drive them. */
 export const createOrdersApiHandler = (getDependencies: GetDependencies) =>
   routedHandler('ordersApi', {
     'GET /v1/catalog/products': apiHandler('GET /v1/catalog/products', getDependencies, async ({ deps }) => {
@@ -56,8 +58,9 @@ export const createOrdersApiHandler = (getDependencies: GetDependencies) =>
     }),
 
     'POST /v1/sandbox/orders': apiHandler('POST /v1/sandbox/orders', getDependencies, async ({ body, caller, deps }) => {
-      const order = await deps.sandboxOrders.place(caller.partnerId, parseSandboxOrderRequest(body));
-      return json(201, toOrderChangeResponse(order));
+      const placed = await deps.sandboxOrders.place(caller.partnerId, parseSandboxOrderRequest(body));
+      // Above the user's order limit nothing is ordered yet: 202, the request an approver decides.
+      return placed.outcome === 'placed' ? json(201, toOrderChangeResponse(placed.order)) : json(202, toApprovalRequestChangeResponse(placed.request));
     }),
 
     'POST /v1/sandbox/orders/{order_id}/confirm': transition(getDependencies, 'confirm'),
@@ -65,6 +68,8 @@ export const createOrdersApiHandler = (getDependencies: GetDependencies) =>
     'POST /v1/sandbox/orders/{order_id}/deliver': transition(getDependencies, 'deliver'),
     'POST /v1/sandbox/orders/{order_id}/cancel': transition(getDependencies, 'cancel'),
     'POST /v1/sandbox/orders/{order_id}/refund': transition(getDependencies, 'refund'),
+
+    ...approvalRequestRoutes(getDependencies),
   });
 
 export const handler = createOrdersApiHandler(ordersApiFromEnvironment);

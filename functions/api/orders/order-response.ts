@@ -9,13 +9,13 @@
 // zod/mini: the orders Lambda builds these schemas at cold start.
 import * as z from 'zod/mini';
 import { fromCents } from '../../domain/money';
-import { type Order, OrderStatus, PAYMENT_METHOD, refundedCentsOf, refundedTotalOf } from '../../domain/orders/order';
+import { type Order, type OrderItem, OrderStatus, PAYMENT_METHOD, refundedCentsOf, refundedTotalOf, type ShippingAddressSnapshot } from '../../domain/orders/order';
 import type { OrderPage } from '../../domain/orders/order-repository';
 
 /** Dollars: computed in integer cents, so at most two decimals (`multipleOf` is left out: floats make 0.01 steps fail). */
-const Dollars = z.number().check(z.gte(0));
+export const Dollars = z.number().check(z.gte(0));
 
-const OrderItemBody = z.strictObject({
+export const OrderItemBody = z.strictObject({
   product_id: z.string(),
   name: z.string(),
   unit: z.string(),
@@ -24,7 +24,7 @@ const OrderItemBody = z.strictObject({
   price: Dollars,
 });
 
-const ShippingAddressBody = z.strictObject({
+export const ShippingAddressBody = z.strictObject({
   line1: z.string(),
   line2: z.optional(z.string()),
   city: z.string(),
@@ -87,6 +87,23 @@ export type OrderListBody = z.infer<typeof OrderListBody>;
 export const OrderChangeBody = z.strictObject({ success: z.literal(true), order: OrderBody });
 export type OrderChangeBody = z.infer<typeof OrderChangeBody>;
 
+/** A line as an order (or an approval request) has it: the unit price when it was priced. */
+export const toOrderItemBody = (item: OrderItem): z.infer<typeof OrderItemBody> => ({
+  product_id: item.productId,
+  name: item.name,
+  unit: item.unit,
+  quantity: item.quantity,
+  price: fromCents(item.unitPriceCents),
+});
+
+export const toShippingAddressBody = (address: ShippingAddressSnapshot): z.infer<typeof ShippingAddressBody> => ({
+  line1: address.line1,
+  ...(address.line2 === undefined ? {} : { line2: address.line2 }),
+  city: address.city,
+  state: address.state,
+  zip: address.zip,
+});
+
 export const toOrderResponse = (order: Order): OrderBody => ({
   id: order.id,
   status: order.status,
@@ -94,25 +111,13 @@ export const toOrderResponse = (order: Order): OrderBody => ({
   user_email: order.userEmail,
   po_number: order.poNumber ?? null,
   notes: order.notes ?? null,
-  items: order.items.map((item) => ({
-    product_id: item.productId,
-    name: item.name,
-    unit: item.unit,
-    quantity: item.quantity,
-    price: fromCents(item.unitPriceCents),
-  })),
+  items: order.items.map(toOrderItemBody),
   subtotal: fromCents(order.subtotalCents),
   tax: fromCents(order.taxCents),
   shipping: fromCents(order.shippingCents),
   total: fromCents(order.totalCents),
   payment_method: order.paymentMethod,
-  shipping_address: {
-    line1: order.shippingAddress.line1,
-    ...(order.shippingAddress.line2 === undefined ? {} : { line2: order.shippingAddress.line2 }),
-    city: order.shippingAddress.city,
-    state: order.shippingAddress.state,
-    zip: order.shippingAddress.zip,
-  },
+  shipping_address: toShippingAddressBody(order.shippingAddress),
   created_at: order.createdAt,
   updated_at: order.updatedAt,
   // Each status the order reached: a partial refund changes none (it is in `refunds`).

@@ -9,6 +9,8 @@ import { OrderingProfileNotFoundBody, SandboxOrderBadRequestBody } from '../pipe
 import { internalErrorResponse } from './order-api-responses';
 import { PENDING_ORDER } from './order-examples';
 import { OrderChangeBody } from './order-response';
+import { PENDING_APPROVAL_REQUEST } from '../approval-requests/examples';
+import { ApprovalRequestChangeBody } from '../approval-requests/response';
 import type { RouteDocument } from '../openapi/route-document';
 import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
 
@@ -22,6 +24,8 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
   summary: 'Place an order as one of your users (sandbox)',
   description: [
     "Places an order as the user would in the embedded module (the user's cart is not touched), so your CI can produce webhooks without a browser; `order.created` follows.",
+    '',
+    "Above the user's `orderLimit` the sandbox does what the module's checkout has the user do: nothing is ordered, the order is submitted for approval instead, and the answer is 202 with the approval request (`approval.requested` follows, to an endpoint subscribed to it). Decide it with `POST /v1/sandbox/approval-requests/{approval_request_id}/approve` or `/reject`.",
     '',
     'Name the user as the handshake does: exactly one of `internal_user_id` and `profile_id` (`IDENTIFIER_REQUIRED`, `CONFLICTING_FIELDS`), plus `internal_org_id` when the `internal_user_id` is in several of your organizations (`AMBIGUOUS_USER`). `items`: 1-50 lines of an active `product_id` with a `quantity` of 1-99, each product once (`DUPLICATE_ID`). `internal_shipping_location_id`: one of the organization\'s active locations; absent, the default. Unknown fields are ignored.',
     '',
@@ -42,6 +46,12 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
       description: 'Placed: the new order, `pending`.',
       body: { name: 'OrderChange', schema: OrderChangeBody },
       examples: { placed: { summary: 'A new order', value: { success: true, order: PENDING_ORDER } } },
+      headers: AUTHENTICATED_HEADERS,
+    },
+    202: {
+      description: "Above the user's order limit: nothing is ordered; the new approval request, `pending`, waits for an approver of the organization (7 days at most).",
+      body: { name: 'ApprovalRequestChange', schema: ApprovalRequestChangeBody },
+      examples: { approvalRequested: { summary: 'Submitted for approval', value: { success: true, approval_request: PENDING_APPROVAL_REQUEST } } },
       headers: AUTHENTICATED_HEADERS,
     },
     400: {
@@ -96,7 +106,7 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
     },
     429: rateLimitedResponse(SANDBOX_ORDER_CREATE_ROUTE_ROW.limitPerMinute),
     500: internalErrorResponse(
-      'The order may have been placed before the answer was lost: list the organization\'s orders before placing it again.',
+      'The order may have been placed (or submitted for approval) before the answer was lost: list the organization\'s orders (or approval requests) before placing it again.',
     ),
   },
 };

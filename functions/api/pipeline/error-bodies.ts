@@ -5,6 +5,7 @@
  * fails the suite. Nothing on a Lambda's path imports this file.
  */
 import * as z from 'zod/mini';
+import { APPROVAL_STATUSES } from '../../domain/approvals/approval-request';
 import { OrderStatus } from '../../domain/orders/order';
 
 /** One problem of an invalid request (`validation-issues.ts`); array indexes in `path` are strings. */
@@ -101,3 +102,25 @@ export const ShippingLocationCreateConflictBody = generalError('Conflict', ['SHI
 export const DeliveryNotFoundBody = generalError('Not Found', ['DELIVERY_NOT_FOUND']);
 export const DeliveryRetryConflictBody = generalError('Conflict', ['DELIVERY_IN_FLIGHT', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED']);
 export const WebhookEndpointNotFoundBody = generalError('Not Found', ['WEBHOOK_ENDPOINT_NOT_CONFIGURED']);
+
+/** Approval requests (docs/orders-api.md, "Approval requests"). */
+export const ApprovalRequestNotFoundBody = generalError('Not Found', ['APPROVAL_REQUEST_NOT_FOUND']);
+export const SandboxDecisionBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED', 'PROFILE_NOT_LINKED']);
+export const SandboxDecisionForbiddenBody = generalError('Forbidden', ['FORBIDDEN', 'APPROVAL_FORBIDDEN', 'SELF_APPROVAL_FORBIDDEN']);
+export const SandboxDecisionNotFoundBody = generalError('Not Found', ['APPROVAL_REQUEST_NOT_FOUND', 'PROFILE_NOT_FOUND']);
+export const ApprovalNotPendingBody = z.strictObject({
+  error: z.literal('Conflict'),
+  message: z.string(),
+  code: z.literal('APPROVAL_NOT_PENDING'),
+  details: z.array(ValidationIssueBody),
+  /** What became of the request: a retried decision that already happened sees its own outcome here. */
+  data: z.strictObject({ approval_request_id: z.string(), status: z.enum(APPROVAL_STATUSES.filter((status) => status !== 'pending') as ['approved', 'rejected', 'expired', 'withdrawn']) }),
+});
+export const ApprovalCannotBePlacedBody = z.strictObject({
+  error: z.literal('Conflict'),
+  message: z.string(),
+  code: z.literal('APPROVAL_CANNOT_BE_PLACED'),
+  details: z.array(z.extend(ValidationIssueBody, { code: z.enum(['SHIPPING_LOCATION_UNAVAILABLE', 'REQUESTER_INACTIVE']) })).check(z.length(1)),
+});
+export const ApproveConflictBody = z.union([ApprovalNotPendingBody, ApprovalCannotBePlacedBody, IdempotencyKeyInUseBody, ConcurrentModificationBody]);
+export const RejectConflictBody = z.union([ApprovalNotPendingBody, IdempotencyKeyInUseBody, ConcurrentModificationBody]);

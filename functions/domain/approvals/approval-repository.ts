@@ -17,6 +17,8 @@ export interface ApprovalListQuery {
   readonly profileId?: ProfileId;
   /** Only requests made at or after this ISO 8601 time. */
   readonly since?: string;
+  /** The page starts after this request, which must be of the same organization (else ValidationFailed on `starting_after`). */
+  readonly startingAfter?: string;
   readonly now: Date;
 }
 
@@ -46,9 +48,10 @@ export interface ApprovalChange {
 export interface ApprovalRepository {
   /**
    * Writes a new request with its approval.requested event and removes exactly the cart
-   * lines it was priced from (each only if its quantity is still the one priced).
+   * lines it was priced from (each only if its quantity is still the one priced); a
+   * request of given items (no `consumedCart`) touches no cart.
    */
-  submit(request: ApprovalRequest, event: OrderEventMessage, consumedCart: Cart): Promise<void>;
+  submit(request: ApprovalRequest, event: OrderEventMessage, consumedCart?: Cart): Promise<void>;
   /** The request becomes approved and the order (with its order.created event) is placed, in one transaction. */
   approve(change: ApprovalChange & { readonly order: Order; readonly orderEvent: OrderEventMessage }): Promise<void>;
   /**

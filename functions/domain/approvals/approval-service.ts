@@ -17,7 +17,7 @@ import { type CartLine, type CartRepository, MAX_CART_LINES, MAX_LINE_QUANTITY }
 import { latestOrderEvent } from '../orders/order-event';
 import type { OrderId } from '../orders/order';
 import type { OrderReferences } from '../orders/order-references';
-import { newOrder, type OrderService } from '../orders/order-service';
+import { newOrder, type OrderService, type PlaceOrderInput } from '../orders/order-service';
 import type { Organization, OrganizationAggregate, OrganizationId, Profile } from '../organizations/organization';
 import { roleOf } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
@@ -55,6 +55,13 @@ export interface SubmitApprovalInput {
   /** One of the organization's active locations; absent means its default location. */
   readonly shippingLocationId?: string;
   readonly references?: OrderReferences;
+  /**
+   * What to request instead of the cart (the sandbox API, which never touches the user's
+   * cart); the cart is submitted and emptied when absent.
+   */
+  readonly items?: PlaceOrderInput['items'];
+  /** The catalog's products for `items`, when the caller read them already. */
+  readonly products?: PlaceOrderInput['products'];
 }
 
 /**
@@ -78,6 +85,12 @@ export interface ApprovalListRequest {
   readonly profileId?: Profile['id'];
   /** Only requests made at or after this ISO 8601 time. */
   readonly since?: string;
+  /**
+   * Stripe-style: the page starts after this request of the same organization (the last
+   * one of the previous page); an unknown request, or another organization's, throws
+   * ValidationFailed on `starting_after`.
+   */
+  readonly startingAfter?: string;
 }
 
 /** What a withdrawal did: the request, and which of its products went back into the cart. */
@@ -135,11 +148,12 @@ export class ApprovalService {
   }
 
   /**
-   * Submits the profile's cart for approval:
+   * Submits the profile's cart (or the given items) for approval:
    * 1. it is quoted exactly as placing it would (owner, location, cart, products, prices);
    * 2. the request is written with its approval.requested event, and the cart lines it was
    *    priced from are removed, in one transaction (a cart changed meanwhile, or submitted
-   *    by a second click, submits nothing: ConcurrentModification). No order exists yet.
+   *    by a second click, submits nothing: ConcurrentModification); given items leave the
+   *    cart alone. No order exists yet.
    */
   async submit(input: SubmitApprovalInput): Promise<ApprovalRequest> {
     const { partner, profile, organization } = input;
@@ -148,6 +162,8 @@ export class ApprovalService {
       profile,
       organization,
       ...(input.shippingLocationId === undefined ? {} : { shippingLocationId: input.shippingLocationId }),
+      ...(input.items === undefined ? {} : { items: input.items }),
+      ...(input.products === undefined ? {} : { products: input.products }),
     });
     const now = this.clock.now();
     const requester = partyOf(profile);
@@ -171,7 +187,7 @@ export class ApprovalService {
       expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS).toISOString(),
       version: 1,
     };
-    await this.approvals.submit(request, this.correlated(request, approvalRequestedEvent(request)), quote.cart);
+    await this.approvals.submit(request, this.correlated(request, approvalRequestedEvent(request)), input.items ? undefined : quote.cart);
     this.counted('submitted');
     return request;
   }
@@ -369,6 +385,7 @@ export class ApprovalService {
       ...(query.status === undefined ? {} : { status: query.status }),
       ...(query.profileId === undefined ? {} : { profileId: query.profileId }),
       ...(query.since === undefined ? {} : { since: query.since }),
+      ...(query.startingAfter === undefined ? {} : { startingAfter: query.startingAfter }),
     });
     return { ...page, requests: page.requests.map((request) => asOf(request, now)) };
   }

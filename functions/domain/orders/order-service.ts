@@ -130,9 +130,9 @@ export class OrderService {
   /**
    * Places an order from the profile's cart (or the given items):
    * 1. it is quoted (`quote`: owner, location, cart, products, snapshot and prices);
-   * 2. an order from the cart (the module's checkout) must not total more than the
-   *    profile's order limit (ApprovalRequired: it is submitted for approval instead);
-   *    orders of given items (the sandbox API) have no limit;
+   * 2. it must not total more than the profile's order limit (ApprovalRequired: it is
+   *    submitted for approval instead), from the cart (the module's checkout) or of given
+   *    items (the sandbox API) alike, so the sandbox behaves as the module does;
    * 3. the order is written with its order.created event, and the cart lines it was
    *    priced from are removed, in one transaction (a cart changed meanwhile, or ordered
    *    by a second click, places nothing: ConcurrentModification).
@@ -141,7 +141,7 @@ export class OrderService {
     const { partner, profile, organization } = input;
     const quote = await this.quote(input);
     const limit = profile.orderLimitCents;
-    if (!input.items && limit !== undefined && quote.pricing.totalCents > limit) throw new ApprovalRequired(quote.pricing.totalCents, limit);
+    if (limit !== undefined && quote.pricing.totalCents > limit) throw new ApprovalRequired(quote.pricing.totalCents, limit);
     const order = newOrder({
       id: this.newId() as OrderId,
       partnerId: partner.id,

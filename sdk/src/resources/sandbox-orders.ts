@@ -1,4 +1,4 @@
-import type { CancelOrderRequest, ConfirmOrderRequest, DeliverOrderRequest, OrderChange, RefundOrderRequest, SandboxOrderRequest, ShipOrderRequest } from '../api-types.js';
+import type { ApprovalRequestChange, CancelOrderRequest, ConfirmOrderRequest, DeliverOrderRequest, OrderChange, RefundOrderRequest, SandboxOrderRequest, ShipOrderRequest } from '../api-types.js';
 import type { HttpTransport } from '../http-transport.js';
 import { type HandshakeInput, toUserReference } from './sessions.js';
 
@@ -47,6 +47,9 @@ export interface RefundInput {
 
 type Action = 'confirm' | 'ship' | 'deliver' | 'cancel' | 'refund';
 
+/** What placing a sandbox order did: placed it, or (above the user's order limit) submitted it for approval. */
+export type SandboxOrderOutcome = OrderChange | ApprovalRequestChange;
+
 /** Leaves out what the caller did not give, so the body holds only chosen fields. */
 const given = <T extends object>(body: T): T => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as T;
 
@@ -59,13 +62,18 @@ const given = <T extends object>(body: T): T => Object.fromEntries(Object.entrie
 export class SandboxOrders {
   constructor(private readonly transport: HttpTransport) {}
 
-  create(input: SandboxOrderInput): Promise<OrderChange> {
+  /**
+   * `{ success, order }` (201) when placed; above the user's `orderLimit`, `{ success,
+   * approval_request }` (202): nothing is ordered until an approver approves it (tell them
+   * apart with `'order' in result`).
+   */
+  create(input: SandboxOrderInput): Promise<SandboxOrderOutcome> {
     const body: SandboxOrderRequest = {
       ...toUserReference(input),
       items: input.items.map((item) => ({ product_id: productIdOf(item), quantity: item.quantity })),
       ...(input.internalShippingLocationId === undefined ? {} : { internal_shipping_location_id: input.internalShippingLocationId }),
     };
-    return this.transport.request<OrderChange>({ method: 'POST', path: '/v1/sandbox/orders', credential: 'bearer', body, retryable: 'on-rate-limit' });
+    return this.transport.request<SandboxOrderOutcome>({ method: 'POST', path: '/v1/sandbox/orders', credential: 'bearer', body, retryable: 'on-rate-limit' });
   }
 
   confirm(orderId: string): Promise<OrderChange> {

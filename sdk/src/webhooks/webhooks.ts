@@ -1,4 +1,4 @@
-import type { OrderEvent, OrderEventKind } from '../api-types.js';
+import type { WebhookEvent, WebhookEventKind } from '../api-types.js';
 import { PartnerSignatureVerificationError } from '../errors.js';
 import { type StandardWebhookOptions, verifyStandardWebhook } from './verify-standard-webhook.js';
 import { verifyWebhookSignature, type WebhookSecrets } from './verify-webhook-signature.js';
@@ -6,7 +6,16 @@ import { verifyWebhookSignature, type WebhookSecrets } from './verify-webhook-si
 /** Request headers as a framework hands them over: Node's `IncomingHttpHeaders`, a plain object or a fetch `Headers`. */
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
-const ORDER_EVENT_KINDS: readonly OrderEventKind[] = ['order.created', 'order.confirmed', 'order.shipped', 'order.delivered', 'order.cancelled', 'order.refunded'];
+const WEBHOOK_EVENT_KINDS: readonly WebhookEventKind[] = [
+  'order.created',
+  'order.confirmed',
+  'order.shipped',
+  'order.delivered',
+  'order.cancelled',
+  'order.refunded',
+  'approval.requested',
+  'approval.decided',
+];
 
 function headerOf(headers: WebhookHeaders, name: string): string | undefined {
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
@@ -28,8 +37,12 @@ export function verify(rawBody: string | Uint8Array, headers: WebhookHeaders, se
   return verifyStandardWebhook(rawBody, { id: headerOf(headers, 'webhook-id'), timestamp: headerOf(headers, 'webhook-timestamp'), signature }, secret, options);
 }
 
-/** The verified, parsed event, typed by its `event`; throws PartnerSignatureVerificationError otherwise. */
-export function constructEvent(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: WebhookSecrets, options: StandardWebhookOptions = {}): OrderEvent {
+/**
+ * The verified, parsed event, typed by its `event` (`event.event === 'approval.decided'`
+ * narrows `data`); throws PartnerSignatureVerificationError otherwise. The approval kinds
+ * come only to an endpoint subscribed to them.
+ */
+export function constructEvent(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: WebhookSecrets, options: StandardWebhookOptions = {}): WebhookEvent {
   if (!verify(rawBody, headers, secret, options)) {
     throw new PartnerSignatureVerificationError({ message: 'The webhook signature does not match the body and secret' });
   }
@@ -41,10 +54,10 @@ export function constructEvent(rawBody: string | Uint8Array, headers: WebhookHea
     throw new PartnerSignatureVerificationError({ message: 'The webhook body is not JSON', cause });
   }
   const kind = (event as { event?: unknown } | null)?.event;
-  if (!ORDER_EVENT_KINDS.includes(kind as OrderEventKind)) {
-    throw new PartnerSignatureVerificationError({ message: `Not an order event: ${String(kind)}` });
+  if (!WEBHOOK_EVENT_KINDS.includes(kind as WebhookEventKind)) {
+    throw new PartnerSignatureVerificationError({ message: `Not a webhook event of ours: ${String(kind)}` });
   }
-  return event as OrderEvent;
+  return event as WebhookEvent;
 }
 
 export const webhooks = { verify, constructEvent, verifyWebhookSignature, verifyStandardWebhook } as const;
