@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { buildEmbedBrowserScripts, embedBrowserScriptDefines } from '../lib/browser-bundling/embed-browser-scripts';
-import { LAMBDA_BUNDLE } from '../lib/infrastructure/bundling';
+import { LAMBDA_BUNDLE, lambdaExternals, ON_DEMAND_PACKAGE_JSON, ON_DEMAND_PACKAGES, onDemandPackageDir, onDemandPackageFlags } from '../lib/infrastructure/bundling';
 import { FUNCTION_ENTRIES, type FunctionName } from '../functions/resources/resource-definitions';
 import { median } from './util';
 
@@ -21,7 +21,11 @@ const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
     { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
   ],
   handshake: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
-  embed: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
+  // The embed host serves the product pictures from S3 (S3ProductImageStore).
+  embed: [
+    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
+    { pkg: '@aws-sdk/client-s3', client: 'S3Client' },
+  ],
   ordersApi: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
   webhookTest: [
     { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
@@ -61,6 +65,8 @@ export interface BundleResult {
   readonly fn: FunctionName;
   readonly sizeKb: number;
   readonly baselineSizeKb: number;
+  /** The on-demand packages shipped beside the bundle (bundling.ts), loaded by the requests that need them, not at init. */
+  readonly onDemand: readonly { pkg: string; sizeKb: number }[];
   readonly initMs: number;
   readonly baselineInitMs: number;
   /** The median of each run's own ratio: a run of the baseline and one of the bundle, back to back, see the same machine. */
@@ -80,7 +86,7 @@ export function measureEmbedBrowserScripts(): { script: 'sdk' | 'bridge'; minifi
   }));
 }
 
-async function bundle(entry: string, outfile: string, define: Record<string, string> = {}): Promise<number> {
+async function bundle(entry: string, outfile: string, external: readonly string[], define: Record<string, string> = {}): Promise<number> {
   await build({
     entryPoints: [entry],
     outfile,
@@ -92,11 +98,19 @@ async function bundle(entry: string, outfile: string, define: Record<string, str
     keepNames: LAMBDA_BUNDLE.keepNames,
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     banner: { js: LAMBDA_BUNDLE.banner },
-    external: [...LAMBDA_BUNDLE.external],
+    external: [...external],
     define,
     logLevel: 'error',
   });
   return statSync(outfile).size / 1024;
+}
+
+/** As the stack ships it: the package bundled on its own by the same esbuild command, beside the function's bundle. */
+function bundleOnDemandPackage(pkg: string): number {
+  const dir = join(outDir, onDemandPackageDir(pkg));
+  execFileSync('npx', ['--no-install', 'esbuild', ...onDemandPackageFlags(pkg, join(dir, 'index.mjs'))], { stdio: ['ignore', 'ignore', 'inherit'] });
+  writeFileSync(join(dir, 'package.json'), `${ON_DEMAND_PACKAGE_JSON}\n`);
+  return statSync(join(dir, 'index.mjs')).size / 1024;
 }
 
 /** Milliseconds a fresh `node` process spends importing the module (median of runs, alternated with the baseline). */
@@ -121,8 +135,9 @@ export async function measureBundles(runs = 15): Promise<BundleResult[]> {
     const baselineFile = join(outDir, `${fn}-baseline.mjs`);
     writeFileSync(baselineEntry, SDK_CLIENTS[fn].map(({ pkg, client }, i) => baselineClient(pkg, client, i)).join('\n'));
     // As the stack bundles it: the embed function carries the SDK and the bridge.
-    const sizeKb = await bundle(resolve(FUNCTION_ENTRIES[fn]), bundleFile, fn === 'embed' ? embedBrowserScriptDefines() : {});
-    const baselineSizeKb = await bundle(baselineEntry, baselineFile);
+    const sizeKb = await bundle(resolve(FUNCTION_ENTRIES[fn]), bundleFile, lambdaExternals(fn), fn === 'embed' ? embedBrowserScriptDefines() : {});
+    const onDemand = (ON_DEMAND_PACKAGES[fn] ?? []).map((pkg) => ({ pkg, sizeKb: bundleOnDemandPackage(pkg) }));
+    const baselineSizeKb = await bundle(baselineEntry, baselineFile, LAMBDA_BUNDLE.external);
     const ours: number[] = [];
     const base: number[] = [];
     for (let i = 0; i < runs; i += 1) {
@@ -130,7 +145,7 @@ export async function measureBundles(runs = 15): Promise<BundleResult[]> {
       ours.push(importMs(bundleFile));
     }
     const ratios = ours.map((ms, i) => ms / (base[i] as number));
-    results.push({ fn, sizeKb, baselineSizeKb, initMs: median(ours), baselineInitMs: median(base), initRatio: median(ratios) });
+    results.push({ fn, sizeKb, baselineSizeKb, onDemand, initMs: median(ours), baselineInitMs: median(base), initRatio: median(ratios) });
   }
   return results;
 }

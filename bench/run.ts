@@ -99,6 +99,7 @@ async function bundles(): Promise<void> {
         function: b.fn,
         'size KB': b.sizeKb.toFixed(1),
         'budget KB': budget,
+        'on demand KB': b.onDemand.map((p) => `${p.pkg} ${p.sizeKb.toFixed(1)}`).join(', ') || '-',
         'init ms': ms(b.initMs),
         'baseline init ms': ms(b.baselineInitMs),
         'init ratio': judgedRatio(b.initRatio, MAX_INIT_RATIO, '<='),

@@ -24,7 +24,8 @@ export function stripeClientSource(settings: StripeSettings, secrets: SecretsMan
   let client: Promise<Stripe> | undefined;
   const build = async (): Promise<Stripe> => {
     const apiKey = settings.STRIPE_SECRET_KEY ?? (await readSecretKey(secrets, settings.STRIPE_SECRET_NAME));
-    // Loaded on first use: only a new organization needs Stripe, so the setup Lambda's cold start does not evaluate the SDK.
+    // Loaded on first use: only a new organization needs Stripe. The setup Lambda ships it beside its handler, not inside
+    // it (ON_DEMAND_PACKAGES, lib/infrastructure/bundling.ts), so its cold start neither reads nor evaluates the SDK.
     const { default: StripeClient } = await import('stripe');
     return new StripeClient(apiKey, {
       timeout: REQUEST_TIMEOUT_MS,

@@ -6,8 +6,9 @@
  * the local queue consumer, DynamoDB stream events from the local stream consumer. The
  * rest of the suite runs the TypeScript sources; this file runs the artifacts.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { SourceMap, type SourceMapPayload } from 'node:module';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createRequire, SourceMap, type SourceMapPayload } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -288,6 +289,16 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     const column = (lines[line] as string).indexOf('"api_request"');
     const entry = new SourceMap(JSON.parse(readFileSync(`${setup.bundle}.map`, 'utf8')) as SourceMapPayload).findEntry(line, column);
     expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/api\/pipeline\/request-log\.ts$/);
+  });
+
+  it('ships Stripe beside setup’s handler, not in it, so a cold start neither reads nor parses it (the first test loaded it from there)', () => {
+    const setup = functionNamed('setup');
+    const beside = join(dirname(setup.bundle), 'node_modules', 'stripe', 'index.mjs');
+    expect(readFileSync(setup.bundle, 'utf8')).not.toContain('api.stripe.com');
+    // What `import('stripe')` finds from the handler: the bundle beside it (here the repository's copy further up would do too).
+    expect(createRequire(setup.bundle).resolve('stripe')).toBe(beside);
+    expect(readFileSync(beside, 'utf8')).toContain('api.stripe.com');
+    for (const fn of app.functions.filter((f) => f.name !== 'setup')) expect(existsSync(join(dirname(fn.bundle), 'node_modules')), fn.name).toBe(false);
   });
 
   it('ran every function the template has, and no bundle wrote to stderr', () => {

@@ -6,7 +6,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
-import { LAMBDA_BUNDLE } from '../bundling';
+import { LAMBDA_BUNDLE, lambdaExternals, ON_DEMAND_PACKAGE_JSON, ON_DEMAND_PACKAGES, onDemandPackageDir, onDemandPackageFlags } from '../bundling';
 import { FUNCTION_ENTRIES, FUNCTION_TIMEOUT_SECONDS, type FunctionName } from '../../../functions/resources/resource-definitions';
 
 /** FUNCTION_ENTRIES paths are relative to the repository root, whatever the working directory. */
@@ -36,6 +36,22 @@ export interface NodeFunctionProps {
   readonly define?: Readonly<Record<string, string>>;
 }
 
+/** A word for `bash -c`, whatever it holds. */
+const shellQuote = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * After esbuild made `index.mjs`: each of the function's on-demand packages bundled on its
+ * own beside it (bundling.ts), by the same local esbuild CDK runs (`npx --no-install`).
+ */
+const onDemandPackageCommands = (name: FunctionName, outputDir: string): string[] =>
+  (ON_DEMAND_PACKAGES[name] ?? []).flatMap((pkg) => {
+    const dir = `${outputDir}/${onDemandPackageDir(pkg)}`;
+    return [
+      ['npx', '--no-install', 'esbuild', ...onDemandPackageFlags(pkg, `${dir}/index.mjs`).map(shellQuote)].join(' '),
+      `printf '%s\\n' ${shellQuote(ON_DEMAND_PACKAGE_JSON)} > ${shellQuote(`${dir}/package.json`)}`,
+    ];
+  });
+
 /** One of the service's Lambda handlers, bundled as ESM for Node.js 22 on Graviton. */
 export class NodeFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: NodeFunctionProps) {
@@ -63,7 +79,12 @@ export class NodeFunction extends NodejsFunction {
         target: LAMBDA_BUNDLE.target,
         mainFields: [...LAMBDA_BUNDLE.mainFields],
         banner: LAMBDA_BUNDLE.banner,
-        externalModules: [...LAMBDA_BUNDLE.external],
+        externalModules: lambdaExternals(props.name),
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_inputDir, outputDir) => onDemandPackageCommands(props.name, outputDir),
+        },
         ...(props.define ? { define: { ...props.define } } : {}),
       },
     });
