@@ -51,11 +51,13 @@ const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
 
 /**
  * Handshake and embed are held tight (they answer a user's page load). Powertools Logger
- * and Metrics (with their commons) add about 38 KB to every bundle (issue 31): handshake
- * stays under 150 KB (133); embed, already at 157 KB with the module's pages (preact),
- * is 196 KB with them, so its budget is 200. Neither carries Tracer (about 130 KB more).
+ * and Metrics (with their commons) add about 34 KB to each (issue 31); neither carries
+ * Tracer (about 125 KB more). Handshake stays under 150 KB (140). Embed's budget
+ * guards against a heavy library landing in it, not against pages: its own code (the
+ * module's pages, repositories, approvals) is most of its 268 KB, so 280
+ * (docs/decisions.md); its init against its SDK clients is the target users feel.
  */
-export const BUNDLE_BUDGET_KB: Partial<Record<FunctionName, number>> = { handshake: 150, embed: 200 };
+export const BUNDLE_BUDGET_KB: Partial<Record<FunctionName, number>> = { handshake: 150, embed: 280 };
 /** The embed SDK partners' pages download, minified and gzipped (issue 12); a test holds it too. */
 export const EMBED_SDK_BUDGET_GZIP_KB = 10;
 export const MAX_BUNDLE_KB = 1024;

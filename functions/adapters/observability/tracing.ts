@@ -3,10 +3,12 @@ import type { WebhookTransport } from '../../webhooks/webhook-transport';
 
 /**
  * X-Ray through Powertools Tracer, for the functions whose bundle can carry it
- * (aws-xray-sdk-core adds about 130 KB minified): every function but the handshake and
- * the embed host, whose 150 KB budgets it would break (docs/performance.md). Tracer
- * turns itself off outside Lambda (no `AWS_EXECUTION_ENV`) and with
- * `POWERTOOLS_TRACE_ENABLED=false`, so the local stack and tests trace nothing.
+ * (aws-xray-sdk-core adds about 125 KB minified): every function but the handshake and
+ * the embed host, whose 150 and 280 KB budgets it would break (docs/performance.md).
+ * Imported at init: every deployed function traces, so a lazy import would only move its
+ * cost into the first request (docs/decisions.md). Tracer turns itself off outside
+ * Lambda (no `AWS_EXECUTION_ENV`) and with `POWERTOOLS_TRACE_ENABLED=false`, so the local
+ * stack and tests trace nothing.
  */
 let tracer: Tracer | undefined;
 const lambdaTracer = (): Tracer => (tracer ??= new Tracer());
