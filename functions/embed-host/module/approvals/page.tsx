@@ -3,8 +3,9 @@ import { type ApprovalRequest, type ApprovalStatus, MAX_REJECTION_REASON_LENGTH 
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { css } from '../../html-page';
+import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../order-parts';
 import { CART_STYLE } from '../cart/page';
-import { AddressLines, Totals } from '../checkout/page';
+import { Totals } from '../checkout/page';
 import { roleOf } from '../../../domain/organizations/organization';
 import { type ModuleFrame, modulePage, shortOrderId, TokenField, Usd, When } from '../layout';
 import type { ModulePaths } from '../module-paths';
@@ -39,15 +40,6 @@ const REQUEST_STYLE = css`
 .submitted{display:flex;gap:12px;align-items:center;background:var(--warn-bg);border:1px solid #f3d9a6;border-radius:12px;padding:16px 18px;margin-bottom:18px}
 .submitted h1{margin:0}
 .submitted p{margin:2px 0 0;color:var(--muted)}
-.refs{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 14px;background:#fff;border:1px solid var(--line);border-radius:12px;padding:12px 18px;margin:0 0 18px}
-.refs dt{color:var(--muted);font-size:13px;font-weight:600}
-.refs dd{margin:0;overflow-wrap:anywhere}
-.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;color:var(--muted);word-break:break-all}
-.stack{display:grid;gap:18px}
-table{width:100%;border-collapse:collapse;font-size:14px}
-th,td{padding:8px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-th{color:var(--muted);font-weight:600;font-size:13px}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 `;
 
 const STATUS_LABEL: Readonly<Record<ApprovalStatus, string>> = {
@@ -232,7 +224,7 @@ export function approvalsPage(frame: ModuleFrame, view: ApprovalsView): string {
         )}
       </>
     ),
-    [APPROVAL_STYLE],
+    [ORDER_PARTS_STYLE, APPROVAL_STYLE],
   );
 }
 
@@ -299,80 +291,18 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
           </div>
         )}
       </div>
-      {(request.poNumber !== undefined || request.notes !== undefined) && (
-        <dl class="refs" aria-label="References">
-          {request.poNumber !== undefined && (
-            <>
-              <dt>PO number</dt>
-              <dd data-testid="po-number">{request.poNumber}</dd>
-            </>
-          )}
-          {request.notes !== undefined && (
-            <>
-              <dt>Order notes</dt>
-              <dd data-testid="order-notes">{request.notes}</dd>
-            </>
-          )}
-        </dl>
-      )}
+      <References poNumber={request.poNumber} notes={request.notes} label="References" />
       <div class="two">
         <div class="stack">
           <section class="panel" aria-labelledby="items">
             <h2 id="items">Items</h2>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col" class="n">
-                    Qty
-                  </th>
-                  <th scope="col" class="n">
-                    Price
-                  </th>
-                  <th scope="col" class="n">
-                    Amount
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {request.items.map((i) => (
-                  <tr>
-                    <td>
-                      {i.name}
-                      <br />
-                      <span class="meta">
-                        {i.unit} · {i.productId}
-                      </span>
-                    </td>
-                    <td class="n">{i.quantity}</td>
-                    <td class="n">
-                      <Usd cents={i.unitPriceCents} />
-                    </td>
-                    <td class="n">
-                      <Usd cents={i.unitPriceCents * i.quantity} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ItemsTable items={request.items} />
             <p class="note">Prices as submitted: an approval orders exactly these.</p>
           </section>
           <section class="panel" aria-labelledby="shipping">
             <h2 id="shipping">Ship to</h2>
             <p style="margin:0">
-              <b>{address.locationName}</b>
-              <br />
-              <span class="meta">
-                <AddressLines
-                  address={{
-                    line1: address.line1,
-                    ...(address.line2 === undefined ? {} : { line2: address.line2 }),
-                    city: address.city,
-                    province: address.state,
-                    postalCode: address.zip,
-                  }}
-                />
-              </span>
+              <SnapshotAddress address={address} />
             </p>
           </section>
         </div>
@@ -416,7 +346,7 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
         <a href={approver ? paths.approvals : paths.orders}>{approver ? 'All approval requests' : 'Your orders and requests'}</a>
       </p>
     </>,
-    [CART_STYLE, APPROVAL_STYLE, REQUEST_STYLE],
+    [CART_STYLE, ORDER_PARTS_STYLE, APPROVAL_STYLE, REQUEST_STYLE],
     { page: 'approval' },
   );
 }

@@ -4,8 +4,9 @@ import { ORDER_STATUSES, type Order, type OrderChange, type OrderStatus, refunde
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { css } from '../../html-page';
+import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../order-parts';
 import { CART_STYLE } from '../cart/page';
-import { AddressLines, Totals } from '../checkout/page';
+import { Totals } from '../checkout/page';
 import { type ModuleFrame, modulePage, shortOrderId, TokenField, Usd, When } from '../layout';
 import { APPROVAL_STYLE, ApprovalList } from '../approvals/page';
 import type { ApprovalRequest } from '../../../domain/approvals/approval-request';
@@ -22,24 +23,15 @@ const ORDER_STYLE = css`
 .placed .tick{flex:none;width:36px;height:36px;border-radius:50%;background:var(--accent);color:#fff;display:grid;place-items:center;font-size:20px;font-weight:700}
 .placed h1{margin:0}
 .placed p{margin:2px 0 0;color:var(--muted)}
-.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;color:var(--muted);word-break:break-all}
-.stack{display:grid;gap:18px}
 .history{list-style:none;margin:0;padding:0 0 0 4px}
 .history li{position:relative;padding:0 0 14px 22px;border-left:2px solid var(--line)}
 .history li:last-child{border-left-color:transparent;padding-bottom:0}
 .history li::before{content:"";position:absolute;left:-7px;top:4px;width:12px;height:12px;border-radius:50%;background:#fff;border:2px solid var(--accent)}
 .history .meta{display:block;color:var(--muted);font-size:13px}
-table{width:100%;border-collapse:collapse;font-size:14px}
-th,td{padding:8px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-th{color:var(--muted);font-weight:600;font-size:13px}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .ship{display:grid;gap:4px}
 .filter{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 14px}
 .filter label{font-weight:600}
 .buy-again{margin:0 0 18px}
-.refs{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 14px;background:#fff;border:1px solid var(--line);border-radius:12px;padding:12px 18px;margin:0 0 18px}
-.refs dt{color:var(--muted);font-size:13px;font-weight:600}
-.refs dd{margin:0;overflow-wrap:anywhere}
 `;
 
 const STATUS_LABEL: Readonly<Record<OrderStatus, string>> = {
@@ -163,7 +155,7 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
         </div>
       )}
     </>,
-    [ORDER_STYLE, APPROVAL_STYLE],
+    [ORDER_STYLE, ORDER_PARTS_STYLE, APPROVAL_STYLE],
   );
 }
 
@@ -237,22 +229,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
           {order.approvedBy && <span data-testid="approved-by">, approved by {order.approvedBy.name} ({order.approvedBy.email})</span>}
         </span>
       </p>
-      {(order.poNumber !== undefined || order.notes !== undefined) && (
-        <dl class="refs" aria-label="Your references">
-          {order.poNumber !== undefined && (
-            <>
-              <dt>PO number</dt>
-              <dd data-testid="po-number">{order.poNumber}</dd>
-            </>
-          )}
-          {order.notes !== undefined && (
-            <>
-              <dt>Order notes</dt>
-              <dd data-testid="order-notes">{order.notes}</dd>
-            </>
-          )}
-        </dl>
-      )}
+      <References poNumber={order.poNumber} notes={order.notes} label="Your references" />
       <form class="buy-again" method="post" action={paths.buyAgain(order.id)}>
         <TokenField token={frame.token} />
         <button type="submit" class="primary">
@@ -264,42 +241,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
         <div class="stack">
           <section class="panel" aria-labelledby="items">
             <h2 id="items">Items</h2>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col" class="n">
-                    Qty
-                  </th>
-                  <th scope="col" class="n">
-                    Price
-                  </th>
-                  <th scope="col" class="n">
-                    Amount
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {order.items.map((i) => (
-                  <tr>
-                    <td>
-                      {i.name}
-                      <br />
-                      <span class="meta">
-                        {i.unit} · {i.productId}
-                      </span>
-                    </td>
-                    <td class="n">{i.quantity}</td>
-                    <td class="n">
-                      <Usd cents={i.unitPriceCents} />
-                    </td>
-                    <td class="n">
-                      <Usd cents={i.unitPriceCents * i.quantity} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ItemsTable items={order.items} />
           </section>
           <section class="panel" aria-labelledby="history">
             <h2 id="history">Status history</h2>
@@ -325,19 +267,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
           <section class="panel" aria-labelledby="shipping">
             <h2 id="shipping">Shipping</h2>
             <p style="margin:0 0 8px">
-              <b>{address.locationName}</b>
-              <br />
-              <span class="meta">
-                <AddressLines
-                  address={{
-                    line1: address.line1,
-                    ...(address.line2 === undefined ? {} : { line2: address.line2 }),
-                    city: address.city,
-                    province: address.state,
-                    postalCode: address.zip,
-                  }}
-                />
-              </span>
+              <SnapshotAddress address={address} />
             </p>
             {order.shipment && (
               <div class="ship">
@@ -359,7 +289,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
         <a href={paths.orders}>All orders</a>
       </p>
     </>,
-    [CART_STYLE, ORDER_STYLE],
+    [CART_STYLE, ORDER_STYLE, ORDER_PARTS_STYLE],
     justPlaced ? { page: 'order', order: { id: order.id, totalCents: order.totalCents } } : { page: 'order' },
   );
 }

@@ -1,0 +1,95 @@
+import type { VNode } from 'preact';
+import type { OrderItem, ShippingAddressSnapshot } from '../../domain/orders/order';
+import { css } from '../html-page';
+import { AddressLines } from './checkout/page';
+import { Usd } from './layout';
+
+/** What an order's page and an approval request's page both show: the snapshot an order is made of. */
+export const ORDER_PARTS_STYLE = css`
+.refs{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 14px;background:#fff;border:1px solid var(--line);border-radius:12px;padding:12px 18px;margin:0 0 18px}
+.refs dt{color:var(--muted);font-size:13px;font-weight:600}
+.refs dd{margin:0;overflow-wrap:anywhere}
+.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;color:var(--muted);word-break:break-all}
+.stack{display:grid;gap:18px}
+table{width:100%;border-collapse:collapse;font-size:14px}
+th,td{padding:8px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+th{color:var(--muted);font-weight:600;font-size:13px}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+`;
+
+/** The buyer's PO number and notes, when there are any. */
+export const References = ({ poNumber, notes, label }: { poNumber: string | undefined; notes: string | undefined; label: string }): VNode | null =>
+  poNumber === undefined && notes === undefined ? null : (
+    <dl class="refs" aria-label={label}>
+      {poNumber !== undefined && (
+        <>
+          <dt>PO number</dt>
+          <dd data-testid="po-number">{poNumber}</dd>
+        </>
+      )}
+      {notes !== undefined && (
+        <>
+          <dt>Order notes</dt>
+          <dd data-testid="order-notes">{notes}</dd>
+        </>
+      )}
+    </dl>
+  );
+
+export const ItemsTable = ({ items }: { items: readonly OrderItem[] }): VNode => (
+  <table>
+    <thead>
+      <tr>
+        <th scope="col">Product</th>
+        <th scope="col" class="n">
+          Qty
+        </th>
+        <th scope="col" class="n">
+          Price
+        </th>
+        <th scope="col" class="n">
+          Amount
+        </th>
+      </tr>
+    </thead>
+    <tbody>
+      {items.map((i) => (
+        <tr>
+          <td>
+            {i.name}
+            <br />
+            <span class="meta">
+              {i.unit} · {i.productId}
+            </span>
+          </td>
+          <td class="n">{i.quantity}</td>
+          <td class="n">
+            <Usd cents={i.unitPriceCents} />
+          </td>
+          <td class="n">
+            <Usd cents={i.unitPriceCents * i.quantity} />
+          </td>
+        </tr>
+      ))}
+    </tbody>
+  </table>
+);
+
+/** The location an order ships to, as it was when the order (or request) was made. */
+export const SnapshotAddress = ({ address }: { address: ShippingAddressSnapshot }): VNode => (
+  <>
+    <b>{address.locationName}</b>
+    <br />
+    <span class="meta">
+      <AddressLines
+        address={{
+          line1: address.line1,
+          ...(address.line2 === undefined ? {} : { line2: address.line2 }),
+          city: address.city,
+          province: address.state,
+          postalCode: address.zip,
+        }}
+      />
+    </span>
+  </>
+);
