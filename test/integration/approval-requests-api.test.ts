@@ -342,6 +342,11 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
 
     const reused = await decide(office, request.id, 'approve', { internal_user_id: office.limitedApprover.profile.internalUserId }, key);
     expect(errorOf(reused)).toEqual({ status: 400, code: 'IDEMPOTENCY_KEY_REUSED' });
+    // The same key for another request, or another action on this one, is refused too: never the first answer.
+    const other = await aRequest(office);
+    expect(errorOf(await decide(office, other.id, 'approve', body, key))).toEqual({ status: 400, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(errorOf(await decide(office, request.id, 'reject', body, key))).toEqual({ status: 400, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect((await stack.get(`/v1/approval-requests/${other.id}`, office.headers)).body).toMatchObject({ status: 'pending' });
     // Without the key, the retry is told the first one happened.
     expect((await decide(office, request.id, 'approve', body)).body).toMatchObject({ code: 'APPROVAL_NOT_PENDING', data: { status: 'approved' } });
   });

@@ -42,7 +42,7 @@ export const idempotencyKey = <D extends IdempotencyDependencies>(endpoint: ApiE
       if (key === undefined) return;
       const { deps, caller, body } = request.context;
       const scope = `${endpoint}#${filledIn(caller, 'caller').partnerId}`;
-      request.context.idempotency = await filledIn(deps, 'deps').idempotency.begin(scope, key, body);
+      request.context.idempotency = await filledIn(deps, 'deps').idempotency.begin(scope, key, keyedRequest(request.event, body));
     },
   } satisfies MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>,
 
@@ -64,6 +64,17 @@ async function settle<D extends IdempotencyDependencies>(context: ApiContext<D>,
     // The answer stands; the key's claim lapses on its own after a minute.
     deps.logger.error({ msg: 'idempotency_record_failed', requestId: log.requestId, reason: (failure as Error).message });
   }
+}
+
+/**
+ * What a key stands for: the body, and on a route that names its resource in the path
+ * (`…/approval-requests/{id}/approve`), that route and resource too, so a key reused for
+ * another request or action of one endpoint is refused rather than answered with the
+ * first one's outcome. Setup's fingerprint stays its body's alone.
+ */
+function keyedRequest(event: ApiEvent, body: unknown): unknown {
+  const path = event.pathParameters ?? {};
+  return Object.keys(path).length === 0 ? body : { route: event.routeKey, path, body };
 }
 
 function presentedIdempotencyKey(event: ApiEvent): string | undefined {

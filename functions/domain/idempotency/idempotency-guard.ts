@@ -111,7 +111,7 @@ export class IdempotencyGuard {
       const { holder } = result;
       if (!holder) continue; // released between our write and our read: claim again
       if (holder.fingerprint !== fingerprint) {
-        throw new IdempotencyKeyReused('This Idempotency-Key was already used with a different request body');
+        throw new IdempotencyKeyReused('This Idempotency-Key was already used with a different request (another body, resource or action)');
       }
       if (holder.state === 'completed' && holder.outcome) return { kind: 'replay', outcome: holder.outcome };
       throw new IdempotencyKeyInFlight('A request with this Idempotency-Key is still being processed; retry later');
