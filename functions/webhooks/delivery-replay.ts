@@ -3,6 +3,9 @@ import type { Delivery, DeliveryMessage } from './delivery';
 import type { DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
 
+/** Far longer than a replay's write and its SendMessage take. */
+export const UNQUEUED_GRACE_MS = 30_000;
+
 /**
  * Sends a delivery again from its first attempt, with the same id and body: a new chain
  * of attempts on the usual retry ladder, its first attempt queued now. Messages of the
@@ -26,10 +29,13 @@ export class DeliveryReplay {
   /**
    * Whether a pending delivery has no message on the queue: a replay that stopped between
    * its write and its message leaves it so (the new chain is written `queued: false` and
-   * marked once its first attempt is sent), and nothing else would ever send it.
+   * marked once its first attempt is sent), and nothing else would ever send it. Only
+   * once `UNQUEUED_GRACE_MS` have passed with no attempt: a replay still between its two
+   * steps (a double click) is in flight, not lost.
    */
-  static isUnqueued(delivery: Pick<Delivery, 'status' | 'queued' | 'heldAt'>): boolean {
-    return delivery.status === 'pending' && !delivery.queued && !delivery.heldAt;
+  isUnqueued(delivery: Pick<Delivery, 'status' | 'queued' | 'heldAt' | 'attemptCount' | 'updatedAt'>): boolean {
+    const quiet = this.clock.now().getTime() - Date.parse(delivery.updatedAt) >= UNQUEUED_GRACE_MS;
+    return delivery.status === 'pending' && !delivery.queued && !delivery.heldAt && delivery.attemptCount === 0 && quiet;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { DeliveryInFlight, DeliveryNotFound, ValidationFailed, WebhookEndpointNotConfigured, WebhookEndpointNotFound } from '../domain/errors';
 import type { PartnerId } from '../domain/partners/partner';
 import type { Delivery, DeliveryId, DeliveryWithAttempts } from './delivery';
-import { DeliveryReplay } from './delivery-replay';
+import type { DeliveryReplay } from './delivery-replay';
 import type { DeliveryFilter, DeliveryPage, DeliveryRepository } from './delivery-repository';
 import type { WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint';
 
@@ -71,7 +71,7 @@ export class PartnerWebhooks {
   async retry(partnerId: PartnerId, deliveryId: string): Promise<DeliveryWithAttempts> {
     const delivery = await this.own(partnerId, deliveryId);
     if (!delivery) throw new DeliveryNotFound(deliveryId);
-    const unqueued = DeliveryReplay.isUnqueued(delivery);
+    const unqueued = this.replay.isUnqueued(delivery);
     if (delivery.status === 'pending' && !unqueued) throw new DeliveryInFlight(deliveryId);
     if (!(await this.endpoints.get(partnerId))) throw new WebhookEndpointNotConfigured('You have no webhook endpoint; ask the operator to set one up');
     // Only a replay changes a delivery that is not pending, and it moves the chain on: losing the race means one is in flight.

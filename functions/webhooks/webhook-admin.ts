@@ -134,6 +134,8 @@ export class WebhookAdmin {
       ...(existing?.statusReason ? { statusReason: existing.statusReason } : {}),
       statusSince: existing?.statusSince ?? now,
       ...(existing?.failingSince ? { failingSince: existing.failingSince } : {}),
+      // Subscribing to more kinds does not mend a dead receiver: its circuit stays as the dispatcher left it. A new URL starts closed.
+      ...(existing?.circuit && existing.url === (url.ok ? url.url.href : input.url) ? { circuit: existing.circuit } : {}),
     };
     await this.endpoints.put(endpoint);
     return { endpoint, ...(generatedSecret ? { generatedSecret } : {}) };

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId, Scope } from '../../functions/domain/partners/partner';
+import { UNQUEUED_GRACE_MS } from '../../functions/webhooks/delivery-replay';
 import { type EndpointGate, FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
@@ -276,6 +277,9 @@ describe('POST /v1/webhooks/deliveries/{delivery_id}/retry', () => {
       const failed = await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth);
       expect(failed.status).toBe(500);
       expect((await stack.deps.deliveries.get(delivered.deliveryId))).toMatchObject({ status: 'pending', chain: 2, attemptCount: 0 });
+      // At once it may still be on its way (a double click): in flight.
+      expect((await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth)).status).toBe(409);
+      stack.clock.advance(UNQUEUED_GRACE_MS);
 
       const again = await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth);
       expect(again.status, again.text).toBe(202);

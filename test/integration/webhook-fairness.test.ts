@@ -98,6 +98,22 @@ async function openCircuit(partnerId: PartnerId, retryAt: Date) {
   });
 }
 
+describe('the operator changing an endpoint', () => {
+  it('keeps an open circuit when only the subscribed kinds change, and starts a new URL closed', async () => {
+    const dead = await aReceiver(() => 500);
+    const partner = await aSubscribedPartner(dead.url);
+    const retryAt = new Date(stack.clock.now().getTime() + 60_000);
+    await openCircuit(partner.partnerId, retryAt);
+
+    await stack.deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: dead.url, events: ['order.created', 'approval.requested', 'approval.decided'] });
+    expect(await circuitOf(partner.partnerId)).toMatchObject({ state: 'open', retryAt: retryAt.toISOString() });
+
+    const mended = await aReceiver();
+    await stack.deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: mended.url });
+    expect((await circuitOf(partner.partnerId))?.state ?? 'closed').toBe('closed');
+  });
+});
+
 describe('a hanging receiver does not delay other partners', () => {
   it("delivers to a healthy partner in the same batch while the hanging receiver's attempt is still in flight", async () => {
     const hanging = await aReceiver(() => 'hang');

@@ -197,7 +197,7 @@ export const RETRY_DELIVERY_ROUTE: RouteDocument = {
   description: [
     'Sends a delivered, failed or cancelled delivery again: a new round of attempts whose first goes out now, with the same delivery id (`webhook-id`, `X-Service-Delivery-ID`) and the same body, signed afresh with your current secrets; if it fails, the usual schedule (1m, 5m, 15m, 1h, 6h, 24h) follows. De-duplicate on the delivery id as always.',
     '',
-    'A pending delivery is refused (409 `DELIVERY_IN_FLIGHT`): its next attempt is already queued or waiting for its time, or held while your endpoint is paused or disabled; a held retry goes out when the operator resumes or enables the endpoint. A retry that failed (500) before its attempt was queued leaves the delivery pending; retrying it again queues that attempt. Nothing is read from a request body.',
+    'A pending delivery is refused (409 `DELIVERY_IN_FLIGHT`): its next attempt is already queued or waiting for its time, or held while your endpoint is paused or disabled; a held retry goes out when the operator resumes or enables the endpoint. A retry that failed (500) before its attempt was queued leaves the delivery pending; retrying it again 30 s later queues that attempt. Nothing is read from a request body.',
   ].join('\n'),
   parameters: [DELIVERY_ID_PARAMETER],
   responses: {
