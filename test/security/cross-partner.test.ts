@@ -175,6 +175,7 @@ const crossPartnerCommands = (): Record<string, () => string[]> => ({
   'session revoke': () => ['session', 'revoke', '--partner', a.partnerId, '--profile', b.profileId],
   'organization show': () => ['organization', 'show', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'order list': () => ['order', 'list', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
+  'approvals list': () => ['approvals', 'list', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'order-event': () => ['order-event', '--partner', a.partnerId, '--event', 'order.created', '--data', JSON.stringify(orderCreatedData(b.ownOnlyOrg))],
   // --partner with --delivery is refused outright as a usage error (exit 2: one delivery, or a partner's since a time), whoever owns the delivery.
   'deliveries replay': () => ['deliveries', 'replay', '--partner', a.partnerId, '--delivery', randomUUID()],
