@@ -105,6 +105,10 @@ describe('submitting, deciding, following', () => {
     expect(list.text).toContain('waiting 0 minutes');
     const shown = await approver.module.get(`${approver.module.base}/approvals/${id}`);
     expect(shown.text).toContain('>Approve</button>');
+    // A crafted link cannot make a waiting request look decided.
+    const crafted = await approver.module.get(`${approver.module.base}/approvals/${id}?done=approved`);
+    expect(crafted.text).not.toContain('You approved this request');
+    expect(crafted.text).toContain('>Approve</button>');
     expect(shown.text).toContain('<label for="reason">Reason for rejecting</label>');
 
     // Within the session's 30 idle minutes.
@@ -114,6 +118,8 @@ describe('submitting, deciding, following', () => {
     expect(approved).toMatchObject({ status: 303, location: `${approver.module.base}/approvals/${id}?done=approved` });
     const after = await approver.module.get(approved.location as string);
     expect(after.text).toContain('You approved this request, and its order was placed.');
+    // Only to the approver who did: the requester reading the same link is not told they approved it.
+    expect((await buyer.module.get(`${buyer.module.base}/approvals/${id}?done=approved`)).text).not.toContain('You approved this request');
     expect(after.text).toContain('aria-label="Approvals (0 waiting)"');
     const [order] = (await stack.deps.orders.listByOrganization(buyer.who.organization.id)).orders;
     expect(after.text).toContain(`href="${approver.module.base}/orders/${order!.id}"`);

@@ -411,6 +411,36 @@ describe('expiry', () => {
   });
 });
 
+describe('the waiting list', () => {
+  it('reads only the last 7 days of the organization\'s requests: nothing older can still wait', async () => {
+    const office = await anOffice();
+    for (let i = 0; i < 6; i += 1) {
+      const old = await submitted(office);
+      await stack.deps.approvalService.withdraw({ requestId: old.id, requester: office.buyer.profile });
+      await stack.deps.cartService.clear(office.buyer.profile.id);
+    }
+    stack.clock.advance(8 * 24 * 3600 * 1000);
+    const waiting = await submitted(office, office.secondApprover);
+
+    let scanned = 0;
+    stack.deps.aws.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if (context.commandName === 'QueryCommand') scanned += Number((result.output as { ScannedCount?: number }).ScannedCount ?? 0);
+        return result;
+      },
+      { step: 'initialize', name: 'countScanned' },
+    );
+    try {
+      const list = await stack.deps.approvalService.listForOrganization(office.buyer.organization, { status: 'pending' });
+      expect(list.requests.map((r) => r.id)).toEqual([waiting.id]);
+      expect(scanned).toBe(1);
+    } finally {
+      stack.deps.aws.db.middlewareStack.remove('countScanned');
+    }
+  });
+});
+
 describe('webhook subscriptions', () => {
   it('delivers the approval kinds only to endpoints that list them; an endpoint set without a list gets exactly the order kinds', async () => {
     const defaults = await anOffice('default');

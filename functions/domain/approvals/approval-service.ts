@@ -378,13 +378,16 @@ export class ApprovalService {
       ]);
     }
     const now = this.clock.now();
+    // Nothing created before the expiry window can still wait: bounding the read keeps the
+    // pending list from paging through the organization's whole history.
+    const since = query.since ?? (query.status === 'pending' ? new Date(now.getTime() - APPROVAL_TTL_MS).toISOString() : undefined);
     const page = await this.approvals.listByOrganization(organization.id, {
       limit,
       now,
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
       ...(query.status === undefined ? {} : { status: query.status }),
       ...(query.profileId === undefined ? {} : { profileId: query.profileId }),
-      ...(query.since === undefined ? {} : { since: query.since }),
+      ...(since === undefined ? {} : { since }),
       ...(query.startingAfter === undefined ? {} : { startingAfter: query.startingAfter }),
     });
     return { ...page, requests: page.requests.map((request) => asOf(request, now)) };

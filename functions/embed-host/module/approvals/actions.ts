@@ -75,8 +75,12 @@ export async function showApproval(request: ModuleRequest): Promise<JsonResponse
       viewer: session.view.profile,
     }),
   ]);
+  // The query only says which banner the redirect asked for; the request's own state says whether it is true for this viewer.
+  const viewer = session.view.profile.id;
   const done = doneOf(query.done);
-  return html(200, approvalPage(frame, approval, { submitted: query.submitted === '1', ...(done ? { done } : {}), now: request.deps.clock.now() }));
+  const saidDone = done !== undefined && approval.status === done && (done === 'withdrawn' ? approval.profileId : approval.decidedBy?.profileId) === viewer;
+  const submitted = query.submitted === '1' && approval.profileId === viewer;
+  return html(200, approvalPage(frame, approval, { submitted, ...(saidDone ? { done } : {}), now: request.deps.clock.now() }));
 }
 
 const requestIdOf = (request: ModuleRequest): string => request.event.pathParameters?.requestId ?? '';
