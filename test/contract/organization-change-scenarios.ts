@@ -2,6 +2,7 @@
  * How to provoke every documented status of the partner's user and shipping-location
  * routes (after setup) on a local test stack, for the contract suite.
  */
+import { keyedRequest } from '../../functions/api/pipeline/idempotency-key';
 import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { exhaustRateLimit } from '../support/rate-limit';
@@ -29,6 +30,7 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
     const org = profile.internalOrgId;
     return {
       ...partner,
+      params: { internalOrgId: org, internalUserId: profile.internalUserId, internalShippingLocationId: 'loc-main' },
       headers: bearer(partner.apiKey),
       userPath: `/v1/organizations/${org}/users/${profile.internalUserId}`,
       locationsPath: `/v1/organizations/${org}/shipping-locations`,
@@ -61,9 +63,17 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
     }
   }
 
-  /** A request whose Idempotency-Key another request of the partner holds (claimed, not finished). */
-  async function inFlight(endpoint: string, partner: Partner, send: (headers: Record<string, string>) => Promise<TestResponse>, body: unknown) {
-    await stackOf().deps.functions.setup.idempotency.begin(`${endpoint}#${partner.partnerId}`, 'contract-in-flight', body);
+  /** A request whose Idempotency-Key another request of the partner, to the same route and resource, holds (claimed, not finished). */
+  async function inFlight(
+    endpoint: string,
+    partner: Partner,
+    route: { routeKey: string; params: readonly (keyof Partner['params'])[] },
+    send: (headers: Record<string, string>) => Promise<TestResponse>,
+    body: unknown,
+  ) {
+    const pathParameters = Object.fromEntries(route.params.map((name) => [name, partner.params[name]]));
+    const request = keyedRequest({ routeKey: route.routeKey, pathParameters }, body);
+    await stackOf().deps.functions.setup.idempotency.begin(`${endpoint}#${partner.partnerId}`, 'contract-in-flight', request);
     return send({ ...partner.headers, 'Idempotency-Key': 'contract-in-flight' });
   }
 
@@ -94,7 +104,7 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
           async () => {
             const p = await aPartner();
             const body = { active: false };
-            return inFlight('organization-user-update', p, (headers) => stackOf().patch(p.userPath, body, headers), body);
+            return inFlight('organization-user-update', p, { routeKey: `PATCH ${USER}`, params: ['internalOrgId', 'internalUserId'] }, (headers) => stackOf().patch(p.userPath, body, headers), body);
           },
         ],
       ],
@@ -109,7 +119,7 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
       404: [["another partner's organization", async () => { const theirs = await aPartner(); const mine = await aPartner(); return stackOf().post(theirs.locationsPath, NEW_LOCATION, mine.headers); }]],
       409: [
         ['SHIPPING_LOCATION_ALREADY_EXISTS', async () => { const p = await aPartner(); return stackOf().post(p.locationsPath, { ...NEW_LOCATION, internalShippingLocationId: 'loc-main' }, p.headers); }],
-        ['IDEMPOTENCY_KEY_IN_USE', async () => { const p = await aPartner(); return inFlight('shipping-location-create', p, (headers) => stackOf().post(p.locationsPath, NEW_LOCATION, headers), NEW_LOCATION); }],
+        ['IDEMPOTENCY_KEY_IN_USE', async () => { const p = await aPartner(); return inFlight('shipping-location-create', p, { routeKey: `POST ${LOCATIONS}`, params: ['internalOrgId'] }, (headers) => stackOf().post(p.locationsPath, NEW_LOCATION, headers), NEW_LOCATION); }],
       ],
       429: [['over 100 a minute', async () => rateLimited('shipping-location-create', (p) => stackOf().post(p.locationsPath, NEW_LOCATION, p.headers))]],
       500: [['the store down', async () => { const p = await aPartner(); return withStoreDown(() => stackOf().post(p.locationsPath, NEW_LOCATION, p.headers)); }]],
@@ -126,7 +136,7 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
           async () => {
             const p = await aPartner();
             const body = { isActive: false };
-            return inFlight('shipping-location-update', p, (headers) => stackOf().patch(p.locationPath, body, headers), body);
+            return inFlight('shipping-location-update', p, { routeKey: `PATCH ${LOCATION}`, params: ['internalOrgId', 'internalShippingLocationId'] }, (headers) => stackOf().patch(p.locationPath, body, headers), body);
           },
         ],
       ],

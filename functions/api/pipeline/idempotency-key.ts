@@ -72,7 +72,7 @@ async function settle<D extends IdempotencyDependencies>(context: ApiContext<D>,
  * another request or action of one endpoint is refused rather than answered with the
  * first one's outcome. Setup's fingerprint stays its body's alone.
  */
-function keyedRequest(event: ApiEvent, body: unknown): unknown {
+export function keyedRequest(event: Pick<ApiEvent, 'routeKey' | 'pathParameters'>, body: unknown): unknown {
   const path = event.pathParameters ?? {};
   return Object.keys(path).length === 0 ? body : { route: event.routeKey, path, body };
 }
