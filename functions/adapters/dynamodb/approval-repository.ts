@@ -1,15 +1,15 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandInput, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ApprovalListQuery, ApprovalPage, ApprovalRepository, ApprovalChange } from '../../domain/approvals/approval-repository';
 import { APPROVAL_TTL_MS, type ApprovalRequest, type ApprovalRequestId } from '../../domain/approvals/approval-request';
 import type { Clock } from '../../domain/clock';
-import { ConcurrentModification, ValidationFailed } from '../../domain/errors';
+import { ValidationFailed } from '../../domain/errors';
 import type { Cart, CartLine } from '../../domain/orders/cart';
 import type { Order } from '../../domain/orders/order';
 import type { OrganizationId } from '../../domain/organizations/organization';
 import type { OrderEventMessage } from '../../webhooks/order-event-message';
 import { cartLineItem } from './cart-repository';
 import { consumedCartLines, orderItem, outboxPut } from './order-repository';
-import { failedConditions, lostTransactionConflict, type TransactItem } from './transactions';
+import { type TransactItem, writeAllOrNothing } from './transactions';
 
 /**
  * Key shapes of approval requests in the orders table (whose stream already carries the
@@ -118,15 +118,8 @@ export class DynamoApprovalRepository implements ApprovalRepository {
     ];
   }
 
-  private async write(items: TransactItem[]): Promise<void> {
-    try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (error) {
-      if (failedConditions(error) || lostTransactionConflict(error)) {
-        throw new ConcurrentModification('The approval request or cart changed while this change was being made', { cause: error });
-      }
-      throw error;
-    }
+  private write(items: TransactItem[]): Promise<void> {
+    return writeAllOrNothing(this.db, items, 'The approval request or cart');
   }
 
   async get(id: ApprovalRequestId): Promise<ApprovalRequest | undefined> {

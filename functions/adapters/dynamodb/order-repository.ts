@@ -1,6 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../domain/clock';
-import { ConcurrentModification, ValidationFailed } from '../../domain/errors';
+import { ValidationFailed } from '../../domain/errors';
 import type { Cart } from '../../domain/orders/cart';
 import type { Order, OrderId, OrderStatus } from '../../domain/orders/order';
 import { toOutboxRecord } from '../../domain/orders/order-outbox';
@@ -15,7 +15,7 @@ import type { OrganizationId } from '../../domain/organizations/organization';
 import type { OrderEventMessage } from '../../webhooks/order-event-message';
 import { OUTBOX_KEY_PREFIX } from '../../resources/resource-definitions';
 import { cartKeys } from './cart-repository';
-import { failedConditions, lostTransactionConflict, type TransactItem } from './transactions';
+import { type TransactItem, writeAllOrNothing } from './transactions';
 
 /**
  * Key shapes of the orders table: an order by its id, listed per organization through
@@ -108,15 +108,8 @@ export class DynamoOrderRepository implements OrderRepository {
     ]);
   }
 
-  private async write(items: TransactItem[]): Promise<void> {
-    try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (error) {
-      if (failedConditions(error) || lostTransactionConflict(error)) {
-        throw new ConcurrentModification('The order or cart changed while this change was being made', { cause: error });
-      }
-      throw error;
-    }
+  private write(items: TransactItem[]): Promise<void> {
+    return writeAllOrNothing(this.db, items, 'The order or cart');
   }
 
   async get(orderId: OrderId): Promise<Order | undefined> {
