@@ -7,7 +7,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -17,7 +20,28 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@aws-sdk/*', '@middy/*', 'stripe', 'aws-lambda', '**/adapters/**', '**/api/**', '**/embed-host/**', '**/composition/**', '**/lib/**', '**/resources/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'The domain knows nothing of AWS, HTTP or infrastructure.' }] },
+        {
+          patterns: [
+            {
+              group: [
+                '@aws-sdk/*',
+                '@middy/*',
+                'stripe',
+                'aws-lambda',
+                '**/adapters/**',
+                '**/api/**',
+                '**/embed-host/**',
+                '**/composition/**',
+                '**/lib/**',
+                '**/resources/**',
+                'aws-cdk-lib',
+                'aws-cdk-lib/*',
+                'constructs',
+              ],
+              message: 'The domain knows nothing of AWS, HTTP or infrastructure.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -28,7 +52,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/lib/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'Lambda code imports neither infrastructure (lib/) nor CDK; shared definitions live in functions/resources/.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/lib/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
+              message:
+                'Lambda code imports neither infrastructure (lib/) nor CDK; shared definitions live in functions/resources/.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -38,7 +70,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/infrastructure/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'], message: 'The local runtime and the CLI share definitions through functions/resources/, not the CDK app.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/infrastructure/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
+              message: 'The local runtime and the CLI share definitions through functions/resources/, not the CDK app.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -53,7 +53,11 @@ export const MAIN_LOCATION = {
   isDefault: true,
 };
 
-export const userFields = (id: string) => ({ firstName: 'Ada', lastName: 'Lovelace', email: `ada.${id}@acme.example.com` });
+export const userFields = (id: string) => ({
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: `ada.${id}@acme.example.com`,
+});
 
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
   const standIns = await startStandIns();
@@ -75,10 +79,17 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   }
   const { deps } = stack;
 
-  const partners = await inParallel(Array.from({ length: options.partners }, (_, i) => i), 8, async (i) => {
-    const created = await deps.partnerAdmin.createPartner({ name: `Bench Partner ${i}`, alertEmail: `ops${i}@partner.example.com` });
-    return { partnerId: created.partnerId, apiKey: created.apiKey };
-  });
+  const partners = await inParallel(
+    Array.from({ length: options.partners }, (_, i) => i),
+    8,
+    async (i) => {
+      const created = await deps.partnerAdmin.createPartner({
+        name: `Bench Partner ${i}`,
+        alertEmail: `ops${i}@partner.example.com`,
+      });
+      return { partnerId: created.partnerId, apiKey: created.apiKey };
+    },
+  );
 
   const organization = async (partner: BenchPartner): Promise<BenchOrganization> => {
     const id = randomUUID().slice(0, 8);
@@ -94,7 +105,8 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     );
     return { partner, internalOrgId: result.organization.internalOrgId, profileId: result.profile.id };
   };
-  const owners = (count: number) => Array.from({ length: count }, (_, i) => partners[i % partners.length] as BenchPartner);
+  const owners = (count: number) =>
+    Array.from({ length: count }, (_, i) => partners[i % partners.length] as BenchPartner);
   const organizations = await inParallel(owners(options.partners * options.organizationsPerPartner), 8, organization);
   const capacityOrganizations = await inParallel(owners(options.capacityOrganizations), 8, organization);
 

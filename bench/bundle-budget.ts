@@ -5,7 +5,14 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { buildEmbedBrowserScripts, embedBrowserScriptDefines } from '../lib/browser-bundling/embed-browser-scripts';
-import { LAMBDA_BUNDLE, lambdaExternals, ON_DEMAND_PACKAGE_JSON, ON_DEMAND_PACKAGES, onDemandPackageDir, onDemandPackageFlags } from '../lib/infrastructure/bundling';
+import {
+  LAMBDA_BUNDLE,
+  lambdaExternals,
+  ON_DEMAND_PACKAGE_JSON,
+  ON_DEMAND_PACKAGES,
+  onDemandPackageDir,
+  onDemandPackageFlags,
+} from '../lib/infrastructure/bundling';
 import { FUNCTION_ENTRIES, type FunctionName } from '../functions/resources/resource-definitions';
 import { median } from './util';
 
@@ -88,7 +95,12 @@ export function measureEmbedBrowserScripts(): { script: 'sdk' | 'bridge'; minifi
   }));
 }
 
-async function bundle(entry: string, outfile: string, external: readonly string[], define: Record<string, string> = {}): Promise<number> {
+async function bundle(
+  entry: string,
+  outfile: string,
+  external: readonly string[],
+  define: Record<string, string> = {},
+): Promise<number> {
   await build({
     entryPoints: [entry],
     outfile,
@@ -110,7 +122,9 @@ async function bundle(entry: string, outfile: string, external: readonly string[
 /** As the stack ships it: the package bundled on its own by the same esbuild command, beside the function's bundle. */
 function bundleOnDemandPackage(pkg: string): number {
   const dir = join(outDir, onDemandPackageDir(pkg));
-  execFileSync('npx', ['--no-install', 'esbuild', ...onDemandPackageFlags(pkg, join(dir, 'index.mjs'))], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npx', ['--no-install', 'esbuild', ...onDemandPackageFlags(pkg, join(dir, 'index.mjs'))], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   writeFileSync(join(dir, 'package.json'), `${ON_DEMAND_PACKAGE_JSON}\n`);
   return statSync(join(dir, 'index.mjs')).size / 1024;
 }
@@ -118,7 +132,11 @@ function bundleOnDemandPackage(pkg: string): number {
 /** Milliseconds a fresh `node` process spends importing the module (median of runs, alternated with the baseline). */
 function importMs(file: string): number {
   const script = `const s=process.hrtime.bigint();await import(${JSON.stringify(pathToFileURL(file).href)});process.stdout.write(String(Number(process.hrtime.bigint()-s)/1e6))`;
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' } }));
+  return Number(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    }),
+  );
 }
 
 function baselineClient(pkg: string, client: string, i: number): string {
@@ -135,9 +153,17 @@ export async function measureBundles(runs = 15): Promise<BundleResult[]> {
     const bundleFile = join(outDir, `${fn}.mjs`);
     const baselineEntry = join(outDir, `${fn}-baseline-entry.ts`);
     const baselineFile = join(outDir, `${fn}-baseline.mjs`);
-    writeFileSync(baselineEntry, SDK_CLIENTS[fn].map(({ pkg, client }, i) => baselineClient(pkg, client, i)).join('\n'));
+    writeFileSync(
+      baselineEntry,
+      SDK_CLIENTS[fn].map(({ pkg, client }, i) => baselineClient(pkg, client, i)).join('\n'),
+    );
     // As the stack bundles it: the embed function carries the SDK and the bridge.
-    const sizeKb = await bundle(resolve(FUNCTION_ENTRIES[fn]), bundleFile, lambdaExternals(fn), fn === 'embed' ? embedBrowserScriptDefines() : {});
+    const sizeKb = await bundle(
+      resolve(FUNCTION_ENTRIES[fn]),
+      bundleFile,
+      lambdaExternals(fn),
+      fn === 'embed' ? embedBrowserScriptDefines() : {},
+    );
     const onDemand = (ON_DEMAND_PACKAGES[fn] ?? []).map((pkg) => ({ pkg, sizeKb: bundleOnDemandPackage(pkg) }));
     const baselineSizeKb = await bundle(baselineEntry, baselineFile, LAMBDA_BUNDLE.external);
     const ours: number[] = [];
@@ -147,7 +173,15 @@ export async function measureBundles(runs = 15): Promise<BundleResult[]> {
       ours.push(importMs(bundleFile));
     }
     const ratios = ours.map((ms, i) => ms / (base[i] as number));
-    results.push({ fn, sizeKb, baselineSizeKb, onDemand, initMs: median(ours), baselineInitMs: median(base), initRatio: median(ratios) });
+    results.push({
+      fn,
+      sizeKb,
+      baselineSizeKb,
+      onDemand,
+      initMs: median(ours),
+      baselineInitMs: median(base),
+      initRatio: median(ratios),
+    });
   }
   return results;
 }

@@ -19,9 +19,22 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLES } from '../functions/resources/resource-definitions';
 import type { BenchStack } from './bench-stack';
 import type { FloorServer } from './floors';
-import { type BenchRequest, handshakeWorkload, sameOnBothSides, setupExistingWorkload, setupNewWorkload, type SideBySide } from './workloads';
+import {
+  type BenchRequest,
+  handshakeWorkload,
+  sameOnBothSides,
+  setupExistingWorkload,
+  setupNewWorkload,
+  type SideBySide,
+} from './workloads';
 
-const READ_COMMANDS = new Set(['GetItemCommand', 'QueryCommand', 'ScanCommand', 'BatchGetItemCommand', 'TransactGetItemsCommand']);
+const READ_COMMANDS = new Set([
+  'GetItemCommand',
+  'QueryCommand',
+  'ScanCommand',
+  'BatchGetItemCommand',
+  'TransactGetItemsCommand',
+]);
 const KB = 1024;
 
 export interface CapacityCount {
@@ -41,8 +54,11 @@ export interface CapacityMeter {
 }
 
 /** An item's size by DynamoDB's formula, from its document-client (plain JavaScript) form. */
-export function itemSize(item: Record<string, unknown>): number {
-  return Object.entries(item).reduce((sum, [name, value]) => (value === undefined ? sum : sum + Buffer.byteLength(name) + valueSize(value)), 0);
+function itemSize(item: Record<string, unknown>): number {
+  return Object.entries(item).reduce(
+    (sum, [name, value]) => (value === undefined ? sum : sum + Buffer.byteLength(name) + valueSize(value)),
+    0,
+  );
 }
 
 function valueSize(value: unknown): number {
@@ -62,7 +78,9 @@ function valueSize(value: unknown): number {
 /** Index entries the item has: one per global index whose key attributes it carries. */
 function indexEntries(tableName: string, item: Record<string, unknown>): number {
   const table = Object.values(TABLES).find((definition) => tableName.endsWith(`-${definition.suffix}`));
-  return (table?.globalIndexes ?? []).filter((index) => item[index.partitionKey] !== undefined && item[index.sortKey] !== undefined).length;
+  return (table?.globalIndexes ?? []).filter(
+    (index) => item[index.partitionKey] !== undefined && item[index.sortKey] !== undefined,
+  ).length;
 }
 
 interface TransactItemInput {
@@ -120,7 +138,9 @@ export function meterCapacity(client: DynamoDBDocumentClient): CapacityMeter {
       input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
       const command = context.commandName ?? 'unknown';
-      const consumed = [(result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity ?? []].flat();
+      const consumed = [
+        (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity ?? [],
+      ].flat();
       const reported = consumed.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
       if (READ_COMMANDS.has(command)) {
         count.read += reported;
@@ -182,7 +202,8 @@ async function send(baseUrl: string, request: BenchRequest, expectStatus: number
     ...(request.body === undefined ? {} : { body: request.body }),
     redirect: 'manual',
   });
-  if (response.status !== expectStatus) throw new Error(`${request.path} answered ${response.status}: ${await response.text()}`);
+  if (response.status !== expectStatus)
+    throw new Error(`${request.path} answered ${response.status}: ${await response.text()}`);
   await response.arrayBuffer();
 }
 
@@ -190,9 +211,15 @@ async function send(baseUrl: string, request: BenchRequest, expectStatus: number
  * Every benchmarked endpoint, `requests` of each one at a time through HTTP, the service
  * and its floor side by side, each metered on its own DynamoDB client.
  */
-export async function measureApiCapacity(bench: BenchStack, floor: FloorServer, requests: number, inputs: CapacityInputs): Promise<CapacityRow[]> {
+export async function measureApiCapacity(
+  bench: BenchStack,
+  floor: FloorServer,
+  requests: number,
+  inputs: CapacityInputs,
+): Promise<CapacityRow[]> {
   const half = bench.capacityOrganizations.length / 2;
-  if (half < requests) throw new Error(`need ${2 * requests} capacity organizations, have ${bench.capacityOrganizations.length}`);
+  if (half < requests)
+    throw new Error(`need ${2 * requests} capacity organizations, have ${bench.capacityOrganizations.length}`);
   const serviceOrganizations = bench.capacityOrganizations.slice(0, requests);
   const floorOrganizations = bench.capacityOrganizations.slice(half, half + requests);
   const serviceMeter = meterCapacity(bench.stack.deps.aws.db);
@@ -205,11 +232,21 @@ export async function measureApiCapacity(bench: BenchStack, floor: FloorServer, 
       floorMeter.take();
       for (let i = 0; i < requests; i += 1) await send(floor.url, baseline.next(), baseline.expectStatus);
       const floorCount = floorMeter.take();
-      return { operation: service.endpoint, service: perRequest(serviceCount, requests), floor: perRequest(floorCount, requests) };
+      return {
+        operation: service.endpoint,
+        service: perRequest(serviceCount, requests),
+        floor: perRequest(floorCount, requests),
+      };
     };
     return [
-      await measure({ service: handshakeWorkload(serviceOrganizations), baseline: handshakeWorkload(floorOrganizations) }),
-      await measure({ service: setupExistingWorkload(serviceOrganizations), baseline: setupExistingWorkload(floorOrganizations) }),
+      await measure({
+        service: handshakeWorkload(serviceOrganizations),
+        baseline: handshakeWorkload(floorOrganizations),
+      }),
+      await measure({
+        service: setupExistingWorkload(serviceOrganizations),
+        baseline: setupExistingWorkload(floorOrganizations),
+      }),
       await measure(sameOnBothSides(setupNewWorkload(bench.partners))),
       await measure(inputs.placeOrder),
       await measure(inputs.moveOrder),

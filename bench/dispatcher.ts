@@ -32,7 +32,7 @@ import { type CapacityCount, meterCapacity, perRequest } from './capacity';
 import type { FloorServer } from './floors';
 import { inParallel } from './util';
 
-export interface DispatchSide {
+interface DispatchSide {
   readonly perSecond: number;
   /** This process's CPU per delivery over the rounds (the receiver's share is the same on both sides). */
   readonly cpuMsPerDelivery: number;
@@ -86,12 +86,17 @@ async function startReceiver(): Promise<{ url: string; close(): Promise<void> }>
  * The records in batches of `batchSize` distinct partners, consecutive batches from
  * alternate halves of `partnerIds`: records of each partner in their queue order.
  */
-function inPartnerBatches(records: readonly SQSRecord[], partnerIds: readonly string[], batchSize: number): SQSRecord[] {
+function inPartnerBatches(
+  records: readonly SQSRecord[],
+  partnerIds: readonly string[],
+  batchSize: number,
+): SQSRecord[] {
   const byPartner = new Map(partnerIds.map((id) => [id, [] as SQSRecord[]]));
-  for (const record of records) byPartner.get((JSON.parse(record.body) as { partnerId: string }).partnerId)?.push(record);
+  for (const record of records)
+    byPartner.get((JSON.parse(record.body) as { partnerId: string }).partnerId)?.push(record);
   const arranged: SQSRecord[] = [];
   for (let batch = 0; arranged.length < records.length; batch += 1) {
-    const half = partnerIds.slice((batch % 2) * batchSize, (batch % 2 + 1) * batchSize);
+    const half = partnerIds.slice((batch % 2) * batchSize, ((batch % 2) + 1) * batchSize);
     for (const partnerId of half) {
       const next = byPartner.get(partnerId)?.shift();
       if (!next) throw new Error(`partner ${partnerId} ran out of deliveries`);
@@ -131,12 +136,21 @@ async function takeQueuedMessages(bench: BenchStack, count: number): Promise<SQS
   const { sqs } = bench.stack.deps.aws;
   const queueUrl = bench.stack.queueUrls.webhookDeliveries;
   const records: SQSRecord[] = [];
-  for (let empty = 0; records.length < count && empty < 20; ) {
+  for (let empty = 0; records.length < count && empty < 20;) {
     const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        MessageSystemAttributeNames: ['All'],
+      }),
     );
     if (Messages.length === 0) empty += 1;
-    records.push(...Messages.map((message) => toRecord(message, `arn:aws:sqs:us-east-1:000000000000:${bench.resourcePrefix}-webhook-deliveries`)));
+    records.push(
+      ...Messages.map((message) =>
+        toRecord(message, `arn:aws:sqs:us-east-1:000000000000:${bench.resourcePrefix}-webhook-deliveries`),
+      ),
+    );
   }
   if (records.length !== count) throw new Error(`expected ${count} queued deliveries, found ${records.length}`);
   return records;
@@ -151,7 +165,11 @@ async function timed(run: () => Promise<unknown>): Promise<{ seconds: number; cp
   return { seconds: (performance.now() - started) / 1000, cpuMs: (spent.user + spent.system) / 1000 };
 }
 
-export async function measureDispatcher(bench: BenchStack, floor: FloorServer, options: DispatcherOptions): Promise<DispatcherResult> {
+export async function measureDispatcher(
+  bench: BenchStack,
+  floor: FloorServer,
+  options: DispatcherOptions,
+): Promise<DispatcherResult> {
   const { deps } = bench.stack;
   const receiver = await startReceiver();
   try {
@@ -159,23 +177,35 @@ export async function measureDispatcher(bench: BenchStack, floor: FloorServer, o
     const batchSize = QUEUES.webhookDeliveries.consumerBatchSize;
     const invocations = concurrency / batchSize;
     if (!Number.isInteger(invocations) || warmup % (2 * batchSize) || n % (rounds * batchSize)) {
-      throw new Error(`concurrency, half the warm-up and a round's deliveries (1/${rounds}) must be multiples of the batch size ${batchSize}`);
+      throw new Error(
+        `concurrency, half the warm-up and a round's deliveries (1/${rounds}) must be multiples of the batch size ${batchSize}`,
+      );
     }
     if (options.partners !== 2 * batchSize || invocations > 2) {
-      throw new Error(`the deliveries go to ${2 * batchSize} endpoints in alternate halves, for at most 2 invocations at once`);
+      throw new Error(
+        `the deliveries go to ${2 * batchSize} endpoints in alternate halves, for at most 2 invocations at once`,
+      );
     }
     const partnerIds = bench.partners.slice(0, options.partners).map((p) => p.partnerId as string);
-    if (partnerIds.length < options.partners) throw new Error(`${options.partners} partners needed, ${partnerIds.length} provisioned`);
+    if (partnerIds.length < options.partners)
+      throw new Error(`${options.partners} partners needed, ${partnerIds.length} provisioned`);
     const secrets = new Map<string, string>();
     for (const partnerId of partnerIds) {
-      const configured = await deps.webhookAdmin.configureEndpoint({ partnerId: partnerId as PartnerId, url: `${receiver.url}/${partnerId}` });
+      const configured = await deps.webhookAdmin.configureEndpoint({
+        partnerId: partnerId as PartnerId,
+        url: `${receiver.url}/${partnerId}`,
+      });
       secrets.set(partnerId, configured.generatedSecret as string);
     }
     const inBatches = <T>(items: readonly T[]) =>
-      Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) => items.slice(i * batchSize, (i + 1) * batchSize));
+      Array.from({ length: Math.ceil(items.length / batchSize) }, (_, i) =>
+        items.slice(i * batchSize, (i + 1) * batchSize),
+      );
 
     // Pending deliveries through the real fan-out (its DynamoDB capacity metered): a warm-up set and a measured set per side.
-    const events = Array.from({ length: 2 * (warmup + n) }, (_, i) => orderCreated(partnerIds[i % partnerIds.length] as string));
+    const events = Array.from({ length: 2 * (warmup + n) }, (_, i) =>
+      orderCreated(partnerIds[i % partnerIds.length] as string),
+    );
     const fanoutMeter = meterCapacity(deps.aws.db);
     await inParallel(events, concurrency, (event) => deps.functions.orderFanout.webhookFanout.fanOut(event));
     const capacityPerFanout = perRequest(fanoutMeter.take(), events.length);
@@ -224,7 +254,8 @@ export async function measureDispatcher(bench: BenchStack, floor: FloorServer, o
     // Rounds, every other one in reverse order, so a drift during the run (DynamoDB Local's
     // JIT, the VM's neighbours) hits both sides alike.
     const perRound = n / rounds;
-    const roundOf = (items: readonly SQSRecord[], round: number) => items.slice(round * perRound, (round + 1) * perRound);
+    const roundOf = (items: readonly SQSRecord[], round: number) =>
+      items.slice(round * perRound, (round + 1) * perRound);
     const seconds = { service: 0, floor: 0 };
     const cpuMs = { service: 0, floor: 0 };
     const floorRatioByRound: number[] = [];
@@ -243,7 +274,11 @@ export async function measureDispatcher(bench: BenchStack, floor: FloorServer, o
     const notDelivered = stored.filter((delivery) => delivery?.status !== 'delivered').length;
     return {
       batchSize,
-      service: { perSecond: n / seconds.service, cpuMsPerDelivery: cpuMs.service / n, failures: Math.max(notDelivered, failures.service) },
+      service: {
+        perSecond: n / seconds.service,
+        cpuMsPerDelivery: cpuMs.service / n,
+        failures: Math.max(notDelivered, failures.service),
+      },
       floor: { perSecond: n / seconds.floor, cpuMsPerDelivery: cpuMs.floor / n, failures: failures.floor },
       floorRatioByRound,
       capacityPerFanout,

@@ -25,7 +25,7 @@ import { startStandIns } from '../lib/local-runtime/stand-ins';
 import { MAIN_LOCATION, userFields } from './bench-stack';
 import { inParallel, percentile } from './util';
 
-export type ReceiverKind = 'healthy' | 'never-answers' | 'answers-500';
+type ReceiverKind = 'healthy' | 'never-answers' | 'answers-500';
 
 export interface FairnessOptions {
   readonly healthy: number;
@@ -96,16 +96,28 @@ export async function measureFairness(options: FairnessOptions): Promise<PhaseRe
       ...Array<ReceiverKind>(options.answers500).fill('answers-500'),
     ];
     const partners = await inParallel(kinds, 4, async (kind, index) => {
-      const receiver = await startReceiver(() => (misbehaving.on ? kind : 'healthy'), (orderId, lagMs) => {
-        posts.push(Date.now());
-        if (kind === 'healthy' && orderId && !healthyArrivals.has(orderId)) healthyArrivals.set(orderId, lagMs);
-      });
+      const receiver = await startReceiver(
+        () => (misbehaving.on ? kind : 'healthy'),
+        (orderId, lagMs) => {
+          posts.push(Date.now());
+          if (kind === 'healthy' && orderId && !healthyArrivals.has(orderId)) healthyArrivals.set(orderId, lagMs);
+        },
+      );
       receivers.push(receiver);
-      const { partnerId, apiKey } = await deps.partnerAdmin.createPartner({ name: `Fairness ${kind} ${index}`, alertEmail: `ops${index}@partner.example.com` });
+      const { partnerId, apiKey } = await deps.partnerAdmin.createPartner({
+        name: `Fairness ${kind} ${index}`,
+        alertEmail: `ops${index}@partner.example.com`,
+      });
       const id = randomUUID().slice(0, 8);
       const setup = await deps.functions.setup.organizationSetup.setup(
         partnerId,
-        SetupRequest.parse({ internalOrgId: `org-${id}`, organizationName: 'Acme Dental', internalUserId: `user-${id}`, user: userFields(id), shippingLocations: [MAIN_LOCATION] }),
+        SetupRequest.parse({
+          internalOrgId: `org-${id}`,
+          organizationName: 'Acme Dental',
+          internalUserId: `user-${id}`,
+          user: userFields(id),
+          shippingLocations: [MAIN_LOCATION],
+        }),
       );
       await deps.webhookAdmin.configureEndpoint({ partnerId, url: receiver.url, events: ['order.created'] });
       return { kind, partnerId: partnerId as PartnerId, apiKey, internalUserId: setup.profile.internalUserId };
@@ -129,9 +141,13 @@ export async function measureFairness(options: FairnessOptions): Promise<PhaseRe
             const response = await fetch(`${stack.url}/v1/sandbox/orders`, {
               method: 'POST',
               headers: { Authorization: `Bearer ${partner.apiKey}`, 'Content-Type': 'application/json' },
-              body: JSON.stringify({ internal_user_id: partner.internalUserId, items: [{ product_id: 'GLV-NIT-M-100', quantity: 1 }] }),
+              body: JSON.stringify({
+                internal_user_id: partner.internalUserId,
+                items: [{ product_id: 'GLV-NIT-M-100', quantity: 1 }],
+              }),
             }).catch(() => undefined);
-            if (response?.status === 201) placed.set(((await response.json()) as { order: { id: string } }).order.id, partner.kind);
+            if (response?.status === 201)
+              placed.set(((await response.json()) as { order: { id: string } }).order.id, partner.kind);
             else await response?.text();
           }
         }),
@@ -142,7 +158,9 @@ export async function measureFairness(options: FairnessOptions): Promise<PhaseRe
         await new Promise((done) => setTimeout(done, 250));
       }
       const elapsedSeconds = (Date.now() - started) / 1000;
-      const lags = healthyOrders.flatMap((orderId) => (healthyArrivals.has(orderId) ? [healthyArrivals.get(orderId) as number] : []));
+      const lags = healthyOrders.flatMap((orderId) =>
+        healthyArrivals.has(orderId) ? [healthyArrivals.get(orderId) as number] : [],
+      );
       const phaseCircuits = circuitLines.slice(circuitsBefore);
       if (phase === 'warm-up') continue;
       results.push({
@@ -167,7 +185,10 @@ export async function measureFairness(options: FairnessOptions): Promise<PhaseRe
 }
 
 /** A receiver on 127.0.0.1: answers 204, never answers, or answers 500; reports each POST's order id and lag. */
-async function startReceiver(kindNow: () => ReceiverKind, onPost: (orderId: string | undefined, lagMs: number) => void): Promise<Receiver> {
+async function startReceiver(
+  kindNow: () => ReceiverKind,
+  onPost: (orderId: string | undefined, lagMs: number) => void,
+): Promise<Receiver> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -176,7 +197,10 @@ async function startReceiver(kindNow: () => ReceiverKind, onPost: (orderId: stri
       let orderId: string | undefined;
       let lagMs = 0;
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string; data: { order_id: string } };
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          timestamp: string;
+          data: { order_id: string };
+        };
         orderId = body.data.order_id;
         lagMs = arrived - Date.parse(body.timestamp);
       } catch {

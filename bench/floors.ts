@@ -58,14 +58,24 @@ import type { BenchStack } from './bench-stack';
 import { CONFIRM_ORDER_PATH, HANDSHAKE_PATH, MODULE_PAGE_PATH, PLACE_ORDER_PATH, SETUP_PATH } from './workloads';
 
 type Item = Record<string, unknown>;
-type StoredOrder = Item & { id: string; partnerId: string; organizationId: unknown; sequence: number; createdAt: unknown };
+type StoredOrder = Item & {
+  id: string;
+  partnerId: string;
+  organizationId: unknown;
+  sequence: number;
+  createdAt: unknown;
+};
 
 const notThere = { ConditionExpression: 'attribute_not_exists(pk)' };
 const put = (TableName: string, Item: Item) => ({ Put: { TableName, Item, ...notThere } });
 const ttlIn = (days: number) => Math.floor(Date.now() / 1000) + days * 24 * 3600;
 
 /** A webhook POST with the dispatcher's headers and both its signatures, on a new connection as its transport sends each attempt. */
-function signedPost(url: string, secret: string, delivery: { deliveryId: string; event: string; body: string }): Promise<{ status: number; body: string }> {
+function signedPost(
+  url: string,
+  secret: string,
+  delivery: { deliveryId: string; event: string; body: string },
+): Promise<{ status: number; body: string }> {
   const timestamp = Math.floor(Date.now() / 1000);
   const headers = {
     'Content-Type': 'application/json',
@@ -83,14 +93,16 @@ function signedPost(url: string, secret: string, delivery: { deliveryId: string;
     const req = httpRequest(url, { method: 'POST', headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, 1024).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, 1024).toString('utf8') }),
+      );
     });
     req.on('error', reject);
     req.end(delivery.body);
   });
 }
 
-export class Floors {
+class Floors {
   private readonly table: (name: TableName) => string;
 
   constructor(
@@ -102,12 +114,19 @@ export class Floors {
   }
 
   private get(table: TableName, Key: Item, ConsistentRead = false): Promise<Item | undefined> {
-    return this.db.send(new GetCommand({ TableName: this.table(table), Key, ConsistentRead })).then((read) => read.Item);
+    return this.db
+      .send(new GetCommand({ TableName: this.table(table), Key, ConsistentRead }))
+      .then((read) => read.Item);
   }
 
   private async query(table: TableName, pk: string, ConsistentRead = false): Promise<Item[]> {
     const { Items = [] } = await this.db.send(
-      new QueryCommand({ TableName: this.table(table), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead }),
+      new QueryCommand({
+        TableName: this.table(table),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead,
+      }),
     );
     return Items;
   }
@@ -138,7 +157,15 @@ export class Floors {
     const secret = randomBytes(32).toString('hex');
     const now = new Date();
     const expiresAtMs = now.getTime() + 5 * 60_000;
-    const token = { id: randomUUID(), partnerId, profileId, internalOrgId: profile.internalOrgId, createdAt: now.toISOString(), expiresAt: new Date(expiresAtMs).toISOString(), state: 'issued' };
+    const token = {
+      id: randomUUID(),
+      partnerId,
+      profileId,
+      internalOrgId: profile.internalOrgId,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(expiresAtMs).toISOString(),
+      state: 'issued',
+    };
     await this.db.send(
       new PutCommand({
         TableName: this.table('sessions'),
@@ -156,23 +183,49 @@ export class Floors {
     return { session_key: secret, expires_at: token.expiresAt, profile: { id: profileId, email: profile.email } };
   }
 
-  async setup(apiKey: string, body: { internalOrgId: string; organizationName: string; internalUserId: string; user: Item }) {
+  async setup(
+    apiKey: string,
+    body: { internalOrgId: string; organizationName: string; internalUserId: string; user: Item },
+  ) {
     const partnerId = await this.admit(apiKey, 'setup');
     const { internalOrgId, internalUserId } = body;
     const items = await this.query('organizations', organizationKeys.partition(partnerId, internalOrgId), true);
     const existing = items.find((item) => item.sk === organizationKeys.organization(partnerId, internalOrgId).sk);
     const organizationId = (existing?.id as string | undefined) ?? randomUUID();
     const now = new Date().toISOString();
-    const profile = { id: randomUUID(), partnerId, organizationId, internalOrgId, internalUserId, userId: randomUUID(), ...body.user, createdAt: now };
+    const profile = {
+      id: randomUUID(),
+      partnerId,
+      organizationId,
+      internalOrgId,
+      internalUserId,
+      userId: randomUUID(),
+      ...body.user,
+      createdAt: now,
+    };
     const organizations = this.table('organizations');
     const writes = [
-      put(organizations, { ...organizationKeys.profile(partnerId, internalOrgId, internalUserId), gsi1pk: organizationKeys.usersOfPartner(partnerId, internalUserId), gsi1sk: internalOrgId, ...profile }),
+      put(organizations, {
+        ...organizationKeys.profile(partnerId, internalOrgId, internalUserId),
+        gsi1pk: organizationKeys.usersOfPartner(partnerId, internalUserId),
+        gsi1sk: internalOrgId,
+        ...profile,
+      }),
       put(organizations, { ...organizationKeys.profileById(profile.id), ...profile }),
-      put(this.table('identityUsers'), { ...identityKeys.user(profile.userId), partnerId, profileId: profile.id, email: body.user.email, status: 'active' }),
+      put(this.table('identityUsers'), {
+        ...identityKeys.user(profile.userId),
+        partnerId,
+        profileId: profile.id,
+        email: body.user.email,
+        status: 'active',
+      }),
     ];
     if (!existing) {
       const stripe = await this.stripe();
-      const customer = await stripe.customers.create({ metadata: { partnerId, internalOrgId } }, { idempotencyKey: `floor-${organizationId}` });
+      const customer = await stripe.customers.create(
+        { metadata: { partnerId, internalOrgId } },
+        { idempotencyKey: `floor-${organizationId}` },
+      );
       await stripe.customers.update(customer.id, { name: body.organizationName });
       const locationId = randomUUID();
       writes.push(
@@ -185,7 +238,12 @@ export class Floors {
           paymentCustomerId: customer.id,
           createdAt: now,
         }),
-        put(organizations, { ...organizationKeys.location(partnerId, internalOrgId, 'loc-main'), id: locationId, name: 'Main office', isDefault: true }),
+        put(organizations, {
+          ...organizationKeys.location(partnerId, internalOrgId, 'loc-main'),
+          id: locationId,
+          name: 'Main office',
+          isDefault: true,
+        }),
         put(organizations, { ...organizationKeys.defaultLocation(partnerId, internalOrgId), locationId }),
       );
     }
@@ -202,12 +260,31 @@ export class Floors {
     const location = organization.find((item) => item.isDefault === true);
     const catalog = this.table('catalog');
     const { Responses } = await this.db.send(
-      new BatchGetCommand({ RequestItems: { [catalog]: { Keys: body.items.map((item) => catalogKeys.product(item.product_id)), ConsistentRead: true } } }),
+      new BatchGetCommand({
+        RequestItems: {
+          [catalog]: { Keys: body.items.map((item) => catalogKeys.product(item.product_id)), ConsistentRead: true },
+        },
+      }),
     );
     const products = new Map((Responses?.[catalog] ?? []).map((product) => [product.productId as string, product]));
-    const lines = body.items.map(({ product_id, quantity }) => ({ productId: product_id, name: products.get(product_id)?.name, unitPriceCents: products.get(product_id)?.priceCents, quantity }));
+    const lines = body.items.map(({ product_id, quantity }) => ({
+      productId: product_id,
+      name: products.get(product_id)?.name,
+      unitPriceCents: products.get(product_id)?.priceCents,
+      quantity,
+    }));
     const now = new Date().toISOString();
-    const order = { id: randomUUID(), partnerId, organizationId: profile.organizationId, profileId: profile.id, items: lines, shippingAddress: location, status: 'pending', sequence: 1, createdAt: now };
+    const order = {
+      id: randomUUID(),
+      partnerId,
+      organizationId: profile.organizationId,
+      profileId: profile.id,
+      items: lines,
+      shippingAddress: location,
+      status: 'pending',
+      sequence: 1,
+      createdAt: now,
+    };
     await this.writeOrder(order, 'order.created', { ConditionExpression: 'attribute_not_exists(pk)' });
     return { id: order.id, status: order.status };
   }
@@ -217,7 +294,12 @@ export class Floors {
     const stored = await this.get('orders', orderKeys.order(orderId), true);
     const order = stored?.order as StoredOrder | undefined;
     if (order?.partnerId !== partnerId) throw new Error('no such order');
-    const confirmed = { ...order, status: 'confirmed', sequence: order.sequence + 1, updatedAt: new Date().toISOString() };
+    const confirmed = {
+      ...order,
+      status: 'confirmed',
+      sequence: order.sequence + 1,
+      updatedAt: new Date().toISOString(),
+    };
     await this.writeOrder(confirmed, 'order.confirmed', {
       ConditionExpression: '#sequence = :expected',
       ExpressionAttributeNames: { '#sequence': 'sequence' },
@@ -236,11 +318,21 @@ export class Floors {
           {
             Put: {
               TableName: orders,
-              Item: { ...orderKeys.order(order.id), gsi1pk: orderKeys.ordersOfOrganization(String(order.organizationId)), gsi1sk: `${String(order.createdAt)}#${order.id}`, sequence: order.sequence, order },
+              Item: {
+                ...orderKeys.order(order.id),
+                gsi1pk: orderKeys.ordersOfOrganization(String(order.organizationId)),
+                gsi1sk: `${String(order.createdAt)}#${order.id}`,
+                sequence: order.sequence,
+                order,
+              },
               ...condition,
             },
           },
-          put(orders, { ...orderKeys.outbox(eventId), message: JSON.stringify({ eventId, partnerId: order.partnerId, event, data: order }), ttl: ttlIn(1) }),
+          put(orders, {
+            ...orderKeys.outbox(eventId),
+            message: JSON.stringify({ eventId, partnerId: order.partnerId, event, data: order }),
+            ttl: ttlIn(1),
+          }),
         ],
       }),
     );
@@ -256,7 +348,12 @@ export class Floors {
         UpdateExpression: 'SET lastSeenAt = :now, idleExpiresAtMs = :idle',
         ConditionExpression: '#state = :active AND partnerId = :partner AND idleExpiresAtMs > :now',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':active': 'active', ':partner': partnerId, ':now': now, ':idle': now + 30 * 60_000 },
+        ExpressionAttributeValues: {
+          ':active': 'active',
+          ':partner': partnerId,
+          ':now': now,
+          ':idle': now + 30 * 60_000,
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -279,7 +376,11 @@ export class Floors {
    * success counted in the circuit (a conditional UpdateItem), and the conditional write of
    * its outcome. Returns the statuses answered (0: no slot was free).
    */
-  async deliverBatch(deliveries: readonly { deliveryId: string; partnerId: string }[], secrets: ReadonlyMap<string, string>, maxInFlight: number): Promise<number[]> {
+  async deliverBatch(
+    deliveries: readonly { deliveryId: string; partnerId: string }[],
+    secrets: ReadonlyMap<string, string>,
+    maxInFlight: number,
+  ): Promise<number[]> {
     const [webhooks, partners] = [this.table('webhooks'), this.table('partners')];
     const partnerIds = [...new Set(deliveries.map((d) => d.partnerId))];
     const { Responses } = await this.db.send(
@@ -290,7 +391,9 @@ export class Floors {
         },
       }),
     );
-    const urls = new Map((Responses?.[partners] ?? []).map((endpoint) => [String(endpoint.partnerId), String(endpoint.url)]));
+    const urls = new Map(
+      (Responses?.[partners] ?? []).map((endpoint) => [String(endpoint.partnerId), String(endpoint.url)]),
+    );
     const partnerOf = new Map(deliveries.map((d) => [d.deliveryId, d.partnerId]));
     return Promise.all(
       (Responses?.[webhooks] ?? []).map(async (delivery) => {
@@ -316,7 +419,11 @@ export class Floors {
           );
           const attemptedAt = new Date().toISOString();
           const started = performance.now();
-          const answer = await signedPost(url, secrets.get(partnerId) as string, delivery as { deliveryId: string; event: string; body: string });
+          const answer = await signedPost(
+            url,
+            secrets.get(partnerId) as string,
+            delivery as { deliveryId: string; event: string; body: string },
+          );
           await this.db.send(
             new UpdateCommand({
               TableName: partners,
@@ -327,15 +434,33 @@ export class Floors {
               ExpressionAttributeValues: { ':zero': 0, ':lease': lease },
             }),
           );
-          const attempt = { chain: delivery.chain, attempt: 1, attemptedAt, url, succeeded: true, latencyMs: Math.round(performance.now() - started), statusCode: answer.status, responseBody: answer.body };
+          const attempt = {
+            chain: delivery.chain,
+            attempt: 1,
+            attemptedAt,
+            url,
+            succeeded: true,
+            latencyMs: Math.round(performance.now() - started),
+            statusCode: answer.status,
+            responseBody: answer.body,
+          };
           await this.db.send(
             new UpdateCommand({
               TableName: webhooks,
               Key: webhookKeys.delivery(delivery.deliveryId as string),
-              UpdateExpression: 'SET #status = :delivered, attemptCount = :one, attempts = list_append(if_not_exists(attempts, :none), :attempt)',
+              UpdateExpression:
+                'SET #status = :delivered, attemptCount = :one, attempts = list_append(if_not_exists(attempts, :none), :attempt)',
               ConditionExpression: '#status = :pending AND chain = :chain AND attemptCount = :zero',
               ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':delivered': 'delivered', ':pending': 'pending', ':chain': delivery.chain, ':one': 1, ':zero': 0, ':none': [], ':attempt': [attempt] },
+              ExpressionAttributeValues: {
+                ':delivered': 'delivered',
+                ':pending': 'pending',
+                ':chain': delivery.chain,
+                ':one': 1,
+                ':zero': 0,
+                ':none': [],
+                ':attempt': [attempt],
+              },
             }),
           );
           return answer.status;
@@ -373,15 +498,23 @@ export async function startFloorServer(bench: BenchStack): Promise<FloorServer> 
   const clients = createAwsClients(bench.standIns.endpoints);
   const floors = new Floors(clients.db, bench.resourcePrefix, stripeClientSource(bench.stack.config, clients.secrets));
   const server: Server = createServer((req, res) => {
-    const answer = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+    const answer = (status: number, body: unknown) =>
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     void (async () => {
       const url = req.url ?? '';
       const page = MODULE_PAGE_PATH.exec(url);
-      if (req.method === 'GET' && page) return answer(200, await floors.moduleCatalog(page[1] as string, sessionCookie(req)));
+      if (req.method === 'GET' && page)
+        return answer(200, await floors.moduleCatalog(page[1] as string, sessionCookie(req)));
       const body = await readJson(req);
-      if (url === HANDSHAKE_PATH) return answer(200, await floors.handshake(String(req.headers['x-api-key']), String(body.profile_id)));
-      if (url === SETUP_PATH) return answer(200, await floors.setup(bearer(req), body as unknown as Parameters<Floors['setup']>[1]));
-      if (url === PLACE_ORDER_PATH) return answer(201, await floors.placeOrder(bearer(req), body as unknown as Parameters<Floors['placeOrder']>[1]));
+      if (url === HANDSHAKE_PATH)
+        return answer(200, await floors.handshake(String(req.headers['x-api-key']), String(body.profile_id)));
+      if (url === SETUP_PATH)
+        return answer(200, await floors.setup(bearer(req), body as unknown as Parameters<Floors['setup']>[1]));
+      if (url === PLACE_ORDER_PATH)
+        return answer(
+          201,
+          await floors.placeOrder(bearer(req), body as unknown as Parameters<Floors['placeOrder']>[1]),
+        );
       const confirm = CONFIRM_ORDER_PATH.exec(url);
       if (confirm) return answer(200, await floors.confirmOrder(bearer(req), confirm[1] as string));
       answer(404, { message: 'Not Found' });

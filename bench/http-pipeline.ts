@@ -28,7 +28,12 @@ export interface PipelineOptions {
   readonly warmupConnections: number;
 }
 
-export async function measureHttpPipeline(bench: BenchStack, floorUrl: string, workloads: readonly SideBySide[], options: PipelineOptions): Promise<PipelineResult[]> {
+export async function measureHttpPipeline(
+  bench: BenchStack,
+  floorUrl: string,
+  workloads: readonly SideBySide[],
+  options: PipelineOptions,
+): Promise<PipelineResult[]> {
   // Both on 127.0.0.1: "localhost" may resolve to ::1 first, where nothing listens.
   const targets = { service: bench.stack.url.replace('localhost', '127.0.0.1'), baseline: floorUrl };
   for (const pair of workloads) await warmUp(targets, pair, options.warmupSeconds, options.warmupConnections);
@@ -36,7 +41,12 @@ export async function measureHttpPipeline(bench: BenchStack, floorUrl: string, w
   for (const pair of workloads) {
     results.push({
       endpoint: pair.service.endpoint,
-      latency: await measurePairedLatency({ targets, workloads: pair, seconds: 2 * options.seconds, stretches: options.stretches }),
+      latency: await measurePairedLatency({
+        targets,
+        workloads: pair,
+        seconds: 2 * options.seconds,
+        stretches: options.stretches,
+      }),
     });
   }
   return results;

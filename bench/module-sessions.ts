@@ -6,7 +6,10 @@ import type { BenchOrganization, BenchStack } from './bench-stack';
 import { inParallel } from './util';
 import type { BenchSession } from './workloads';
 
-export function openModuleSessions(bench: BenchStack, organizations: readonly BenchOrganization[]): Promise<BenchSession[]> {
+export function openModuleSessions(
+  bench: BenchStack,
+  organizations: readonly BenchOrganization[],
+): Promise<BenchSession[]> {
   const { handshake } = bench.stack.deps.functions.handshake;
   const { embeddedSessions } = bench.stack.deps.functions.embed;
   return inParallel(organizations, 8, async ({ partner, profileId }) => {

@@ -20,7 +20,11 @@ import type { PendingOrder } from './workloads';
 const ITEMS_PER_BATCH_WRITE = 25;
 
 /** One order per organization, through the sandbox use case: the originals the pool copies. */
-export async function placeOriginals(bench: BenchStack, organizations: readonly BenchOrganization[], productIds: readonly [string, string]) {
+export async function placeOriginals(
+  bench: BenchStack,
+  organizations: readonly BenchOrganization[],
+  productIds: readonly [string, string],
+) {
   const { sandboxOrders } = bench.stack.deps.functions.ordersApi;
   return inParallel(organizations, 8, async (organization) => {
     const request = parseSandboxOrderRequest({
@@ -32,7 +36,8 @@ export async function placeOriginals(bench: BenchStack, organizations: readonly 
     });
     const placed = await sandboxOrders.place(organization.partner.partnerId, request);
     // Bench users have no order limit, so every placement is an order.
-    if (placed.outcome !== 'placed') throw new Error(`bench organization ${organization.profileId}: the placement asked for approval`);
+    if (placed.outcome !== 'placed')
+      throw new Error(`bench organization ${organization.profileId}: the placement asked for approval`);
     return { partner: organization.partner, order: placed.order };
   });
 }
@@ -46,7 +51,9 @@ export async function pendingOrderPool(
   const { db } = bench.stack.deps.aws;
   const table = tableName(bench.resourcePrefix, 'orders');
   const stored = await inParallel(originals, 8, async ({ order }) => {
-    const { Item } = await db.send(new GetCommand({ TableName: table, Key: orderKeys.order(order.id), ConsistentRead: true }));
+    const { Item } = await db.send(
+      new GetCommand({ TableName: table, Key: orderKeys.order(order.id), ConsistentRead: true }),
+    );
     if (!Item) throw new Error(`order ${order.id} not stored`);
     return Item;
   });
@@ -55,7 +62,9 @@ export async function pendingOrderPool(
   const pool = Array.from({ length: count }, (_, i) => {
     const original = originals[i % originals.length] as (typeof originals)[number];
     const orderId = randomUUID();
-    const item = JSON.parse((stringified[i % stored.length] as string).replaceAll(original.order.id, orderId)) as Record<string, unknown>;
+    const item = JSON.parse(
+      (stringified[i % stored.length] as string).replaceAll(original.order.id, orderId),
+    ) as Record<string, unknown>;
     return { partner: original.partner, orderId, item };
   });
   const batches = Array.from({ length: Math.ceil(count / ITEMS_PER_BATCH_WRITE) }, (_, i) =>

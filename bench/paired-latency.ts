@@ -14,7 +14,7 @@ import { Pool } from 'undici';
 import { percentile } from './util';
 import type { BenchRequest, SideBySide } from './workloads';
 
-export interface LatencySummary {
+interface LatencySummary {
   readonly p50: number;
   readonly p99: number;
   readonly requests: number;
@@ -86,7 +86,11 @@ function summary(samples: readonly Sample[]): LatencySummary {
   };
 }
 
-const p50Of = (samples: readonly Sample[]) => percentile(samples.map((s) => s.ms), 50);
+const p50Of = (samples: readonly Sample[]) =>
+  percentile(
+    samples.map((s) => s.ms),
+    50,
+  );
 
 export async function measurePairedLatency(options: PairedLatencyOptions): Promise<PairedLatency> {
   const pools: Record<Side, Pool> = {
@@ -110,7 +114,9 @@ export async function measurePairedLatency(options: PairedLatencyOptions): Promi
   const stretch = Math.max(1, Math.floor(pairs / options.stretches));
   const stretchP50Ratios: number[] = [];
   for (let start = 0; start + stretch <= pairs && stretchP50Ratios.length < options.stretches; start += stretch) {
-    stretchP50Ratios.push(p50Of(samples.service.slice(start, start + stretch)) / p50Of(samples.baseline.slice(start, start + stretch)));
+    stretchP50Ratios.push(
+      p50Of(samples.service.slice(start, start + stretch)) / p50Of(samples.baseline.slice(start, start + stretch)),
+    );
   }
   return { service: summary(samples.service), baseline: summary(samples.baseline), stretchP50Ratios };
 }
@@ -119,7 +125,12 @@ export async function measurePairedLatency(options: PairedLatencyOptions): Promi
  * Untimed load on both sides, `connections` requests at a time per side, for `seconds`
  * each: DynamoDB Local's JIT keeps making it faster for about the first minute of load.
  */
-export async function warmUp(targets: PairedLatencyOptions['targets'], workloads: SideBySide, seconds: number, connections: number): Promise<void> {
+export async function warmUp(
+  targets: PairedLatencyOptions['targets'],
+  workloads: SideBySide,
+  seconds: number,
+  connections: number,
+): Promise<void> {
   for (const side of ['service', 'baseline'] as const) {
     const pool = new Pool(targets[side], { connections });
     const ends = performance.now() + seconds * 1000;

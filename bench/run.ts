@@ -9,7 +9,14 @@
  */
 import { availableParallelism } from 'node:os';
 import { type BenchStack, startBenchStack } from './bench-stack';
-import { BUNDLE_BUDGET_KB, EMBED_SDK_BUDGET_GZIP_KB, MAX_BUNDLE_KB, MAX_INIT_RATIO, measureBundles, measureEmbedBrowserScripts } from './bundle-budget';
+import {
+  BUNDLE_BUDGET_KB,
+  EMBED_SDK_BUDGET_GZIP_KB,
+  MAX_BUNDLE_KB,
+  MAX_INIT_RATIO,
+  measureBundles,
+  measureEmbedBrowserScripts,
+} from './bundle-budget';
 import { type CapacityCount, type CapacityRow, measureApiCapacity } from './capacity';
 import { dynamoDollarsPerMillion, PRICES } from './cost-model';
 import { measureDispatcher } from './dispatcher';
@@ -90,7 +97,9 @@ interface Context {
 type Section = (stack: () => Promise<Context>) => Promise<void>;
 
 async function bundles(): Promise<void> {
-  console.log('\n1. Lambda bundles (minified ESM, AWS SDK from the runtime) vs. a bundle of only the SDK clients each uses\n');
+  console.log(
+    '\n1. Lambda bundles (minified ESM, AWS SDK from the runtime) vs. a bundle of only the SDK clients each uses\n',
+  );
   const measured = await measureBundles();
   printTable(
     measured.map((b) => {
@@ -103,7 +112,10 @@ async function bundles(): Promise<void> {
         'init ms': ms(b.initMs),
         'baseline init ms': ms(b.baselineInitMs),
         'init ratio': judgedRatio(b.initRatio, MAX_INIT_RATIO, '<='),
-        target: target(`bundle ${b.fn}: <= ${budget} KB and init <= ${MAX_INIT_RATIO}x`, b.sizeKb <= budget && b.initRatio <= MAX_INIT_RATIO),
+        target: target(
+          `bundle ${b.fn}: <= ${budget} KB and init <= ${MAX_INIT_RATIO}x`,
+          b.sizeKb <= budget && b.initRatio <= MAX_INIT_RATIO,
+        ),
       };
     }),
   );
@@ -113,7 +125,10 @@ async function bundles(): Promise<void> {
       script: s.script === 'sdk' ? 'embed SDK (/sdk/v1/embed.js)' : 'module bridge',
       'minified KB': s.minifiedKb.toFixed(1),
       'gzip KB': s.gzipKb.toFixed(1),
-      target: s.script === 'sdk' ? target(`embed SDK: <= ${EMBED_SDK_BUDGET_GZIP_KB} KB gzipped`, s.gzipKb <= EMBED_SDK_BUDGET_GZIP_KB) : '',
+      target:
+        s.script === 'sdk'
+          ? target(`embed SDK: <= ${EMBED_SDK_BUDGET_GZIP_KB} KB gzipped`, s.gzipKb <= EMBED_SDK_BUDGET_GZIP_KB)
+          : '',
     })),
   );
 }
@@ -127,7 +142,10 @@ async function api({ bench, floor, capacity }: Context): Promise<void> {
       'served KB': embedSdk.servedKb.toFixed(1),
       'min+gzip KB': embedSdk.minifiedGzipKb.toFixed(1),
       'budget KB': EMBED_SDK_BUDGET_KB,
-      target: target(`embed SDK script: <= ${EMBED_SDK_BUDGET_KB} KB minified and gzipped`, embedSdk.minifiedGzipKb <= EMBED_SDK_BUDGET_KB),
+      target: target(
+        `embed SDK script: <= ${EMBED_SDK_BUDGET_KB} KB minified and gzipped`,
+        embedSdk.minifiedGzipKb <= EMBED_SDK_BUDGET_KB,
+      ),
     },
   ]);
 
@@ -139,7 +157,8 @@ async function api({ bench, floor, capacity }: Context): Promise<void> {
       `and writing ${2 * poolPerSide + 2 * CAPACITY_REQUESTS} pending copies of them for "move order" ...`,
   );
   const sessions = await openModuleSessions(bench, bench.organizations);
-  const halfOf = <T>(items: readonly T[], side: 0 | 1) => items.slice(side * Math.floor(items.length / 2), (side + 1) * Math.floor(items.length / 2));
+  const halfOf = <T>(items: readonly T[], side: 0 | 1) =>
+    items.slice(side * Math.floor(items.length / 2), (side + 1) * Math.floor(items.length / 2));
   const originals = await placeOriginals(bench, bench.organizations, productIds);
   const [capacityOrders, servicePool, floorPool] = [
     await pendingOrderPool(bench, originals, 2 * CAPACITY_REQUESTS),
@@ -150,8 +169,14 @@ async function api({ bench, floor, capacity }: Context): Promise<void> {
   capacity.push(
     ...(await measureApiCapacity(bench, floor, CAPACITY_REQUESTS, {
       placeOrder: sameOnBothSides(placeOrderWorkload(bench.capacityOrganizations, productIds)),
-      moveOrder: { service: moveOrderWorkload(halfOf(capacityOrders, 0)), baseline: moveOrderWorkload(halfOf(capacityOrders, 1)) },
-      moduleCatalog: { service: moduleCatalogWorkload(halfOf(sessions, 0)), baseline: moduleCatalogWorkload(halfOf(sessions, 1)) },
+      moveOrder: {
+        service: moveOrderWorkload(halfOf(capacityOrders, 0)),
+        baseline: moveOrderWorkload(halfOf(capacityOrders, 1)),
+      },
+      moduleCatalog: {
+        service: moduleCatalogWorkload(halfOf(sessions, 0)),
+        baseline: moduleCatalogWorkload(halfOf(sessions, 1)),
+      },
     })),
   );
 
@@ -200,7 +225,7 @@ async function api({ bench, floor, capacity }: Context): Promise<void> {
     }),
   );
   console.log(
-    '\nCPU ms/req: this process\'s CPU per request, service / floor (server side plus the identical load generator). ' +
+    "\nCPU ms/req: this process's CPU per request, service / floor (server side plus the identical load generator). " +
       'non-200: responses other than the expected status (201 for place order), connection errors and timeouts, service · floor; should be 0.',
   );
 }
@@ -213,7 +238,13 @@ async function dispatcher({ bench, floor, capacity }: Context): Promise<void> {
       `${DISPATCH_CONCURRENCY} POSTs in flight, ${DISPATCH_ROUNDS} rounds, every other one in reverse order. ` +
       "ratio: the median of the rounds' own (their range beside it); all rounds: the ratio of the rates over all of them\n",
   );
-  const result = await measureDispatcher(bench, floor, { deliveries: DELIVERIES, partners: DISPATCH_PARTNERS, warmup: DISPATCH_WARMUP, rounds: DISPATCH_ROUNDS, concurrency: DISPATCH_CONCURRENCY });
+  const result = await measureDispatcher(bench, floor, {
+    deliveries: DELIVERIES,
+    partners: DISPATCH_PARTNERS,
+    warmup: DISPATCH_WARMUP,
+    rounds: DISPATCH_ROUNDS,
+    concurrency: DISPATCH_CONCURRENCY,
+  });
   const floorRatio = median(result.floorRatioByRound);
   printTable([
     {
@@ -224,7 +255,10 @@ async function dispatcher({ bench, floor, capacity }: Context): Promise<void> {
       'all rounds': ratio(result.service.perSecond, result.floor.perSecond),
       'CPU ms/delivery': `${result.service.cpuMsPerDelivery.toFixed(2)} / ${result.floor.cpuMsPerDelivery.toFixed(2)}`,
       failures: `${result.service.failures} / ${result.floor.failures}`,
-      target: target(`webhook dispatch: >= ${MIN_DISPATCH_FLOOR_RATIO}x its floor`, floorRatio >= MIN_DISPATCH_FLOOR_RATIO),
+      target: target(
+        `webhook dispatch: >= ${MIN_DISPATCH_FLOOR_RATIO}x its floor`,
+        floorRatio >= MIN_DISPATCH_FLOOR_RATIO,
+      ),
     },
   ]);
   console.log(
@@ -233,7 +267,11 @@ async function dispatcher({ bench, floor, capacity }: Context): Promise<void> {
   );
   capacity.push(
     { operation: 'webhook fan-out (one delivery)', service: result.capacityPerFanout },
-    { operation: 'webhook delivery attempt', service: result.capacityPerAttempt, floor: result.floorCapacityPerAttempt },
+    {
+      operation: 'webhook delivery attempt',
+      service: result.capacityPerAttempt,
+      floor: result.floorCapacityPerAttempt,
+    },
   );
 }
 
@@ -251,7 +289,11 @@ function printCapacity(rows: readonly CapacityRow[]): void {
       'of which index (in transactions)': row.service.transactionIndexWrite.toFixed(1),
       'Local reported writes': row.service.localReportedWrite.toFixed(1),
       'DynamoDB calls': calls(row.service),
-      'same calls as floor': row.floor ? (calls(row.service) === calls(row.floor) ? 'yes' : `NO: ${calls(row.floor)}`) : '-',
+      'same calls as floor': row.floor
+        ? calls(row.service) === calls(row.floor)
+          ? 'yes'
+          : `NO: ${calls(row.floor)}`
+        : '-',
       'DynamoDB $ per million': dynamoDollarsPerMillion(row.service).toFixed(2),
     })),
   );
@@ -269,7 +311,13 @@ async function fairness(): Promise<void> {
       `answering 204 like the rest, then ${FAIRNESS_SECONDS} s with them misbehaving: the same load in both, in its own stack. ` +
       'lag: order change → 2xx received, healthy partners only; attempts/s: POSTs that reached any receiver\n',
   );
-  const phases = await measureFairness({ healthy: 40, neverAnswers: 5, answers500: 5, seconds: FAIRNESS_SECONDS, orderIntervalMs: 6000 });
+  const phases = await measureFairness({
+    healthy: 40,
+    neverAnswers: 5,
+    answers500: 5,
+    seconds: FAIRNESS_SECONDS,
+    orderIntervalMs: 6000,
+  });
   const [without, withBad] = phases;
   const p99Ratio = (withBad?.p99Ms ?? 0) / (without?.p99Ms ?? 1);
   printTable(
@@ -290,7 +338,10 @@ async function fairness(): Promise<void> {
     {
       'healthy p99 with / without': judgedRatio(p99Ratio, MAX_FAIRNESS_P99_RATIO, '<='),
       'healthy p50 with / without': ratio(withBad?.p50Ms ?? 0, without?.p50Ms ?? 1),
-      target: target(`fair delivery: healthy p99 with bad receivers <= ${MAX_FAIRNESS_P99_RATIO}x without`, p99Ratio <= MAX_FAIRNESS_P99_RATIO && (withBad?.healthyMissing ?? 1) === 0),
+      target: target(
+        `fair delivery: healthy p99 with bad receivers <= ${MAX_FAIRNESS_P99_RATIO}x without`,
+        p99Ratio <= MAX_FAIRNESS_P99_RATIO && (withBad?.healthyMissing ?? 1) === 0,
+      ),
     },
   ]);
 }
@@ -317,8 +368,14 @@ console.log(
 let context: Promise<Context> | undefined;
 const stack = () =>
   (context ??= (async () => {
-    console.log(`\nStarting the stand-ins and the local stack; provisioning ${PARTNERS} partners and their organizations through the setup use case ...`);
-    const bench = await startBenchStack({ partners: PARTNERS, organizationsPerPartner: ORGANIZATIONS_PER_PARTNER, capacityOrganizations: 2 * CAPACITY_REQUESTS });
+    console.log(
+      `\nStarting the stand-ins and the local stack; provisioning ${PARTNERS} partners and their organizations through the setup use case ...`,
+    );
+    const bench = await startBenchStack({
+      partners: PARTNERS,
+      organizationsPerPartner: ORGANIZATIONS_PER_PARTNER,
+      capacityOrganizations: 2 * CAPACITY_REQUESTS,
+    });
     return { bench, floor: await startFloorServer(bench), capacity: [] };
   })());
 try {
@@ -335,4 +392,8 @@ try {
 const failed = targets.filter((t) => !t.ok);
 console.log(`\nFinished in ${Math.round((Date.now() - started) / 1000)} s.`);
 for (const t of failed) console.log(`FAIL  ${t.name}`);
-console.log(failed.length ? `FAIL: ${failed.length} of ${targets.length} targets missed (${targets.length - failed.length} hold).` : `PASS: all ${targets.length} targets hold.`);
+console.log(
+  failed.length
+    ? `FAIL: ${failed.length} of ${targets.length} targets missed (${targets.length - failed.length} hold).`
+    : `PASS: all ${targets.length} targets hold.`,
+);

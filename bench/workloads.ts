@@ -16,7 +16,8 @@ export interface BenchRequest {
   readonly body?: string;
 }
 
-export type EndpointName = 'handshake' | 'setup, existing org' | 'setup, new org' | 'place order' | 'move order' | 'module catalog page';
+type EndpointName =
+  'handshake' | 'setup, existing org' | 'setup, new org' | 'place order' | 'move order' | 'module catalog page';
 
 export interface Workload {
   readonly endpoint: EndpointName;
@@ -133,7 +134,10 @@ export function setupNewWorkload(partners: readonly BenchPartner[]): Workload {
 }
 
 /** Two lines of the seeded catalog, ordered by one of the organizations' profiles (sandbox API, default location). */
-export function placeOrderWorkload(organizations: readonly BenchOrganization[], productIds: readonly [string, string]): Workload {
+export function placeOrderWorkload(
+  organizations: readonly BenchOrganization[],
+  productIds: readonly [string, string],
+): Workload {
   const nextOrganization = rotating(organizations);
   return {
     endpoint: 'place order',
@@ -185,7 +189,11 @@ export function moduleCatalogWorkload(sessions: readonly BenchSession[]): Worklo
     expectStatus: 200,
     next: () => {
       const { partner, cookieValue } = nextSession();
-      return { method: 'GET', path: `/embedded/${partner.partnerId}`, headers: { cookie: `${EMBED_SESSION_COOKIE}=${cookieValue}` } };
+      return {
+        method: 'GET',
+        path: `/embedded/${partner.partnerId}`,
+        headers: { cookie: `${EMBED_SESSION_COOKIE}=${cookieValue}` },
+      };
     },
   };
 }

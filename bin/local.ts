@@ -68,7 +68,8 @@ const stack = await startLocalStack({
 const seeded = await seedSandboxPartner(stack.deps, resolve(dataDir, 'seed.json'));
 // The SQS stand-in keeps messages in memory: retries that were waiting when the last run stopped are queued again.
 let resumed = 0;
-for (const partner of await stack.deps.partners.listPartners()) resumed += await stack.deps.webhookAdmin.resumePending(partner.id);
+for (const partner of await stack.deps.partners.listPartners())
+  resumed += await stack.deps.webhookAdmin.resumePending(partner.id);
 wireDemoReceiver = (receiverUrl) =>
   wireDemoWebhooks(stack.deps.webhookAdmin, seeded.partnerId as PartnerId, receiverUrl, demoReceiver.secret);
 announceDemoConnection({ apiUrl: stack.url, apiKey: seeded.apiKey });

@@ -6,7 +6,12 @@ const withDefault = <T extends z.ZodMiniType>(schema: T, value: z.output<T>) => 
 
 const commaList = z.pipe(
   withDefault(z.string(), ''),
-  z.transform((s: string) => s.split(',').map((v) => v.trim()).filter(Boolean)),
+  z.transform((s: string) =>
+    s
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ),
 );
 
 const retryDelays = z.pipe(
@@ -14,7 +19,11 @@ const retryDelays = z.pipe(
   z.transform((s: string, ctx) => {
     const delays = s.split(',').map((v) => Number(v.trim()));
     if (delays.some((d) => !Number.isInteger(d) || d < 0)) {
-      ctx.issues.push({ code: 'custom', message: 'WEBHOOK_RETRY_DELAYS_S must be comma-separated whole seconds', input: s });
+      ctx.issues.push({
+        code: 'custom',
+        message: 'WEBHOOK_RETRY_DELAYS_S must be comma-separated whole seconds',
+        input: s,
+      });
       return [];
     }
     return delays;

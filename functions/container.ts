@@ -8,7 +8,16 @@ import { orderEventQueue, deliveryQueue } from './composition/message-queues';
 import { composeOrderFanout, type OrderFanoutDependencies } from './composition/order-fanout';
 import { composeOrderOutboxRelay, type OrderOutboxRelayDependencies } from './composition/order-outbox-relay';
 import { type CommerceDependencies, composeCommerce } from './composition/commerce';
-import { type DynamoTables, deliveryRepository, identityDirectory, orderRepository, organizationRepository, partnerRepository, sessionRepository, webhookEndpointRepository } from './composition/repositories';
+import {
+  type DynamoTables,
+  deliveryRepository,
+  identityDirectory,
+  orderRepository,
+  organizationRepository,
+  partnerRepository,
+  sessionRepository,
+  webhookEndpointRepository,
+} from './composition/repositories';
 import { composeSetup, type SetupDependencies } from './composition/setup';
 import { composeWebhookDispatch, type WebhookDispatchDependencies } from './composition/webhook-dispatch';
 import { composeWebhookTest, type WebhookTestDependencies } from './composition/webhook-test';
@@ -72,7 +81,11 @@ export interface Dependencies extends BaseDependencies, CommerceDependencies {
   readonly productImages: ProductImageStore;
 }
 
-export function createDependencies(config: RuntimeConfig, aws: AwsClients, overrides: DependencyOverrides = {}): Dependencies {
+export function createDependencies(
+  config: RuntimeConfig,
+  aws: AwsClients,
+  overrides: DependencyOverrides = {},
+): Dependencies {
   const base = createBase(config, overrides);
   const { clock } = base;
   const functions: FunctionDependencies = {

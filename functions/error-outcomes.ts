@@ -55,7 +55,7 @@ export interface ApiOutcome {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export interface ModuleLink {
+interface ModuleLink {
   readonly href: string;
   readonly label: string;
   readonly primary?: boolean;
@@ -82,26 +82,57 @@ interface Entry {
   readonly outcome: Outcome<never>;
 }
 
-const entry = <E extends Error>(type: abstract new (...args: never[]) => E, outcome: Outcome<E>): Entry => ({ type, outcome: outcome as Outcome<never> });
+const entry = <E extends Error>(type: abstract new (...args: never[]) => E, outcome: Outcome<E>): Entry => ({
+  type,
+  outcome: outcome as Outcome<never>,
+});
 
 /** The general body: all four fields, `details` `[]` when there is nothing to list. */
 const general =
-  <E extends Error>(status: number, error: string, code: string, extra: (failure: E) => Record<string, unknown> = () => ({})) =>
-  (failure: E): ApiOutcome => ({ status, body: { error, message: failure.message, code, details: [], ...extra(failure) } });
+  <E extends Error>(
+    status: number,
+    error: string,
+    code: string,
+    extra: (failure: E) => Record<string, unknown> = () => ({}),
+  ) =>
+  (failure: E): ApiOutcome => ({
+    status,
+    body: { error, message: failure.message, code, details: [], ...extra(failure) },
+  });
 
 /** The same answer whatever the route's shape: authentication, permission and rate-limit failures. */
 const onEveryRoute = <E extends Error>(answer: (error: E) => ApiOutcome) => ({ general: answer, handshake: answer });
 
 const toCart = (places: Places): ModuleLink => ({ href: places.cart, label: 'Go to cart', primary: true });
 const toOrders = (places: Places): ModuleLink => ({ href: places.orders, label: 'View orders' });
-const toRequest = (places: Places, requestId: string): ModuleLink => ({ href: places.approval(requestId), label: 'Back to the request', primary: true });
+const toRequest = (places: Places, requestId: string): ModuleLink => ({
+  href: places.approval(requestId),
+  label: 'Back to the request',
+  primary: true,
+});
 
 /** What became of a request someone else decided first, for the one who came second. */
-const NOT_PENDING: Readonly<Record<ApprovalNotPending['status'], { title: string; message: (by: string | undefined) => string }>> = {
-  approved: { title: 'Already approved', message: (by) => `${by ?? 'Another approver'} approved this request first, and its order was placed. Nothing else was changed.` },
-  rejected: { title: 'Already rejected', message: (by) => `${by ?? 'Another approver'} rejected this request first. Nothing else was changed.` },
-  withdrawn: { title: 'Withdrawn by the requester', message: () => 'The requester withdrew this request, so there is nothing left to decide. Nothing else was changed.' },
-  expired: { title: 'This request expired', message: () => 'No one decided it within 7 days, so it expired and nothing was ordered. The requester can submit it again.' },
+const NOT_PENDING: Readonly<
+  Record<ApprovalNotPending['status'], { title: string; message: (by: string | undefined) => string }>
+> = {
+  approved: {
+    title: 'Already approved',
+    message: (by) =>
+      `${by ?? 'Another approver'} approved this request first, and its order was placed. Nothing else was changed.`,
+  },
+  rejected: {
+    title: 'Already rejected',
+    message: (by) => `${by ?? 'Another approver'} rejected this request first. Nothing else was changed.`,
+  },
+  withdrawn: {
+    title: 'Withdrawn by the requester',
+    message: () => 'The requester withdrew this request, so there is nothing left to decide. Nothing else was changed.',
+  },
+  expired: {
+    title: 'This request expired',
+    message: () =>
+      'No one decided it within 7 days, so it expired and nothing was ordered. The requester can submit it again.',
+  },
 };
 
 const ERROR_OUTCOMES: readonly Entry[] = [
@@ -109,7 +140,12 @@ const ERROR_OUTCOMES: readonly Entry[] = [
   entry(Forbidden, {
     api: onEveryRoute(general(403, 'Forbidden', 'FORBIDDEN')),
     // In the module, another organization's order is one the user has not got.
-    module: (_, places) => ({ status: 404, title: 'Order not found', message: 'Your organization has no order with this ID.', links: [{ ...toOrders(places), primary: true }] }),
+    module: (_, places) => ({
+      status: 404,
+      title: 'Order not found',
+      message: 'Your organization has no order with this ID.',
+      links: [{ ...toOrders(places), primary: true }],
+    }),
   }),
   entry(RateLimited, {
     api: onEveryRoute((error) => ({
@@ -126,7 +162,10 @@ const ERROR_OUTCOMES: readonly Entry[] = [
   }),
   entry(ValidationFailed, {
     api: {
-      general: (error) => ({ status: 400, body: { error: 'Validation Error', message: error.message, code: 'VALIDATION_ERROR', details: error.issues } }),
+      general: (error) => ({
+        status: 400,
+        body: { error: 'Validation Error', message: error.message, code: 'VALIDATION_ERROR', details: error.issues },
+      }),
       handshake: (error) => ({ status: 400, body: { error: 'Invalid request body', details: error.issues } }),
     },
     module: (error, places) => ({
@@ -139,7 +178,10 @@ const ERROR_OUTCOMES: readonly Entry[] = [
   entry(ProfileNotLinked, {
     api: {
       general: general(400, 'Validation Error', 'PROFILE_NOT_LINKED'),
-      handshake: (error) => ({ status: 400, body: { error: 'Profile not set up for authentication', details: error.message } }),
+      handshake: (error) => ({
+        status: 400,
+        body: { error: 'Profile not set up for authentication', details: error.message },
+      }),
     },
   }),
   entry(ProfileNotFound, {
@@ -149,7 +191,11 @@ const ERROR_OUTCOMES: readonly Entry[] = [
     },
   }),
   entry(UserAlreadyExists, {
-    api: { general: general(409, 'Conflict', 'USER_ALREADY_EXISTS', (error) => ({ data: { profileId: error.profileId, email: error.email } })) },
+    api: {
+      general: general(409, 'Conflict', 'USER_ALREADY_EXISTS', (error) => ({
+        data: { profileId: error.profileId, email: error.email },
+      })),
+    },
   }),
   entry(IdempotencyKeyReused, { api: { general: general(400, 'Validation Error', 'IDEMPOTENCY_KEY_REUSED') } }),
   entry(IdempotencyKeyInFlight, { api: { general: general(409, 'Conflict', 'IDEMPOTENCY_KEY_IN_USE') } }),
@@ -165,16 +211,29 @@ const ERROR_OUTCOMES: readonly Entry[] = [
   }),
   entry(OrderNotFound, {
     api: { general: general(404, 'Not Found', 'ORDER_NOT_FOUND') },
-    module: (_, places) => ({ status: 404, title: 'Order not found', message: 'Your organization has no order with this ID.', links: [{ ...toOrders(places), primary: true }] }),
+    module: (_, places) => ({
+      status: 404,
+      title: 'Order not found',
+      message: 'Your organization has no order with this ID.',
+      links: [{ ...toOrders(places), primary: true }],
+    }),
   }),
   entry(OrganizationNotFound, {
     // The domain's message names the partner; the partner is told only its own identifier.
-    api: { general: general(404, 'Not Found', 'ORGANIZATION_NOT_FOUND', (error) => ({ message: `No organization with internal_org_id "${error.internalOrgId}"` })) },
+    api: {
+      general: general(404, 'Not Found', 'ORGANIZATION_NOT_FOUND', (error) => ({
+        message: `No organization with internal_org_id "${error.internalOrgId}"`,
+      })),
+    },
   }),
   entry(ProductUnavailable, {
     api: {
       general: general(400, 'Validation Error', 'PRODUCT_UNAVAILABLE', (error) => ({
-        details: error.productIds.map((productId) => ({ code: 'PRODUCT_UNAVAILABLE', message: `${productId} is not an active catalog product`, path: ['items'] })),
+        details: error.productIds.map((productId) => ({
+          code: 'PRODUCT_UNAVAILABLE',
+          message: `${productId} is not an active catalog product`,
+          path: ['items'],
+        })),
       })),
     },
     module: (error, places) => ({
@@ -195,11 +254,15 @@ const ERROR_OUTCOMES: readonly Entry[] = [
   }),
   // The partner's shipping locations after setup (docs/setup.md).
   entry(ShippingLocationNotFound, { api: { general: general(404, 'Not Found', 'SHIPPING_LOCATION_NOT_FOUND') } }),
-  entry(ShippingLocationAlreadyExists, { api: { general: general(409, 'Conflict', 'SHIPPING_LOCATION_ALREADY_EXISTS') } }),
+  entry(ShippingLocationAlreadyExists, {
+    api: { general: general(409, 'Conflict', 'SHIPPING_LOCATION_ALREADY_EXISTS') },
+  }),
   entry(ShippingLocationUnavailable, {
     api: {
       general: general(400, 'Validation Error', 'SHIPPING_LOCATION_UNAVAILABLE', (error) => ({
-        details: [{ code: 'SHIPPING_LOCATION_UNAVAILABLE', message: error.message, path: ['internal_shipping_location_id'] }],
+        details: [
+          { code: 'SHIPPING_LOCATION_UNAVAILABLE', message: error.message, path: ['internal_shipping_location_id'] },
+        ],
       })),
     },
     module: (_, places) => ({
@@ -215,17 +278,23 @@ const ERROR_OUTCOMES: readonly Entry[] = [
       status: 409,
       title: 'Your cart is empty',
       message: 'There was nothing to order. If you just placed an order, you will find it under Orders.',
-      links: [{ ...toOrders(places), primary: true }, { href: places.home, label: 'Browse supplies' }],
+      links: [
+        { ...toOrders(places), primary: true },
+        { href: places.home, label: 'Browse supplies' },
+      ],
     }),
   }),
   entry(ConcurrentModification, {
     api: {
-      general: general(409, 'Conflict', 'CONCURRENT_MODIFICATION', () => ({ message: 'The order changed while this request was applied; read it and retry' })),
+      general: general(409, 'Conflict', 'CONCURRENT_MODIFICATION', () => ({
+        message: 'The order changed while this request was applied; read it and retry',
+      })),
     },
     module: (_, places) => ({
       status: 409,
       title: 'Your cart changed while ordering',
-      message: 'The order was submitted twice or the cart changed at the same moment. It was placed at most once: check Orders before trying again.',
+      message:
+        'The order was submitted twice or the cart changed at the same moment. It was placed at most once: check Orders before trying again.',
       links: [{ ...toOrders(places), primary: true }, toCart(places)],
     }),
   }),
@@ -234,7 +303,8 @@ const ERROR_OUTCOMES: readonly Entry[] = [
     module: (_, places) => ({
       status: 409,
       title: 'The order guide changed',
-      message: 'Someone in your organization changed or removed this line after you opened the page, so nothing was changed. Check the order guide and try again.',
+      message:
+        'Someone in your organization changed or removed this line after you opened the page, so nothing was changed. Check the order guide and try again.',
       links: [{ href: places.orderGuide, label: 'Back to the order guide', primary: true }],
     }),
   }),
@@ -242,7 +312,8 @@ const ERROR_OUTCOMES: readonly Entry[] = [
     module: (_, places) => ({
       status: 403,
       title: 'Request refused',
-      message: 'This action could not be confirmed as coming from this page, so nothing was changed. Reload the page and try again.',
+      message:
+        'This action could not be confirmed as coming from this page, so nothing was changed. Reload the page and try again.',
       links: [{ href: places.home, label: 'Back to the catalog', primary: true }],
     }),
   }),
@@ -250,7 +321,8 @@ const ERROR_OUTCOMES: readonly Entry[] = [
     module: (_, places) => ({
       status: 413,
       title: 'Form too large',
-      message: 'This form sent far more than the page ever sends, so nothing was changed. Reload the page and try again.',
+      message:
+        'This form sent far more than the page ever sends, so nothing was changed. Reload the page and try again.',
       links: [{ href: places.home, label: 'Back to the catalog', primary: true }],
     }),
   }),
@@ -280,7 +352,9 @@ const ERROR_OUTCOMES: readonly Entry[] = [
   }),
   entry(ApprovalNotPending, {
     api: {
-      general: general(409, 'Conflict', 'APPROVAL_NOT_PENDING', (error) => ({ data: { approval_request_id: error.requestId, status: error.status } })),
+      general: general(409, 'Conflict', 'APPROVAL_NOT_PENDING', (error) => ({
+        data: { approval_request_id: error.requestId, status: error.status },
+      })),
     },
     module: (error, places) => ({
       status: 409,
@@ -313,12 +387,21 @@ const ERROR_OUTCOMES: readonly Entry[] = [
   entry(ApprovalCannotBePlaced, {
     api: {
       general: general(409, 'Conflict', 'APPROVAL_CANNOT_BE_PLACED', (error) => ({
-        details: [{ code: error.refused === 'location-unavailable' ? 'SHIPPING_LOCATION_UNAVAILABLE' : 'REQUESTER_INACTIVE', message: error.message, path: [] }],
+        details: [
+          {
+            code: error.refused === 'location-unavailable' ? 'SHIPPING_LOCATION_UNAVAILABLE' : 'REQUESTER_INACTIVE',
+            message: error.message,
+            path: [],
+          },
+        ],
       })),
     },
     module: (error, places) => ({
       status: 409,
-      title: error.refused === 'location-unavailable' ? 'The shipping address is no longer used' : 'The requester can no longer order',
+      title:
+        error.refused === 'location-unavailable'
+          ? 'The shipping address is no longer used'
+          : 'The requester can no longer order',
       message:
         error.refused === 'location-unavailable'
           ? 'This request ships to a location your organization no longer uses, so it cannot be ordered as submitted. Nothing was ordered: reject it with a reason, and the requester can submit it again to another address.'
@@ -328,7 +411,9 @@ const ERROR_OUTCOMES: readonly Entry[] = [
   }),
 
   // POST /v1/webhooks/test (docs/webhooks.md, "Test events").
-  entry(WebhookEndpointNotConfigured, { api: { general: general(409, 'Conflict', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED') } }),
+  entry(WebhookEndpointNotConfigured, {
+    api: { general: general(409, 'Conflict', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED') },
+  }),
   entry(WebhookEventNotSubscribed, {
     api: {
       general: general(409, 'Conflict', 'WEBHOOK_EVENT_NOT_SUBSCRIBED', (error) => ({
@@ -344,17 +429,27 @@ const ERROR_OUTCOMES: readonly Entry[] = [
 ];
 
 const outcomeOf = (error: unknown): Outcome<unknown> | undefined =>
-  (ERROR_OUTCOMES.find(({ type }) => error instanceof type)?.outcome as Outcome<unknown> | undefined);
+  ERROR_OUTCOMES.find(({ type }) => error instanceof type)?.outcome as Outcome<unknown> | undefined;
 
 /** The route's body for a failure that is ours: never the failure's own details. */
-export function serverErrorOutcome(errors: ErrorShape): ApiOutcome {
+function serverErrorOutcome(errors: ErrorShape): ApiOutcome {
   return errors.shape === 'handshake'
     ? { status: 500, body: { ...errors.serverError } }
-    : { status: 500, body: { error: 'Internal Server Error', message: errors.serverError.message, code: errors.serverError.code, details: [] } };
+    : {
+        status: 500,
+        body: {
+          error: 'Internal Server Error',
+          message: errors.serverError.message,
+          code: errors.serverError.code,
+          details: [],
+        },
+      };
 }
 
 /** The API's answer to a failure, in the route's error shape. */
-export const apiOutcome = (error: unknown, errors: ErrorShape): ApiOutcome => outcomeOf(error)?.api?.[errors.shape]?.(error) ?? serverErrorOutcome(errors);
+export const apiOutcome = (error: unknown, errors: ErrorShape): ApiOutcome =>
+  outcomeOf(error)?.api?.[errors.shape]?.(error) ?? serverErrorOutcome(errors);
 
 /** The module's page for a failure, or undefined when it is not the module's to explain. */
-export const moduleOutcome = (error: unknown, places: Places): ModuleOutcome | undefined => outcomeOf(error)?.module?.(error, places);
+export const moduleOutcome = (error: unknown, places: Places): ModuleOutcome | undefined =>
+  outcomeOf(error)?.module?.(error, places);

@@ -42,11 +42,14 @@ export type ApiEndpointName =
  * rate-limit failures are the general body on every route.
  */
 export type ErrorShape =
-  | { readonly shape: 'general'; readonly serverError: { readonly code: 'INTERNAL_ERROR' | 'SETUP_ERROR'; readonly message: string } }
+  | {
+      readonly shape: 'general';
+      readonly serverError: { readonly code: 'INTERNAL_ERROR' | 'SETUP_ERROR'; readonly message: string };
+    }
   | { readonly shape: 'handshake'; readonly serverError: { readonly error: string; readonly details: string } };
 
 /** API Gateway's per-route ceiling (requests per second, burst): a flood against one route throttles that route only. */
-export interface Throttle {
+interface Throttle {
   readonly rate: number;
   readonly burst: number;
 }
@@ -77,7 +80,7 @@ export interface ApiRoute extends RouteBase {
   readonly sandboxOnly: boolean;
 }
 
-export interface EmbedRoute extends RouteBase {
+interface EmbedRoute extends RouteBase {
   readonly host: 'embed';
 }
 
@@ -89,14 +92,48 @@ const GENERAL_ERRORS = {
 } as const satisfies ErrorShape;
 
 /** The order API's reads (docs/orders-api.md): reconciliation after missed webhooks, so they get the handshake's budget. */
-const orderRead = { host: 'api', credential: 'authorization-bearer', scope: 'orders:read', body: 'ignored', errors: GENERAL_ERRORS, sandboxOnly: false } as const;
+const orderRead = {
+  host: 'api',
+  credential: 'authorization-bearer',
+  scope: 'orders:read',
+  body: 'ignored',
+  errors: GENERAL_ERRORS,
+  sandboxOnly: false,
+} as const;
 /** The sandbox's writes: a partner's CI placing and advancing orders; setup's budget, and a low ceiling. */
-const sandboxWrite = { host: 'api', credential: 'authorization-bearer', scope: 'orders:write', errors: GENERAL_ERRORS, sandboxOnly: true, throttle: { rate: 10, burst: 20 } } as const;
-const transition = { ...sandboxWrite, fn: 'ordersApi', endpoint: 'sandbox-order-transition', limitPerMinute: 100, body: 'optional' } as const;
+const sandboxWrite = {
+  host: 'api',
+  credential: 'authorization-bearer',
+  scope: 'orders:write',
+  errors: GENERAL_ERRORS,
+  sandboxOnly: true,
+  throttle: { rate: 10, burst: 20 },
+} as const;
+const transition = {
+  ...sandboxWrite,
+  fn: 'ordersApi',
+  endpoint: 'sandbox-order-transition',
+  limitPerMinute: 100,
+  body: 'optional',
+} as const;
 /** An approver's decision on sandbox: the body names the approver, so it is required. */
-const approvalDecision = { ...sandboxWrite, fn: 'ordersApi', endpoint: 'sandbox-approval-decision', limitPerMinute: 100, body: 'required' } as const;
+const approvalDecision = {
+  ...sandboxWrite,
+  fn: 'ordersApi',
+  endpoint: 'sandbox-approval-decision',
+  limitPerMinute: 100,
+  body: 'required',
+} as const;
 /** A partner's own deliveries and endpoint (docs/webhooks.md, "Inspecting and retrying deliveries"), on both stages. */
-const webhookRead = { host: 'api', fn: 'webhooksApi', credential: 'authorization-bearer', scope: 'webhooks:read', body: 'ignored', errors: GENERAL_ERRORS, sandboxOnly: false } as const;
+const webhookRead = {
+  host: 'api',
+  fn: 'webhooksApi',
+  credential: 'authorization-bearer',
+  scope: 'webhooks:read',
+  body: 'ignored',
+  errors: GENERAL_ERRORS,
+  sandboxOnly: false,
+} as const;
 const embed = { host: 'embed', fn: 'embed' } as const;
 const organizationChange = {
   host: 'api',
@@ -122,7 +159,10 @@ export const ROUTES = [
     scope: 'organization:write',
     limitPerMinute: 100,
     body: 'required',
-    errors: { shape: 'general', serverError: { code: 'SETUP_ERROR', message: 'Setup failed; retry with exponential backoff' } },
+    errors: {
+      shape: 'general',
+      serverError: { code: 'SETUP_ERROR', message: 'Setup failed; retry with exponential backoff' },
+    },
     sandboxOnly: false,
     // The lowest ceiling: every new organization creates a Stripe customer.
     throttle: { rate: 20, burst: 40 },
@@ -139,16 +179,37 @@ export const ROUTES = [
     body: 'required',
     errors: {
       shape: 'handshake',
-      serverError: { error: 'Failed to create authentication session', details: 'The session could not be created; retry with exponential backoff' },
+      serverError: {
+        error: 'Failed to create authentication session',
+        details: 'The session could not be created; retry with exponential backoff',
+      },
     },
     sandboxOnly: false,
     throttle: { rate: 50, burst: 100 },
   },
   // The partner's users and shipping locations after setup (docs/setup.md), served by the setup function: each has
   // setup's scope and budget in a window of its own, so syncing users never starves provisioning. No Stripe: a higher ceiling.
-  { ...organizationChange, method: 'GET', path: '/v1/organizations/{internalOrgId}/users/{internalUserId}', endpoint: 'organization-user-get', body: 'ignored' },
-  { ...organizationChange, method: 'PATCH', path: '/v1/organizations/{internalOrgId}/users/{internalUserId}', endpoint: 'organization-user-update', body: 'required' },
-  { ...organizationChange, method: 'POST', path: '/v1/organizations/{internalOrgId}/shipping-locations', endpoint: 'shipping-location-create', body: 'required' },
+  {
+    ...organizationChange,
+    method: 'GET',
+    path: '/v1/organizations/{internalOrgId}/users/{internalUserId}',
+    endpoint: 'organization-user-get',
+    body: 'ignored',
+  },
+  {
+    ...organizationChange,
+    method: 'PATCH',
+    path: '/v1/organizations/{internalOrgId}/users/{internalUserId}',
+    endpoint: 'organization-user-update',
+    body: 'required',
+  },
+  {
+    ...organizationChange,
+    method: 'POST',
+    path: '/v1/organizations/{internalOrgId}/shipping-locations',
+    endpoint: 'shipping-location-create',
+    body: 'required',
+  },
   {
     ...organizationChange,
     method: 'PATCH',
@@ -157,10 +218,42 @@ export const ROUTES = [
     body: 'required',
   },
   // The catalog changes rarely and is cached by callers. Reads are cheap single queries: the per-partner limits bind long before the ceilings.
-  { ...orderRead, method: 'GET', path: '/v1/catalog/products', fn: 'ordersApi', endpoint: 'catalog-products', limitPerMinute: 60, throttle: { rate: 20, burst: 40 } },
-  { ...orderRead, method: 'GET', path: '/v1/orders', fn: 'ordersApi', endpoint: 'order-list', limitPerMinute: 300, throttle: { rate: 50, burst: 100 } },
-  { ...orderRead, method: 'GET', path: '/v1/orders/{order_id}', fn: 'ordersApi', endpoint: 'order-get', limitPerMinute: 300, throttle: { rate: 50, burst: 100 } },
-  { ...sandboxWrite, method: 'POST', path: '/v1/sandbox/orders', fn: 'ordersApi', endpoint: 'sandbox-order-create', limitPerMinute: 100, body: 'required' },
+  {
+    ...orderRead,
+    method: 'GET',
+    path: '/v1/catalog/products',
+    fn: 'ordersApi',
+    endpoint: 'catalog-products',
+    limitPerMinute: 60,
+    throttle: { rate: 20, burst: 40 },
+  },
+  {
+    ...orderRead,
+    method: 'GET',
+    path: '/v1/orders',
+    fn: 'ordersApi',
+    endpoint: 'order-list',
+    limitPerMinute: 300,
+    throttle: { rate: 50, burst: 100 },
+  },
+  {
+    ...orderRead,
+    method: 'GET',
+    path: '/v1/orders/{order_id}',
+    fn: 'ordersApi',
+    endpoint: 'order-get',
+    limitPerMinute: 300,
+    throttle: { rate: 50, burst: 100 },
+  },
+  {
+    ...sandboxWrite,
+    method: 'POST',
+    path: '/v1/sandbox/orders',
+    fn: 'ordersApi',
+    endpoint: 'sandbox-order-create',
+    limitPerMinute: 100,
+    body: 'required',
+  },
   // The five actions share one window, in the order of the lifecycle.
   { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/confirm' },
   { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/ship' },
@@ -178,7 +271,15 @@ export const ROUTES = [
     limitPerMinute: 300,
     throttle: { rate: 50, burst: 100 },
   },
-  { ...orderRead, method: 'GET', path: '/v1/approval-requests/{approval_request_id}', fn: 'ordersApi', endpoint: 'approval-request-get', limitPerMinute: 300, throttle: { rate: 50, burst: 100 } },
+  {
+    ...orderRead,
+    method: 'GET',
+    path: '/v1/approval-requests/{approval_request_id}',
+    fn: 'ordersApi',
+    endpoint: 'approval-request-get',
+    limitPerMinute: 300,
+    throttle: { rate: 50, burst: 100 },
+  },
   { ...approvalDecision, method: 'POST', path: '/v1/sandbox/approval-requests/{approval_request_id}/approve' },
   { ...approvalDecision, method: 'POST', path: '/v1/sandbox/approval-requests/{approval_request_id}/reject' },
   // A sample webhook through the real pipeline (docs/webhooks.md, "Test events"). `orders:write` is the sandbox's
@@ -194,8 +295,22 @@ export const ROUTES = [
     throttle: { rate: 5, burst: 10 },
   },
   // Reads are single queries or gets, the order reads' budget; a retry is one more POST to the partner, so it gets the test event's.
-  { ...webhookRead, method: 'GET', path: '/v1/webhooks/deliveries', endpoint: 'webhook-delivery-list', limitPerMinute: 300, throttle: { rate: 50, burst: 100 } },
-  { ...webhookRead, method: 'GET', path: '/v1/webhooks/deliveries/{delivery_id}', endpoint: 'webhook-delivery-get', limitPerMinute: 300, throttle: { rate: 50, burst: 100 } },
+  {
+    ...webhookRead,
+    method: 'GET',
+    path: '/v1/webhooks/deliveries',
+    endpoint: 'webhook-delivery-list',
+    limitPerMinute: 300,
+    throttle: { rate: 50, burst: 100 },
+  },
+  {
+    ...webhookRead,
+    method: 'GET',
+    path: '/v1/webhooks/deliveries/{delivery_id}',
+    endpoint: 'webhook-delivery-get',
+    limitPerMinute: 300,
+    throttle: { rate: 50, burst: 100 },
+  },
   {
     ...webhookRead,
     method: 'POST',
@@ -207,7 +322,14 @@ export const ROUTES = [
     body: 'ignored',
     throttle: { rate: 5, burst: 10 },
   },
-  { ...webhookRead, method: 'GET', path: '/v1/webhooks/endpoint', endpoint: 'webhook-endpoint-get', limitPerMinute: 300, throttle: { rate: 20, burst: 40 } },
+  {
+    ...webhookRead,
+    method: 'GET',
+    path: '/v1/webhooks/endpoint',
+    endpoint: 'webhook-endpoint-get',
+    limitPerMinute: 300,
+    throttle: { rate: 20, burst: 40 },
+  },
 
   { ...embed, method: 'GET', path: '/embedded/{partnerId}', throttle: { rate: 50, burst: 100 } },
   { ...embed, method: 'POST', path: '/embedded/{partnerId}/logout', throttle: { rate: 10, burst: 20 } },
@@ -222,15 +344,35 @@ export const ROUTES = [
   { ...embed, method: 'POST', path: '/embedded/{partnerId}/orders', throttle: { rate: 20, burst: 40 } },
   { ...page, method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}' },
   // Buy again writes up to 50 cart lines: a click, not a stream.
-  { ...embed, method: 'POST', path: '/embedded/{partnerId}/orders/{orderId}/buy-again', throttle: { rate: 20, burst: 40 } },
+  {
+    ...embed,
+    method: 'POST',
+    path: '/embedded/{partnerId}/orders/{orderId}/buy-again',
+    throttle: { rate: 20, burst: 40 },
+  },
   // Approval requests (docs/module.md, "Approvals"): submitting writes a transaction like placing an order, and so
   // do the decisions (an approval places the order); the requester's and approvers' pages are pages.
   { ...embed, method: 'POST', path: '/embedded/{partnerId}/approvals', throttle: { rate: 20, burst: 40 } },
   { ...page, method: 'GET', path: '/embedded/{partnerId}/approvals' },
   { ...page, method: 'GET', path: '/embedded/{partnerId}/approvals/{requestId}' },
-  { ...embed, method: 'POST', path: '/embedded/{partnerId}/approvals/{requestId}/approve', throttle: { rate: 20, burst: 40 } },
-  { ...embed, method: 'POST', path: '/embedded/{partnerId}/approvals/{requestId}/reject', throttle: { rate: 20, burst: 40 } },
-  { ...embed, method: 'POST', path: '/embedded/{partnerId}/approvals/{requestId}/withdraw', throttle: { rate: 20, burst: 40 } },
+  {
+    ...embed,
+    method: 'POST',
+    path: '/embedded/{partnerId}/approvals/{requestId}/approve',
+    throttle: { rate: 20, burst: 40 },
+  },
+  {
+    ...embed,
+    method: 'POST',
+    path: '/embedded/{partnerId}/approvals/{requestId}/reject',
+    throttle: { rate: 20, burst: 40 },
+  },
+  {
+    ...embed,
+    method: 'POST',
+    path: '/embedded/{partnerId}/approvals/{requestId}/withdraw',
+    throttle: { rate: 20, burst: 40 },
+  },
   // The organization's order guide: the page, its one form, and the catalog cards' add.
   { ...page, method: 'GET', path: '/embedded/{partnerId}/order-guide' },
   { ...page, method: 'POST', path: '/embedded/{partnerId}/order-guide' },
@@ -248,8 +390,7 @@ export const ROUTES = [
 type Row = (typeof ROUTES)[number];
 
 /** API Gateway's route key, e.g. `GET /v1/orders/{order_id}`: the event's `routeKey`. */
-export type RouteKeyOf<R> = R extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
-export type RouteKey = RouteKeyOf<Row>;
+type RouteKeyOf<R> = R extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
 export type ApiRouteKey = RouteKeyOf<Extract<Row, { host: 'api' }>>;
 /** The route keys a function serves. */
 export type FunctionRouteKey<F extends HttpFunctionName> = RouteKeyOf<Extract<Row, { fn: F }>>;

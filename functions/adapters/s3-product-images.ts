@@ -1,5 +1,10 @@
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { contentTypeOf, type ProductImageKey, type ProductImageStore, type StoredProductImage } from '../domain/catalog/product-image';
+import {
+  contentTypeOf,
+  type ProductImageKey,
+  type ProductImageStore,
+  type StoredProductImage,
+} from '../domain/catalog/product-image';
 
 /** Where the pictures live in the bucket: one prefix, so the bucket can hold other things later. */
 const objectKey = (key: ProductImageKey): string => `products/${key}`;
@@ -13,7 +18,13 @@ export class S3ProductImageStore implements ProductImageStore {
 
   async put(key: ProductImageKey, bytes: Uint8Array): Promise<void> {
     await this.s3.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: objectKey(key), Body: bytes, ContentType: contentTypeOf(key), CacheControl: 'public, max-age=31536000, immutable' }),
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: objectKey(key),
+        Body: bytes,
+        ContentType: contentTypeOf(key),
+        CacheControl: 'public, max-age=31536000, immutable',
+      }),
     );
   }
 

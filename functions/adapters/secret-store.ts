@@ -68,7 +68,9 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
 
   private async read(partnerId: PartnerId): Promise<SigningSecrets | undefined> {
     try {
-      const result = await this.client.send(new GetSecretValueCommand({ SecretId: webhookSecretName(this.prefix, partnerId) }));
+      const result = await this.client.send(
+        new GetSecretValueCommand({ SecretId: webhookSecretName(this.prefix, partnerId) }),
+      );
       return result.SecretString === undefined ? undefined : parseStored(result.SecretString);
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
@@ -84,7 +86,11 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
       await this.client.send(
-        new CreateSecretCommand({ Name: name, SecretString: stored, Description: `Webhook signing secret of partner ${partnerId}` }),
+        new CreateSecretCommand({
+          Name: name,
+          SecretString: stored,
+          Description: `Webhook signing secret of partner ${partnerId}`,
+        }),
       );
     }
     this.cache.forget(partnerId);
@@ -95,7 +101,10 @@ export class SecretsManagerSigningSecretStore implements SigningSecretStore {
     try {
       // Without recovery: a removed endpoint's secret must not linger, and `webhook set` may create the name again at once.
       await this.client.send(
-        new DeleteSecretCommand({ SecretId: webhookSecretName(this.prefix, partnerId), ForceDeleteWithoutRecovery: true }),
+        new DeleteSecretCommand({
+          SecretId: webhookSecretName(this.prefix, partnerId),
+          ForceDeleteWithoutRecovery: true,
+        }),
       );
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;

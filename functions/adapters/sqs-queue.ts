@@ -6,7 +6,7 @@ import type { MessageQueue } from '../webhooks/message-queue';
  * same value for any JSON parser, and a body every SQS implementation accepts (SQS
  * refuses some code points, and stand-ins refuse everything beyond the BMP, i.e. emoji).
  */
-export const asciiJson = (value: unknown): string =>
+const asciiJson = (value: unknown): string =>
   JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** A JSON message queue on SQS. */

@@ -5,7 +5,14 @@ import { ApprovalService } from '../domain/approvals/approval-service';
 import { OrderService } from '../domain/orders/order-service';
 import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
-import { type DynamoTables, approvalRepository, cartRepository, catalogRepository, orderRepository, organizationRepository } from './repositories';
+import {
+  type DynamoTables,
+  approvalRepository,
+  cartRepository,
+  catalogRepository,
+  orderRepository,
+  organizationRepository,
+} from './repositories';
 
 export interface ApprovalExpiryDependencies extends BaseDependencies {
   readonly approvalService: ApprovalService;
@@ -24,7 +31,13 @@ export function composeApprovalExpiry(base: BaseDependencies, db: DynamoDBDocume
     ...base,
     approvalService: new ApprovalService({
       approvals: approvalRepository(tables, base.clock),
-      orders: new OrderService({ orders: orderRepository(tables, base.clock), carts, catalog, clock: base.clock, metrics: base.metrics }),
+      orders: new OrderService({
+        orders: orderRepository(tables, base.clock),
+        carts,
+        catalog,
+        clock: base.clock,
+        metrics: base.metrics,
+      }),
       organizations: organizationRepository(tables),
       carts,
       catalog,
@@ -34,4 +47,6 @@ export function composeApprovalExpiry(base: BaseDependencies, db: DynamoDBDocume
   };
 }
 
-export const approvalExpiryFromEnvironment = lambdaRoot((config) => composeApprovalExpiry(createLambdaBase(config), createDocumentClient(undefined, traced)));
+export const approvalExpiryFromEnvironment = lambdaRoot((config) =>
+  composeApprovalExpiry(createLambdaBase(config), createDocumentClient(undefined, traced)),
+);

@@ -3,7 +3,14 @@ import type { CatalogRepository } from '../domain/catalog/catalog-repository';
 import { CartService } from '../domain/orders/cart-service';
 import { OrderService } from '../domain/orders/order-service';
 import type { BaseDependencies } from './base';
-import { type DynamoTables, approvalRepository, cartRepository, catalogRepository, orderRepository, organizationRepository } from './repositories';
+import {
+  type DynamoTables,
+  approvalRepository,
+  cartRepository,
+  catalogRepository,
+  orderRepository,
+  organizationRepository,
+} from './repositories';
 
 /** The procurement module's services: what the embed host and the partner order API both build. */
 export interface CommerceDependencies {
@@ -17,7 +24,13 @@ export interface CommerceDependencies {
 export function composeCommerce(base: BaseDependencies, tables: DynamoTables): CommerceDependencies {
   const catalog = catalogRepository(tables);
   const carts = cartRepository(tables);
-  const orderService = new OrderService({ orders: orderRepository(tables, base.clock), carts, catalog, clock: base.clock, metrics: base.metrics });
+  const orderService = new OrderService({
+    orders: orderRepository(tables, base.clock),
+    carts,
+    catalog,
+    clock: base.clock,
+    metrics: base.metrics,
+  });
   return {
     catalog,
     cartService: new CartService({ carts, catalog, clock: base.clock }),

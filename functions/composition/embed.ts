@@ -11,7 +11,14 @@ import { type BaseDependencies, createLambdaBase } from './base';
 import { type CommerceDependencies, composeCommerce } from './commerce';
 import { lambdaRoot } from './lambda-root';
 import { OrderGuideService } from '../domain/orders/order-guide';
-import { type DynamoTables, identityDirectory, orderGuideRepository, organizationRepository, partnerRepository, sessionRepository } from './repositories';
+import {
+  type DynamoTables,
+  identityDirectory,
+  orderGuideRepository,
+  organizationRepository,
+  partnerRepository,
+  sessionRepository,
+} from './repositories';
 
 export interface EmbedDependencies extends BaseDependencies, CommerceDependencies {
   /** For the partner's allowed frame ancestors. */
@@ -38,12 +45,21 @@ export function composeEmbed(
     ...commerce,
     orderGuide: new OrderGuideService(orderGuideRepository(tables), commerce.catalog, commerce.cartService, base.clock),
     partners: partnerRepository(tables),
-    embeddedSessions: new EmbeddedSessions(organizationRepository(tables), identityDirectory(tables), sessionRepository(tables), base.clock, {
-      idleMs: base.config.EMBED_SESSION_IDLE_S * 1000,
-    }, base.metrics),
+    embeddedSessions: new EmbeddedSessions(
+      organizationRepository(tables),
+      identityDirectory(tables),
+      sessionRepository(tables),
+      base.clock,
+      {
+        idleMs: base.config.EMBED_SESSION_IDLE_S * 1000,
+      },
+      base.metrics,
+    ),
     browserScripts,
     productImages: new S3ProductImageStore(clients.s3, base.config.PRODUCT_IMAGES_BUCKET),
   };
 }
 
-export const embedFromEnvironment = lambdaRoot((config) => composeEmbed(createLambdaBase(config), { db: createDocumentClient(), s3: createS3Client() }));
+export const embedFromEnvironment = lambdaRoot((config) =>
+  composeEmbed(createLambdaBase(config), { db: createDocumentClient(), s3: createS3Client() }),
+);

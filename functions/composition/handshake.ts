@@ -18,4 +18,6 @@ export function composeHandshake(base: BaseDependencies, db: DynamoDBDocumentCli
   };
 }
 
-export const handshakeFromEnvironment = lambdaRoot((config) => composeHandshake(createLambdaBase(config), createDocumentClient()));
+export const handshakeFromEnvironment = lambdaRoot((config) =>
+  composeHandshake(createLambdaBase(config), createDocumentClient()),
+);

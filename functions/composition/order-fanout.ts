@@ -31,5 +31,8 @@ export function composeOrderFanout(
 }
 
 export const orderFanoutFromEnvironment = lambdaRoot((config) =>
-  composeOrderFanout(createLambdaBase(config), { db: createDocumentClient(undefined, traced), sqs: createSqsClient(undefined, traced) }),
+  composeOrderFanout(createLambdaBase(config), {
+    db: createDocumentClient(undefined, traced),
+    sqs: createSqsClient(undefined, traced),
+  }),
 );

@@ -11,11 +11,18 @@ export interface OrderOutboxRelayDependencies extends BaseDependencies {
   readonly orderOutboxRelay: OrderOutboxRelay;
 }
 
-export function composeOrderOutboxRelay(base: BaseDependencies, clients: { sqs: SQSClient }): OrderOutboxRelayDependencies {
+export function composeOrderOutboxRelay(
+  base: BaseDependencies,
+  clients: { sqs: SQSClient },
+): OrderOutboxRelayDependencies {
   return {
     ...base,
-    orderOutboxRelay: new OrderOutboxRelay(new SqsMessageQueue<OrderEventMessage>(clients.sqs, base.config.ORDER_EVENTS_QUEUE_URL)),
+    orderOutboxRelay: new OrderOutboxRelay(
+      new SqsMessageQueue<OrderEventMessage>(clients.sqs, base.config.ORDER_EVENTS_QUEUE_URL),
+    ),
   };
 }
 
-export const orderOutboxRelayFromEnvironment = lambdaRoot((config) => composeOrderOutboxRelay(createLambdaBase(config), { sqs: createSqsClient(undefined, traced) }));
+export const orderOutboxRelayFromEnvironment = lambdaRoot((config) =>
+  composeOrderOutboxRelay(createLambdaBase(config), { sqs: createSqsClient(undefined, traced) }),
+);

@@ -10,7 +10,15 @@ import type { OrganizationRepository } from '../domain/organizations/organizatio
 import { type ApiDependencies, composeApiAccess } from './api-access';
 import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
-import { type DynamoTables, approvalRepository, cartRepository, catalogRepository, idempotencyStore, orderRepository, organizationRepository } from './repositories';
+import {
+  type DynamoTables,
+  approvalRepository,
+  cartRepository,
+  catalogRepository,
+  idempotencyStore,
+  orderRepository,
+  organizationRepository,
+} from './repositories';
 import { traced } from '../adapters/observability/tracing';
 
 export interface OrdersApiDependencies extends ApiDependencies {
@@ -62,4 +70,6 @@ export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentCli
   };
 }
 
-export const ordersApiFromEnvironment = lambdaRoot((config) => composeOrdersApi(createLambdaBase(config), createDocumentClient(undefined, traced)));
+export const ordersApiFromEnvironment = lambdaRoot((config) =>
+  composeOrdersApi(createLambdaBase(config), createDocumentClient(undefined, traced)),
+);

@@ -30,22 +30,39 @@ export interface DynamoTables {
 
 const table = ({ config }: DynamoTables, name: TableName) => tableName(config.RESOURCE_PREFIX, name);
 
-export const partnerRepository = (tables: DynamoTables) => new DynamoPartnerRepository(tables.db, table(tables, 'partners'));
+export const partnerRepository = (tables: DynamoTables) =>
+  new DynamoPartnerRepository(tables.db, table(tables, 'partners'));
 /** Endpoints are items of the partners table. */
-export const webhookEndpointRepository = (tables: DynamoTables) => new DynamoWebhookEndpointRepository(tables.db, table(tables, 'partners'));
+export const webhookEndpointRepository = (tables: DynamoTables) =>
+  new DynamoWebhookEndpointRepository(tables.db, table(tables, 'partners'));
 /** `db` replaces the client of this repository only (tests: a client that fails transactions on demand). */
 export const organizationRepository = (tables: DynamoTables, db = tables.db) =>
-  new DynamoOrganizationRepository(db, table(tables, 'organizations'), table(tables, 'identityUsers'), table(tables, 'idempotency'));
-export const identityDirectory = (tables: DynamoTables) => new DynamoIdentityDirectory(tables.db, table(tables, 'identityUsers'));
-export const sessionRepository = (tables: DynamoTables) => new DynamoSessionRepository(tables.db, table(tables, 'sessions'));
-export const deliveryRepository = (tables: DynamoTables) => new DynamoDeliveryRepository(tables.db, table(tables, 'webhooks'));
+  new DynamoOrganizationRepository(
+    db,
+    table(tables, 'organizations'),
+    table(tables, 'identityUsers'),
+    table(tables, 'idempotency'),
+  );
+export const identityDirectory = (tables: DynamoTables) =>
+  new DynamoIdentityDirectory(tables.db, table(tables, 'identityUsers'));
+export const sessionRepository = (tables: DynamoTables) =>
+  new DynamoSessionRepository(tables.db, table(tables, 'sessions'));
+export const deliveryRepository = (tables: DynamoTables) =>
+  new DynamoDeliveryRepository(tables.db, table(tables, 'webhooks'));
 export const deliveryBatchReader = (tables: DynamoTables) =>
-  new DynamoDeliveryBatchReader(tables.db, { webhooks: table(tables, 'webhooks'), partners: table(tables, 'partners') });
-export const idempotencyStore = (tables: DynamoTables) => new DynamoIdempotencyStore(tables.db, table(tables, 'idempotency'));
-export const rateLimitCounter = (tables: DynamoTables) => new DynamoRateLimitCounter(tables.db, table(tables, 'rateLimits'));
-export const catalogRepository = (tables: DynamoTables) => new DynamoCatalogRepository(tables.db, table(tables, 'catalog'));
+  new DynamoDeliveryBatchReader(tables.db, {
+    webhooks: table(tables, 'webhooks'),
+    partners: table(tables, 'partners'),
+  });
+export const idempotencyStore = (tables: DynamoTables) =>
+  new DynamoIdempotencyStore(tables.db, table(tables, 'idempotency'));
+export const rateLimitCounter = (tables: DynamoTables) =>
+  new DynamoRateLimitCounter(tables.db, table(tables, 'rateLimits'));
+export const catalogRepository = (tables: DynamoTables) =>
+  new DynamoCatalogRepository(tables.db, table(tables, 'catalog'));
 /** Order guides are items of the carts table, under their own key prefix. */
-export const orderGuideRepository = (tables: DynamoTables) => new DynamoOrderGuideRepository(tables.db, table(tables, 'carts'));
+export const orderGuideRepository = (tables: DynamoTables) =>
+  new DynamoOrderGuideRepository(tables.db, table(tables, 'carts'));
 export const cartRepository = (tables: DynamoTables) => new DynamoCartRepository(tables.db, table(tables, 'carts'));
 /** The clock dates the outbox items' expiry. */
 export const orderRepository = (tables: DynamoTables, clock: Clock) =>

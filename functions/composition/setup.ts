@@ -48,5 +48,8 @@ export function composeSetup(
 }
 
 export const setupFromEnvironment = lambdaRoot((config) =>
-  composeSetup(createLambdaBase(config), { db: createDocumentClient(undefined, traced), secrets: createSecretsClient(undefined, traced) }),
+  composeSetup(createLambdaBase(config), {
+    db: createDocumentClient(undefined, traced),
+    secrets: createSecretsClient(undefined, traced),
+  }),
 );

@@ -17,7 +17,13 @@ import type { WebhookTransport } from '../webhooks/webhook-transport';
 import { type BaseDependencies, createLambdaBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
 import { deliveryQueue } from './message-queues';
-import { type DynamoTables, deliveryBatchReader, deliveryRepository, partnerRepository, webhookEndpointRepository } from './repositories';
+import {
+  type DynamoTables,
+  deliveryBatchReader,
+  deliveryRepository,
+  partnerRepository,
+  webhookEndpointRepository,
+} from './repositories';
 import { traced, tracedTransport } from '../adapters/observability/tracing';
 
 export interface WebhookDispatchDependencies extends BaseDependencies {
@@ -29,10 +35,15 @@ export interface WebhookDispatchDependencies extends BaseDependencies {
 export function composeWebhookDispatch(
   base: BaseDependencies,
   clients: { db: DynamoDBDocumentClient; sqs: SQSClient; ses: SESv2Client; secrets: SecretsManagerClient },
-  overrides: Pick<DependencyOverrides, 'random'> & { readonly wrapTransport?: (transport: WebhookTransport) => WebhookTransport } = {},
+  overrides: Pick<DependencyOverrides, 'random'> & {
+    readonly wrapTransport?: (transport: WebhookTransport) => WebhookTransport;
+  } = {},
 ): WebhookDispatchDependencies {
   const { config, clock, logger, metrics } = base;
-  const transport = new HttpWebhookTransport({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC });
+  const transport = new HttpWebhookTransport({
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC,
+  });
   const tables: DynamoTables = { config, db: clients.db };
   const signingSecrets = new SecretsManagerSigningSecretStore(clients.secrets, config.RESOURCE_PREFIX, clock);
   const endpoints = webhookEndpointRepository(tables);
@@ -62,10 +73,14 @@ export function composeWebhookDispatch(
 }
 
 export const webhookDispatchFromEnvironment = lambdaRoot((config) =>
-  composeWebhookDispatch(createLambdaBase(config), {
-    db: createDocumentClient(undefined, traced),
-    sqs: createSqsClient(undefined, traced),
-    ses: createSesClient(undefined, traced),
-    secrets: createSecretsClient(undefined, traced),
-  }, { wrapTransport: tracedTransport }),
+  composeWebhookDispatch(
+    createLambdaBase(config),
+    {
+      db: createDocumentClient(undefined, traced),
+      sqs: createSqsClient(undefined, traced),
+      ses: createSesClient(undefined, traced),
+      secrets: createSecretsClient(undefined, traced),
+    },
+    { wrapTransport: tracedTransport },
+  ),
 );

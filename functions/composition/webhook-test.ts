@@ -15,7 +15,10 @@ export interface WebhookTestDependencies extends ApiDependencies {
 }
 
 /** The sandbox's `POST /v1/webhooks/test`: reads the partner's endpoint and organizations, writes only to the order-events queue. */
-export function composeWebhookTest(base: BaseDependencies, clients: { db: DynamoDBDocumentClient; sqs: SQSClient }): WebhookTestDependencies {
+export function composeWebhookTest(
+  base: BaseDependencies,
+  clients: { db: DynamoDBDocumentClient; sqs: SQSClient },
+): WebhookTestDependencies {
   const tables: DynamoTables = { config: base.config, db: clients.db };
   return {
     ...composeApiAccess(base, tables),
@@ -29,5 +32,8 @@ export function composeWebhookTest(base: BaseDependencies, clients: { db: Dynamo
 }
 
 export const webhookTestFromEnvironment = lambdaRoot((config) =>
-  composeWebhookTest(createLambdaBase(config), { db: createDocumentClient(undefined, traced), sqs: createSqsClient(undefined, traced) }),
+  composeWebhookTest(createLambdaBase(config), {
+    db: createDocumentClient(undefined, traced),
+    sqs: createSqsClient(undefined, traced),
+  }),
 );

@@ -19,7 +19,10 @@ export interface WebhooksApiDependencies extends ApiDependencies {
  * reads deliveries and starts a retry's chain (webhooks table), queues the retry's first
  * attempt. Never the signing secrets: nothing here signs.
  */
-export function composeWebhooksApi(base: BaseDependencies, clients: { db: DynamoDBDocumentClient; sqs: SQSClient }): WebhooksApiDependencies {
+export function composeWebhooksApi(
+  base: BaseDependencies,
+  clients: { db: DynamoDBDocumentClient; sqs: SQSClient },
+): WebhooksApiDependencies {
   const tables: DynamoTables = { config: base.config, db: clients.db };
   const deliveries = deliveryRepository(tables);
   return {

@@ -20,7 +20,9 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 const scope = new AsyncLocalStorage<Mutable<Correlation>>();
 
 const known = (ids: Correlation): Correlation =>
-  Object.fromEntries(Object.entries(ids).filter(([, value]) => typeof value === 'string' && value !== '')) as Correlation;
+  Object.fromEntries(
+    Object.entries(ids).filter(([, value]) => typeof value === 'string' && value !== ''),
+  ) as Correlation;
 
 /**
  * Runs `work` in a scope of its own holding the enclosing scope's ids and `ids`. A scope

@@ -20,9 +20,9 @@ const UNSAFE = String.raw`\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u
 const TRIMMED_SPACE = String.raw` \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF`;
 
 /** Any text without control or bidi-override characters (may be blank). */
-export const SAFE_TEXT_PATTERN = `^[^${UNSAFE}]*$`;
+const SAFE_TEXT_PATTERN = `^[^${UNSAFE}]*$`;
 /** The same, with at least one character that trimming keeps. */
-export const NON_BLANK_TEXT_PATTERN = `^[^${UNSAFE}]*[^${TRIMMED_SPACE}${UNSAFE}][^${UNSAFE}]*$`;
+const NON_BLANK_TEXT_PATTERN = `^[^${UNSAFE}]*[^${TRIMMED_SPACE}${UNSAFE}][^${UNSAFE}]*$`;
 
 /**
  * The server counts a string's length in UTF-16 code units, JSON Schema in characters:
@@ -30,14 +30,24 @@ export const NON_BLANK_TEXT_PATTERN = `^[^${UNSAFE}]*[^${TRIMMED_SPACE}${UNSAFE}
  * holding one is held to half the limit in characters, which never lets through what
  * the server refuses.
  */
-const withinUtf16Length = (max: number) => ({ not: { pattern: String.raw`[^\u0000-\uFFFF]`, minLength: Math.floor(max / 2) + 1 } });
+const withinUtf16Length = (max: number) => ({
+  not: { pattern: String.raw`[^\u0000-\uFFFF]`, minLength: Math.floor(max / 2) + 1 },
+});
 
 const TEXT_RULE =
   'No control characters (C0, DEL, C1) or bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069). Trimmed before the checks; the length counts UTF-16 code units (an emoji counts two).';
 
-export const requiredTextRules = (max: number) => ({ pattern: NON_BLANK_TEXT_PATTERN, ...withinUtf16Length(max), description: TEXT_RULE });
+export const requiredTextRules = (max: number) => ({
+  pattern: NON_BLANK_TEXT_PATTERN,
+  ...withinUtf16Length(max),
+  description: TEXT_RULE,
+});
 
-export const optionalTextRules = (max: number) => ({ pattern: SAFE_TEXT_PATTERN, ...withinUtf16Length(max), description: `${TEXT_RULE} Blank counts as not given.` });
+export const optionalTextRules = (max: number) => ({
+  pattern: SAFE_TEXT_PATTERN,
+  ...withinUtf16Length(max),
+  description: `${TEXT_RULE} Blank counts as not given.`,
+});
 
 const PORT = '(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])';
 /** A DNS label as zod's `z.regexes.domain` has it; not `xn--`, which the URL parser refuses unless it is valid punycode. */
@@ -67,7 +77,11 @@ export const LOWER_CASE_UUID_PATTERN = UUID_PATTERN.replace(/a-fA-F/g, 'a-f').re
  * exists in neither ECMA-262 nor most validators.
  */
 export const anyCase = (text: string): string =>
-  [...text].map((character) => (/[a-z]/i.test(character) ? `[${character.toUpperCase()}${character.toLowerCase()}]` : character)).join('');
+  [...text]
+    .map((character) =>
+      /[a-z]/i.test(character) ? `[${character.toUpperCase()}${character.toLowerCase()}]` : character,
+    )
+    .join('');
 
 /** Metadata the document generator merges into the schema's JSON Schema (`lib/api-docs/json-schema.ts`). */
 export function documented<Schema extends z.core.$ZodType>(schema: Schema, keywords: Record<string, unknown>): Schema {

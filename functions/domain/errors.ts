@@ -288,7 +288,10 @@ export class ShippingLocationAlreadyExists extends DomainError {
     readonly internalShippingLocationId: string,
     options?: ErrorOptions,
   ) {
-    super(`The organization already has a shipping location with internalShippingLocationId "${internalShippingLocationId}"`, options);
+    super(
+      `The organization already has a shipping location with internalShippingLocationId "${internalShippingLocationId}"`,
+      options,
+    );
   }
 }
 
@@ -304,7 +307,9 @@ export class DeliveryNotFound extends DomainError {
 export class DeliveryInFlight extends DomainError {
   override readonly name = 'DeliveryInFlight';
   constructor(readonly deliveryId: string) {
-    super(`Delivery ${deliveryId} is still pending (an attempt is queued or held); retry it once it is delivered or failed`);
+    super(
+      `Delivery ${deliveryId} is still pending (an attempt is queued or held); retry it once it is delivered or failed`,
+    );
   }
 }
 
@@ -322,7 +327,10 @@ export class WebhookEndpointNotFound extends DomainError {
  */
 export class OrderGuideChanged extends DomainError {
   override readonly name = 'OrderGuideChanged';
-  constructor(readonly productId: string, options?: ErrorOptions) {
+  constructor(
+    readonly productId: string,
+    options?: ErrorOptions,
+  ) {
     super(`The order guide line of ${productId} changed meanwhile`, options);
   }
 }
@@ -381,7 +389,11 @@ export class ApprovalForbidden extends DomainError {
     readonly requestId: string,
     readonly refused: 'not-approver' | 'not-requester',
   ) {
-    super(refused === 'not-approver' ? `Only approvers decide approval requests (${requestId})` : `Only its requester withdraws approval request ${requestId}`);
+    super(
+      refused === 'not-approver'
+        ? `Only approvers decide approval requests (${requestId})`
+        : `Only its requester withdraws approval request ${requestId}`,
+    );
   }
 }
 

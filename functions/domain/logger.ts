@@ -1,7 +1,7 @@
 import { currentCorrelation } from './correlation';
 
 /** What a log line may say of the Lambda invocation under way (a subset of Lambda's context). */
-export interface InvocationContext {
+interface InvocationContext {
   readonly awsRequestId: string;
   readonly functionName: string;
 }
@@ -37,7 +37,9 @@ const SECRET_SHAPES: readonly [RegExp, string][] = [
 const ANY_SECRET_SHAPE = new RegExp(SECRET_SHAPES.map(([shape]) => shape.source).join('|'));
 
 export const redactSecrets = (text: string): string =>
-  ANY_SECRET_SHAPE.test(text) ? SECRET_SHAPES.reduce((redacted, [shape, mask]) => redacted.replace(shape, mask), text) : text;
+  ANY_SECRET_SHAPE.test(text)
+    ? SECRET_SHAPES.reduce((redacted, [shape, mask]) => redacted.replace(shape, mask), text)
+    : text;
 
 const hasToJson = (value: unknown): value is { toJSON(): unknown } =>
   typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';
@@ -56,7 +58,8 @@ const redactEntry = (entry: Record<string, unknown>): Record<string, unknown> =>
   for (const key of Object.keys(entry)) {
     const value = redactValue(entry[key]);
     // Assigning `__proto__` (a key parsed input can carry) would set the prototype, not a field.
-    if (key === '__proto__') Object.defineProperty(redacted, key, { value, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(redacted, key, { value, enumerable: true, writable: true, configurable: true });
     else redacted[key] = value;
   }
   return redacted;

@@ -15,8 +15,6 @@ export function canonicalTimeZone(name: string): string | undefined {
   }
 }
 
-export const isTimeZone = (name: string): boolean => canonicalTimeZone(name) !== undefined;
-
 /**
  * The zone most of each state's people live in. States split between zones (Texas,
  * Florida, Indiana, Kentucky, Tennessee, Michigan, the Dakotas, Nebraska, Kansas, Oregon,

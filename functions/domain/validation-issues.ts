@@ -33,7 +33,14 @@
  * | INVALID_VALUE              | anything else (enum values, custom rules without a code)                  |
  */
 // Types only: this module is on the handshake's path, which must not bundle zod's classic API.
-import type { $ZodError, $ZodErrorMap, $ZodIssue, $ZodIssueInvalidType, $ZodIssueTooBig, $ZodIssueTooSmall } from 'zod/v4/core';
+import type {
+  $ZodError,
+  $ZodErrorMap,
+  $ZodIssue,
+  $ZodIssueInvalidType,
+  $ZodIssueTooBig,
+  $ZodIssueTooSmall,
+} from 'zod/v4/core';
 
 export interface ValidationIssue {
   code: string;
@@ -74,7 +81,6 @@ export const requiredField: $ZodErrorMap = (issue) =>
  */
 export const rule = (code: RuleCode, reason: string) => ({ message: reason, params: { code } });
 
-
 /** DESIGN "Size limits": strings over 256 characters (emails 254) are rejected. */
 export const MAX_TEXT_LENGTH = 256;
 export const MAX_EMAIL_LENGTH = 254;
@@ -97,7 +103,10 @@ export const INVALID_TEXT = rule('INVALID_TEXT', 'must be valid Unicode text (it
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE_CHARACTER = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 export const hasNoControlCharacters = (value: string): boolean => !UNSAFE_CHARACTER.test(value);
-export const CONTROL_CHARACTER = rule('CONTROL_CHARACTER', 'must not contain control or bidirectional-override characters');
+export const CONTROL_CHARACTER = rule(
+  'CONTROL_CHARACTER',
+  'must not contain control or bidirectional-override characters',
+);
 
 export function toValidationIssues(error: $ZodError): ValidationIssue[] {
   return error.issues.map(toValidationIssue);
@@ -135,7 +144,10 @@ function describe(issue: $ZodIssue): { code: string; reason: string } {
       if (typeof ruleCode === 'string' && /^[A-Z][A-Z0-9_]*$/.test(ruleCode)) {
         return { code: ruleCode, reason: issue.message };
       }
-      return { code: 'INVALID_VALUE', reason: issue.message === 'Invalid input' ? 'is invalid' : `is invalid: ${issue.message}` };
+      return {
+        code: 'INVALID_VALUE',
+        reason: issue.message === 'Invalid input' ? 'is invalid' : `is invalid: ${issue.message}`,
+      };
     }
     default:
       return { code: 'INVALID_VALUE', reason: 'is invalid' };

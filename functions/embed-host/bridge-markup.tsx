@@ -9,7 +9,7 @@ import type { Cents } from '../domain/money';
 import { BRIDGE_ATTRIBUTES, type EndedState } from '../embed-sdk/protocol';
 import { frameAncestorSources } from './frame-ancestor-sources';
 
-export const BRIDGE_SCRIPT_PATH = '/embedded/assets/bridge-v1.js';
+const BRIDGE_SCRIPT_PATH = '/embedded/assets/bridge-v1.js';
 
 export interface BridgeState {
   /** The partner's frame-ancestors (as the CSP has them): the only origins the bridge answers. */
@@ -27,7 +27,12 @@ export function bridgeAttributes(state: BridgeState): Readonly<Record<string, st
     [BRIDGE_ATTRIBUTES.origins]: frameAncestorSources(state.frameAncestors).join(' '),
     ...(state.page ? { [BRIDGE_ATTRIBUTES.page]: state.page } : {}),
     ...(state.itemCount !== undefined ? { [BRIDGE_ATTRIBUTES.itemCount]: String(state.itemCount) } : {}),
-    ...(state.order ? { [BRIDGE_ATTRIBUTES.orderId]: state.order.id, [BRIDGE_ATTRIBUTES.orderTotal]: String(state.order.totalCents / 100) } : {}),
+    ...(state.order
+      ? {
+          [BRIDGE_ATTRIBUTES.orderId]: state.order.id,
+          [BRIDGE_ATTRIBUTES.orderTotal]: String(state.order.totalCents / 100),
+        }
+      : {}),
     ...(state.ended ? { [BRIDGE_ATTRIBUTES.ended]: state.ended } : {}),
   };
 }

@@ -14,4 +14,6 @@ declare const EMBED_BRIDGE_SCRIPT: string;
 
 /** The scripts compiled into this bundle, or undefined when running from source. */
 export const bundledEmbedBrowserScripts = (): EmbedBrowserScripts | undefined =>
-  typeof EMBED_SDK_SCRIPT === 'string' && typeof EMBED_BRIDGE_SCRIPT === 'string' ? { sdk: EMBED_SDK_SCRIPT, bridge: EMBED_BRIDGE_SCRIPT } : undefined;
+  typeof EMBED_SDK_SCRIPT === 'string' && typeof EMBED_BRIDGE_SCRIPT === 'string'
+    ? { sdk: EMBED_SDK_SCRIPT, bridge: EMBED_BRIDGE_SCRIPT }
+    : undefined;

@@ -42,7 +42,12 @@ export function embedHandler<D extends EmbedHostDependencies>(
       const partnerId = (event.pathParameters?.partnerId ?? '').toLowerCase();
       if (!isPartnerId(partnerId)) throw new EmbedAccessDenied('link', 'the path names no partner');
       // The partner's origins were being read while the route started; the pages render them into the bridge's attributes.
-      return handle({ event, partnerId, deps: filledIn(context.deps, 'deps'), frameAncestors: await (context.frameAncestors ?? []) });
+      return handle({
+        event,
+        partnerId,
+        deps: filledIn(context.deps, 'deps'),
+        frameAncestors: await (context.frameAncestors ?? []),
+      });
     });
   return inRequestScope(lambda);
 }

@@ -31,7 +31,9 @@ function hostFailureResponse(error: unknown, frameAncestors: readonly string[]):
 export const embedErrorResponder = <D>(): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext<D>> => ({
   onError: async (request) => {
     // A failed read of the partner's origins frames the error page for no one.
-    const frameAncestors = await (request.context.frameAncestors ?? Promise.resolve([])).catch((): readonly string[] => []);
+    const frameAncestors = await (request.context.frameAncestors ?? Promise.resolve([])).catch(
+      (): readonly string[] => [],
+    );
     request.response =
       moduleFailureResponse(request.error, request.event.pathParameters?.partnerId ?? '', frameAncestors) ??
       hostFailureResponse(request.error, frameAncestors);

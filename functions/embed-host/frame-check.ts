@@ -10,8 +10,16 @@ import { json, type JsonResponse } from '../api/pipeline/responses';
  * this to report `frame-blocked` rather than wait for its timeout. It tells nothing new:
  * every module response's CSP lists the same origins.
  */
-export function frameCheck({ event, frameAncestors, deps }: EmbedRequest<EmbedHostDependencies & { readonly config: { readonly EMBED_BASE_URL: string } }>): Promise<JsonResponse> {
+export function frameCheck({
+  event,
+  frameAncestors,
+  deps,
+}: EmbedRequest<
+  EmbedHostDependencies & { readonly config: { readonly EMBED_BASE_URL: string } }
+>): Promise<JsonResponse> {
   const origin = event.headers?.origin;
-  const allowed = origin !== undefined && isAllowedFrameOrigin(origin, frameAncestorSources(frameAncestors), new URL(deps.config.EMBED_BASE_URL).origin);
+  const allowed =
+    origin !== undefined &&
+    isAllowedFrameOrigin(origin, frameAncestorSources(frameAncestors), new URL(deps.config.EMBED_BASE_URL).origin);
   return Promise.resolve(json(200, { allowed }, { 'Access-Control-Allow-Origin': '*', Vary: 'Origin' }));
 }

@@ -13,7 +13,14 @@ import { PRODUCT_IMAGE_ROUTE, productImageHandler } from './product-image-route'
 import { assertSameOrigin } from './module/form-token';
 import { buyAgain, listOrders, placeOrder, showOrder } from './module/orders/actions';
 import { addToOrderGuide, changeOrderGuide, showOrderGuide } from './module/order-guide/actions';
-import { approveRequest, listApprovals, rejectRequest, showApproval, submitForApproval, withdrawRequest } from './module/approvals/actions';
+import {
+  approveRequest,
+  listApprovals,
+  rejectRequest,
+  showApproval,
+  submitForApproval,
+  withdrawRequest,
+} from './module/approvals/actions';
 import { html, type JsonResponse, seeOther } from '../api/pipeline/responses';
 import type { FunctionRouteKey } from '../routes';
 
@@ -29,7 +36,10 @@ async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<Jso
     const opened = await deps.embeddedSessions.redeem(partnerId, sessionKey);
     // The embed SDK adds the browser's zone (`tz`); without it (no script, or a bare link) the module falls back.
     const zone = canonicalTimeZone(event.queryStringParameters?.tz ?? '');
-    return seeOther(embeddedModulePath(partnerId), [sessionCookie(opened.cookieValue), ...(zone ? [timeZoneCookie(zone)] : [])]);
+    return seeOther(embeddedModulePath(partnerId), [
+      sessionCookie(opened.cookieValue),
+      ...(zone ? [timeZoneCookie(zone)] : []),
+    ]);
   }
   return showCatalog(request);
 }
@@ -38,7 +48,12 @@ async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<Jso
  * `POST /embedded/{partnerId}/logout`, from the module's own sign-out form only: a
  * cross-site form could otherwise sign the user out (the cookie is SameSite=None).
  */
-async function logout({ event, partnerId, deps, frameAncestors }: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
+async function logout({
+  event,
+  partnerId,
+  deps,
+  frameAncestors,
+}: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
   // A forged sign-out is a forged form post: the module's 403 "Request refused" page, the session kept.
   assertSameOrigin(event, deps.config.EMBED_BASE_URL);
   await deps.embeddedSessions.logout(partnerId, readSessionCookie(event));
@@ -46,7 +61,10 @@ async function logout({ event, partnerId, deps, frameAncestors }: EmbedRequest<E
 }
 
 /** Every embed route's action, by API Gateway's route key; the type makes a route of the table without one a compile error. */
-const ACTIONS: Record<Exclude<FunctionRouteKey<'embed'>, EmbedScriptRoute | typeof PRODUCT_IMAGE_ROUTE>, (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>> = {
+const ACTIONS: Record<
+  Exclude<FunctionRouteKey<'embed'>, EmbedScriptRoute | typeof PRODUCT_IMAGE_ROUTE>,
+  (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>
+> = {
   'GET /embedded/{partnerId}': openOrShow,
   'POST /embedded/{partnerId}/logout': logout,
   'GET /embedded/{partnerId}/products/{productId}': showProduct,
@@ -75,7 +93,8 @@ export const createEmbedHandler = (getDependencies: () => Promise<EmbedDependenc
   const scripts = embedScriptHandler(getDependencies);
   const pictures = productImageHandler(getDependencies);
   const pages = embedHandler(getDependencies, (request) => {
-    const action = ACTIONS[request.event.routeKey as keyof typeof ACTIONS] as (typeof ACTIONS)[keyof typeof ACTIONS] | undefined;
+    const action = ACTIONS[request.event.routeKey as keyof typeof ACTIONS] as
+      (typeof ACTIONS)[keyof typeof ACTIONS] | undefined;
     if (!action) throw new Error(`The embed function has no action for route ${request.event.routeKey}`);
     return action(request);
   });

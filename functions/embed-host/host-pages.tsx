@@ -65,7 +65,7 @@ const notice = (title: string, message: string, bridge: BridgeState): string =>
   );
 
 /** The one answer to any unusable link or session: the browser is not told which case it was. */
-export const LINK_UNUSABLE_MESSAGE =
+const LINK_UNUSABLE_MESSAGE =
   'This link has expired or was already used. Please reopen the module from your application.';
 
 /** `ended` tells the bridge whether a live session ended (the SDK renews it) or a link was unusable (it does not). */
@@ -73,7 +73,12 @@ export const linkUnusablePage = (frameAncestors: readonly string[], ended: 'sess
   notice('Session unavailable', LINK_UNUSABLE_MESSAGE, { frameAncestors, ended });
 
 export const signedOutPage = (frameAncestors: readonly string[]): string =>
-  notice('Signed out', 'You have signed out. Reopen the module from your application to sign in again.', { frameAncestors, ended: 'signed-out' });
+  notice('Signed out', 'You have signed out. Reopen the module from your application to sign in again.', {
+    frameAncestors,
+    ended: 'signed-out',
+  });
 
 export const unavailablePage = (frameAncestors: readonly string[]): string =>
-  notice('Something went wrong', 'The module could not be opened. Please reopen it from your application.', { frameAncestors });
+  notice('Something went wrong', 'The module could not be opened. Please reopen it from your application.', {
+    frameAncestors,
+  });

@@ -26,4 +26,6 @@ export const css = (source: TemplateStringsArray): StaticCss => source.join('') 
  * `<style>` is raw text to the browser: escaping would turn the sheets' quotes
  * (`"Segoe UI"`, `content:""`) into `&quot;` and break them, so they go in as they are.
  */
-export const InlineStyle = ({ sheets }: { sheets: readonly StaticCss[] }): VNode => <style dangerouslySetInnerHTML={{ __html: sheets.join('') }} />;
+export const InlineStyle = ({ sheets }: { sheets: readonly StaticCss[] }): VNode => (
+  <style dangerouslySetInnerHTML={{ __html: sheets.join('') }} />
+);

@@ -5,11 +5,12 @@ import { requestContext } from '../api/pipeline/request-context';
 import { requestLog } from '../api/pipeline/request-log';
 import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencies';
 
-export const EMBED_SDK_ROUTE = 'GET /sdk/v1/embed.js';
-export const MODULE_BRIDGE_ROUTE = 'GET /embedded/assets/bridge-v1.js';
+const EMBED_SDK_ROUTE = 'GET /sdk/v1/embed.js';
+const MODULE_BRIDGE_ROUTE = 'GET /embedded/assets/bridge-v1.js';
 export type EmbedScriptRoute = typeof EMBED_SDK_ROUTE | typeof MODULE_BRIDGE_ROUTE;
 
-export const isEmbedScriptRoute = (routeKey: string): routeKey is EmbedScriptRoute => routeKey === EMBED_SDK_ROUTE || routeKey === MODULE_BRIDGE_ROUTE;
+export const isEmbedScriptRoute = (routeKey: string): routeKey is EmbedScriptRoute =>
+  routeKey === EMBED_SDK_ROUTE || routeKey === MODULE_BRIDGE_ROUTE;
 
 /**
  * How each script is served. The SDK is imported by partner pages on other origins (an ES

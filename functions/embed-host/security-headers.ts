@@ -10,7 +10,7 @@ import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencie
  * from our own origin (no inline script, no other images) and same-origin form posts;
  * framing is the partner's allow-list.
  */
-export function contentSecurityPolicy(frameAncestors: readonly string[]): string {
+function contentSecurityPolicy(frameAncestors: readonly string[]): string {
   const sources = frameAncestorSources(frameAncestors);
   return [
     "default-src 'none'",
@@ -32,7 +32,12 @@ export function contentSecurityPolicy(frameAncestors: readonly string[]): string
  * so the read does not add its round trip to every page. A failed read still fails the
  * request: `after` rethrows it, and the error page that follows gets `'none'`.
  */
-export const embedSecurityHeaders = <D extends EmbedHostDependencies>(): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext<D>> => {
+export const embedSecurityHeaders = <D extends EmbedHostDependencies>(): MiddlewareObj<
+  ApiEvent,
+  ApiResult,
+  Error,
+  EmbedContext<D>
+> => {
   const apply = (request: { response: ApiResult | null }, frameAncestors: readonly string[]) => {
     if (!request.response) return;
     request.response.headers = {
@@ -59,7 +64,9 @@ export const embedSecurityHeaders = <D extends EmbedHostDependencies>(): Middlew
     },
     after: async (request) => apply(request, await (request.context.frameAncestors ?? [])),
     onError: async (request) => {
-      const frameAncestors = await Promise.resolve(request.context.frameAncestors ?? []).catch((): readonly string[] => []);
+      const frameAncestors = await Promise.resolve(request.context.frameAncestors ?? []).catch(
+        (): readonly string[] => [],
+      );
       apply(request, frameAncestors);
     },
   };

@@ -42,9 +42,10 @@ export const readSessionCookie = (event: ApiEvent): string | undefined => readCo
  * (`tz`): kept beside the session cookie, with the same attributes, so every page can
  * show times in it. A name Intl does not know is never set, and never read back.
  */
-export const EMBED_TIME_ZONE_COOKIE = '__Host-embed_tz';
+const EMBED_TIME_ZONE_COOKIE = '__Host-embed_tz';
 
-export const timeZoneCookie = (zone: string): string => `${EMBED_TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; ${ATTRIBUTES}`;
+export const timeZoneCookie = (zone: string): string =>
+  `${EMBED_TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; ${ATTRIBUTES}`;
 
 export function readTimeZoneCookie(event: ApiEvent): string | undefined {
   const value = readCookie(event, EMBED_TIME_ZONE_COOKIE);

@@ -19,7 +19,10 @@ function matchesSource(origin: URL, source: string, selfOrigin: string): boolean
   if (wildcard ? !hostname.endsWith(`.${wanted}`) : hostname !== wanted) return false;
   if (port === '*') return true;
   const originPort = origin.port || DEFAULT_PORTS[origin.protocol];
-  return originPort === (port ?? DEFAULT_PORTS[scheme as string]) || (!port && scheme === 'http:' && origin.protocol === 'https:' && originPort === '443');
+  return (
+    originPort === (port ?? DEFAULT_PORTS[scheme as string]) ||
+    (!port && scheme === 'http:' && origin.protocol === 'https:' && originPort === '443')
+  );
 }
 
 export function isAllowedFrameOrigin(origin: string, sources: readonly string[], selfOrigin: string): boolean {

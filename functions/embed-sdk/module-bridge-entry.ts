@@ -7,7 +7,9 @@ startModuleBridge({
   selfOrigin: location.origin,
   attribute: (name) => root.getAttribute(name) ?? undefined,
   onMessage: (listener) =>
-    window.addEventListener('message', (event) => listener({ data: event.data, origin: event.origin, fromParent: event.source === window.parent })),
+    window.addEventListener('message', (event) =>
+      listener({ data: event.data, origin: event.origin, fromParent: event.source === window.parent }),
+    ),
   observeHeight: (listener) => {
     // The root element's box is the content's height, not the viewport's, so the frame can shrink as well as grow.
     const measure = () => listener(root.getBoundingClientRect().height);

@@ -6,9 +6,9 @@
  * new tab as an ordinary page). No top navigation, downloads, modals or pointer lock; no
  * delegated permissions; no Referer carrying the partner page's address.
  */
-export const MODULE_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox';
+const MODULE_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox';
 /** Features whose default allowlist is `*` (every other powerful feature is already off in a cross-origin frame). */
-export const MODULE_ALLOW = "fullscreen 'none'; picture-in-picture 'none'; sync-xhr 'none'";
+const MODULE_ALLOW = "fullscreen 'none'; picture-in-picture 'none'; sync-xhr 'none'";
 
 export function createModuleIframe(title: string, fixedHeight: number | undefined): HTMLIFrameElement {
   const iframe = document.createElement('iframe');

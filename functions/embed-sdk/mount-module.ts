@@ -30,7 +30,9 @@ function embedLinkPartner(url: unknown, embedOrigin: string): string | undefined
   if (typeof url !== 'string') return undefined;
   try {
     const parsed = new URL(url);
-    return parsed.origin === embedOrigin && parsed.searchParams.has('session_key') ? PATH.exec(parsed.pathname)?.[1] : undefined;
+    return parsed.origin === embedOrigin && parsed.searchParams.has('session_key')
+      ? PATH.exec(parsed.pathname)?.[1]
+      : undefined;
   } catch {
     return undefined;
   }
@@ -87,7 +89,10 @@ export function mountModule(container: HTMLElement, options: MountOptions, embed
   const checkFrameOrigin = async (current: number, partnerId: string) => {
     if (location.origin === embedOrigin) return;
     try {
-      const answer = await fetch(`${embedOrigin}/embedded/${partnerId}/frame-check`, { credentials: 'omit', cache: 'no-store' });
+      const answer = await fetch(`${embedOrigin}/embedded/${partnerId}/frame-check`, {
+        credentials: 'omit',
+        cache: 'no-store',
+      });
       const body = (await answer.json()) as { allowed?: unknown };
       if (body.allowed === false) fail(current, 'frame-blocked');
     } catch {

@@ -3,8 +3,8 @@
  * the iframe). Every message is one envelope; either side ignores anything that is not
  * exactly an envelope of a type it knows, with the data that type carries.
  */
-export const PROTOCOL = 'supplies-embed';
-export const PROTOCOL_VERSION = 1;
+const PROTOCOL = 'supplies-embed';
+const PROTOCOL_VERSION = 1;
 
 export interface Envelope<T extends string, D> {
   readonly protocol: typeof PROTOCOL;
@@ -12,9 +12,6 @@ export interface Envelope<T extends string, D> {
   readonly type: T;
   readonly data: D;
 }
-
-/** Host → module: "I am the page that framed you; talk to me at my origin." Sent on every load of the iframe. */
-export type HelloMessage = Envelope<'hello', Record<string, never>>;
 
 /** What the module's page shows: which page, the cart's units, and the order it just placed (confirmation page only). */
 export interface PageState {
@@ -31,11 +28,19 @@ export type ModuleMessage =
   | Envelope<'link.unusable', Record<string, never>>
   | Envelope<'signed_out', Record<string, never>>;
 
-export const envelope = <T extends string, D>(type: T, data: D): Envelope<T, D> => ({ protocol: PROTOCOL, version: PROTOCOL_VERSION, type, data });
+export const envelope = <T extends string, D>(type: T, data: D): Envelope<T, D> => ({
+  protocol: PROTOCOL,
+  version: PROTOCOL_VERSION,
+  type,
+  data,
+});
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1e6;
-const isShortText = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 100;
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1e6;
+const isShortText = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= 100;
 
 /** The type and data of an envelope of this protocol version, else undefined. */
 function openEnvelope(value: unknown): { type: string; data: Record<string, unknown> } | undefined {
@@ -56,8 +61,18 @@ export function readModuleMessage(value: unknown): ModuleMessage | undefined {
       if (!isShortText(data.page) || !isCount(data.item_count)) return undefined;
       const order = data.order;
       if (order === undefined) return envelope('page', { page: data.page, item_count: data.item_count });
-      if (!isRecord(order) || !isShortText(order.order_id) || typeof order.total !== 'number' || !Number.isFinite(order.total)) return undefined;
-      return envelope('page', { page: data.page, item_count: data.item_count, order: { order_id: order.order_id, total: order.total } });
+      if (
+        !isRecord(order) ||
+        !isShortText(order.order_id) ||
+        typeof order.total !== 'number' ||
+        !Number.isFinite(order.total)
+      )
+        return undefined;
+      return envelope('page', {
+        page: data.page,
+        item_count: data.item_count,
+        order: { order_id: order.order_id, total: order.total },
+      });
     }
     case 'resize':
       return isCount(data.height) ? envelope('resize', { height: data.height }) : undefined;

@@ -30,7 +30,8 @@ export async function processSqsBatch(
   return { batchItemFailures };
 }
 
-export type ParsedRecord<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: unknown };
+export type ParsedRecord<T> =
+  { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: unknown };
 
 /**
  * The message in a record's JSON body, or the error that says why it is not one: a bad
@@ -45,4 +46,5 @@ export function parseRecordBody<T>(record: SQSRecord, schema: { parse(value: unk
 }
 
 /** SQS gave the record out before (a handler failed or timed out with it, or a duplicate copy came back). */
-export const redelivered = (record: SQSRecord): boolean => Number(record.attributes?.ApproximateReceiveCount ?? '1') > 1;
+export const redelivered = (record: SQSRecord): boolean =>
+  Number(record.attributes?.ApproximateReceiveCount ?? '1') > 1;

@@ -8,7 +8,7 @@ import { productImagesBucketName, type QueueName } from './resource-definitions'
 import type { EnvironmentConfig } from './stages';
 
 /** Where a stack runs on the local stand-ins instead of AWS. */
-export interface LocalStandInSettings {
+interface LocalStandInSettings {
   /** The Stripe stand-in, e.g. `http://127.0.0.1:12111`. */
   readonly stripeApiBase: string;
   /** A Stripe key given directly instead of through Secrets Manager. */
@@ -28,7 +28,10 @@ export interface FunctionEnvironmentOptions {
 export const LOCAL_STRIPE_SECRET_KEY = 'sk_test_local';
 const LOCAL_ALERT_SENDER = 'webhooks@localhost.test';
 
-export function functionEnvironment(stage: EnvironmentConfig, options: FunctionEnvironmentOptions): Record<string, string> & RuntimeEnvironment {
+export function functionEnvironment(
+  stage: EnvironmentConfig,
+  options: FunctionEnvironmentOptions,
+): Record<string, string> & RuntimeEnvironment {
   const { local } = options;
   return {
     STAGE: stage.stage,
@@ -39,7 +42,11 @@ export function functionEnvironment(stage: EnvironmentConfig, options: FunctionE
     ORDER_EVENTS_QUEUE_URL: options.queueUrls.orderEvents,
     WEBHOOK_DELIVERIES_QUEUE_URL: options.queueUrls.webhookDeliveries,
     ...(local
-      ? { STRIPE_SECRET_KEY: local.stripeSecretKey ?? LOCAL_STRIPE_SECRET_KEY, STRIPE_API_BASE: local.stripeApiBase, ALERT_SENDER_EMAIL: LOCAL_ALERT_SENDER }
+      ? {
+          STRIPE_SECRET_KEY: local.stripeSecretKey ?? LOCAL_STRIPE_SECRET_KEY,
+          STRIPE_API_BASE: local.stripeApiBase,
+          ALERT_SENDER_EMAIL: LOCAL_ALERT_SENDER,
+        }
       : { STRIPE_SECRET_NAME: stage.stripeSecretName, ALERT_SENDER_EMAIL: stage.alertSenderEmail }),
     WEBHOOK_REQUIRE_HTTPS_PUBLIC: stage.webhookRequireHttpsPublic ? 'true' : 'false',
     DEFAULT_FRAME_ANCESTORS: stage.defaultFrameAncestors.join(','),

@@ -73,7 +73,14 @@ export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
    * order writes its event item in the same transaction, and the table's stream carries
    * those items to the order-events queue.
    */
-  orders: { suffix: 'orders', partitionKey: 'pk', sortKey: 'sk', ttlAttribute: 'ttl', globalIndexes: [gsi1], stream: 'NEW_IMAGE' },
+  orders: {
+    suffix: 'orders',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'ttl',
+    globalIndexes: [gsi1],
+    stream: 'NEW_IMAGE',
+  },
 };
 
 export type QueueName = 'orderEvents' | 'webhookDeliveries';
@@ -101,7 +108,13 @@ export const QUEUES: Readonly<Record<QueueName, QueueDefinition>> = {
   // Twenty batches at once: an invocation waits for its slowest POST (up to 30 s), and each
   // endpoint may hold at most two attempts in flight (one while failing), so ten endpoints
   // that start hanging at once cannot take every invocation (docs/webhooks.md, "Fair delivery").
-  webhookDeliveries: { suffix: 'webhook-deliveries', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, consumerBatchSize: 10, consumerConcurrency: 20 },
+  webhookDeliveries: {
+    suffix: 'webhook-deliveries',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    consumerBatchSize: 10,
+    consumerConcurrency: 20,
+  },
 };
 
 /** Key prefix of the outbox items in the orders table; the stream consumer reads only these. */
@@ -112,7 +125,8 @@ export const ORDER_OUTBOX_BATCH_SIZE = 25;
 
 export const tableName = (prefix: string, table: TableName): string => `${prefix}-${TABLES[table].suffix}`;
 export const queueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}`;
-export const deadLetterQueueName = (prefix: string, queue: QueueName): string => `${prefix}-${QUEUES[queue].suffix}-dlq`;
+export const deadLetterQueueName = (prefix: string, queue: QueueName): string =>
+  `${prefix}-${QUEUES[queue].suffix}-dlq`;
 
 /**
  * The stage's private bucket of product pictures (the CDK stack's, and fauxqs's locally).
@@ -165,7 +179,8 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
 export const APPROVAL_EXPIRY_SWEEP_MINUTES = 15;
 
 /** Secrets Manager names, per stage prefix. */
-export const webhookSecretName = (prefix: string, partnerId: string): string => `${prefix}/webhook-secrets/${partnerId}`;
+export const webhookSecretName = (prefix: string, partnerId: string): string =>
+  `${prefix}/webhook-secrets/${partnerId}`;
 export const stripeSecretName = (prefix: string): string => `${prefix}/stripe-secret-key`;
 
 /**

@@ -35,7 +35,9 @@ export class DeliveryReplay {
    */
   isUnqueued(delivery: Pick<Delivery, 'status' | 'queued' | 'heldAt' | 'attemptCount' | 'updatedAt'>): boolean {
     const quiet = this.clock.now().getTime() - Date.parse(delivery.updatedAt) >= UNQUEUED_GRACE_MS;
-    return delivery.status === 'pending' && !delivery.queued && !delivery.heldAt && delivery.attemptCount === 0 && quiet;
+    return (
+      delivery.status === 'pending' && !delivery.queued && !delivery.heldAt && delivery.attemptCount === 0 && quiet
+    );
   }
 
   /**
@@ -47,9 +49,15 @@ export class DeliveryReplay {
     return this.queueNextAttempt(delivery, this.clock.now());
   }
 
-  private async queueNextAttempt(delivery: Pick<Delivery, 'deliveryId' | 'partnerId' | 'chain' | 'attemptCount'>, now: Date): Promise<Delivery> {
+  private async queueNextAttempt(
+    delivery: Pick<Delivery, 'deliveryId' | 'partnerId' | 'chain' | 'attemptCount'>,
+    now: Date,
+  ): Promise<Delivery> {
     const { deliveryId, partnerId, chain } = delivery;
-    await this.queue.send({ deliveryId, partnerId, chain, attempt: delivery.attemptCount + 1, dueAt: now.toISOString() }, 0);
+    await this.queue.send(
+      { deliveryId, partnerId, chain, attempt: delivery.attemptCount + 1, dueAt: now.toISOString() },
+      0,
+    );
     await this.deliveries.markQueued(deliveryId, now);
     return (await this.deliveries.get(deliveryId)) as Delivery;
   }

@@ -1,5 +1,12 @@
 import type { PartnerId } from '../domain/partners/partner';
-import type { AlertStatus, Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus, DeliveryWithAttempts } from './delivery';
+import type {
+  AlertStatus,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryId,
+  DeliveryStatus,
+  DeliveryWithAttempts,
+} from './delivery';
 import type { WebhookEventKind } from './order-event-kinds';
 
 /** What one recorded attempt changes on its delivery. */
@@ -53,12 +60,19 @@ export interface DeliveryRepository {
   startNewChain(deliveryId: DeliveryId, expectedChain: number, dueAt: Date, at: Date): Promise<boolean>;
   listAttempts(deliveryId: DeliveryId): Promise<DeliveryAttempt[]>;
   /** The partner's deliveries, newest first; `since`: created at or after that ISO time. */
-  listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; since?: string; limit: number }): Promise<Delivery[]>;
+  listByPartner(
+    partnerId: PartnerId,
+    options: { status?: DeliveryStatus; since?: string; limit: number },
+  ): Promise<Delivery[]>;
   /**
    * One page of the partner's deliveries that match `filter`, newest first, after
    * `startingAfter` (a delivery of the same partner, and of the same order when filtering by one).
    */
-  pageByPartner(partnerId: PartnerId, filter: DeliveryFilter, page: { limit: number; startingAfter?: Delivery }): Promise<DeliveryPage>;
+  pageByPartner(
+    partnerId: PartnerId,
+    filter: DeliveryFilter,
+    page: { limit: number; startingAfter?: Delivery },
+  ): Promise<DeliveryPage>;
   /** Holds a pending delivery whose chain and attempt count still match (its endpoint is not sending); false otherwise. */
   hold(delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount'>, at: Date): Promise<boolean>;
   /** Ends the hold of a held delivery on `chain`, due at `dueAt`; false when it was not held (someone released it first). */

@@ -79,11 +79,19 @@ function classifyIpv6(ip: ipaddr.IPv6): AddressClass {
     // 2002:AABB:CCDD::/48 tunnels to AA.BB.CC.DD: refused whatever it is, and said when that is not public.
     const [, high, low] = ip.parts as unknown as [number, number, number];
     const inner = classifyIpv4(ipaddr.IPv4.parse([high >> 8, high & 0xff, low >> 8, low & 0xff].join('.')));
-    return { public: false, range: `${IPV6_RANGE_NAMES['6to4']}${inner.public ? '' : `, tunnelling to a ${inner.range} IPv4 address`}` };
+    return {
+      public: false,
+      range: `${IPV6_RANGE_NAMES['6to4']}${inner.public ? '' : `, tunnelling to a ${inner.range} IPv4 address`}`,
+    };
   }
   if (range !== 'unicast') return { public: false, range: IPV6_RANGE_NAMES[range] ?? range };
   if (!ip.match(GLOBAL_UNICAST)) {
-    return { public: false, range: ip.match(IPV4_COMPATIBLE) ? 'reserved (IPv4-compatible, deprecated)' : 'reserved (outside global unicast 2000::/3)' };
+    return {
+      public: false,
+      range: ip.match(IPV4_COMPATIBLE)
+        ? 'reserved (IPv4-compatible, deprecated)'
+        : 'reserved (outside global unicast 2000::/3)',
+    };
   }
   return { public: true };
 }

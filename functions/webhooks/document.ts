@@ -8,7 +8,12 @@
  */
 import { z } from 'zod';
 import { WEBHOOK_EVENT_DATA } from './order-events';
-import { WEBHOOK_EVENT_KINDS, type ApprovalEventKind, type OrderEventKind, type WebhookEventKind } from './order-event-kinds';
+import {
+  WEBHOOK_EVENT_KINDS,
+  type ApprovalEventKind,
+  type OrderEventKind,
+  type WebhookEventKind,
+} from './order-event-kinds';
 import type { NamedSchema } from '../api/openapi/route-document';
 
 export interface WebhookHeaderDocument {
@@ -19,7 +24,7 @@ export interface WebhookHeaderDocument {
 
 export const WEBHOOK_HEADERS: Readonly<Record<string, WebhookHeaderDocument>> = {
   'X-Service-Event': {
-    description: 'The event kind, as in the body\'s `event`.',
+    description: "The event kind, as in the body's `event`.",
     schema: z.enum(WEBHOOK_EVENT_KINDS),
     example: 'order.created',
   },
@@ -45,7 +50,8 @@ export const WEBHOOK_HEADERS: Readonly<Record<string, WebhookHeaderDocument>> = 
     example: '6f1c2b8e-3f5e-4a59-9a43-0d9b3c1e2f10',
   },
   'webhook-timestamp': {
-    description: 'Standard Webhooks: Unix seconds of this attempt; signed, so a captured delivery cannot be replayed later.',
+    description:
+      'Standard Webhooks: Unix seconds of this attempt; signed, so a captured delivery cannot be replayed later.',
     schema: z.string().regex(/^[0-9]+$/),
     example: '1795348800',
   },
@@ -82,7 +88,7 @@ const example = (kind: OrderEventKind, timestamp: string, data: Record<string, u
   data: { order_id: ORDER_ID, partner_org_id: 'acme-1', ...data },
 });
 
-export const ORDER_WEBHOOKS: readonly WebhookDocument<OrderEventKind>[] = [
+const ORDER_WEBHOOKS: readonly WebhookDocument<OrderEventKind>[] = [
   {
     kind: 'order.created',
     summary: 'A new order is placed',
@@ -103,7 +109,10 @@ export const ORDER_WEBHOOKS: readonly WebhookDocument<OrderEventKind>[] = [
     kind: 'order.confirmed',
     summary: 'The order is confirmed and processing begins',
     body: { name: 'OrderConfirmedEvent', schema: envelope('order.confirmed') },
-    example: example('order.confirmed', '2026-11-22T13:00:00.000Z', { status: 'confirmed', confirmed_at: '2026-11-22T13:00:00.000Z' }),
+    example: example('order.confirmed', '2026-11-22T13:00:00.000Z', {
+      status: 'confirmed',
+      confirmed_at: '2026-11-22T13:00:00.000Z',
+    }),
   },
   {
     kind: 'order.shipped',
@@ -162,10 +171,10 @@ const APPROVAL_REQUEST_ID = '3d9a7c1e-8f2b-4a65-b0d4-6e1f2a3b4c5d';
  * in the endpoint's events), so an endpoint set up without them keeps receiving exactly
  * the order kinds.
  */
-export const APPROVAL_WEBHOOKS: readonly WebhookDocument<ApprovalEventKind>[] = [
+const APPROVAL_WEBHOOKS: readonly WebhookDocument<ApprovalEventKind>[] = [
   {
     kind: 'approval.requested',
-    summary: "A user submits a cart above their order limit for approval (nothing is ordered yet)",
+    summary: 'A user submits a cart above their order limit for approval (nothing is ordered yet)',
     body: { name: 'ApprovalRequestedEvent', schema: envelope('approval.requested') },
     example: {
       event: 'approval.requested',
@@ -189,7 +198,8 @@ export const APPROVAL_WEBHOOKS: readonly WebhookDocument<ApprovalEventKind>[] = 
   },
   {
     kind: 'approval.decided',
-    summary: 'An approval request reaches its one outcome: approved (its order.created follows), rejected, withdrawn or expired',
+    summary:
+      'An approval request reaches its one outcome: approved (its order.created follows), rejected, withdrawn or expired',
     body: { name: 'ApprovalDecidedEvent', schema: envelope('approval.decided') },
     example: {
       event: 'approval.decided',

@@ -7,8 +7,7 @@ import type { PartnerId } from '../domain/partners/partner';
  * claimed with a conditional write, while the others keep waiting. The probe's success (or
  * any other attempt's) closes the circuit; its failure opens it again for twice as long.
  */
-export const CIRCUIT_STATES = ['closed', 'open', 'half-open'] as const;
-export type CircuitState = (typeof CIRCUIT_STATES)[number];
+export type CircuitState = 'closed' | 'open' | 'half-open';
 
 /** The circuit as stored with the endpoint; an endpoint without one is `closed` with no failures. */
 export interface EndpointCircuit {
@@ -83,7 +82,12 @@ export type Admission =
 
 /** A change of the circuit's state that an attempt's outcome made. */
 export type CircuitTransition =
-  | { readonly to: 'open'; readonly retryAt: string; readonly probe: boolean; /** Set when a closed circuit opened (the failures that opened it). */ readonly consecutiveFailures?: number }
+  | {
+      readonly to: 'open';
+      readonly retryAt: string;
+      readonly probe: boolean;
+      /** Set when a closed circuit opened (the failures that opened it). */ readonly consecutiveFailures?: number;
+    }
   | { readonly to: 'closed'; readonly openedAt?: string };
 
 /**
@@ -92,7 +96,10 @@ export type CircuitTransition =
  */
 export interface EndpointGate {
   /** Claims a slot (or the probe) for one attempt, or says why not. */
-  admit(partnerId: PartnerId, request: { readonly now: Date; readonly leaseUntil: Date; readonly token: string; readonly policy: FairnessPolicy }): Promise<Admission>;
+  admit(
+    partnerId: PartnerId,
+    request: { readonly now: Date; readonly leaseUntil: Date; readonly token: string; readonly policy: FairnessPolicy },
+  ): Promise<Admission>;
   /** Releases the ticket and counts the attempt's outcome in the circuit. */
   settle(
     partnerId: PartnerId,
@@ -105,9 +112,13 @@ export interface EndpointGate {
  * What the batch's snapshot of the endpoint already says, without a write: an open
  * circuit (or an out probe) defers at once; anything else asks the gate.
  */
-export function circuitDeferral(circuit: EndpointCircuit | undefined, now: Date): { until: Date; openedAt?: string } | undefined {
+export function circuitDeferral(
+  circuit: EndpointCircuit | undefined,
+  now: Date,
+): { until: Date; openedAt?: string } | undefined {
   if (!circuit) return undefined;
-  const until = circuit.state === 'open' ? circuit.retryAt : circuit.state === 'half-open' ? circuit.probeUntil : undefined;
+  const until =
+    circuit.state === 'open' ? circuit.retryAt : circuit.state === 'half-open' ? circuit.probeUntil : undefined;
   if (!until || new Date(until) <= now) return undefined;
   return { until: new Date(until), ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}) };
 }

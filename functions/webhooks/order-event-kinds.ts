@@ -17,7 +17,7 @@ export type OrderEventKind = z.infer<typeof OrderEventKind>;
  * that list them, so an endpoint set up before them (or without `--events`) keeps
  * receiving exactly the order kinds.
  */
-export const APPROVAL_EVENT_KINDS = ['approval.requested', 'approval.decided'] as const;
+const APPROVAL_EVENT_KINDS = ['approval.requested', 'approval.decided'] as const;
 export const ApprovalEventKind = z.enum(APPROVAL_EVENT_KINDS);
 export type ApprovalEventKind = z.infer<typeof ApprovalEventKind>;
 
@@ -25,6 +25,3 @@ export type ApprovalEventKind = z.infer<typeof ApprovalEventKind>;
 export const WEBHOOK_EVENT_KINDS = [...ORDER_EVENT_KINDS, ...APPROVAL_EVENT_KINDS] as const;
 export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
 export type WebhookEventKind = z.infer<typeof WebhookEventKind>;
-
-/** What an endpoint configured without a list of kinds receives: the order kinds, as before approvals existed. */
-export const DEFAULT_SUBSCRIBED_KINDS: readonly WebhookEventKind[] = ORDER_EVENT_KINDS;

@@ -35,14 +35,24 @@ export class OrderEventPublisher {
     const kind = OrderEventKind.safeParse(input.event);
     if (!kind.success) {
       throw new ValidationFailed(
-        [{ code: 'INVALID_VALUE', message: `event must be one of ${OrderEventKind.options.join(', ')}`, path: ['event'] }],
+        [
+          {
+            code: 'INVALID_VALUE',
+            message: `event must be one of ${OrderEventKind.options.join(', ')}`,
+            path: ['event'],
+          },
+        ],
         `Unknown event kind "${input.event}"`,
       );
     }
     if (input.eventId !== undefined && !EVENT_ID.test(input.eventId)) {
-      throw new ValidationFailed(
-        [{ code: 'INVALID_FORMAT', message: 'eventId must be 1-128 characters of A-Z a-z 0-9 . _ : -', path: ['eventId'] }],
-      );
+      throw new ValidationFailed([
+        {
+          code: 'INVALID_FORMAT',
+          message: 'eventId must be 1-128 characters of A-Z a-z 0-9 . _ : -',
+          path: ['eventId'],
+        },
+      ]);
     }
     const parsed = ORDER_EVENT_DATA[kind.data].safeParse(input.data);
     if (!parsed.success) {

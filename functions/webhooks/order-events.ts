@@ -19,7 +19,7 @@ const isoTime = () => z.iso.datetime({ offset: true, error: requiredField });
 const amount = () => z.number({ error: requiredField }).finite().nonnegative();
 const status = <S extends string>(value: S) => z.literal(value).default(value);
 
-export const OrderItem = z.strictObject({
+const OrderItem = z.strictObject({
   product_id: text(),
   name: text(),
   quantity: z.number({ error: requiredField }).int().positive(),
@@ -27,7 +27,7 @@ export const OrderItem = z.strictObject({
 });
 
 /** The contract's shipping address object in payloads (not the API's address object). */
-export const PayloadShippingAddress = z.strictObject({
+const PayloadShippingAddress = z.strictObject({
   line1: text(),
   city: text(),
   state: text(),
@@ -57,7 +57,7 @@ const common = {
 };
 
 /** Who decided an approval request: the partner's id of the user and its e-mail. */
-export const ApprovalDecider = z.strictObject({
+const ApprovalDecider = z.strictObject({
   internal_user_id: text(),
   email: z.email({ error: requiredField }).max(254),
 });
@@ -80,13 +80,13 @@ export const OrderCreatedData = z.strictObject({
   shipping_address: PayloadShippingAddress,
 });
 
-export const OrderConfirmedData = z.strictObject({
+const OrderConfirmedData = z.strictObject({
   ...common,
   status: status('confirmed'),
   confirmed_at: isoTime(),
 });
 
-export const OrderShippedData = z.strictObject({
+const OrderShippedData = z.strictObject({
   ...common,
   status: status('shipped'),
   tracking_number: text(),
@@ -99,7 +99,7 @@ export const OrderShippedData = z.strictObject({
   shipping_address: PayloadShippingAddress.optional(),
 });
 
-export const OrderDeliveredData = z.strictObject({
+const OrderDeliveredData = z.strictObject({
   ...common,
   status: status('delivered'),
   delivered_at: isoTime(),
@@ -107,14 +107,14 @@ export const OrderDeliveredData = z.strictObject({
   signature: text(),
 });
 
-export const OrderCancelledData = z.strictObject({
+const OrderCancelledData = z.strictObject({
   ...common,
   status: status('cancelled'),
   cancelled_at: isoTime(),
   reason: text().optional(),
 });
 
-export const OrderRefundedData = z.strictObject({
+const OrderRefundedData = z.strictObject({
   ...common,
   /** The order's status after this refund: `refunded` once everything is refunded, `delivered` after a partial refund (another may follow). */
   status: z.enum(['refunded', 'delivered']).default('refunded'),
@@ -153,7 +153,7 @@ export const ApprovalRequestedData = z.strictObject({
   expires_at: isoTime(),
 });
 
-export const APPROVAL_DECISIONS = ['approved', 'rejected', 'expired', 'withdrawn'] as const;
+const APPROVAL_DECISIONS = ['approved', 'rejected', 'expired', 'withdrawn'] as const;
 
 /**
  * The request's one outcome. `decided_by` is the approver (approved, rejected); `order_id`
@@ -177,16 +177,20 @@ export const ORDER_EVENT_DATA = {
   'order.refunded': OrderRefundedData,
 } as const satisfies Record<OrderEventKind, z.ZodType>;
 
-export const APPROVAL_EVENT_DATA = {
+const APPROVAL_EVENT_DATA = {
   'approval.requested': ApprovalRequestedData,
   'approval.decided': ApprovalDecidedData,
 } as const satisfies Record<ApprovalEventKind, z.ZodType>;
 
 /** Every kind's data, order and approval kinds alike. */
-export const WEBHOOK_EVENT_DATA = { ...ORDER_EVENT_DATA, ...APPROVAL_EVENT_DATA } as const satisfies Record<WebhookEventKind, z.ZodType>;
+export const WEBHOOK_EVENT_DATA = { ...ORDER_EVENT_DATA, ...APPROVAL_EVENT_DATA } as const satisfies Record<
+  WebhookEventKind,
+  z.ZodType
+>;
 
-export { APPROVAL_EVENT_KINDS, ApprovalEventKind, ORDER_EVENT_KINDS, OrderEventKind, WEBHOOK_EVENT_KINDS, WebhookEventKind } from './order-event-kinds';
+export { ORDER_EVENT_KINDS, OrderEventKind, WebhookEventKind } from './order-event-kinds';
 export { OrderEventMessage } from './order-event-message';
 export type OrderEventData<K extends OrderEventKind = OrderEventKind> = z.output<(typeof ORDER_EVENT_DATA)[K]>;
-export type OrderEventDataInput<K extends OrderEventKind = OrderEventKind> = z.input<(typeof ORDER_EVENT_DATA)[K]>;
-export type ApprovalEventData<K extends ApprovalEventKind = ApprovalEventKind> = z.output<(typeof APPROVAL_EVENT_DATA)[K]>;
+export type ApprovalEventData<K extends ApprovalEventKind = ApprovalEventKind> = z.output<
+  (typeof APPROVAL_EVENT_DATA)[K]
+>;

@@ -1,4 +1,10 @@
-import { DeliveryInFlight, DeliveryNotFound, ValidationFailed, WebhookEndpointNotConfigured, WebhookEndpointNotFound } from '../domain/errors';
+import {
+  DeliveryInFlight,
+  DeliveryNotFound,
+  ValidationFailed,
+  WebhookEndpointNotConfigured,
+  WebhookEndpointNotFound,
+} from '../domain/errors';
 import type { PartnerId } from '../domain/partners/partner';
 import type { Delivery, DeliveryId, DeliveryWithAttempts } from './delivery';
 import type { DeliveryReplay } from './delivery-replay';
@@ -37,10 +43,20 @@ export class PartnerWebhooks {
     private readonly replay: DeliveryReplay,
   ) {}
 
-  async listDeliveries(partnerId: PartnerId, filter: DeliveryFilter, page: { limit?: number; startingAfter?: string } = {}): Promise<DeliveryPage> {
+  async listDeliveries(
+    partnerId: PartnerId,
+    filter: DeliveryFilter,
+    page: { limit?: number; startingAfter?: string } = {},
+  ): Promise<DeliveryPage> {
     const limit = page.limit ?? DEFAULT_DELIVERY_PAGE_SIZE;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_PAGE_SIZE) {
-      throw new ValidationFailed([{ code: limit < 1 ? 'TOO_SMALL' : 'TOO_BIG', message: `limit must be an integer from 1 to ${MAX_DELIVERY_PAGE_SIZE}`, path: ['limit'] }]);
+      throw new ValidationFailed([
+        {
+          code: limit < 1 ? 'TOO_SMALL' : 'TOO_BIG',
+          message: `limit must be an integer from 1 to ${MAX_DELIVERY_PAGE_SIZE}`,
+          path: ['limit'],
+        },
+      ]);
     }
     let startingAfter: Delivery | undefined;
     if (page.startingAfter !== undefined) {
@@ -48,7 +64,11 @@ export class PartnerWebhooks {
       // gsi2 pages one order's deliveries: a cursor of another order is no position in that list.
       if (!cursor || (filter.orderId !== undefined && cursor.orderId !== filter.orderId)) {
         throw new ValidationFailed([
-          { code: 'INVALID_CURSOR', message: 'starting_after must be the id of one of your deliveries in this list', path: ['starting_after'] },
+          {
+            code: 'INVALID_CURSOR',
+            message: 'starting_after must be the id of one of your deliveries in this list',
+            path: ['starting_after'],
+          },
         ]);
       }
       startingAfter = cursor;
@@ -73,7 +93,8 @@ export class PartnerWebhooks {
     if (!delivery) throw new DeliveryNotFound(deliveryId);
     const unqueued = this.replay.isUnqueued(delivery);
     if (delivery.status === 'pending' && !unqueued) throw new DeliveryInFlight(deliveryId);
-    if (!(await this.endpoints.get(partnerId))) throw new WebhookEndpointNotConfigured('You have no webhook endpoint; ask the operator to set one up');
+    if (!(await this.endpoints.get(partnerId)))
+      throw new WebhookEndpointNotConfigured('You have no webhook endpoint; ask the operator to set one up');
     // Only a replay changes a delivery that is not pending, and it moves the chain on: losing the race means one is in flight.
     const replayed = unqueued ? await this.replay.requeue(delivery) : await this.replay.start(delivery);
     if (!replayed) throw new DeliveryInFlight(deliveryId);

@@ -2,10 +2,10 @@
 export const MAX_SQS_DELAY_SECONDS = 900;
 
 /** Each step is lengthened by up to this fraction of itself, so receivers that failed together are not retried together. */
-export const JITTER_FRACTION = 0.1;
+const JITTER_FRACTION = 0.1;
 
 /** A receiver's `Retry-After` (on 429 or 503) may lengthen a step up to this, never more. */
-export const RETRY_AFTER_CAP_SECONDS = 3600;
+const RETRY_AFTER_CAP_SECONDS = 3600;
 
 /**
  * The retry ladder (DESIGN.md: retry schedule). `delaysSeconds[i]` is the wait after the

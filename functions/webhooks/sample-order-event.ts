@@ -22,7 +22,13 @@ const SAMPLE_LINES: readonly { readonly productId: string; readonly quantity: nu
   { productId: 'WIP-CAVI-160', quantity: 3 },
 ];
 
-const SAMPLE_ADDRESS = { line1: '1100 Congress Ave', line2: 'Suite 200', city: 'Austin', state: 'Texas' satisfies UsStateName, zip: '78701' } as const;
+const SAMPLE_ADDRESS = {
+  line1: '1100 Congress Ave',
+  line2: 'Suite 200',
+  city: 'Austin',
+  state: 'Texas' satisfies UsStateName,
+  zip: '78701',
+} as const;
 
 /**
  * The statuses an order passes through to reach each kind's status, in order, on the
@@ -61,7 +67,9 @@ export function sampleOrderEvent(input: SampleOrderEventInput): OrderEventMessag
   const at = (index: number) => new Date(input.now.getTime() - (path.length - 1 - index) * HOUR_MS).toISOString();
   const items = sampleItems();
   const pricing = priceOrder(items, SAMPLE_ADDRESS.state);
-  const history = path.map((status, index) => sampleChange(status, index + 1, at(index), input.now, pricing.totalCents));
+  const history = path.map((status, index) =>
+    sampleChange(status, index + 1, at(index), input.now, pricing.totalCents),
+  );
   const last = history.at(-1) as OrderChange;
   const order: Order = {
     id: randomUUID() as OrderId,
@@ -82,14 +90,25 @@ export function sampleOrderEvent(input: SampleOrderEventInput): OrderEventMessag
     statusHistory: history,
   };
   const event = orderEventFor(order, last);
-  return { ...event, eventId: `test_${randomUUID()}`, timestamp: input.now.toISOString(), data: { ...event.data, test: true } };
+  return {
+    ...event,
+    eventId: `test_${randomUUID()}`,
+    timestamp: input.now.toISOString(),
+    data: { ...event.data, test: true },
+  };
 }
 
 function sampleItems(): OrderItem[] {
   return SAMPLE_LINES.map(({ productId, quantity }) => {
     const product = SEED_CATALOG.find((candidate) => candidate.product_id === productId);
     if (!product) throw new RangeError(`${productId} is not in the seed catalog`);
-    return { productId: productId as ProductId, name: product.name, unit: product.unit, unitPriceCents: toCents(product.price), quantity };
+    return {
+      productId: productId as ProductId,
+      name: product.name,
+      unit: product.unit,
+      unitPriceCents: toCents(product.price),
+      quantity,
+    };
   });
 }
 

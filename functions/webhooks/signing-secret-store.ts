@@ -1,7 +1,7 @@
 import type { PartnerId } from '../domain/partners/partner';
 
 /** A secret that keeps signing, beside the current one, until `expiresAt` (a rotation's overlap). */
-export interface RetiringSecret {
+interface RetiringSecret {
   readonly secret: string;
   readonly expiresAt: string;
 }
@@ -32,10 +32,6 @@ export const liveSecrets = (secrets: SigningSecrets, now: Date): string[] => [
   ...secrets.retiring.filter((retiring) => new Date(retiring.expiresAt) > now).map((retiring) => retiring.secret),
   secrets.current,
 ];
-
-/** Whether a retiring secret's overlap has ended, so it is to be deleted. */
-export const hasExpiredSecrets = (secrets: SigningSecrets, now: Date): boolean =>
-  secrets.retiring.some((retiring) => new Date(retiring.expiresAt) <= now);
 
 /** The secrets without those whose overlap has ended. */
 export const withoutExpiredSecrets = (secrets: SigningSecrets, now: Date): SigningSecrets => ({

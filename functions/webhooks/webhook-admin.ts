@@ -6,7 +6,7 @@ import type { Delivery, DeliveryId, DeliveryMessage, DeliveryStatus, DeliveryWit
 import type { DeliveryRepository } from './delivery-repository';
 import { DeliveryReplay } from './delivery-replay';
 import type { MessageQueue } from './message-queue';
-import { DEFAULT_SUBSCRIBED_KINDS, WEBHOOK_EVENT_KINDS, WebhookEventKind } from './order-event-kinds';
+import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS, WebhookEventKind } from './order-event-kinds';
 import { type SigningSecrets, type SigningSecretStore, withoutExpiredSecrets } from './signing-secret-store';
 import type { EndpointStatus, WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint';
 import { checkPreferredSecret, generateWebhookSecret } from './webhook-secret';
@@ -101,7 +101,8 @@ export class WebhookAdmin {
         path: ['events'],
       });
     }
-    if (input.events && input.events.length === 0) issues.push({ code: 'TOO_FEW_ITEMS', message: 'events must name at least one kind', path: ['events'] });
+    if (input.events && input.events.length === 0)
+      issues.push({ code: 'TOO_FEW_ITEMS', message: 'events must name at least one kind', path: ['events'] });
     const secretProblem = input.secret === undefined ? undefined : checkPreferredSecret(input.secret);
     if (secretProblem) issues.push({ code: 'INVALID_SECRET', message: `secret ${secretProblem}`, path: ['secret'] });
     if (issues.length) throw new ValidationFailed(issues, issues.map((i) => i.message).join('; '));
@@ -121,7 +122,8 @@ export class WebhookAdmin {
       secretRotatedAt = now;
     }
     // Without a list, the order kinds only: approval kinds reach an endpoint that names them, never one set up before them.
-    const events: readonly string[] = input.events ? [...new Set(input.events)] : DEFAULT_SUBSCRIBED_KINDS;
+    // An endpoint configured without a list of kinds receives the order kinds, as before approvals existed.
+    const events: readonly string[] = input.events ? [...new Set(input.events)] : ORDER_EVENT_KINDS;
     const endpoint: WebhookEndpoint = {
       partnerId: input.partnerId,
       url: url.ok ? url.url.href : input.url,
@@ -135,7 +137,9 @@ export class WebhookAdmin {
       statusSince: existing?.statusSince ?? now,
       ...(existing?.failingSince ? { failingSince: existing.failingSince } : {}),
       // Subscribing to more kinds does not mend a dead receiver: its circuit stays as the dispatcher left it. A new URL starts closed.
-      ...(existing?.circuit && existing.url === (url.ok ? url.url.href : input.url) ? { circuit: existing.circuit } : {}),
+      ...(existing?.circuit && existing.url === (url.ok ? url.url.href : input.url)
+        ? { circuit: existing.circuit }
+        : {}),
     };
     await this.endpoints.put(endpoint);
     return { endpoint, ...(generatedSecret ? { generatedSecret } : {}) };
@@ -151,7 +155,10 @@ export class WebhookAdmin {
    * signing beside it until `now + overlapSeconds` (0: they stop at once, for a leaked
    * secret); secrets whose overlap already ended are deleted now.
    */
-  async rotateSecret(partnerId: PartnerId, overlapSeconds: number): Promise<{ endpoint: EndpointView; secret: string }> {
+  async rotateSecret(
+    partnerId: PartnerId,
+    overlapSeconds: number,
+  ): Promise<{ endpoint: EndpointView; secret: string }> {
     const endpoint = await this.requireEndpoint(partnerId);
     const now = this.clock.now();
     const previous = await this.secrets.get(partnerId);
@@ -162,7 +169,10 @@ export class WebhookAdmin {
       current: secret,
       retiring:
         kept && overlapSeconds > 0
-          ? [...kept.retiring.map((r) => ({ ...r, expiresAt: r.expiresAt < expiresAt ? r.expiresAt : expiresAt })), { secret: kept.current, expiresAt }]
+          ? [
+              ...kept.retiring.map((r) => ({ ...r, expiresAt: r.expiresAt < expiresAt ? r.expiresAt : expiresAt })),
+              { secret: kept.current, expiresAt },
+            ]
           : [],
     };
     await this.secrets.put(partnerId, secrets);
@@ -200,14 +210,19 @@ export class WebhookAdmin {
     const now = this.clock.now();
     const pending = await this.deliveries.listByPartner(partnerId, { status: 'pending', limit: MAX_REQUEUE });
     const cancelled: DeliveryId[] = [];
-    for (const delivery of pending) if (await this.deliveries.cancel(delivery.deliveryId, now)) cancelled.push(delivery.deliveryId);
+    for (const delivery of pending)
+      if (await this.deliveries.cancel(delivery.deliveryId, now)) cancelled.push(delivery.deliveryId);
     return { cancelled };
   }
 
   /** Replays every delivery created at or after `since` (only those in `status` when given), oldest first. */
   async replaySince(partnerId: PartnerId, since: Date, status?: DeliveryStatus): Promise<RequeuedDeliveries> {
     await this.requirePartner(partnerId);
-    const found = await this.deliveries.listByPartner(partnerId, { status, since: since.toISOString(), limit: MAX_REQUEUE });
+    const found = await this.deliveries.listByPartner(partnerId, {
+      status,
+      since: since.toISOString(),
+      limit: MAX_REQUEUE,
+    });
     const replayed: DeliveryId[] = [];
     for (const delivery of found.reverse()) replayed.push((await this.replay(delivery.deliveryId)).deliveryId);
     return { deliveryIds: replayed };
@@ -218,9 +233,15 @@ export class WebhookAdmin {
     options: { status?: DeliveryStatus; limit?: number } = {},
   ): Promise<DeliveryWithAttempts[]> {
     await this.requirePartner(partnerId);
-    const deliveries = await this.deliveries.listByPartner(partnerId, { status: options.status, limit: options.limit ?? 50 });
+    const deliveries = await this.deliveries.listByPartner(partnerId, {
+      status: options.status,
+      limit: options.limit ?? 50,
+    });
     return Promise.all(
-      deliveries.map(async (delivery) => ({ ...delivery, attempts: await this.deliveries.listAttempts(delivery.deliveryId) })),
+      deliveries.map(async (delivery) => ({
+        ...delivery,
+        attempts: await this.deliveries.listAttempts(delivery.deliveryId),
+      })),
     );
   }
 
@@ -264,7 +285,16 @@ export class WebhookAdmin {
     // Held deliveries have no message to lose: they wait for resume or enable.
     for (const delivery of pending.filter((d) => !d.heldAt)) {
       const dueAt = delivery.nextAttemptAt ?? now.toISOString();
-      await this.queue.send({ deliveryId: delivery.deliveryId, partnerId, chain: delivery.chain, attempt: delivery.attemptCount + 1, dueAt }, 0);
+      await this.queue.send(
+        {
+          deliveryId: delivery.deliveryId,
+          partnerId,
+          chain: delivery.chain,
+          attempt: delivery.attemptCount + 1,
+          dueAt,
+        },
+        0,
+      );
     }
     return pending.length;
   }
@@ -278,7 +308,13 @@ export class WebhookAdmin {
     for (const delivery of held) {
       if (!(await this.deliveries.release(delivery.deliveryId, delivery.chain, now, now))) continue;
       await this.queue.send(
-        { deliveryId: delivery.deliveryId, partnerId, chain: delivery.chain, attempt: delivery.attemptCount + 1, dueAt: now.toISOString() },
+        {
+          deliveryId: delivery.deliveryId,
+          partnerId,
+          chain: delivery.chain,
+          attempt: delivery.attemptCount + 1,
+          dueAt: now.toISOString(),
+        },
         0,
       );
       released.push(delivery.deliveryId);
@@ -305,7 +341,10 @@ export class WebhookAdmin {
   private view(endpoint: WebhookEndpoint, secrets: SigningSecrets | undefined): EndpointView {
     const now = this.clock.now();
     const live = secrets ? withoutExpiredSecrets(secrets, now).retiring : [];
-    const overlapEndsAt = live.map((r) => r.expiresAt).sort().at(-1);
+    const overlapEndsAt = live
+      .map((r) => r.expiresAt)
+      .sort()
+      .at(-1);
     return { ...endpoint, ...(overlapEndsAt ? { secretOverlapEndsAt: overlapEndsAt } : {}) };
   }
 

@@ -8,7 +8,15 @@ import { randomUUID } from 'node:crypto';
 import type { AlertMailer } from './alert-mailer';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryMessage } from './delivery';
 import type { DeliveryBatchReader } from './delivery-batch-reader';
-import { type Admission, type AdmissionTicket, type CircuitState, type CircuitTransition, circuitDeferral, type EndpointGate, type FairnessPolicy } from './endpoint-circuit';
+import {
+  type Admission,
+  type AdmissionTicket,
+  type CircuitState,
+  type CircuitTransition,
+  circuitDeferral,
+  type EndpointGate,
+  type FairnessPolicy,
+} from './endpoint-circuit';
 import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from './message-queue';
 import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule, retryAfterSeconds } from './retry-schedule';
@@ -18,14 +26,7 @@ import { signWebhookBody, standardSignatureHeader } from './webhook-signature';
 import type { TransportResult, WebhookTransport } from './webhook-transport';
 
 export type DispatchOutcome =
-  | 'delivered'
-  | 'retry-scheduled'
-  | 'failed'
-  | 'not-due'
-  | 'held'
-  | 'deferred'
-  | 'stale'
-  | 'unknown-delivery';
+  'delivered' | 'retry-scheduled' | 'failed' | 'not-due' | 'held' | 'deferred' | 'stale' | 'unknown-delivery';
 
 /** How long a claimed failure alert stays claimed before another handler may send it. */
 const ALERT_LEASE_SECONDS = 120;
@@ -77,7 +78,7 @@ interface BatchReads {
  * (a burst to a healthy endpoint goes out in one invocation) and is otherwise deferred like
  * one over the cap. The gate's leases still count every dispatcher's attempts.
  */
-export class BatchLanes {
+class BatchLanes {
   private readonly lanes = new Map<string, { active: number; waiting: (() => void)[] }>();
 
   constructor(private readonly width: number) {}
@@ -136,13 +137,19 @@ export class WebhookDispatcher {
    */
   batch(messages: readonly DeliveryMessage[]): DispatchBatch {
     const named = new Set(messages.flatMap((m) => (m.partnerId ? [m.partnerId as PartnerId] : [])));
-    const snapshot = this.dependencies.batchReader.read([...new Set(messages.map((m) => m.deliveryId as DeliveryId))], [...named]);
+    const snapshot = this.dependencies.batchReader.read(
+      [...new Set(messages.map((m) => m.deliveryId as DeliveryId))],
+      [...named],
+    );
     // Each dispatch awaits what it needs and fails with it; these only keep a failed read
     // that no dispatch came to await from counting as an unhandled rejection.
     const withoutUnhandledRejection = <T>(read: Promise<T>) => (read.catch(() => undefined), read);
     withoutUnhandledRejection(snapshot);
     const endpoints = new Map<PartnerId, Promise<WebhookEndpoint | undefined>>(
-      [...named].map((partnerId) => [partnerId, withoutUnhandledRejection(snapshot.then((read) => read.endpoints.get(partnerId)))]),
+      [...named].map((partnerId) => [
+        partnerId,
+        withoutUnhandledRejection(snapshot.then((read) => read.endpoints.get(partnerId))),
+      ]),
     );
     const reads: BatchReads = {
       delivery: async (deliveryId) => (await snapshot).deliveries.get(deliveryId),
@@ -167,7 +174,13 @@ export class WebhookDispatcher {
       const delaySeconds = hopDelaySeconds(dueAt, now);
       await this.dependencies.queue.send(message, delaySeconds);
       const log = { deliveryId: message.deliveryId, chain: message.chain, attempt: message.attempt };
-      this.dependencies.logger.info({ msg: 'webhook attempt not due yet', outcome: 'not-due', dueAt: message.dueAt, delaySeconds, ...log });
+      this.dependencies.logger.info({
+        msg: 'webhook attempt not due yet',
+        outcome: 'not-due',
+        dueAt: message.dueAt,
+        delaySeconds,
+        ...log,
+      });
       return 'not-due';
     }
     const endpoint = await reads.endpoint(delivery.partnerId);
@@ -185,7 +198,12 @@ export class WebhookDispatcher {
    *    (the last attempt waits at most `lastAttemptGraceSeconds`, then fails and alerts).
    * 5. Admitted: the attempt is made, and its outcome settles the ticket and the circuit.
    */
-  private async admitted(delivery: Delivery, message: DeliveryMessage, now: Date, reads: BatchReads): Promise<DispatchOutcome> {
+  private async admitted(
+    delivery: Delivery,
+    message: DeliveryMessage,
+    now: Date,
+    reads: BatchReads,
+  ): Promise<DispatchOutcome> {
     const endpoint = await reads.endpoint(delivery.partnerId);
     if (!endpoint) return this.attempt(delivery, message.attempt, now, reads);
     const { fairness } = this.dependencies;
@@ -216,9 +234,20 @@ export class WebhookDispatcher {
     }
   }
 
-  private async afterAdmission(delivery: Delivery, message: DeliveryMessage, now: Date, reads: BatchReads, admission: Admission): Promise<DispatchOutcome> {
+  private async afterAdmission(
+    delivery: Delivery,
+    message: DeliveryMessage,
+    now: Date,
+    reads: BatchReads,
+    admission: Admission,
+  ): Promise<DispatchOutcome> {
     const { fairness } = this.dependencies;
-    const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt: message.attempt };
+    const log = {
+      deliveryId: delivery.deliveryId,
+      partnerId: delivery.partnerId,
+      chain: delivery.chain,
+      attempt: message.attempt,
+    };
     switch (admission.kind) {
       case 'admitted':
         if (admission.ticket.halfOpened) this.countCircuitChange('half-open');
@@ -228,7 +257,12 @@ export class WebhookDispatcher {
       case 'busy': {
         const delaySeconds = fairness.busyDeferSeconds(admission.failing);
         await this.dependencies.queue.send(message, delaySeconds);
-        this.dependencies.logger.info({ msg: 'webhook attempt deferred: endpoint at its in-flight cap', outcome: 'deferred', delaySeconds, ...log });
+        this.dependencies.logger.info({
+          msg: 'webhook attempt deferred: endpoint at its in-flight cap',
+          outcome: 'deferred',
+          delaySeconds,
+          ...log,
+        });
         return 'deferred';
       }
       case 'circuit-open': {
@@ -239,20 +273,38 @@ export class WebhookDispatcher {
         const until = admission.until < rung ? admission.until : rung;
         const delaySeconds = Math.max(1, hopDelaySeconds(until, now));
         await this.dependencies.queue.send(message, delaySeconds);
-        this.dependencies.logger.info({ msg: 'webhook attempt deferred: endpoint circuit open', outcome: 'deferred', delaySeconds, circuitOpenedAt: admission.openedAt, ...log });
+        this.dependencies.logger.info({
+          msg: 'webhook attempt deferred: endpoint circuit open',
+          outcome: 'deferred',
+          delaySeconds,
+          circuitOpenedAt: admission.openedAt,
+          ...log,
+        });
         return 'deferred';
       }
     }
   }
 
   /** The attempt reached its next rung with the circuit still open: it counts as failed, as if it had failed when due, without a POST. */
-  private unsent(delivery: Delivery, attemptNumber: number, dueAt: Date, now: Date, reads: BatchReads, openedAt: string | undefined): Promise<DispatchOutcome> {
+  private unsent(
+    delivery: Delivery,
+    attemptNumber: number,
+    dueAt: Date,
+    now: Date,
+    reads: BatchReads,
+    openedAt: string | undefined,
+  ): Promise<DispatchOutcome> {
     return reads.endpoint(delivery.partnerId).then((endpoint) =>
       this.record(
         delivery,
         attemptNumber,
         now,
-        { kind: 'error', error: `not sent: the endpoint's circuit is open${openedAt ? ` (since ${openedAt})` : ''}`, latencyMs: 0, url: endpoint?.url ?? '' },
+        {
+          kind: 'error',
+          error: `not sent: the endpoint's circuit is open${openedAt ? ` (since ${openedAt})` : ''}`,
+          latencyMs: 0,
+          url: endpoint?.url ?? '',
+        },
         reads,
         dueAt,
       ),
@@ -292,22 +344,60 @@ export class WebhookDispatcher {
    * endpoint is read again after holding and the delivery released and sent at once if so.
    */
   private async hold(delivery: Delivery, now: Date, reads: BatchReads): Promise<DispatchOutcome> {
-    const log = { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt: delivery.attemptCount + 1 };
-    if (!(await this.dependencies.deliveries.hold(delivery, now))) return this.stale(log, 'delivery changed before it was held');
+    const log = {
+      deliveryId: delivery.deliveryId,
+      partnerId: delivery.partnerId,
+      chain: delivery.chain,
+      attempt: delivery.attemptCount + 1,
+    };
+    if (!(await this.dependencies.deliveries.hold(delivery, now)))
+      return this.stale(log, 'delivery changed before it was held');
     reads.forget(delivery.partnerId);
     const endpoint = await reads.endpoint(delivery.partnerId);
-    if (endpoint?.status === 'enabled' && (await this.dependencies.deliveries.release(delivery.deliveryId, delivery.chain, now, now))) {
+    if (
+      endpoint?.status === 'enabled' &&
+      (await this.dependencies.deliveries.release(delivery.deliveryId, delivery.chain, now, now))
+    ) {
       const attempt = delivery.attemptCount + 1;
-      return this.admitted(delivery, { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt, dueAt: now.toISOString() }, now, reads);
+      return this.admitted(
+        delivery,
+        {
+          deliveryId: delivery.deliveryId,
+          partnerId: delivery.partnerId,
+          chain: delivery.chain,
+          attempt,
+          dueAt: now.toISOString(),
+        },
+        now,
+        reads,
+      );
     }
-    this.dependencies.logger.info({ msg: 'webhook delivery held', outcome: 'held', endpointStatus: endpoint?.status, ...log });
+    this.dependencies.logger.info({
+      msg: 'webhook delivery held',
+      outcome: 'held',
+      endpointStatus: endpoint?.status,
+      ...log,
+    });
     return 'held';
   }
 
-  private async attempt(delivery: Delivery, attemptNumber: number, startedAt: Date, reads: BatchReads, ticket?: AdmissionTicket): Promise<DispatchOutcome> {
+  private async attempt(
+    delivery: Delivery,
+    attemptNumber: number,
+    startedAt: Date,
+    reads: BatchReads,
+    ticket?: AdmissionTicket,
+  ): Promise<DispatchOutcome> {
     // The attempt's lines carry the request that made the order change, and the order's ids.
     const { eventId, requestId, orderId, organizationId } = delivery;
-    correlate({ eventId, requestId, orderId, organizationId, partnerId: delivery.partnerId, deliveryId: delivery.deliveryId });
+    correlate({
+      eventId,
+      requestId,
+      orderId,
+      organizationId,
+      partnerId: delivery.partnerId,
+      deliveryId: delivery.deliveryId,
+    });
     let result: TransportResult & { url: string };
     try {
       result = await this.send(delivery, startedAt, reads);
@@ -318,15 +408,29 @@ export class WebhookDispatcher {
     if (ticket) {
       // The POST happened: a failed release must not fail the message (SQS would send it again). The lease lapses by itself.
       await this.settle(delivery.partnerId, ticket, isSuccess(result), reads).catch((error: unknown) =>
-        this.dependencies.logger.error({ msg: 'webhook endpoint gate not settled; its lease lapses', partnerId: delivery.partnerId, deliveryId: delivery.deliveryId, error: String(error) }),
+        this.dependencies.logger.error({
+          msg: 'webhook endpoint gate not settled; its lease lapses',
+          partnerId: delivery.partnerId,
+          deliveryId: delivery.deliveryId,
+          error: String(error),
+        }),
       );
     }
     return this.record(delivery, attemptNumber, startedAt, result, reads);
   }
 
   /** Releases the ticket, counts the outcome in the endpoint's circuit, and logs a change of its state. */
-  private async settle(partnerId: PartnerId, ticket: AdmissionTicket, succeeded: boolean, reads: BatchReads): Promise<void> {
-    const transition = await this.dependencies.gate.settle(partnerId, ticket, { succeeded, at: this.dependencies.clock.now(), policy: this.dependencies.fairness });
+  private async settle(
+    partnerId: PartnerId,
+    ticket: AdmissionTicket,
+    succeeded: boolean,
+    reads: BatchReads,
+  ): Promise<void> {
+    const transition = await this.dependencies.gate.settle(partnerId, ticket, {
+      succeeded,
+      at: this.dependencies.clock.now(),
+      policy: this.dependencies.fairness,
+    });
     if (!transition) return;
     this.countCircuitChange(transition.to);
     reads.forget(partnerId);
@@ -345,7 +449,9 @@ export class WebhookDispatcher {
         msg: 'webhook_circuit_opened',
         ...log,
         retryAt: transition.retryAt,
-        ...(transition.probe ? { reason: 'the half-open probe failed' } : { consecutiveFailures: transition.consecutiveFailures }),
+        ...(transition.probe
+          ? { reason: 'the half-open probe failed' }
+          : { consecutiveFailures: transition.consecutiveFailures }),
       });
     } else {
       this.dependencies.logger.info({ msg: 'webhook_circuit_closed', ...log, openedAt: transition.openedAt });
@@ -379,8 +485,12 @@ export class WebhookDispatcher {
         : { error: result.error }),
     };
     const askedToWait =
-      result.kind === 'response' && RETRY_AFTER_STATUSES.has(result.statusCode) ? retryAfterSeconds(result.retryAfter, finishedAt) : undefined;
-    const nextAttemptAt = succeeded ? undefined : this.dependencies.schedule.nextAttemptAt(attemptNumber, failedAt ?? finishedAt, askedToWait);
+      result.kind === 'response' && RETRY_AFTER_STATUSES.has(result.statusCode)
+        ? retryAfterSeconds(result.retryAfter, finishedAt)
+        : undefined;
+    const nextAttemptAt = succeeded
+      ? undefined
+      : this.dependencies.schedule.nextAttemptAt(attemptNumber, failedAt ?? finishedAt, askedToWait);
     const outcome: AttemptOutcome = succeeded
       ? { attempt, status: 'delivered' }
       : nextAttemptAt
@@ -402,17 +512,25 @@ export class WebhookDispatcher {
     }
     await this.updateHealth(delivery.partnerId, attempt, finishedAt, reads);
     const metrics = this.dependencies.metrics ?? noMetrics;
-    metrics.count(METRIC.webhookAttempts, { outcome: outcome.status === 'pending' ? 'retry-scheduled' : outcome.status });
+    metrics.count(METRIC.webhookAttempts, {
+      outcome: outcome.status === 'pending' ? 'retry-scheduled' : outcome.status,
+    });
     if (outcome.status === 'delivered') {
       // From the order change's commit; a replay (a later chain) is an operator's choice, not lag.
-      if (delivery.chain === 1 && delivery.occurredAt) metrics.observe(METRIC.deliveryLag, finishedAt.getTime() - Date.parse(delivery.occurredAt));
+      if (delivery.chain === 1 && delivery.occurredAt)
+        metrics.observe(METRIC.deliveryLag, finishedAt.getTime() - Date.parse(delivery.occurredAt));
       this.dependencies.logger.info({ msg: 'webhook delivered', outcome: 'delivered', ...log });
       return 'delivered';
     }
     if (outcome.status === 'pending' && nextAttemptAt) {
       await this.queueAttempt(delivery, attemptNumber + 1, nextAttemptAt);
       metrics.count(METRIC.retriesScheduled);
-      this.dependencies.logger.info({ msg: 'webhook attempt failed, retry scheduled', outcome: 'retry-scheduled', nextAttemptAt, ...log });
+      this.dependencies.logger.info({
+        msg: 'webhook attempt failed, retry scheduled',
+        outcome: 'retry-scheduled',
+        nextAttemptAt,
+        ...log,
+      });
       return 'retry-scheduled';
     }
     this.dependencies.logger.error({ msg: 'webhook delivery failed after the last retry', outcome: 'failed', ...log });
@@ -426,7 +544,12 @@ export class WebhookDispatcher {
    * endpoint when the streak has lasted `disableAfterSeconds`. A streak's start or end is
    * read again by the next delivery, so the cached endpoint does not repeat the write.
    */
-  private async updateHealth(partnerId: PartnerId, attempt: DeliveryAttempt, at: Date, reads: BatchReads): Promise<void> {
+  private async updateHealth(
+    partnerId: PartnerId,
+    attempt: DeliveryAttempt,
+    at: Date,
+    reads: BatchReads,
+  ): Promise<void> {
     const endpoint = await reads.endpoint(partnerId);
     if (!endpoint) return;
     if (attempt.succeeded) {
@@ -456,7 +579,10 @@ export class WebhookDispatcher {
   private async disable(endpoint: WebhookEndpoint, reason: string, at: Date, reads: BatchReads): Promise<void> {
     const { partnerId } = endpoint;
     const since = at.toISOString();
-    if (!(await this.dependencies.endpoints.changeStatus(partnerId, { status: 'disabled', reason, since }, ['enabled']))) return;
+    if (
+      !(await this.dependencies.endpoints.changeStatus(partnerId, { status: 'disabled', reason, since }, ['enabled']))
+    )
+      return;
     reads.forget(partnerId);
     const log = { partnerId, url: endpoint.url, reason };
     this.dependencies.logger.error({ msg: 'webhook endpoint disabled', ...log });
@@ -484,15 +610,26 @@ export class WebhookDispatcher {
       this.dependencies.logger.info({ msg: 'webhook endpoint disabled notice sent', ...log });
       this.dependencies.metrics?.count(METRIC.alertsSent, { kind: 'endpoint-disabled' });
     } catch (error) {
-      this.dependencies.logger.error({ msg: 'webhook endpoint disabled notice could not be sent', error: String(error), ...log });
+      this.dependencies.logger.error({
+        msg: 'webhook endpoint disabled notice could not be sent',
+        error: String(error),
+        ...log,
+      });
     }
   }
 
   private async send(delivery: Delivery, at: Date, reads: BatchReads): Promise<TransportResult & { url: string }> {
     const endpoint = await reads.endpoint(delivery.partnerId);
-    if (!endpoint) return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
+    if (!endpoint)
+      return { kind: 'error', error: 'no webhook endpoint is configured for the partner', latencyMs: 0, url: '' };
     const secrets = await this.dependencies.secrets.get(delivery.partnerId, endpoint.secretRotatedAt);
-    if (!secrets) return { kind: 'error', error: 'no signing secret is configured for the partner', latencyMs: 0, url: endpoint.url };
+    if (!secrets)
+      return {
+        kind: 'error',
+        error: 'no signing secret is configured for the partner',
+        latencyMs: 0,
+        url: endpoint.url,
+      };
     // Oldest first: during a rotation's overlap the contract header keeps the old secret, the standard one carries both.
     const live = liveSecrets(secrets, at);
     const timestamp = epochSeconds(at);
@@ -510,9 +647,19 @@ export class WebhookDispatcher {
     return { ...(await this.dependencies.transport.post(endpoint.url, headers, delivery.body)), url: endpoint.url };
   }
 
-  private async queueAttempt(delivery: Pick<Delivery, 'deliveryId' | 'partnerId' | 'chain'>, attempt: number, dueAt: Date): Promise<void> {
+  private async queueAttempt(
+    delivery: Pick<Delivery, 'deliveryId' | 'partnerId' | 'chain'>,
+    attempt: number,
+    dueAt: Date,
+  ): Promise<void> {
     await this.dependencies.queue.send(
-      { deliveryId: delivery.deliveryId, partnerId: delivery.partnerId, chain: delivery.chain, attempt, dueAt: dueAt.toISOString() },
+      {
+        deliveryId: delivery.deliveryId,
+        partnerId: delivery.partnerId,
+        chain: delivery.chain,
+        attempt,
+        dueAt: dueAt.toISOString(),
+      },
       Math.min(MAX_SQS_DELAY_SECONDS, hopDelaySeconds(dueAt, this.dependencies.clock.now())),
     );
   }
@@ -528,7 +675,8 @@ export class WebhookDispatcher {
     if (!(await this.dependencies.deliveries.claimAlert(delivery.deliveryId, now, leaseUntil))) {
       const current = await this.dependencies.deliveries.get(delivery.deliveryId);
       // Someone else holds the claim: fail this message so SQS brings it back after the lease.
-      if (current?.alertStatus === 'sending') throw new Error(`failure alert of ${delivery.deliveryId} is being sent by another handler`);
+      if (current?.alertStatus === 'sending')
+        throw new Error(`failure alert of ${delivery.deliveryId} is being sent by another handler`);
       return;
     }
 
@@ -574,4 +722,5 @@ export class WebhookDispatcher {
   }
 }
 
-const isSuccess = (result: TransportResult): boolean => result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;
+const isSuccess = (result: TransportResult): boolean =>
+  result.kind === 'response' && result.statusCode >= 200 && result.statusCode <= 299;

@@ -7,8 +7,7 @@ import type { WebhookEventKind } from './order-event-kinds';
  * (by the service after a 410 Gone or sustained failure, or by the operator) record
  * deliveries but hold them until `webhook resume` / `webhook enable`.
  */
-export const ENDPOINT_STATUSES = ['enabled', 'paused', 'disabled'] as const;
-export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
+export type EndpointStatus = 'enabled' | 'paused' | 'disabled';
 
 /** A partner's webhook endpoint, configured by the operator (contract: Events). Its secret lives in the secret store. */
 export interface WebhookEndpoint {

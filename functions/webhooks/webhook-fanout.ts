@@ -15,7 +15,7 @@ export type FanoutOutcome =
   | { readonly outcome: 'no-endpoint' | 'not-subscribed' };
 
 /** The exact bytes every attempt of a delivery sends (contract: Events, request shape). */
-export const webhookBody = (event: OrderEventMessage): string =>
+const webhookBody = (event: OrderEventMessage): string =>
   JSON.stringify({ event: event.event, timestamp: event.timestamp, data: event.data });
 
 /**
@@ -40,7 +40,10 @@ export class WebhookFanout {
     private readonly logger: Logger,
   ) {}
 
-  async fanOut(event: OrderEventMessage, receipt: { readonly redelivered: boolean } = { redelivered: true }): Promise<FanoutOutcome> {
+  async fanOut(
+    event: OrderEventMessage,
+    receipt: { readonly redelivered: boolean } = { redelivered: true },
+  ): Promise<FanoutOutcome> {
     const partnerId = event.partnerId as PartnerId;
     const { requestId, organizationId } = event;
     const log = { eventId: event.eventId, partnerId, event: event.event };
@@ -76,14 +79,22 @@ export class WebhookFanout {
     const delivery = stored.created ? candidate : stored.existing;
     const firstAttemptNotQueued = !delivery.queued && delivery.chain === 1 && delivery.attemptCount === 0;
     if (!stored.created && firstAttemptNotQueued && !receipt.redelivered) {
-      throw new ConcurrentModification(`delivery ${delivery.deliveryId} is being queued by another fan-out of the same event`);
+      throw new ConcurrentModification(
+        `delivery ${delivery.deliveryId} is being queued by another fan-out of the same event`,
+      );
     }
     if (!stored.created && !firstAttemptNotQueued) {
       this.logger.info({ msg: 'duplicate order event', outcome: 'duplicate', deliveryId: delivery.deliveryId, ...log });
       return { outcome: 'duplicate', deliveryId: delivery.deliveryId };
     }
 
-    const firstAttempt = { deliveryId: delivery.deliveryId, partnerId, chain: 1, attempt: 1, dueAt: delivery.nextAttemptAt ?? now };
+    const firstAttempt = {
+      deliveryId: delivery.deliveryId,
+      partnerId,
+      chain: 1,
+      attempt: 1,
+      dueAt: delivery.nextAttemptAt ?? now,
+    };
     await this.queue.send(firstAttempt, 0);
     await this.deliveries.markQueued(delivery.deliveryId, this.clock.now());
     this.logger.info({ msg: 'webhook delivery queued', outcome: 'queued', deliveryId: delivery.deliveryId, ...log });

@@ -14,13 +14,13 @@ const STANDARD_SECRET = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Z
  * generated before secrets were standard base64) keys it with its UTF-8 bytes, which
  * those libraries accept as a raw key (`{ format: 'raw' }` in the JavaScript one).
  */
-export function standardSigningKey(secret: string): Buffer {
+function standardSigningKey(secret: string): Buffer {
   const standard = STANDARD_SECRET.exec(secret);
   return standard?.[1] ? Buffer.from(standard[1], 'base64') : Buffer.from(secret, 'utf8');
 }
 
 /** One `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` (Standard Webhooks). */
-export const standardSignature = (deliveryId: string, timestampSeconds: number, rawBody: string, secret: string): string =>
+const standardSignature = (deliveryId: string, timestampSeconds: number, rawBody: string, secret: string): string =>
   `v1,${createHmac('sha256', standardSigningKey(secret)).update(`${deliveryId}.${timestampSeconds}.${rawBody}`, 'utf8').digest('base64')}`;
 
 /** `webhook-signature`: one signature per live secret, space-separated, so a receiver on any of them verifies. */

@@ -27,12 +27,23 @@ export class WebhookTestEvents {
   ) {}
 
   async send(partnerId: PartnerId, kind: OrderEventKind): Promise<{ deliveryId: DeliveryId }> {
-    const [endpoint, organizations] = await Promise.all([this.endpoints.get(partnerId), this.organizations.listOrganizations(partnerId)]);
-    if (!endpoint) throw new WebhookEndpointNotConfigured('You have no webhook endpoint; ask the operator to set one up');
+    const [endpoint, organizations] = await Promise.all([
+      this.endpoints.get(partnerId),
+      this.organizations.listOrganizations(partnerId),
+    ]);
+    if (!endpoint)
+      throw new WebhookEndpointNotConfigured('You have no webhook endpoint; ask the operator to set one up');
     if (!endpoint.events.includes(kind)) throw new WebhookEventNotSubscribed(kind, endpoint.events);
     // The oldest organization, so repeated tests name the same one.
-    const [oldest] = [...organizations].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.internalOrgId.localeCompare(b.internalOrgId));
-    const event = sampleOrderEvent({ partnerId, kind, internalOrgId: oldest?.internalOrgId ?? PLACEHOLDER_INTERNAL_ORG_ID, now: this.clock.now() });
+    const [oldest] = [...organizations].sort(
+      (a, b) => a.createdAt.localeCompare(b.createdAt) || a.internalOrgId.localeCompare(b.internalOrgId),
+    );
+    const event = sampleOrderEvent({
+      partnerId,
+      kind,
+      internalOrgId: oldest?.internalOrgId ?? PLACEHOLDER_INTERNAL_ORG_ID,
+      now: this.clock.now(),
+    });
     await this.queue.send(event, 0);
     return { deliveryId: deliveryIdFor(partnerId, event.eventId) };
   }

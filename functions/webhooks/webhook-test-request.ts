@@ -8,13 +8,19 @@ import { ValidationFailed } from '../domain/errors';
 import { requiredField, toValidationIssues } from '../domain/validation';
 import { OrderEventKind } from './order-event-kinds';
 
-export const WebhookTestRequest = z.object({ event: z.enum(OrderEventKind.options, { error: requiredField }) }, { error: requiredField });
+export const WebhookTestRequest = z.object(
+  { event: z.enum(OrderEventKind.options, { error: requiredField }) },
+  { error: requiredField },
+);
 
 export function parseWebhookTestRequest(body: unknown): OrderEventKind {
   const parsed = WebhookTestRequest.safeParse(body);
   if (!parsed.success) {
     const issues = toValidationIssues(parsed.error);
-    throw new ValidationFailed(issues, `The request body is invalid (${issues.map((issue) => issue.message).join('; ')})`);
+    throw new ValidationFailed(
+      issues,
+      `The request body is invalid (${issues.map((issue) => issue.message).join('; ')})`,
+    );
   }
   return parsed.data.event;
 }

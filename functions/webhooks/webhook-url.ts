@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { classifyAddress } from './destination-address';
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
+const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 export type UrlCheck = { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly reason: string };
 
@@ -16,7 +16,8 @@ export const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '
  * loopback are fine, for development receivers.
  */
 export function checkWebhookUrl(raw: string, requireHttpsPublic: boolean): UrlCheck {
-  if (raw.length > MAX_WEBHOOK_URL_LENGTH) return { ok: false, reason: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` };
+  if (raw.length > MAX_WEBHOOK_URL_LENGTH)
+    return { ok: false, reason: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` };
   let url: URL;
   try {
     url = new URL(raw);

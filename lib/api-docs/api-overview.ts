@@ -17,22 +17,35 @@ import { ENVIRONMENTS } from '../../functions/resources/stages';
 import { INVALID_API_KEY_MESSAGE } from '../../functions/domain/errors';
 
 const minutes = (ms: number) => `${ms / 60_000} minutes`;
-const SECURITY_HEADER = { bearerApiKey: '`Authorization: Bearer <API_KEY>`', headerApiKey: '`X-API-Key: <API_KEY>`' } as const;
+const SECURITY_HEADER = {
+  bearerApiKey: '`Authorization: Bearer <API_KEY>`',
+  headerApiKey: '`X-API-Key: <API_KEY>`',
+} as const;
 
 const routeRows = (routes: readonly DocumentedRoute[]) =>
-  routes.map(
-  (route) =>
-    `| \`${route.method.toUpperCase()} ${route.path}\` | ${SECURITY_HEADER[route.security]} | \`${route.scope}\` | ${route.limitPerMinute} per minute${route.sandboxOnly ? ' (sandbox only)' : ''} |`,
-).join('\n');
+  routes
+    .map(
+      (route) =>
+        `| \`${route.method.toUpperCase()} ${route.path}\` | ${SECURITY_HEADER[route.security]} | \`${route.scope}\` | ${route.limitPerMinute} per minute${route.sandboxOnly ? ' (sandbox only)' : ''} |`,
+    )
+    .join('\n');
 
 const orderStatusRows = Object.entries(ORDER_TRANSITIONS)
-  .map(([action, { from, to }]) => `| ${from.map((status) => `\`${status}\``).join(' or ')} | ${action} | \`${to}\` | \`order.${to}\` |`)
+  .map(
+    ([action, { from, to }]) =>
+      `| ${from.map((status) => `\`${status}\``).join(' or ')} | ${action} | \`${to}\` | \`order.${to}\` |`,
+  )
   .join('\n');
 
-const eventRows = WEBHOOKS.map((webhook) => `| \`${webhook.kind}\` | ${webhook.summary}${webhook.kind.startsWith('approval.') ? ' (only to endpoints subscribed to it)' : ''} |`).join('\n');
+const eventRows = WEBHOOKS.map(
+  (webhook) =>
+    `| \`${webhook.kind}\` | ${webhook.summary}${webhook.kind.startsWith('approval.') ? ' (only to endpoints subscribed to it)' : ''} |`,
+).join('\n');
 
 /** Built from the document's routes, so its tables of scopes and limits list exactly the routes it describes. */
-export const apiOverview = (routes: readonly DocumentedRoute[]): string => `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders and approval requests (and, on sandbox, place and advance orders and decide approval requests so your CI sees every webhook); receive signed order and approval webhooks, and inspect and retry their deliveries.
+export const apiOverview = (
+  routes: readonly DocumentedRoute[],
+): string => `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders and approval requests (and, on sandbox, place and advance orders and decide approval requests so your CI sees every webhook); receive signed order and approval webhooks, and inspect and retry their deliveries.
 
 All paths start with \`/v1\` and are appended to the environment's address (without \`/v1\`). Requests and responses are JSON: send \`Content-Type: application/json\` with a JSON object body. Every response carries \`Request-Id\`; quote it when asking us about a request. The API sends no CORS headers: keys belong on servers, never in browsers.
 

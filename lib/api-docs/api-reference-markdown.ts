@@ -14,20 +14,38 @@ const SECURITY_LINE: Record<string, string> = {
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 const json = (value: unknown) => ['```json', JSON.stringify(value, null, 2), '```'].join('\n');
 const resolve = (document: OpenApiDocument, schema: JsonSchema): JsonSchema =>
-  typeof schema.$ref === 'string' ? (document.components.schemas[schema.$ref.split('/').pop() as string] as JsonSchema) : schema;
+  typeof schema.$ref === 'string'
+    ? (document.components.schemas[schema.$ref.split('/').pop() as string] as JsonSchema)
+    : schema;
 const schemaName = (schema: JsonSchema) => (typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined);
 
 function fieldTable(schema: JsonSchema, { withRequired }: { withRequired: boolean }): string {
   const alternatives = alternativesOf(schema);
-  if (alternatives) return alternatives.map((alternative, index) => `One of (${index + 1}):\n\n${fieldTable(alternative, { withRequired })}`).join('\n\n');
+  if (alternatives)
+    return alternatives
+      .map((alternative, index) => `One of (${index + 1}):\n\n${fieldTable(alternative, { withRequired })}`)
+      .join('\n\n');
   const rows = fieldRows(schema);
-  const header = withRequired ? '| Field | Type | Required | Rules |\n|---|---|---|---|' : '| Field | Type | Always present | Rules |\n|---|---|---|---|';
-  return [header, ...rows.map((row) => `| \`${row.path}\` | ${cell(typeLabel(row.schema))} | ${row.required ? 'yes' : 'no'} | ${cell(rulesOf(row.schema))} |`)].join('\n');
+  const header = withRequired
+    ? '| Field | Type | Required | Rules |\n|---|---|---|---|'
+    : '| Field | Type | Always present | Rules |\n|---|---|---|---|';
+  return [
+    header,
+    ...rows.map(
+      (row) =>
+        `| \`${row.path}\` | ${cell(typeLabel(row.schema))} | ${row.required ? 'yes' : 'no'} | ${cell(rulesOf(row.schema))} |`,
+    ),
+  ].join('\n');
 }
 
 function operationSection(document: OpenApiDocument, method: string, path: string, operation: JsonSchema): string {
   const security = Object.keys(((operation.security as JsonSchema[])[0] ?? {}) as JsonSchema)[0] ?? '';
-  const parts = [`### \`${method.toUpperCase()} ${path}\`: ${operation.summary as string}`, '', operation.description as string, ''];
+  const parts = [
+    `### \`${method.toUpperCase()} ${path}\`: ${operation.summary as string}`,
+    '',
+    operation.description as string,
+    '',
+  ];
   parts.push(
     `- Key: ${SECURITY_LINE[security] ?? security}, scope \`${operation['x-scope'] as string}\``,
     `- Rate limit: ${operation['x-rate-limit-per-minute'] as number} requests per minute per partner`,
@@ -35,12 +53,18 @@ function operationSection(document: OpenApiDocument, method: string, path: strin
   if (operation['x-sandbox-only']) parts.push('- Sandbox only: production answers 404');
   const parameters = (operation.parameters ?? []) as JsonSchema[];
   const headerParameters = parameters.map((parameter) =>
-    typeof parameter.$ref === 'string' ? ((document.components as JsonSchema).parameters as Record<string, JsonSchema>)[parameter.$ref.split('/').pop() as string] as JsonSchema : parameter,
+    typeof parameter.$ref === 'string'
+      ? (((document.components as JsonSchema).parameters as Record<string, JsonSchema>)[
+          parameter.$ref.split('/').pop() as string
+        ] as JsonSchema)
+      : parameter,
   );
   if (headerParameters.length > 0) {
     parts.push('', '| Parameter | In | Required | Description |', '|---|---|---|---|');
     for (const parameter of headerParameters) {
-      parts.push(`| \`${parameter.name as string}\` | ${parameter.in as string} | ${parameter.required ? 'yes' : 'no'} | ${cell(parameter.description as string)} |`);
+      parts.push(
+        `| \`${parameter.name as string}\` | ${parameter.in as string} | ${parameter.required ? 'yes' : 'no'} | ${cell(parameter.description as string)} |`,
+      );
     }
   }
   const requestBody = operation.requestBody as JsonSchema | undefined;
@@ -59,18 +83,28 @@ function operationSection(document: OpenApiDocument, method: string, path: strin
     const headers = Object.entries((response.headers ?? {}) as Record<string, JsonSchema>)
       .map(([name, header]) => (header.required ? `\`${name}\`` : `\`${name}\` (sometimes)`))
       .join(', ');
-    parts.push(`| ${status} | \`${schemaName(media.schema as JsonSchema)}\` | ${headers} | ${cell(response.description as string)} |`);
+    parts.push(
+      `| ${status} | \`${schemaName(media.schema as JsonSchema)}\` | ${headers} | ${cell(response.description as string)} |`,
+    );
   }
   for (const [status, response] of responses) {
     const media = (response.content as Record<string, JsonSchema>)['application/json'] as JsonSchema;
-    parts.push('', `#### ${status}: \`${schemaName(media.schema as JsonSchema)}\``, '', fieldTable(resolve(document, media.schema as JsonSchema), { withRequired: false }));
-    for (const example of Object.values(media.examples as Record<string, JsonSchema>)) parts.push('', `${example.summary as string}:`, '', json(example.value));
+    parts.push(
+      '',
+      `#### ${status}: \`${schemaName(media.schema as JsonSchema)}\``,
+      '',
+      fieldTable(resolve(document, media.schema as JsonSchema), { withRequired: false }),
+    );
+    for (const example of Object.values(media.examples as Record<string, JsonSchema>))
+      parts.push('', `${example.summary as string}:`, '', json(example.value));
   }
   return parts.join('\n');
 }
 
 function webhookSection(document: OpenApiDocument, kind: string, operation: JsonSchema): string {
-  const media = ((operation.requestBody as JsonSchema).content as Record<string, JsonSchema>)['application/json'] as JsonSchema;
+  const media = ((operation.requestBody as JsonSchema).content as Record<string, JsonSchema>)[
+    'application/json'
+  ] as JsonSchema;
   const schema = media.schema as JsonSchema;
   return [
     `### \`${kind}\`: ${operation.summary as string}`,
@@ -96,9 +130,12 @@ export function renderApiReference(document: OpenApiDocument): string {
   );
   const firstWebhook = Object.values(document.webhooks)[0]?.post as JsonSchema | undefined;
   const webhookHeaders = ((firstWebhook?.parameters ?? []) as JsonSchema[]).map(
-    (header) => `| \`${header.name as string}\` | ${cell(header.description as string)} | \`${header.example as string}\` |`,
+    (header) =>
+      `| \`${header.name as string}\` | ${cell(header.description as string)} | \`${header.example as string}\` |`,
   );
-  const webhooks = Object.entries(document.webhooks).map(([kind, methods]) => webhookSection(document, kind, methods.post as JsonSchema));
+  const webhooks = Object.entries(document.webhooks).map(([kind, methods]) =>
+    webhookSection(document, kind, methods.post as JsonSchema),
+  );
   return [
     `# ${info.title as string} reference (v${info.version as string})`,
     '',

@@ -19,7 +19,12 @@ const FORMATS_WITHOUT_PATTERN = new Set(['uuid', 'date-time', 'email']);
  * few rules JSON Schema cannot say (unique ids across array items) are in descriptions.
  */
 export function toJsonSchema(schema: core.$ZodType, io: 'input' | 'output'): JsonSchema {
-  const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw', reused: 'inline' }) as JsonSchema;
+  const converted = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'throw',
+    reused: 'inline',
+  }) as JsonSchema;
   delete converted.$schema;
   return tidy(converted, io) as JsonSchema;
 }
@@ -28,10 +33,21 @@ function tidy(node: unknown, io: 'input' | 'output'): unknown {
   if (Array.isArray(node)) return node.map((item) => tidy(item, io));
   if (typeof node !== 'object' || node === null) return node;
   const entries = Object.entries(node as JsonSchema)
-    .filter(([key]) => !(io === 'output' && key === 'pattern' && FORMATS_WITHOUT_PATTERN.has(String((node as JsonSchema).format))))
+    .filter(
+      ([key]) =>
+        !(io === 'output' && key === 'pattern' && FORMATS_WITHOUT_PATTERN.has(String((node as JsonSchema).format))),
+    )
     // zod writes Number.MAX_SAFE_INTEGER as an integer's maximum; it says nothing to a reader.
     .filter(([key, value]) => !(key === 'maximum' && value === Number.MAX_SAFE_INTEGER))
     // `[0-9]`, not `\d` (zod's date-time): Python's `\d`, as request generators such as Schemathesis read it, takes any script's digits.
-    .map(([key, value]) => [key, io === 'input' && key === 'pattern' && typeof value === 'string' ? value.replaceAll(String.raw`\d`, '[0-9]') : tidy(value, io)] as const);
+    .map(
+      ([key, value]) =>
+        [
+          key,
+          io === 'input' && key === 'pattern' && typeof value === 'string'
+            ? value.replaceAll(String.raw`\d`, '[0-9]')
+            : tidy(value, io),
+        ] as const,
+    );
   return Object.fromEntries(entries);
 }

@@ -24,13 +24,15 @@ const SECURITY_SCHEMES = {
   bearerApiKey: {
     type: 'http',
     scheme: 'bearer',
-    description: 'Your API key (`sk_live_…` in production, `sk_test_…` in sandbox) as `Authorization: Bearer <API_KEY>`. Keys stay on your servers.',
+    description:
+      'Your API key (`sk_live_…` in production, `sk_test_…` in sandbox) as `Authorization: Bearer <API_KEY>`. Keys stay on your servers.',
   },
   headerApiKey: {
     type: 'apiKey',
     in: 'header',
     name: 'X-API-Key',
-    description: 'Your API key (`sk_live_…` in production, `sk_test_…` in sandbox) in the `X-API-Key` header. Keys stay on your servers.',
+    description:
+      'Your API key (`sk_live_…` in production, `sk_test_…` in sandbox) in the `X-API-Key` header. Keys stay on your servers.',
   },
 } as const;
 
@@ -38,12 +40,22 @@ const SERVERS = {
   production: {
     url: '{base_url}',
     description: 'Production (`sk_live_` keys)',
-    variables: { base_url: { default: `https://${ENVIRONMENTS.production.apiDomainName}`, description: 'The production address you were given, without `/v1`' } },
+    variables: {
+      base_url: {
+        default: `https://${ENVIRONMENTS.production.apiDomainName}`,
+        description: 'The production address you were given, without `/v1`',
+      },
+    },
   },
   sandbox: {
     url: '{sandbox_base_url}',
     description: 'Sandbox (`sk_test_` keys; data isolated from production)',
-    variables: { sandbox_base_url: { default: `https://${ENVIRONMENTS.sandbox.apiDomainName}`, description: 'The sandbox address you were given, without `/v1`' } },
+    variables: {
+      sandbox_base_url: {
+        default: `https://${ENVIRONMENTS.sandbox.apiDomainName}`,
+        description: 'The sandbox address you were given, without `/v1`',
+      },
+    },
   },
   local: {
     url: 'http://localhost:{port}',
@@ -104,7 +116,8 @@ export function buildOpenApiDocument(table: readonly Route[] = ROUTES): OpenApiD
         responses: {
           '2XX': { description: 'Delivered: any 2xx within 30 seconds. Answer first, process afterwards.' },
           default: {
-            description: 'Any other status, a redirect, a refused connection or no answer within 30 seconds is a failed attempt: retried 1 min, 5 min, 15 min, 1 h, 6 h and 24 h after the attempt before, then marked failed and alerted by e-mail.',
+            description:
+              'Any other status, a redirect, a refused connection or no answer within 30 seconds is a failed attempt: retried 1 min, 5 min, 15 min, 1 h, 6 h and 24 h after the attempt before, then marked failed and alerted by e-mail.',
           },
         },
       },
@@ -136,7 +149,7 @@ export function buildOpenApiDocument(table: readonly Route[] = ROUTES): OpenApiD
           in: 'header',
           required: false,
           description:
-            'Makes retries safe (as Stripe\'s does): the first request with a key runs; the same key and body within 24 hours answers the first final outcome (200, 409, or a 400 validation error) again with `Idempotent-Replayed: true`. Same key, another body: 400 `IDEMPOTENCY_KEY_REUSED`; while the first is running: 409 `IDEMPOTENCY_KEY_IN_USE`; after a 500 the request runs again. Keys are per partner account; 1-255 printable ASCII characters.',
+            "Makes retries safe (as Stripe's does): the first request with a key runs; the same key and body within 24 hours answers the first final outcome (200, 409, or a 400 validation error) again with `Idempotent-Replayed: true`. Same key, another body: 400 `IDEMPOTENCY_KEY_REUSED`; while the first is running: 409 `IDEMPOTENCY_KEY_IN_USE`; after a 500 the request runs again. Keys are per partner account; 1-255 printable ASCII characters.",
           schema: toJsonSchema(IdempotencyKey, 'input'),
           example: 'setup-acme-2-u-2',
         },
@@ -152,8 +165,10 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Catalog: 'The products your users can order.',
   Orders: "Your organizations' orders, to reconcile what a missed webhook would have told you.",
   'Sandbox orders': 'Sandbox only: place and advance orders so your CI can produce every webhook without a browser.',
-  'Approval requests': "Carts above their user's order limit, waiting for (or given) an approver's decision: orders-to-be.",
-  'Sandbox approval requests': "Sandbox only: decide approval requests as one of your approvers, so your CI drives the approval flow without a browser.",
+  'Approval requests':
+    "Carts above their user's order limit, waiting for (or given) an approver's decision: orders-to-be.",
+  'Sandbox approval requests':
+    'Sandbox only: decide approval requests as one of your approvers, so your CI drives the approval flow without a browser.',
   Webhooks: 'What we send to your webhook URL when an order changes or an approval request is made or decided.',
 };
 
@@ -182,7 +197,12 @@ function operation(route: DocumentedRoute, components: SchemaComponents): JsonSc
       ? {
           requestBody: {
             required: route.requestBody.required ?? true,
-            content: { 'application/json': { schema: components.add(route.requestBody, 'input'), example: route.requestBody.example } },
+            content: {
+              'application/json': {
+                schema: components.add(route.requestBody, 'input'),
+                example: route.requestBody.example,
+              },
+            },
           },
         }
       : {}),
@@ -202,13 +222,22 @@ function responseObject(response: ResponseDocument, components: SchemaComponents
     headers: Object.fromEntries(
       headers.map(([name, required]) => [
         name,
-        { description: RESPONSE_HEADERS[name].description, required, schema: toJsonSchema(RESPONSE_HEADERS[name].schema, 'output') },
+        {
+          description: RESPONSE_HEADERS[name].description,
+          required,
+          schema: toJsonSchema(RESPONSE_HEADERS[name].schema, 'output'),
+        },
       ]),
     ),
     content: {
       'application/json': {
         schema: components.add(response.body, 'output'),
-        examples: Object.fromEntries(Object.entries(response.examples).map(([name, example]) => [name, { summary: example.summary, value: example.value }])),
+        examples: Object.fromEntries(
+          Object.entries(response.examples).map(([name, example]) => [
+            name,
+            { summary: example.summary, value: example.value },
+          ]),
+        ),
       },
     },
   };

@@ -24,13 +24,16 @@ export function typeLabel(schema: JsonSchema): string {
 /** Constraints worth a reader's attention, in words. */
 export function rulesOf(schema: JsonSchema): string {
   const rules: string[] = [];
-  if (typeof schema.minLength === 'number' && schema.minLength > 0) rules.push(schema.minLength === 1 ? 'not blank' : `at least ${schema.minLength} characters`);
+  if (typeof schema.minLength === 'number' && schema.minLength > 0)
+    rules.push(schema.minLength === 1 ? 'not blank' : `at least ${schema.minLength} characters`);
   if (typeof schema.maxLength === 'number') rules.push(`at most ${schema.maxLength} characters`);
   // A described rule reads better in words than as its pattern, which stays in docs/openapi.json.
   if (typeof schema.description === 'string') rules.push(schema.description);
   else if (typeof schema.pattern === 'string') rules.push(`matches \`${schema.pattern}\``);
-  if (typeof schema.minItems === 'number') rules.push(`at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`);
-  if (typeof schema.maxItems === 'number') rules.push(schema.maxItems === 0 ? 'always empty' : `at most ${schema.maxItems} items`);
+  if (typeof schema.minItems === 'number')
+    rules.push(`at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`);
+  if (typeof schema.maxItems === 'number')
+    rules.push(schema.maxItems === 0 ? 'always empty' : `at most ${schema.maxItems} items`);
   if (typeof schema.minimum === 'number') rules.push(`≥ ${schema.minimum}`);
   if (typeof schema.exclusiveMinimum === 'number') rules.push(`> ${schema.exclusiveMinimum}`);
   if (typeof schema.maximum === 'number') rules.push(`≤ ${schema.maximum}`);
@@ -54,7 +57,8 @@ export function fieldRows(schema: JsonSchema, prefix = ''): FieldRow[] {
     const row: FieldRow = { path, schema: property, required: required.has(name) };
     if (property.type === 'object' && property.properties) return [row, ...fieldRows(property, `${path}.`)];
     const items = property.items as JsonSchema | undefined;
-    if (property.type === 'array' && items?.type === 'object' && items.properties) return [row, ...fieldRows(items, `${path}[].`)];
+    if (property.type === 'array' && items?.type === 'object' && items.properties)
+      return [row, ...fieldRows(items, `${path}[].`)];
     return [row];
   });
 }

@@ -18,14 +18,17 @@ function typeOf(schema: JsonSchema, indent: string): string {
   if (typeof schema.$ref === 'string') return schema.$ref.split('/').pop() as string;
   if ('const' in schema) return JSON.stringify(schema.const);
   // A list too long to read as a union (the IANA time zones) is its values' type: the document keeps the list.
-  if (Array.isArray(schema.enum) && schema.enum.length > MAX_ENUM_UNION) return [...new Set(schema.enum.map((value) => (value === null ? 'null' : typeof value)))].join(' | ');
+  if (Array.isArray(schema.enum) && schema.enum.length > MAX_ENUM_UNION)
+    return [...new Set(schema.enum.map((value) => (value === null ? 'null' : typeof value)))].join(' | ');
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   // JSON Schema's `type: ["string", "null"]` (a nullable field).
-  if (Array.isArray(schema.type)) return (schema.type as string[]).map((type) => typeOf({ ...schema, type }, indent)).join(' | ');
+  if (Array.isArray(schema.type))
+    return (schema.type as string[]).map((type) => typeOf({ ...schema, type }, indent)).join(' | ');
   const alternatives = alternativesOf(schema);
   if (alternatives) return alternatives.map((alternative) => typeOf(alternative, indent)).join(' | ');
   // `{ type: ['number', 'null'] }`: a nullable scalar.
-  if (Array.isArray(schema.type)) return (schema.type as string[]).map((type) => typeOf({ ...schema, type }, indent)).join(' | ');
+  if (Array.isArray(schema.type))
+    return (schema.type as string[]).map((type) => typeOf({ ...schema, type }, indent)).join(' | ');
   switch (schema.type) {
     case 'string':
       return 'string';
@@ -62,13 +65,17 @@ export function renderSdkTypes(document: OpenApiDocument): string {
   const declarations = Object.entries(document.components.schemas).map(([name, schema]) => {
     const type = typeOf(schema, '');
     // An object without properties is `Record<string, never>`, which an interface cannot spell.
-    return schema.type === 'object' && type.startsWith('{') ? `export interface ${name} ${type}` : `export type ${name} = ${type};`;
+    return schema.type === 'object' && type.startsWith('{')
+      ? `export interface ${name} ${type}`
+      : `export type ${name} = ${type};`;
   });
   const eventsOf = (prefix: string) =>
     Object.entries(document.webhooks)
       .filter(([kind]) => kind.startsWith(prefix))
       .map(([, methods]) => {
-        const media = ((methods.post?.requestBody as JsonSchema).content as Record<string, JsonSchema>)['application/json'] as JsonSchema;
+        const media = ((methods.post?.requestBody as JsonSchema).content as Record<string, JsonSchema>)[
+          'application/json'
+        ] as JsonSchema;
         return typeOf(media.schema as JsonSchema, '');
       });
   return [

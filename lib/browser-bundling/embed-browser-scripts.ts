@@ -30,7 +30,9 @@ export const buildEmbedBrowserScripts = (): EmbedBrowserScripts => ({
 });
 
 /** The esbuild `define` that compiles the scripts into a Lambda bundle (read by `bundledEmbedBrowserScripts`). */
-export const embedBrowserScriptDefines = (scripts: EmbedBrowserScripts = buildEmbedBrowserScripts()): Record<string, string> => ({
+export const embedBrowserScriptDefines = (
+  scripts: EmbedBrowserScripts = buildEmbedBrowserScripts(),
+): Record<string, string> => ({
   EMBED_SDK_SCRIPT: JSON.stringify(scripts.sdk),
   EMBED_BRIDGE_SCRIPT: JSON.stringify(scripts.bridge),
 });

@@ -33,7 +33,10 @@ export const LAMBDA_BUNDLE = {
 export const ON_DEMAND_PACKAGES: Readonly<Partial<Record<FunctionName, readonly string[]>>> = { setup: ['stripe'] };
 
 /** What esbuild leaves out of a function's handler bundle: the runtime's SDK and the function's on-demand packages. */
-export const lambdaExternals = (fn: FunctionName): string[] => [...LAMBDA_BUNDLE.external, ...(ON_DEMAND_PACKAGES[fn] ?? [])];
+export const lambdaExternals = (fn: FunctionName): string[] => [
+  ...LAMBDA_BUNDLE.external,
+  ...(ON_DEMAND_PACKAGES[fn] ?? []),
+];
 
 /** Where an on-demand package goes, relative to the directory of the handler's bundle. */
 export const onDemandPackageDir = (pkg: string): string => `node_modules/${pkg}`;

@@ -24,25 +24,30 @@ export interface ServiceStackProps extends StackProps {
 type TableAccess = { read: readonly TableName[]; readWrite: readonly TableName[] };
 
 /** Which tables each function may read, and which it may also write: nothing more. */
-const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> =
-  {
-    // Sessions: deactivating a user (PATCH .../users/{id} `active: false`) ends its embedded sessions.
-    setup: { read: ['partners'], readWrite: ['organizations', 'identityUsers', 'idempotency', 'rateLimits', 'sessions'] },
-    handshake: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions', 'rateLimits'] },
-    embed: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['sessions', 'carts', 'orders'] },
-    // Writes orders and approval requests only through the sandbox routes (whose decisions keep their
-    // Idempotency-Key records); see `tableAccess` for production.
-    ordersApi: { read: ['partners', 'organizations', 'identityUsers', 'catalog'], readWrite: ['orders', 'rateLimits', 'idempotency'] },
-    // Sandbox only (see `tableAccess`): keys and the webhook endpoint, the organizations a sample names.
-    webhookTest: { read: ['partners', 'organizations'], readWrite: ['rateLimits'] },
-    // The partner's deliveries and endpoint: a retry starts a new chain on the delivery (webhooks) and queues it.
-    webhooksApi: { read: ['partners'], readWrite: ['webhooks', 'rateLimits'] },
-    orderOutboxRelay: { read: [], readWrite: [] },
-    orderFanout: { read: ['partners', 'organizations'], readWrite: ['webhooks'] },
-    webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
-    // Each expiry is a read and one transaction (the request, its due item, its outbox event) in the orders table.
-    approvalExpiry: { read: [], readWrite: ['orders'] },
-  };
+const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> = {
+  // Sessions: deactivating a user (PATCH .../users/{id} `active: false`) ends its embedded sessions.
+  setup: { read: ['partners'], readWrite: ['organizations', 'identityUsers', 'idempotency', 'rateLimits', 'sessions'] },
+  handshake: { read: ['partners', 'organizations', 'identityUsers'], readWrite: ['sessions', 'rateLimits'] },
+  embed: {
+    read: ['partners', 'organizations', 'identityUsers', 'catalog'],
+    readWrite: ['sessions', 'carts', 'orders'],
+  },
+  // Writes orders and approval requests only through the sandbox routes (whose decisions keep their
+  // Idempotency-Key records); see `tableAccess` for production.
+  ordersApi: {
+    read: ['partners', 'organizations', 'identityUsers', 'catalog'],
+    readWrite: ['orders', 'rateLimits', 'idempotency'],
+  },
+  // Sandbox only (see `tableAccess`): keys and the webhook endpoint, the organizations a sample names.
+  webhookTest: { read: ['partners', 'organizations'], readWrite: ['rateLimits'] },
+  // The partner's deliveries and endpoint: a retry starts a new chain on the delivery (webhooks) and queues it.
+  webhooksApi: { read: ['partners'], readWrite: ['webhooks', 'rateLimits'] },
+  orderOutboxRelay: { read: [], readWrite: [] },
+  orderFanout: { read: ['partners', 'organizations'], readWrite: ['webhooks'] },
+  webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
+  // Each expiry is a read and one transaction (the request, its due item, its outbox event) in the orders table.
+  approvalExpiry: { read: [], readWrite: ['orders'] },
+};
 
 /**
  * Production has no sandbox routes, so its order API only reads orders (and approval
@@ -71,7 +76,10 @@ export class ServiceStack extends Stack {
     const queues = (this.queues = new Queues(this, 'Queues', { config }));
 
     const environment = functionEnvironment(config, {
-      queueUrls: { orderEvents: queues.queue.orderEvents.queueUrl, webhookDeliveries: queues.queue.webhookDeliveries.queueUrl },
+      queueUrls: {
+        orderEvents: queues.queue.orderEvents.queueUrl,
+        webhookDeliveries: queues.queue.webhookDeliveries.queueUrl,
+      },
     });
 
     const apiFunction = (id: string, name: FunctionName, define?: Record<string, string>): NodeFunction =>
@@ -92,7 +100,13 @@ export class ServiceStack extends Stack {
 
     const secrets = new Secrets(this, 'Secrets', { config });
     secrets.stripeSecret.grantRead(setup);
-    const webhooks = new Webhooks(this, 'Webhooks', { config, queues, secrets, ordersTable: tables.table.orders, environment });
+    const webhooks = new Webhooks(this, 'Webhooks', {
+      config,
+      queues,
+      secrets,
+      ordersTable: tables.table.orders,
+      environment,
+    });
     const approvalExpiry = new ApprovalExpiry(this, 'ApprovalExpiry', { config, environment });
 
     const functions = (this.functions = {
@@ -131,7 +145,13 @@ export class ServiceStack extends Stack {
       apis,
       functions,
     });
-    new OperationsDashboard(this, 'Dashboard', { config, queues: queues.queue, deadLetterQueues: queues.deadLetterQueue, apis, alarms: alarms.alarms });
+    new OperationsDashboard(this, 'Dashboard', {
+      config,
+      queues: queues.queue,
+      deadLetterQueues: queues.deadLetterQueue,
+      apis,
+      alarms: alarms.alarms,
+    });
   }
 }
 

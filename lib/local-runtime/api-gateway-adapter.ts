@@ -38,7 +38,12 @@ function setCommonHeaders(res: ServerResponse, requestId: string): void {
 const notFound = (method: string, path: string): APIGatewayProxyStructuredResultV2 => ({
   statusCode: 404,
   headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
-  body: JSON.stringify({ error: 'Not Found', message: `No route for ${method} ${path}`, code: 'NOT_FOUND', details: [] }),
+  body: JSON.stringify({
+    error: 'Not Found',
+    message: `No route for ${method} ${path}`,
+    code: 'NOT_FOUND',
+    details: [],
+  }),
 });
 
 /**
@@ -52,14 +57,20 @@ export function apiGatewayListener(routes: readonly LocalRoute[], pages: readonl
     setCommonHeaders(res, requestId);
     void (async () => {
       const body = await readBody(req);
-      if (body === undefined) return send(res, { statusCode: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
+      if (body === undefined)
+        return send(res, { statusCode: 413, body: JSON.stringify({ message: 'Request Entity Too Large' }) });
       const url = new URL(req.url ?? '/', 'http://localhost');
       for (const route of compiled) {
         const match = route.pattern.exec(url.pathname);
         if (!match || route.method !== req.method) continue;
         const pathParameters = decodePathParameters(match.groups ?? {});
         // API Gateway refuses a malformed percent-escape before any Lambda runs.
-        if (!pathParameters) return send(res, { statusCode: 400, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Bad Request' }) });
+        if (!pathParameters)
+          return send(res, {
+            statusCode: 400,
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ message: 'Bad Request' }),
+          });
         const event = toEvent(req, url, body, `${route.method} ${route.path}`, pathParameters, requestId);
         return send(res, await invokeWithTimeout(route, event));
       }
@@ -83,7 +94,8 @@ export function apiGatewayListener(routes: readonly LocalRoute[], pages: readonl
 function bySpecificity(a: { path: string }, b: { path: string }): number {
   const shape = (path: string) => path.split('/').map((segment) => (segment.startsWith('{') ? 1 : 0));
   const [left, right] = [shape(a.path), shape(b.path)];
-  for (let i = 0; i < Math.min(left.length, right.length); i += 1) if (left[i] !== right[i]) return (left[i] as number) - (right[i] as number);
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1)
+    if (left[i] !== right[i]) return (left[i] as number) - (right[i] as number);
   return 0;
 }
 
@@ -123,7 +135,14 @@ function toEvent(
   // them), API Gateway joins every repeat with a comma; the service must see what AWS shows it.
   for (const [name, values] of Object.entries(req.headersDistinct)) {
     if (values === undefined) continue;
-    if (name === 'cookie') cookies.push(...values.join(';').split(';').map((c) => c.trim()).filter(Boolean));
+    if (name === 'cookie')
+      cookies.push(
+        ...values
+          .join(';')
+          .split(';')
+          .map((c) => c.trim())
+          .filter(Boolean),
+      );
     else headers[name] = values.join(',');
   }
   const queryStringParameters = url.search ? Object.fromEntries(url.searchParams) : undefined;
@@ -136,9 +155,7 @@ function toEvent(
     headers,
     ...(cookies.length ? { cookies } : {}),
     ...(queryStringParameters ? { queryStringParameters } : {}),
-    ...(Object.keys(pathParameters).length
-      ? { pathParameters }
-      : {}),
+    ...(Object.keys(pathParameters).length ? { pathParameters } : {}),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -162,13 +179,20 @@ function toEvent(
 }
 
 /** Lambda stops a handler at its timeout and API Gateway answers a bare 500; locally the handler is abandoned the same way. */
-async function invokeWithTimeout(route: LocalRoute, event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> {
+async function invokeWithTimeout(
+  route: LocalRoute,
+  event: APIGatewayProxyEventV2,
+): Promise<APIGatewayProxyStructuredResultV2> {
   const deadline = Date.now() + route.timeoutSeconds * 1000;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<APIGatewayProxyStructuredResultV2>((resolve) => {
     timer = setTimeout(() => {
       process.stderr.write(`local gateway: ${route.method} ${route.path} timed out after ${route.timeoutSeconds} s\n`);
-      resolve({ statusCode: 500, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: 'Internal Server Error' }) });
+      resolve({
+        statusCode: 500,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ message: 'Internal Server Error' }),
+      });
     }, route.timeoutSeconds * 1000);
   });
   try {

@@ -105,7 +105,9 @@ export const setupEndpointProvisioner =
     });
     const body = (await res.json().catch(() => undefined)) as { code?: string } | undefined;
     if (res.status === 200 || (res.status === 409 && body?.code === 'USER_ALREADY_EXISTS')) return;
-    throw new Error(`POST /v1/organizations/setup for ${user.setup.internalUserId} answered ${res.status}: ${JSON.stringify(body)}`);
+    throw new Error(
+      `POST /v1/organizations/setup for ${user.setup.internalUserId} answered ${res.status}: ${JSON.stringify(body)}`,
+    );
   };
 
 export interface DemoAppOptions {
@@ -117,7 +119,10 @@ export interface DemoAppOptions {
    * partner's endpoint at `receiverUrl` (an operator action, so the local runtime does it)
    * and answers whether it did.
    */
-  readonly webhooks?: { readonly receiver: DemoWebhookReceiver; readonly wire: (receiverUrl: string) => Promise<boolean> };
+  readonly webhooks?: {
+    readonly receiver: DemoWebhookReceiver;
+    readonly wire: (receiverUrl: string) => Promise<boolean>;
+  };
 }
 
 interface HandshakeOutcome {
@@ -170,7 +175,8 @@ export function createDemoApp(options: DemoAppOptions): LocalPage {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (!(url.pathname === '/demo' || url.pathname.startsWith('/demo/'))) return false;
 
-    const sessionFor = req.method === 'POST' ? DEMO_USERS.find((u) => url.pathname === `/demo/users/${u.slug}/session`) : undefined;
+    const sessionFor =
+      req.method === 'POST' ? DEMO_USERS.find((u) => url.pathname === `/demo/users/${u.slug}/session`) : undefined;
     if (sessionFor) {
       // The partner backend's route behind the SDK's fetchEmbedUrl: a fresh handshake per call.
       const outcome = await handshake(sessionFor);
@@ -182,12 +188,16 @@ export function createDemoApp(options: DemoAppOptions): LocalPage {
     }
     if (req.method !== 'GET') return false;
     if (url.pathname === DEMO_HOST_SCRIPT_PATH) {
-      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }).end(DEMO_HOST_SCRIPT);
+      res
+        .writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' })
+        .end(DEMO_HOST_SCRIPT);
       return true;
     }
 
     if (url.pathname === WEBHOOK_LOG_PATH) {
-      send(res, 200, webhookLogPage(options.webhooks ? options.webhooks.receiver.list() : [], await wireWebhooks()), { framedBy: "'self'" });
+      send(res, 200, webhookLogPage(options.webhooks ? options.webhooks.receiver.list() : [], await wireWebhooks()), {
+        framedBy: "'self'",
+      });
       return true;
     }
 
@@ -203,7 +213,11 @@ export function createDemoApp(options: DemoAppOptions): LocalPage {
     try {
       await Promise.all([ensureUsers(), wireWebhooks()]);
     } catch (error) {
-      send(res, 502, demoPage({ users: DEMO_USERS, notice: `Could not create the demo users. ${(error as Error).message}` }));
+      send(
+        res,
+        502,
+        demoPage({ users: DEMO_USERS, notice: `Could not create the demo users. ${(error as Error).message}` }),
+      );
       return true;
     }
     send(res, 200, demoPage({ users: DEMO_USERS, current: user }), { mountsModule: true });
@@ -212,7 +226,12 @@ export function createDemoApp(options: DemoAppOptions): LocalPage {
 }
 
 /** `mountsModule`: the page runs the SDK; `framedBy`: who may frame it (the webhook log: the demo page itself; else nobody). */
-function send(res: ServerResponse<IncomingMessage>, status: number, body: string, { mountsModule = false, framedBy = "'none'" } = {}): void {
+function send(
+  res: ServerResponse<IncomingMessage>,
+  status: number,
+  body: string,
+  { mountsModule = false, framedBy = "'none'" } = {},
+): void {
   res
     .writeHead(status, {
       'Content-Type': 'text/html; charset=utf-8',

@@ -116,15 +116,16 @@ export function demoPage({ users, current, notice }: DemoPageView): string {
             {current ? (
               <>
                 <p class="hint">
-                  The embed SDK mounted the module for {fullName(current)}: its <code>fetchEmbedUrl</code> asked this app's server, which called{' '}
-                  <code>POST /v1/partner/handshake</code> with the sandbox key. When the session ends, the SDK asks again by itself.
+                  The embed SDK mounted the module for {fullName(current)}: its <code>fetchEmbedUrl</code> asked this
+                  app's server, which called <code>POST /v1/partner/handshake</code> with the sandbox key. When the
+                  session ends, the SDK asks again by itself.
                 </p>
                 <EmbeddedModule user={current} />
               </>
             ) : (
               <p class="hint">
-                Choose a user: the demo's server performs the handshake with the sandbox API key and embeds the module for them. Place an order in the
-                module and watch its signed webhook arrive under Partner webhooks.
+                Choose a user: the demo's server performs the handshake with the sandbox API key and embeds the module
+                for them. Place an order in the module and watch its signed webhook arrive under Partner webhooks.
               </p>
             )}
           </main>

@@ -36,7 +36,8 @@ export class DemoWebhookReceiver {
 
   /** Answers `POST /demo/webhooks` with 200 once the delivery is recorded (valid or not: the page shows which). */
   readonly page: LocalPage = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
-    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://localhost').pathname !== DEMO_WEBHOOK_PATH) return false;
+    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://localhost').pathname !== DEMO_WEBHOOK_PATH)
+      return false;
     const rawBody = body.toString('utf8');
     let parsed: ReceivedWebhook['body'];
     try {
@@ -62,7 +63,12 @@ export class DemoWebhookReceiver {
  * the partner already sends them somewhere else (an endpoint someone set with the CLI is
  * left alone; the demo then says so). Returns whether the receiver is wired.
  */
-export async function wireDemoWebhooks(admin: Pick<WebhookAdmin, 'showEndpoint' | 'configureEndpoint'>, partnerId: PartnerId, receiverUrl: string, secret: string): Promise<boolean> {
+export async function wireDemoWebhooks(
+  admin: Pick<WebhookAdmin, 'showEndpoint' | 'configureEndpoint'>,
+  partnerId: PartnerId,
+  receiverUrl: string,
+  secret: string,
+): Promise<boolean> {
   const current = await admin.showEndpoint(partnerId).catch(() => undefined);
   if (current && current.url !== new URL(receiverUrl).href) return false;
   await admin.configureEndpoint({ partnerId, url: receiverUrl, secret });

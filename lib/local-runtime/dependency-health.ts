@@ -6,7 +6,7 @@ import type { AwsClients } from '../../functions/adapters/aws-clients';
 /** Longer than any stand-in needs when healthy, short enough that /health itself answers promptly. */
 const PROBE_TIMEOUT_MS = 2_000;
 
-export type DependencyState = 'ok' | 'not answering' | 'failing';
+type DependencyState = 'ok' | 'not answering' | 'failing';
 
 export interface HealthReport {
   readonly status: 'ok' | 'unavailable';
@@ -32,7 +32,11 @@ export async function checkDependencies(aws: AwsClients, anyQueueUrl: string): P
   };
   const [dynamodb, sqs, secretsManager] = await Promise.all([
     probe((abortSignal) => aws.db.send(new ListTablesCommand({ Limit: 1 }), { abortSignal })),
-    probe((abortSignal) => aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: anyQueueUrl, AttributeNames: ['QueueArn'] }), { abortSignal })),
+    probe((abortSignal) =>
+      aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: anyQueueUrl, AttributeNames: ['QueueArn'] }), {
+        abortSignal,
+      }),
+    ),
     probe((abortSignal) => aws.secrets.send(new DescribeSecretCommand({ SecretId: 'health-probe' }), { abortSignal })),
   ]);
   const dependencies = { dynamodb, sqs, secretsManager };

@@ -91,7 +91,10 @@ server.listen(socketPath, () => chmodSync(socketPath, 0o600));
 const withParentDeathSignal = (useIt: boolean, command: string[]): string[] =>
   useIt ? ['setpriv', '--pdeathsig', 'KILL', '--', ...command] : command;
 
-export async function startDynamoDbLocal(options: { dbPath?: string; onWarning?: (message: string) => void }): Promise<DynamoDbLocalProcess> {
+export async function startDynamoDbLocal(options: {
+  dbPath?: string;
+  onWarning?: (message: string) => void;
+}): Promise<DynamoDbLocalProcess> {
   const diesWithParent = parentDeathSignalAvailable();
   const loopbackOnly = privateNetworkAvailable();
   const port = await freePort();
@@ -104,12 +107,31 @@ export async function startDynamoDbLocal(options: { dbPath?: string; onWarning?:
     );
     const [command, ...args] = jvm as [string, ...string[]];
     const child = spawn(command, args, { cwd: java.cwd, stdio: 'ignore' });
-    return { endpoint: `http://127.0.0.1:${port}`, child, isolation: { loopbackOnly, diesWithParent }, stop: () => stopChild(child) };
+    return {
+      endpoint: `http://127.0.0.1:${port}`,
+      child,
+      isolation: { loopbackOnly, diesWithParent },
+      stop: () => stopChild(child),
+    };
   }
 
   const socketDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-')); // 0700: only we can reach the socket
   const socketPath = join(socketDir, 'dynamodb.sock');
-  const bridge = ['unshare', '-rn', ...withParentDeathSignal(diesWithParent, [process.execPath, '--input-type=module', '-e', BRIDGE, '--', socketPath, String(port), java.cwd, ...jvm])];
+  const bridge = [
+    'unshare',
+    '-rn',
+    ...withParentDeathSignal(diesWithParent, [
+      process.execPath,
+      '--input-type=module',
+      '-e',
+      BRIDGE,
+      '--',
+      socketPath,
+      String(port),
+      java.cwd,
+      ...jvm,
+    ]),
+  ];
   const [command, ...args] = bridge as [string, ...string[]];
   const child = spawn(command, args, { stdio: 'ignore' });
 

@@ -14,7 +14,10 @@ export interface LocalLog {
 }
 
 /** The local stack's log: the file is the owner's only (0600, under `.local/`, itself 0700). */
-export function openLocalLog(file = LOCAL_LOG_FILE, print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): LocalLog {
+export function openLocalLog(
+  file = LOCAL_LOG_FILE,
+  print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): LocalLog {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const stream = createWriteStream(file, { flags: 'a', mode: 0o600 });
   const append = (line: string) => void stream.write(`${line}\n`);

@@ -1,8 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import { createAwsClients } from '../../functions/adapters/aws-clients';
 import { loadRuntimeConfig, type RuntimeConfig } from '../../functions/config';
-import { createDependencies, type Dependencies, type DependencyOverrides, type FunctionDependencies } from '../../functions/container';
-import { type ApprovalExpiryResult, createApprovalExpiryHandler } from '../../functions/approvals/handlers/approval-expiry';
+import {
+  createDependencies,
+  type Dependencies,
+  type DependencyOverrides,
+  type FunctionDependencies,
+} from '../../functions/container';
+import {
+  type ApprovalExpiryResult,
+  createApprovalExpiryHandler,
+} from '../../functions/approvals/handlers/approval-expiry';
 import { createEmbedHandler } from '../../functions/embed-host/handler';
 import { createHandshakeHandler } from '../../functions/api/handshake/handler';
 import { createOrdersApiHandler } from '../../functions/api/orders/handler';
@@ -77,7 +85,7 @@ export interface LocalStack {
 }
 
 /** The orders stream reader's position, in the data directory. */
-export const ORDER_OUTBOX_POSITION_FILE = 'orders-stream-position.json';
+const ORDER_OUTBOX_POSITION_FILE = 'orders-stream-position.json';
 
 /** As a Lambda resolves its dependencies once per cold start; here they are built already. */
 const built =
@@ -106,7 +114,12 @@ export function localGatewayRoutes(
 ): LocalRoute[] {
   const handlers = new Map<Route['fn'], HttpLambda>();
   const handlerOf = (fn: Route['fn']) => handlers.get(fn) ?? handlers.set(fn, functionHandler(fn)).get(fn)!;
-  return routesOn(stage, table).map((route) => ({ method: route.method, path: route.path, handler: handlerOf(route.fn), timeoutSeconds: FUNCTION_TIMEOUT_SECONDS[route.fn] }));
+  return routesOn(stage, table).map((route) => ({
+    method: route.method,
+    path: route.path,
+    handler: handlerOf(route.fn),
+    timeoutSeconds: FUNCTION_TIMEOUT_SECONDS[route.fn],
+  }));
 }
 
 /**
@@ -138,7 +151,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const health: LocalPage = async (req, res) => {
     if (req.url !== '/health') return false;
     const report = await checkDependencies(aws, queueUrls.orderEvents);
-    res.writeHead(report.status === 'ok' ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify(report));
+    res
+      .writeHead(report.status === 'ok' ? 200 : 503, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify(report));
     return true;
   };
   const queueHandlers: Record<QueueName, SqsLambda> = {

@@ -57,8 +57,11 @@ export async function provisionLocalResources(
 }
 
 async function createTable(db: DynamoDBClient, name: string, definition: TableDefinition): Promise<void> {
-  const keys = [definition.partitionKey, definition.sortKey, ...definition.globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey])]
-    .filter((k): k is string => Boolean(k));
+  const keys = [
+    definition.partitionKey,
+    definition.sortKey,
+    ...definition.globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ].filter((k): k is string => Boolean(k));
   const input: CreateTableCommandInput = {
     TableName: name,
     BillingMode: 'PAY_PER_REQUEST',
@@ -109,7 +112,9 @@ async function addMissingIndexes(db: DynamoDBClient, name: string, input: Create
       new UpdateTableCommand({
         TableName: name,
         AttributeDefinitions: input.AttributeDefinitions,
-        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
+        GlobalSecondaryIndexUpdates: [
+          { Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } },
+        ],
       }),
     );
   }

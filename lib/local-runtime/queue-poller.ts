@@ -1,16 +1,11 @@
 import { AWS_REQUEST_BOUNDS } from '../../functions/adapters/aws/request-bounds';
-import {
-  DeleteMessageBatchCommand,
-  type Message,
-  ReceiveMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { pollingLoop } from './polling-loop';
 
 export type SqsLambda = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
-export interface PollResult {
+interface PollResult {
   readonly received: number;
   /** Messages the handler reported as failed: left on the queue, visible again after the visibility timeout. */
   readonly failed: readonly { readonly messageId: string; readonly receiptHandle: string }[];
@@ -111,7 +106,12 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
     messageAttributes: Object.fromEntries(
       Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
         name,
-        { stringValue: value.StringValue, dataType: value.DataType ?? 'String', stringListValues: [], binaryListValues: [] },
+        {
+          stringValue: value.StringValue,
+          dataType: value.DataType ?? 'String',
+          stringListValues: [],
+          binaryListValues: [],
+        },
       ]),
     ),
     md5OfBody: message.MD5OfBody ?? '',

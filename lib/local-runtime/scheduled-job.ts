@@ -9,7 +9,10 @@ export interface ScheduledJob<R> {
 }
 
 /** A failing run is reported and the schedule goes on, as the next EventBridge invocation would. */
-export function scheduledJob<R>(run: () => Promise<R>, options: { readonly intervalMs: number; readonly onError?: (error: unknown) => void }): ScheduledJob<R> {
+export function scheduledJob<R>(
+  run: () => Promise<R>,
+  options: { readonly intervalMs: number; readonly onError?: (error: unknown) => void },
+): ScheduledJob<R> {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let last: Promise<unknown> = Promise.resolve();

@@ -77,9 +77,13 @@ class ServiceError extends Error {
   }
 }
 
-const notFound = () => new ServiceError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+const notFound = () =>
+  new ServiceError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
 const binaryUnsupported = () =>
-  new ServiceError('InvalidParameterException', 'SecretBinary is not supported by the local stand-in; use SecretString.');
+  new ServiceError(
+    'InvalidParameterException',
+    'SecretBinary is not supported by the local stand-in; use SecretString.',
+  );
 
 function parseRequest<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);

@@ -7,7 +7,7 @@ import type { ProductImageStore } from '../../functions/domain/catalog/product-i
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 
-export interface SeededPartner {
+interface SeededPartner {
   readonly partnerId: string;
   readonly apiKey: string;
 }
@@ -25,9 +25,13 @@ export interface SeedOutcome extends SeededPartner {
 export async function seedSandboxPartner(deps: Dependencies, seedFile: string): Promise<SeedOutcome> {
   if (existsSync(seedFile)) {
     const seeded = JSON.parse(readFileSync(seedFile, 'utf8')) as SeededPartner;
-    if (await deps.partners.getPartner(seeded.partnerId as PartnerId)) return { partnerId: seeded.partnerId, apiKey: seeded.apiKey, issued: false };
+    if (await deps.partners.getPartner(seeded.partnerId as PartnerId))
+      return { partnerId: seeded.partnerId, apiKey: seeded.apiKey, issued: false };
   }
-  const created = await deps.partnerAdmin.createPartner({ name: 'Local Sandbox Partner', alertEmail: 'alerts@partner.test' });
+  const created = await deps.partnerAdmin.createPartner({
+    name: 'Local Sandbox Partner',
+    alertEmail: 'alerts@partner.test',
+  });
   const seeded = { partnerId: created.partnerId, apiKey: created.apiKey };
   writeFileSync(seedFile, `${JSON.stringify(seeded, null, 2)}\n`, { mode: 0o600 });
   return { ...seeded, issued: true };
@@ -43,13 +47,17 @@ const SEED_IMAGES_BASE = new URL('./', import.meta.url);
  * the same: the local S3 (fauxqs) keeps nothing across restarts, DynamoDB Local does.
  * Returns how many products were written.
  */
-export async function seedCatalog(deps: { catalog: CatalogRepository; productImages: ProductImageStore }): Promise<number> {
+export async function seedCatalog(deps: {
+  catalog: CatalogRepository;
+  productImages: ProductImageStore;
+}): Promise<number> {
   const empty = (await deps.catalog.listActive()).length === 0;
   const imported = await importCatalogFile(SEED_CATALOG, {
     catalog: empty ? deps.catalog : { upsertMany: async () => undefined },
     images: deps.productImages,
     readImage: async (path) => readFile(new URL(path, SEED_IMAGES_BASE)),
   });
-  if (!imported.ok) throw new Error(`The seed catalog is invalid: ${imported.issues.map((issue) => issue.message).join('; ')}`);
+  if (!imported.ok)
+    throw new Error(`The seed catalog is invalid: ${imported.issues.map((issue) => issue.message).join('; ')}`);
   return empty ? imported.products.length : 0;
 }

@@ -13,7 +13,8 @@ import { requireJava } from './java-requirement';
 import { startSecretsManagerStandIn } from './secrets-manager-stand-in';
 
 // A CommonJS module with an ES default export: under Node's ESM loader it arrives wrapped once more.
-const startSesStandIn = ((sesModule as unknown as { default?: typeof sesModule }).default ?? sesModule) as typeof sesModule;
+const startSesStandIn = ((sesModule as unknown as { default?: typeof sesModule }).default ??
+  sesModule) as typeof sesModule;
 
 export interface StandIns {
   readonly endpoints: LocalEndpoints;
@@ -31,7 +32,7 @@ export interface StandInOptions {
 }
 
 /** How DynamoDB Local is isolated on this machine (dynamodb-local-process.ts). */
-export type DynamoDbIsolation = DynamoDbLocalProcess['isolation'];
+type DynamoDbIsolation = DynamoDbLocalProcess['isolation'];
 
 /**
  * Starts every AWS stand-in on loopback (DynamoDB Local as a Java child process, the
@@ -113,7 +114,8 @@ async function waitForDynamo(endpoint: string, child: ChildProcess): Promise<voi
   const deadline = Date.now() + 30_000;
   try {
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode} (is Java 17+ installed?)`);
+      if (child.exitCode !== null)
+        throw new Error(`DynamoDB Local exited with code ${child.exitCode} (is Java 17+ installed?)`);
       try {
         await client.send(new ListTablesCommand({}));
         return;

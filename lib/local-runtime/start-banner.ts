@@ -22,7 +22,7 @@ export const SAMPLE_SETUP_BODY = {
 } as const satisfies DemoSetupBody;
 
 /** The handshake the printed `curl` makes: the user the setup `curl` creates. */
-export const SAMPLE_HANDSHAKE_BODY = {
+const SAMPLE_HANDSHAKE_BODY = {
   internal_user_id: SAMPLE_SETUP_BODY.internalUserId,
   internal_org_id: SAMPLE_SETUP_BODY.internalOrgId,
 } as const;
@@ -48,7 +48,10 @@ export function startBanner(input: StartBannerInput): string {
         '',
       ]
     : input.keyIssued
-      ? [`  A new sandbox partner and API key were issued (saved in ${input.dataDir}/seed.json; printed again on every start).`, '']
+      ? [
+          `  A new sandbox partner and API key were issued (saved in ${input.dataDir}/seed.json; printed again on every start).`,
+          '',
+        ]
       : [];
   return `
 Partner embed service (local sandbox) listening on ${url}

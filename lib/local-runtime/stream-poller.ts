@@ -80,7 +80,8 @@ export function createStreamConsumer(options: {
 
   async function openShards(): Promise<string[]> {
     if (!streamArn) {
-      streamArn = (await options.db.send(new DescribeTableCommand({ TableName: options.tableName }))).Table?.LatestStreamArn;
+      streamArn = (await options.db.send(new DescribeTableCommand({ TableName: options.tableName }))).Table
+        ?.LatestStreamArn;
       if (!streamArn) throw new Error(`Table ${options.tableName} has no stream`);
       for (const [shard, position] of Object.entries(storedPositions(streamArn))) positions.set(shard, position);
     }
@@ -92,7 +93,10 @@ export function createStreamConsumer(options: {
     return shards.filter((shard) => positions.get(shard) !== 'done');
   }
 
-  async function iteratorFor(shardId: string, position: { after?: string; from?: string }): Promise<string | undefined> {
+  async function iteratorFor(
+    shardId: string,
+    position: { after?: string; from?: string },
+  ): Promise<string | undefined> {
     const iterator = (at: Pick<GetShardIteratorCommandInput, 'ShardIteratorType' | 'SequenceNumber'>) =>
       streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ...at }));
     const oldest = { ShardIteratorType: 'TRIM_HORIZON' } as const;
@@ -117,7 +121,9 @@ export function createStreamConsumer(options: {
       const position = positions.get(shardId) as { after?: string; from?: string };
       const iterator = await iteratorFor(shardId, position);
       if (!iterator) continue;
-      const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize }));
+      const { Records = [], NextShardIterator } = await streams.send(
+        new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize }),
+      );
       if (Records.length === 0) {
         if (!NextShardIterator) setPosition(shardId, 'done');
         continue;
@@ -143,7 +149,10 @@ export function createStreamConsumer(options: {
     return { received, failed };
   }
 
-  const loop = pollingLoop(async () => (await pollOnce()).received, { idleMs: options.intervalMs ?? 200, onError: options.onError });
+  const loop = pollingLoop(async () => (await pollOnce()).received, {
+    idleMs: options.intervalMs ?? 200,
+    onError: options.onError,
+  });
   return { pollOnce, start: loop.start, stop: loop.stop };
 }
 
@@ -158,7 +167,9 @@ function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord
     awsRegion: 'us-east-1',
     eventSourceARN: streamArn,
     dynamodb: {
-      ApproximateCreationDateTime: change.ApproximateCreationDateTime ? Math.floor(change.ApproximateCreationDateTime.getTime() / 1000) : undefined,
+      ApproximateCreationDateTime: change.ApproximateCreationDateTime
+        ? Math.floor(change.ApproximateCreationDateTime.getTime() / 1000)
+        : undefined,
       Keys: change.Keys as NonNullable<DynamoDBRecord['dynamodb']>['Keys'],
       NewImage: change.NewImage as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'],
       SequenceNumber: change.SequenceNumber,

@@ -6,7 +6,11 @@
 import { z } from 'zod';
 import type { Dependencies } from '../../functions/container';
 import { MAX_APPROVAL_PAGE_SIZE } from '../../functions/domain/approvals/approval-repository';
-import { APPROVAL_STATUSES, type ApprovalRequest, type ApprovalStatus } from '../../functions/domain/approvals/approval-request';
+import {
+  APPROVAL_STATUSES,
+  type ApprovalRequest,
+  type ApprovalStatus,
+} from '../../functions/domain/approvals/approval-request';
 import { NotFound } from '../../functions/domain/errors';
 import { requiredField } from '../../functions/domain/validation';
 import type { PartnerId } from '../../functions/domain/partners/partner';
@@ -26,7 +30,10 @@ const view = (request: ApprovalRequest) => ({
 });
 
 /** `approvals list --partner ID --org INTERNAL_ORG_ID [--status STATUS]`: newest first, every page. */
-export async function listApprovals(deps: Deps, options: { partner: string; org: string; status?: ApprovalStatus | undefined }) {
+async function listApprovals(
+  deps: Deps,
+  options: { partner: string; org: string; status?: ApprovalStatus | undefined },
+) {
   const partner = await deps.partners.getPartner(options.partner as PartnerId);
   if (!partner) throw new NotFound(`No partner ${options.partner}`);
   const aggregate = await deps.organizations.getOrganization(partner.id, options.org);
@@ -42,7 +49,12 @@ export async function listApprovals(deps: Deps, options: { partner: string; org:
     requests.push(...page.requests);
     cursor = page.nextCursor;
   } while (cursor !== undefined);
-  return { partnerId: partner.id, internalOrgId: options.org, ...(options.status ? { status: options.status } : {}), approvalRequests: requests.map(view) };
+  return {
+    partnerId: partner.id,
+    internalOrgId: options.org,
+    ...(options.status ? { status: options.status } : {}),
+    approvalRequests: requests.map(view),
+  };
 }
 
 export const approvalCommands: CommandTable = {
@@ -50,7 +62,11 @@ export const approvalCommands: CommandTable = {
     summary: "List an organization's approval requests, newest first: requester, total, status, expiry and decision",
     options: {
       partner: partnerOption,
-      org: { schema: InternalOrgIdOption, placeholder: 'INTERNAL_ORG_ID', description: "The partner's internalOrgId of the organization" },
+      org: {
+        schema: InternalOrgIdOption,
+        placeholder: 'INTERNAL_ORG_ID',
+        description: "The partner's internalOrgId of the organization",
+      },
       status: {
         schema: z.enum(APPROVAL_STATUSES, { error: requiredField }).optional(),
         placeholder: 'STATUS',
@@ -63,9 +79,23 @@ export const approvalCommands: CommandTable = {
         json: result,
         text:
           result.approvalRequests.length === 0
-            ? [`Organization ${result.internalOrgId} of partner ${result.partnerId} has no approval requests${options.status ? ` with status ${options.status}` : ''}.`]
+            ? [
+                `Organization ${result.internalOrgId} of partner ${result.partnerId} has no approval requests${options.status ? ` with status ${options.status}` : ''}.`,
+              ]
             : tableLines(
-                ['APPROVAL REQUEST ID', 'STATUS', 'REQUESTER', 'TOTAL', 'ITEMS', 'CREATED', 'EXPIRES', 'DECIDED', 'DECIDED BY', 'ORDER', 'REASON'],
+                [
+                  'APPROVAL REQUEST ID',
+                  'STATUS',
+                  'REQUESTER',
+                  'TOTAL',
+                  'ITEMS',
+                  'CREATED',
+                  'EXPIRES',
+                  'DECIDED',
+                  'DECIDED BY',
+                  'ORDER',
+                  'REASON',
+                ],
                 result.approvalRequests.map((r) => [
                   r.id,
                   r.status,

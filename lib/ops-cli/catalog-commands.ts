@@ -22,19 +22,34 @@ type Deps = Pick<Dependencies, 'catalog' | 'productImages'>;
  * is reported by row and field. The pictures are uploaded, then the products written.
  * Products left out of the file stay as they are.
  */
-export async function importCatalog(deps: Deps, options: { file: string }) {
+async function importCatalog(deps: Deps, options: { file: string }) {
   let text: string;
   try {
     text = await readFile(options.file, 'utf8');
   } catch (error) {
-    throw new ValidationFailed([{ code: 'FILE_UNREADABLE', message: `cannot read ${options.file}: ${(error as Error).message}`, path: ['file'] }], `Cannot read ${options.file}`);
+    throw new ValidationFailed(
+      [
+        {
+          code: 'FILE_UNREADABLE',
+          message: `cannot read ${options.file}: ${(error as Error).message}`,
+          path: ['file'],
+        },
+      ],
+      `Cannot read ${options.file}`,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new ValidationFailed(
-      [{ code: 'MALFORMED_JSON', message: `${options.file} is not valid JSON: ${(error as Error).message}`, path: ['file'] }],
+      [
+        {
+          code: 'MALFORMED_JSON',
+          message: `${options.file} is not valid JSON: ${(error as Error).message}`,
+          path: ['file'],
+        },
+      ],
       `${options.file} is not valid JSON; nothing was imported`,
     );
   }
@@ -46,28 +61,43 @@ export async function importCatalog(deps: Deps, options: { file: string }) {
   });
   if (!parsed.ok) {
     const count = parsed.issues.length;
-    throw new ValidationFailed(parsed.issues, `${options.file} has ${count} problem${count === 1 ? '' : 's'}; nothing was imported`);
+    throw new ValidationFailed(
+      parsed.issues,
+      `${options.file} has ${count} problem${count === 1 ? '' : 's'}; nothing was imported`,
+    );
   }
   const active = parsed.products.filter((product) => product.active).length;
-  return { imported: parsed.products.length, active, inactive: parsed.products.length - active, productIds: parsed.products.map((p) => p.productId) };
+  return {
+    imported: parsed.products.length,
+    active,
+    inactive: parsed.products.length - active,
+    productIds: parsed.products.map((p) => p.productId),
+  };
 }
 
 /** `catalog list`: every product, inactive ones too, as the import file writes them. */
-export async function listCatalog(deps: Deps) {
+async function listCatalog(deps: Deps) {
   return { products: (await deps.catalog.listAll()).map(toProductRecord) };
 }
 
 export const catalogCommands: CommandTable = {
   'catalog import': defineCommand({
-    summary: 'Upsert the products of a JSON file by product_id, uploading their pictures; a file with any invalid row or picture changes nothing',
+    summary:
+      'Upsert the products of a JSON file by product_id, uploading their pictures; a file with any invalid row or picture changes nothing',
     options: {
-      file: { schema: FilePathOption, placeholder: 'FILE', description: 'A JSON array of products (docs/operations.md, "The catalog file")' },
+      file: {
+        schema: FilePathOption,
+        placeholder: 'FILE',
+        description: 'A JSON array of products (docs/operations.md, "The catalog file")',
+      },
     },
     async run(deps, options) {
       const result = await importCatalog(deps, options);
       return {
         json: result,
-        text: [`Imported ${result.imported} products (${result.active} active, ${result.inactive} inactive). Products not in the file are unchanged.`],
+        text: [
+          `Imported ${result.imported} products (${result.active} active, ${result.inactive} inactive). Products not in the file are unchanged.`,
+        ],
       };
     },
   }),
@@ -84,7 +114,15 @@ export const catalogCommands: CommandTable = {
             ? ['The catalog is empty.']
             : tableLines(
                 ['PRODUCT ID', 'NAME', 'CATEGORY', 'PRICE', 'UNIT', 'ACTIVE', 'IMAGE'],
-                result.products.map((p) => [p.product_id, p.name, p.category, formatUsd(toCents(p.price)), p.unit, String(p.active), p.image]),
+                result.products.map((p) => [
+                  p.product_id,
+                  p.name,
+                  p.category,
+                  formatUsd(toCents(p.price)),
+                  p.unit,
+                  String(p.active),
+                  p.image,
+                ]),
               ),
       };
     },

@@ -11,11 +11,23 @@
 import type { Dependencies } from '../../functions/container';
 import { ValidationFailed } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { DELIVERY_STATUSES, type DeliveryAttempt, DeliveryStatus, type DeliveryId } from '../../functions/webhooks/delivery';
+import {
+  DELIVERY_STATUSES,
+  type DeliveryAttempt,
+  DeliveryStatus,
+  type DeliveryId,
+} from '../../functions/webhooks/delivery';
 import type { DeliveryWithAttempts } from '../../functions/webhooks/webhook-admin';
 import { documentLines, fieldLines, NONE, tableLines } from './human-format';
 import { type CommandTable, defineCommand, UsageError } from './ops-command';
-import { DeliveryIdOption, DeliveryStatusOption, limitOption, PartnerIdOption, partnerOption, TimeOption } from './option-schemas';
+import {
+  DeliveryIdOption,
+  DeliveryStatusOption,
+  limitOption,
+  PartnerIdOption,
+  partnerOption,
+  TimeOption,
+} from './option-schemas';
 
 const MAX_LIMIT = 500;
 const DEFAULT_LIMIT = 50;
@@ -64,9 +76,13 @@ const summary = (delivery: DeliveryWithAttempts) =>
 export async function deliveriesList(deps: Dependencies, options: DeliveriesListOptions) {
   const status = options.status === undefined ? undefined : DeliveryStatus.safeParse(options.status);
   if (status && !status.success) {
-    throw new ValidationFailed(
-      [{ code: 'INVALID_VALUE', message: `status must be one of ${DeliveryStatus.options.join(', ')}`, path: ['status'] }],
-    );
+    throw new ValidationFailed([
+      {
+        code: 'INVALID_VALUE',
+        message: `status must be one of ${DeliveryStatus.options.join(', ')}`,
+        path: ['status'],
+      },
+    ]);
   }
   const deliveries = await deps.webhookAdmin.listDeliveries(options.partner as PartnerId, {
     status: status?.data,
@@ -95,7 +111,11 @@ export async function deliveriesReplay(deps: Dependencies, options: DeliveriesRe
     throw new UsageError('give either --delivery ID, or --partner ID --since TIME [--status STATUS]');
   }
   if (!single) {
-    const { deliveryIds } = await deps.webhookAdmin.replaySince(options.partner as PartnerId, options.since as Date, options.status);
+    const { deliveryIds } = await deps.webhookAdmin.replaySince(
+      options.partner as PartnerId,
+      options.since as Date,
+      options.status,
+    );
     return {
       partnerId: options.partner,
       since: (options.since as Date).toISOString(),
@@ -119,15 +139,27 @@ export async function deliveriesReplay(deps: Dependencies, options: DeliveriesRe
 const attemptResult = (attempt: DeliveryAttempt | undefined) =>
   !attempt ? NONE : attempt.statusCode !== undefined ? String(attempt.statusCode) : (attempt.error ?? 'failed');
 
-const deliveryOption = { schema: DeliveryIdOption, placeholder: 'ID', description: 'Delivery id (UUID), as deliveries list shows it' } as const;
+const deliveryOption = {
+  schema: DeliveryIdOption,
+  placeholder: 'ID',
+  description: 'Delivery id (UUID), as deliveries list shows it',
+} as const;
 
 export const deliveryCommands: CommandTable = {
   'deliveries list': defineCommand({
     summary: "List a partner's webhook deliveries, newest first, with their attempts",
     options: {
       partner: partnerOption,
-      status: { schema: DeliveryStatusOption.optional(), placeholder: 'STATUS', description: `Only deliveries in this state: ${DELIVERY_STATUSES.join(' | ')}` },
-      limit: { schema: limitOption(MAX_LIMIT).optional(), placeholder: 'N', description: `How many, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})` },
+      status: {
+        schema: DeliveryStatusOption.optional(),
+        placeholder: 'STATUS',
+        description: `Only deliveries in this state: ${DELIVERY_STATUSES.join(' | ')}`,
+      },
+      limit: {
+        schema: limitOption(MAX_LIMIT).optional(),
+        placeholder: 'N',
+        description: `How many, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})`,
+      },
     },
     async run(deps, options) {
       const result = await deliveriesList(deps, options);
@@ -135,9 +167,22 @@ export const deliveryCommands: CommandTable = {
         json: result,
         text:
           result.deliveries.length === 0
-            ? [`No deliveries for partner ${result.partnerId}${options.status ? ` with status ${options.status}` : ''}.`]
+            ? [
+                `No deliveries for partner ${result.partnerId}${options.status ? ` with status ${options.status}` : ''}.`,
+              ]
             : tableLines(
-                ['DELIVERY ID', 'EVENT', 'ORDER', 'STATUS', 'CHAIN', 'ATTEMPTS', 'LAST RESULT', 'NEXT ATTEMPT', 'ALERT', 'CREATED'],
+                [
+                  'DELIVERY ID',
+                  'EVENT',
+                  'ORDER',
+                  'STATUS',
+                  'CHAIN',
+                  'ATTEMPTS',
+                  'LAST RESULT',
+                  'NEXT ATTEMPT',
+                  'ALERT',
+                  'CREATED',
+                ],
                 result.deliveries.map((d) => [
                   d.deliveryId,
                   d.event,
@@ -182,7 +227,14 @@ export const deliveryCommands: CommandTable = {
             ? ['No attempts yet.']
             : tableLines(
                 ['CHAIN', 'ATTEMPT', 'AT', 'RESULT', 'LATENCY', 'URL'],
-                delivery.attempts.map((a) => [String(a.chain), String(a.attempt), a.attemptedAt, attemptResult(a), `${a.latencyMs} ms`, a.url]),
+                delivery.attempts.map((a) => [
+                  String(a.chain),
+                  String(a.attempt),
+                  a.attemptedAt,
+                  attemptResult(a),
+                  `${a.latencyMs} ms`,
+                  a.url,
+                ]),
               )),
           '',
           // Every field of every attempt (the table abbreviates), as --json has them.
@@ -197,12 +249,25 @@ export const deliveryCommands: CommandTable = {
   }),
 
   'deliveries replay': defineCommand({
-    summary: 'Send a delivery again now (same id and body, a new chain of attempts); or all of a partner\'s since a time',
+    summary:
+      "Send a delivery again now (same id and body, a new chain of attempts); or all of a partner's since a time",
     options: {
       delivery: { ...deliveryOption, schema: DeliveryIdOption.optional() },
-      partner: { schema: PartnerIdOption.optional(), placeholder: 'ID', description: 'Partner id (UUID): replay its deliveries created since --since' },
-      since: { schema: TimeOption.optional(), placeholder: 'TIME', description: 'With --partner: created at or after this ISO 8601 time' },
-      status: { schema: DeliveryStatusOption.optional(), placeholder: 'STATUS', description: `With --partner: only deliveries in this state: ${DELIVERY_STATUSES.join(' | ')}` },
+      partner: {
+        schema: PartnerIdOption.optional(),
+        placeholder: 'ID',
+        description: 'Partner id (UUID): replay its deliveries created since --since',
+      },
+      since: {
+        schema: TimeOption.optional(),
+        placeholder: 'TIME',
+        description: 'With --partner: created at or after this ISO 8601 time',
+      },
+      status: {
+        schema: DeliveryStatusOption.optional(),
+        placeholder: 'STATUS',
+        description: `With --partner: only deliveries in this state: ${DELIVERY_STATUSES.join(' | ')}`,
+      },
     },
     async run(deps, options) {
       const result = await deliveriesReplay(deps, options);

@@ -6,7 +6,9 @@ export function fieldLines(fields: readonly (readonly [label: string, value: str
 }
 
 export function tableLines(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   return [header, ...rows].map((row) =>
     header
       .map((_, column) => (row[column] ?? '').padEnd(widths[column] ?? 0))
@@ -37,7 +39,9 @@ export function documentLines(document: Record<string, unknown>, indent = ''): s
       return [
         `${indent}${label}:`,
         ...value.flatMap((item, index) =>
-          isRecord(item) ? [`${indent}  [${index + 1}]`, ...documentLines(item, `${indent}    `)] : [`${indent}  [${index + 1}] ${scalarText(item)}`],
+          isRecord(item)
+            ? [`${indent}  [${index + 1}]`, ...documentLines(item, `${indent}    `)]
+            : [`${indent}  [${index + 1}] ${scalarText(item)}`],
         ),
       ];
     }

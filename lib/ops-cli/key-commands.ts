@@ -3,7 +3,11 @@ import { fieldLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
 import { KeyIdOption, partnerOption, ScopesOption } from './option-schemas';
 
-const keyOption = { schema: KeyIdOption, placeholder: 'KEY_ID', description: 'Key id (key_<uuid>), as partner show lists' } as const;
+const keyOption = {
+  schema: KeyIdOption,
+  placeholder: 'KEY_ID',
+  description: 'Key id (key_<uuid>), as partner show lists',
+} as const;
 
 const issuedKeyText = (issued: { apiKey: string; keyId: string }, note: string) => [
   ...fieldLines([
@@ -38,7 +42,13 @@ export const keyCommands: CommandTable = {
       await deps.partnerAdmin.requirePartner(options.partner);
       const issued = await deps.partnerAdmin.rotateKey(options.partner, options.key);
       const json = { apiKey: issued.apiKey, keyId: issued.keyId };
-      return { json, text: issuedKeyText(json, `Key ${options.key} is revoked. Store the new API key now: it cannot be shown again.`) };
+      return {
+        json,
+        text: issuedKeyText(
+          json,
+          `Key ${options.key} is revoked. Store the new API key now: it cannot be shown again.`,
+        ),
+      };
     },
   }),
 

@@ -17,8 +17,9 @@ type LogLine = Record<string, unknown>;
 const LINK_FIELDS = ['requestId', 'eventId', 'deliveryId'] as const;
 
 /** Every JSON line of the file, in order; a line that is not JSON (a crash's stack) is skipped. */
-export function readLogLines(file: string): LogLine[] {
-  if (!existsSync(file)) throw new NotFound(`No log file ${file}: start the local stack with npm start (it writes one)`);
+function readLogLines(file: string): LogLine[] {
+  if (!existsSync(file))
+    throw new NotFound(`No log file ${file}: start the local stack with npm start (it writes one)`);
   return readFileSync(file, 'utf8')
     .split('\n')
     .flatMap((text) => {
@@ -40,14 +41,21 @@ const isMetricsLine = (line: LogLine) => typeof line._aws === 'object' && line._
  * fan-out's and dispatcher's lines of its events, the request's own lines before it knew
  * the order).
  */
-export function traceOrder(lines: readonly LogLine[], orderId: string): LogLine[] {
+function traceOrder(lines: readonly LogLine[], orderId: string): LogLine[] {
   const logLines = lines.filter((line) => !isMetricsLine(line));
-  const linked = Object.fromEntries(LINK_FIELDS.map((field) => [field, new Set<unknown>()])) as Record<(typeof LINK_FIELDS)[number], Set<unknown>>;
+  const linked = Object.fromEntries(LINK_FIELDS.map((field) => [field, new Set<unknown>()])) as Record<
+    (typeof LINK_FIELDS)[number],
+    Set<unknown>
+  >;
   for (const line of logLines) {
     if (line.orderId !== orderId) continue;
     for (const field of LINK_FIELDS) if (line[field] !== undefined) linked[field].add(line[field]);
   }
-  return logLines.filter((line) => line.orderId === orderId || LINK_FIELDS.some((field) => line[field] !== undefined && linked[field].has(line[field])));
+  return logLines.filter(
+    (line) =>
+      line.orderId === orderId ||
+      LINK_FIELDS.some((field) => line[field] !== undefined && linked[field].has(line[field])),
+  );
 }
 
 const text = (value: unknown) => (value === undefined || value === null ? NONE : String(value));
@@ -75,7 +83,7 @@ function traceText(lines: readonly LogLine[]): string[] {
   );
 }
 
-export interface MetricSummary {
+interface MetricSummary {
   readonly metric: string;
   readonly dimensions: string;
   readonly unit: string;
@@ -86,13 +94,19 @@ export interface MetricSummary {
 }
 
 /** Nearest-rank percentile of sorted values. */
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 
 /** The EMF lines since `since` (epoch ms), by metric and dimensions: counts summed, durations' p50 and p99. */
-export function summarizeMetrics(lines: readonly LogLine[], since: number): MetricSummary[] {
+function summarizeMetrics(lines: readonly LogLine[], since: number): MetricSummary[] {
   const found = new Map<string, { metric: string; dimensions: string; unit: string; values: number[] }>();
   for (const line of lines) {
-    const aws = line._aws as { Timestamp?: number; CloudWatchMetrics?: { Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] } | undefined;
+    const aws = line._aws as
+      | {
+          Timestamp?: number;
+          CloudWatchMetrics?: { Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[];
+        }
+      | undefined;
     if (!aws?.CloudWatchMetrics || (aws.Timestamp ?? 0) < since) continue;
     for (const directive of aws.CloudWatchMetrics) {
       const names = [...new Set(directive.Dimensions.flat())].filter((name) => name !== 'service');
@@ -111,15 +125,27 @@ export function summarizeMetrics(lines: readonly LogLine[], since: number): Metr
     .map(({ metric, dimensions, unit, values }) => {
       if (unit === 'Count') return { metric, dimensions, unit, count: values.reduce((sum, v) => sum + v, 0) };
       const sorted = [...values].sort((a, b) => a - b);
-      return { metric, dimensions, unit, count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+      return {
+        metric,
+        dimensions,
+        unit,
+        count: sorted.length,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+      };
     });
 }
 
-const fileOption = { schema: FilePathOption.optional(), placeholder: 'PATH', description: `The log file (default ${LOCAL_LOG_FILE})` } as const;
+const fileOption = {
+  schema: FilePathOption.optional(),
+  placeholder: 'PATH',
+  description: `The log file (default ${LOCAL_LOG_FILE})`,
+} as const;
 
 export const logCommands: CommandTable = {
   'order trace': defineCommand({
-    summary: "Every log line of one order's story, from the request that placed it to each webhook attempt (local stack's log)",
+    summary:
+      "Every log line of one order's story, from the request that placed it to each webhook attempt (local stack's log)",
     options: { order: { schema: OrderIdOption, placeholder: 'ID', description: 'Order id' }, file: fileOption },
     localOnly: true,
     withoutStack: true,
@@ -132,7 +158,11 @@ export const logCommands: CommandTable = {
   metrics: defineCommand({
     summary: 'Counts and p50/p99 of each metric the local stack published (its EMF lines)',
     options: {
-      since: { schema: DurationOption.optional(), placeholder: 'DURATION', description: 'How far back, e.g. 10m, 1h (default 10m)' },
+      since: {
+        schema: DurationOption.optional(),
+        placeholder: 'DURATION',
+        description: 'How far back, e.g. 10m, 1h (default 10m)',
+      },
       file: fileOption,
     },
     localOnly: true,
@@ -143,11 +173,14 @@ export const logCommands: CommandTable = {
       const ms = (value: number | undefined) => (value === undefined ? NONE : String(Math.round(value)));
       return {
         json: summary,
-        text: summary.length === 0
-          ? ['No metrics in that time']
-          : tableLines(['metric', 'dimensions', 'count', 'p50 ms', 'p99 ms'], summary.map((s) => [s.metric, s.dimensions || NONE, String(s.count), ms(s.p50), ms(s.p99)])),
+        text:
+          summary.length === 0
+            ? ['No metrics in that time']
+            : tableLines(
+                ['metric', 'dimensions', 'count', 'p50 ms', 'p99 ms'],
+                summary.map((s) => [s.metric, s.dimensions || NONE, String(s.count), ms(s.p50), ms(s.p99)]),
+              ),
       };
     },
   }),
 };
-

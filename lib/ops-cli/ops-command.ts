@@ -18,10 +18,10 @@ export interface OptionSpec<S extends z.core.$ZodType = z.core.$ZodType> {
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
-export type OptionValues<O extends OptionSpecs> = { readonly [K in keyof O]: z.output<O[K]['schema']> };
+type OptionValues<O extends OptionSpecs> = { readonly [K in keyof O]: z.output<O[K]['schema']> };
 
 /** What a command produced: the document printed for `--json`, and the lines printed for people otherwise. */
-export interface CommandOutput {
+interface CommandOutput {
   readonly json: unknown;
   readonly text: readonly string[];
 }
@@ -42,7 +42,8 @@ export interface OpsCommand<O extends OptionSpecs = OptionSpecs> {
 export type CommandTable = Readonly<Record<string, OpsCommand>>;
 
 /** Types a command's `run` options from its option specs. */
-export const defineCommand = <O extends OptionSpecs>(command: OpsCommand<O>): OpsCommand => command as unknown as OpsCommand;
+export const defineCommand = <O extends OptionSpecs>(command: OpsCommand<O>): OpsCommand =>
+  command as unknown as OpsCommand;
 
 /**
  * The options given do not go together (e.g. `deliveries replay` with both `--delivery`

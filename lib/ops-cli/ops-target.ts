@@ -78,7 +78,8 @@ async function deployedTarget(stage: Stage, logger: Logger): Promise<OpsTarget> 
   const environment = ENVIRONMENTS[stage];
   const aws = createAwsClients();
   const queueUrls = await resolveQueueUrls(aws, environment.resourcePrefix).catch((error: Error) => {
-    if (error.message === 'Region is missing') throw new Error('AWS region is missing: set AWS_REGION (or use a profile with a region)');
+    if (error.message === 'Region is missing')
+      throw new Error('AWS region is missing: set AWS_REGION (or use a profile with a region)');
     throw error;
   });
   const config: RuntimeConfig = loadRuntimeConfig(functionEnvironment(environment, { queueUrls }));

@@ -40,7 +40,10 @@ export const KeyIdOption = z
   .min(1)
   .toLowerCase()
   .pipe(z.string())
-  .refine((id) => KEY_ID.test(id), { message: 'must be a key id (key_<uuid>, as partner show lists them)', params: { code: 'INVALID_FORMAT' } })
+  .refine((id) => KEY_ID.test(id), {
+    message: 'must be a key id (key_<uuid>, as partner show lists them)',
+    params: { code: 'INVALID_FORMAT' },
+  })
   .transform((id) => id as ApiKeyId);
 
 /** `organization:write,session:write`: at least one scope, each one of `SCOPES`. */
@@ -49,7 +52,11 @@ export const ScopesOption = z.string({ error: requiredField }).transform((raw, c
   const unknown = names.filter((name) => !Scope.safeParse(name).success);
   if (names.length === 0 || unknown.length > 0) {
     const got = unknown.length > 0 ? ` (not scopes: ${unknown.map((name) => JSON.stringify(name)).join(', ')})` : '';
-    ctx.addIssue({ code: 'custom', message: `must list scopes from ${SCOPES.join(', ')}${got}`, params: { code: 'INVALID_VALUE' } });
+    ctx.addIssue({
+      code: 'custom',
+      message: `must list scopes from ${SCOPES.join(', ')}${got}`,
+      params: { code: 'INVALID_VALUE' },
+    });
     return z.NEVER;
   }
   return [...new Set(names)] as Scope[];
@@ -95,7 +102,7 @@ function canonicalOrigin(value: string): string | undefined {
 }
 
 /** Profile ids are the UUIDs setup returned (`profile.id`); stored lower case. */
-export const ProfileIdOption = uuidOption().transform((id) => id as ProfileId);
+const ProfileIdOption = uuidOption().transform((id) => id as ProfileId);
 
 /** Delivery ids are the UUIDs `deliveries list` shows (`X-Service-Delivery-ID`); stored lower case. */
 export const DeliveryIdOption = uuidOption().transform((id) => id as DeliveryId);
@@ -115,8 +122,13 @@ export const EventKindsOption = z.string({ error: requiredField }).transform((ra
   const kinds = commaSeparated(raw);
   const unknown = kinds.filter((kind) => !WebhookEventKind.safeParse(kind).success);
   if (kinds.length === 0 || unknown.length > 0) {
-    const got = unknown.length > 0 ? ` (not event kinds: ${unknown.map((kind) => JSON.stringify(kind)).join(', ')})` : '';
-    ctx.addIssue({ code: 'custom', message: `must list event kinds from ${WEBHOOK_EVENT_KINDS.join(', ')}${got}`, params: { code: 'INVALID_VALUE' } });
+    const got =
+      unknown.length > 0 ? ` (not event kinds: ${unknown.map((kind) => JSON.stringify(kind)).join(', ')})` : '';
+    ctx.addIssue({
+      code: 'custom',
+      message: `must list event kinds from ${WEBHOOK_EVENT_KINDS.join(', ')}${got}`,
+      params: { code: 'INVALID_VALUE' },
+    });
     return z.NEVER;
   }
   return [...new Set(kinds)] as WebhookEventKind[];
@@ -142,14 +154,18 @@ export const OrderIdOption = z.uuid({ error: requiredField }).transform((id) => 
 
 const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86400 };
 /** The longest overlap a rotation may keep an old secret signing. */
-export const MAX_OVERLAP_SECONDS = 30 * 86400;
+const MAX_OVERLAP_SECONDS = 30 * 86400;
 
 /** `24h`, `30m`, `90s`, `7d` (`0s`: no overlap), as whole seconds. */
 export const DurationOption = z.string({ error: requiredField }).transform((raw, ctx) => {
   const match = /^(\d+)([smhd])$/.exec(raw.trim());
   const seconds = match ? Number(match[1]) * (DURATION_UNITS[match[2] as string] as number) : Number.NaN;
   if (!(seconds >= 0 && seconds <= MAX_OVERLAP_SECONDS)) {
-    ctx.addIssue({ code: 'custom', message: 'must be a duration like 24h, 30m or 90s, at most 30d', params: { code: 'INVALID_VALUE' } });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be a duration like 24h, 30m or 90s, at most 30d',
+      params: { code: 'INVALID_VALUE' },
+    });
     return z.NEVER;
   }
   return seconds;
@@ -170,4 +186,8 @@ export const EmailOption = optionalEmail();
 export const partnerOption = { schema: PartnerIdOption, placeholder: 'ID', description: 'Partner id (UUID)' } as const;
 
 /** `--profile PROFILE_ID`: the profile `id` setup returned. */
-export const profileOption = { schema: ProfileIdOption, placeholder: 'PROFILE_ID', description: 'Profile id (UUID), as setup returned it' } as const;
+export const profileOption = {
+  schema: ProfileIdOption,
+  placeholder: 'PROFILE_ID',
+  description: 'Profile id (UUID), as setup returned it',
+} as const;

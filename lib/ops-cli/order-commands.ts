@@ -47,7 +47,7 @@ async function allOrdersOf(deps: Deps, organization: Organization): Promise<Orde
 }
 
 /** `order list --partner ID [--org INTERNAL_ORG_ID]`: the partner's orders (or one organization's), newest first. */
-export async function listOrders(deps: Deps, options: { partner: string; org?: string | undefined }) {
+async function listOrders(deps: Deps, options: { partner: string; org?: string | undefined }) {
   const partner = await deps.partners.getPartner(options.partner as PartnerId);
   if (!partner) throw new NotFound(`No partner ${options.partner}`);
   let organizations: Organization[];
@@ -65,7 +65,7 @@ export async function listOrders(deps: Deps, options: { partner: string; org?: s
 }
 
 /** `order show --order ID`. */
-export async function showOrder(deps: Deps, options: { order: string }) {
+async function showOrder(deps: Deps, options: { order: string }) {
   return view(await requireOrder(deps, options.order));
 }
 
@@ -73,12 +73,20 @@ export async function showOrder(deps: Deps, options: { order: string }) {
  * `order <action> --order ID [...]`: the change, with its webhook, as the sandbox API
  * makes it, for the order's own partner. Options are the API's fields in kebab case.
  */
-export async function changeOrder(deps: Deps, action: OrderAction, options: { order: string; input: Record<string, unknown> }) {
+async function changeOrder(
+  deps: Deps,
+  action: OrderAction,
+  options: { order: string; input: Record<string, unknown> },
+) {
   const order = await requireOrder(deps, options.order);
   return view(await deps.orderService.transition(order.id, action, options.input, { partnerId: order.partnerId }));
 }
 
-const orderOption = { schema: OrderIdOption, placeholder: 'ID', description: 'Order id (UUID), as order list shows it' } as const;
+const orderOption = {
+  schema: OrderIdOption,
+  placeholder: 'ID',
+  description: 'Order id (UUID), as order list shows it',
+} as const;
 const text = (placeholder: string, description: string, required: boolean) =>
   ({ schema: required ? z.string() : z.string().optional(), placeholder, description }) as const;
 /** Dollars, e.g. `12.50`; the domain checks it is positive, has at most two decimals and is at most the total. */
@@ -86,7 +94,10 @@ const amountOption = {
   schema: z
     .string()
     .trim()
-    .refine((value) => /^\d+(\.\d{1,2})?$/.test(value), { message: 'must be a dollar amount like 12.50', params: { code: 'INVALID_AMOUNT' } })
+    .refine((value) => /^\d+(\.\d{1,2})?$/.test(value), {
+      message: 'must be a dollar amount like 12.50',
+      params: { code: 'INVALID_AMOUNT' },
+    })
     .transform(Number)
     .optional(),
   placeholder: 'AMOUNT',
@@ -105,8 +116,14 @@ const ACTION_OPTIONS: Record<OrderAction, { summary: string; options: OptionSpec
       'estimated-delivery': text('ISO_DATE', 'ISO 8601 date-time with offset, e.g. 2026-12-01T17:00:00Z', true),
     },
   },
-  deliver: { summary: 'Record the delivery of a shipped order (sends order.delivered)', options: { signature: text('NAME', 'Who signed for it', true) } },
-  cancel: { summary: 'Cancel a pending or confirmed order (sends order.cancelled)', options: { reason: text('TEXT', 'Why, shown to the partner', false) } },
+  deliver: {
+    summary: 'Record the delivery of a shipped order (sends order.delivered)',
+    options: { signature: text('NAME', 'Who signed for it', true) },
+  },
+  cancel: {
+    summary: 'Cancel a pending or confirmed order (sends order.cancelled)',
+    options: { reason: text('TEXT', 'Why, shown to the partner', false) },
+  },
   refund: {
     summary: 'Refund a delivered order (sends order.refunded)',
     options: { amount: amountOption, reason: text('TEXT', 'Why, shown to the partner', false) },
@@ -128,14 +145,32 @@ const orderTextLines = (order: OrderView & { partner_id: string }): string[] => 
     ['partnerId', order.partner_id],
     ['partnerOrgId', order.partner_org_id],
     ['userEmail', order.user_email],
-    ['shipTo', [order.shipping_address.line1, order.shipping_address.line2, order.shipping_address.city, `${order.shipping_address.state} ${order.shipping_address.zip}`].filter(Boolean).join(', ')],
+    [
+      'shipTo',
+      [
+        order.shipping_address.line1,
+        order.shipping_address.line2,
+        order.shipping_address.city,
+        `${order.shipping_address.state} ${order.shipping_address.zip}`,
+      ]
+        .filter(Boolean)
+        .join(', '),
+    ],
     ['subtotal', formatUsd(toCents(order.subtotal))],
     ['tax', formatUsd(toCents(order.tax))],
     ['shipping', formatUsd(toCents(order.shipping))],
     ['total', formatUsd(toCents(order.total))],
-    ['tracking', order.tracking_number === undefined ? NONE : `${order.carrier} ${order.tracking_number} ${order.tracking_url}`],
+    [
+      'tracking',
+      order.tracking_number === undefined ? NONE : `${order.carrier} ${order.tracking_number} ${order.tracking_url}`,
+    ],
     ['signature', order.signature ?? NONE],
-    ['refunded', order.amount_refunded === undefined ? NONE : `${formatUsd(toCents(order.amount_refunded))} of ${formatUsd(toCents(order.total))} (${order.refunds?.length ?? 1} refund${(order.refunds?.length ?? 1) === 1 ? '' : 's'})`],
+    [
+      'refunded',
+      order.amount_refunded === undefined
+        ? NONE
+        : `${formatUsd(toCents(order.amount_refunded))} of ${formatUsd(toCents(order.total))} (${order.refunds?.length ?? 1} refund${(order.refunds?.length ?? 1) === 1 ? '' : 's'})`,
+    ],
     ['createdAt', order.created_at],
   ]),
   '',
@@ -157,7 +192,14 @@ const actionCommand = (action: OrderAction) =>
     async run(deps, options) {
       const values = options as Record<string, unknown> & { order: string };
       const result = await changeOrder(deps, action, { order: values.order, input: toInput(values) });
-      return { json: result, text: [...orderTextLines(result), '', `The partner's ${`order.${result.status === 'pending' ? 'created' : result.status}`} webhook is queued.`] };
+      return {
+        json: result,
+        text: [
+          ...orderTextLines(result),
+          '',
+          `The partner's ${`order.${result.status === 'pending' ? 'created' : result.status}`} webhook is queued.`,
+        ],
+      };
     },
   });
 
@@ -166,7 +208,11 @@ export const orderCommands: CommandTable = {
     summary: "List a partner's orders, or one organization's, newest first",
     options: {
       partner: partnerOption,
-      org: { schema: z.string().trim().min(1).optional(), placeholder: 'INTERNAL_ORG_ID', description: "Only this organization's orders" },
+      org: {
+        schema: z.string().trim().min(1).optional(),
+        placeholder: 'INTERNAL_ORG_ID',
+        description: "Only this organization's orders",
+      },
     },
     async run(deps, options) {
       const result = await listOrders(deps, options);
@@ -177,7 +223,14 @@ export const orderCommands: CommandTable = {
             ? [`Partner ${result.partnerId} has no orders${options.org === undefined ? '' : ` in ${options.org}`}.`]
             : tableLines(
                 ['ORDER ID', 'INTERNAL ORG ID', 'STATUS', 'TOTAL', 'ITEMS', 'CREATED'],
-                result.orders.map((o) => [o.id, o.partner_org_id, o.status, formatUsd(toCents(o.total)), String(o.items.length), o.created_at]),
+                result.orders.map((o) => [
+                  o.id,
+                  o.partner_org_id,
+                  o.status,
+                  formatUsd(toCents(o.total)),
+                  String(o.items.length),
+                  o.created_at,
+                ]),
               ),
       };
     },

@@ -34,7 +34,10 @@ export async function orderEventPublish(deps: Dependencies, options: OrderEventO
     );
   }
   // Asked before publishing, so this copy's own fan-out can never be mistaken for an earlier one.
-  const earlier = options.eventId === undefined ? undefined : await deps.webhookAdmin.deliveryOfEvent(options.partner as PartnerId, options.eventId);
+  const earlier =
+    options.eventId === undefined
+      ? undefined
+      : await deps.webhookAdmin.deliveryOfEvent(options.partner as PartnerId, options.eventId);
   const published = await deps.orderEvents.publish({
     partnerId: options.partner as PartnerId,
     event: options.event,
@@ -55,19 +58,33 @@ export async function orderEventPublish(deps: Dependencies, options: OrderEventO
 
 export const orderEventCommands: CommandTable = {
   'order-event': defineCommand({
-    summary: "Raw test tool: publish a made-up order event (no order is created or changed), so the partner's webhook fires",
+    summary:
+      "Raw test tool: publish a made-up order event (no order is created or changed), so the partner's webhook fires",
     options: {
       partner: partnerOption,
-      event: { schema: OrderEventKindOption, placeholder: 'KIND', description: `The event kind: ${ORDER_EVENT_KINDS.join(', ')}` },
-      data: { schema: JsonDataOption, placeholder: 'JSON|@FILE', description: "The event's data (docs/webhooks.md), as JSON or @path/to/file.json" },
+      event: {
+        schema: OrderEventKindOption,
+        placeholder: 'KIND',
+        description: `The event kind: ${ORDER_EVENT_KINDS.join(', ')}`,
+      },
+      data: {
+        schema: JsonDataOption,
+        placeholder: 'JSON|@FILE',
+        description: "The event's data (docs/webhooks.md), as JSON or @path/to/file.json",
+      },
       'event-id': {
         schema: EventIdOption.optional(),
         placeholder: 'ID',
-        description: 'The producer\'s event id (default: a new UUID); publishing an id again delivers nothing new',
+        description: "The producer's event id (default: a new UUID); publishing an id again delivers nothing new",
       },
     },
     async run(deps, options) {
-      const result = await orderEventPublish(deps, { partner: options.partner, event: options.event, data: options.data, eventId: options['event-id'] });
+      const result = await orderEventPublish(deps, {
+        partner: options.partner,
+        event: options.event,
+        data: options.data,
+        eventId: options['event-id'],
+      });
       return {
         json: result,
         text: [

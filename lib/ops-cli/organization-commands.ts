@@ -7,7 +7,14 @@
 import type { Dependencies } from '../../functions/container';
 import type { Address } from '../../functions/domain/addresses/address';
 import { NotFound } from '../../functions/domain/errors';
-import { isActive, type Organization, type Profile, type ProfileId, roleOf, type ShippingLocation } from '../../functions/domain/organizations/organization';
+import {
+  isActive,
+  type Organization,
+  type Profile,
+  type ProfileId,
+  roleOf,
+  type ShippingLocation,
+} from '../../functions/domain/organizations/organization';
 import { formatUsd } from '../../functions/domain/money';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { documentLines, fieldLines, NONE, tableLines } from './human-format';
@@ -65,13 +72,21 @@ const profileSummary = (profile: Profile) => ({
 /** `profile disable --partner ID --profile PROFILE_ID` (ProfileAdmin.disable). */
 export async function disableProfile(deps: Deps, options: { partner: string; profile: string }) {
   const result = await deps.profileAdmin.disable(options.partner as PartnerId, options.profile as ProfileId);
-  return { ...profileSummary(result.profile), disabledUserId: result.disabledUserId ?? null, alreadyDisabled: result.alreadyDisabled };
+  return {
+    ...profileSummary(result.profile),
+    disabledUserId: result.disabledUserId ?? null,
+    alreadyDisabled: result.alreadyDisabled,
+  };
 }
 
 /** `profile enable --partner ID --profile PROFILE_ID` (ProfileAdmin.enable). */
 export async function enableProfile(deps: Deps, options: { partner: string; profile: string }) {
   const result = await deps.profileAdmin.enable(options.partner as PartnerId, options.profile as ProfileId);
-  return { ...profileSummary(result.profile), enabledUserId: result.enabledUserId, alreadyEnabled: result.alreadyEnabled };
+  return {
+    ...profileSummary(result.profile),
+    enabledUserId: result.enabledUserId,
+    alreadyEnabled: result.alreadyEnabled,
+  };
 }
 
 async function profileView(deps: Deps, profile: Profile) {
@@ -132,7 +147,11 @@ export const organizationCommands: CommandTable = {
     summary: 'Show one organization with its profiles (and their identity users) and shipping locations',
     options: {
       partner: partnerOption,
-      org: { schema: InternalOrgIdOption, placeholder: 'INTERNAL_ORG_ID', description: "The partner's internalOrgId of the organization" },
+      org: {
+        schema: InternalOrgIdOption,
+        placeholder: 'INTERNAL_ORG_ID',
+        description: "The partner's internalOrgId of the organization",
+      },
     },
     async run(deps, options) {
       const result = await showOrganization(deps, options);
@@ -172,7 +191,14 @@ export const organizationCommands: CommandTable = {
             ? ['No shipping locations.']
             : tableLines(
                 ['LOCATION ID', 'INTERNAL LOCATION ID', 'NAME', 'DEFAULT', 'ACTIVE', 'ADDRESS'],
-                locations.map((l) => [l.id, l.internalShippingLocationId, l.name, String(l.isDefault), String(l.isActive), addressText(l.address)]),
+                locations.map((l) => [
+                  l.id,
+                  l.internalShippingLocationId,
+                  l.name,
+                  String(l.isDefault),
+                  String(l.isActive),
+                  addressText(l.address),
+                ]),
               )),
           '',
           // Everything the summary and the tables abbreviate, field by field, as --json has it.

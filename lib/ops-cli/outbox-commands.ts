@@ -42,7 +42,8 @@ export async function outbox(deps: Dependencies, options: { readonly to?: string
 
 export const outboxCommands: CommandTable = {
   outbox: defineCommand({
-    summary: 'Show the e-mails (webhook failure alerts) the local SES stand-in captured, oldest first; local stack only',
+    summary:
+      'Show the e-mails (webhook failure alerts) the local SES stand-in captured, oldest first; local stack only',
     localOnly: true,
     options: { to: { schema: EmailOption, placeholder: 'EMAIL', description: 'Only e-mails to this address' } },
     async run(deps, options) {

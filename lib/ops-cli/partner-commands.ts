@@ -62,14 +62,20 @@ export const partnerCommands: CommandTable = {
             ? ['No partners.']
             : tableLines(
                 ['PARTNER ID', 'NAME', 'ALERT EMAIL', 'ALLOWED ORIGINS', 'CREATED'],
-                partners.map((p) => [p.partnerId, p.name, p.alertEmail ?? NONE, p.allowedOrigins.join(',') || NONE, p.createdAt]),
+                partners.map((p) => [
+                  p.partnerId,
+                  p.name,
+                  p.alertEmail ?? NONE,
+                  p.allowedOrigins.join(',') || NONE,
+                  p.createdAt,
+                ]),
               ),
       };
     },
   }),
 
   'partner show': defineCommand({
-    summary: "Show a partner and its API keys (never a key or its hash)",
+    summary: 'Show a partner and its API keys (never a key or its hash)',
     options: { partner: partnerOption },
     async run(deps, options) {
       const partner = partnerView(await deps.partnerAdmin.requirePartner(options.partner));
@@ -102,7 +108,11 @@ export const partnerCommands: CommandTable = {
     summary: "Replace the origins allowed to frame the embedded module ('' clears: the environment default applies)",
     options: {
       partner: partnerOption,
-      origins: { schema: OriginsOption, placeholder: 'ORIGIN,...', description: 'Comma-separated http(s) origins, e.g. https://app.partner.example' },
+      origins: {
+        schema: OriginsOption,
+        placeholder: 'ORIGIN,...',
+        description: 'Comma-separated http(s) origins, e.g. https://app.partner.example',
+      },
     },
     async run(deps, options) {
       await deps.partners.setAllowedOrigins(options.partner, options.origins);

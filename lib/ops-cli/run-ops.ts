@@ -40,9 +40,9 @@ export const COMMANDS: CommandTable = {
   ...outboxCommands,
 };
 
-export const EXIT_OK = 0;
+const EXIT_OK = 0;
 /** The command ran and failed: not found, an invalid option value, the store unreachable. */
-export const EXIT_FAILED = 1;
+const EXIT_FAILED = 1;
 /** The command line itself is wrong: nothing ran. (`--help` asked for is a success.) */
 export const EXIT_USAGE = 2;
 
@@ -86,7 +86,12 @@ export async function runOps(argv: readonly string[], io: OpsIo, commands: Comma
   const { name, command, rest } = found;
   let values: Record<string, unknown>;
   try {
-    values = parseArgs({ args: [...rest], options: parseArgsOptions(command), strict: true, allowPositionals: false }).values;
+    values = parseArgs({
+      args: [...rest],
+      options: parseArgsOptions(command),
+      strict: true,
+      allowPositionals: false,
+    }).values;
   } catch (error) {
     err(`Error: ${describeParseFailure(error as Error, command)}`);
     print(err, commandUsage(name, command));
@@ -105,12 +110,16 @@ export async function runOps(argv: readonly string[], io: OpsIo, commands: Comma
   // A required option left out is a usage error (nothing ran), like one given without its value.
   const missing = requiredOptionsMissing(command, given);
   if (missing.length > 0) {
-    err(`Error: ${missing.map((option) => `--${option} is required: give --${option} ${command.options[option]?.placeholder ?? 'VALUE'}`).join('; ')}`);
+    err(
+      `Error: ${missing.map((option) => `--${option} is required: give --${option} ${command.options[option]?.placeholder ?? 'VALUE'}`).join('; ')}`,
+    );
     print(err, commandUsage(name, command));
     return EXIT_USAGE;
   }
 
-  const schema = z.object(Object.fromEntries(Object.entries(command.options).map(([option, spec]) => [option, spec.schema])));
+  const schema = z.object(
+    Object.fromEntries(Object.entries(command.options).map(([option, spec]) => [option, spec.schema])),
+  );
   const options = schema.safeParse(given);
   if (!options.success) {
     err(`Error: ${toValidationIssues(options.error).map(optionMessage).join('; ')}`);
@@ -168,7 +177,9 @@ function findCommand(argv: readonly string[], commands: CommandTable) {
 
 function parseArgsOptions(command: OpsCommand): NonNullable<ParseArgsConfig['options']> {
   return {
-    ...Object.fromEntries(Object.entries(command.options).map(([option, spec]) => [option, { type: spec.type ?? 'string' }])),
+    ...Object.fromEntries(
+      Object.entries(command.options).map(([option, spec]) => [option, { type: spec.type ?? 'string' }]),
+    ),
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   };
@@ -203,7 +214,9 @@ function describeFailure(error: unknown): string {
   if (error instanceof ValidationFailed) {
     const issues = error.issues.map((issue) => issue.message);
     // Some domain messages already list their issues; say each problem once.
-    return issues.every((issue) => error.message.includes(issue)) ? firstLine(error.message) : `${error.message}: ${issues.join('; ')}`;
+    return issues.every((issue) => error.message.includes(issue))
+      ? firstLine(error.message)
+      : `${error.message}: ${issues.join('; ')}`;
   }
   if (error instanceof DomainError) return firstLine(error.message);
   if (error instanceof Error) {

@@ -79,7 +79,11 @@ export const sessionCommands: CommandTable = {
     summary: "List a partner's recent handshakes, newest first: issued, used or expired (never a token)",
     options: {
       partner: partnerOption,
-      limit: { schema: limitOption(MAX_LIMIT).optional(), placeholder: 'N', description: `How many, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})` },
+      limit: {
+        schema: limitOption(MAX_LIMIT).optional(),
+        placeholder: 'N',
+        description: `How many, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})`,
+      },
     },
     async run(deps, options) {
       const result = await listSessions(deps, options);
@@ -90,7 +94,15 @@ export const sessionCommands: CommandTable = {
             ? [`No recent handshakes for partner ${result.partnerId}.`]
             : tableLines(
                 ['SESSION ID', 'PROFILE ID', 'ORGANIZATION', 'STATE', 'CREATED', 'EXPIRES', 'USED'],
-                result.sessions.map((s) => [s.id, s.profileId, s.internalOrgId, s.state, s.createdAt, s.expiresAt, s.usedAt ?? NONE]),
+                result.sessions.map((s) => [
+                  s.id,
+                  s.profileId,
+                  s.internalOrgId,
+                  s.state,
+                  s.createdAt,
+                  s.expiresAt,
+                  s.usedAt ?? NONE,
+                ]),
               ),
       };
     },
@@ -111,7 +123,13 @@ export const sessionCommands: CommandTable = {
           ]),
           ...(result.revoked.length === 0
             ? []
-            : ['', ...tableLines(['SESSION ID', 'CREATED', 'LAST SEEN'], result.revoked.map((s) => [s.id, s.createdAt, s.lastSeenAt]))]),
+            : [
+                '',
+                ...tableLines(
+                  ['SESSION ID', 'CREATED', 'LAST SEEN'],
+                  result.revoked.map((s) => [s.id, s.createdAt, s.lastSeenAt]),
+                ),
+              ]),
           '',
           'Links not yet opened expire within 5 minutes; to block the user for good, run profile disable.',
         ],

@@ -16,7 +16,10 @@ const twoColumns = (rows: readonly (readonly [string, string])[]) => {
 
 const GLOBAL_OPTIONS: readonly (readonly [string, string])[] = [
   ['--json', 'Machine-readable JSON on stdout'],
-  ['--stage STAGE', 'production | sandbox: act on that deployed stack (default AWS credentials) instead of the local one'],
+  [
+    '--stage STAGE',
+    'production | sandbox: act on that deployed stack (default AWS credentials) instead of the local one',
+  ],
   ['--help', "This text, or a command's options"],
 ];
 

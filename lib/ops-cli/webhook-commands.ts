@@ -17,7 +17,13 @@ import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/webhooks
 import type { EndpointView, RequeuedDeliveries } from '../../functions/webhooks/webhook-admin';
 import { fieldLines, NONE } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
-import { DurationOption, EventKindsOption, partnerOption, WebhookSecretOption, WebhookUrlOption } from './option-schemas';
+import {
+  DurationOption,
+  EventKindsOption,
+  partnerOption,
+  WebhookSecretOption,
+  WebhookUrlOption,
+} from './option-schemas';
 
 /** A rotation's default overlap: a day for the partner to deploy the new secret. */
 const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
@@ -56,7 +62,7 @@ export interface WebhookSetResult extends ReturnType<typeof view> {
  * caches: stored at once; a dispatcher reads the secret again as soon as the endpoint it
  * reads (with every batch) names the new rotation.
  */
-export const SECRET_CHANGE_NOTE =
+const SECRET_CHANGE_NOTE =
   'The new secret is stored now; running dispatchers sign with it from their next batch (an attempt already in flight keeps the old one).';
 
 export async function webhookSet(deps: Dependencies, options: WebhookSetOptions): Promise<WebhookSetResult> {
@@ -92,7 +98,10 @@ export async function webhookShow(deps: Dependencies, options: { readonly partne
   return { ...view(endpoint), circuit: circuitView(endpoint) };
 }
 
-export async function webhookRotateSecret(deps: Dependencies, options: { readonly partner: string; readonly overlap?: number }) {
+export async function webhookRotateSecret(
+  deps: Dependencies,
+  options: { readonly partner: string; readonly overlap?: number },
+) {
   const overlap = options.overlap ?? DEFAULT_OVERLAP_SECONDS;
   const { endpoint, secret } = await deps.webhookAdmin.rotateSecret(options.partner as PartnerId, overlap);
   return {
@@ -112,24 +121,24 @@ const requeuedView = (result: RequeuedDeliveries, note: string) => ({
   note,
 });
 
-export async function webhookPause(deps: Dependencies, options: { readonly partner: string }) {
+async function webhookPause(deps: Dependencies, options: { readonly partner: string }) {
   return {
     ...view(await deps.webhookAdmin.pause(options.partner as PartnerId)),
     note: 'Deliveries are recorded and held, not sent, until webhook resume.',
   };
 }
 
-export async function webhookResume(deps: Dependencies, options: { readonly partner: string }) {
+async function webhookResume(deps: Dependencies, options: { readonly partner: string }) {
   const result = await deps.webhookAdmin.resume(options.partner as PartnerId);
   return requeuedView(result, `Sending again; ${result.deliveryIds.length} held deliveries queued, oldest first.`);
 }
 
-export async function webhookEnable(deps: Dependencies, options: { readonly partner: string }) {
+async function webhookEnable(deps: Dependencies, options: { readonly partner: string }) {
   const result = await deps.webhookAdmin.enable(options.partner as PartnerId);
   return requeuedView(result, `Sending again; ${result.deliveryIds.length} held deliveries queued, oldest first.`);
 }
 
-export async function webhookRemove(deps: Dependencies, options: { readonly partner: string }) {
+async function webhookRemove(deps: Dependencies, options: { readonly partner: string }) {
   const { cancelled } = await deps.webhookAdmin.remove(options.partner as PartnerId);
   return {
     partnerId: options.partner as PartnerId,
@@ -181,7 +190,11 @@ export const webhookCommands: CommandTable = {
     summary: "Set a partner's webhook URL and events; a generated signing secret is printed once",
     options: {
       partner: partnerOption,
-      url: { schema: WebhookUrlOption, placeholder: 'URL', description: 'Where deliveries are POSTed (production: HTTPS to a public host)' },
+      url: {
+        schema: WebhookUrlOption,
+        placeholder: 'URL',
+        description: 'Where deliveries are POSTed (production: HTTPS to a public host)',
+      },
       events: {
         schema: EventKindsOption.optional(),
         placeholder: 'KIND,...',
@@ -244,7 +257,8 @@ export const webhookCommands: CommandTable = {
   }),
 
   'webhook enable': defineCommand({
-    summary: 'Enable an endpoint the service disabled (410 Gone, sustained failure): send again, and send what was held, oldest first',
+    summary:
+      'Enable an endpoint the service disabled (410 Gone, sustained failure): send again, and send what was held, oldest first',
     options: { partner: partnerOption },
     async run(deps, options) {
       const result = await webhookEnable(deps, options);
@@ -253,7 +267,8 @@ export const webhookCommands: CommandTable = {
   }),
 
   'webhook remove': defineCommand({
-    summary: 'Delete the endpoint and its signing secrets; pending deliveries are cancelled (kept in the log, replayable)',
+    summary:
+      'Delete the endpoint and its signing secrets; pending deliveries are cancelled (kept in the log, replayable)',
     options: { partner: partnerOption },
     async run(deps, options) {
       const result = await webhookRemove(deps, options);

@@ -3,7 +3,14 @@
  * their own, e.g. one product of the catalog or one line of an order. Derived, never
  * written out, so they follow docs/openapi.json.
  */
-import type { ApprovalDecidedEvent, ApprovalRequest, CatalogProductList, Order, WebhookDelivery, WebhookDeliveryList } from './api-types.js';
+import type {
+  ApprovalDecidedEvent,
+  ApprovalRequest,
+  CatalogProductList,
+  Order,
+  WebhookDelivery,
+  WebhookDeliveryList,
+} from './api-types.js';
 
 export type CatalogProduct = CatalogProductList['data'][number];
 export type OrderStatus = Order['status'];

@@ -14,7 +14,10 @@ import {
 type Body = Record<string, unknown>;
 
 const isDetail = (value: unknown): value is ErrorDetail =>
-  typeof value === 'object' && value !== null && typeof (value as Body).code === 'string' && typeof (value as Body).message === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Body).code === 'string' &&
+  typeof (value as Body).message === 'string';
 
 /**
  * The typed error for an error response. Two body shapes arrive: the general one

@@ -52,7 +52,8 @@ export class HttpTransport {
       try {
         return (await this.attempt(request)) as T;
       } catch (error) {
-        if (!(error instanceof PartnerError) || retry >= this.policy.maxRetries || !mayRetry(error, request.retryable)) throw error;
+        if (!(error instanceof PartnerError) || retry >= this.policy.maxRetries || !mayRetry(error, request.retryable))
+          throw error;
         const retryAfter = error instanceof PartnerRateLimitError ? error.retryAfterSeconds : undefined;
         await this.sleep(retryDelayMs(this.policy, retry, Math.random, retryAfter));
       }
@@ -61,10 +62,13 @@ export class HttpTransport {
 
   private async attempt(request: ApiRequest): Promise<unknown> {
     const url = new URL(`${this.baseUrl}${request.path}`);
-    for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    for (const [name, value] of Object.entries(request.query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = {
       Accept: 'application/json',
-      ...(request.credential === 'bearer' ? { Authorization: `Bearer ${this.options.apiKey}` } : { 'X-API-Key': this.options.apiKey }),
+      ...(request.credential === 'bearer'
+        ? { Authorization: `Bearer ${this.options.apiKey}` }
+        : { 'X-API-Key': this.options.apiKey }),
       ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       ...request.headers,
     };
@@ -84,9 +88,15 @@ export class HttpTransport {
     } catch (error) {
       if (error instanceof PartnerError) throw error;
       if (controller.signal.aborted) {
-        throw new PartnerTimeoutError({ message: `No response from ${request.method} ${request.path} within ${this.timeoutMs} ms`, cause: error });
+        throw new PartnerTimeoutError({
+          message: `No response from ${request.method} ${request.path} within ${this.timeoutMs} ms`,
+          cause: error,
+        });
       }
-      throw new PartnerConnectionError({ message: `Could not reach the API for ${request.method} ${request.path}: ${(error as Error).message}`, cause: error });
+      throw new PartnerConnectionError({
+        message: `Could not reach the API for ${request.method} ${request.path}: ${(error as Error).message}`,
+        cause: error,
+      });
     } finally {
       clearTimeout(timer);
     }

@@ -19,7 +19,12 @@ export type Retryable =
   | 'on-rate-limit';
 
 /** Milliseconds before retry number `retry` (0-based), at least `retryAfterSeconds` when the API asked for it. */
-export function retryDelayMs(policy: RetryPolicy, retry: number, random: () => number, retryAfterSeconds?: number): number {
+export function retryDelayMs(
+  policy: RetryPolicy,
+  retry: number,
+  random: () => number,
+  retryAfterSeconds?: number,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
   const jittered = Math.floor(random() * ceiling);
   return retryAfterSeconds === undefined ? jittered : Math.max(retryAfterSeconds * 1000, jittered);

@@ -11,9 +11,11 @@ const root = new URL('../../', import.meta.url);
 function objectSchemas(schema: JsonObject, path = ''): { path: string; schema: JsonObject }[] {
   const found: { path: string; schema: JsonObject }[] = [];
   if (schema.type === 'object') found.push({ path: path || '(root)', schema });
-  for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonObject>)) found.push(...objectSchemas(property, `${path}.${name}`));
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonObject>))
+    found.push(...objectSchemas(property, `${path}.${name}`));
   if (schema.items) found.push(...objectSchemas(schema.items, `${path}[]`));
-  for (const alternative of (schema.anyOf ?? schema.oneOf ?? []) as JsonObject[]) found.push(...objectSchemas(alternative, path));
+  for (const alternative of (schema.anyOf ?? schema.oneOf ?? []) as JsonObject[])
+    found.push(...objectSchemas(alternative, path));
   return found;
 }
 
@@ -52,14 +54,22 @@ describe('the partner API document (docs/openapi.json)', () => {
   it('has examples that conform to their own schemas', () => {
     const problems: string[] = [];
     for (const { where, media } of responseSchemas()) {
-      const examples = media.examples ? Object.values(media.examples as Record<string, JsonObject>).map((example) => example.value) : [media.example];
+      const examples = media.examples
+        ? Object.values(media.examples as Record<string, JsonObject>).map((example) => example.value)
+        : [media.example];
       expect(examples.length, `${where} has no example`).toBeGreaterThan(0);
-      for (const example of examples) problems.push(...schemaProblems(media.schema, example).map((problem) => `${where}: ${problem}`));
+      for (const example of examples)
+        problems.push(...schemaProblems(media.schema, example).map((problem) => `${where}: ${problem}`));
     }
     for (const methods of Object.values(API_DOCUMENT.paths as Record<string, JsonObject>)) {
       for (const operation of Object.values(methods) as JsonObject[]) {
         const media = operation.requestBody?.content['application/json'];
-        if (media) problems.push(...schemaProblems(media.schema, media.example).map((problem) => `${operation.operationId} request: ${problem}`));
+        if (media)
+          problems.push(
+            ...schemaProblems(media.schema, media.example).map(
+              (problem) => `${operation.operationId} request: ${problem}`,
+            ),
+          );
       }
     }
     expect(problems).toEqual([]);
@@ -67,10 +77,14 @@ describe('the partner API document (docs/openapi.json)', () => {
 
   it('passes @redocly/cli lint with no errors, offline', async () => {
     // npm test runs `npm run lint:openapi` too; this keeps the check with the document's other tests.
-    const { stdout, stderr } = await promisify(execFile)('npx', ['--no-install', 'redocly', 'lint', '--config', 'redocly.yaml', 'docs/openapi.json'], {
-      cwd: root,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      'npx',
+      ['--no-install', 'redocly', 'lint', '--config', 'redocly.yaml', 'docs/openapi.json'],
+      {
+        cwd: root,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
     expect(`${stdout}${stderr}`).toMatch(/Your API description is valid/);
   });
 });

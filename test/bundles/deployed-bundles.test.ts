@@ -36,7 +36,12 @@ import { apiGatewayListener } from '../../lib/local-runtime/api-gateway-adapter'
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from '../../lib/local-runtime/queue-poller';
 import { createStreamConsumer, type StreamConsumer, type StreamLambda } from '../../lib/local-runtime/stream-poller';
 import { bundleInvoker, type BundleInvocation } from '../support/bundle-invoker';
-import { environmentFor, type SynthesizedApp, type SynthesizedFunction, synthesizeBundledApp } from '../support/synthesized-bundles';
+import {
+  environmentFor,
+  type SynthesizedApp,
+  type SynthesizedFunction,
+  synthesizeBundledApp,
+} from '../support/synthesized-bundles';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
@@ -91,14 +96,16 @@ const viaBundle =
   async (event) =>
     (await run<Awaited<ReturnType<HttpLambda>>>(name, event)).result ?? { statusCode: 502, body: 'no result' };
 
-const queueArn = (queue: QueueName) => `arn:aws:sqs:us-east-1:000000000000:${queueName(stack.config.RESOURCE_PREFIX, queue)}`;
+const queueArn = (queue: QueueName) =>
+  `arn:aws:sqs:us-east-1:000000000000:${queueName(stack.config.RESOURCE_PREFIX, queue)}`;
 const queueConsumer = (queue: QueueName, name: FunctionName): QueueConsumer =>
   createQueueConsumer({
     sqs: stack.deps.aws.sqs,
     queueUrl: stack.queueUrls[queue],
     queueArn: queueArn(queue),
     batchSize: QUEUES[queue].consumerBatchSize,
-    handler: (async (event) => (await run<Awaited<ReturnType<SqsLambda>>>(name, event)).result ?? undefined) satisfies SqsLambda,
+    handler: (async (event) =>
+      (await run<Awaited<ReturnType<SqsLambda>>>(name, event)).result ?? undefined) satisfies SqsLambda,
   });
 
 beforeAll(async () => {
@@ -106,7 +113,12 @@ beforeAll(async () => {
   invoke = bundleInvoker(app.outdir);
   stack = await startTestStack({ queuePollers: false });
   // The template's STRIPE_SECRET_NAME, under the test's prefix: the setup bundle reads its Stripe key from Secrets Manager.
-  await stack.deps.aws.secrets.send(new CreateSecretCommand({ Name: stripeSecretName(stack.config.RESOURCE_PREFIX), SecretString: LOCAL_STRIPE_SECRET_KEY }));
+  await stack.deps.aws.secrets.send(
+    new CreateSecretCommand({
+      Name: stripeSecretName(stack.config.RESOURCE_PREFIX),
+      SecretString: LOCAL_STRIPE_SECRET_KEY,
+    }),
+  );
   const routes = routesOn('sandbox').map((route) => ({
     method: route.method,
     path: route.path,
@@ -135,7 +147,11 @@ const call = (method: string, path: string, options: { headers?: Record<string, 
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
   });
 
-const requestLogOf = (fn: FunctionName) => invocations.filter((i) => i.fn === fn).at(-1)?.logs.find((line) => line.msg === 'api_request');
+const requestLogOf = (fn: FunctionName) =>
+  invocations
+    .filter((i) => i.fn === fn)
+    .at(-1)
+    ?.logs.find((line) => line.msg === 'api_request');
 
 describe('the synthesized bundles, run as Lambda runs them', () => {
   let partnerId: string;
@@ -144,9 +160,18 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
 
   it('setup provisions an organization through the bundle: 200, the Stripe customer from the key in Secrets Manager', async () => {
     ({ partnerId, apiKey } = await stack.createPartner());
-    const body = aSetupRequest().forOrg('bundle-org', 'Bundle Dental').forUser('bundle-user').withLocations(aLocation('dock', { isDefault: true })).build();
-    const response = await call('POST', '/v1/organizations/setup', { headers: { Authorization: `Bearer ${apiKey}`, 'Idempotency-Key': randomUUID() }, body });
-    const json = (await response.json()) as { data: { profile: { id: string }; organization: { paymentCustomerId: string } } };
+    const body = aSetupRequest()
+      .forOrg('bundle-org', 'Bundle Dental')
+      .forUser('bundle-user')
+      .withLocations(aLocation('dock', { isDefault: true }))
+      .build();
+    const response = await call('POST', '/v1/organizations/setup', {
+      headers: { Authorization: `Bearer ${apiKey}`, 'Idempotency-Key': randomUUID() },
+      body,
+    });
+    const json = (await response.json()) as {
+      data: { profile: { id: string }; organization: { paymentCustomerId: string } };
+    };
 
     expect(response.status).toBe(200);
     expect(json.data.organization.paymentCustomerId).toMatch(/^cus_/);
@@ -155,21 +180,33 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
   });
 
   it('log lines name failures by their stable names, not minified letters', async () => {
-    const unknownKey = await call('POST', '/v1/organizations/setup', { headers: { Authorization: `Bearer sk_test_${'x'.repeat(64)}` }, body: {} });
+    const unknownKey = await call('POST', '/v1/organizations/setup', {
+      headers: { Authorization: `Bearer sk_test_${'x'.repeat(64)}` },
+      body: {},
+    });
     expect(unknownKey.status).toBe(401);
     expect(requestLogOf('setup')).toMatchObject({ status: 401, failure: 'Unauthorized' });
 
-    const invalid = await call('POST', '/v1/organizations/setup', { headers: { Authorization: `Bearer ${apiKey}` }, body: { internalOrgId: '' } });
+    const invalid = await call('POST', '/v1/organizations/setup', {
+      headers: { Authorization: `Bearer ${apiKey}` },
+      body: { internalOrgId: '' },
+    });
     expect(invalid.status).toBe(400);
     expect(requestLogOf('setup')).toMatchObject({ status: 400, failure: 'ValidationFailed' });
 
-    const unknownProfile = await call('POST', '/v1/partner/handshake', { headers: { 'X-API-Key': apiKey }, body: { profile_id: randomUUID() } });
+    const unknownProfile = await call('POST', '/v1/partner/handshake', {
+      headers: { 'X-API-Key': apiKey },
+      body: { profile_id: randomUUID() },
+    });
     expect(unknownProfile.status).toBe(404);
     expect(requestLogOf('handshake')).toMatchObject({ status: 404, failure: 'ProfileNotFound' });
   });
 
   it('handshake and the embed host sign the user in: token redeemed for a cookie, then the page', async () => {
-    const handshake = await call('POST', '/v1/partner/handshake', { headers: { 'X-API-Key': apiKey }, body: { profile_id: profileId.toUpperCase() } });
+    const handshake = await call('POST', '/v1/partner/handshake', {
+      headers: { 'X-API-Key': apiKey },
+      body: { profile_id: profileId.toUpperCase() },
+    });
     expect(handshake.status).toBe(200);
     const { iframe_embed_url } = (await handshake.json()) as { iframe_embed_url: string };
     const embedUrl = new URL(iframe_embed_url);
@@ -178,7 +215,10 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     const redeemed = await call('GET', `${embedUrl.pathname}${embedUrl.search}`);
     expect(redeemed.status).toBe(303);
     expect(redeemed.headers.get('location')).not.toContain('session_key');
-    const cookie = redeemed.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = redeemed.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     expect(cookie).not.toBe('');
 
     const page = await call('GET', embedUrl.pathname, { headers: { Cookie: cookie } });
@@ -194,7 +234,8 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
   it('an order change travels stream → outbox relay → fan-out → dispatch to the partner’s endpoint, each a bundle', async () => {
     await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
     const profile = await stack.deps.organizations.getProfile(profileId as ProfileId);
-    const organization = profile && (await stack.deps.organizations.getOrganization(profile.partnerId, profile.internalOrgId));
+    const organization =
+      profile && (await stack.deps.organizations.getOrganization(profile.partnerId, profile.internalOrgId));
     if (!profile || !organization) throw new Error('the profile setup made is not stored');
     await stack.deps.cartService.add(profile.id, 'GLV-NIT-M-100' as ProductId, 2);
     // As a request of the orders API would: its id goes with the order's event to the attempt.
@@ -208,13 +249,20 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       streams: new DynamoDBStreamsClient(clientOptions(standIns.endpoints.dynamodb)),
       tableName: tableName(stack.config.RESOURCE_PREFIX, 'orders'),
       batchSize: ORDER_OUTBOX_BATCH_SIZE,
-      handler: (async (event) => (await run<Awaited<ReturnType<StreamLambda>>>('orderOutboxRelay', event)).result ?? undefined) satisfies StreamLambda,
+      handler: (async (event) =>
+        (await run<Awaited<ReturnType<StreamLambda>>>('orderOutboxRelay', event)).result ??
+        undefined) satisfies StreamLambda,
     });
     expect((await relay.pollOnce()).failed).toBe(0);
-    expect(invocations.at(-1)?.logs).toContainEqual(expect.objectContaining({ msg: 'order event relayed', event: 'order.created', partnerId }));
+    expect(invocations.at(-1)?.logs).toContainEqual(
+      expect.objectContaining({ msg: 'order event relayed', event: 'order.created', partnerId }),
+    );
 
     expect(await queueConsumer('orderEvents', 'orderFanout').pollOnce()).toMatchObject({ received: 1, failed: [] });
-    expect(await queueConsumer('webhookDeliveries', 'webhookDispatch').pollOnce({ waitSeconds: 1 })).toMatchObject({ received: 1, failed: [] });
+    expect(await queueConsumer('webhookDeliveries', 'webhookDispatch').pollOnce({ waitSeconds: 1 })).toMatchObject({
+      received: 1,
+      failed: [],
+    });
     // The dispatcher bundle's line (Powertools Logger) carries the placing request, the order and its Lambda invocation;
     // its EMF line (Powertools Metrics) counts the attempt.
     const dispatch = invocations.at(-1)!;
@@ -236,7 +284,11 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     );
     expect(dispatch.logs).toContainEqual(
       expect.objectContaining({
-        _aws: expect.objectContaining({ CloudWatchMetrics: [expect.objectContaining({ Namespace: 'PartnerEmbed', Dimensions: [['service', 'outcome']] })] }),
+        _aws: expect.objectContaining({
+          CloudWatchMetrics: [
+            expect.objectContaining({ Namespace: 'PartnerEmbed', Dimensions: [['service', 'outcome']] }),
+          ],
+        }),
         service: stack.config.RESOURCE_PREFIX,
         outcome: 'delivered',
         WebhookAttempts: 1,
@@ -245,26 +297,53 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
 
     const [webhook, ...more] = receiver.requests;
     expect(more).toEqual([]);
-    expect(JSON.parse(webhook!.rawBody.toString('utf8'))).toMatchObject({ event: 'order.created', data: { order_id: order.id } });
+    expect(JSON.parse(webhook!.rawBody.toString('utf8'))).toMatchObject({
+      event: 'order.created',
+      data: { order_id: order.id },
+    });
     expect(webhook!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
   });
 
   it('the approval expiry bundle, run as its EventBridge schedule runs it, expires a request undecided for 7 days', async () => {
     const profile = await stack.deps.organizations.getProfile(profileId as ProfileId);
-    const organization = profile && (await stack.deps.organizations.getOrganization(profile.partnerId, profile.internalOrgId));
+    const organization =
+      profile && (await stack.deps.organizations.getOrganization(profile.partnerId, profile.internalOrgId));
     if (!profile || !organization) throw new Error('the profile setup made is not stored');
     // The bundle reads the real clock, so the request is made 8 real days ago; the test clock then goes back to where it was.
     const before = stack.clock.now();
     stack.clock.set(new Date(Date.now() - 8 * 24 * 3600 * 1000));
     await stack.deps.cartService.add(profile.id, 'GLV-NIT-M-100' as ProductId, 1);
-    const request = await stack.deps.approvalService.submit({ partner: { id: profile.partnerId }, profile, organization });
+    const request = await stack.deps.approvalService.submit({
+      partner: { id: profile.partnerId },
+      profile,
+      organization,
+    });
     stack.clock.set(before);
 
-    const scheduled = { version: '0', id: randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: new Date().toISOString(), resources: [], detail: {} };
+    const scheduled = {
+      version: '0',
+      id: randomUUID(),
+      'detail-type': 'Scheduled Event',
+      source: 'aws.events',
+      time: new Date().toISOString(),
+      resources: [],
+      detail: {},
+    };
     const invocation = await run<{ expired: number }>('approvalExpiry', scheduled);
     expect(invocation.result).toEqual({ expired: 1 });
-    expect(invocation.logs).toContainEqual(expect.objectContaining({ level: 'info', msg: 'approval expiry sweep', expired: 1, approvalRequestIds: [request.id] }));
-    expect(await stack.deps.approvalService.get(request.id, { partnerId: profile.partnerId })).toMatchObject({ status: 'expired', decidedAt: request.expiresAt, version: 2 });
+    expect(invocation.logs).toContainEqual(
+      expect.objectContaining({
+        level: 'info',
+        msg: 'approval expiry sweep',
+        expired: 1,
+        approvalRequestIds: [request.id],
+      }),
+    );
+    expect(await stack.deps.approvalService.get(request.id, { partnerId: profile.partnerId })).toMatchObject({
+      status: 'expired',
+      decidedAt: request.expiresAt,
+      version: 2,
+    });
   });
 
   it('every API route’s bundle, sandbox routes included, refuses a request without a key: 401, logged as Unauthorized', async () => {
@@ -272,7 +351,10 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       const path = route.path.replace(/\{[^}]+\}/g, randomUUID());
       const response = await call(route.method, path, (route.method as string) === 'GET' ? {} : { body: {} });
       expect(response.status, `${route.method} ${route.path}`).toBe(401);
-      expect(requestLogOf(route.fn), `${route.method} ${route.path}`).toMatchObject({ status: 401, failure: 'Unauthorized' });
+      expect(requestLogOf(route.fn), `${route.method} ${route.path}`).toMatchObject({
+        status: 401,
+        failure: 'Unauthorized',
+      });
     }
   });
 
@@ -287,7 +369,10 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     const lines = readFileSync(setup.bundle, 'utf8').split('\n');
     const line = lines.findIndex((text) => text.includes('"api_request"'));
     const column = (lines[line] as string).indexOf('"api_request"');
-    const entry = new SourceMap(JSON.parse(readFileSync(`${setup.bundle}.map`, 'utf8')) as SourceMapPayload).findEntry(line, column);
+    const entry = new SourceMap(JSON.parse(readFileSync(`${setup.bundle}.map`, 'utf8')) as SourceMapPayload).findEntry(
+      line,
+      column,
+    );
     expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/api\/pipeline\/request-log\.ts$/);
   });
 
@@ -298,7 +383,8 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     // What `import('stripe')` finds from the handler: the bundle beside it (here the repository's copy further up would do too).
     expect(createRequire(setup.bundle).resolve('stripe')).toBe(beside);
     expect(readFileSync(beside, 'utf8')).toContain('api.stripe.com');
-    for (const fn of app.functions.filter((f) => f.name !== 'setup')) expect(existsSync(join(dirname(fn.bundle), 'node_modules')), fn.name).toBe(false);
+    for (const fn of app.functions.filter((f) => f.name !== 'setup'))
+      expect(existsSync(join(dirname(fn.bundle), 'node_modules')), fn.name).toBe(false);
   });
 
   it('ran every function the template has, and no bundle wrote to stderr', () => {

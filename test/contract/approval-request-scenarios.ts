@@ -37,19 +37,32 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
 
   /** A pending request of the office's buyer, through the sandbox order route. */
   async function aRequest(office: Office): Promise<string> {
-    const placed = await stackOf().post('/v1/sandbox/orders', { internal_user_id: office.buyer.profile.internalUserId, items: [{ product_id: PRODUCT_ID, quantity: 2 }] }, office.headers);
+    const placed = await stackOf().post(
+      '/v1/sandbox/orders',
+      { internal_user_id: office.buyer.profile.internalUserId, items: [{ product_id: PRODUCT_ID, quantity: 2 }] },
+      office.headers,
+    );
     expect(placed.status, placed.text).toBe(202);
     return placed.body.approval_request.id as string;
   }
 
-  const listPath = (office: Office, query = '') => `/v1/organizations/${office.internalOrgId}/approval-requests${query}`;
-  const decide = (office: Office, id: string, action: 'approve' | 'reject', body: unknown) => stackOf().post(`/v1/sandbox/approval-requests/${id}/${action}`, body, office.headers);
-  const byApprover = (office: Office, action: 'approve' | 'reject') => ({ internal_user_id: office.approver.profile.internalUserId, ...(action === 'reject' ? { reason: 'Over budget' } : {}) });
+  const listPath = (office: Office, query = '') =>
+    `/v1/organizations/${office.internalOrgId}/approval-requests${query}`;
+  const decide = (office: Office, id: string, action: 'approve' | 'reject', body: unknown) =>
+    stackOf().post(`/v1/sandbox/approval-requests/${id}/${action}`, body, office.headers);
+  const byApprover = (office: Office, action: 'approve' | 'reject') => ({
+    internal_user_id: office.approver.profile.internalUserId,
+    ...(action === 'reject' ? { reason: 'Over budget' } : {}),
+  });
 
   const keyWith = async (...scopes: ('organization:write' | 'session:write' | 'orders:read' | 'orders:write')[]) =>
     bearer((await stackOf().createPartner({ scopes })).apiKey);
 
-  async function rateLimited(endpoint: ApiEndpointName, limit: number, send: (office: Office) => Promise<TestResponse>) {
+  async function rateLimited(
+    endpoint: ApiEndpointName,
+    limit: number,
+    send: (office: Office) => Promise<TestResponse>,
+  ) {
     const office = await anOffice();
     await exhaustRateLimit(stackOf(), office.partnerId, endpoint, limit);
     return send(office);
@@ -57,8 +70,14 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
 
   async function withOrdersFailing(send: () => Promise<TestResponse>) {
     const stack = stackOf();
-    const plan = new FaultPlan((call) => call.service === 'dynamodb').when((call) => call.target.split('+').includes('orders'), 'fail');
-    const remove = injectAwsFaults(plan, stack.deps.aws.db, { service: 'dynamodb', prefix: stack.config.RESOURCE_PREFIX });
+    const plan = new FaultPlan((call) => call.service === 'dynamodb').when(
+      (call) => call.target.split('+').includes('orders'),
+      'fail',
+    );
+    const remove = injectAwsFaults(plan, stack.deps.aws.db, {
+      service: 'dynamodb',
+      prefix: stack.config.RESOURCE_PREFIX,
+    });
     try {
       return await send();
     } finally {
@@ -82,7 +101,11 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
           const id = await aRequest(office);
           const headers = { ...office.headers, 'Idempotency-Key': `contract-${action}` };
           await stackOf().post(`/v1/sandbox/approval-requests/${id}/${action}`, byApprover(office, action), headers);
-          const replay = await stackOf().post(`/v1/sandbox/approval-requests/${id}/${action}`, byApprover(office, action), headers);
+          const replay = await stackOf().post(
+            `/v1/sandbox/approval-requests/${id}/${action}`,
+            byApprover(office, action),
+            headers,
+          );
           expect(replay.headers.get('idempotent-replayed')).toBe('true');
           return replay;
         },
@@ -102,45 +125,95 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
         async () => {
           const office = await anOffice();
           const id = await aRequest(office);
-          await stackOf().deps.functions.setup.partnerUsers.update(office.partnerId, office.internalOrgId, office.approver.profile.internalUserId, { active: false });
+          await stackOf().deps.functions.setup.partnerUsers.update(
+            office.partnerId,
+            office.internalOrgId,
+            office.approver.profile.internalUserId,
+            { active: false },
+          );
           return decide(office, id, action, byApprover(office, action));
         },
       ],
-      ...(action === 'reject' ? ([['a reason over 500 characters', async () => decide(await anOffice(), randomUUID(), action, { internal_user_id: 'u-1', reason: 'x'.repeat(501) })]] as Scenario[]) : []),
+      ...(action === 'reject'
+        ? ([
+            [
+              'a reason over 500 characters',
+              async () =>
+                decide(await anOffice(), randomUUID(), action, { internal_user_id: 'u-1', reason: 'x'.repeat(501) }),
+            ],
+          ] as Scenario[])
+        : []),
     ],
-    401: [['no key', async () => stackOf().post(`/v1/sandbox/approval-requests/${randomUUID()}/${action}`, { internal_user_id: 'u-1', reason: 'r' })]],
+    401: [
+      [
+        'no key',
+        async () =>
+          stackOf().post(`/v1/sandbox/approval-requests/${randomUUID()}/${action}`, {
+            internal_user_id: 'u-1',
+            reason: 'r',
+          }),
+      ],
+    ],
     403: [
-      ['a key without orders:write', async () => stackOf().post(`/v1/sandbox/approval-requests/${randomUUID()}/${action}`, { internal_user_id: 'u-1', reason: 'r' }, await keyWith('orders:read'))],
+      [
+        'a key without orders:write',
+        async () =>
+          stackOf().post(
+            `/v1/sandbox/approval-requests/${randomUUID()}/${action}`,
+            { internal_user_id: 'u-1', reason: 'r' },
+            await keyWith('orders:read'),
+          ),
+      ],
       [
         'a buyer deciding (APPROVAL_FORBIDDEN)',
         async () => {
           const office = await anOffice();
-          return decide(office, await aRequest(office), action, { ...byApprover(office, action), internal_user_id: office.buyer.profile.internalUserId });
+          return decide(office, await aRequest(office), action, {
+            ...byApprover(office, action),
+            internal_user_id: office.buyer.profile.internalUserId,
+          });
         },
       ],
       [
         'an approver deciding its own request (SELF_APPROVAL_FORBIDDEN)',
         async () => {
           const office = await anOffice();
-          await stackOf().deps.functions.setup.partnerUsers.update(office.partnerId, office.internalOrgId, office.buyer.profile.internalUserId, { role: 'approver' });
-          return decide(office, await aRequest(office), action, { ...byApprover(office, action), internal_user_id: office.buyer.profile.internalUserId });
+          await stackOf().deps.functions.setup.partnerUsers.update(
+            office.partnerId,
+            office.internalOrgId,
+            office.buyer.profile.internalUserId,
+            { role: 'approver' },
+          );
+          return decide(office, await aRequest(office), action, {
+            ...byApprover(office, action),
+            internal_user_id: office.buyer.profile.internalUserId,
+          });
         },
       ],
     ],
     404: [
-      ['an unknown request', async () => {
-        const office = await anOffice();
-        return decide(office, randomUUID(), action, byApprover(office, action));
-      }],
-      ['an id that is not a UUID', async () => {
-        const office = await anOffice();
-        return decide(office, 'not-a-request', action, byApprover(office, action));
-      }],
+      [
+        'an unknown request',
+        async () => {
+          const office = await anOffice();
+          return decide(office, randomUUID(), action, byApprover(office, action));
+        },
+      ],
+      [
+        'an id that is not a UUID',
+        async () => {
+          const office = await anOffice();
+          return decide(office, 'not-a-request', action, byApprover(office, action));
+        },
+      ],
       [
         'no such user in the organization (PROFILE_NOT_FOUND)',
         async () => {
           const office = await anOffice();
-          return decide(office, await aRequest(office), action, { ...byApprover(office, action), internal_user_id: 'nobody' });
+          return decide(office, await aRequest(office), action, {
+            ...byApprover(office, action),
+            internal_user_id: 'nobody',
+          });
         },
       ],
     ],
@@ -161,7 +234,12 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
               async () => {
                 const office = await anOffice();
                 const id = await aRequest(office);
-                await stackOf().deps.functions.setup.partnerUsers.update(office.partnerId, office.internalOrgId, office.buyer.profile.internalUserId, { active: false });
+                await stackOf().deps.functions.setup.partnerUsers.update(
+                  office.partnerId,
+                  office.internalOrgId,
+                  office.buyer.profile.internalUserId,
+                  { active: false },
+                );
                 const response = await decide(office, id, action, byApprover(office, action));
                 expect(response.body.code).toBe('APPROVAL_CANNOT_BE_PLACED');
                 return response;
@@ -170,7 +248,15 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
           ] as Scenario[])
         : []),
     ],
-    429: [['over 100 a minute (approve and reject together)', async () => rateLimited('sandbox-approval-decision', 100, (office) => decide(office, randomUUID(), action, byApprover(office, action)))]],
+    429: [
+      [
+        'over 100 a minute (approve and reject together)',
+        async () =>
+          rateLimited('sandbox-approval-decision', 100, (office) =>
+            decide(office, randomUUID(), action, byApprover(office, action)),
+          ),
+      ],
+    ],
     500: [
       [
         'the order store down',
@@ -198,16 +284,22 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
             return response;
           },
         ],
-        ['an organization without requests', async () => {
-          const office = await anOffice();
-          return stackOf().get(listPath(office, '?status=pending'), office.headers);
-        }],
+        [
+          'an organization without requests',
+          async () => {
+            const office = await anOffice();
+            return stackOf().get(listPath(office, '?status=pending'), office.headers);
+          },
+        ],
       ],
       400: [
-        ['an unknown status', async () => {
-          const office = await anOffice();
-          return stackOf().get(listPath(office, '?status=maybe'), office.headers);
-        }],
+        [
+          'an unknown status',
+          async () => {
+            const office = await anOffice();
+            return stackOf().get(listPath(office, '?status=maybe'), office.headers);
+          },
+        ],
         [
           'starting_after of another organization',
           async () => {
@@ -218,23 +310,48 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
         ],
       ],
       401: [['no key', async () => stackOf().get('/v1/organizations/acme-1/approval-requests')]],
-      403: [['a key without orders:read', async () => stackOf().get('/v1/organizations/acme-1/approval-requests', await keyWith('orders:write'))]],
-      404: [
-        ['an unknown organization', async () => stackOf().get('/v1/organizations/nobody/approval-requests', (await anOffice()).headers)],
-        ["another partner's organization", async () => stackOf().get(listPath(await anOffice()), (await anOffice()).headers)],
+      403: [
+        [
+          'a key without orders:read',
+          async () => stackOf().get('/v1/organizations/acme-1/approval-requests', await keyWith('orders:write')),
+        ],
       ],
-      429: [['over 300 a minute', async () => rateLimited('approval-request-list', 300, (office) => stackOf().get(listPath(office), office.headers))]],
-      500: [['the order store down', async () => {
-        const office = await anOffice();
-        return withOrdersFailing(() => stackOf().get(listPath(office), office.headers));
-      }]],
+      404: [
+        [
+          'an unknown organization',
+          async () => stackOf().get('/v1/organizations/nobody/approval-requests', (await anOffice()).headers),
+        ],
+        [
+          "another partner's organization",
+          async () => stackOf().get(listPath(await anOffice()), (await anOffice()).headers),
+        ],
+      ],
+      429: [
+        [
+          'over 300 a minute',
+          async () =>
+            rateLimited('approval-request-list', 300, (office) => stackOf().get(listPath(office), office.headers)),
+        ],
+      ],
+      500: [
+        [
+          'the order store down',
+          async () => {
+            const office = await anOffice();
+            return withOrdersFailing(() => stackOf().get(listPath(office), office.headers));
+          },
+        ],
+      ],
     },
     'GET /v1/approval-requests/{approval_request_id}': {
       200: [
-        ['a pending request', async () => {
-          const office = await anOffice();
-          return stackOf().get(`/v1/approval-requests/${await aRequest(office)}`, office.headers);
-        }],
+        [
+          'a pending request',
+          async () => {
+            const office = await anOffice();
+            return stackOf().get(`/v1/approval-requests/${await aRequest(office)}`, office.headers);
+          },
+        ],
         [
           'an approved request',
           async () => {
@@ -246,20 +363,44 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
         ],
       ],
       401: [['no key', async () => stackOf().get(`/v1/approval-requests/${randomUUID()}`)]],
-      403: [['a key without orders:read', async () => stackOf().get(`/v1/approval-requests/${randomUUID()}`, await keyWith('orders:write'))]],
-      404: [
-        ['an unknown request', async () => stackOf().get(`/v1/approval-requests/${randomUUID()}`, (await anOffice()).headers)],
-        ["another partner's request", async () => stackOf().get(`/v1/approval-requests/${await aRequest(await anOffice())}`, (await anOffice()).headers)],
+      403: [
+        [
+          'a key without orders:read',
+          async () => stackOf().get(`/v1/approval-requests/${randomUUID()}`, await keyWith('orders:write')),
+        ],
       ],
-      429: [['over 300 a minute', async () => rateLimited('approval-request-get', 300, (office) => stackOf().get(`/v1/approval-requests/${randomUUID()}`, office.headers))]],
-      500: [['the order store down', async () => {
-        const office = await anOffice();
-        const id = await aRequest(office);
-        return withOrdersFailing(() => stackOf().get(`/v1/approval-requests/${id}`, office.headers));
-      }]],
+      404: [
+        [
+          'an unknown request',
+          async () => stackOf().get(`/v1/approval-requests/${randomUUID()}`, (await anOffice()).headers),
+        ],
+        [
+          "another partner's request",
+          async () =>
+            stackOf().get(`/v1/approval-requests/${await aRequest(await anOffice())}`, (await anOffice()).headers),
+        ],
+      ],
+      429: [
+        [
+          'over 300 a minute',
+          async () =>
+            rateLimited('approval-request-get', 300, (office) =>
+              stackOf().get(`/v1/approval-requests/${randomUUID()}`, office.headers),
+            ),
+        ],
+      ],
+      500: [
+        [
+          'the order store down',
+          async () => {
+            const office = await anOffice();
+            const id = await aRequest(office);
+            return withOrdersFailing(() => stackOf().get(`/v1/approval-requests/${id}`, office.headers));
+          },
+        ],
+      ],
     },
     'POST /v1/sandbox/approval-requests/{approval_request_id}/approve': decisionScenarios('approve'),
     'POST /v1/sandbox/approval-requests/{approval_request_id}/reject': decisionScenarios('reject'),
   };
 }
-

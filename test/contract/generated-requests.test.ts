@@ -15,7 +15,15 @@
 import { createGeneratorSync } from 'json-schema-faker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
-import { API_DOCUMENT, DOCUMENTED_ROUTES, type DocumentedRoute, type JsonObject, resolveRef, responseProblems, schemaProblems } from '../support/api-document';
+import {
+  API_DOCUMENT,
+  DOCUMENTED_ROUTES,
+  type DocumentedRoute,
+  type JsonObject,
+  resolveRef,
+  responseProblems,
+  schemaProblems,
+} from '../support/api-document';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
 
@@ -48,7 +56,8 @@ const ACTIVE_PRODUCTS = SEED_CATALOG.filter((product) => product.active).map((pr
 async function aPartnerWithAnOrder(security: string): Promise<KnownValues> {
   const partner = await stack.createPartner();
   const { profile, organization, locations } = await provisionProfile(stack.deps, partner.partnerId, aSetupBody());
-  const headers: Record<string, string> = security === 'headerApiKey' ? { 'X-API-Key': partner.apiKey } : { Authorization: `Bearer ${partner.apiKey}` };
+  const headers: Record<string, string> =
+    security === 'headerApiKey' ? { 'X-API-Key': partner.apiKey } : { Authorization: `Bearer ${partner.apiKey}` };
   const placed = await stack.post(
     '/v1/sandbox/orders',
     { profile_id: profile.id, items: [{ product_id: ACTIVE_PRODUCTS[0], quantity: 1 }] },
@@ -56,7 +65,10 @@ async function aPartnerWithAnOrder(security: string): Promise<KnownValues> {
   );
   expect(placed.status, placed.text).toBe(201);
   const colleague = aSetupBody({ internalOrgId: organization.internalOrgId });
-  const requester = await provisionProfile(stack.deps, partner.partnerId, { ...colleague, user: { ...colleague.user, orderLimit: 1 } as typeof colleague.user });
+  const requester = await provisionProfile(stack.deps, partner.partnerId, {
+    ...colleague,
+    user: { ...colleague.user, orderLimit: 1 } as typeof colleague.user,
+  });
   const requested = await stack.post(
     '/v1/sandbox/orders',
     { profile_id: requester.profile.id, items: [{ product_id: ACTIVE_PRODUCTS[0], quantity: 1 }] },
@@ -103,7 +115,8 @@ interface GeneratedRequest {
 }
 
 /** The operation's parameters, `$ref`s resolved. */
-const parametersOf = (route: DocumentedRoute): JsonObject[] => ((route.operation.parameters ?? []) as JsonObject[]).map(resolveRef);
+const parametersOf = (route: DocumentedRoute): JsonObject[] =>
+  ((route.operation.parameters ?? []) as JsonObject[]).map(resolveRef);
 
 const bodySchemaOf = (route: DocumentedRoute): JsonObject | undefined => {
   const media = route.operation.requestBody?.content?.['application/json'];
@@ -113,8 +126,14 @@ const bodySchemaOf = (route: DocumentedRoute): JsonObject | undefined => {
 /** The generated value with the known organization, user, order and products put in, where the request names them. */
 function withKnownValues(value: unknown, known: KnownValues, name?: string): unknown {
   // Items name products one each (each product at most once), as long as the catalog has enough.
-  if (Array.isArray(value)) return value.map((item, index) => (isObject(item) && 'product_id' in item && index < ACTIVE_PRODUCTS.length ? { ...item, product_id: ACTIVE_PRODUCTS[index] } : withKnownValues(item, known)));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withKnownValues(inner, known, key)]));
+  if (Array.isArray(value))
+    return value.map((item, index) =>
+      isObject(item) && 'product_id' in item && index < ACTIVE_PRODUCTS.length
+        ? { ...item, product_id: ACTIVE_PRODUCTS[index] }
+        : withKnownValues(item, known),
+    );
+  if (isObject(value))
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withKnownValues(inner, known, key)]));
   switch (name) {
     case 'internal_org_id':
       return known.internalOrgId;
@@ -136,7 +155,8 @@ function withKnownValues(value: unknown, known: KnownValues, name?: string): unk
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The rules the document states in words only, JSON Schema having no way to compare one
@@ -147,23 +167,43 @@ function breaksRuleInWords(body: unknown): string | undefined {
   const repeats = (values: unknown[]) => new Set(values).size < values.length;
   // `multipleOf: 0.01` is judged in binary floating point (6787728.100000001 passes it); the server reads the number's decimal text.
   const moreThanTwoDecimals = (value: unknown): boolean =>
-    typeof value === 'number' ? (String(value).split('.')[1] ?? '').length > 2 : isObject(value) || Array.isArray(value) ? Object.values(value).some(moreThanTwoDecimals) : false;
+    typeof value === 'number'
+      ? (String(value).split('.')[1] ?? '').length > 2
+      : isObject(value) || Array.isArray(value)
+        ? Object.values(value).some(moreThanTwoDecimals)
+        : false;
   if (moreThanTwoDecimals(body)) return 'an amount has more than two decimals in its decimal text';
   if (!isObject(body)) return undefined;
-  if (Array.isArray(body.items) && repeats(body.items.map((item) => (isObject(item) ? item.product_id : undefined)))) return 'a product_id repeats';
-  if (Array.isArray(body.shippingLocations) && repeats(body.shippingLocations.map((location) => (isObject(location) ? String(location.internalShippingLocationId).trim() : undefined)))) {
+  if (Array.isArray(body.items) && repeats(body.items.map((item) => (isObject(item) ? item.product_id : undefined))))
+    return 'a product_id repeats';
+  if (
+    Array.isArray(body.shippingLocations) &&
+    repeats(
+      body.shippingLocations.map((location) =>
+        isObject(location) ? String(location.internalShippingLocationId).trim() : undefined,
+      ),
+    )
+  ) {
     return 'an internalShippingLocationId repeats';
   }
   return undefined;
 }
 
-function generateRequests(route: DocumentedRoute, known: KnownValues, seed: number): { requests: GeneratedRequest[]; discarded: string[] } {
+function generateRequests(
+  route: DocumentedRoute,
+  known: KnownValues,
+  seed: number,
+): { requests: GeneratedRequest[]; discarded: string[] } {
   // Arrays of at most 3 keep requests small; json-schema-faker ignores maxContains, which 3 locations rarely break.
   const generator = createGeneratorSync({ seed, maxItems: 3 });
   const bodySchema = bodySchemaOf(route);
   const requests: GeneratedRequest[] = [];
   const discarded: string[] = [];
-  for (let attempt = 0; requests.length < REQUESTS_PER_OPERATION && attempt < REQUESTS_PER_OPERATION * 4; attempt += 1) {
+  for (
+    let attempt = 0;
+    requests.length < REQUESTS_PER_OPERATION && attempt < REQUESTS_PER_OPERATION * 4;
+    attempt += 1
+  ) {
     const useKnown = attempt % 2 === 1;
     const problems: string[] = [];
     let path = route.path;
@@ -173,7 +213,9 @@ function generateRequests(route: DocumentedRoute, known: KnownValues, seed: numb
       if (!parameter.required && attempt % 3 === 0) continue;
       let value = generator.generate(parameter.schema as JsonObject);
       if (useKnown) value = withKnownValues(value, known, parameter.name as string);
-      problems.push(...schemaProblems(parameter.schema, value).map((problem) => `${parameter.name as string}: ${problem}`));
+      problems.push(
+        ...schemaProblems(parameter.schema, value).map((problem) => `${parameter.name as string}: ${problem}`),
+      );
       const text = String(value);
       if (parameter.in === 'path') path = path.replace(`{${parameter.name as string}}`, encodeURIComponent(text));
       else if (parameter.in === 'query') query[parameter.name as string] = text;
@@ -183,7 +225,11 @@ function generateRequests(route: DocumentedRoute, known: KnownValues, seed: numb
     if (bodySchema) {
       body = generator.generate(bodySchema);
       if (useKnown) body = withKnownValues(body, known);
-      problems.push(...schemaProblems(route.operation.requestBody.content['application/json'].schema, body).map((problem) => `body: ${problem}`));
+      problems.push(
+        ...schemaProblems(route.operation.requestBody.content['application/json'].schema, body).map(
+          (problem) => `body: ${problem}`,
+        ),
+      );
       const broken = breaksRuleInWords(body);
       if (broken) problems.push(broken);
     }
@@ -198,15 +244,20 @@ async function send(route: DocumentedRoute, request: GeneratedRequest): Promise<
   const search = new URLSearchParams(request.query).toString();
   const path = `${request.path}${search ? `?${search}` : ''}`;
   if (route.method === 'get') return stack.get(path, request.headers);
-  return route.method === 'patch' ? stack.patch(path, request.body ?? {}, request.headers) : stack.post(path, request.body ?? {}, request.headers);
+  return route.method === 'patch'
+    ? stack.patch(path, request.body ?? {}, request.headers)
+    : stack.post(path, request.body ?? {}, request.headers);
 }
 
 /** A stable number per operation, so each has its own requests under one seed. */
-const operationSeed = (route: DocumentedRoute) => [...route.key].reduce((hash, character) => (hash * 31 + character.charCodeAt(0)) >>> 0, SEED);
+const operationSeed = (route: DocumentedRoute) =>
+  [...route.key].reduce((hash, character) => (hash * 31 + character.charCodeAt(0)) >>> 0, SEED);
 
 describe('requests generated from docs/openapi.json', () => {
   it('covers every operation of the document', () => {
-    expect(DOCUMENTED_ROUTES.length).toBe(Object.values(API_DOCUMENT.paths as JsonObject).flatMap((methods) => Object.keys(methods)).length);
+    expect(DOCUMENTED_ROUTES.length).toBe(
+      Object.values(API_DOCUMENT.paths as JsonObject).flatMap((methods) => Object.keys(methods)).length,
+    );
   });
 
   for (const route of DOCUMENTED_ROUTES) {
@@ -215,7 +266,10 @@ describe('requests generated from docs/openapi.json', () => {
       const known = await aPartnerWithAnOrder(security);
       const seed = operationSeed(route);
       const { requests, discarded } = generateRequests(route, known, seed);
-      expect(requests.length, `too few schema-valid requests (seed ${seed}); the generator missed: ${discarded.slice(0, 3).join(' | ')}`).toBe(REQUESTS_PER_OPERATION);
+      expect(
+        requests.length,
+        `too few schema-valid requests (seed ${seed}); the generator missed: ${discarded.slice(0, 3).join(' | ')}`,
+      ).toBe(REQUESTS_PER_OPERATION);
       const failures: string[] = [];
       for (const request of requests) {
         const response = await send(route, request);
@@ -223,7 +277,8 @@ describe('requests generated from docs/openapi.json', () => {
         if (refused) failures.push(`${JSON.stringify(request)} -> ${refused}`);
         else {
           const problems = responseProblems(route.key, response);
-          if (problems.length > 0) failures.push(`${JSON.stringify(request)} -> ${response.status} off the document: ${problems.join('; ')}`);
+          if (problems.length > 0)
+            failures.push(`${JSON.stringify(request)} -> ${response.status} off the document: ${problems.join('; ')}`);
         }
       }
       expect(failures, `seed ${seed} (GENERATED_REQUESTS_SEED=${SEED})`).toEqual([]);

@@ -20,7 +20,7 @@ export type Scenarios = Record<string, Record<number, Scenario[]>>;
 
 const PRODUCT_ID = SEED_CATALOG.find((product) => product.active)!.product_id;
 
-export const SHIPMENT = {
+const SHIPMENT = {
   tracking_number: '1Z999AA10123456784',
   carrier: 'UPS',
   tracking_url: 'https://track.example.com/1Z999AA10123456784',
@@ -56,7 +56,15 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
   type OrderingPartner = Awaited<ReturnType<typeof anOrderingPartner>>;
 
   const place = (partner: OrderingPartner, body: Record<string, unknown> = {}) =>
-    stackOf().post('/v1/sandbox/orders', { internal_user_id: partner.buyer.profile.internalUserId, items: [{ product_id: PRODUCT_ID, quantity: 2 }], ...body }, partner.headers);
+    stackOf().post(
+      '/v1/sandbox/orders',
+      {
+        internal_user_id: partner.buyer.profile.internalUserId,
+        items: [{ product_id: PRODUCT_ID, quantity: 2 }],
+        ...body,
+      },
+      partner.headers,
+    );
 
   const act = (partner: OrderingPartner, orderId: string, action: OrderAction, body: unknown = INPUT[action]) =>
     stackOf().post(`/v1/sandbox/orders/${orderId}/${action}`, body, partner.headers);
@@ -75,7 +83,11 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
     bearer((await stackOf().createPartner({ scopes })).apiKey);
 
   /** The partner's window for `endpoint` used up, so its next request is a 429. */
-  async function rateLimited(endpoint: ApiEndpointName, limit: number, send: (partner: OrderingPartner) => Promise<TestResponse>) {
+  async function rateLimited(
+    endpoint: ApiEndpointName,
+    limit: number,
+    send: (partner: OrderingPartner) => Promise<TestResponse>,
+  ) {
     const partner = await anOrderingPartner();
     await exhaustRateLimit(stackOf(), partner.partnerId, endpoint, limit);
     return send(partner);
@@ -84,8 +96,14 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
   /** `send` with the first storage call on `table` failing. */
   async function withStorageFailing(table: string, send: () => Promise<TestResponse>) {
     const stack = stackOf();
-    const plan = new FaultPlan((call) => call.service === 'dynamodb').when((call) => call.target.split('+').includes(table), 'fail');
-    const remove = injectAwsFaults(plan, stack.deps.aws.db, { service: 'dynamodb', prefix: stack.config.RESOURCE_PREFIX });
+    const plan = new FaultPlan((call) => call.service === 'dynamodb').when(
+      (call) => call.target.split('+').includes(table),
+      'fail',
+    );
+    const remove = injectAwsFaults(plan, stack.deps.aws.db, {
+      service: 'dynamodb',
+      prefix: stack.config.RESOURCE_PREFIX,
+    });
     try {
       return await send();
     } finally {
@@ -120,7 +138,10 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
                 'a tracking_url that is not https',
                 async () => {
                   const partner = await anOrderingPartner();
-                  return act(partner, await anOrder(partner, 'confirmed'), 'ship', { ...SHIPMENT, tracking_url: 'http://track.example.com/1' });
+                  return act(partner, await anOrder(partner, 'confirmed'), 'ship', {
+                    ...SHIPMENT,
+                    tracking_url: 'http://track.example.com/1',
+                  });
                 },
               ],
             ] as Scenario[])
@@ -139,7 +160,11 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
       ],
       401: [['no key', async () => stackOf().post(`/v1/sandbox/orders/${randomUUID()}/${action}`, INPUT[action])]],
       403: [
-        ['a key without orders:write', async () => stackOf().post(`/v1/sandbox/orders/${randomUUID()}/${action}`, INPUT[action], await keyWith('orders:read'))],
+        [
+          'a key without orders:write',
+          async () =>
+            stackOf().post(`/v1/sandbox/orders/${randomUUID()}/${action}`, INPUT[action], await keyWith('orders:read')),
+        ],
         [
           "another partner's order",
           async () => {
@@ -164,7 +189,12 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
           },
         ],
       ],
-      429: [['over 100 a minute (the five actions together)', async () => rateLimited('sandbox-order-transition', 100, (partner) => act(partner, randomUUID(), action))]],
+      429: [
+        [
+          'over 100 a minute (the five actions together)',
+          async () => rateLimited('sandbox-order-transition', 100, (partner) => act(partner, randomUUID(), action)),
+        ],
+      ],
       500: [
         [
           'the order store down',
@@ -180,14 +210,38 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
 
   return {
     'GET /v1/catalog/products': {
-      200: [['the active products', async () => stackOf().get('/v1/catalog/products', (await anOrderingPartner()).headers)]],
+      200: [
+        ['the active products', async () => stackOf().get('/v1/catalog/products', (await anOrderingPartner()).headers)],
+      ],
       401: [
         ['no key', async () => stackOf().get('/v1/catalog/products')],
-        ['the key in X-API-Key', async () => stackOf().get('/v1/catalog/products', { 'X-API-Key': (await anOrderingPartner()).apiKey })],
+        [
+          'the key in X-API-Key',
+          async () => stackOf().get('/v1/catalog/products', { 'X-API-Key': (await anOrderingPartner()).apiKey }),
+        ],
       ],
-      403: [['a key without orders:read', async () => stackOf().get('/v1/catalog/products', await keyWith('organization:write', 'session:write'))]],
-      429: [['over 60 a minute', async () => rateLimited('catalog-products', 60, (partner) => stackOf().get('/v1/catalog/products', partner.headers))]],
-      500: [['the catalog store down', async () => withStorageFailing('catalog', async () => stackOf().get('/v1/catalog/products', (await anOrderingPartner()).headers))]],
+      403: [
+        [
+          'a key without orders:read',
+          async () => stackOf().get('/v1/catalog/products', await keyWith('organization:write', 'session:write')),
+        ],
+      ],
+      429: [
+        [
+          'over 60 a minute',
+          async () =>
+            rateLimited('catalog-products', 60, (partner) => stackOf().get('/v1/catalog/products', partner.headers)),
+        ],
+      ],
+      500: [
+        [
+          'the catalog store down',
+          async () =>
+            withStorageFailing('catalog', async () =>
+              stackOf().get('/v1/catalog/products', (await anOrderingPartner()).headers),
+            ),
+        ],
+      ],
     },
     'GET /v1/orders': {
       200: [
@@ -197,7 +251,10 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
             const partner = await anOrderingPartner();
             await anOrder(partner);
             await anOrder(partner, 'shipped');
-            const response = await stackOf().get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}&limit=1`, partner.headers);
+            const response = await stackOf().get(
+              `/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}&limit=1`,
+              partner.headers,
+            );
             expect(response.body.has_more).toBe(true);
             return response;
           },
@@ -206,15 +263,24 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
           'an organization without orders',
           async () => {
             const partner = await anOrderingPartner();
-            return stackOf().get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}`, partner.headers);
+            return stackOf().get(
+              `/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}`,
+              partner.headers,
+            );
           },
         ],
       ],
       400: [
-        ['limit out of range', async () => {
-          const partner = await anOrderingPartner();
-          return stackOf().get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}&limit=101`, partner.headers);
-        }],
+        [
+          'limit out of range',
+          async () => {
+            const partner = await anOrderingPartner();
+            return stackOf().get(
+              `/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}&limit=101`,
+              partner.headers,
+            );
+          },
+        ],
         ['no internal_org_id', async () => stackOf().get('/v1/orders', (await anOrderingPartner()).headers)],
         [
           'starting_after of another organization',
@@ -222,99 +288,208 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
             const partner = await anOrderingPartner();
             const other = await provisionProfile(stackOf().deps, partner.partnerId, aSetupBody());
             const foreign = await place(partner, { internal_user_id: other.profile.internalUserId });
-            return stackOf().get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}&starting_after=${foreign.body.order.id}`, partner.headers);
+            return stackOf().get(
+              `/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}&starting_after=${foreign.body.order.id}`,
+              partner.headers,
+            );
           },
         ],
       ],
       401: [['no key', async () => stackOf().get('/v1/orders?internal_org_id=acme-1')]],
-      403: [['a key without orders:read', async () => stackOf().get('/v1/orders?internal_org_id=acme-1', await keyWith('orders:write'))]],
-      404: [['an unknown organization', async () => stackOf().get('/v1/orders?internal_org_id=nobody', (await anOrderingPartner()).headers)]],
-      429: [['over 300 a minute', async () => rateLimited('order-list', 300, (partner) => stackOf().get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}`, partner.headers))]],
+      403: [
+        [
+          'a key without orders:read',
+          async () => stackOf().get('/v1/orders?internal_org_id=acme-1', await keyWith('orders:write')),
+        ],
+      ],
+      404: [
+        [
+          'an unknown organization',
+          async () => stackOf().get('/v1/orders?internal_org_id=nobody', (await anOrderingPartner()).headers),
+        ],
+      ],
+      429: [
+        [
+          'over 300 a minute',
+          async () =>
+            rateLimited('order-list', 300, (partner) =>
+              stackOf().get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}`, partner.headers),
+            ),
+        ],
+      ],
       500: [
         [
           'the order store down',
           async () => {
             const partner = await anOrderingPartner();
-            return withStorageFailing('orders', () => stackOf().get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}`, partner.headers));
+            return withStorageFailing('orders', () =>
+              stackOf().get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}`, partner.headers),
+            );
           },
         ],
       ],
     },
     'GET /v1/orders/{order_id}': {
       200: [
-        ['a pending order', async () => {
-          const partner = await anOrderingPartner();
-          return stackOf().get(`/v1/orders/${await anOrder(partner)}`, partner.headers);
-        }],
-        ['a refunded order, with the fields of every status it reached', async () => {
-          const partner = await anOrderingPartner();
-          return stackOf().get(`/v1/orders/${await anOrder(partner, 'refunded')}`, partner.headers);
-        }],
-        ['a cancelled order', async () => {
-          const partner = await anOrderingPartner();
-          return stackOf().get(`/v1/orders/${await anOrder(partner, 'cancelled')}`, partner.headers);
-        }],
+        [
+          'a pending order',
+          async () => {
+            const partner = await anOrderingPartner();
+            return stackOf().get(`/v1/orders/${await anOrder(partner)}`, partner.headers);
+          },
+        ],
+        [
+          'a refunded order, with the fields of every status it reached',
+          async () => {
+            const partner = await anOrderingPartner();
+            return stackOf().get(`/v1/orders/${await anOrder(partner, 'refunded')}`, partner.headers);
+          },
+        ],
+        [
+          'a cancelled order',
+          async () => {
+            const partner = await anOrderingPartner();
+            return stackOf().get(`/v1/orders/${await anOrder(partner, 'cancelled')}`, partner.headers);
+          },
+        ],
       ],
       401: [['no key', async () => stackOf().get(`/v1/orders/${randomUUID()}`)]],
       403: [
-        ['a key without orders:read', async () => stackOf().get(`/v1/orders/${randomUUID()}`, await keyWith('orders:write'))],
-        ["another partner's order", async () => {
-          const orderId = await anOrder(await anOrderingPartner());
-          return stackOf().get(`/v1/orders/${orderId}`, (await anOrderingPartner()).headers);
-        }],
+        [
+          'a key without orders:read',
+          async () => stackOf().get(`/v1/orders/${randomUUID()}`, await keyWith('orders:write')),
+        ],
+        [
+          "another partner's order",
+          async () => {
+            const orderId = await anOrder(await anOrderingPartner());
+            return stackOf().get(`/v1/orders/${orderId}`, (await anOrderingPartner()).headers);
+          },
+        ],
       ],
       404: [
-        ['an unknown order', async () => stackOf().get(`/v1/orders/${randomUUID()}`, (await anOrderingPartner()).headers)],
-        ['an id that is not a UUID', async () => stackOf().get('/v1/orders/not-an-order', (await anOrderingPartner()).headers)],
+        [
+          'an unknown order',
+          async () => stackOf().get(`/v1/orders/${randomUUID()}`, (await anOrderingPartner()).headers),
+        ],
+        [
+          'an id that is not a UUID',
+          async () => stackOf().get('/v1/orders/not-an-order', (await anOrderingPartner()).headers),
+        ],
       ],
-      429: [['over 300 a minute', async () => rateLimited('order-get', 300, (partner) => stackOf().get(`/v1/orders/${randomUUID()}`, partner.headers))]],
-      500: [['the order store down', async () => {
-        const partner = await anOrderingPartner();
-        const orderId = await anOrder(partner);
-        return withStorageFailing('orders', () => stackOf().get(`/v1/orders/${orderId}`, partner.headers));
-      }]],
+      429: [
+        [
+          'over 300 a minute',
+          async () =>
+            rateLimited('order-get', 300, (partner) => stackOf().get(`/v1/orders/${randomUUID()}`, partner.headers)),
+        ],
+      ],
+      500: [
+        [
+          'the order store down',
+          async () => {
+            const partner = await anOrderingPartner();
+            const orderId = await anOrder(partner);
+            return withStorageFailing('orders', () => stackOf().get(`/v1/orders/${orderId}`, partner.headers));
+          },
+        ],
+      ],
     },
     'POST /v1/sandbox/orders': {
       201: [
         ['by internal_user_id', async () => place(await anOrderingPartner())],
-        ['by profile_id, to a named location', async () => {
-          const partner = await anOrderingPartner();
-          return place(partner, { internal_user_id: undefined, profile_id: partner.buyer.profile.id, internal_shipping_location_id: 'loc-main' });
-        }],
+        [
+          'by profile_id, to a named location',
+          async () => {
+            const partner = await anOrderingPartner();
+            return place(partner, {
+              internal_user_id: undefined,
+              profile_id: partner.buyer.profile.id,
+              internal_shipping_location_id: 'loc-main',
+            });
+          },
+        ],
       ],
       202: [
-        ["above the user's order limit: an approval request", async () => {
-          const partner = await anOrderingPartner();
-          await stackOf().deps.functions.setup.partnerUsers.update(partner.partnerId, partner.buyer.organization.internalOrgId, partner.buyer.profile.internalUserId, { orderLimit: 100 });
-          return place(partner);
-        }],
+        [
+          "above the user's order limit: an approval request",
+          async () => {
+            const partner = await anOrderingPartner();
+            await stackOf().deps.functions.setup.partnerUsers.update(
+              partner.partnerId,
+              partner.buyer.organization.internalOrgId,
+              partner.buyer.profile.internalUserId,
+              { orderLimit: 100 },
+            );
+            return place(partner);
+          },
+        ],
       ],
       400: [
         ['no items', async () => place(await anOrderingPartner(), { items: [] })],
         ['malformed JSON', async () => stackOf().post('/v1/sandbox/orders', '{', (await anOrderingPartner()).headers)],
-        ['an unknown product', async () => place(await anOrderingPartner(), { items: [{ product_id: 'NO-SUCH-SKU', quantity: 1 }] })],
-        ['an unknown shipping location', async () => place(await anOrderingPartner(), { internal_shipping_location_id: 'loc-9' })],
-        ['a disabled user', async () => {
-          const partner = await anOrderingPartner();
-          await stackOf().deps.profileAdmin.disable(partner.partnerId, partner.buyer.profile.id);
-          return place(partner);
-        }],
+        [
+          'an unknown product',
+          async () => place(await anOrderingPartner(), { items: [{ product_id: 'NO-SUCH-SKU', quantity: 1 }] }),
+        ],
+        [
+          'an unknown shipping location',
+          async () => place(await anOrderingPartner(), { internal_shipping_location_id: 'loc-9' }),
+        ],
+        [
+          'a disabled user',
+          async () => {
+            const partner = await anOrderingPartner();
+            await stackOf().deps.profileAdmin.disable(partner.partnerId, partner.buyer.profile.id);
+            return place(partner);
+          },
+        ],
       ],
-      401: [['no key', async () => stackOf().post('/v1/sandbox/orders', { internal_user_id: 'u-1', items: [{ product_id: PRODUCT_ID, quantity: 1 }] })]],
+      401: [
+        [
+          'no key',
+          async () =>
+            stackOf().post('/v1/sandbox/orders', {
+              internal_user_id: 'u-1',
+              items: [{ product_id: PRODUCT_ID, quantity: 1 }],
+            }),
+        ],
+      ],
       403: [
-        ['a key without orders:write', async () => stackOf().post('/v1/sandbox/orders', { internal_user_id: 'u-1', items: [{ product_id: PRODUCT_ID, quantity: 1 }] }, await keyWith('orders:read'))],
-        ["another partner's profile", async () => {
-          const owner = await anOrderingPartner();
-          return place(await anOrderingPartner(), { internal_user_id: undefined, profile_id: owner.buyer.profile.id });
-        }],
+        [
+          'a key without orders:write',
+          async () =>
+            stackOf().post(
+              '/v1/sandbox/orders',
+              { internal_user_id: 'u-1', items: [{ product_id: PRODUCT_ID, quantity: 1 }] },
+              await keyWith('orders:read'),
+            ),
+        ],
+        [
+          "another partner's profile",
+          async () => {
+            const owner = await anOrderingPartner();
+            return place(await anOrderingPartner(), {
+              internal_user_id: undefined,
+              profile_id: owner.buyer.profile.id,
+            });
+          },
+        ],
       ],
       404: [['an unknown user', async () => place(await anOrderingPartner(), { internal_user_id: 'nobody' })]],
       429: [['over 100 a minute', async () => rateLimited('sandbox-order-create', 100, (partner) => place(partner))]],
-      500: [['the order store down', async () => {
-        const partner = await anOrderingPartner();
-        return withStorageFailing('orders', () => place(partner));
-      }]],
+      500: [
+        [
+          'the order store down',
+          async () => {
+            const partner = await anOrderingPartner();
+            return withStorageFailing('orders', () => place(partner));
+          },
+        ],
+      ],
     },
-    ...Object.fromEntries(ORDER_ACTIONS.map((action) => [`POST /v1/sandbox/orders/{order_id}/${action}`, transitionScenarios(action)])),
+    ...Object.fromEntries(
+      ORDER_ACTIONS.map((action) => [`POST /v1/sandbox/orders/{order_id}/${action}`, transitionScenarios(action)]),
+    ),
   };
 }

@@ -39,10 +39,14 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
   }
   type Partner = Awaited<ReturnType<typeof aPartner>>;
 
-  const keyWithout = async () => bearer((await stackOf().createPartner({ scopes: ['session:write', 'orders:read'] })).apiKey);
+  const keyWithout = async () =>
+    bearer((await stackOf().createPartner({ scopes: ['session:write', 'orders:read'] })).apiKey);
 
   /** The window for `endpoint` used up, so the next request is a 429. */
-  async function rateLimited(endpoint: Parameters<typeof exhaustRateLimit>[2], send: (partner: Partner) => Promise<TestResponse>) {
+  async function rateLimited(
+    endpoint: Parameters<typeof exhaustRateLimit>[2],
+    send: (partner: Partner) => Promise<TestResponse>,
+  ) {
     const partner = await aPartner();
     await exhaustRateLimit(stackOf(), partner.partnerId, endpoint, 100);
     return send(partner);
@@ -52,10 +56,15 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
   async function withStoreDown(send: () => Promise<TestResponse>, reads = false) {
     const stack = stackOf();
     const plan = new FaultPlan((call) => call.service === 'dynamodb').when(
-      (call) => call.target.includes('organizations') && (reads ? call.operation === 'GetItem' : call.operation === 'TransactWriteItems'),
+      (call) =>
+        call.target.includes('organizations') &&
+        (reads ? call.operation === 'GetItem' : call.operation === 'TransactWriteItems'),
       'fail',
     );
-    const remove = injectAwsFaults(plan, stack.deps.aws.db, { service: 'dynamodb', prefix: stack.config.RESOURCE_PREFIX });
+    const remove = injectAwsFaults(plan, stack.deps.aws.db, {
+      service: 'dynamodb',
+      prefix: stack.config.RESOURCE_PREFIX,
+    });
     try {
       return await send();
     } finally {
@@ -73,75 +82,292 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
   ) {
     const pathParameters = Object.fromEntries(route.params.map((name) => [name, partner.params[name]]));
     const request = keyedRequest({ routeKey: route.routeKey, pathParameters }, body);
-    await stackOf().deps.functions.setup.idempotency.begin(`${endpoint}#${partner.partnerId}`, 'contract-in-flight', request);
+    await stackOf().deps.functions.setup.idempotency.begin(
+      `${endpoint}#${partner.partnerId}`,
+      'contract-in-flight',
+      request,
+    );
     return send({ ...partner.headers, 'Idempotency-Key': 'contract-in-flight' });
   }
 
   return {
     [`GET ${USER}`]: {
-      200: [['a user', async () => { const p = await aPartner(); return stackOf().get(p.userPath, p.headers); }]],
-      401: [['no key', async () => stackOf().get((await aPartner()).userPath)]],
-      403: [['a key without organization:write', async () => stackOf().get((await aPartner()).userPath, await keyWithout())]],
-      404: [
-        ['an unknown user', async () => { const p = await aPartner(); return stackOf().get(`${p.userPath}-nobody`, p.headers); }],
-        ["another partner's organization", async () => { const theirs = await aPartner(); const mine = await aPartner(); return stackOf().get(theirs.userPath, mine.headers); }],
+      200: [
+        [
+          'a user',
+          async () => {
+            const p = await aPartner();
+            return stackOf().get(p.userPath, p.headers);
+          },
+        ],
       ],
-      429: [['over 100 a minute', async () => rateLimited('organization-user-get', (p) => stackOf().get(p.userPath, p.headers))]],
-      500: [['the store down', async () => { const p = await aPartner(); return withStoreDown(() => stackOf().get(p.userPath, p.headers), true); }]],
+      401: [['no key', async () => stackOf().get((await aPartner()).userPath)]],
+      403: [
+        [
+          'a key without organization:write',
+          async () => stackOf().get((await aPartner()).userPath, await keyWithout()),
+        ],
+      ],
+      404: [
+        [
+          'an unknown user',
+          async () => {
+            const p = await aPartner();
+            return stackOf().get(`${p.userPath}-nobody`, p.headers);
+          },
+        ],
+        [
+          "another partner's organization",
+          async () => {
+            const theirs = await aPartner();
+            const mine = await aPartner();
+            return stackOf().get(theirs.userPath, mine.headers);
+          },
+        ],
+      ],
+      429: [
+        [
+          'over 100 a minute',
+          async () => rateLimited('organization-user-get', (p) => stackOf().get(p.userPath, p.headers)),
+        ],
+      ],
+      500: [
+        [
+          'the store down',
+          async () => {
+            const p = await aPartner();
+            return withStoreDown(() => stackOf().get(p.userPath, p.headers), true);
+          },
+        ],
+      ],
     },
     [`PATCH ${USER}`]: {
-      200: [['a new role and limit', async () => { const p = await aPartner(); return stackOf().patch(p.userPath, { role: 'approver', orderLimit: 250.5 }, p.headers); }]],
+      200: [
+        [
+          'a new role and limit',
+          async () => {
+            const p = await aPartner();
+            return stackOf().patch(p.userPath, { role: 'approver', orderLimit: 250.5 }, p.headers);
+          },
+        ],
+      ],
       400: [
-        ['field rules', async () => { const p = await aPartner(); return stackOf().patch(p.userPath, { user: { email: 'nope' }, orderLimit: 1.005 }, p.headers); }],
-        ['an empty body', async () => { const p = await aPartner(); return stackOf().patch(p.userPath, '', p.headers); }],
+        [
+          'field rules',
+          async () => {
+            const p = await aPartner();
+            return stackOf().patch(p.userPath, { user: { email: 'nope' }, orderLimit: 1.005 }, p.headers);
+          },
+        ],
+        [
+          'an empty body',
+          async () => {
+            const p = await aPartner();
+            return stackOf().patch(p.userPath, '', p.headers);
+          },
+        ],
       ],
       401: [['no key', async () => stackOf().patch((await aPartner()).userPath, { role: 'buyer' })]],
-      403: [['a key without organization:write', async () => stackOf().patch((await aPartner()).userPath, { role: 'buyer' }, await keyWithout())]],
-      404: [['an unknown organization', async () => { const p = await aPartner(); return stackOf().patch('/v1/organizations/nowhere/users/u-1', { role: 'buyer' }, p.headers); }]],
+      403: [
+        [
+          'a key without organization:write',
+          async () => stackOf().patch((await aPartner()).userPath, { role: 'buyer' }, await keyWithout()),
+        ],
+      ],
+      404: [
+        [
+          'an unknown organization',
+          async () => {
+            const p = await aPartner();
+            return stackOf().patch('/v1/organizations/nowhere/users/u-1', { role: 'buyer' }, p.headers);
+          },
+        ],
+      ],
       409: [
         [
           'IDEMPOTENCY_KEY_IN_USE',
           async () => {
             const p = await aPartner();
             const body = { active: false };
-            return inFlight('organization-user-update', p, { routeKey: `PATCH ${USER}`, params: ['internalOrgId', 'internalUserId'] }, (headers) => stackOf().patch(p.userPath, body, headers), body);
+            return inFlight(
+              'organization-user-update',
+              p,
+              { routeKey: `PATCH ${USER}`, params: ['internalOrgId', 'internalUserId'] },
+              (headers) => stackOf().patch(p.userPath, body, headers),
+              body,
+            );
           },
         ],
       ],
-      429: [['over 100 a minute', async () => rateLimited('organization-user-update', (p) => stackOf().patch(p.userPath, { role: 'buyer' }, p.headers))]],
-      500: [['the store down', async () => { const p = await aPartner(); return withStoreDown(() => stackOf().patch(p.userPath, { role: 'approver' }, p.headers)); }]],
+      429: [
+        [
+          'over 100 a minute',
+          async () =>
+            rateLimited('organization-user-update', (p) => stackOf().patch(p.userPath, { role: 'buyer' }, p.headers)),
+        ],
+      ],
+      500: [
+        [
+          'the store down',
+          async () => {
+            const p = await aPartner();
+            return withStoreDown(() => stackOf().patch(p.userPath, { role: 'approver' }, p.headers));
+          },
+        ],
+      ],
     },
     [`POST ${LOCATIONS}`]: {
-      201: [['a new default location', async () => { const p = await aPartner(); return stackOf().post(p.locationsPath, { ...NEW_LOCATION, isDefault: true }, p.headers); }]],
-      400: [['field rules', async () => { const p = await aPartner(); return stackOf().post(p.locationsPath, { ...NEW_LOCATION, address: { ...NEW_LOCATION.address, province: 'Ontario' } }, p.headers); }]],
-      401: [['no key', async () => stackOf().post((await aPartner()).locationsPath, NEW_LOCATION)]],
-      403: [['a key without organization:write', async () => stackOf().post((await aPartner()).locationsPath, NEW_LOCATION, await keyWithout())]],
-      404: [["another partner's organization", async () => { const theirs = await aPartner(); const mine = await aPartner(); return stackOf().post(theirs.locationsPath, NEW_LOCATION, mine.headers); }]],
-      409: [
-        ['SHIPPING_LOCATION_ALREADY_EXISTS', async () => { const p = await aPartner(); return stackOf().post(p.locationsPath, { ...NEW_LOCATION, internalShippingLocationId: 'loc-main' }, p.headers); }],
-        ['IDEMPOTENCY_KEY_IN_USE', async () => { const p = await aPartner(); return inFlight('shipping-location-create', p, { routeKey: `POST ${LOCATIONS}`, params: ['internalOrgId'] }, (headers) => stackOf().post(p.locationsPath, NEW_LOCATION, headers), NEW_LOCATION); }],
+      201: [
+        [
+          'a new default location',
+          async () => {
+            const p = await aPartner();
+            return stackOf().post(p.locationsPath, { ...NEW_LOCATION, isDefault: true }, p.headers);
+          },
+        ],
       ],
-      429: [['over 100 a minute', async () => rateLimited('shipping-location-create', (p) => stackOf().post(p.locationsPath, NEW_LOCATION, p.headers))]],
-      500: [['the store down', async () => { const p = await aPartner(); return withStoreDown(() => stackOf().post(p.locationsPath, NEW_LOCATION, p.headers)); }]],
+      400: [
+        [
+          'field rules',
+          async () => {
+            const p = await aPartner();
+            return stackOf().post(
+              p.locationsPath,
+              { ...NEW_LOCATION, address: { ...NEW_LOCATION.address, province: 'Ontario' } },
+              p.headers,
+            );
+          },
+        ],
+      ],
+      401: [['no key', async () => stackOf().post((await aPartner()).locationsPath, NEW_LOCATION)]],
+      403: [
+        [
+          'a key without organization:write',
+          async () => stackOf().post((await aPartner()).locationsPath, NEW_LOCATION, await keyWithout()),
+        ],
+      ],
+      404: [
+        [
+          "another partner's organization",
+          async () => {
+            const theirs = await aPartner();
+            const mine = await aPartner();
+            return stackOf().post(theirs.locationsPath, NEW_LOCATION, mine.headers);
+          },
+        ],
+      ],
+      409: [
+        [
+          'SHIPPING_LOCATION_ALREADY_EXISTS',
+          async () => {
+            const p = await aPartner();
+            return stackOf().post(
+              p.locationsPath,
+              { ...NEW_LOCATION, internalShippingLocationId: 'loc-main' },
+              p.headers,
+            );
+          },
+        ],
+        [
+          'IDEMPOTENCY_KEY_IN_USE',
+          async () => {
+            const p = await aPartner();
+            return inFlight(
+              'shipping-location-create',
+              p,
+              { routeKey: `POST ${LOCATIONS}`, params: ['internalOrgId'] },
+              (headers) => stackOf().post(p.locationsPath, NEW_LOCATION, headers),
+              NEW_LOCATION,
+            );
+          },
+        ],
+      ],
+      429: [
+        [
+          'over 100 a minute',
+          async () =>
+            rateLimited('shipping-location-create', (p) => stackOf().post(p.locationsPath, NEW_LOCATION, p.headers)),
+        ],
+      ],
+      500: [
+        [
+          'the store down',
+          async () => {
+            const p = await aPartner();
+            return withStoreDown(() => stackOf().post(p.locationsPath, NEW_LOCATION, p.headers));
+          },
+        ],
+      ],
     },
     [`PATCH ${LOCATION}`]: {
-      200: [['inactive', async () => { const p = await aPartner(); return stackOf().patch(p.locationPath, { isActive: false, nickname: 'Old' }, p.headers); }]],
-      400: [['no changes', async () => { const p = await aPartner(); return stackOf().patch(p.locationPath, {}, p.headers); }]],
+      200: [
+        [
+          'inactive',
+          async () => {
+            const p = await aPartner();
+            return stackOf().patch(p.locationPath, { isActive: false, nickname: 'Old' }, p.headers);
+          },
+        ],
+      ],
+      400: [
+        [
+          'no changes',
+          async () => {
+            const p = await aPartner();
+            return stackOf().patch(p.locationPath, {}, p.headers);
+          },
+        ],
+      ],
       401: [['no key', async () => stackOf().patch((await aPartner()).locationPath, { isActive: false })]],
-      403: [['a key without organization:write', async () => stackOf().patch((await aPartner()).locationPath, { isActive: false }, await keyWithout())]],
-      404: [['an unknown location', async () => { const p = await aPartner(); return stackOf().patch(`${p.locationsPath}/loc-nowhere`, { isActive: false }, p.headers); }]],
+      403: [
+        [
+          'a key without organization:write',
+          async () => stackOf().patch((await aPartner()).locationPath, { isActive: false }, await keyWithout()),
+        ],
+      ],
+      404: [
+        [
+          'an unknown location',
+          async () => {
+            const p = await aPartner();
+            return stackOf().patch(`${p.locationsPath}/loc-nowhere`, { isActive: false }, p.headers);
+          },
+        ],
+      ],
       409: [
         [
           'IDEMPOTENCY_KEY_IN_USE',
           async () => {
             const p = await aPartner();
             const body = { isActive: false };
-            return inFlight('shipping-location-update', p, { routeKey: `PATCH ${LOCATION}`, params: ['internalOrgId', 'internalShippingLocationId'] }, (headers) => stackOf().patch(p.locationPath, body, headers), body);
+            return inFlight(
+              'shipping-location-update',
+              p,
+              { routeKey: `PATCH ${LOCATION}`, params: ['internalOrgId', 'internalShippingLocationId'] },
+              (headers) => stackOf().patch(p.locationPath, body, headers),
+              body,
+            );
           },
         ],
       ],
-      429: [['over 100 a minute', async () => rateLimited('shipping-location-update', (p) => stackOf().patch(p.locationPath, { isActive: false }, p.headers))]],
-      500: [['the store down', async () => { const p = await aPartner(); return withStoreDown(() => stackOf().patch(p.locationPath, { isActive: false }, p.headers)); }]],
+      429: [
+        [
+          'over 100 a minute',
+          async () =>
+            rateLimited('shipping-location-update', (p) =>
+              stackOf().patch(p.locationPath, { isActive: false }, p.headers),
+            ),
+        ],
+      ],
+      500: [
+        [
+          'the store down',
+          async () => {
+            const p = await aPartner();
+            return withStoreDown(() => stackOf().patch(p.locationPath, { isActive: false }, p.headers));
+          },
+        ],
+      ],
     },
   };
 }

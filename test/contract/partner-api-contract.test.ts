@@ -42,7 +42,8 @@ afterAll(async () => {
 });
 
 const partner = () => stack.createPartner();
-const setup = (apiKey: string, body: unknown, headers: Record<string, string> = {}) => stack.post('/v1/organizations/setup', body, { ...bearer(apiKey), ...headers });
+const setup = (apiKey: string, body: unknown, headers: Record<string, string> = {}) =>
+  stack.post('/v1/organizations/setup', body, { ...bearer(apiKey), ...headers });
 const handshake = (apiKey: string, body: unknown) => stack.post('/v1/partner/handshake', body, xApiKey(apiKey));
 
 /** A partner with one provisioned user. */
@@ -79,7 +80,17 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
       ],
     ],
     400: [
-      ['field rules', async () => setup((await partner()).apiKey, aSetupRequest().forUser('u-1', { email: 'not-an-email' }).with({ shippingLocations: [{}] }).build())],
+      [
+        'field rules',
+        async () =>
+          setup(
+            (await partner()).apiKey,
+            aSetupRequest()
+              .forUser('u-1', { email: 'not-an-email' })
+              .with({ shippingLocations: [{}] })
+              .build(),
+          ),
+      ],
       ['malformed JSON', async () => setup((await partner()).apiKey, '{')],
       [
         'an Idempotency-Key reused with another body',
@@ -92,9 +103,17 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
     ],
     401: [
       ['no key', async () => stack.post('/v1/organizations/setup', aSetupRequest().build())],
-      ['the key in X-API-Key', async () => stack.post('/v1/organizations/setup', aSetupRequest().build(), xApiKey((await partner()).apiKey))],
+      [
+        'the key in X-API-Key',
+        async () => stack.post('/v1/organizations/setup', aSetupRequest().build(), xApiKey((await partner()).apiKey)),
+      ],
     ],
-    403: [['a key without organization:write', async () => setup((await stack.createPartner({ scopes: ['session:write'] })).apiKey, aSetupRequest().build())]],
+    403: [
+      [
+        'a key without organization:write',
+        async () => setup((await stack.createPartner({ scopes: ['session:write'] })).apiKey, aSetupRequest().build()),
+      ],
+    ],
     409: [
       [
         'USER_ALREADY_EXISTS',
@@ -170,10 +189,19 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
     ],
     401: [
       ['an unknown key', async () => handshake(`sk_test_${'0'.repeat(64)}`, { internal_user_id: 'u-1' })],
-      ['the key as a Bearer token', async () => stack.post('/v1/partner/handshake', { internal_user_id: 'u-1' }, bearer((await partner()).apiKey))],
+      [
+        'the key as a Bearer token',
+        async () => stack.post('/v1/partner/handshake', { internal_user_id: 'u-1' }, bearer((await partner()).apiKey)),
+      ],
     ],
     403: [
-      ['a key without session:write', async () => handshake((await stack.createPartner({ scopes: ['organization:write'] })).apiKey, { internal_user_id: 'u-1' })],
+      [
+        'a key without session:write',
+        async () =>
+          handshake((await stack.createPartner({ scopes: ['organization:write'] })).apiKey, {
+            internal_user_id: 'u-1',
+          }),
+      ],
       [
         "another partner's profile",
         async () => {
@@ -198,8 +226,14 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
         'the session store down',
         async () => {
           const { apiKey, body } = await partnerWithUser();
-          const plan = new FaultPlan((call) => call.service === 'dynamodb').when((call) => call.operation === 'PutItem' && call.target === 'sessions', 'fail');
-          const remove = injectAwsFaults(plan, stack.deps.aws.db, { service: 'dynamodb', prefix: stack.config.RESOURCE_PREFIX });
+          const plan = new FaultPlan((call) => call.service === 'dynamodb').when(
+            (call) => call.operation === 'PutItem' && call.target === 'sessions',
+            'fail',
+          );
+          const remove = injectAwsFaults(plan, stack.deps.aws.db, {
+            service: 'dynamodb',
+            prefix: stack.config.RESOURCE_PREFIX,
+          });
           try {
             return await handshake(apiKey, { internal_user_id: body.internalUserId });
           } finally {
@@ -210,19 +244,33 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
     ],
   },
   [WEBHOOK_TEST]: {
-    202: [['a sample order.shipped', async () => sendTest((await partnerWithWebhook()).apiKey, { event: 'order.shipped' })]],
+    202: [
+      ['a sample order.shipped', async () => sendTest((await partnerWithWebhook()).apiKey, { event: 'order.shipped' })],
+    ],
     400: [
       ['an unknown kind', async () => sendTest((await partnerWithWebhook()).apiKey, { event: 'order.teleported' })],
       ['malformed JSON', async () => sendTest((await partnerWithWebhook()).apiKey, '{')],
     ],
     401: [
       ['no key', async () => stack.post('/v1/webhooks/test', { event: 'order.created' })],
-      ['the key in X-API-Key', async () => stack.post('/v1/webhooks/test', { event: 'order.created' }, xApiKey((await partner()).apiKey))],
+      [
+        'the key in X-API-Key',
+        async () => stack.post('/v1/webhooks/test', { event: 'order.created' }, xApiKey((await partner()).apiKey)),
+      ],
     ],
-    403: [['a key without orders:write', async () => sendTest((await stack.createPartner({ scopes: ['orders:read'] })).apiKey, { event: 'order.created' })]],
+    403: [
+      [
+        'a key without orders:write',
+        async () =>
+          sendTest((await stack.createPartner({ scopes: ['orders:read'] })).apiKey, { event: 'order.created' }),
+      ],
+    ],
     409: [
       ['no webhook endpoint', async () => sendTest((await partner()).apiKey, { event: 'order.created' })],
-      ['a kind the endpoint does not take', async () => sendTest((await partnerWithWebhook('order.created')).apiKey, { event: 'order.refunded' })],
+      [
+        'a kind the endpoint does not take',
+        async () => sendTest((await partnerWithWebhook('order.created')).apiKey, { event: 'order.refunded' }),
+      ],
     ],
     429: [
       [
@@ -230,7 +278,9 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
         async () => {
           const { apiKey, partnerId } = await partnerWithWebhook();
           const { rateLimiter } = stack.deps.functions.webhookTest;
-          await Promise.all(Array.from({ length: 60 }, () => rateLimiter.consume(partnerId, 'webhook-test', Number.MAX_SAFE_INTEGER)));
+          await Promise.all(
+            Array.from({ length: 60 }, () => rateLimiter.consume(partnerId, 'webhook-test', Number.MAX_SAFE_INTEGER)),
+          );
           return sendTest(apiKey, { event: 'order.created' });
         },
       ],
@@ -240,8 +290,14 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
         'the order-events queue down',
         async () => {
           const { apiKey } = await partnerWithWebhook();
-          const plan = new FaultPlan((call) => call.service === 'sqs').when((call) => call.operation === 'SendMessage' && call.target.includes('order-events'), 'fail');
-          const remove = injectAwsFaults(plan, stack.deps.aws.sqs, { service: 'sqs', prefix: stack.config.RESOURCE_PREFIX });
+          const plan = new FaultPlan((call) => call.service === 'sqs').when(
+            (call) => call.operation === 'SendMessage' && call.target.includes('order-events'),
+            'fail',
+          );
+          const remove = injectAwsFaults(plan, stack.deps.aws.sqs, {
+            service: 'sqs',
+            prefix: stack.config.RESOURCE_PREFIX,
+          });
           try {
             return await sendTest(apiKey, { event: 'order.created' });
           } finally {
@@ -254,18 +310,25 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
   ...orderApiScenarios(() => stack),
   ...organizationChangeScenarios(() => stack),
   ...approvalRequestScenarios(() => stack),
-  ...webhookDeliveriesScenarios(() => stack, () => receiver.url),
+  ...webhookDeliveriesScenarios(
+    () => stack,
+    () => receiver.url,
+  ),
 };
 
 describe('the running service answers as docs/openapi.json says', () => {
   it('exercises every documented status of every documented route, and nothing undocumented', () => {
     const documented = Object.fromEntries(DOCUMENTED_ROUTES.map((route) => [route.key, route.statuses.sort()]));
-    const exercised = Object.fromEntries(Object.entries(SCENARIOS).map(([key, byStatus]) => [key, Object.keys(byStatus).map(Number).sort()]));
+    const exercised = Object.fromEntries(
+      Object.entries(SCENARIOS).map(([key, byStatus]) => [key, Object.keys(byStatus).map(Number).sort()]),
+    );
     expect(exercised).toEqual(documented);
   });
 
   const cases = Object.entries(SCENARIOS).flatMap(([route, byStatus]) =>
-    Object.entries(byStatus).flatMap(([status, scenarios]) => scenarios.map(([name, run]) => ({ route, status: Number(status), name, run }))),
+    Object.entries(byStatus).flatMap(([status, scenarios]) =>
+      scenarios.map(([name, run]) => ({ route, status: Number(status), name, run })),
+    ),
   );
 
   it.each(cases)('$route answers $status ($name) exactly as documented', async ({ route, status, run }) => {

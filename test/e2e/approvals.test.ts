@@ -19,7 +19,12 @@ const PRACTICE = {
   internalOrgId: 'e2e-approvals-dental',
   organizationName: 'Approvals Dental',
   shippingLocations: [
-    { internalShippingLocationId: 'main', name: 'Main clinic', address: { line1: '500 Congress Ave', city: 'Austin', province: 'TX', postalCode: '78701' }, isDefault: true },
+    {
+      internalShippingLocationId: 'main',
+      name: 'Main clinic',
+      address: { line1: '500 Congress Ave', city: 'Austin', province: 'TX', postalCode: '78701' },
+      isDefault: true,
+    },
   ],
 };
 
@@ -46,7 +51,11 @@ describe.skipIf(skipWithoutChromium)('approvals in headless Chromium, a buyer an
     const bearer = { Authorization: `Bearer ${partner.apiKey}` };
     const setup = await stack.post('/v1/organizations/setup', { ...PRACTICE, internalUserId, user }, bearer);
     expect(setup.status, setup.text).toBe(200);
-    const shake = await stack.post('/v1/partner/handshake', { internal_user_id: internalUserId, internal_org_id: PRACTICE.internalOrgId }, { 'X-API-Key': partner.apiKey });
+    const shake = await stack.post(
+      '/v1/partner/handshake',
+      { internal_user_id: internalUserId, internal_org_id: PRACTICE.internalOrgId },
+      { 'X-API-Key': partner.apiKey },
+    );
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'America/Chicago' });
     contexts.push(context);
     const page = await context.newPage();
@@ -54,7 +63,8 @@ describe.skipIf(skipWithoutChromium)('approvals in headless Chromium, a buyer an
     return page;
   }
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: resolve(ARTIFACTS, `approvals-${name}-1280.png`), fullPage: true });
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: resolve(ARTIFACTS, `approvals-${name}-1280.png`), fullPage: true });
 
   /** Five boxes of gloves ($62.45 before tax) into the cart, then checkout, which offers only Submit for approval. */
   async function submitForApproval(buyer: Page, po: string): Promise<string> {
@@ -72,8 +82,18 @@ describe.skipIf(skipWithoutChromium)('approvals in headless Chromium, a buyer an
   }
 
   it('submit → approve → the order under the buyer’s Orders; a second request rejected with a reason the buyer reads', async () => {
-    const buyer = await signedIn('e2e-buyer', { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@approvals-dental.test', orderLimit: 50 });
-    const approver = await signedIn('e2e-approver', { firstName: 'Grace', lastName: 'Hopper', email: 'grace@approvals-dental.test', role: 'approver' });
+    const buyer = await signedIn('e2e-buyer', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@approvals-dental.test',
+      orderLimit: 50,
+    });
+    const approver = await signedIn('e2e-approver', {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'grace@approvals-dental.test',
+      role: 'approver',
+    });
     expect(await buyer.getByRole('link', { name: /^Approvals/ }).count()).toBe(0);
     await approver.getByRole('link', { name: 'Approvals (0 waiting)' }).waitFor();
 
@@ -84,7 +104,9 @@ describe.skipIf(skipWithoutChromium)('approvals in headless Chromium, a buyer an
     await approver.reload();
     await approver.getByRole('link', { name: 'Approvals (1 waiting)' }).click();
     await approver.getByRole('heading', { name: 'Waiting for a decision (1)' }).waitFor();
-    const row = approver.getByRole('listitem').filter({ has: approver.getByRole('link', { name: `Request ${first.slice(0, 8)}` }) });
+    const row = approver
+      .getByRole('listitem')
+      .filter({ has: approver.getByRole('link', { name: `Request ${first.slice(0, 8)}` }) });
     expect(await row.getByTestId('requester').textContent()).toContain('Ada Lovelace');
     expect(await row.textContent()).toContain('PO PO-E2E-1');
     expect(await row.textContent()).toContain(`${GLOVES} × 5`);
@@ -101,7 +123,9 @@ describe.skipIf(skipWithoutChromium)('approvals in headless Chromium, a buyer an
 
     await buyer.getByRole('link', { name: 'Orders', exact: true }).click();
     await buyer.getByRole('link', { name: orderName }).first().waitFor();
-    const approved = buyer.getByRole('listitem').filter({ has: buyer.getByRole('link', { name: `Request ${first.slice(0, 8)}` }) });
+    const approved = buyer
+      .getByRole('listitem')
+      .filter({ has: buyer.getByRole('link', { name: `Request ${first.slice(0, 8)}` }) });
     expect(((await approved.getByTestId('approval-status').textContent()) ?? '').trim()).toBe('Approved');
     await buyer.getByRole('link', { name: orderName }).first().click();
     await buyer.getByTestId('approved-by').waitFor();
@@ -116,9 +140,13 @@ describe.skipIf(skipWithoutChromium)('approvals in headless Chromium, a buyer an
     await approver.getByRole('status').filter({ hasText: 'You rejected this request' }).waitFor();
 
     await buyer.getByRole('link', { name: 'Orders', exact: true }).click();
-    const rejected = buyer.getByRole('listitem').filter({ has: buyer.getByRole('link', { name: `Request ${second.slice(0, 8)}` }) });
+    const rejected = buyer
+      .getByRole('listitem')
+      .filter({ has: buyer.getByRole('link', { name: `Request ${second.slice(0, 8)}` }) });
     expect(((await rejected.getByTestId('approval-status').textContent()) ?? '').trim()).toBe('Rejected');
-    expect(((await rejected.getByTestId('rejection-reason').textContent()) ?? '').trim()).toBe('We have gloves in stock until March.');
+    expect(((await rejected.getByTestId('rejection-reason').textContent()) ?? '').trim()).toBe(
+      'We have gloves in stock until March.',
+    );
     await shot(buyer, 'orders');
   }, 120_000);
 });

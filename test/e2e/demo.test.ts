@@ -15,112 +15,119 @@ import { startTestStack, type TestStack } from '../support/test-stack';
 const CHROMIUM = '/usr/bin/chromium';
 const skip = !existsSync(CHROMIUM) && !process.env.CI;
 if (skip) {
-  process.stderr.write(`\n[e2e] SKIPPED test/e2e/demo.test.ts: ${CHROMIUM} not found (install the Debian package "chromium"). On CI it runs and fails instead.\n\n`);
+  process.stderr.write(
+    `\n[e2e] SKIPPED test/e2e/demo.test.ts: ${CHROMIUM} not found (install the Debian package "chromium"). On CI it runs and fails instead.\n\n`,
+  );
 }
 const ARTIFACTS = resolve('test/artifacts');
 const EXPIRED_MESSAGE = 'This link has expired or was already used. Please reopen the module from your application.';
 
-describe.skipIf(skip)(`the demo partner app in headless Chromium${skip ? ' (skipped: no /usr/bin/chromium)' : ''}`, () => {
-  let stack: TestStack;
-  let partner: { partnerId: PartnerId; apiKey: string };
-  let browser: Browser;
-  let page: Page;
+describe.skipIf(skip)(
+  `the demo partner app in headless Chromium${skip ? ' (skipped: no /usr/bin/chromium)' : ''}`,
+  () => {
+    let stack: TestStack;
+    let partner: { partnerId: PartnerId; apiKey: string };
+    let browser: Browser;
+    let page: Page;
 
-  beforeAll(async () => {
-    let connect: (connection: DemoConnection) => void = () => undefined;
-    const connection = new Promise<DemoConnection>((done) => {
-      connect = done;
+    beforeAll(async () => {
+      let connect: (connection: DemoConnection) => void = () => undefined;
+      const connection = new Promise<DemoConnection>((done) => {
+        connect = done;
+      });
+      // The demo's own way in: its users are provisioned through POST /v1/organizations/setup.
+      stack = await startTestStack({ pages: [createDemoApp({ connection: () => connection })] });
+      partner = await stack.createPartner();
+      connect({ apiUrl: stack.url, apiKey: partner.apiKey });
+
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+      page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
+    }, 90_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await stack?.close();
     });
-    // The demo's own way in: its users are provisioned through POST /v1/organizations/setup.
-    stack = await startTestStack({ pages: [createDemoApp({ connection: () => connection })] });
-    partner = await stack.createPartner();
-    connect({ apiUrl: stack.url, apiKey: partner.apiKey });
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+    const moduleFrame = (): Frame => {
+      const frame = page.frames().find((f) => f.url().includes('/embedded/'));
+      if (!frame) throw new Error('the demo page has no iframe');
+      return frame;
+    };
+
+    it('embeds the module signed in as the chosen user, without the key in the page or the token in the iframe URL', async () => {
+      await page.goto(`${stack.url}/demo`);
+      await page.getByRole('link', { name: /Ada Lovelace/ }).click();
+
+      const module = page.frameLocator('iframe[title="Supplies module"]');
+      await module.getByTestId('user-name').waitFor({ timeout: 15_000 });
+      expect(await module.getByTestId('user-name').textContent()).toBe('Ada Lovelace');
+      expect(await module.getByTestId('user-email').textContent()).toBe('ada@acme-dental.test');
+      expect(await module.locator('.brand b').textContent()).toBe('Acme Dental');
+      await module.getByRole('searchbox', { name: 'Search supplies' }).waitFor();
+
+      // The SDK mounted it: its events are listed beside the module.
+      const ready = page.getByTestId('embed-event').filter({ hasText: /^ready/ });
+      await ready.waitFor();
+      expect(await ready.textContent()).toContain('{"page":"catalog"}');
+
+      expect(moduleFrame().url()).toBe(`${stack.url}/embedded/${partner.partnerId}`);
+      expect(await page.content()).not.toContain(partner.apiKey);
+
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: resolve(ARTIFACTS, 'demo.png'), fullPage: true });
     });
-    page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
-  }, 90_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-  });
+    it('is usable 390 px wide: the module and its event log one above the other, nothing wider than the screen', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByTestId('embed-event').first().waitFor();
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      ).toBe(0);
+      // Every user is on screen (the list wraps), and the module scrolls with the page, not inside a box of its own.
+      for (const name of [/Ada Lovelace/, /Grace Hopper/, /Katherine Johnson/]) {
+        const box = await page.getByRole('link', { name }).boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= 390, String(name)).toBe(true);
+      }
+      expect(await page.locator('#supplies').evaluate((module) => module.scrollHeight - module.clientHeight)).toBe(0);
+      await page.screenshot({ path: resolve(ARTIFACTS, 'demo-390.png'), fullPage: true });
+      await page.setViewportSize({ width: 1200, height: 760 });
+    });
 
-  const moduleFrame = (): Frame => {
-    const frame = page.frames().find((f) => f.url().includes('/embedded/'));
-    if (!frame) throw new Error('the demo page has no iframe');
-    return frame;
-  };
+    it('shows the 401 page when the used iframe URL is loaded again', async () => {
+      const usedUrl = await page.locator('iframe[title="Supplies module"]').getAttribute('src');
+      // The embed SDK adds the browser's time zone (`tz`) after the key.
+      expect(usedUrl).toMatch(/\?session_key=[0-9a-f]{64}(&tz=[^&]+)?$/);
 
-  it('embeds the module signed in as the chosen user, without the key in the page or the token in the iframe URL', async () => {
-    await page.goto(`${stack.url}/demo`);
-    await page.getByRole('link', { name: /Ada Lovelace/ }).click();
+      const response = await moduleFrame().goto(usedUrl as string);
+      expect(response?.status()).toBe(401);
+      expect(await moduleFrame().locator('body').textContent()).toContain(EXPIRED_MESSAGE);
+    });
 
-    const module = page.frameLocator('iframe[title="Supplies module"]');
-    await module.getByTestId('user-name').waitFor({ timeout: 15_000 });
-    expect(await module.getByTestId('user-name').textContent()).toBe('Ada Lovelace');
-    expect(await module.getByTestId('user-email').textContent()).toBe('ada@acme-dental.test');
-    expect(await module.locator('.brand b').textContent()).toBe('Acme Dental');
-    await module.getByRole('searchbox', { name: 'Search supplies' }).waitFor();
+    it('opens a fresh session for another user, and signing out shows the signed-out page', async () => {
+      await page.getByRole('link', { name: /Katherine Johnson/ }).click();
+      const module = page.frameLocator('iframe[title="Supplies module"]');
+      await module.getByTestId('user-name').waitFor({ timeout: 15_000 });
+      expect(await module.getByTestId('user-name').textContent()).toBe('Katherine Johnson');
+      expect(await module.locator('.brand b').textContent()).toBe('Blue Ridge Veterinary');
 
-    // The SDK mounted it: its events are listed beside the module.
-    const ready = page.getByTestId('embed-event').filter({ hasText: /^ready/ });
-    await ready.waitFor();
-    expect(await ready.textContent()).toContain('{"page":"catalog"}');
+      await module.getByRole('button', { name: 'Sign out' }).click();
+      await module.getByText('You have signed out').waitFor({ timeout: 15_000 });
 
-    expect(moduleFrame().url()).toBe(`${stack.url}/embedded/${partner.partnerId}`);
-    expect(await page.content()).not.toContain(partner.apiKey);
-
-    mkdirSync(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: resolve(ARTIFACTS, 'demo.png'), fullPage: true });
-  });
-
-  it('is usable 390 px wide: the module and its event log one above the other, nothing wider than the screen', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByTestId('embed-event').first().waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-    // Every user is on screen (the list wraps), and the module scrolls with the page, not inside a box of its own.
-    for (const name of [/Ada Lovelace/, /Grace Hopper/, /Katherine Johnson/]) {
-      const box = await page.getByRole('link', { name }).boundingBox();
-      expect(box && box.x >= 0 && box.x + box.width <= 390, String(name)).toBe(true);
-    }
-    expect(await page.locator('#supplies').evaluate((module) => module.scrollHeight - module.clientHeight)).toBe(0);
-    await page.screenshot({ path: resolve(ARTIFACTS, 'demo-390.png'), fullPage: true });
-    await page.setViewportSize({ width: 1200, height: 760 });
-  });
-
-  it('shows the 401 page when the used iframe URL is loaded again', async () => {
-    const usedUrl = await page.locator('iframe[title="Supplies module"]').getAttribute('src');
-    // The embed SDK adds the browser's time zone (`tz`) after the key.
-    expect(usedUrl).toMatch(/\?session_key=[0-9a-f]{64}(&tz=[^&]+)?$/);
-
-    const response = await moduleFrame().goto(usedUrl as string);
-    expect(response?.status()).toBe(401);
-    expect(await moduleFrame().locator('body').textContent()).toContain(EXPIRED_MESSAGE);
-  });
-
-  it('opens a fresh session for another user, and signing out shows the signed-out page', async () => {
-    await page.getByRole('link', { name: /Katherine Johnson/ }).click();
-    const module = page.frameLocator('iframe[title="Supplies module"]');
-    await module.getByTestId('user-name').waitFor({ timeout: 15_000 });
-    expect(await module.getByTestId('user-name').textContent()).toBe('Katherine Johnson');
-    expect(await module.locator('.brand b').textContent()).toBe('Blue Ridge Veterinary');
-
-    await module.getByRole('button', { name: 'Sign out' }).click();
-    await module.getByText('You have signed out').waitFor({ timeout: 15_000 });
-
-    const reloaded = await moduleFrame().goto(`${stack.url}/embedded/${partner.partnerId}`);
-    expect(reloaded?.status()).toBe(401);
-  });
-});
+      const reloaded = await moduleFrame().goto(`${stack.url}/embedded/${partner.partnerId}`);
+      expect(reloaded?.status()).toBe(401);
+    });
+  },
+);

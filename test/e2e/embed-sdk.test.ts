@@ -32,13 +32,28 @@ describe.skipIf(skip)('the embed SDK on a partner page of another origin, in hea
     stack = await startTestStack({ extraEnvironment: { EMBED_SESSION_IDLE_S: String(IDLE_S) } });
     partner = await stack.createPartner();
     const { profile } = await provisionProfile(stack.deps, partner.partnerId);
-    partnerServer = await startPartnerPageServer({ embedHost: stack.url, apiUrl: stack.url, apiKey: partner.apiKey, profileId: profile.id, loadTimeoutMs: 8_000 });
+    partnerServer = await startPartnerPageServer({
+      embedHost: stack.url,
+      apiUrl: stack.url,
+      apiKey: partner.apiKey,
+      profileId: profile.id,
+      loadTimeoutMs: 8_000,
+    });
     allowedOrigin = `http://localhost:${partnerServer.port}`;
     disallowedOrigin = `http://127.0.0.1:${partnerServer.port}`;
     await stack.deps.partners.setAllowedOrigins(partner.partnerId, [allowedOrigin]);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
   }, 90_000);
@@ -49,17 +64,27 @@ describe.skipIf(skip)('the embed SDK on a partner page of another origin, in hea
     await stack?.close();
   });
 
-  const events = (on: Page = page): Promise<EmbedEvent[]> => on.evaluate(() => (window as any).embedEvents as EmbedEvent[]);
+  const events = (on: Page = page): Promise<EmbedEvent[]> =>
+    on.evaluate(() => (window as any).embedEvents as EmbedEvent[]);
   /** Waits (bounded) until the partner's onEvent has received `count` events of `type`, and returns them all. */
   const waitForEvents = async (type: EmbedEvent['type'], count = 1, on: Page = page): Promise<EmbedEvent[]> => {
-    await on.waitForFunction(([t, n]) => ((window as any).embedEvents ?? []).filter((e: EmbedEvent) => e.type === t).length >= (n as number), [type, count] as const, { timeout: 15_000 });
+    await on.waitForFunction(
+      ([t, n]) => ((window as any).embedEvents ?? []).filter((e: EmbedEvent) => e.type === t).length >= (n as number),
+      [type, count] as const,
+      { timeout: 15_000 },
+    );
     return events(on);
   };
   const module = (): FrameLocator => page.frameLocator('iframe[title="Supplies module"]');
   const moduleFrame = (): Frame => page.frames().find((f) => f.url().startsWith(stack.url)) as Frame;
-  const iframeHeight = () => page.locator('iframe[title="Supplies module"]').evaluate((el) => (el as HTMLIFrameElement).getBoundingClientRect().height);
-  const contentHeight = () => moduleFrame().evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
-  const lastResize = (list: EmbedEvent[]) => list.filter((e) => e.type === 'resize').at(-1) as Extract<EmbedEvent, { type: 'resize' }>;
+  const iframeHeight = () =>
+    page
+      .locator('iframe[title="Supplies module"]')
+      .evaluate((el) => (el as HTMLIFrameElement).getBoundingClientRect().height);
+  const contentHeight = () =>
+    moduleFrame().evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  const lastResize = (list: EmbedEvent[]) =>
+    list.filter((e) => e.type === 'resize').at(-1) as Extract<EmbedEvent, { type: 'resize' }>;
 
   it('reports ready, then resize, and the iframe height follows the content with no inner scrollbar', async () => {
     await page.goto(`${allowedOrigin}/`);
@@ -75,15 +100,29 @@ describe.skipIf(skip)('the embed SDK on a partner page of another origin, in hea
     // the sandbox because the frame is never of the page's origin.
     const frame = await page.evaluate(() => {
       const iframe = document.querySelector('iframe') as HTMLIFrameElement;
-      return { sandbox: (iframe.getAttribute('sandbox') ?? '').split(/\s+/).sort(), origin: new URL(iframe.src).origin, pageOrigin: location.origin };
+      return {
+        sandbox: (iframe.getAttribute('sandbox') ?? '').split(/\s+/).sort(),
+        origin: new URL(iframe.src).origin,
+        pageOrigin: location.origin,
+      };
     });
-    expect(frame.sandbox).toEqual(['allow-forms', 'allow-popups', 'allow-popups-to-escape-sandbox', 'allow-same-origin', 'allow-scripts']);
+    expect(frame.sandbox).toEqual([
+      'allow-forms',
+      'allow-popups',
+      'allow-popups-to-escape-sandbox',
+      'allow-same-origin',
+      'allow-scripts',
+    ]);
     expect(frame.origin).not.toBe(frame.pageOrigin);
 
     const catalogHeight = await contentHeight();
     expect(lastResize(seen).data.height).toBe(catalogHeight);
     expect(await iframeHeight()).toBe(catalogHeight);
-    expect(await moduleFrame().evaluate(() => document.documentElement.scrollHeight <= document.documentElement.clientHeight)).toBe(true);
+    expect(
+      await moduleFrame().evaluate(
+        () => document.documentElement.scrollHeight <= document.documentElement.clientHeight,
+      ),
+    ).toBe(true);
 
     // The empty cart is much shorter than the catalog: the frame shrinks to it.
     const resizes = seen.filter((e) => e.type === 'resize').length;
@@ -103,9 +142,14 @@ describe.skipIf(skip)('the embed SDK on a partner page of another origin, in hea
     const search = module().getByRole('searchbox', { name: 'Search supplies' });
     await search.fill('nitrile medium');
     await search.press('Enter');
-    await module().getByRole('button', { name: `Add ${GLOVES} to cart` }).click();
+    await module()
+      .getByRole('button', { name: `Add ${GLOVES} to cart` })
+      .click();
     let seen = await waitForEvents('cart.updated', 2);
-    expect(seen.filter((e) => e.type === 'cart.updated').map((e) => e.data)).toEqual([{ item_count: 0 }, { item_count: 1 }]);
+    expect(seen.filter((e) => e.type === 'cart.updated').map((e) => e.data)).toEqual([
+      { item_count: 0 },
+      { item_count: 1 },
+    ]);
 
     await module().getByRole('link', { name: /Cart/ }).click();
     await module().getByRole('link', { name: 'Checkout' }).click();

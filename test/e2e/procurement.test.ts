@@ -44,18 +44,24 @@ describe.skipIf(skipWithoutChromium)('ordering supplies through the demo, in hea
     const search = module().getByRole('searchbox', { name: 'Search supplies' });
     await search.fill('nitrile medium');
     await search.press('Enter');
-    await module().getByRole('button', { name: `Add ${GLOVES} to cart` }).click();
+    await module()
+      .getByRole('button', { name: `Add ${GLOVES} to cart` })
+      .click();
     await module().getByRole('status').filter({ hasText: GLOVES }).waitFor();
     await module().getByRole('searchbox', { name: 'Search supplies' }).fill('copy paper');
     await module().getByRole('button', { name: 'Search' }).click();
-    await module().getByRole('button', { name: `Add ${PAPER} to cart` }).click();
+    await module()
+      .getByRole('button', { name: `Add ${PAPER} to cart` })
+      .click();
     await module().getByRole('status').filter({ hasText: PAPER }).waitFor();
     await module().getByRole('link', { name: 'Cart, 2 items' }).waitFor();
     await page.screenshot({ path: resolve(ARTIFACTS, 'module-catalog-1280.png') });
 
     await module().getByRole('link', { name: /Cart/ }).click();
     await module().getByLabel(`Quantity of ${GLOVES}`).fill('3');
-    await module().getByRole('button', { name: `Update quantity of ${GLOVES}` }).click();
+    await module()
+      .getByRole('button', { name: `Update quantity of ${GLOVES}` })
+      .click();
     await module().getByRole('link', { name: 'Cart, 4 items' }).waitFor();
 
     await module().getByRole('link', { name: 'Checkout' }).click();
@@ -72,11 +78,15 @@ describe.skipIf(skipWithoutChromium)('ordering supplies through the demo, in hea
     expect(await shown('order-total')).toBe(total);
 
     await module().getByRole('link', { name: 'Orders', exact: true }).click();
-    const row = module().getByRole('listitem').filter({ has: module().getByRole('link', { name: `Order ${orderId.slice(0, 8)}` }) });
+    const row = module()
+      .getByRole('listitem')
+      .filter({ has: module().getByRole('link', { name: `Order ${orderId.slice(0, 8)}` }) });
     expect((await row.getByTestId('order-status').textContent())?.trim()).toBe('Pending');
 
     await webhookLog().getByText('order.created').waitFor({ timeout: 30_000 });
-    expect(await webhookLog().getByTestId('webhook').filter({ hasText: 'order.created' }).textContent()).toContain('✓ verified');
+    expect(await webhookLog().getByTestId('webhook').filter({ hasText: 'order.created' }).textContent()).toContain(
+      '✓ verified',
+    );
     await page.screenshot({ path: resolve(ARTIFACTS, 'module-1280.png') });
 
     const forOrder = receiver.list().filter((hook) => hook.body?.data?.order_id === orderId);
@@ -89,24 +99,29 @@ describe.skipIf(skipWithoutChromium)('ordering supplies through the demo, in hea
       expect.objectContaining({ product_id: 'PPR-LTR-5000', name: PAPER, quantity: 1 }),
     ]);
     const money = (value: unknown) => formatUsd(toCents(value as number));
-    expect([money(data.subtotal), money(data.tax), data.shipping === 0 ? 'Free' : money(data.shipping), money(data.total)]).toEqual([
-      subtotal,
-      tax,
-      shipping,
-      total,
-    ]);
+    expect([
+      money(data.subtotal),
+      money(data.tax),
+      data.shipping === 0 ? 'Free' : money(data.shipping),
+      money(data.total),
+    ]).toEqual([subtotal, tax, shipping, total]);
   }, 120_000);
 
   it('is usable 390 px wide: the catalog, the order and the webhook beside it', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await module().getByRole('searchbox', { name: 'Search supplies' }).waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBe(0);
     await page.screenshot({ path: resolve(ARTIFACTS, 'module-catalog-390.png'), fullPage: true });
 
     await module().getByRole('link', { name: 'Orders', exact: true }).click();
-    await module().getByRole('link', { name: /^Order [0-9a-f]{8}$/ }).first().click();
+    await module()
+      .getByRole('link', { name: /^Order [0-9a-f]{8}$/ })
+      .first()
+      .click();
     await module().getByRole('heading', { name: 'Status history' }).waitFor();
     await page.screenshot({ path: resolve(ARTIFACTS, 'module-390.png'), fullPage: true });
   }, 60_000);

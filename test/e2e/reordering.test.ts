@@ -33,10 +33,17 @@ describe.skipIf(skipWithoutChromium)('ordering again through the demo, in headle
     it(`at ${width} px: order guide → cart → order with a PO number → order.created → Buy again`, async () => {
       const page: Page = await browser.newPage({ viewport: { width, height: 900 }, timezoneId: 'America/Denver' });
       const module = (): FrameLocator => page.frameLocator('iframe[title="Supplies module"]');
-      const shot = (name: string) => page.screenshot({ path: resolve(ARTIFACTS, `module-${name}-${width}.png`), fullPage: width < 500 });
+      const shot = (name: string) =>
+        page.screenshot({ path: resolve(ARTIFACTS, `module-${name}-${width}.png`), fullPage: width < 500 });
       const noSideScroll = async () => {
-        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-        expect(await module().locator('html').evaluate((html) => html.scrollWidth - html.clientWidth)).toBe(0);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        ).toBe(0);
+        expect(
+          await module()
+            .locator('html')
+            .evaluate((html) => html.scrollWidth - html.clientWidth),
+        ).toBe(0);
       };
       const po = `PO-${width}-77`;
 
@@ -45,26 +52,48 @@ describe.skipIf(skipWithoutChromium)('ordering again through the demo, in headle
       const search = module().getByRole('searchbox', { name: 'Search supplies' });
       await search.fill('nitrile medium');
       await search.press('Enter');
-      await module().getByText(/in “nitrile medium”/).waitFor();
-      await module().getByRole('spinbutton', { name: `Usual quantity of ${GLOVES}`, exact: true }).fill('2');
-      await module().getByRole('button', { name: `Add ${GLOVES} to order guide` }).click();
+      await module()
+        .getByText(/in “nitrile medium”/)
+        .waitFor();
+      await module()
+        .getByRole('spinbutton', { name: `Usual quantity of ${GLOVES}`, exact: true })
+        .fill('2');
+      await module()
+        .getByRole('button', { name: `Add ${GLOVES} to order guide` })
+        .click();
 
       await module().getByRole('heading', { name: 'Order guide', level: 1 }).waitFor();
       await module().getByRole('status').filter({ hasText: GLOVES }).waitFor();
       expect(await module().getByRole('link', { name: 'Order guide' }).getAttribute('aria-current')).toBe('page');
-      expect(await module().getByRole('spinbutton', { name: `Quantity of ${GLOVES}`, exact: true }).inputValue()).toBe('2');
-      expect(await module().getByRole('checkbox', { name: `Select ${GLOVES}` }).isChecked()).toBe(true);
+      expect(
+        await module()
+          .getByRole('spinbutton', { name: `Quantity of ${GLOVES}`, exact: true })
+          .inputValue(),
+      ).toBe('2');
+      expect(
+        await module()
+          .getByRole('checkbox', { name: `Select ${GLOVES}` })
+          .isChecked(),
+      ).toBe(true);
       await noSideScroll();
       await shot('order-guide');
 
       await module().getByRole('button', { name: 'Add selected to cart' }).click();
       await module().getByTestId('cart-notice').waitFor();
-      expect(await module().getByRole('spinbutton', { name: `Quantity of ${GLOVES}`, exact: true }).inputValue()).toBe('2');
+      expect(
+        await module()
+          .getByRole('spinbutton', { name: `Quantity of ${GLOVES}`, exact: true })
+          .inputValue(),
+      ).toBe('2');
       await shot('cart-from-guide');
 
       await module().getByRole('link', { name: 'Checkout' }).click();
-      await module().getByRole('textbox', { name: /PO number/ }).fill(po);
-      await module().getByRole('textbox', { name: /Order notes/ }).fill('Leave at the front desk.');
+      await module()
+        .getByRole('textbox', { name: /PO number/ })
+        .fill(po);
+      await module()
+        .getByRole('textbox', { name: /Order notes/ })
+        .fill('Leave at the front desk.');
       await noSideScroll();
       await shot('checkout-references');
       await module().getByRole('button', { name: 'Place order' }).click();
@@ -77,9 +106,14 @@ describe.skipIf(skipWithoutChromium)('ordering again through the demo, in headle
       await noSideScroll();
       await shot('order-references');
 
-      await expect.poll(() => receiver.list().filter((hook) => hook.body?.data?.order_id === orderId).length, { timeout: 30_000 }).toBe(1);
+      await expect
+        .poll(() => receiver.list().filter((hook) => hook.body?.data?.order_id === orderId).length, { timeout: 30_000 })
+        .toBe(1);
       const created = receiver.list().find((hook) => hook.body?.data?.order_id === orderId)!;
-      expect(created).toMatchObject({ verified: true, body: { event: 'order.created', data: { po_number: po, notes: 'Leave at the front desk.' } } });
+      expect(created).toMatchObject({
+        verified: true,
+        body: { event: 'order.created', data: { po_number: po, notes: 'Leave at the front desk.' } },
+      });
 
       await module().getByRole('link', { name: 'Orders', exact: true }).click();
       // A role, not a label: until the list has loaded, the order page's "Status history" would match the label.
@@ -87,20 +121,30 @@ describe.skipIf(skipWithoutChromium)('ordering again through the demo, in headle
       await module().getByRole('button', { name: 'Filter' }).click();
       // The unfiltered list shows the same link: wait for the filtered page itself before reading it.
       await expect.poll(() => page.frames().some((frame) => frame.url().includes('status=pending'))).toBe(true);
-      await module().getByRole('link', { name: `Order ${orderId.slice(0, 8)}` }).waitFor();
+      await module()
+        .getByRole('link', { name: `Order ${orderId.slice(0, 8)}` })
+        .waitFor();
       await noSideScroll();
       await shot('orders-filtered');
 
-      await module().getByRole('link', { name: `Order ${orderId.slice(0, 8)}` }).click();
+      await module()
+        .getByRole('link', { name: `Order ${orderId.slice(0, 8)}` })
+        .click();
       await module().getByRole('button', { name: 'Buy again' }).click();
       await module().getByTestId('cart-notice').filter({ hasText: 'Added 1 product to your cart.' }).waitFor();
-      expect(await module().getByRole('spinbutton', { name: `Quantity of ${GLOVES}`, exact: true }).inputValue()).toBe('2');
+      expect(
+        await module()
+          .getByRole('spinbutton', { name: `Quantity of ${GLOVES}`, exact: true })
+          .inputValue(),
+      ).toBe('2');
       await module().getByRole('link', { name: 'Cart, 2 items' }).waitFor();
       await noSideScroll();
       await shot('buy-again-cart');
 
       // Empty the cart for the next width.
-      await module().getByRole('button', { name: `Remove ${GLOVES}` }).click();
+      await module()
+        .getByRole('button', { name: `Remove ${GLOVES}` })
+        .click();
       await module().getByRole('link', { name: 'Cart, 0 items' }).waitFor();
       await page.close();
     }, 120_000);

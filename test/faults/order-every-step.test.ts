@@ -16,8 +16,22 @@ import type { Order } from '../../functions/domain/orders/order';
 import { orderEventKind } from '../../functions/domain/orders/order-event';
 import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle';
 import type { OrderAction } from '../../functions/domain/orders/transition-input';
-import { describeCall, type FaultMode, FaultPlan, injectAwsFaults, modesFor, type PlannedCall } from '../support/fault-plan';
-import { anItem, anOrderingPartner, deliverEverything, importDriftProducts, type OrderingPartner, webhooksOf } from '../support/order-pipeline';
+import {
+  describeCall,
+  type FaultMode,
+  FaultPlan,
+  injectAwsFaults,
+  modesFor,
+  type PlannedCall,
+} from '../support/fault-plan';
+import {
+  anItem,
+  anOrderingPartner,
+  deliverEverything,
+  importDriftProducts,
+  type OrderingPartner,
+  webhooksOf,
+} from '../support/order-pipeline';
 import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
 import { purgeQueues } from '../support/webhook-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -38,10 +52,20 @@ afterAll(async () => {
   await stack.close();
 });
 
-const INTERNAL_ERROR = { error: 'Internal Server Error', message: 'The request failed; retry with exponential backoff', code: 'INTERNAL_ERROR', details: [] };
+const INTERNAL_ERROR = {
+  error: 'Internal Server Error',
+  message: 'The request failed; retry with exponential backoff',
+  code: 'INTERNAL_ERROR',
+  details: [],
+};
 const INPUT: Record<OrderAction, Record<string, unknown>> = {
   confirm: {},
-  ship: { tracking_number: '1Z9', carrier: 'UPS', tracking_url: 'https://track.example.com/1Z9', estimated_delivery: '2036-01-09T17:00:00Z' },
+  ship: {
+    tracking_number: '1Z9',
+    carrier: 'UPS',
+    tracking_url: 'https://track.example.com/1Z9',
+    estimated_delivery: '2036-01-09T17:00:00Z',
+  },
   deliver: { signature: 'R. Front Desk' },
   cancel: { reason: 'duplicate' },
   // The whole total: a retried partial refund refunds again (docs/orders-api.md), so only a full one answers 409 when retried.
@@ -56,7 +80,11 @@ const PATH_BEFORE: Record<OrderAction, OrderAction[]> = {
 };
 
 const place = (partner: OrderingPartner) =>
-  stack.post('/v1/sandbox/orders', { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-1999', 2), anItem('DRIFT-010')] }, partner.bearer);
+  stack.post(
+    '/v1/sandbox/orders',
+    { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-1999', 2), anItem('DRIFT-010')] },
+    partner.bearer,
+  );
 const act = (partner: OrderingPartner, orderId: string, action: OrderAction) =>
   stack.post(`/v1/sandbox/orders/${orderId}/${action}`, INPUT[action], partner.bearer);
 
@@ -72,7 +100,9 @@ async function faulted(request: () => Promise<TestResponse>, arm: () => void): P
 }
 
 const storedOrders = (partner: OrderingPartner): Promise<Order[]> =>
-  plan.outside(async () => (await stack.deps.orders.listByOrganization(partner.buyer.organization.id, { limit: 100 })).orders);
+  plan.outside(
+    async () => (await stack.deps.orders.listByOrganization(partner.buyer.organization.id, { limit: 100 })).orders,
+  );
 
 /** Every stored order of the partner is whole, and the webhooks it got are exactly one per change of each. */
 async function expectConsistent(partner: OrderingPartner, label: string): Promise<Order[]> {
@@ -81,7 +111,9 @@ async function expectConsistent(partner: OrderingPartner, label: string): Promis
   for (const order of orders) {
     expect(order.sequence, label).toBe(order.statusHistory.length);
     expect(order.statusHistory.at(-1)?.status, label).toBe(order.status);
-    const kinds = webhooksOf(receiver, order.id, partner.secret).map((w) => w.event).sort();
+    const kinds = webhooksOf(receiver, order.id, partner.secret)
+      .map((w) => w.event)
+      .sort();
     expect(kinds, label).toEqual(order.statusHistory.map((change) => orderEventKind(change.status)).sort());
   }
   return orders;
@@ -89,15 +121,28 @@ async function expectConsistent(partner: OrderingPartner, label: string): Promis
 
 async function sweepPlace(modes: readonly FaultMode[]): Promise<string[]> {
   const baseline = await anOrderingPartner(stack, receiver);
-  expect((await faulted(() => place(baseline), () => undefined)).status).toBe(201);
+  expect(
+    (
+      await faulted(
+        () => place(baseline),
+        () => undefined,
+      )
+    ).status,
+  ).toBe(201);
   const steps: PlannedCall[] = [...plan.calls];
   const outcomes: string[] = [];
   for (const [index, step] of steps.entries()) {
     for (const mode of modesFor(step, modes)) {
       const label = `place, step ${index} ${describeCall(step)} ${mode}`;
       const partner = await anOrderingPartner(stack, receiver);
-      const first = await faulted(() => place(partner), () => plan.atStep(index, mode));
-      expect(plan.injected.map((i) => describeCall(i.call)), label).toEqual([describeCall(step)]);
+      const first = await faulted(
+        () => place(partner),
+        () => plan.atStep(index, mode),
+      );
+      expect(
+        plan.injected.map((i) => describeCall(i.call)),
+        label,
+      ).toEqual([describeCall(step)]);
       if (mode === 'stall') expect(first.status, label).toBe(201);
       else if (first.status !== 201) expect(first.body, label).toEqual(INTERNAL_ERROR);
 
@@ -110,11 +155,16 @@ async function sweepPlace(modes: readonly FaultMode[]): Promise<string[]> {
       expect(retried.status, `${label}: ${retried.text}`).toBe(201);
       const orders = await expectConsistent(partner, label);
       expect(orders, label).toHaveLength(committed + 1);
-      expect(orders.every((order) => order.status === 'pending' && order.totalCents === orders[0]!.totalCents), label).toBe(true);
+      expect(
+        orders.every((order) => order.status === 'pending' && order.totalCents === orders[0]!.totalCents),
+        label,
+      ).toBe(true);
       outcomes.push(`${index}:${mode}→${first.status}/${retried.status}`);
     }
   }
-  console.log(`[faults] place order: ${steps.length} steps [${steps.map(describeCall).join(' → ')}] outcomes ${outcomes.join(' ')}`);
+  console.log(
+    `[faults] place order: ${steps.length} steps [${steps.map(describeCall).join(' → ')}] outcomes ${outcomes.join(' ')}`,
+  );
   return steps.map(describeCall);
 }
 
@@ -128,7 +178,14 @@ async function preparedOrder(action: OrderAction): Promise<{ partner: OrderingPa
 async function sweepChange(action: OrderAction, modes: readonly FaultMode[]): Promise<string[]> {
   const to = ORDER_TRANSITIONS[action].to;
   const baseline = await preparedOrder(action);
-  expect((await faulted(() => act(baseline.partner, baseline.orderId, action), () => undefined)).status).toBe(200);
+  expect(
+    (
+      await faulted(
+        () => act(baseline.partner, baseline.orderId, action),
+        () => undefined,
+      )
+    ).status,
+  ).toBe(200);
   const steps: PlannedCall[] = [...plan.calls];
   const outcomes: string[] = [];
   for (const [index, step] of steps.entries()) {
@@ -136,8 +193,14 @@ async function sweepChange(action: OrderAction, modes: readonly FaultMode[]): Pr
       const label = `${action}, step ${index} ${describeCall(step)} ${mode}`;
       const { partner, orderId } = await preparedOrder(action);
       const from = (await storedOrders(partner))[0]!.status;
-      const first = await faulted(() => act(partner, orderId, action), () => plan.atStep(index, mode));
-      expect(plan.injected.map((i) => describeCall(i.call)), label).toEqual([describeCall(step)]);
+      const first = await faulted(
+        () => act(partner, orderId, action),
+        () => plan.atStep(index, mode),
+      );
+      expect(
+        plan.injected.map((i) => describeCall(i.call)),
+        label,
+      ).toEqual([describeCall(step)]);
       if (mode === 'stall') expect(first.status, label).toBe(200);
       else if (first.status !== 200) expect(first.body, label).toEqual(INTERNAL_ERROR);
 
@@ -149,7 +212,10 @@ async function sweepChange(action: OrderAction, modes: readonly FaultMode[]): Pr
       const retried = await act(partner, orderId, action);
       if (committed) {
         expect(retried.status, label).toBe(409);
-        expect(retried.body, label).toMatchObject({ code: 'INVALID_ORDER_TRANSITION', data: { order_id: orderId, status: to, requested_status: to } });
+        expect(retried.body, label).toMatchObject({
+          code: 'INVALID_ORDER_TRANSITION',
+          data: { order_id: orderId, status: to, requested_status: to },
+        });
       } else {
         expect(retried.status, `${label}: ${retried.text}`).toBe(200);
       }
@@ -158,7 +224,9 @@ async function sweepChange(action: OrderAction, modes: readonly FaultMode[]): Pr
       outcomes.push(`${index}:${mode}→${first.status}/${retried.status}`);
     }
   }
-  console.log(`[faults] ${action}: ${steps.length} steps [${steps.map(describeCall).join(' → ')}] outcomes ${outcomes.join(' ')}`);
+  console.log(
+    `[faults] ${action}: ${steps.length} steps [${steps.map(describeCall).join(' → ')}] outcomes ${outcomes.join(' ')}`,
+  );
   return steps.map(describeCall);
 }
 

@@ -39,7 +39,11 @@ async function stop(local: LocalProcess) {
 }
 
 async function call(local: LocalProcess, path: string, body: unknown, headers: Record<string, string>) {
-  const res = await fetch(`${local.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${local.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -49,7 +53,12 @@ const setupBody = (internalUserId: string, extra: object = {}) => ({
   internalUserId,
   user: { firstName: 'Ada', lastName: 'Lovelace', email: `${internalUserId}@acme.test` },
   shippingLocations: [
-    { internalShippingLocationId: 'loc-1', name: 'Main office', isDefault: true, address: { line1: '1 Main St', city: 'Austin', province: 'tx', postalCode: '78701' } },
+    {
+      internalShippingLocationId: 'loc-1',
+      name: 'Main office',
+      isDefault: true,
+      address: { line1: '1 Main St', city: 'Austin', province: 'tx', postalCode: '78701' },
+    },
   ],
   ...extra,
 });
@@ -57,7 +66,11 @@ const setupBody = (internalUserId: string, extra: object = {}) => ({
 const orderCreated = orderCreatedData('acme-restart', '0b6a4c55-0a57-4c1e-9d36-2f0c1f6e8a11');
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((done) => setTimeout(done, 200))) {
+  for (
+    const started = Date.now();
+    Date.now() - started < timeoutMs;
+    await new Promise((done) => setTimeout(done, 200))
+  ) {
     const value = await probe();
     if (value !== undefined) return value;
   }
@@ -66,7 +79,10 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 
 async function ops(argv: string[], cwd = workDir) {
   const lines: string[] = [];
-  const { deps } = await openOpsTarget({ stackFile: join(cwd, '.local', 'stack.json'), logger: { info: () => undefined, error: () => undefined } });
+  const { deps } = await openOpsTarget({
+    stackFile: join(cwd, '.local', 'stack.json'),
+    logger: { info: () => undefined, error: () => undefined },
+  });
   const code = await runOps(argv, { deps, out: (line) => lines.push(line) });
   return { code, json: code === 0 ? JSON.parse(lines.join('\n')) : undefined, text: lines.join('\n') };
 }
@@ -81,13 +97,43 @@ describe('npm start, stopped and started again', () => {
     const { organization, profile } = created.body.data;
     const issued = await ops(['key', 'issue', '--partner', first.partnerId, '--scopes', 'session:write', '--json']);
     expect(issued.code).toBe(0);
-    const handshake = await call(first, '/v1/partner/handshake', { internal_user_id: 'u-1', internal_org_id: 'acme-restart' }, { 'X-API-Key': first.apiKey });
+    const handshake = await call(
+      first,
+      '/v1/partner/handshake',
+      { internal_user_id: 'u-1', internal_org_id: 'acme-restart' },
+      { 'X-API-Key': first.apiKey },
+    );
     expect(handshake.status).toBe(200);
 
     // A webhook whose receiver is down: the first attempt fails and a retry waits in the queue.
     const receiverPort = await freePort();
-    expect((await ops(['webhook', 'set', '--partner', first.partnerId, '--url', `http://127.0.0.1:${receiverPort}/hook`, '--json'])).code).toBe(0);
-    expect((await ops(['order-event', '--partner', first.partnerId, '--event', 'order.created', '--data', JSON.stringify(orderCreated), '--json'])).code).toBe(0);
+    expect(
+      (
+        await ops([
+          'webhook',
+          'set',
+          '--partner',
+          first.partnerId,
+          '--url',
+          `http://127.0.0.1:${receiverPort}/hook`,
+          '--json',
+        ])
+      ).code,
+    ).toBe(0);
+    expect(
+      (
+        await ops([
+          'order-event',
+          '--partner',
+          first.partnerId,
+          '--event',
+          'order.created',
+          '--data',
+          JSON.stringify(orderCreated),
+          '--json',
+        ])
+      ).code,
+    ).toBe(0);
     const waiting = await until('the first failed attempt', async () => {
       const [delivery] = (await ops(['deliveries', 'list', '--partner', first.partnerId, '--json'])).json.deliveries;
       return delivery?.attemptCount === 1 ? delivery : undefined;
@@ -107,21 +153,38 @@ describe('npm start, stopped and started again', () => {
     after.push(() => new Promise((done) => receiver.close(() => done())));
 
     const second = await start();
-    expect({ partnerId: second.partnerId, apiKey: second.apiKey }).toEqual({ partnerId: first.partnerId, apiKey: first.apiKey });
+    expect({ partnerId: second.partnerId, apiKey: second.apiKey }).toEqual({
+      partnerId: first.partnerId,
+      apiKey: first.apiKey,
+    });
     const bearer2 = { Authorization: `Bearer ${second.apiKey}` };
 
     const again = await call(second, '/v1/organizations/setup', setupBody('u-1'), bearer2);
-    expect(again).toMatchObject({ status: 409, body: { code: 'USER_ALREADY_EXISTS', data: { profileId: profile.id } } });
+    expect(again).toMatchObject({
+      status: 409,
+      body: { code: 'USER_ALREADY_EXISTS', data: { profileId: profile.id } },
+    });
     const joined = await call(second, '/v1/organizations/setup', setupBody('u-2', { shippingLocations: [] }), bearer2);
     expect(joined.status).toBe(200);
     expect(joined.body.data).toMatchObject({
       isNewOrganization: false,
       organization: { id: organization.id, paymentCustomerId: organization.paymentCustomerId },
-      shippingLocations: [expect.objectContaining({ internalShippingLocationId: 'loc-1', isDefault: true, address: expect.objectContaining({ province: 'Texas' }) })],
+      shippingLocations: [
+        expect.objectContaining({
+          internalShippingLocationId: 'loc-1',
+          isDefault: true,
+          address: expect.objectContaining({ province: 'Texas' }),
+        }),
+      ],
     });
 
     // The key issued through the CLI, and the token issued before the restart, still work.
-    const viaCliKey = await call(second, '/v1/partner/handshake', { profile_id: profile.id }, { 'X-API-Key': issued.json.apiKey });
+    const viaCliKey = await call(
+      second,
+      '/v1/partner/handshake',
+      { profile_id: profile.id },
+      { 'X-API-Key': issued.json.apiKey },
+    );
     expect(viaCliKey.status).toBe(200);
     const embedUrl = new URL(handshake.body.iframe_embed_url);
     const redeemed = await fetch(`${second.url}${embedUrl.pathname}${embedUrl.search}`, { redirect: 'manual' });
@@ -145,21 +208,32 @@ describe('the orders stream reader, stopped and started again', () => {
 
   /** The JSON log lines of one run with this `msg`. */
   const logLines = (local: LocalProcess, msg: string) =>
-    local.output().split('\n').filter((line) => line.startsWith('{') && JSON.parse(line).msg === msg).map((line) => JSON.parse(line));
+    local
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{') && JSON.parse(line).msg === msg)
+      .map((line) => JSON.parse(line));
 
   it('resumes after the last record it read: an event skipped before the restart stays skipped, one delivered is not delivered again', async () => {
     const first = await start(streamDir);
     const bearer = { Authorization: `Bearer ${first.apiKey}` };
     expect((await call(first, '/v1/organizations/setup', setupBody('u-1'), bearer)).status).toBe(200);
     const placeOrder = async (local: LocalProcess) => {
-      const placed = await call(local, '/v1/sandbox/orders', { internal_user_id: 'u-1', items: [{ product_id: 'GLV-NIT-M-100', quantity: 1 }] }, { Authorization: `Bearer ${local.apiKey}` });
+      const placed = await call(
+        local,
+        '/v1/sandbox/orders',
+        { internal_user_id: 'u-1', items: [{ product_id: 'GLV-NIT-M-100', quantity: 1 }] },
+        { Authorization: `Bearer ${local.apiKey}` },
+      );
       expect(placed.status).toBe(201);
       return placed.body.order.id as string;
     };
 
     // No endpoint yet: the first order's event is read and skipped.
     await placeOrder(first);
-    await until('the skipped event', async () => (logLines(first, 'order event not delivered').length === 1 ? true : undefined));
+    await until('the skipped event', async () =>
+      logLines(first, 'order event not delivered').length === 1 ? true : undefined,
+    );
 
     const received: string[] = [];
     const receiver = createServer((req, res) => {
@@ -173,12 +247,15 @@ describe('the orders stream reader, stopped and started again', () => {
     await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
     after.push(() => new Promise((done) => receiver.close(() => done())));
     const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
-    expect((await ops(['webhook', 'set', '--partner', first.partnerId, '--url', receiverUrl, '--json'], streamDir)).code).toBe(0);
+    expect(
+      (await ops(['webhook', 'set', '--partner', first.partnerId, '--url', receiverUrl, '--json'], streamDir)).code,
+    ).toBe(0);
     const second = await placeOrder(first);
     await until('the second order delivered', async () => (received.length === 1 ? true : undefined));
     // Stopped only once the delivery is recorded: a stop between the POST and its record is a redelivery after the restart (at least once), not what this test is about.
     await until('the second order recorded as delivered', async () => {
-      const { deliveries } = (await ops(['deliveries', 'list', '--partner', first.partnerId, '--json'], streamDir)).json;
+      const { deliveries } = (await ops(['deliveries', 'list', '--partner', first.partnerId, '--json'], streamDir))
+        .json;
       return deliveries.some((delivery: { status: string }) => delivery.status === 'delivered') ? true : undefined;
     });
     await stop(first);
@@ -190,7 +267,8 @@ describe('the orders stream reader, stopped and started again', () => {
     // The restarted reader relayed the new order's event only: the stream is read in order, so the older ones would have come first.
     expect(logLines(restarted, 'order event relayed')).toHaveLength(1);
     expect(received).toEqual([second, third]);
-    const { deliveries } = (await ops(['deliveries', 'list', '--partner', restarted.partnerId, '--json'], streamDir)).json;
+    const { deliveries } = (await ops(['deliveries', 'list', '--partner', restarted.partnerId, '--json'], streamDir))
+      .json;
     expect(deliveries).toHaveLength(2);
     await stop(restarted);
   }, 120_000);

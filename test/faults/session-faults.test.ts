@@ -30,7 +30,8 @@ afterAll(() => stack.close());
 
 const sessionsTable = () => tableName(stack.config.RESOURCE_PREFIX, 'sessions');
 const getItem = async (pk: string, sk: string) =>
-  (await stack.deps.aws.db.send(new GetCommand({ TableName: sessionsTable(), Key: { pk, sk }, ConsistentRead: true }))).Item;
+  (await stack.deps.aws.db.send(new GetCommand({ TableName: sessionsTable(), Key: { pk, sk }, ConsistentRead: true })))
+    .Item;
 
 async function aPartnerWithProfile() {
   const partner = await stack.createPartner();
@@ -61,18 +62,30 @@ async function expectOnlyStoredTokens(res: TestResponse, profileId: string, labe
 }
 
 const browse = async (path: string, cookie?: string) => {
-  const res = await fetch(`${stack.url}${path}`, { redirect: 'manual', headers: cookie ? { Cookie: `${COOKIE}=${cookie}` } : {} });
-  const setCookie = res.headers.getSetCookie().map((c) => new RegExp(`^${COOKIE}=([0-9a-f]{64});`).exec(c)?.[1]).find(Boolean);
+  const res = await fetch(`${stack.url}${path}`, {
+    redirect: 'manual',
+    headers: cookie ? { Cookie: `${COOKIE}=${cookie}` } : {},
+  });
+  const setCookie = res.headers
+    .getSetCookie()
+    .map((c) => new RegExp(`^${COOKIE}=([0-9a-f]{64});`).exec(c)?.[1])
+    .find(Boolean);
   return { status: res.status, headers: res.headers, text: await res.text(), cookie: setCookie };
 };
 
 describe('the handshake under a fault at every step', () => {
   it.each([
     ['profile_id', (p: { profile: { id: string } }) => ({ profile_id: p.profile.id })],
-    ['internal_user_id', (p: { profile: { internalUserId: string } }) => ({ internal_user_id: p.profile.internalUserId })],
+    [
+      'internal_user_id',
+      (p: { profile: { internalUserId: string } }) => ({ internal_user_id: p.profile.internalUserId }),
+    ],
   ])('by %s: every 200 names a stored token, every failure is a 500 with no token', async (_by, bodyOf) => {
     const baseline = await aPartnerWithProfile();
-    const ok = await withFaults(() => undefined, () => stack.post(HANDSHAKE, bodyOf(baseline), { 'X-API-Key': baseline.apiKey }));
+    const ok = await withFaults(
+      () => undefined,
+      () => stack.post(HANDSHAKE, bodyOf(baseline), { 'X-API-Key': baseline.apiKey }),
+    );
     expect(ok.status).toBe(200);
     const steps = [...plan.calls];
     expect(steps.map(describeCall)).toContain('dynamodb:PutItem(sessions)');
@@ -85,7 +98,10 @@ describe('the handshake under a fault at every step', () => {
           () => plan.atStep(index, mode),
           () => stack.post(HANDSHAKE, bodyOf(partner), { 'X-API-Key': partner.apiKey }),
         );
-        expect(plan.injected.map((i) => describeCall(i.call)), label).toEqual([describeCall(step)]);
+        expect(
+          plan.injected.map((i) => describeCall(i.call)),
+          label,
+        ).toEqual([describeCall(step)]);
         if (mode === 'stall') expect(res.status, label).toBe(200);
         await expectOnlyStoredTokens(res, partner.profile.id, label);
         // The partner's retry gets a working token.
@@ -99,26 +115,38 @@ describe('the handshake under a fault at every step', () => {
 
   it('hands out only stored tokens in a concurrent burst where session writes randomly fail, lose their answer or stall, and each redeems exactly once', async () => {
     const partner = await aPartnerWithProfile();
-    const isSessionWrite = (call: { operation: string; target: string }) => call.operation === 'PutItem' && call.target === 'sessions';
+    const isSessionWrite = (call: { operation: string; target: string }) =>
+      call.operation === 'PutItem' && call.target === 'sessions';
     const results = await withFaults(
-      () => plan.randomly(isSessionWrite, 'fail', 0.25, 7).randomly(isSessionWrite, 'lose', 0.25, 11).randomly(isSessionWrite, 'stall', 0.3, 13),
+      () =>
+        plan
+          .randomly(isSessionWrite, 'fail', 0.25, 7)
+          .randomly(isSessionWrite, 'lose', 0.25, 11)
+          .randomly(isSessionWrite, 'stall', 0.3, 13),
       () =>
         Promise.all(
-          Array.from({ length: 60 }, () => stack.post(HANDSHAKE, { profile_id: partner.profile.id }, { 'X-API-Key': partner.apiKey })),
+          Array.from({ length: 60 }, () =>
+            stack.post(HANDSHAKE, { profile_id: partner.profile.id }, { 'X-API-Key': partner.apiKey }),
+          ),
         ),
     );
     const modes = plan.injected.map((i) => i.mode);
     expect(modes).toContain('fail');
     expect(modes).toContain('lose');
     expect(modes).toContain('stall');
-    for (const [index, res] of results.entries()) await expectOnlyStoredTokens(res, partner.profile.id, `request ${index}`);
+    for (const [index, res] of results.entries())
+      await expectOnlyStoredTokens(res, partner.profile.id, `request ${index}`);
     const issued = results.filter((r) => r.status === 200);
     // A lost answer is a 500 too: the service cannot know the write landed.
     expect(issued).toHaveLength(60 - modes.filter((m) => m !== 'stall').length);
 
-    const redeemed = await Promise.all(issued.map((r) => browse(new URL(r.body.iframe_embed_url).pathname + new URL(r.body.iframe_embed_url).search)));
+    const redeemed = await Promise.all(
+      issued.map((r) => browse(new URL(r.body.iframe_embed_url).pathname + new URL(r.body.iframe_embed_url).search)),
+    );
     expect(redeemed.map((r) => r.status)).toEqual(issued.map(() => 303));
-    const again = await Promise.all(issued.map((r) => browse(new URL(r.body.iframe_embed_url).pathname + new URL(r.body.iframe_embed_url).search)));
+    const again = await Promise.all(
+      issued.map((r) => browse(new URL(r.body.iframe_embed_url).pathname + new URL(r.body.iframe_embed_url).search)),
+    );
     expect(again.map((r) => r.status)).toEqual(issued.map(() => 401));
   });
 });
@@ -133,10 +161,15 @@ describe('the embed host under a fault at every step of a redemption', () => {
     };
     const baseline = await aPartnerWithProfile();
     const { path } = await redeemPath(baseline);
-    const ok = await withFaults(() => undefined, () => browse(path));
+    const ok = await withFaults(
+      () => undefined,
+      () => browse(path),
+    );
     expect(ok.status).toBe(303);
     const steps = [...plan.calls];
-    expect(steps.map(describeCall)).toEqual(expect.arrayContaining(['dynamodb:UpdateItem(sessions)', 'dynamodb:PutItem(sessions)']));
+    expect(steps.map(describeCall)).toEqual(
+      expect.arrayContaining(['dynamodb:UpdateItem(sessions)', 'dynamodb:PutItem(sessions)']),
+    );
 
     const outcomes: string[] = [];
     for (const [index, step] of steps.entries()) {
@@ -144,7 +177,10 @@ describe('the embed host under a fault at every step of a redemption', () => {
         const label = `step ${index} ${describeCall(step)} ${mode}`;
         const partner = await aPartnerWithProfile();
         const link = await redeemPath(partner);
-        const first = await withFaults(() => plan.atStep(index, mode), () => browse(link.path));
+        const first = await withFaults(
+          () => plan.atStep(index, mode),
+          () => browse(link.path),
+        );
         expect(plan.injected, label).toHaveLength(1);
         expect([303, 500], label).toContain(first.status);
         expect(first.headers.get('content-security-policy'), label).toMatch(/frame-ancestors /);
@@ -165,6 +201,8 @@ describe('the embed host under a fault at every step of a redemption', () => {
         outcomes.push(`${index}:${mode}→${first.status}/${retry.status}`);
       }
     }
-    console.log(`[faults] embed redemption: ${steps.length} steps × fail/lose [${steps.map(describeCall).join(' → ')}] outcomes ${outcomes.join(' ')}`);
+    console.log(
+      `[faults] embed redemption: ${steps.length} steps × fail/lose [${steps.map(describeCall).join(' → ')}] outcomes ${outcomes.join(' ')}`,
+    );
   });
 });

@@ -13,7 +13,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeCall, type FaultMode, FaultPlan, modesFor, injectAwsFaults, startStripeFaultProxy, type StripeFaultProxy } from '../support/fault-plan';
+import {
+  describeCall,
+  type FaultMode,
+  FaultPlan,
+  modesFor,
+  injectAwsFaults,
+  startStripeFaultProxy,
+  type StripeFaultProxy,
+} from '../support/fault-plan';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../functions/resources/resource-definitions';
 import { stripeStandIn } from '../support/inspect';
@@ -22,7 +30,12 @@ import { checkStoredModel } from '../support/stored-model';
 import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
 
 const SETUP = '/v1/organizations/setup';
-const SETUP_ERROR = { error: 'Internal Server Error', message: 'Setup failed; retry with exponential backoff', code: 'SETUP_ERROR', details: [] };
+const SETUP_ERROR = {
+  error: 'Internal Server Error',
+  message: 'Setup failed; retry with exponential backoff',
+  code: 'SETUP_ERROR',
+  details: [],
+};
 
 const plan = new FaultPlan();
 let proxy: StripeFaultProxy;
@@ -60,9 +73,17 @@ async function prepare(scenario: Scenario): Promise<Prepared> {
     ...(scenario.idempotencyKey ? { 'Idempotency-Key': `setup-${randomUUID()}` } : {}),
   };
   if (scenario.existingOrganization) {
-    const founder = await stack.post(SETUP, aSetupRequest().forOrg(internalOrgId).forUser('founder').withLocations(aLocation('hq', { isDefault: true })).build(), {
-      Authorization: headers.Authorization as string,
-    });
+    const founder = await stack.post(
+      SETUP,
+      aSetupRequest()
+        .forOrg(internalOrgId)
+        .forUser('founder')
+        .withLocations(aLocation('hq', { isDefault: true }))
+        .build(),
+      {
+        Authorization: headers.Authorization as string,
+      },
+    );
     expect(founder.status).toBe(200);
   }
   const body = aSetupRequest()
@@ -116,7 +137,10 @@ async function sweep(scenario: Scenario) {
       const customersBefore = proxy.createdCustomers.length;
 
       const first = await faulted(prepared, () => plan.atStep(index, mode));
-      expect(plan.injected.map((i) => describeCall(i.call)), label).toEqual([describeCall(step)]);
+      expect(
+        plan.injected.map((i) => describeCall(i.call)),
+        label,
+      ).toEqual([describeCall(step)]);
       if (mode === 'stall') {
         expect(first.status, label).toBe(200);
       } else if (first.status !== 200) {
@@ -128,7 +152,9 @@ async function sweep(scenario: Scenario) {
       const after = await storedFor(prepared);
       const committed = after.profile !== undefined;
       expect(after.entities, label).toEqual(committed ? complete : before.entities);
-      expect(new Set(proxy.createdCustomers.slice(customersBefore).map((c) => c.id)).size, label).toBeLessThanOrEqual(1);
+      expect(new Set(proxy.createdCustomers.slice(customersBefore).map((c) => c.id)).size, label).toBeLessThanOrEqual(
+        1,
+      );
 
       // The partner retries (past any lapsed Idempotency-Key claim and rate-limit window).
       stack.clock.advance(61_000);
@@ -147,7 +173,10 @@ async function sweep(scenario: Scenario) {
         expect(retried.status, label).toBe(409);
       } else if (committed) {
         expect(retried.status, label).toBe(409);
-        expect(retried.body, label).toMatchObject({ code: 'USER_ALREADY_EXISTS', data: { profileId: after.profile?.id } });
+        expect(retried.body, label).toMatchObject({
+          code: 'USER_ALREADY_EXISTS',
+          data: { profileId: after.profile?.id },
+        });
       } else {
         expect(retried.status, `${label}: ${retried.text}`).toBe(200);
       }
@@ -161,38 +190,68 @@ async function sweep(scenario: Scenario) {
         const organization = final.items.find((i) => i.entity === 'organization');
         expect(organization?.paymentCustomerId, label).toBe(customerId);
         const customer = await stripeStandIn().customers.retrieve(customerId as string);
-        expect(customer, label).toMatchObject({ name: 'Acme Dental', email: 'ap@acme.example.com', address: { state: 'California' } });
+        expect(customer, label).toMatchObject({
+          name: 'Acme Dental',
+          email: 'ap@acme.example.com',
+          address: { state: 'California' },
+        });
       }
       outcomes.push(`${index}:${mode}→${first.status}/${retried.status}`);
     }
   }
   // No partial state anywhere: an orphan identity user or item of any earlier attempt shows here.
   expect((await checkStoredModel(stack)).problems).toEqual([]);
-  console.log(`[faults] setup, ${scenario.name}: ${steps.length} steps × ${scenario.modes.join('/')} [${steps.map(describeCall).join(' → ')}] outcomes ${outcomes.join(' ')}`);
+  console.log(
+    `[faults] setup, ${scenario.name}: ${steps.length} steps × ${scenario.modes.join('/')} [${steps.map(describeCall).join(' → ')}] outcomes ${outcomes.join(' ')}`,
+  );
   return steps.map(describeCall);
 }
 
 describe('setup with a fault at every step, one at a time (DynamoDB and Stripe calls)', () => {
   it('a new organization: no partial state after any fault, and the retry completes with one Stripe customer', async () => {
-    const steps = await sweep({ name: 'new organization', idempotencyKey: false, existingOrganization: false, modes: ['fail', 'lose', 'stall'] });
+    const steps = await sweep({
+      name: 'new organization',
+      idempotencyKey: false,
+      existingOrganization: false,
+      modes: ['fail', 'lose', 'stall'],
+    });
     expect(steps).toEqual(
-      expect.arrayContaining(['stripe:POST /v1/customers', 'stripe:POST /v1/customers/{id}', 'dynamodb:TransactWriteItems(identity-users+organizations)']),
+      expect.arrayContaining([
+        'stripe:POST /v1/customers',
+        'stripe:POST /v1/customers/{id}',
+        'dynamodb:TransactWriteItems(identity-users+organizations)',
+      ]),
     );
   });
 
   it('a new organization with an Idempotency-Key: the retry after any fault replays the 200 of the setup that committed', async () => {
-    const steps = await sweep({ name: 'new organization + Idempotency-Key', idempotencyKey: true, existingOrganization: false, modes: ['fail', 'lose'] });
+    const steps = await sweep({
+      name: 'new organization + Idempotency-Key',
+      idempotencyKey: true,
+      existingOrganization: false,
+      modes: ['fail', 'lose'],
+    });
     // The claim, then the setup's transaction carrying the completion: no write after it can fail.
     expect(steps.slice(-1)).toEqual(['dynamodb:TransactWriteItems(idempotency+identity-users+organizations)']);
     expect(steps.filter((s) => s.includes('idempotency')).length).toBe(2);
   });
 
   it('a further user of an existing organization with an Idempotency-Key: the retry after any fault replays the 200', async () => {
-    await sweep({ name: 'existing organization + Idempotency-Key', idempotencyKey: true, existingOrganization: true, modes: ['fail', 'lose'] });
+    await sweep({
+      name: 'existing organization + Idempotency-Key',
+      idempotencyKey: true,
+      existingOrganization: true,
+      modes: ['fail', 'lose'],
+    });
   });
 
   it('a further user of an existing organization: nothing added after any fault, the retry adds the profile once', async () => {
-    const steps = await sweep({ name: 'existing organization', idempotencyKey: false, existingOrganization: true, modes: ['fail', 'lose'] });
+    const steps = await sweep({
+      name: 'existing organization',
+      idempotencyKey: false,
+      existingOrganization: true,
+      modes: ['fail', 'lose'],
+    });
     expect(steps.some((s) => s.startsWith('stripe:'))).toBe(false);
   });
 });

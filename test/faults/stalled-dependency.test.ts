@@ -14,7 +14,9 @@ let apiKey: string;
 beforeAll(async () => {
   const standIns = inject('standIns');
   dynamodb = await startStallingProxy(standIns.endpoints.dynamodb);
-  stack = await startTestStack({ standIns: { ...standIns, endpoints: { ...standIns.endpoints, dynamodb: dynamodb.url } } });
+  stack = await startTestStack({
+    standIns: { ...standIns, endpoints: { ...standIns.endpoints, dynamodb: dynamodb.url } },
+  });
   ({ apiKey } = await stack.createPartner());
 });
 afterEach(() => dynamodb.resume());
@@ -57,6 +59,9 @@ describe('a stalled DynamoDB', () => {
     dynamodb.resume();
     const healthy = await fetch(`${stack.url}/health`);
     expect(healthy.status).toBe(200);
-    expect(await healthy.json()).toEqual({ status: 'ok', dependencies: { dynamodb: 'ok', sqs: 'ok', secretsManager: 'ok' } });
+    expect(await healthy.json()).toEqual({
+      status: 'ok',
+      dependencies: { dynamodb: 'ok', sqs: 'ok', secretsManager: 'ok' },
+    });
   }, 20_000);
 });

@@ -23,7 +23,9 @@ import { aPartnerWithOrganization, orderCreatedData, purgeQueues } from '../supp
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 /** The consumers' own receive and visibility calls are Lambda's event source mapping, not the service. */
-const plan = new FaultPlan((call: PlannedCall) => !['ReceiveMessage', 'ChangeMessageVisibility', 'PurgeQueue'].includes(call.operation));
+const plan = new FaultPlan(
+  (call: PlannedCall) => !['ReceiveMessage', 'ChangeMessageVisibility', 'PurgeQueue'].includes(call.operation),
+);
 let stack: TestStack;
 let receiver: WebhookReceiver;
 /** Receipt handles of the last DeleteMessageBatch, so a failed delete can be made visible again. */
@@ -58,9 +60,11 @@ afterAll(async () => {
 const visibleAgain = (QueueUrl: string, handles: readonly string[]) =>
   Promise.all(
     handles.map((ReceiptHandle) =>
-      stack.deps.aws.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl, ReceiptHandle, VisibilityTimeout: 0 })).catch((error: Error) => {
-        if (error.name !== 'MessageNotInflight') throw error;
-      }),
+      stack.deps.aws.sqs
+        .send(new ChangeMessageVisibilityCommand({ QueueUrl, ReceiptHandle, VisibilityTimeout: 0 }))
+        .catch((error: Error) => {
+          if (error.name !== 'MessageNotInflight') throw error;
+        }),
     ),
   );
 
@@ -68,7 +72,12 @@ const visibleAgain = (QueueUrl: string, handles: readonly string[]) =>
 async function publishWithRetries(partnerId: string, internalOrgId: string, eventId: string) {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await stack.deps.orderEvents.publish({ partnerId: partnerId as never, event: 'order.created', data: orderCreatedData(internalOrgId), eventId });
+      return await stack.deps.orderEvents.publish({
+        partnerId: partnerId as never,
+        event: 'order.created',
+        data: orderCreatedData(internalOrgId),
+        eventId,
+      });
     } catch (error) {
       if (attempt >= 3) throw error;
     }
@@ -87,7 +96,12 @@ async function drain(partnerId: string) {
       try {
         const result = await consumer.pollOnce();
         activity += result.received;
-        await plan.outside(() => visibleAgain(url, result.failed.map((f) => f.receiptHandle)));
+        await plan.outside(() =>
+          visibleAgain(
+            url,
+            result.failed.map((f) => f.receiptHandle),
+          ),
+        );
       } catch {
         // The handler succeeded but the delete failed: the messages come back.
         activity += 1;
@@ -104,7 +118,10 @@ async function drain(partnerId: string) {
 
 async function runOnce(arm: () => void) {
   const partner = await aPartnerWithOrganization(stack);
-  const { generatedSecret } = await stack.deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: receiver.url });
+  const { generatedSecret } = await stack.deps.webhookAdmin.configureEndpoint({
+    partnerId: partner.partnerId,
+    url: receiver.url,
+  });
   const seenBefore = receiver.requests.length;
   const eventId = randomUUID();
   plan.reset();
@@ -125,7 +142,10 @@ async function expectDeliveredOnce(run: Awaited<ReturnType<typeof runOnce>>, lab
   const [delivery] = deliveries;
   const full = await stack.deps.webhookAdmin.getDelivery(delivery?.deliveryId as DeliveryId);
   expect(full, label).toMatchObject({ status: 'delivered', attemptCount: 1 });
-  expect(full.attempts.filter((a) => a.succeeded), label).toHaveLength(1);
+  expect(
+    full.attempts.filter((a) => a.succeeded),
+    label,
+  ).toHaveLength(1);
   expect(full.attempts, label).toHaveLength(1);
   expect(run.posts.length, label).toBeGreaterThanOrEqual(1);
   expect(run.posts.length, label).toBeLessThanOrEqual(2);
@@ -160,10 +180,14 @@ describe('order webhooks with a fault at every step of the pipeline, one at a ti
       for (const mode of modesFor(step, ['fail', 'lose'])) {
         const label = `step ${index} ${describeCall(step)} ${mode}`;
         const run = await runOnce(() => plan.atStep(index, mode));
-        expect(run.injected.map((i) => describeCall(i.call)), label).toEqual([describeCall(step)]);
+        expect(
+          run.injected.map((i) => describeCall(i.call)),
+          label,
+        ).toEqual([describeCall(step)]);
         await expectDeliveredOnce(run, label);
         // The dispatch's last write records the attempt: failing it is the crash between the POST and the state write.
-        const isRecord = describeCall(step) === 'dynamodb:UpdateItem(webhooks)' && names.lastIndexOf(describeCall(step)) === index;
+        const isRecord =
+          describeCall(step) === 'dynamodb:UpdateItem(webhooks)' && names.lastIndexOf(describeCall(step)) === index;
         if (isRecord && mode === 'fail') {
           crashBetweenPostAndRecord += 1;
           expect(run.posts, `${label}: the receiver got the POST, then its redelivery`).toHaveLength(2);
@@ -172,6 +196,8 @@ describe('order webhooks with a fault at every step of the pipeline, one at a ti
       }
     }
     expect(crashBetweenPostAndRecord).toBe(1);
-    console.log(`[faults] webhooks: ${steps.length} steps × fail/lose [${names.join(' → ')}] POSTs received ${outcomes.join(' ')}`);
+    console.log(
+      `[faults] webhooks: ${steps.length} steps × fail/lose [${names.join(' → ')}] POSTs received ${outcomes.join(' ')}`,
+    );
   });
 });

@@ -21,19 +21,28 @@ function cdkRouteKeys(stage: Stage, table: readonly Route[]): string[] {
   const functions = Object.fromEntries(
     (Object.keys(FUNCTION_ENTRIES) as FunctionName[]).map((name) => [
       name,
-      new LambdaFunction(stack, name, { runtime: Runtime.NODEJS_20_X, handler: 'index.handler', code: Code.fromInline('exports.handler = async () => {}') }),
+      new LambdaFunction(stack, name, {
+        runtime: Runtime.NODEJS_20_X,
+        handler: 'index.handler',
+        code: Code.fromInline('exports.handler = async () => {}'),
+      }),
     ]),
   ) as unknown as Record<FunctionName, IFunction>;
   new Api(stack, 'Api', { config: ENVIRONMENTS[stage], functions, routes: table });
-  return Object.values(Template.fromStack(stack).findResources('AWS::ApiGatewayV2::Route')).map((route) => route.Properties.RouteKey as string);
+  return Object.values(Template.fromStack(stack).findResources('AWS::ApiGatewayV2::Route')).map(
+    (route) => route.Properties.RouteKey as string,
+  );
 }
 
 const unused: HttpLambda = async () => ({ statusCode: 500 });
-const localRouteKeys = (stage: Stage, table: readonly Route[]) => localGatewayRoutes(stage, () => unused, table).map((route) => `${route.method} ${route.path}`);
+const localRouteKeys = (stage: Stage, table: readonly Route[]) =>
+  localGatewayRoutes(stage, () => unused, table).map((route) => `${route.method} ${route.path}`);
 
 /** Every operation of the document, as a route key. */
 const documentedRouteKeys = (table: readonly Route[]) =>
-  Object.entries(buildOpenApiDocument(table).paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
+  Object.entries(buildOpenApiDocument(table).paths).flatMap(([path, operations]) =>
+    Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+  );
 
 const sorted = (keys: readonly string[]) => [...keys].sort();
 const apiKeys = (table: readonly Route[]) => table.filter((route) => route.host === 'api').map(routeKey);
@@ -49,17 +58,18 @@ describe('the route table', () => {
     expect(sorted(documentedRouteKeys(ROUTES))).toEqual(sorted(apiKeys(ROUTES)));
   });
 
-  it.each([['an API route', 'GET /v1/orders/{order_id}'], ['a sandbox-only route', 'POST /v1/webhooks/test'], ['an embed route', 'GET /embedded/{partnerId}/cart']])(
-    'a row removed (%s, %s) is missing everywhere: CDK, local gateway and document',
-    (_, removed) => {
-      const table = ROUTES.filter((route) => routeKey(route) !== removed);
-      expect(table).toHaveLength(ROUTES.length - 1);
-      expect(cdkRouteKeys('sandbox', table)).not.toContain(removed);
-      expect(localRouteKeys('sandbox', table)).not.toContain(removed);
-      expect(documentedRouteKeys(table)).not.toContain(removed);
-      // And nothing else went missing with it.
-      expect(sorted(cdkRouteKeys('sandbox', table))).toEqual(sorted(routesOn('sandbox', table).map(routeKey)));
-      expect(sorted(documentedRouteKeys(table))).toEqual(sorted(apiKeys(table)));
-    },
-  );
+  it.each([
+    ['an API route', 'GET /v1/orders/{order_id}'],
+    ['a sandbox-only route', 'POST /v1/webhooks/test'],
+    ['an embed route', 'GET /embedded/{partnerId}/cart'],
+  ])('a row removed (%s, %s) is missing everywhere: CDK, local gateway and document', (_, removed) => {
+    const table = ROUTES.filter((route) => routeKey(route) !== removed);
+    expect(table).toHaveLength(ROUTES.length - 1);
+    expect(cdkRouteKeys('sandbox', table)).not.toContain(removed);
+    expect(localRouteKeys('sandbox', table)).not.toContain(removed);
+    expect(documentedRouteKeys(table)).not.toContain(removed);
+    // And nothing else went missing with it.
+    expect(sorted(cdkRouteKeys('sandbox', table))).toEqual(sorted(routesOn('sandbox', table).map(routeKey)));
+    expect(sorted(documentedRouteKeys(table))).toEqual(sorted(apiKeys(table)));
+  });
 });

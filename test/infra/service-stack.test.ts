@@ -32,8 +32,7 @@ const queueNames = Object.keys(QUEUES) as QueueName[];
 const functionNames = Object.keys(stacks.production.functions) as FunctionName[];
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
-const resourcesOf = (stage: Stage, type: string): Resources =>
-  templates[stage].findResources(type) as Resources;
+const resourcesOf = (stage: Stage, type: string): Resources => templates[stage].findResources(type) as Resources;
 
 const logicalIdWhere = (stage: Stage, type: string, property: string, value: unknown): string => {
   const ids = Object.entries(resourcesOf(stage, type))
@@ -71,31 +70,34 @@ describe.each(STAGES)('the %s stack', (stage) => {
   const template = templates[stage];
   const config = ENVIRONMENTS[stage];
 
-  it.each(tableNames)('defines the %s table as functions/resources/resource-definitions.ts does, with point-in-time recovery', (table) => {
-    const definition = TABLES[table];
-    const properties = resourcesOf(stage, 'AWS::DynamoDB::Table')[tableId(stage, table)]!.Properties!;
-    expect(properties.KeySchema).toEqual([
-      { AttributeName: definition.partitionKey, KeyType: 'HASH' },
-      ...(definition.sortKey ? [{ AttributeName: definition.sortKey, KeyType: 'RANGE' }] : []),
-    ]);
-    expect(properties.TimeToLiveSpecification).toEqual(
-      definition.ttlAttribute ? { AttributeName: definition.ttlAttribute, Enabled: true } : undefined,
-    );
-    expect(properties.GlobalSecondaryIndexes ?? []).toEqual(
-      definition.globalIndexes.map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
-    );
-    expect(properties.BillingMode).toBe('PAY_PER_REQUEST');
-    expect(properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
-    // SSEEnabled without a key means the AWS-managed aws/dynamodb key.
-    expect(properties.SSESpecification).toEqual({ SSEEnabled: true });
-  });
+  it.each(tableNames)(
+    'defines the %s table as functions/resources/resource-definitions.ts does, with point-in-time recovery',
+    (table) => {
+      const definition = TABLES[table];
+      const properties = resourcesOf(stage, 'AWS::DynamoDB::Table')[tableId(stage, table)]!.Properties!;
+      expect(properties.KeySchema).toEqual([
+        { AttributeName: definition.partitionKey, KeyType: 'HASH' },
+        ...(definition.sortKey ? [{ AttributeName: definition.sortKey, KeyType: 'RANGE' }] : []),
+      ]);
+      expect(properties.TimeToLiveSpecification).toEqual(
+        definition.ttlAttribute ? { AttributeName: definition.ttlAttribute, Enabled: true } : undefined,
+      );
+      expect(properties.GlobalSecondaryIndexes ?? []).toEqual(
+        definition.globalIndexes.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      );
+      expect(properties.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      // SSEEnabled without a key means the AWS-managed aws/dynamodb key.
+      expect(properties.SSESpecification).toEqual({ SSEEnabled: true });
+    },
+  );
 
   it('keeps its tables on stack deletion and protects them only where the stage retains data', () => {
     for (const table of tableNames) {
@@ -159,14 +161,18 @@ describe.each(STAGES)('the %s stack', (stage) => {
     const onOrganizations = actionsOn(stage, 'handshake', tableId(stage, 'organizations'));
     expect(onOrganizations).toContain('dynamodb:GetItem');
     expect(onOrganizations.filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
-    expect(statementsOf(stage, 'handshake').flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:'))).toEqual(
-      [],
-    );
+    expect(
+      statementsOf(stage, 'handshake')
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('secretsmanager:')),
+    ).toEqual([]);
     expect(actionsOn(stage, 'handshake', tableId(stage, 'sessions'))).toContain('dynamodb:UpdateItem');
   });
 
   it('lets setup end sessions (a user deactivated by PATCH) and read only its own stage’s Stripe secret', () => {
-    expect(actionsOn(stage, 'setup', tableId(stage, 'sessions'))).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem']));
+    expect(actionsOn(stage, 'setup', tableId(stage, 'sessions'))).toEqual(
+      expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem']),
+    );
     expect(actionsOn(stage, 'setup', tableId(stage, 'organizations'))).toContain('dynamodb:PutItem');
     expect(actionsOn(stage, 'setup', tableId(stage, 'partners'))).not.toContain('dynamodb:PutItem');
     const secretId = logicalIdWhere(stage, 'AWS::SecretsManager::Secret', 'Name', config.stripeSecretName);
@@ -179,7 +185,9 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
   it('lets the dispatcher batch-read and conditionally update deliveries, and only read endpoints', () => {
     const onWebhooks = actionsOn(stage, 'webhookDispatch', tableId(stage, 'webhooks'));
-    expect(onWebhooks).toEqual(expect.arrayContaining(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']));
+    expect(onWebhooks).toEqual(
+      expect.arrayContaining(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']),
+    );
     const onPartners = actionsOn(stage, 'webhookDispatch', tableId(stage, 'partners'));
     expect(onPartners).toContain('dynamodb:GetItem');
     expect(onPartners.filter((a) => WRITE_ACTIONS.includes(a))).toEqual([]);
@@ -215,80 +223,144 @@ describe.each(STAGES)('the %s stack', (stage) => {
   });
 
   it('serves the sandbox order routes on sandbox only: production has no such routes at all', () => {
-    const routeKeys = Object.values(resourcesOf(stage, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties!.RouteKey as string);
+    const routeKeys = Object.values(resourcesOf(stage, 'AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties!.RouteKey as string,
+    );
     const sandboxKeys = ROUTES.filter((r) => r.host === 'api' && r.sandboxOnly).map(routeKey);
-    expect(routeKeys).toEqual(expect.arrayContaining(ROUTES.filter((r) => r.host === 'api' && !r.sandboxOnly).map(routeKey)));
+    expect(routeKeys).toEqual(
+      expect.arrayContaining(ROUTES.filter((r) => r.host === 'api' && !r.sandboxOnly).map(routeKey)),
+    );
     if (stage === 'sandbox') expect(routeKeys).toEqual(expect.arrayContaining(sandboxKeys));
     else expect(routeKeys.filter((key) => key.includes('/sandbox/') || sandboxKeys.includes(key))).toEqual([]);
   });
 
-  it('lets the orders API write orders (and the sandbox decisions\' Idempotency-Key records) on sandbox only, and never carts, sessions or organizations', () => {
-    const writes = (table: TableName) => actionsOn(stage, 'ordersApi', tableId(stage, table)).filter((a) => WRITE_ACTIONS.includes(a));
+  it("lets the orders API write orders (and the sandbox decisions' Idempotency-Key records) on sandbox only, and never carts, sessions or organizations", () => {
+    const writes = (table: TableName) =>
+      actionsOn(stage, 'ordersApi', tableId(stage, table)).filter((a) => WRITE_ACTIONS.includes(a));
     expect(actionsOn(stage, 'ordersApi', tableId(stage, 'orders'))).toContain('dynamodb:Query');
     expect(writes('orders').length > 0).toBe(stage === 'sandbox');
     expect(writes('idempotency').length > 0).toBe(stage === 'sandbox');
     expect(writes('rateLimits')).toContain('dynamodb:UpdateItem');
-    for (const table of ['carts', 'sessions', 'organizations', 'identityUsers', 'catalog', 'partners', 'webhooks'] as const) {
+    for (const table of [
+      'carts',
+      'sessions',
+      'organizations',
+      'identityUsers',
+      'catalog',
+      'partners',
+      'webhooks',
+    ] as const) {
       expect(writes(table), table).toEqual([]);
     }
     expect(actionsOn(stage, 'ordersApi', tableId(stage, 'carts'))).toEqual([]);
   });
 
   it('routes POST /v1/webhooks/test on sandbox only: production has no such route', () => {
-    const routeKeys = Object.values(resourcesOf(stage, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties!.RouteKey as string);
+    const routeKeys = Object.values(resourcesOf(stage, 'AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties!.RouteKey as string,
+    );
     expect(routeKeys.includes('POST /v1/webhooks/test')).toBe(stage === 'sandbox');
   });
 
   it('lets the webhook test function publish order events on sandbox only, and write no table but the rate limits', () => {
     const tableActions = (table: TableName) => actionsOn(stage, 'webhookTest', tableId(stage, table));
-    const sqsActions = (queue: QueueName) => actionsOn(stage, 'webhookTest', queueId(stage, queue)).filter((a) => a.startsWith('sqs:'));
+    const sqsActions = (queue: QueueName) =>
+      actionsOn(stage, 'webhookTest', queueId(stage, queue)).filter((a) => a.startsWith('sqs:'));
     expect(sqsActions('orderEvents').includes('sqs:SendMessage')).toBe(stage === 'sandbox');
     expect(sqsActions('webhookDeliveries')).toEqual([]);
     expect(tableActions('partners').includes('dynamodb:GetItem')).toBe(stage === 'sandbox');
     for (const table of tableNames.filter((t) => t !== 'rateLimits')) {
-      expect(tableActions(table).filter((a) => WRITE_ACTIONS.includes(a)), table).toEqual([]);
+      expect(
+        tableActions(table).filter((a) => WRITE_ACTIONS.includes(a)),
+        table,
+      ).toEqual([]);
     }
-    if (stage === 'production') expect(statementsOf(stage, 'webhookTest').flatMap(actionsOf).filter((a) => !a.startsWith('xray:'))).toEqual([]);
+    if (stage === 'production')
+      expect(
+        statementsOf(stage, 'webhookTest')
+          .flatMap(actionsOf)
+          .filter((a) => !a.startsWith('xray:')),
+      ).toEqual([]);
   });
 
   it('lets the webhooks API read keys and endpoints, change deliveries and queue their attempts: nothing else', () => {
-    const writes = (table: TableName) => actionsOn(stage, 'webhooksApi', tableId(stage, table)).filter((a) => WRITE_ACTIONS.includes(a));
-    expect(actionsOn(stage, 'webhooksApi', tableId(stage, 'webhooks'))).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem']));
+    const writes = (table: TableName) =>
+      actionsOn(stage, 'webhooksApi', tableId(stage, table)).filter((a) => WRITE_ACTIONS.includes(a));
+    expect(actionsOn(stage, 'webhooksApi', tableId(stage, 'webhooks'))).toEqual(
+      expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem']),
+    );
     expect(actionsOn(stage, 'webhooksApi', tableId(stage, 'partners'))).toContain('dynamodb:GetItem');
-    for (const table of tableNames.filter((t) => t !== 'rateLimits' && t !== 'webhooks')) expect(writes(table), table).toEqual([]);
-    for (const table of ['organizations', 'identityUsers', 'sessions', 'orders', 'carts', 'catalog', 'idempotency'] as const) {
+    for (const table of tableNames.filter((t) => t !== 'rateLimits' && t !== 'webhooks'))
+      expect(writes(table), table).toEqual([]);
+    for (const table of [
+      'organizations',
+      'identityUsers',
+      'sessions',
+      'orders',
+      'carts',
+      'catalog',
+      'idempotency',
+    ] as const) {
       expect(actionsOn(stage, 'webhooksApi', tableId(stage, table)), table).toEqual([]);
     }
-    const sqsActions = (queue: QueueName) => actionsOn(stage, 'webhooksApi', queueId(stage, queue)).filter((a) => a.startsWith('sqs:'));
+    const sqsActions = (queue: QueueName) =>
+      actionsOn(stage, 'webhooksApi', queueId(stage, queue)).filter((a) => a.startsWith('sqs:'));
     expect(sqsActions('webhookDeliveries')).toContain('sqs:SendMessage');
     expect(sqsActions('orderEvents')).toEqual([]);
     // No signing secret: nothing it answers is signed.
-    expect(statementsOf(stage, 'webhooksApi').flatMap(actionsOf).filter((a) => a.startsWith('secretsmanager:'))).toEqual([]);
+    expect(
+      statementsOf(stage, 'webhooksApi')
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('secretsmanager:')),
+    ).toEqual([]);
   });
 
   it('keeps product pictures in a private, encrypted, SSL-only bucket that only the embed function reads, and only there', () => {
-    const bucketId = logicalIdWhere(stage, 'AWS::S3::Bucket', 'BucketName', productImagesBucketName(config.resourcePrefix));
+    const bucketId = logicalIdWhere(
+      stage,
+      'AWS::S3::Bucket',
+      'BucketName',
+      productImagesBucketName(config.resourcePrefix),
+    );
     const bucket = resourcesOf(stage, 'AWS::S3::Bucket')[bucketId]!;
     expect(bucket.Properties).toMatchObject({
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
     });
     expect(bucket.DeletionPolicy).toBe(config.retainData ? 'Retain' : 'Delete');
-    const policy = Object.values(resourcesOf(stage, 'AWS::S3::BucketPolicy')).find((p) => JSON.stringify(p.Properties!.Bucket).includes(bucketId));
+    const policy = Object.values(resourcesOf(stage, 'AWS::S3::BucketPolicy')).find((p) =>
+      JSON.stringify(p.Properties!.Bucket).includes(bucketId),
+    );
     expect(policy!.Properties!.PolicyDocument.Statement).toContainEqual(
-      expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } }, Principal: { AWS: '*' } }),
+      expect.objectContaining({
+        Effect: 'Deny',
+        Action: 's3:*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        Principal: { AWS: '*' },
+      }),
     );
     expect(actionsOn(stage, 'embed', bucketId)).toEqual(['s3:GetObject']);
     const onPictures = statementsOf(stage, 'embed').find((s) => references(s, bucketId))!;
     expect(JSON.stringify(onPictures.Resource)).toContain('/products/*');
-    for (const fn of functionNames.filter((name) => name !== 'embed')) expect(actionsOn(stage, fn, bucketId), fn).toEqual([]);
+    for (const fn of functionNames.filter((name) => name !== 'embed'))
+      expect(actionsOn(stage, fn, bucketId), fn).toEqual([]);
   });
 
   it('grants no function a wildcard resource beyond X-Ray and ListStreams, which have no resource-level permissions', () => {
     for (const fn of functionNames) {
       const wildcard = statementsOf(stage, fn).filter((s) => s.Resource === '*');
-      expect(wildcard.flatMap(actionsOf).every((a) => a.startsWith('xray:') || a === 'dynamodb:ListStreams'), fn).toBe(true);
+      expect(
+        wildcard.flatMap(actionsOf).every((a) => a.startsWith('xray:') || a === 'dynamodb:ListStreams'),
+        fn,
+      ).toBe(true);
     }
   });
 
@@ -299,7 +371,14 @@ describe.each(STAGES)('the %s stack', (stage) => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
       FilterCriteria: {
-        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: OUTBOX_KEY_PREFIX }] } } } }) }],
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT'],
+              dynamodb: { Keys: { pk: { S: [{ prefix: OUTBOX_KEY_PREFIX }] } } },
+            }),
+          },
+        ],
       },
     });
     template.hasResourceProperties('AWS::DynamoDB::Table', {
@@ -339,7 +418,12 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect.objectContaining({
         ScheduleExpression: `rate(${APPROVAL_EXPIRY_SWEEP_MINUTES} minutes)`,
         State: 'ENABLED',
-        Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [sweep, 'Arn'] }, RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 0 }) })],
+        Targets: [
+          expect.objectContaining({
+            Arn: { 'Fn::GetAtt': [sweep, 'Arn'] },
+            RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 0 }),
+          }),
+        ],
       }),
     ]);
     template.hasResourceProperties('AWS::Lambda::Permission', {
@@ -349,9 +433,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
     });
     const handler = resourcesOf(stage, 'AWS::Lambda::Function')[sweep]!.Properties!;
     expect(handler.Timeout).toBe(FUNCTION_TIMEOUT_SECONDS.approvalExpiry);
-    expect(actionsOn(stage, 'approvalExpiry', tableId(stage, 'orders'))).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem']));
-    for (const table of tableNames.filter((t) => t !== 'orders')) expect(actionsOn(stage, 'approvalExpiry', tableId(stage, table)), table).toEqual([]);
-    for (const queue of queueNames) expect(actionsOn(stage, 'approvalExpiry', queueId(stage, queue)), queue).toEqual([]);
+    expect(actionsOn(stage, 'approvalExpiry', tableId(stage, 'orders'))).toEqual(
+      expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem']),
+    );
+    for (const table of tableNames.filter((t) => t !== 'orders'))
+      expect(actionsOn(stage, 'approvalExpiry', tableId(stage, table)), table).toEqual([]);
+    for (const queue of queueNames)
+      expect(actionsOn(stage, 'approvalExpiry', queueId(stage, queue)), queue).toEqual([]);
   });
 
   describe.each([
@@ -507,15 +595,27 @@ describe.each(STAGES)('the %s stack: dashboard and alarms (issue 31)', (stage) =
       expect(body).toContain(title);
     }
     // The service's own metrics of this stage only, by the names the handlers publish.
-    expect(body).toContain(`SEARCH('{PartnerEmbed,service,route} MetricName=\\\\\\"RequestLatency\\\\\\" service=\\\\\\"${resourcePrefix}\\\\\\"', 'p99', 300)`);
+    expect(body).toContain(
+      `SEARCH('{PartnerEmbed,service,route} MetricName=\\\\\\"RequestLatency\\\\\\" service=\\\\\\"${resourcePrefix}\\\\\\"', 'p99', 300)`,
+    );
     expect(body).toContain('CircuitStateChanges');
-    for (const metric of ['DeliveryLag', 'RetriesScheduled', 'OrdersPlaced', 'Handshakes', 'SessionsRedeemed', 'RateLimited']) {
+    for (const metric of [
+      'DeliveryLag',
+      'RetriesScheduled',
+      'OrdersPlaced',
+      'Handshakes',
+      'SessionsRedeemed',
+      'RateLimited',
+    ]) {
       expect(body).toContain(`"PartnerEmbed\\",\\"${metric}\\",\\"service\\",\\"${resourcePrefix}`);
     }
     for (const outcome of ['delivered', 'retry-scheduled', 'failed']) {
-      expect(body).toContain(`"PartnerEmbed\\",\\"WebhookAttempts\\",\\"outcome\\",\\"${outcome}\\",\\"service\\",\\"${resourcePrefix}`);
+      expect(body).toContain(
+        `"PartnerEmbed\\",\\"WebhookAttempts\\",\\"outcome\\",\\"${outcome}\\",\\"service\\",\\"${resourcePrefix}`,
+      );
     }
-    for (const metric of ['"5xx', '"4xx', 'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible']) expect(body).toContain(metric);
+    for (const metric of ['"5xx', '"4xx', 'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible'])
+      expect(body).toContain(metric);
     for (const queue of queueNames) {
       expect(body).toContain(dlqId(stage, queue));
       expect(body).toContain(queueId(stage, queue));
@@ -528,7 +628,14 @@ describe.each(STAGES)('the %s stack: dashboard and alarms (issue 31)', (stage) =
     const rates = alarms().filter((a) => a.MetricName === '5xx' && a.Statistic === 'Average');
     expect(rates).toHaveLength(2);
     for (const alarm of rates) {
-      expect(alarm).toMatchObject({ Namespace: 'AWS/ApiGateway', Threshold: 0.05, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, DatapointsToAlarm: 2, AlarmActions: [{ Ref: topicId() }] });
+      expect(alarm).toMatchObject({
+        Namespace: 'AWS/ApiGateway',
+        Threshold: 0.05,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 2,
+        AlarmActions: [{ Ref: topicId() }],
+      });
     }
   });
 
@@ -548,21 +655,45 @@ describe.each(STAGES)('the %s stack: dashboard and alarms (issue 31)', (stage) =
     const [failureRate, ...others] = alarms().filter((a) => Array.isArray(a.Metrics));
     expect(others).toEqual([]);
     const expression = failureRate!.Metrics.find((m: { Expression?: string }) => m.Expression);
-    expect(expression.Expression).toBe('IF(delivered + retried + failed >= 20, (retried + failed) / (delivered + retried + failed), 0)');
-    const outcomes = Object.fromEntries(
-      failureRate!.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat).map((m: { Id: string; MetricStat: { Metric: { MetricName: string; Namespace: string; Dimensions: { Name: string; Value: string }[] } } }) => [
-        m.Id,
-        { name: m.MetricStat.Metric.MetricName, namespace: m.MetricStat.Metric.Namespace, dimensions: m.MetricStat.Metric.Dimensions },
-      ]),
+    expect(expression.Expression).toBe(
+      'IF(delivered + retried + failed >= 20, (retried + failed) / (delivered + retried + failed), 0)',
     );
-    for (const [id, outcome] of [['delivered', 'delivered'], ['retried', 'retry-scheduled'], ['failed', 'failed']]) {
+    const outcomes = Object.fromEntries(
+      failureRate!.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat).map(
+        (m: {
+          Id: string;
+          MetricStat: {
+            Metric: { MetricName: string; Namespace: string; Dimensions: { Name: string; Value: string }[] };
+          };
+        }) => [
+          m.Id,
+          {
+            name: m.MetricStat.Metric.MetricName,
+            namespace: m.MetricStat.Metric.Namespace,
+            dimensions: m.MetricStat.Metric.Dimensions,
+          },
+        ],
+      ),
+    );
+    for (const [id, outcome] of [
+      ['delivered', 'delivered'],
+      ['retried', 'retry-scheduled'],
+      ['failed', 'failed'],
+    ]) {
       expect(outcomes[id!]).toEqual({
         name: 'WebhookAttempts',
         namespace: 'PartnerEmbed',
-        dimensions: expect.arrayContaining([{ Name: 'service', Value: resourcePrefix }, { Name: 'outcome', Value: outcome }]),
+        dimensions: expect.arrayContaining([
+          { Name: 'service', Value: resourcePrefix },
+          { Name: 'outcome', Value: outcome },
+        ]),
       });
     }
-    expect(failureRate).toMatchObject({ Threshold: 0.25, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [{ Ref: topicId() }] });
+    expect(failureRate).toMatchObject({
+      Threshold: 0.25,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmActions: [{ Ref: topicId() }],
+    });
   });
 
   it('alarms on each dead-letter queue holding a message and on each queue’s oldest message waiting too long', () => {
@@ -587,7 +718,9 @@ describe.each(STAGES)('the %s stack: dashboard and alarms (issue 31)', (stage) =
 
   it('gives each function LOG_LEVEL for Powertools Logger', () => {
     for (const fn of functionNames) {
-      expect(resourcesOf(stage, 'AWS::Lambda::Function')[functionId(stage, fn)]!.Properties!.Environment.Variables.LOG_LEVEL).toBe('INFO');
+      expect(
+        resourcesOf(stage, 'AWS::Lambda::Function')[functionId(stage, fn)]!.Properties!.Environment.Variables.LOG_LEVEL,
+      ).toBe('INFO');
     }
   });
 });

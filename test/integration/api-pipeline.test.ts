@@ -11,7 +11,8 @@ const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const xApiKey = (key: string) => ({ 'X-API-Key': key });
 
 /** `count` requests all at once: the limiter's one atomic counter must count every one. */
-const allAtOnce = <T>(count: number, send: () => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: count }, send));
+const allAtOnce = <T>(count: number, send: () => Promise<T>): Promise<T[]> =>
+  Promise.all(Array.from({ length: count }, send));
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -71,18 +72,38 @@ describe('authentication (contract: Authentication 3-5)', () => {
     ]);
     for (const res of answers) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'Unauthorized', message: 'Invalid or missing API key', code: 'UNAUTHORIZED', details: [] });
+      expect(res.body).toEqual({
+        error: 'Unauthorized',
+        message: 'Invalid or missing API key',
+        code: 'UNAUTHORIZED',
+        details: [],
+      });
     }
     // The operator still sees which check failed.
-    const reasons = answers.map((res) => stack.logs.find((line) => line.requestId === res.headers.get('request-id'))?.reason);
-    expect(reasons).toEqual(['Missing API key', 'Malformed API key', 'Unknown API key', 'API key of the other environment', 'API key revoked', 'API key revoked']);
+    const reasons = answers.map(
+      (res) => stack.logs.find((line) => line.requestId === res.headers.get('request-id'))?.reason,
+    );
+    expect(reasons).toEqual([
+      'Missing API key',
+      'Malformed API key',
+      'Unknown API key',
+      'API key of the other environment',
+      'API key revoked',
+      'API key revoked',
+    ]);
   });
 
   it('says what to send when the header is wrong: the other header, both headers', async () => {
     const { apiKey } = await stack.createPartner();
-    expect((await stack.post(SETUP, {}, xApiKey(apiKey))).body.message).toBe('Use the Authorization: Bearer header on this endpoint');
-    expect((await stack.post(HANDSHAKE, {}, bearer(apiKey))).body.message).toBe('Use the X-API-Key header on this endpoint');
-    expect((await stack.post(SETUP, {}, { ...bearer(apiKey), ...xApiKey(apiKey) })).body.message).toBe('Send the API key in one header only');
+    expect((await stack.post(SETUP, {}, xApiKey(apiKey))).body.message).toBe(
+      'Use the Authorization: Bearer header on this endpoint',
+    );
+    expect((await stack.post(HANDSHAKE, {}, bearer(apiKey))).body.message).toBe(
+      'Use the X-API-Key header on this endpoint',
+    );
+    expect((await stack.post(SETUP, {}, { ...bearer(apiKey), ...xApiKey(apiKey) })).body.message).toBe(
+      'Send the API key in one header only',
+    );
   });
 
   it('refuses the old key at once after rotation and accepts the new one', async () => {
@@ -102,7 +123,12 @@ describe('authentication (contract: Authentication 3-5)', () => {
     const { apiKey } = await stack.createPartner({ scopes: ['session:write'] });
     const res = await stack.post(SETUP, {}, bearer(apiKey));
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: 'Forbidden', message: expect.stringContaining('organization:write'), code: 'FORBIDDEN', details: [] });
+    expect(res.body).toEqual({
+      error: 'Forbidden',
+      message: expect.stringContaining('organization:write'),
+      code: 'FORBIDDEN',
+      details: [],
+    });
   });
 
   it('answers 403 when the key lacks session:write on the handshake', async () => {
@@ -130,7 +156,10 @@ describe('malformed requests', () => {
     const { apiKey } = await stack.createPartner();
     const res = await stack.post(HANDSHAKE, '[1,2]', xApiKey(apiKey));
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Invalid request body', details: [{ code: 'INVALID_BODY', message: expect.any(String), path: [] }] });
+    expect(res.body).toEqual({
+      error: 'Invalid request body',
+      details: [{ code: 'INVALID_BODY', message: expect.any(String), path: [] }],
+    });
   });
 
   it.each([['null'], ['"text"'], ['42'], ['']])('answers 400 on setup for the body %j', async (body) => {
@@ -150,9 +179,17 @@ describe('malformed requests', () => {
   describe('a body that is not UTF-8', () => {
     /** `{"internalOrgId":"acme<bytes>"}`, sent as raw bytes. */
     const withBytes = (...bytes: number[]) =>
-      Buffer.concat([Buffer.from('{"internalOrgId":"acme'), Buffer.from(bytes), Buffer.from('","internal_user_id":"u-1"}')]);
+      Buffer.concat([
+        Buffer.from('{"internalOrgId":"acme'),
+        Buffer.from(bytes),
+        Buffer.from('","internal_user_id":"u-1"}'),
+      ]);
     const postBytes = async (path: string, body: Buffer, headers: Record<string, string>) => {
-      const res = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: new Uint8Array(body) });
+      const res = await fetch(`${stack.url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: new Uint8Array(body),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const NOT_UTF8: [string, number[]][] = [
@@ -179,7 +216,10 @@ describe('malformed requests', () => {
       const { apiKey } = await stack.createPartner();
       const res = await postBytes(HANDSHAKE, withBytes(0xff), xApiKey(apiKey));
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Invalid request body', details: [{ code: 'INVALID_UTF8', message: 'The request body is not valid UTF-8', path: [] }] });
+      expect(res.body).toEqual({
+        error: 'Invalid request body',
+        details: [{ code: 'INVALID_UTF8', message: 'The request body is not valid UTF-8', path: [] }],
+      });
     });
 
     it('takes well-formed UTF-8 beyond ASCII as it is', async () => {
@@ -189,14 +229,20 @@ describe('malformed requests', () => {
     });
 
     it('refuses a body API Gateway hands over as text with a lone surrogate', () => {
-      const request = { event: { body: '{"internalOrgId":"acme\ud800"}', isBase64Encoded: false, headers: {} }, context: {} } as never;
+      const request = {
+        event: { body: '{"internalOrgId":"acme\ud800"}', isBase64Encoded: false, headers: {} },
+        context: {},
+      } as never;
       expect(() => (jsonBody('required').before as (request: never) => void)(request)).toThrow(ValidationFailed);
     });
   });
 
   it('answers 400 for a non-JSON content type', async () => {
     const { apiKey } = await stack.createPartner();
-    const res = await stack.post(SETUP, 'a=b', { ...bearer(apiKey), 'Content-Type': 'application/x-www-form-urlencoded' });
+    const res = await stack.post(SETUP, 'a=b', {
+      ...bearer(apiKey),
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
     expect(res.status).toBe(400);
     expect(res.body.details[0].code).toBe('UNSUPPORTED_CONTENT_TYPE');
   });
@@ -288,7 +334,10 @@ describe('rate limits (contract: Limits; DESIGN.md: per partner, per endpoint, f
     const { apiKey } = await stack.createPartner();
     const responses = await allAtOnce(300, () => stack.post(HANDSHAKE, '{', xApiKey(apiKey)));
     const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s !== 400), JSON.stringify(responses.find((r) => r.status !== 400)?.body)).toEqual([]);
+    expect(
+      statuses.filter((s) => s !== 400),
+      JSON.stringify(responses.find((r) => r.status !== 400)?.body),
+    ).toEqual([]);
     const limited = await stack.post(HANDSHAKE, '{', xApiKey(apiKey));
     expect(limited.status).toBe(429);
     // The general error body, as for authentication failures: details is always there.
@@ -322,7 +371,9 @@ describe('unexpected failures', () => {
       expect(handshake.status).toBe(500);
       expect(handshake.body).toEqual({ error: 'Failed to create authentication session', details: expect.any(String) });
       expect(setup.text + handshake.text).not.toMatch(/table|dynamo|resource/i);
-      expect(broken.logs.some((l) => l.level === 'error' && l.requestId === setup.headers.get('request-id'))).toBe(true);
+      expect(broken.logs.some((l) => l.level === 'error' && l.requestId === setup.headers.get('request-id'))).toBe(
+        true,
+      );
     } finally {
       await broken.close();
     }

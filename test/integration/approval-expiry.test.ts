@@ -20,7 +20,16 @@ import { purgeQueues } from '../support/webhook-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 const DAY = 24 * 3600 * 1000;
-const GLOVES = { productId: 'EXPIRY-GLOVES' as ProductId, name: 'Exam Gloves', description: 'M', category: 'Clinical', priceCents: 4000 as Cents, unit: 'box', active: true, image: `${'0'.repeat(64)}.svg` } satisfies Product;
+const GLOVES = {
+  productId: 'EXPIRY-GLOVES' as ProductId,
+  name: 'Exam Gloves',
+  description: 'M',
+  category: 'Clinical',
+  priceCents: 4000 as Cents,
+  unit: 'box',
+  active: true,
+  image: `${'0'.repeat(64)}.svg`,
+} satisfies Product;
 
 let stack: TestStack;
 let receiver: WebhookReceiver;
@@ -37,14 +46,32 @@ afterAll(async () => {
 });
 
 async function anOffice() {
-  const { partnerId, apiKey } = await stack.deps.partnerAdmin.createPartner({ name: 'Expiry Partner', alertEmail: 'alerts@partner.test' });
-  const { secret } = await webhookSet(stack.deps, { partner: partnerId, url: receiver.url, events: WEBHOOK_EVENT_KINDS.join(',') });
+  const { partnerId, apiKey } = await stack.deps.partnerAdmin.createPartner({
+    name: 'Expiry Partner',
+    alertEmail: 'alerts@partner.test',
+  });
+  const { secret } = await webhookSet(stack.deps, {
+    partner: partnerId,
+    url: receiver.url,
+    events: WEBHOOK_EVENT_KINDS.join(','),
+  });
   const body = aSetupBody();
-  const buyer = await provisionProfile(stack.deps, partnerId, { ...body, user: { ...body.user, orderLimit: 50 } as typeof body.user });
-  const approver = await provisionProfile(stack.deps, partnerId, { ...body, internalUserId: `approver-${body.internalUserId}`, user: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test', role: 'approver' } as typeof body.user });
+  const buyer = await provisionProfile(stack.deps, partnerId, {
+    ...body,
+    user: { ...body.user, orderLimit: 50 } as typeof body.user,
+  });
+  const approver = await provisionProfile(stack.deps, partnerId, {
+    ...body,
+    internalUserId: `approver-${body.internalUserId}`,
+    user: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test', role: 'approver' } as typeof body.user,
+  });
   const headers = { Authorization: `Bearer ${apiKey}` };
   const request = async (): Promise<{ id: string; expires_at: string }> => {
-    const response = await stack.post('/v1/sandbox/orders', { internal_user_id: buyer.profile.internalUserId, items: [{ product_id: GLOVES.productId, quantity: 2 }] }, headers);
+    const response = await stack.post(
+      '/v1/sandbox/orders',
+      { internal_user_id: buyer.profile.internalUserId, items: [{ product_id: GLOVES.productId, quantity: 2 }] },
+      headers,
+    );
     expect(response.status, response.text).toBe(202);
     return response.body.approval_request;
   };
@@ -57,7 +84,9 @@ function decisionsOf(requestId: string, secret: string): Record<string, unknown>
   for (const received of receiver.requests) {
     const body = JSON.parse(received.rawBody.toString('utf8'));
     if (body.event !== 'approval.decided' || body.data.approval_request_id !== requestId) continue;
-    expect(verifyWebhookSignature(received.rawBody, received.headers['x-service-signature'] as string, secret)).toBe(true);
+    expect(verifyWebhookSignature(received.rawBody, received.headers['x-service-signature'] as string, secret)).toBe(
+      true,
+    );
     byDelivery.set(String(received.headers['x-service-delivery-id']), body.data);
   }
   return [...byDelivery.values()];
@@ -66,7 +95,11 @@ function decisionsOf(requestId: string, secret: string): Record<string, unknown>
 const storedStatus = async (id: string) =>
   (
     await stack.deps.aws.db.send(
-      new GetCommand({ TableName: tableName(stack.config.RESOURCE_PREFIX, 'orders'), Key: { pk: `APPROVAL#${id}`, sk: 'REQUEST' }, ConsistentRead: true }),
+      new GetCommand({
+        TableName: tableName(stack.config.RESOURCE_PREFIX, 'orders'),
+        Key: { pk: `APPROVAL#${id}`, sk: 'REQUEST' },
+        ConsistentRead: true,
+      }),
     )
   ).Item?.status;
 
@@ -75,7 +108,15 @@ describe('the approval expiry sweep of the local runtime', () => {
     const office = await anOffice();
     const due = await office.request();
     const decided = await office.request();
-    expect((await stack.post(`/v1/sandbox/approval-requests/${decided.id}/reject`, { internal_user_id: office.approver.profile.internalUserId, reason: 'No' }, office.headers)).status).toBe(200);
+    expect(
+      (
+        await stack.post(
+          `/v1/sandbox/approval-requests/${decided.id}/reject`,
+          { internal_user_id: office.approver.profile.internalUserId, reason: 'No' },
+          office.headers,
+        )
+      ).status,
+    ).toBe(200);
     stack.clock.advance(3 * DAY);
     const younger = await office.request();
     await deliverEverything(stack);
@@ -91,12 +132,21 @@ describe('the approval expiry sweep of the local runtime', () => {
     expect(await storedStatus(younger.id)).toBe('pending');
     await deliverEverything(stack);
     expect(decisionsOf(due.id, office.secret)).toEqual([
-      { approval_request_id: due.id, partner_org_id: office.internalOrgId, decision: 'expired', decided_at: due.expires_at },
+      {
+        approval_request_id: due.id,
+        partner_org_id: office.internalOrgId,
+        decision: 'expired',
+        decided_at: due.expires_at,
+      },
     ]);
     expect(ApprovalDecidedData.parse(decisionsOf(due.id, office.secret)[0])).toMatchObject({ decision: 'expired' });
     expect(decisionsOf(decided.id, office.secret).map((data) => data.decision)).toEqual(['rejected']);
     expect(decisionsOf(younger.id, office.secret)).toEqual([]);
-    expect((await stack.get(`/v1/approval-requests/${due.id}`, office.headers)).body).toMatchObject({ status: 'expired', decided_at: due.expires_at, decided_by: null });
+    expect((await stack.get(`/v1/approval-requests/${due.id}`, office.headers)).body).toMatchObject({
+      status: 'expired',
+      decided_at: due.expires_at,
+      decided_by: null,
+    });
 
     // A second run finds nothing more to do for it: no second webhook.
     await stack.approvalExpiry.runOnce();
@@ -108,7 +158,12 @@ describe('the approval expiry sweep of the local runtime', () => {
     await stack.approvalExpiry.runOnce();
     await deliverEverything(stack);
     expect(decisionsOf(younger.id, office.secret)).toEqual([
-      { approval_request_id: younger.id, partner_org_id: office.internalOrgId, decision: 'expired', decided_at: younger.expires_at },
+      {
+        approval_request_id: younger.id,
+        partner_org_id: office.internalOrgId,
+        decision: 'expired',
+        decided_at: younger.expires_at,
+      },
     ]);
   });
 });

@@ -23,8 +23,23 @@ let stack: TestStack;
 let receiver: WebhookReceiver;
 
 /** Products of this file's own: $30 and $12.50. */
-const GAUZE = { productId: 'APIAPPR-GAUZE' as ProductId, name: 'Gauze Sponges', description: '4x4', category: 'Clinical', priceCents: 3000 as Cents, unit: 'pack of 200', active: true, image: `${'0'.repeat(64)}.svg` } satisfies Product;
-const MASKS = { ...GAUZE, productId: 'APIAPPR-MASKS' as ProductId, name: 'Procedure Masks', priceCents: 1250 as Cents, unit: 'box of 50' } satisfies Product;
+const GAUZE = {
+  productId: 'APIAPPR-GAUZE' as ProductId,
+  name: 'Gauze Sponges',
+  description: '4x4',
+  category: 'Clinical',
+  priceCents: 3000 as Cents,
+  unit: 'pack of 200',
+  active: true,
+  image: `${'0'.repeat(64)}.svg`,
+} satisfies Product;
+const MASKS = {
+  ...GAUZE,
+  productId: 'APIAPPR-MASKS' as ProductId,
+  name: 'Procedure Masks',
+  priceCents: 1250 as Cents,
+  unit: 'box of 50',
+} satisfies Product;
 
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });
@@ -50,15 +65,29 @@ interface Office {
 
 /** A partner whose endpoint takes `events` (every kind unless told; `default`: set without a list), and an organization with a limited buyer and two approvers. */
 async function anOffice(events: string = WEBHOOK_EVENT_KINDS.join(',')): Promise<Office> {
-  const { partnerId, apiKey } = await stack.deps.partnerAdmin.createPartner({ name: 'Approvals API Partner', alertEmail: 'alerts@partner.test' });
+  const { partnerId, apiKey } = await stack.deps.partnerAdmin.createPartner({
+    name: 'Approvals API Partner',
+    alertEmail: 'alerts@partner.test',
+  });
   await webhookSet(stack.deps, { partner: partnerId, url: receiver.url, ...(events === 'default' ? {} : { events }) });
   const body = aSetupBody();
   const person = (id: string, first: string, extra: Record<string, unknown>) =>
-    provisionProfile(stack.deps, partnerId, { ...body, internalUserId: `${id}-${body.internalUserId}`, user: { firstName: first, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...extra } });
+    provisionProfile(stack.deps, partnerId, {
+      ...body,
+      internalUserId: `${id}-${body.internalUserId}`,
+      user: { firstName: first, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...extra },
+    });
   const buyer = await person('buyer', 'Ada', { orderLimit: 50 });
   const approver = await person('approver', 'Grace', { role: 'approver' });
   const limitedApprover = await person('approver2', 'Katherine', { role: 'approver', orderLimit: 10 });
-  return { partnerId, headers: { Authorization: `Bearer ${apiKey}` }, buyer, approver, limitedApprover, internalOrgId: body.internalOrgId };
+  return {
+    partnerId,
+    headers: { Authorization: `Bearer ${apiKey}` },
+    buyer,
+    approver,
+    limitedApprover,
+    internalOrgId: body.internalOrgId,
+  };
 }
 
 /** $90 of gauze and $25 of masks: over $50. */
@@ -67,8 +96,23 @@ const OVER_THE_LIMIT = [
   { product_id: MASKS.productId, quantity: 2 },
 ];
 
-const place = (office: Office, who: ProvisionedProfile = office.buyer, items: unknown = OVER_THE_LIMIT, extra: Record<string, unknown> = {}) =>
-  stack.post('/v1/sandbox/orders', { internal_user_id: who.profile.internalUserId, internal_org_id: office.internalOrgId, items, po_number: 'PO-9', ...extra }, office.headers);
+const place = (
+  office: Office,
+  who: ProvisionedProfile = office.buyer,
+  items: unknown = OVER_THE_LIMIT,
+  extra: Record<string, unknown> = {},
+) =>
+  stack.post(
+    '/v1/sandbox/orders',
+    {
+      internal_user_id: who.profile.internalUserId,
+      internal_org_id: office.internalOrgId,
+      items,
+      po_number: 'PO-9',
+      ...extra,
+    },
+    office.headers,
+  );
 
 /** A new request of the buyer's (or `who`'s), through the sandbox order route. */
 async function aRequest(office: Office, who: ProvisionedProfile = office.buyer): Promise<Record<string, any>> {
@@ -77,17 +121,24 @@ async function aRequest(office: Office, who: ProvisionedProfile = office.buyer):
   return response.body.approval_request;
 }
 
-const decide = (office: Office, id: string, action: 'approve' | 'reject', body: unknown, headers: Record<string, string> = {}) =>
-  stack.post(`/v1/sandbox/approval-requests/${id}/${action}`, body, { ...office.headers, ...headers });
+const decide = (
+  office: Office,
+  id: string,
+  action: 'approve' | 'reject',
+  body: unknown,
+  headers: Record<string, string> = {},
+) => stack.post(`/v1/sandbox/approval-requests/${id}/${action}`, body, { ...office.headers, ...headers });
 
-const list = (office: Office, query = '', headers = office.headers) => stack.get(`/v1/organizations/${office.internalOrgId}/approval-requests${query}`, headers);
+const list = (office: Office, query = '', headers = office.headers) =>
+  stack.get(`/v1/organizations/${office.internalOrgId}/approval-requests${query}`, headers);
 
 /** The bodies the receiver got about these request or order ids, one per delivery. */
 function webhooksAbout(ids: readonly string[]): { event: string; data: Record<string, unknown> }[] {
   const seen = new Map<string, { event: string; data: Record<string, unknown> }>();
   for (const request of receiver.requests) {
     const body = JSON.parse(request.rawBody.toString('utf8'));
-    if (ids.includes(body.data?.approval_request_id) || ids.includes(body.data?.order_id)) seen.set(String(request.headers['x-service-delivery-id']), body);
+    if (ids.includes(body.data?.approval_request_id) || ids.includes(body.data?.order_id))
+      seen.set(String(request.headers['x-service-delivery-id']), body);
   }
   return [...seen.values()];
 }
@@ -124,13 +175,20 @@ describe('POST /v1/sandbox/orders and the order limit', () => {
       order_id: null,
     });
     expect(request.total).toBeCloseTo(request.subtotal + request.tax + request.shipping, 2);
-    expect((await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data).toEqual([]);
+    expect((await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data).toEqual(
+      [],
+    );
 
     await deliverEverything(stack);
     const [requested, ...others] = webhooksAbout([request.id]);
     expect(others).toEqual([]);
     expect(requested!.event).toBe('approval.requested');
-    expect(ApprovalRequestedData.parse(requested!.data)).toMatchObject({ approval_request_id: request.id, internal_user_id: office.buyer.profile.internalUserId, total: request.total, po_number: 'PO-9' });
+    expect(ApprovalRequestedData.parse(requested!.data)).toMatchObject({
+      approval_request_id: request.id,
+      internal_user_id: office.buyer.profile.internalUserId,
+      total: request.total,
+      po_number: 'PO-9',
+    });
 
     // Within the limit, and for a user without one, the sandbox places the order as before.
     const small = await place(office, office.buyer, [{ product_id: MASKS.productId, quantity: 1 }]);
@@ -138,18 +196,24 @@ describe('POST /v1/sandbox/orders and the order limit', () => {
     expect(small.body.order).toMatchObject({ status: 'pending', total: expect.any(Number) });
     const unlimited = await place(office, office.approver);
     expect(unlimited.status, unlimited.text).toBe(201);
-    expect((await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data.map((order: { id: string }) => order.id).sort()).toEqual(
-      [small.body.order.id, unlimited.body.order.id].sort(),
-    );
+    expect(
+      (await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data
+        .map((order: { id: string }) => order.id)
+        .sort(),
+    ).toEqual([small.body.order.id, unlimited.body.order.id].sort());
   });
 
   it('an endpoint set up without the approval kinds gets no approval webhook, and still every order kind', async () => {
     const office = await anOffice('default');
     const request = await aRequest(office);
-    const approved = await decide(office, request.id, 'approve', { internal_user_id: office.approver.profile.internalUserId });
+    const approved = await decide(office, request.id, 'approve', {
+      internal_user_id: office.approver.profile.internalUserId,
+    });
     expect(approved.status, approved.text).toBe(200);
     await deliverEverything(stack);
-    expect(webhooksAbout([request.id, approved.body.approval_request.order_id]).map((body) => body.event)).toEqual(['order.created']);
+    expect(webhooksAbout([request.id, approved.body.approval_request.order_id]).map((body) => body.event)).toEqual([
+      'order.created',
+    ]);
   });
 });
 
@@ -161,7 +225,14 @@ describe('GET /v1/organizations/{internalOrgId}/approval-requests and GET /v1/ap
     const second = await aRequest(office);
     stack.clock.advance(1000);
     const third = await aRequest(office);
-    expect((await decide(office, second.id, 'reject', { internal_user_id: office.approver.profile.internalUserId, reason: 'Not this month' })).status).toBe(200);
+    expect(
+      (
+        await decide(office, second.id, 'reject', {
+          internal_user_id: office.approver.profile.internalUserId,
+          reason: 'Not this month',
+        })
+      ).status,
+    ).toBe(200);
 
     const page1 = await list(office, '?limit=2');
     expect(page1.status, page1.text).toBe(200);
@@ -169,13 +240,24 @@ describe('GET /v1/organizations/{internalOrgId}/approval-requests and GET /v1/ap
     expect(page1.body.data.map((request: { id: string }) => request.id)).toEqual([third.id, second.id]);
     expect(page1.body.has_more).toBe(true);
     const page2 = await list(office, `?limit=2&starting_after=${second.id}`);
-    expect(page2.body).toEqual({ data: [expect.objectContaining({ id: first.id, status: 'pending' })], has_more: false });
+    expect(page2.body).toEqual({
+      data: [expect.objectContaining({ id: first.id, status: 'pending' })],
+      has_more: false,
+    });
 
     const rejected = await list(office, '?status=rejected');
     expect(rejected.body.data).toEqual([
-      expect.objectContaining({ id: second.id, status: 'rejected', reason: 'Not this month', decided_by: { internal_user_id: office.approver.profile.internalUserId, email: office.approver.profile.email } }),
+      expect.objectContaining({
+        id: second.id,
+        status: 'rejected',
+        reason: 'Not this month',
+        decided_by: { internal_user_id: office.approver.profile.internalUserId, email: office.approver.profile.email },
+      }),
     ]);
-    expect((await list(office, '?status=pending')).body.data.map((request: { id: string }) => request.id)).toEqual([third.id, first.id]);
+    expect((await list(office, '?status=pending')).body.data.map((request: { id: string }) => request.id)).toEqual([
+      third.id,
+      first.id,
+    ]);
 
     const one = await stack.get(`/v1/approval-requests/${first.id.toUpperCase()}`, office.headers);
     expect(one.status, one.text).toBe(200);
@@ -184,11 +266,22 @@ describe('GET /v1/organizations/{internalOrgId}/approval-requests and GET /v1/ap
     // Seven days on, the waiting ones read as expired at their expiry, before any sweep records it.
     stack.clock.advance(7 * 24 * 3600 * 1000);
     expect((await list(office, '?status=pending')).body.data).toEqual([]);
-    expect((await list(office, '?status=expired')).body.data.map((request: { id: string; status: string; decided_at: string }) => [request.id, request.status, request.decided_at])).toEqual([
+    expect(
+      (await list(office, '?status=expired')).body.data.map(
+        (request: { id: string; status: string; decided_at: string }) => [
+          request.id,
+          request.status,
+          request.decided_at,
+        ],
+      ),
+    ).toEqual([
       [third.id, 'expired', third.expires_at],
       [first.id, 'expired', first.expires_at],
     ]);
-    expect((await stack.get(`/v1/approval-requests/${first.id}`, office.headers)).body).toMatchObject({ status: 'expired', decided_at: first.expires_at });
+    expect((await stack.get(`/v1/approval-requests/${first.id}`, office.headers)).body).toMatchObject({
+      status: 'expired',
+      decided_at: first.expires_at,
+    });
   });
 
   it("answers another partner's organization and request as none of yours, and refuses bad queries and keys", async () => {
@@ -200,29 +293,52 @@ describe('GET /v1/organizations/{internalOrgId}/approval-requests and GET /v1/ap
     // As the orders list answers it: 404 ORGANIZATION_NOT_FOUND.
     const foreign = await stack.get(`/v1/organizations/${office.internalOrgId}/approval-requests`, other.headers);
     expect(errorOf(foreign)).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND' });
-    expect(errorOf(await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, other.headers))).toEqual({ status: 404, code: 'ORGANIZATION_NOT_FOUND' });
-    expect(errorOf(await stack.get(`/v1/approval-requests/${request.id}`, other.headers))).toEqual({ status: 404, code: 'APPROVAL_REQUEST_NOT_FOUND' });
-    expect(errorOf(await stack.get(`/v1/approval-requests/${randomUUID()}`, office.headers))).toEqual({ status: 404, code: 'APPROVAL_REQUEST_NOT_FOUND' });
-    expect(errorOf(await stack.get('/v1/approval-requests/not-a-request', office.headers))).toEqual({ status: 404, code: 'APPROVAL_REQUEST_NOT_FOUND' });
+    expect(errorOf(await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, other.headers))).toEqual({
+      status: 404,
+      code: 'ORGANIZATION_NOT_FOUND',
+    });
+    expect(errorOf(await stack.get(`/v1/approval-requests/${request.id}`, other.headers))).toEqual({
+      status: 404,
+      code: 'APPROVAL_REQUEST_NOT_FOUND',
+    });
+    expect(errorOf(await stack.get(`/v1/approval-requests/${randomUUID()}`, office.headers))).toEqual({
+      status: 404,
+      code: 'APPROVAL_REQUEST_NOT_FOUND',
+    });
+    expect(errorOf(await stack.get('/v1/approval-requests/not-a-request', office.headers))).toEqual({
+      status: 404,
+      code: 'APPROVAL_REQUEST_NOT_FOUND',
+    });
 
     const badStatus = await list(office, '?status=approvedish&limit=0');
     expect(badStatus.status).toBe(400);
-    expect(badStatus.body.details.map((detail: { path: string[] }) => detail.path.join('.')).sort()).toEqual(['limit', 'status']);
+    expect(badStatus.body.details.map((detail: { path: string[] }) => detail.path.join('.')).sort()).toEqual([
+      'limit',
+      'status',
+    ]);
     const cursor = await list(office, `?starting_after=${elsewhere.id}`);
     expect(cursor.status).toBe(400);
-    expect(cursor.body.details).toEqual([expect.objectContaining({ code: 'INVALID_CURSOR', path: ['starting_after'] })]);
+    expect(cursor.body.details).toEqual([
+      expect.objectContaining({ code: 'INVALID_CURSOR', path: ['starting_after'] }),
+    ]);
 
     const writer = await stack.createPartner({ scopes: ['orders:write'] });
-    expect(errorOf(await list(office, '', { Authorization: `Bearer ${writer.apiKey}` }))).toEqual({ status: 403, code: 'FORBIDDEN' });
+    expect(errorOf(await list(office, '', { Authorization: `Bearer ${writer.apiKey}` }))).toEqual({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
   });
 });
 
 describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
-  it('approve places the submitted order in the requester\'s name; approval.decided and order.created with approved_by follow', async () => {
+  it("approve places the submitted order in the requester's name; approval.decided and order.created with approved_by follow", async () => {
     const office = await anOffice();
     const request = await aRequest(office);
     stack.clock.advance(60_000);
-    const response = await decide(office, request.id, 'approve', { internal_user_id: office.approver.profile.internalUserId, reason: 'ignored on approve' });
+    const response = await decide(office, request.id, 'approve', {
+      internal_user_id: office.approver.profile.internalUserId,
+      reason: 'ignored on approve',
+    });
     expect(response.status, response.text).toBe(200);
     const approved = response.body.approval_request;
     expect(approved).toEqual({
@@ -235,11 +351,21 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
 
     const order = await stack.get(`/v1/orders/${approved.order_id}`, office.headers);
     expect(order.status).toBe(200);
-    expect(order.body).toMatchObject({ user_email: office.buyer.profile.email, items: request.items, total: request.total, po_number: 'PO-9', status: 'pending' });
+    expect(order.body).toMatchObject({
+      user_email: office.buyer.profile.email,
+      items: request.items,
+      total: request.total,
+      po_number: 'PO-9',
+      status: 'pending',
+    });
 
     await deliverEverything(stack);
     const bodies = webhooksAbout([request.id, approved.order_id]);
-    expect(bodies.map((body) => body.event).sort()).toEqual(['approval.decided', 'approval.requested', 'order.created']);
+    expect(bodies.map((body) => body.event).sort()).toEqual([
+      'approval.decided',
+      'approval.requested',
+      'order.created',
+    ]);
     expect(ApprovalDecidedData.parse(bodies.find((body) => body.event === 'approval.decided')!.data)).toEqual({
       approval_request_id: request.id,
       partner_org_id: office.internalOrgId,
@@ -254,11 +380,25 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
     });
 
     // Decided once: a second decision is told what became of it, and places nothing.
-    const again = await decide(office, request.id, 'approve', { internal_user_id: office.limitedApprover.profile.internalUserId });
+    const again = await decide(office, request.id, 'approve', {
+      internal_user_id: office.limitedApprover.profile.internalUserId,
+    });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'APPROVAL_NOT_PENDING', data: { approval_request_id: request.id, status: 'approved' } });
-    expect(errorOf(await decide(office, request.id, 'reject', { internal_user_id: office.approver.profile.internalUserId, reason: 'Too late' }))).toEqual({ status: 409, code: 'APPROVAL_NOT_PENDING' });
-    expect((await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data).toHaveLength(1);
+    expect(again.body).toMatchObject({
+      code: 'APPROVAL_NOT_PENDING',
+      data: { approval_request_id: request.id, status: 'approved' },
+    });
+    expect(
+      errorOf(
+        await decide(office, request.id, 'reject', {
+          internal_user_id: office.approver.profile.internalUserId,
+          reason: 'Too late',
+        }),
+      ),
+    ).toEqual({ status: 409, code: 'APPROVAL_NOT_PENDING' });
+    expect(
+      (await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data,
+    ).toHaveLength(1);
   });
 
   it('reject needs a reason of 1-500 characters, keeps it, orders nothing, and sends approval.decided with it', async () => {
@@ -271,48 +411,94 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
     expect(missing.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ code: 'REQUIRED', path: ['reason'] }] });
     const tooLong = await decide(office, request.id, 'reject', { reason: 'x'.repeat(501) });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.details.map((detail: { code: string; path: string[] }) => [detail.code, detail.path.join('.')]).sort()).toEqual([
+    expect(
+      tooLong.body.details
+        .map((detail: { code: string; path: string[] }) => [detail.code, detail.path.join('.')])
+        .sort(),
+    ).toEqual([
       ['REQUIRED', 'internal_user_id'],
       ['TOO_LONG', 'reason'],
     ]);
     expect(errorOf(await decide(office, request.id, 'approve', {}))).toEqual({ status: 400, code: 'VALIDATION_ERROR' });
     expect((await stack.get(`/v1/approval-requests/${request.id}`, office.headers)).body.status).toBe('pending');
 
-    const response = await decide(office, request.id, 'reject', { internal_user_id: approver, reason: '  Over budget this month ' });
+    const response = await decide(office, request.id, 'reject', {
+      internal_user_id: approver,
+      reason: '  Over budget this month ',
+    });
     expect(response.status, response.text).toBe(200);
-    expect(response.body.approval_request).toMatchObject({ status: 'rejected', reason: 'Over budget this month', order_id: null, decided_by: { internal_user_id: approver } });
-    expect((await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data).toEqual([]);
+    expect(response.body.approval_request).toMatchObject({
+      status: 'rejected',
+      reason: 'Over budget this month',
+      order_id: null,
+      decided_by: { internal_user_id: approver },
+    });
+    expect((await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data).toEqual(
+      [],
+    );
     await deliverEverything(stack);
     const decided = webhooksAbout([request.id]).find((body) => body.event === 'approval.decided')!;
-    expect(ApprovalDecidedData.parse(decided.data)).toMatchObject({ decision: 'rejected', reason: 'Over budget this month' });
+    expect(ApprovalDecidedData.parse(decided.data)).toMatchObject({
+      decision: 'rejected',
+      reason: 'Over budget this month',
+    });
   });
 
   it("applies the module's rules: an approver of the request's organization who can sign in, not the requester, while it waits", async () => {
     const office = await anOffice();
     const request = await aRequest(office);
-    const asUser = (internalUserId: string) => decide(office, request.id, 'approve', { internal_user_id: internalUserId });
+    const asUser = (internalUserId: string) =>
+      decide(office, request.id, 'approve', { internal_user_id: internalUserId });
 
     // A buyer is no approver, its own request or not.
-    expect(errorOf(await asUser(office.buyer.profile.internalUserId))).toEqual({ status: 403, code: 'APPROVAL_FORBIDDEN' });
+    expect(errorOf(await asUser(office.buyer.profile.internalUserId))).toEqual({
+      status: 403,
+      code: 'APPROVAL_FORBIDDEN',
+    });
     // Only the request's organization is searched: an approver of another organization of the partner is none of its users.
-    const elsewhere = await provisionProfile(stack.deps, office.partnerId, aSetupBody({ user: { firstName: 'Mary', lastName: 'Jackson', email: 'mary@other.test', role: 'approver' } as never }));
+    const elsewhere = await provisionProfile(
+      stack.deps,
+      office.partnerId,
+      aSetupBody({
+        user: { firstName: 'Mary', lastName: 'Jackson', email: 'mary@other.test', role: 'approver' } as never,
+      }),
+    );
     expect(errorOf(await asUser(elsewhere.profile.internalUserId))).toEqual({ status: 404, code: 'PROFILE_NOT_FOUND' });
     expect(errorOf(await asUser('nobody'))).toEqual({ status: 404, code: 'PROFILE_NOT_FOUND' });
     // An approver of its own request above its own limit: another approver decides it.
     const own = await aRequest(office, office.limitedApprover);
-    expect(errorOf(await decide(office, own.id, 'reject', { internal_user_id: office.limitedApprover.profile.internalUserId, reason: 'mine' }))).toEqual({
+    expect(
+      errorOf(
+        await decide(office, own.id, 'reject', {
+          internal_user_id: office.limitedApprover.profile.internalUserId,
+          reason: 'mine',
+        }),
+      ),
+    ).toEqual({
       status: 403,
       code: 'SELF_APPROVAL_FORBIDDEN',
     });
     // A deactivated approver cannot sign in to decide, so it cannot here either.
-    await stack.deps.functions.setup.partnerUsers.update(office.partnerId, office.internalOrgId, office.limitedApprover.profile.internalUserId, { active: false });
-    expect(errorOf(await asUser(office.limitedApprover.profile.internalUserId))).toEqual({ status: 400, code: 'PROFILE_NOT_LINKED' });
+    await stack.deps.functions.setup.partnerUsers.update(
+      office.partnerId,
+      office.internalOrgId,
+      office.limitedApprover.profile.internalUserId,
+      { active: false },
+    );
+    expect(errorOf(await asUser(office.limitedApprover.profile.internalUserId))).toEqual({
+      status: 400,
+      code: 'PROFILE_NOT_LINKED',
+    });
     // Unknown, not a UUID, or another partner's: none of yours.
     const other = await anOffice();
     for (const id of [randomUUID(), 'not-a-request']) {
-      expect(errorOf(await decide(office, id, 'approve', { internal_user_id: office.approver.profile.internalUserId }))).toEqual({ status: 404, code: 'APPROVAL_REQUEST_NOT_FOUND' });
+      expect(
+        errorOf(await decide(office, id, 'approve', { internal_user_id: office.approver.profile.internalUserId })),
+      ).toEqual({ status: 404, code: 'APPROVAL_REQUEST_NOT_FOUND' });
     }
-    expect(errorOf(await decide(other, request.id, 'approve', { internal_user_id: other.approver.profile.internalUserId }))).toEqual({ status: 404, code: 'APPROVAL_REQUEST_NOT_FOUND' });
+    expect(
+      errorOf(await decide(other, request.id, 'approve', { internal_user_id: other.approver.profile.internalUserId })),
+    ).toEqual({ status: 404, code: 'APPROVAL_REQUEST_NOT_FOUND' });
     expect((await stack.get(`/v1/approval-requests/${request.id}`, office.headers)).body.status).toBe('pending');
 
     // Past its expiry it no longer waits, whether or not the sweep has recorded it.
@@ -320,7 +506,9 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
     const late = await asUser(office.approver.profile.internalUserId);
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ code: 'APPROVAL_NOT_PENDING', data: { status: 'expired' } });
-    expect((await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data).toEqual([]);
+    expect((await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data).toEqual(
+      [],
+    );
   });
 
   it('with an Idempotency-Key, a retry answers the first decision again and places one order; the key with another body is refused', async () => {
@@ -336,18 +524,37 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);
-    expect((await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data.map((order: { id: string }) => order.id)).toEqual([
-      first.body.approval_request.order_id,
-    ]);
+    expect(
+      (await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data.map(
+        (order: { id: string }) => order.id,
+      ),
+    ).toEqual([first.body.approval_request.order_id]);
 
-    const reused = await decide(office, request.id, 'approve', { internal_user_id: office.limitedApprover.profile.internalUserId }, key);
+    const reused = await decide(
+      office,
+      request.id,
+      'approve',
+      { internal_user_id: office.limitedApprover.profile.internalUserId },
+      key,
+    );
     expect(errorOf(reused)).toEqual({ status: 400, code: 'IDEMPOTENCY_KEY_REUSED' });
     // The same key for another request, or another action on this one, is refused too: never the first answer.
     const other = await aRequest(office);
-    expect(errorOf(await decide(office, other.id, 'approve', body, key))).toEqual({ status: 400, code: 'IDEMPOTENCY_KEY_REUSED' });
-    expect(errorOf(await decide(office, request.id, 'reject', body, key))).toEqual({ status: 400, code: 'IDEMPOTENCY_KEY_REUSED' });
-    expect((await stack.get(`/v1/approval-requests/${other.id}`, office.headers)).body).toMatchObject({ status: 'pending' });
+    expect(errorOf(await decide(office, other.id, 'approve', body, key))).toEqual({
+      status: 400,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
+    expect(errorOf(await decide(office, request.id, 'reject', body, key))).toEqual({
+      status: 400,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+    });
+    expect((await stack.get(`/v1/approval-requests/${other.id}`, office.headers)).body).toMatchObject({
+      status: 'pending',
+    });
     // Without the key, the retry is told the first one happened.
-    expect((await decide(office, request.id, 'approve', body)).body).toMatchObject({ code: 'APPROVAL_NOT_PENDING', data: { status: 'approved' } });
+    expect((await decide(office, request.id, 'approve', body)).body).toMatchObject({
+      code: 'APPROVAL_NOT_PENDING',
+      data: { status: 'approved' },
+    });
   });
 });

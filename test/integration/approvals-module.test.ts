@@ -14,7 +14,16 @@ import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
 let partner: { partnerId: PartnerId; apiKey: string };
-const GAUZE = { productId: 'MOD-GAUZE' as ProductId, name: 'Gauze Sponges', description: '4x4', category: 'Clinical', priceCents: 3000 as Cents, unit: 'pack of 200', active: true, image: `${'0'.repeat(64)}.svg` } satisfies Product;
+const GAUZE = {
+  productId: 'MOD-GAUZE' as ProductId,
+  name: 'Gauze Sponges',
+  description: '4x4',
+  category: 'Clinical',
+  priceCents: 3000 as Cents,
+  unit: 'pack of 200',
+  active: true,
+  image: `${'0'.repeat(64)}.svg`,
+} satisfies Product;
 
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });
@@ -46,7 +55,11 @@ async function anOffice(): Promise<{ buyer: Person; approver: Person; other: Per
   };
 }
 
-const cartOf = async (person: Person) => (await stack.deps.cartService.view(person.who.profile.id)).lines.map((line) => [line.product.productId, line.quantity]);
+const cartOf = async (person: Person) =>
+  (await stack.deps.cartService.view(person.who.profile.id)).lines.map((line) => [
+    line.product.productId,
+    line.quantity,
+  ]);
 const requestIdIn = (location: string | null) => /\/approvals\/([0-9a-f-]{36})/.exec(location ?? '')?.[1] as string;
 
 /** Puts $90 of gauze in the cart and submits it from checkout, as its form does. */
@@ -119,7 +132,9 @@ describe('submitting, deciding, following', () => {
     const after = await approver.module.get(approved.location as string);
     expect(after.text).toContain('You approved this request, and its order was placed.');
     // Only to the approver who did: the requester reading the same link is not told they approved it.
-    expect((await buyer.module.get(`${buyer.module.base}/approvals/${id}?done=approved`)).text).not.toContain('You approved this request');
+    expect((await buyer.module.get(`${buyer.module.base}/approvals/${id}?done=approved`)).text).not.toContain(
+      'You approved this request',
+    );
     expect(after.text).toContain('aria-label="Approvals (0 waiting)"');
     const [order] = (await stack.deps.orders.listByOrganization(buyer.who.organization.id)).orders;
     expect(after.text).toContain(`href="${approver.module.base}/orders/${order!.id}"`);
@@ -138,10 +153,14 @@ describe('submitting, deciding, following', () => {
     const missing = await approver.module.submit(`${approver.module.base}/approvals/${id}/reject`, { reason: '   ' });
     expect(missing.status).toBe(400);
     expect(missing.text).toContain('<h1>Please check that</h1>');
-    const tooLong = await approver.module.submit(`${approver.module.base}/approvals/${id}/reject`, { reason: 'x'.repeat(501) });
+    const tooLong = await approver.module.submit(`${approver.module.base}/approvals/${id}/reject`, {
+      reason: 'x'.repeat(501),
+    });
     expect(tooLong.status).toBe(400);
 
-    const rejected = await approver.module.submit(`${approver.module.base}/approvals/${id}/reject`, { reason: 'Over budget:\nask in March' });
+    const rejected = await approver.module.submit(`${approver.module.base}/approvals/${id}/reject`, {
+      reason: 'Over budget:\nask in March',
+    });
     expect(rejected).toMatchObject({ status: 303, location: `${approver.module.base}/approvals/${id}?done=rejected` });
     const orders = await buyer.module.get(`${buyer.module.base}/orders`);
     expect(orders.text).toContain('>Rejected</span>');
@@ -154,7 +173,9 @@ describe('submitting, deciding, following', () => {
     const id = requestIdIn((await submit(buyer)).location);
     const orders = await buyer.module.get(`${buyer.module.base}/orders`);
     expect(orders.text).toContain('Waiting for approval');
-    expect(orders.text).toMatch(new RegExp(`<form method="post" action="[^"]+/approvals/${id}/withdraw"><input type="hidden" name="csrf"`));
+    expect(orders.text).toMatch(
+      new RegExp(`<form method="post" action="[^"]+/approvals/${id}/withdraw"><input type="hidden" name="csrf"`),
+    );
 
     const withdrawn = await buyer.module.submit(`${buyer.module.base}/approvals/${id}/withdraw`, {});
     expect(withdrawn).toMatchObject({ status: 303, location: `${buyer.module.base}/approvals/${id}?done=withdrawn` });
@@ -185,12 +206,19 @@ describe('submitting, deciding, following', () => {
     const forged = await fetch(`${stack.url}${approver.module.base}/approvals/${own}/approve`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { Cookie: approver.module.cookie, 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+      headers: {
+        Cookie: approver.module.cookie,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Sec-Fetch-Site': 'same-origin',
+      },
       body: 'csrf=wrong',
     });
     expect(forged.status).toBe(403);
     expect((await stack.deps.approvalService.get(own, { partnerId: partner.partnerId })).status).toBe('pending');
-    expect((await approver.module.get(`${approver.module.base}/approvals/${'0'.repeat(8)}-0000-4000-8000-000000000000`)).status).toBe(404);
+    expect(
+      (await approver.module.get(`${approver.module.base}/approvals/${'0'.repeat(8)}-0000-4000-8000-000000000000`))
+        .status,
+    ).toBe(404);
     expect((await approver.module.submit(`${approver.module.base}/approvals/${own}/approve`, {})).status).toBe(303);
   });
 

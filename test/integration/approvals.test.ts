@@ -43,8 +43,23 @@ let stack: TestStack;
 let receiver: WebhookReceiver;
 
 /** Two products of this file's own, so price changes here touch no other test. */
-const GAUZE = { productId: 'APPR-GAUZE' as ProductId, name: 'Gauze Sponges', description: '4x4', category: 'Clinical', priceCents: 3000 as Cents, unit: 'pack of 200', active: true, image: `${'0'.repeat(64)}.svg` } satisfies Product;
-const MASKS = { ...GAUZE, productId: 'APPR-MASKS' as ProductId, name: 'Procedure Masks', priceCents: 1250 as Cents, unit: 'box of 50' } satisfies Product;
+const GAUZE = {
+  productId: 'APPR-GAUZE' as ProductId,
+  name: 'Gauze Sponges',
+  description: '4x4',
+  category: 'Clinical',
+  priceCents: 3000 as Cents,
+  unit: 'pack of 200',
+  active: true,
+  image: `${'0'.repeat(64)}.svg`,
+} satisfies Product;
+const MASKS = {
+  ...GAUZE,
+  productId: 'APPR-MASKS' as ProductId,
+  name: 'Procedure Masks',
+  priceCents: 1250 as Cents,
+  unit: 'box of 50',
+} satisfies Product;
 
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false, metrics });
@@ -67,20 +82,30 @@ interface Office {
 
 /** A partner subscribed to `events` (every kind unless told; `default`: set without a list), and an organization with a limited buyer and two approvers. */
 async function anOffice(events: string = WEBHOOK_EVENT_KINDS.join(',')): Promise<Office> {
-  const { partnerId } = await stack.deps.partnerAdmin.createPartner({ name: 'Approvals Partner', alertEmail: 'alerts@partner.test' });
+  const { partnerId } = await stack.deps.partnerAdmin.createPartner({
+    name: 'Approvals Partner',
+    alertEmail: 'alerts@partner.test',
+  });
   await webhookSet(stack.deps, { partner: partnerId, url: receiver.url, ...(events === 'default' ? {} : { events }) });
   const body = aSetupBody();
   const person = (id: string, first: string, extra: Record<string, unknown>) =>
-    provisionProfile(stack.deps, partnerId, { ...body, internalUserId: `${id}-${body.internalUserId}`, user: { firstName: first, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...extra } });
+    provisionProfile(stack.deps, partnerId, {
+      ...body,
+      internalUserId: `${id}-${body.internalUserId}`,
+      user: { firstName: first, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...extra },
+    });
   const buyer = await person('buyer', 'Ada', { orderLimit: 50 });
   const approver = await person('approver', 'Grace', { role: 'approver' });
   const secondApprover = await person('approver2', 'Katherine', { role: 'approver', orderLimit: 10 });
   return { partnerId, buyer, approver, secondApprover };
 }
 
-const aggregateOf = async (office: Office) => (await stack.deps.organizations.getOrganization(office.partnerId, office.buyer.organization.internalOrgId))!;
-const cartOf = async (who: ProvisionedProfile) => (await stack.deps.cartService.view(who.profile.id)).lines.map((line) => [line.product.productId, line.quantity]);
-const ordersOf = async (office: Office) => (await stack.deps.orders.listByOrganization(office.buyer.organization.id, { limit: 100 })).orders;
+const aggregateOf = async (office: Office) =>
+  (await stack.deps.organizations.getOrganization(office.partnerId, office.buyer.organization.internalOrgId))!;
+const cartOf = async (who: ProvisionedProfile) =>
+  (await stack.deps.cartService.view(who.profile.id)).lines.map((line) => [line.product.productId, line.quantity]);
+const ordersOf = async (office: Office) =>
+  (await stack.deps.orders.listByOrganization(office.buyer.organization.id, { limit: 100 })).orders;
 
 /** Fills the profile's cart: $90 of gauze, $25 of masks (over $50). */
 async function fillCart(who: ProvisionedProfile): Promise<void> {
@@ -88,8 +113,17 @@ async function fillCart(who: ProvisionedProfile): Promise<void> {
   await stack.deps.cartService.add(who.profile.id, MASKS.productId, 2);
 }
 
-const submit = async (office: Office, who: ProvisionedProfile = office.buyer, references = { poNumber: 'PO-77', notes: 'Front desk' }) =>
-  stack.deps.approvalService.submit({ partner: { id: office.partnerId }, profile: who.profile, organization: await aggregateOf(office), references });
+const submit = async (
+  office: Office,
+  who: ProvisionedProfile = office.buyer,
+  references = { poNumber: 'PO-77', notes: 'Front desk' },
+) =>
+  stack.deps.approvalService.submit({
+    partner: { id: office.partnerId },
+    profile: who.profile,
+    organization: await aggregateOf(office),
+    references,
+  });
 
 /** Fills the profile's cart and submits it. */
 async function submitted(office: Office, who: ProvisionedProfile = office.buyer): Promise<ApprovalRequest> {
@@ -97,24 +131,43 @@ async function submitted(office: Office, who: ProvisionedProfile = office.buyer)
   return submit(office, who);
 }
 
-const approve = (requestId: string, approver: ProvisionedProfile) => stack.deps.approvalService.approve({ requestId, approver: approver.profile });
+const approve = (requestId: string, approver: ProvisionedProfile) =>
+  stack.deps.approvalService.approve({ requestId, approver: approver.profile });
 
 /** Everything the receiver got about one approval request or its order, by kind (each delivery once). */
 function webhooksAbout(ids: readonly string[]): Record<string, unknown>[] {
   const seen = new Map<string, Record<string, unknown>>();
   for (const request of receiver.requests) {
     const body = JSON.parse(request.rawBody.toString('utf8'));
-    if (ids.includes(body.data?.approval_request_id) || ids.includes(body.data?.order_id)) seen.set(String(request.headers['x-service-delivery-id']), body);
+    if (ids.includes(body.data?.approval_request_id) || ids.includes(body.data?.order_id))
+      seen.set(String(request.headers['x-service-delivery-id']), body);
   }
   return [...seen.values()];
 }
-const kindsAbout = (ids: readonly string[]) => webhooksAbout(ids).map((body) => body.event).sort();
+const kindsAbout = (ids: readonly string[]) =>
+  webhooksAbout(ids)
+    .map((body) => body.event)
+    .sort();
 
 const ordersTable = () => tableName(stack.config.RESOURCE_PREFIX, 'orders');
 const outboxHas = async (eventId: string) =>
-  Boolean((await stack.deps.aws.db.send(new GetCommand({ TableName: ordersTable(), Key: { pk: `${OUTBOX_KEY_PREFIX}${eventId}`, sk: 'OUTBOX' }, ConsistentRead: true }))).Item);
+  Boolean(
+    (
+      await stack.deps.aws.db.send(
+        new GetCommand({
+          TableName: ordersTable(),
+          Key: { pk: `${OUTBOX_KEY_PREFIX}${eventId}`, sk: 'OUTBOX' },
+          ConsistentRead: true,
+        }),
+      )
+    ).Item,
+  );
 const stored = async (id: string) =>
-  (await stack.deps.aws.db.send(new GetCommand({ TableName: ordersTable(), Key: { pk: `APPROVAL#${id}`, sk: 'REQUEST' }, ConsistentRead: true }))).Item?.request as ApprovalRequest | undefined;
+  (
+    await stack.deps.aws.db.send(
+      new GetCommand({ TableName: ordersTable(), Key: { pk: `APPROVAL#${id}`, sk: 'REQUEST' }, ConsistentRead: true }),
+    )
+  ).Item?.request as ApprovalRequest | undefined;
 
 describe('submitting and approving', () => {
   it('submit takes the cart and tells the partner; approve places the submitted snapshot once, with approved_by and approval.decided', async () => {
@@ -167,7 +220,11 @@ describe('submitting and approving', () => {
     try {
       stack.clock.advance(60_000);
       const approved = await approve(request.id, office.approver);
-      expect(approved).toMatchObject({ status: 'approved', decidedBy: { profileId: office.approver.profile.id, email: office.approver.profile.email }, orderId: expect.any(String) });
+      expect(approved).toMatchObject({
+        status: 'approved',
+        decidedBy: { profileId: office.approver.profile.id, email: office.approver.profile.email },
+        orderId: expect.any(String),
+      });
 
       const [order, ...more] = await ordersOf(office);
       expect(more).toEqual([]);
@@ -185,7 +242,11 @@ describe('submitting and approving', () => {
         poNumber: 'PO-77',
         notes: 'Front desk',
         approvalRequestId: request.id,
-        approvedBy: { profileId: office.approver.profile.id, internalUserId: office.approver.profile.internalUserId, email: office.approver.profile.email },
+        approvedBy: {
+          profileId: office.approver.profile.id,
+          internalUserId: office.approver.profile.internalUserId,
+          email: office.approver.profile.email,
+        },
       });
       expect(await stack.deps.approvalService.get(request.id, { partnerId: office.partnerId })).toEqual(approved);
 
@@ -196,7 +257,10 @@ describe('submitting and approving', () => {
         order_id: order!.id,
         user_email: office.buyer.profile.email,
         approved_by: { internal_user_id: office.approver.profile.internalUserId, email: office.approver.profile.email },
-        items: [{ product_id: GAUZE.productId, price: 30 }, { product_id: MASKS.productId, price: 12.5 }],
+        items: [
+          { product_id: GAUZE.productId, price: 30 },
+          { product_id: MASKS.productId, price: 12.5 },
+        ],
         total: request.totalCents / 100,
         po_number: 'PO-77',
       });
@@ -218,9 +282,19 @@ describe('submitting and approving', () => {
     const office = await anOffice();
     const organization = await aggregateOf(office);
     await stack.deps.cartService.add(office.buyer.profile.id, MASKS.productId, 1);
-    const order = await stack.deps.orderService.placeOrder({ partner: { id: office.partnerId }, profile: office.buyer.profile, organization });
+    const order = await stack.deps.orderService.placeOrder({
+      partner: { id: office.partnerId },
+      profile: office.buyer.profile,
+      organization,
+    });
     await stack.deps.cartService.add(office.buyer.profile.id, GAUZE.productId, 2);
-    await expect(stack.deps.orderService.placeOrder({ partner: { id: office.partnerId }, profile: office.buyer.profile, organization })).rejects.toBeInstanceOf(ApprovalRequired);
+    await expect(
+      stack.deps.orderService.placeOrder({
+        partner: { id: office.partnerId },
+        profile: office.buyer.profile,
+        organization,
+      }),
+    ).rejects.toBeInstanceOf(ApprovalRequired);
     expect(await cartOf(office.buyer)).toEqual([[GAUZE.productId, 2]]);
     await deliverEverything(stack);
     const created = webhooksAbout([order.id]).find((body) => body.event === 'order.created')!;
@@ -231,20 +305,40 @@ describe('submitting and approving', () => {
   it('rejection keeps the reason and places nothing; withdrawal puts the items back in the cart', async () => {
     const office = await anOffice();
     const first = await submitted(office);
-    const rejected = await stack.deps.approvalService.reject({ requestId: first.id, approver: office.approver.profile, reason: 'Over budget this month' });
-    expect(rejected).toMatchObject({ status: 'rejected', reason: 'Over budget this month', decidedBy: { profileId: office.approver.profile.id } });
+    const rejected = await stack.deps.approvalService.reject({
+      requestId: first.id,
+      approver: office.approver.profile,
+      reason: 'Over budget this month',
+    });
+    expect(rejected).toMatchObject({
+      status: 'rejected',
+      reason: 'Over budget this month',
+      decidedBy: { profileId: office.approver.profile.id },
+    });
     expect(await cartOf(office.buyer)).toEqual([]);
 
     const second = await submitted(office);
     await stack.deps.cartService.add(office.buyer.profile.id, GAUZE.productId, 1);
-    const withdrawal = await stack.deps.approvalService.withdraw({ requestId: second.id, requester: office.buyer.profile });
-    expect(withdrawal).toMatchObject({ request: { status: 'withdrawn' }, restored: [GAUZE.productId, MASKS.productId], skipped: [] });
+    const withdrawal = await stack.deps.approvalService.withdraw({
+      requestId: second.id,
+      requester: office.buyer.profile,
+    });
+    expect(withdrawal).toMatchObject({
+      request: { status: 'withdrawn' },
+      restored: [GAUZE.productId, MASKS.productId],
+      skipped: [],
+    });
     expect(withdrawal.request.decidedBy).toBeUndefined();
-    expect(await cartOf(office.buyer)).toEqual([[GAUZE.productId, 4], [MASKS.productId, 2]]);
+    expect(await cartOf(office.buyer)).toEqual([
+      [GAUZE.productId, 4],
+      [MASKS.productId, 2],
+    ]);
     expect(await ordersOf(office)).toEqual([]);
 
     await deliverEverything(stack);
-    const decisions = webhooksAbout([first.id, second.id]).filter((body) => body.event === 'approval.decided').map((body) => ApprovalDecidedData.parse(body.data));
+    const decisions = webhooksAbout([first.id, second.id])
+      .filter((body) => body.event === 'approval.decided')
+      .map((body) => ApprovalDecidedData.parse(body.data));
     expect(decisions.sort((a, b) => a.decision.localeCompare(b.decision))).toEqual([
       {
         approval_request_id: first.id,
@@ -254,7 +348,12 @@ describe('submitting and approving', () => {
         reason: 'Over budget this month',
         decided_at: rejected.decidedAt,
       },
-      { approval_request_id: second.id, partner_org_id: office.buyer.organization.internalOrgId, decision: 'withdrawn', decided_at: withdrawal.request.decidedAt },
+      {
+        approval_request_id: second.id,
+        partner_org_id: office.buyer.organization.internalOrgId,
+        decision: 'withdrawn',
+        decided_at: withdrawal.request.decidedAt,
+      },
     ]);
   });
 
@@ -262,16 +361,22 @@ describe('submitting and approving', () => {
     const office = await anOffice();
     const own = await submitted(office, office.secondApprover);
     await expect(approve(own.id, office.secondApprover)).rejects.toBeInstanceOf(SelfApprovalForbidden);
-    await expect(stack.deps.approvalService.reject({ requestId: own.id, approver: office.secondApprover.profile, reason: 'no' })).rejects.toBeInstanceOf(SelfApprovalForbidden);
+    await expect(
+      stack.deps.approvalService.reject({ requestId: own.id, approver: office.secondApprover.profile, reason: 'no' }),
+    ).rejects.toBeInstanceOf(SelfApprovalForbidden);
     await expect(approve(own.id, office.buyer)).rejects.toBeInstanceOf(ApprovalNotFound);
-    await expect(stack.deps.approvalService.withdraw({ requestId: own.id, requester: office.approver.profile })).rejects.toBeInstanceOf(ApprovalForbidden);
+    await expect(
+      stack.deps.approvalService.withdraw({ requestId: own.id, requester: office.approver.profile }),
+    ).rejects.toBeInstanceOf(ApprovalForbidden);
     const other = await anOffice();
     await expect(approve(own.id, other.approver)).rejects.toBeInstanceOf(ApprovalNotFound);
     expect((await stored(own.id))?.status).toBe('pending');
 
     const buyersOwn = await submitted(office);
     const buyerAsDecider: Profile = { ...office.buyer.profile };
-    await expect(stack.deps.approvalService.approve({ requestId: buyersOwn.id, approver: buyerAsDecider })).rejects.toBeInstanceOf(ApprovalForbidden);
+    await expect(
+      stack.deps.approvalService.approve({ requestId: buyersOwn.id, approver: buyerAsDecider }),
+    ).rejects.toBeInstanceOf(ApprovalForbidden);
     expect((await approve(own.id, office.approver)).status).toBe('approved');
     expect(await ordersOf(office)).toHaveLength(1);
   });
@@ -279,22 +384,54 @@ describe('submitting and approving', () => {
   it('does not approve a request whose location became inactive or whose requester was deactivated; it keeps waiting', async () => {
     const office = await anOffice();
     const request = await submitted(office);
-    await stack.deps.functions.setup.partnerUsers.update(office.partnerId, office.buyer.organization.internalOrgId, office.buyer.profile.internalUserId, { active: false });
-    await expect(approve(request.id, office.approver)).rejects.toMatchObject(new ApprovalCannotBePlaced(request.id, 'requester-inactive'));
-    await stack.deps.functions.setup.partnerUsers.update(office.partnerId, office.buyer.organization.internalOrgId, office.buyer.profile.internalUserId, { active: true });
+    await stack.deps.functions.setup.partnerUsers.update(
+      office.partnerId,
+      office.buyer.organization.internalOrgId,
+      office.buyer.profile.internalUserId,
+      { active: false },
+    );
+    await expect(approve(request.id, office.approver)).rejects.toMatchObject(
+      new ApprovalCannotBePlaced(request.id, 'requester-inactive'),
+    );
+    await stack.deps.functions.setup.partnerUsers.update(
+      office.partnerId,
+      office.buyer.organization.internalOrgId,
+      office.buyer.profile.internalUserId,
+      { active: true },
+    );
 
-    await stack.deps.functions.setup.partnerShippingLocations.update(office.partnerId, office.buyer.organization.internalOrgId, 'loc-main', { isActive: false });
-    await expect(approve(request.id, office.approver)).rejects.toMatchObject(new ApprovalCannotBePlaced(request.id, 'location-unavailable'));
+    await stack.deps.functions.setup.partnerShippingLocations.update(
+      office.partnerId,
+      office.buyer.organization.internalOrgId,
+      'loc-main',
+      { isActive: false },
+    );
+    await expect(approve(request.id, office.approver)).rejects.toMatchObject(
+      new ApprovalCannotBePlaced(request.id, 'location-unavailable'),
+    );
     expect((await stored(request.id))?.status).toBe('pending');
     expect(await ordersOf(office)).toEqual([]);
-    expect((await stack.deps.approvalService.reject({ requestId: request.id, approver: office.approver.profile, reason: 'The clinic closed' })).status).toBe('rejected');
+    expect(
+      (
+        await stack.deps.approvalService.reject({
+          requestId: request.id,
+          approver: office.approver.profile,
+          reason: 'The clinic closed',
+        })
+      ).status,
+    ).toBe('rejected');
   });
 });
 
 describe('one outcome per request', () => {
   /** Runs two decisions whose transactions reach DynamoDB together (both read the request as pending first). */
   async function race(request: ApprovalRequest, first: () => Promise<unknown>, second: () => Promise<unknown>) {
-    const gate = holdUntilAll(stack.deps.aws.db, 2, (command) => command.name === 'TransactWriteCommand' && JSON.stringify(command.input).includes(`APPROVAL#${request.id}`));
+    const gate = holdUntilAll(
+      stack.deps.aws.db,
+      2,
+      (command) =>
+        command.name === 'TransactWriteCommand' && JSON.stringify(command.input).includes(`APPROVAL#${request.id}`),
+    );
     try {
       return await Promise.allSettled([first(), second()]);
     } finally {
@@ -305,7 +442,11 @@ describe('one outcome per request', () => {
   it('two approvers approving at once: one order, one approval.decided, and the other is told who approved', async () => {
     const office = await anOffice();
     const request = await submitted(office);
-    const outcomes = await race(request, () => approve(request.id, office.approver), () => approve(request.id, office.secondApprover));
+    const outcomes = await race(
+      request,
+      () => approve(request.id, office.approver),
+      () => approve(request.id, office.secondApprover),
+    );
     const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const lost = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
     expect(won).toHaveLength(1);
@@ -317,16 +458,32 @@ describe('one outcome per request', () => {
     expect(orders.map((order) => order.id)).toEqual([winner.orderId]);
     expect(await stored(request.id)).toEqual(winner);
     await deliverEverything(stack);
-    expect(kindsAbout([request.id, winner.orderId!])).toEqual(['approval.decided', 'approval.requested', 'order.created']);
+    expect(kindsAbout([request.id, winner.orderId!])).toEqual([
+      'approval.decided',
+      'approval.requested',
+      'order.created',
+    ]);
   });
 
   it.each([
-    ['withdraw', (office: Office, id: string) => stack.deps.approvalService.withdraw({ requestId: id, requester: office.buyer.profile })],
-    ['reject', (office: Office, id: string) => stack.deps.approvalService.reject({ requestId: id, approver: office.secondApprover.profile, reason: 'No' })],
+    [
+      'withdraw',
+      (office: Office, id: string) =>
+        stack.deps.approvalService.withdraw({ requestId: id, requester: office.buyer.profile }),
+    ],
+    [
+      'reject',
+      (office: Office, id: string) =>
+        stack.deps.approvalService.reject({ requestId: id, approver: office.secondApprover.profile, reason: 'No' }),
+    ],
   ] as const)('approve against %s at once: exactly one of them happens, with its one event', async (other, decide) => {
     const office = await anOffice();
     const request = await submitted(office);
-    const outcomes = await race(request, () => approve(request.id, office.approver), () => decide(office, request.id));
+    const outcomes = await race(
+      request,
+      () => approve(request.id, office.approver),
+      () => decide(office, request.id),
+    );
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     const failure = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
     expect(failure.reason).toBeInstanceOf(ApprovalNotPending);
@@ -336,10 +493,19 @@ describe('one outcome per request', () => {
     const orders = await ordersOf(office);
     expect(orders).toHaveLength(final.status === 'approved' ? 1 : 0);
     // Withdrawn: the items went back; approved: the cart stayed as submission left it.
-    expect(await cartOf(office.buyer)).toEqual(final.status === 'withdrawn' ? [[GAUZE.productId, 3], [MASKS.productId, 2]] : []);
+    expect(await cartOf(office.buyer)).toEqual(
+      final.status === 'withdrawn'
+        ? [
+            [GAUZE.productId, 3],
+            [MASKS.productId, 2],
+          ]
+        : [],
+    );
     await deliverEverything(stack);
     expect(kindsAbout([request.id, ...orders.map((order) => order.id)])).toEqual(
-      final.status === 'approved' ? ['approval.decided', 'approval.requested', 'order.created'] : ['approval.decided', 'approval.requested'],
+      final.status === 'approved'
+        ? ['approval.decided', 'approval.requested', 'order.created']
+        : ['approval.decided', 'approval.requested'],
     );
   });
 
@@ -359,7 +525,13 @@ describe('one outcome per request', () => {
       { step: 'initialize', name: 'changeCartMeanwhile' },
     );
     try {
-      await expect(stack.deps.approvalService.submit({ partner: { id: office.partnerId }, profile: office.buyer.profile, organization })).rejects.toBeInstanceOf(ConcurrentModification);
+      await expect(
+        stack.deps.approvalService.submit({
+          partner: { id: office.partnerId },
+          profile: office.buyer.profile,
+          organization,
+        }),
+      ).rejects.toBeInstanceOf(ConcurrentModification);
     } finally {
       stack.deps.aws.db.middlewareStack.remove('changeCartMeanwhile');
     }
@@ -379,11 +551,20 @@ describe('expiry', () => {
     const seen = await stack.deps.approvalService.get(request.id, { partnerId: office.partnerId });
     expect(seen).toMatchObject({ status: 'expired', decidedAt: request.expiresAt });
     expect(await stack.deps.approvalService.countPending(office.buyer.organization.id)).toBe(0);
-    await expect(approve(request.id, office.approver)).rejects.toMatchObject({ name: 'ApprovalNotPending', status: 'expired' });
-    await expect(stack.deps.approvalService.withdraw({ requestId: request.id, requester: office.buyer.profile })).rejects.toBeInstanceOf(ApprovalNotPending);
-    const expiredList = await stack.deps.approvalService.listForOrganization(office.buyer.organization, { status: 'expired' });
+    await expect(approve(request.id, office.approver)).rejects.toMatchObject({
+      name: 'ApprovalNotPending',
+      status: 'expired',
+    });
+    await expect(
+      stack.deps.approvalService.withdraw({ requestId: request.id, requester: office.buyer.profile }),
+    ).rejects.toBeInstanceOf(ApprovalNotPending);
+    const expiredList = await stack.deps.approvalService.listForOrganization(office.buyer.organization, {
+      status: 'expired',
+    });
     expect(expiredList.requests.map((r) => r.id).sort()).toEqual([request.id, waiting.id].sort());
-    expect((await stack.deps.approvalService.listForOrganization(office.buyer.organization, { status: 'pending' })).requests).toEqual([]);
+    expect(
+      (await stack.deps.approvalService.listForOrganization(office.buyer.organization, { status: 'pending' })).requests,
+    ).toEqual([]);
     expect((await stored(request.id))?.status).toBe('pending');
     expect(await ordersOf(office)).toEqual([]);
 
@@ -397,7 +578,12 @@ describe('expiry', () => {
     await deliverEverything(stack);
     const decided = webhooksAbout([request.id]).filter((body) => body.event === 'approval.decided');
     expect(decided.map((body) => ApprovalDecidedData.parse(body.data))).toEqual([
-      { approval_request_id: request.id, partner_org_id: office.buyer.organization.internalOrgId, decision: 'expired', decided_at: request.expiresAt },
+      {
+        approval_request_id: request.id,
+        partner_org_id: office.buyer.organization.internalOrgId,
+        decision: 'expired',
+        decided_at: request.expiresAt,
+      },
     ]);
   });
 
@@ -412,7 +598,7 @@ describe('expiry', () => {
 });
 
 describe('the waiting list', () => {
-  it('reads only the last 7 days of the organization\'s requests: nothing older can still wait', async () => {
+  it("reads only the last 7 days of the organization's requests: nothing older can still wait", async () => {
     const office = await anOffice();
     for (let i = 0; i < 6; i += 1) {
       const old = await submitted(office);
@@ -426,13 +612,16 @@ describe('the waiting list', () => {
     stack.deps.aws.db.middlewareStack.add(
       (next, context) => async (args) => {
         const result = await next(args);
-        if (context.commandName === 'QueryCommand') scanned += Number((result.output as { ScannedCount?: number }).ScannedCount ?? 0);
+        if (context.commandName === 'QueryCommand')
+          scanned += Number((result.output as { ScannedCount?: number }).ScannedCount ?? 0);
         return result;
       },
       { step: 'initialize', name: 'countScanned' },
     );
     try {
-      const list = await stack.deps.approvalService.listForOrganization(office.buyer.organization, { status: 'pending' });
+      const list = await stack.deps.approvalService.listForOrganization(office.buyer.organization, {
+        status: 'pending',
+      });
       expect(list.requests.map((r) => r.id)).toEqual([waiting.id]);
       expect(scanned).toBe(1);
     } finally {
@@ -465,7 +654,10 @@ describe('a failure at any call leaves all or nothing', () => {
   const plan = new FaultPlan((call) => call.service === 'dynamodb');
   let removeFaults: () => void = () => undefined;
   beforeAll(() => {
-    removeFaults = injectAwsFaults(plan, stack.deps.aws.db, { service: 'dynamodb', prefix: stack.config.RESOURCE_PREFIX });
+    removeFaults = injectAwsFaults(plan, stack.deps.aws.db, {
+      service: 'dynamodb',
+      prefix: stack.config.RESOURCE_PREFIX,
+    });
   });
   afterAll(() => removeFaults());
 
@@ -482,7 +674,10 @@ describe('a failure at any call leaves all or nothing', () => {
     await act(office, baseline);
     const steps = [...plan.calls];
     plan.reset();
-    expect(steps.some((step) => step.operation === 'TransactWriteItems'), label).toBe(true);
+    expect(
+      steps.some((step) => step.operation === 'TransactWriteItems'),
+      label,
+    ).toBe(true);
     const seen: string[] = [];
     for (const [index, step] of steps.entries()) {
       for (const mode of modesFor(step, ['fail', 'lose'])) {
@@ -499,7 +694,10 @@ describe('a failure at any call leaves all or nothing', () => {
           plan.disarm();
         }
         const name = `${label}, step ${index} ${describeCall(step)} ${mode}`;
-        expect(plan.injected.map((injected) => describeCall(injected.call)), name).toEqual([describeCall(step)]);
+        expect(
+          plan.injected.map((injected) => describeCall(injected.call)),
+          name,
+        ).toEqual([describeCall(step)]);
         await plan.outside(() => consistent(faulted, request, succeeded));
         seen.push(`${index}:${describeCall(step)}:${mode}`);
       }
@@ -508,7 +706,12 @@ describe('a failure at any call leaves all or nothing', () => {
   }
 
   /** Request, its events and the order agree: either the whole change is stored or none of it. */
-  async function decisionConsistent(office: Office, request: ApprovalRequest, outcome: 'approved' | 'rejected' | 'withdrawn', succeeded: boolean) {
+  async function decisionConsistent(
+    office: Office,
+    request: ApprovalRequest,
+    outcome: 'approved' | 'rejected' | 'withdrawn',
+    succeeded: boolean,
+  ) {
     const now = (await stored(request.id))!;
     const decided = await outboxHas(approvalEventId(request.id, 'approval.decided'));
     const orders = await ordersOf(office);
@@ -527,7 +730,14 @@ describe('a failure at any call leaves all or nothing', () => {
     } else {
       expect(orders).toEqual([]);
     }
-    expect(await cartOf(office.buyer)).toEqual(outcome === 'withdrawn' ? [[GAUZE.productId, 3], [MASKS.productId, 2]] : []);
+    expect(await cartOf(office.buyer)).toEqual(
+      outcome === 'withdrawn'
+        ? [
+            [GAUZE.productId, 3],
+            [MASKS.productId, 2],
+          ]
+        : [],
+    );
   }
 
   it('submit', async () => {
@@ -542,7 +752,10 @@ describe('a failure at any call leaves all or nothing', () => {
         const { requests } = await stack.deps.approvalService.listForOrganization(office.buyer.organization);
         if (requests.length === 0) {
           expect(succeeded).toBe(false);
-          expect(await cartOf(office.buyer)).toEqual([[GAUZE.productId, 3], [MASKS.productId, 2]]);
+          expect(await cartOf(office.buyer)).toEqual([
+            [GAUZE.productId, 3],
+            [MASKS.productId, 2],
+          ]);
           return;
         }
         expect(requests).toHaveLength(1);
@@ -557,10 +770,16 @@ describe('a failure at any call leaves all or nothing', () => {
     const act = (office: Office, request: ApprovalRequest | undefined) => {
       const requestId = request!.id;
       if (outcome === 'approved') return approve(requestId, office.approver);
-      if (outcome === 'rejected') return stack.deps.approvalService.reject({ requestId, approver: office.approver.profile, reason: 'No' });
+      if (outcome === 'rejected')
+        return stack.deps.approvalService.reject({ requestId, approver: office.approver.profile, reason: 'No' });
       return stack.deps.approvalService.withdraw({ requestId, requester: office.buyer.profile });
     };
-    const steps = await sweep(outcome, (office) => submitted(office), act, (office, request, succeeded) => decisionConsistent(office, request!, outcome, succeeded));
+    const steps = await sweep(
+      outcome,
+      (office) => submitted(office),
+      act,
+      (office, request, succeeded) => decisionConsistent(office, request!, outcome, succeeded),
+    );
     expect(steps.filter((step) => step.includes('TransactWriteItems'))).toHaveLength(2);
   });
 });

@@ -31,10 +31,14 @@ afterAll(async () => {
   await stack.close();
 });
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63f8cfc0f01f0005000201a5f6c54b0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63f8cfc0f01f0005000201a5f6c54b0000000049454e44ae426082',
+  'hex',
+);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('JFIF picture bytes')]);
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x10, 0, 0, 0]), Buffer.from('WEBPVP8 picture')]);
-const SVG = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>';
+const SVG =
+  '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>';
 
 const file = (name: string, content: string | Buffer) => {
   writeFileSync(join(dir, name), content);
@@ -63,7 +67,12 @@ const aRow = (productId: string, image: string, overrides: Record<string, unknow
 /** Every `<img>` of a page, with its attributes. */
 const imagesOf = (html: string) =>
   [...html.matchAll(/<img ([^>]*)\/?>/g)].map(([, attributes]) =>
-    Object.fromEntries([...(attributes as string).matchAll(/([a-z-]+)="([^"]*)"/g)].map(([, name, value]) => [name, unescapeHtml(value as string)])),
+    Object.fromEntries(
+      [...(attributes as string).matchAll(/([a-z-]+)="([^"]*)"/g)].map(([, name, value]) => [
+        name,
+        unescapeHtml(value as string),
+      ]),
+    ),
   );
 
 describe('product pictures in the catalog', () => {
@@ -89,7 +98,9 @@ describe('product pictures in the catalog', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(Buffer.from(await res.arrayBuffer())).toEqual(readFileSync(new URL('../../lib/local-runtime/seed-images/GLV-NIT-M-100.svg', import.meta.url)));
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(
+      readFileSync(new URL('../../lib/local-runtime/seed-images/GLV-NIT-M-100.svg', import.meta.url)),
+    );
   });
 
   it('answers 404 for a key it does not hold or that is no key, never a 500', async () => {
@@ -117,13 +128,20 @@ describe('catalog import with pictures', () => {
     file('tray.svg', SVG);
     const catalog = file(
       'pictures.json',
-      JSON.stringify([aRow('pic-png', 'gloves.png'), aRow('PIC-JPEG', 'mask.jpg'), aRow('Pic.WebP_1', 'wipes.webp', { category: 'Sterilization' }), aRow('pic-svg', './tray.svg')]),
+      JSON.stringify([
+        aRow('pic-png', 'gloves.png'),
+        aRow('PIC-JPEG', 'mask.jpg'),
+        aRow('Pic.WebP_1', 'wipes.webp', { category: 'Sterilization' }),
+        aRow('pic-svg', './tray.svg'),
+      ]),
     );
     const run = await ops(['catalog', 'import', '--file', catalog]);
     expect(run.err).toEqual([]);
     expect(run.code).toBe(0);
 
-    const stored = new Map((await stack.deps.catalog.listActive({ category: 'Picture Tests' })).map((p) => [p.productId as string, p.image]));
+    const stored = new Map(
+      (await stack.deps.catalog.listActive({ category: 'Picture Tests' })).map((p) => [p.productId as string, p.image]),
+    );
     expect([...stored.keys()].sort()).toEqual(['PIC-JPEG', 'pic-png', 'pic-svg']);
     expect(stored.get('pic-png')).toMatch(/^[0-9a-f]{64}\.png$/);
     expect(stored.get('PIC-JPEG')).toMatch(/\.jpg$/);
@@ -136,7 +154,9 @@ describe('catalog import with pictures', () => {
     const home = await browser.request(browser.base, { cookie });
     expect(home.text).toContain(`<a href="${browser.base}?category=Sterilization">Sterilization</a>`);
     const sterilization = await browser.request(`${browser.base}?category=Sterilization`, { cookie });
-    expect(imagesOf(sterilization.text)).toEqual([expect.objectContaining({ alt: 'Product Pic.WebP_1', src: expect.stringMatching(/\.webp$/) })]);
+    expect(imagesOf(sterilization.text)).toEqual([
+      expect.objectContaining({ alt: 'Product Pic.WebP_1', src: expect.stringMatching(/\.webp$/) }),
+    ]);
     const lower = await browser.request(`${browser.base}/products/pic-png`, { cookie });
     expect(lower.status).toBe(200);
     expect((await browser.request(`${browser.base}/products/PIC-PNG`, { cookie })).status).toBe(404);
@@ -166,7 +186,15 @@ describe('catalog import with pictures', () => {
     expect(run.code).toBe(1);
     const [error] = run.err;
     expect(error).toMatch(/bad\.json has 7 problems; nothing was imported/);
-    for (const fragment of ['[1].image not-a.png is not a PNG, JPEG, WebP or SVG image', '[2].image huge.png is 601 KiB; at most 512 KiB', '[3].image script.svg is an SVG with script', '[4].image handler.svg is an SVG with script', '[5].image cannot read absent.png', '[6].category', '[7].image']) {
+    for (const fragment of [
+      '[1].image not-a.png is not a PNG, JPEG, WebP or SVG image',
+      '[2].image huge.png is 601 KiB; at most 512 KiB',
+      '[3].image script.svg is an SVG with script',
+      '[4].image handler.svg is an SVG with script',
+      '[5].image cannot read absent.png',
+      '[6].category',
+      '[7].image',
+    ]) {
       expect(error).toContain(fragment);
     }
     expect(await stack.deps.catalog.listAll()).toEqual(before);

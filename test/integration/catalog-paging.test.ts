@@ -41,7 +41,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const namesOn = (html: string) => [...html.matchAll(/<h2><a href="[^"]+">([^<]+)<\/a><\/h2>/g)].map(([, name]) => unescapeHtml(name as string));
+const namesOn = (html: string) =>
+  [...html.matchAll(/<h2><a href="[^"]+">([^<]+)<\/a><\/h2>/g)].map(([, name]) => unescapeHtml(name as string));
 const linkTo = (html: string, text: string) => {
   const match = new RegExp(`<a href="([^"]+)" rel="(?:prev|next)">${text}</a>`).exec(html);
   return match ? unescapeHtml(match[1] as string) : undefined;
@@ -69,13 +70,23 @@ describe('catalog pages', () => {
     const next = linkTo(first.text, 'Next') as string;
     expect(new URL(next, stack.url).searchParams.toString()).toBe('category=Bulk+Trays&q=tray&sort=price-desc&page=2');
     const second = await browser.request(next, { cookie });
-    expect(namesOn(second.text)).toEqual(['Bulk tray 24', 'Bulk tray 25', 'Bulk tray 26', 'Bulk tray 27', 'Bulk tray 28', 'Bulk tray 29']);
-    expect(new URL(linkTo(second.text, 'Previous') as string, stack.url).searchParams.toString()).toBe('category=Bulk+Trays&q=tray&sort=price-desc');
+    expect(namesOn(second.text)).toEqual([
+      'Bulk tray 24',
+      'Bulk tray 25',
+      'Bulk tray 26',
+      'Bulk tray 27',
+      'Bulk tray 28',
+      'Bulk tray 29',
+    ]);
+    expect(new URL(linkTo(second.text, 'Previous') as string, stack.url).searchParams.toString()).toBe(
+      'category=Bulk+Trays&q=tray&sort=price-desc',
+    );
   });
 
   it('shows the last page for a page past it, and the first for junk', async () => {
     expect((await browser.request(`${browser.base}?page=99`, { cookie })).text).toContain('Page 3 of 3');
-    for (const junk of ['0', '-1', 'two', '1e3', '%00']) expect((await browser.request(`${browser.base}?page=${junk}`, { cookie })).text).toContain('Page 1 of 3');
+    for (const junk of ['0', '-1', 'two', '1e3', '%00'])
+      expect((await browser.request(`${browser.base}?page=${junk}`, { cookie })).text).toContain('Page 1 of 3');
   });
 });
 
@@ -101,8 +112,18 @@ describe('categories', () => {
   it('links the categories that have active products, a new one too, and no fixed list', async () => {
     const page = await browser.request(browser.base, { cookie });
     const nav = /<nav aria-label="Categories">([\s\S]*?)<\/nav>/.exec(page.text)?.[1] ?? '';
-    const links = [...nav.matchAll(/<a href="[^"]*"(?: aria-current="page")?>([^<]+)<\/a>/g)].map(([, text]) => unescapeHtml(text as string));
-    expect(links).toEqual(['All', 'Breakroom', 'Bulk Trays', 'Cleaning & Disinfection', 'Clinical Disposables', 'Gloves & PPE', 'Office Supplies']);
+    const links = [...nav.matchAll(/<a href="[^"]*"(?: aria-current="page")?>([^<]+)<\/a>/g)].map(([, text]) =>
+      unescapeHtml(text as string),
+    );
+    expect(links).toEqual([
+      'All',
+      'Breakroom',
+      'Bulk Trays',
+      'Cleaning & Disinfection',
+      'Clinical Disposables',
+      'Gloves & PPE',
+      'Office Supplies',
+    ]);
     expect(nav).toContain(`<a href="${browser.base}?category=Bulk+Trays">Bulk Trays</a>`);
   });
 });
@@ -111,11 +132,25 @@ describe('a quantity on every card', () => {
   it('labels each card’s quantity field and adds that many, back to the same view', async () => {
     const view = `${browser.base}?category=Bulk+Trays&q=tray&sort=price&page=2`;
     const page = await browser.request(view, { cookie });
-    expect(page.text).toContain('<label class="sr" for="qty-0">Quantity of Bulk tray 05</label><input class="qty" type="number" id="qty-0" name="quantity" value="1" min="1" max="99"');
-    const added = await browser.submit(cookie, `${browser.base}/cart/items`, { product_id: 'bulk-05', quantity: '10', category: 'Bulk Trays', q: 'tray', sort: 'price', page: '2' });
+    expect(page.text).toContain(
+      '<label class="sr" for="qty-0">Quantity of Bulk tray 05</label><input class="qty" type="number" id="qty-0" name="quantity" value="1" min="1" max="99"',
+    );
+    const added = await browser.submit(cookie, `${browser.base}/cart/items`, {
+      product_id: 'bulk-05',
+      quantity: '10',
+      category: 'Bulk Trays',
+      q: 'tray',
+      sort: 'price',
+      page: '2',
+    });
     expect(added.status).toBe(303);
-    expect(new URL(added.location as string, stack.url).searchParams.toString()).toBe('category=Bulk+Trays&q=tray&sort=price&page=2&added=bulk-05');
-    const lines = (await stack.deps.cartService.view(buyerId as never)).lines.map((line) => [line.product.productId, line.quantity]);
+    expect(new URL(added.location as string, stack.url).searchParams.toString()).toBe(
+      'category=Bulk+Trays&q=tray&sort=price&page=2&added=bulk-05',
+    );
+    const lines = (await stack.deps.cartService.view(buyerId as never)).lines.map((line) => [
+      line.product.productId,
+      line.quantity,
+    ]);
     expect(lines).toContainEqual(['bulk-05', 10]);
   });
 

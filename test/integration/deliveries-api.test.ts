@@ -50,13 +50,29 @@ async function aPartnerWithEndpoint(): Promise<Partner> {
   const body = aSetupBody();
   await provisionProfile(stack.deps, partnerId, body);
   const { secret } = await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
-  return { partnerId, apiKey, internalOrgId: body.internalOrgId, secret: secret as string, receiver, answer, auth: { Authorization: `Bearer ${apiKey}` } };
+  return {
+    partnerId,
+    apiKey,
+    internalOrgId: body.internalOrgId,
+    secret: secret as string,
+    receiver,
+    answer,
+    auth: { Authorization: `Bearer ${apiKey}` },
+  };
 }
 
 /** Publishes one event and runs the pipeline: `deliver: false` stops after the fan-out, so the delivery stays pending. */
-async function anEvent(partner: Partner, event: 'order.created' | 'order.shipped', orderId: string, options: { deliver?: boolean } = {}) {
+async function anEvent(
+  partner: Partner,
+  event: 'order.created' | 'order.shipped',
+  orderId: string,
+  options: { deliver?: boolean } = {},
+) {
   stack.clock.advance(1000);
-  const data = event === 'order.created' ? orderCreatedData(partner.internalOrgId, orderId) : orderShippedData(partner.internalOrgId, orderId);
+  const data =
+    event === 'order.created'
+      ? orderCreatedData(partner.internalOrgId, orderId)
+      : orderShippedData(partner.internalOrgId, orderId);
   const published = await stack.deps.orderEvents.publish({ partnerId: partner.partnerId, event, data });
   if (options.deliver === false) {
     while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
@@ -87,7 +103,7 @@ async function aPartnerWithThreeDeliveries() {
 }
 
 describe('GET /v1/webhooks/deliveries', () => {
-  it('lists the partner\'s deliveries newest first, and each filter narrows the list', async () => {
+  it("lists the partner's deliveries newest first, and each filter narrows the list", async () => {
     const { partner, orderA, delivered, failed, pending } = await aPartnerWithThreeDeliveries();
     const list = (query = '') => stack.get(`/v1/webhooks/deliveries${query}`, partner.auth);
 
@@ -95,7 +111,13 @@ describe('GET /v1/webhooks/deliveries', () => {
     expect(all.status, all.text).toBe(200);
     expect(ids(all.body)).toEqual([pending.deliveryId, failed.deliveryId, delivered.deliveryId]);
     expect(all.body.has_more).toBe(false);
-    expect(all.body.data[1]).toMatchObject({ event: 'order.shipped', order_id: orderA, status: 'failed', round: 1, last_attempt: { status_code: 500, succeeded: false } });
+    expect(all.body.data[1]).toMatchObject({
+      event: 'order.shipped',
+      order_id: orderA,
+      status: 'failed',
+      round: 1,
+      last_attempt: { status_code: 500, succeeded: false },
+    });
     expect(all.body.data[0]).toMatchObject({ status: 'pending', next_attempt_at: expect.any(String) });
     expect(all.body.data[0]).not.toHaveProperty('last_attempt');
     expect(all.text).not.toContain('"body"');
@@ -104,9 +126,15 @@ describe('GET /v1/webhooks/deliveries', () => {
     expect(ids((await list('?status=failed')).body)).toEqual([failed.deliveryId]);
     expect(ids((await list('?status=pending')).body)).toEqual([pending.deliveryId]);
     expect(ids((await list('?event=order.shipped')).body)).toEqual([failed.deliveryId]);
-    expect(ids((await list(`?order_id=${orderA.toUpperCase()}`)).body)).toEqual([failed.deliveryId, delivered.deliveryId]);
+    expect(ids((await list(`?order_id=${orderA.toUpperCase()}`)).body)).toEqual([
+      failed.deliveryId,
+      delivered.deliveryId,
+    ]);
     expect(ids((await list(`?order_id=${orderA}&status=delivered`)).body)).toEqual([delivered.deliveryId]);
-    expect(ids((await list(`?since=${encodeURIComponent(failed.createdAt)}`)).body)).toEqual([pending.deliveryId, failed.deliveryId]);
+    expect(ids((await list(`?since=${encodeURIComponent(failed.createdAt)}`)).body)).toEqual([
+      pending.deliveryId,
+      failed.deliveryId,
+    ]);
     expect(ids((await list(`?order_id=${randomUUID()}`)).body)).toEqual([]);
   });
 
@@ -135,7 +163,7 @@ describe('GET /v1/webhooks/deliveries', () => {
     expect([ids(twoOfThree.body), twoOfThree.body.has_more]).toEqual([[pending.deliveryId, failed.deliveryId], true]);
   });
 
-  it('400 for an invalid filter, limit or cursor (another order\'s, another partner\'s)', async () => {
+  it("400 for an invalid filter, limit or cursor (another order's, another partner's)", async () => {
     const { partner, orderA, pending } = await aPartnerWithThreeDeliveries();
     const other = await aPartnerWithEndpoint();
     const othersDelivery = await anEvent(other, 'order.created', randomUUID());
@@ -150,11 +178,13 @@ describe('GET /v1/webhooks/deliveries', () => {
     expect((await problems('?event=order.teleported'))[0]).toMatch(/^event:/);
     expect((await problems('?since=yesterday'))[0]).toMatch(/^since:/);
     expect((await problems('?limit=101'))[0]).toMatch(/^limit:/);
-    expect(await problems(`?order_id=${orderA}&starting_after=${pending.deliveryId}`)).toEqual(['starting_after:INVALID_CURSOR']);
+    expect(await problems(`?order_id=${orderA}&starting_after=${pending.deliveryId}`)).toEqual([
+      'starting_after:INVALID_CURSOR',
+    ]);
     expect(await problems(`?starting_after=${othersDelivery.deliveryId}`)).toEqual(['starting_after:INVALID_CURSOR']);
   });
 
-  it('never lists another partner\'s deliveries', async () => {
+  it("never lists another partner's deliveries", async () => {
     const { partner } = await aPartnerWithThreeDeliveries();
     const other = await aPartnerWithEndpoint();
     await anEvent(other, 'order.created', randomUUID());
@@ -169,11 +199,24 @@ describe('GET /v1/webhooks/deliveries/{delivery_id}', () => {
     const { partner, orderA, failed } = await aPartnerWithThreeDeliveries();
     const answer = await stack.get(`/v1/webhooks/deliveries/${failed.deliveryId.toUpperCase()}`, partner.auth);
     expect(answer.status, answer.text).toBe(200);
-    expect(answer.body).toMatchObject({ id: failed.deliveryId, event: 'order.shipped', order_id: orderA, status: 'failed', round: 1 });
+    expect(answer.body).toMatchObject({
+      id: failed.deliveryId,
+      event: 'order.shipped',
+      order_id: orderA,
+      status: 'failed',
+      round: 1,
+    });
     // The first attempt and the six retries of the schedule.
     expect(answer.body.attempts).toHaveLength(7);
     for (const [index, attempt] of answer.body.attempts.entries()) {
-      expect(attempt).toEqual({ attempted_at: expect.any(String), round: 1, attempt: index + 1, succeeded: false, status_code: 500, latency_ms: expect.any(Number) });
+      expect(attempt).toEqual({
+        attempted_at: expect.any(String),
+        round: 1,
+        attempt: index + 1,
+        succeeded: false,
+        status_code: 500,
+        latency_ms: expect.any(Number),
+      });
     }
     const received = partner.receiver.requests.filter((r) => r.headers['webhook-id'] === failed.deliveryId);
     expect(received).toHaveLength(7);
@@ -187,13 +230,18 @@ describe('GET /v1/webhooks/deliveries/{delivery_id}', () => {
     }
   });
 
-  it('404 DELIVERY_NOT_FOUND for another partner\'s delivery, an unknown id and a non-UUID', async () => {
+  it("404 DELIVERY_NOT_FOUND for another partner's delivery, an unknown id and a non-UUID", async () => {
     const { delivered } = await aPartnerWithThreeDeliveries();
     const other = await aPartnerWithEndpoint();
     for (const id of [delivered.deliveryId, randomUUID(), 'not-a-uuid']) {
       const answer = await stack.get(`/v1/webhooks/deliveries/${id}`, other.auth);
       expect(answer.status, id).toBe(404);
-      expect(answer.body).toEqual({ error: 'Not Found', message: `No delivery ${id}`, code: 'DELIVERY_NOT_FOUND', details: [] });
+      expect(answer.body).toEqual({
+        error: 'Not Found',
+        message: `No delivery ${id}`,
+        code: 'DELIVERY_NOT_FOUND',
+        details: [],
+      });
     }
   });
 });
@@ -208,7 +256,12 @@ describe('POST /v1/webhooks/deliveries/{delivery_id}/retry', () => {
 
     const answer = await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth);
     expect(answer.status, answer.text).toBe(202);
-    expect(answer.body).toMatchObject({ id: delivered.deliveryId, status: 'pending', round: 2, next_attempt_at: stack.clock.now().toISOString() });
+    expect(answer.body).toMatchObject({
+      id: delivered.deliveryId,
+      status: 'pending',
+      round: 2,
+      next_attempt_at: stack.clock.now().toISOString(),
+    });
     expect(answer.body.attempts).toHaveLength(1);
 
     await processQueues(stack, sent);
@@ -218,7 +271,11 @@ describe('POST /v1/webhooks/deliveries/{delivery_id}/retry', () => {
     expect(after[1]?.rawBody.equals(before[0]?.rawBody as Buffer)).toBe(true);
 
     const shown = await stack.get(`/v1/webhooks/deliveries/${delivered.deliveryId}`, partner.auth);
-    expect(shown.body).toMatchObject({ status: 'delivered', round: 2, last_attempt: { round: 2, attempt: 1, succeeded: true, status_code: 200 } });
+    expect(shown.body).toMatchObject({
+      status: 'delivered',
+      round: 2,
+      last_attempt: { round: 2, attempt: 1, succeeded: true, status_code: 200 },
+    });
     expect(shown.body.attempts).toHaveLength(2);
   });
 
@@ -231,14 +288,27 @@ describe('POST /v1/webhooks/deliveries/{delivery_id}/retry', () => {
     const retriedAt = stack.clock.now().getTime();
     expect(Date.parse(circuit!.retryAt!) - retriedAt).toBeGreaterThan(60_000);
 
-    expect((await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth)).status).toBe(202);
+    expect((await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth)).status).toBe(
+      202,
+    );
     await processQueues(stack, sent);
     expect(partner.receiver.requests.filter((r) => r.headers['webhook-id'] === delivered.deliveryId)).toHaveLength(2);
     const shown = await stack.get(`/v1/webhooks/deliveries/${delivered.deliveryId}`, partner.auth);
     expect(shown.body).toMatchObject({ status: 'delivered', round: 2 });
     expect(shown.body.attempts.slice(1)).toEqual([
-      expect.objectContaining({ round: 2, attempt: 1, succeeded: false, error: expect.stringMatching(/^not sent: the endpoint's circuit is open/) }),
-      expect.objectContaining({ round: 2, attempt: 2, succeeded: true, status_code: 200, attempted_at: circuit!.retryAt }),
+      expect.objectContaining({
+        round: 2,
+        attempt: 1,
+        succeeded: false,
+        error: expect.stringMatching(/^not sent: the endpoint's circuit is open/),
+      }),
+      expect.objectContaining({
+        round: 2,
+        attempt: 2,
+        succeeded: true,
+        status_code: 200,
+        attempted_at: circuit!.retryAt,
+      }),
     ]);
     // Counted at its next rung (1 minute), not before: the ladder is kept.
     expect(Date.parse(shown.body.attempts[1].attempted_at) - retriedAt).toBe(60_000);
@@ -276,25 +346,37 @@ describe('POST /v1/webhooks/deliveries/{delivery_id}/retry', () => {
     try {
       const failed = await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth);
       expect(failed.status).toBe(500);
-      expect((await stack.deps.deliveries.get(delivered.deliveryId))).toMatchObject({ status: 'pending', chain: 2, attemptCount: 0 });
+      expect(await stack.deps.deliveries.get(delivered.deliveryId)).toMatchObject({
+        status: 'pending',
+        chain: 2,
+        attemptCount: 0,
+      });
       // At once it may still be on its way (a double click): in flight.
-      expect((await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth)).status).toBe(409);
+      expect((await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth)).status).toBe(
+        409,
+      );
       stack.clock.advance(UNQUEUED_GRACE_MS);
 
       const again = await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth);
       expect(again.status, again.text).toBe(202);
       expect(again.body).toMatchObject({ id: delivered.deliveryId, status: 'pending', round: 2 });
       // Queued now: a third retry is in flight like any pending delivery's.
-      expect((await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth)).status).toBe(409);
+      expect((await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', partner.auth)).status).toBe(
+        409,
+      );
       await processQueues(stack, sent);
       const shown = await stack.get(`/v1/webhooks/deliveries/${delivered.deliveryId}`, partner.auth);
-      expect(shown.body).toMatchObject({ status: 'delivered', round: 2, last_attempt: { round: 2, attempt: 1, succeeded: true } });
+      expect(shown.body).toMatchObject({
+        status: 'delivered',
+        round: 2,
+        last_attempt: { round: 2, attempt: 1, succeeded: true },
+      });
     } finally {
       stack.deps.aws.sqs.middlewareStack.remove('failOneSend');
     }
   });
 
-  it('404 for another partner\'s delivery (nothing is sent), 409 WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint', async () => {
+  it("404 for another partner's delivery (nothing is sent), 409 WEBHOOK_ENDPOINT_NOT_CONFIGURED without an endpoint", async () => {
     const { partner, delivered } = await aPartnerWithThreeDeliveries();
     const other = await aPartnerWithEndpoint();
     const foreign = await stack.post(`/v1/webhooks/deliveries/${delivered.deliveryId}/retry`, '', other.auth);
@@ -316,7 +398,14 @@ describe('GET /v1/webhooks/endpoint', () => {
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body).toEqual({
       url: partner.receiver.url,
-      events: ['order.created', 'order.confirmed', 'order.shipped', 'order.delivered', 'order.cancelled', 'order.refunded'],
+      events: [
+        'order.created',
+        'order.confirmed',
+        'order.shipped',
+        'order.delivered',
+        'order.cancelled',
+        'order.refunded',
+      ],
       status: 'active',
       status_since: expect.any(String),
       secret_rotated_at: expect.any(String),
@@ -327,7 +416,10 @@ describe('GET /v1/webhooks/endpoint', () => {
     expect(answer.text).not.toContain('whsec_');
 
     await stack.deps.webhookAdmin.pause(partner.partnerId, 'maintenance window');
-    expect((await stack.get('/v1/webhooks/endpoint', partner.auth)).body).toMatchObject({ status: 'paused', status_reason: 'maintenance window' });
+    expect((await stack.get('/v1/webhooks/endpoint', partner.auth)).body).toMatchObject({
+      status: 'paused',
+      status_reason: 'maintenance window',
+    });
   });
 
   it("reads the dispatcher's circuit: circuit_open since the fifth failure in a row, half_open while its probe is out, closed after a success", async () => {
@@ -339,13 +431,22 @@ describe('GET /v1/webhooks/endpoint', () => {
     // The probes of attempts 6 and 7 failed and opened it again: it stays open since it first opened.
     const since = attempts[FAIRNESS_POLICY.failureThreshold - 1].attempted_at;
     const endpoint = () => stack.get('/v1/webhooks/endpoint', partner.auth);
-    expect((await endpoint()).body).toMatchObject({ status: 'circuit_open', status_since: since, circuit: { state: 'open', since } });
+    expect((await endpoint()).body).toMatchObject({
+      status: 'circuit_open',
+      status_since: since,
+      circuit: { state: 'open', since },
+    });
 
     // The dispatcher's own claim of the probe, as it makes it once the circuit's wait is over.
     const gate = stack.deps.webhookEndpoints as unknown as EndpointGate; // the DynamoDB repository is the gate
     const { retryAt } = (await stack.deps.webhookEndpoints.get(partner.partnerId))!.circuit!;
     const probeAt = new Date(retryAt!);
-    const probe = await gate.admit(partner.partnerId, { now: probeAt, leaseUntil: new Date(probeAt.getTime() + 60_000), token: randomUUID(), policy: FAIRNESS_POLICY });
+    const probe = await gate.admit(partner.partnerId, {
+      now: probeAt,
+      leaseUntil: new Date(probeAt.getTime() + 60_000),
+      token: randomUUID(),
+      policy: FAIRNESS_POLICY,
+    });
     expect(probe).toMatchObject({ kind: 'admitted', ticket: { kind: 'probe' } });
     expect((await endpoint()).body).toMatchObject({ status: 'active', circuit: { state: 'half_open', since } });
 
@@ -360,7 +461,12 @@ describe('GET /v1/webhooks/endpoint', () => {
     const { apiKey } = await stack.createPartner();
     const answer = await stack.get('/v1/webhooks/endpoint', { Authorization: `Bearer ${apiKey}` });
     expect(answer.status).toBe(404);
-    expect(answer.body).toEqual({ error: 'Not Found', message: 'You have no webhook endpoint; ask the operator to set one up', code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED', details: [] });
+    expect(answer.body).toEqual({
+      error: 'Not Found',
+      message: 'You have no webhook endpoint; ask the operator to set one up',
+      code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
+      details: [],
+    });
   });
 });
 

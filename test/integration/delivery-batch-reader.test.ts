@@ -4,7 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveryBatchReader, deliveryRepository, webhookEndpointRepository } from '../../functions/composition/repositories';
+import {
+  deliveryBatchReader,
+  deliveryRepository,
+  webhookEndpointRepository,
+} from '../../functions/composition/repositories';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import type { Delivery, DeliveryId } from '../../functions/webhooks/delivery';
 import type { WebhookEndpoint } from '../../functions/webhooks/webhook-endpoint';
@@ -21,7 +25,9 @@ afterAll(() => stack.close());
 const tables = () => ({ config: stack.config, db: stack.deps.aws.db });
 
 async function aDelivery(partnerId: PartnerId): Promise<Delivery> {
-  const delivery = aQueuedDelivery(partnerId, stack.clock.now().toISOString(), { body: `{"event":"order.created","n":"${randomUUID()}"}` });
+  const delivery = aQueuedDelivery(partnerId, stack.clock.now().toISOString(), {
+    body: `{"event":"order.created","n":"${randomUUID()}"}`,
+  });
   await deliveryRepository(tables()).createForEvent(delivery);
   return delivery;
 }
@@ -50,7 +56,10 @@ describe('the delivery batch reader on DynamoDB Local', () => {
     const missing = randomUUID() as DeliveryId;
 
     const meter = meterCapacity(stack.deps.aws.db);
-    const snapshot = await deliveryBatchReader(tables()).read([...stored.map((d) => d.deliveryId), missing], [withEndpoint, withoutEndpoint]);
+    const snapshot = await deliveryBatchReader(tables()).read(
+      [...stored.map((d) => d.deliveryId), missing],
+      [withEndpoint, withoutEndpoint],
+    );
     const calls = meter.take().calls;
     meter.stop();
 

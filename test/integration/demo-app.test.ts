@@ -71,7 +71,9 @@ describe('the local demo partner app', () => {
 
   it('mounts the module with the SDK, whose session route answers a fresh iframe_embed_url from the real handshake per call, never the API key', async () => {
     const page = await get('/demo/users/grace');
-    expect(page.text).toContain('<div id="supplies" class="module" data-session-url="/demo/users/grace/session"></div>');
+    expect(page.text).toContain(
+      '<div id="supplies" class="module" data-session-url="/demo/users/grace/session"></div>',
+    );
     expect(page.text).toContain('<script type="module" src="/demo/assets/demo-host.js"></script>');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'; connect-src 'self'");
     const script = await get('/demo/assets/demo-host.js');
@@ -81,7 +83,10 @@ describe('the local demo partner app', () => {
     const session = async () => {
       const res = await fetch(`${stack.url}/demo/users/grace/session`, { method: 'POST' });
       expect(res.status).toBe(200);
-      return { text: await res.clone().text(), url: ((await res.json()) as { iframe_embed_url: string }).iframe_embed_url };
+      return {
+        text: await res.clone().text(),
+        url: ((await res.json()) as { iframe_embed_url: string }).iframe_embed_url,
+      };
     };
     const [a, b] = [await session(), await session()];
     expect(a.url).toMatch(new RegExp(`^${stack.url}/embedded/${partner.partnerId}\\?session_key=[0-9a-f]{64}$`));

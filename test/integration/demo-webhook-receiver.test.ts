@@ -33,7 +33,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-
 const log = async () => (await fetch(`${stack.url}/demo/webhook-log`)).text();
 
 describe('the demo partner webhook receiver', () => {
@@ -50,7 +49,9 @@ describe('the demo partner webhook receiver', () => {
     });
     await deliverEverything(stack);
 
-    expect(receiver.list().map((hook) => [hook.body?.event, hook.body?.data?.order_id, hook.verified])).toEqual([['order.created', order.id, true]]);
+    expect(receiver.list().map((hook) => [hook.body?.event, hook.body?.data?.order_id, hook.verified])).toEqual([
+      ['order.created', order.id, true],
+    ]);
     const page = await log();
     expect(page).toContain('<span class="event">order.created</span><span class="ok">✓ verified</span>');
     expect(page).toContain(`Order <span class="id">${order.id.slice(0, 8)}</span> · 1 line`);
@@ -69,7 +70,9 @@ describe('the demo partner webhook receiver', () => {
   it('leaves an endpoint someone set elsewhere alone', async () => {
     const other = await stack.createPartner();
     await stack.deps.webhookAdmin.configureEndpoint({ partnerId: other.partnerId, url: 'http://localhost:9/hooks' });
-    expect(await wireDemoWebhooks(stack.deps.webhookAdmin, other.partnerId, `${stack.url}/demo/webhooks`, receiver.secret)).toBe(false);
+    expect(
+      await wireDemoWebhooks(stack.deps.webhookAdmin, other.partnerId, `${stack.url}/demo/webhooks`, receiver.secret),
+    ).toBe(false);
     expect((await stack.deps.webhookAdmin.showEndpoint(other.partnerId)).url).toBe('http://localhost:9/hooks');
   });
 });

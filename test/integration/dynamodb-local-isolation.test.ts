@@ -33,7 +33,9 @@ beforeAll(async () => {
 const standIns = await startStandIns({ dataDir: process.argv[1] });
 console.log(JSON.stringify({ endpoint: standIns.endpoints.dynamodb, pid: process.pid, isolation: standIns.dynamodbIsolation }));
 setInterval(() => undefined, 60_000);`;
-  child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, '--', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, '--', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   started = await new Promise<Started>((done, fail) => {
     let stdout = '';
@@ -90,7 +92,8 @@ const commandLine = (pid: number): string[] => {
     return [];
   }
 };
-const theJvm = (): number | undefined => descendants(started.pid).find((pid) => commandLine(pid).some((arg) => arg.endsWith('DynamoDBLocal.jar')));
+const theJvm = (): number | undefined =>
+  descendants(started.pid).find((pid) => commandLine(pid).some((arg) => arg.endsWith('DynamoDBLocal.jar')));
 
 const refused = (host: string, port: number) =>
   new Promise<boolean>((done) => {
@@ -107,30 +110,40 @@ const otherAddresses = () =>
     .map((address) => address!.address);
 
 describe('DynamoDB Local on a developer machine', () => {
-  it.runIf(privateNetworkAvailable())('runs in a network namespace of its own, reachable only through 127.0.0.1', async () => {
-    expect(started.isolation.loopbackOnly).toBe(true);
-    expect(started.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const jvm = theJvm();
-    expect(jvm, 'the DynamoDB Local JVM').toBeDefined();
-    expect(readlinkSync(`/proc/${jvm}/ns/net`)).not.toBe(readlinkSync('/proc/self/ns/net'));
+  it.runIf(privateNetworkAvailable())(
+    'runs in a network namespace of its own, reachable only through 127.0.0.1',
+    async () => {
+      expect(started.isolation.loopbackOnly).toBe(true);
+      expect(started.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const jvm = theJvm();
+      expect(jvm, 'the DynamoDB Local JVM').toBeDefined();
+      expect(readlinkSync(`/proc/${jvm}/ns/net`)).not.toBe(readlinkSync('/proc/self/ns/net'));
 
-    const args = commandLine(jvm!);
-    const jvmPort = Number(args[args.indexOf('-port') + 1]);
-    const endpointPort = Number(new URL(started.endpoint).port);
-    for (const address of otherAddresses()) {
-      expect(await refused(address, jvmPort), `${address}:${jvmPort} (the JVM's port)`).toBe(true);
-      expect(await refused(address, endpointPort), `${address}:${endpointPort} (the endpoint's port)`).toBe(true);
-    }
-    expect(args).toContain('-disableTelemetry');
-  });
+      const args = commandLine(jvm!);
+      const jvmPort = Number(args[args.indexOf('-port') + 1]);
+      const endpointPort = Number(new URL(started.endpoint).port);
+      for (const address of otherAddresses()) {
+        expect(await refused(address, jvmPort), `${address}:${jvmPort} (the JVM's port)`).toBe(true);
+        expect(await refused(address, endpointPort), `${address}:${endpointPort} (the endpoint's port)`).toBe(true);
+      }
+      expect(args).toContain('-disableTelemetry');
+    },
+  );
 
-  it.runIf(!privateNetworkAvailable())('says which port to firewall where this machine allows no private network', () => {
-    expect(started.isolation.loopbackOnly).toBe(false);
-    expect(stderr).toMatch(/DynamoDB Local listens on every interface .* block TCP port \d+/);
-  });
+  it.runIf(!privateNetworkAvailable())(
+    'says which port to firewall where this machine allows no private network',
+    () => {
+      expect(started.isolation.loopbackOnly).toBe(false);
+      expect(stderr).toMatch(/DynamoDB Local listens on every interface .* block TCP port \d+/);
+    },
+  );
 
   it('keeps its data readable by the owner only', async () => {
-    const db = new DynamoDBClient({ endpoint: started.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const db = new DynamoDBClient({
+      endpoint: started.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     await db.send(
       new CreateTableCommand({
         TableName: 'isolation-probe',
@@ -145,7 +158,8 @@ describe('DynamoDB Local on a developer machine', () => {
     expect(mode(join(dataDir, 'dynamodb'))).toBe('700');
     const files = readdirSync(join(dataDir, 'dynamodb'));
     expect(files.length).toBeGreaterThan(0);
-    if (started.isolation.loopbackOnly) for (const file of files) expect(mode(join(dataDir, 'dynamodb', file)), file).toBe('600');
+    if (started.isolation.loopbackOnly)
+      for (const file of files) expect(mode(join(dataDir, 'dynamodb', file)), file).toBe('600');
   });
 
   it.runIf(parentDeathSignalAvailable())('does not outlive a SIGKILL of the process that started it', async () => {
@@ -153,7 +167,8 @@ describe('DynamoDB Local on a developer machine', () => {
     const family = descendants(started.pid);
     expect(family.length).toBeGreaterThan(0);
     child.kill('SIGKILL');
-    const alive = () => family.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '));
+    const alive = () =>
+      family.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '));
     const deadline = Date.now() + 10_000;
     while (alive().length > 0 && Date.now() < deadline) await sleep(100);
     expect(alive()).toEqual([]);

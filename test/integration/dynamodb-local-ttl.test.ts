@@ -24,29 +24,53 @@ describe('TTLs written under the test clock', () => {
     const { partnerId, apiKey } = await stack.createPartner();
     await stack.deps.webhookAdmin.configureEndpoint({ partnerId, url: 'http://127.0.0.1:9/webhooks' });
     const body = aSetupBody();
-    const setup = await stack.post('/v1/organizations/setup', body, { Authorization: `Bearer ${apiKey}`, 'Idempotency-Key': 'ttl-check' });
+    const setup = await stack.post('/v1/organizations/setup', body, {
+      Authorization: `Bearer ${apiKey}`,
+      'Idempotency-Key': 'ttl-check',
+    });
     expect(setup.status).toBe(200);
-    const handshake = await stack.post('/v1/partner/handshake', { profile_id: setup.body.data.profile.id }, { 'X-API-Key': apiKey });
+    const handshake = await stack.post(
+      '/v1/partner/handshake',
+      { profile_id: setup.body.data.profile.id },
+      { 'X-API-Key': apiKey },
+    );
     expect(handshake.status).toBe(200);
-    await stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data: orderCreatedData(body.internalOrgId) });
+    await stack.deps.orderEvents.publish({
+      partnerId,
+      event: 'order.created',
+      data: orderCreatedData(body.internalOrgId),
+    });
     await stack.consumers.orderEvents.pollOnce();
     const profile = (await stack.deps.organizations.getProfile(setup.body.data.profile.id))!;
     const organization = (await stack.deps.organizations.getOrganization(partnerId, body.internalOrgId))!;
     await stack.deps.cartService.add(profile.id, 'GLV-NIT-M-100' as ProductId, 1);
-    await stack.deps.orderService.placeOrder({ partner: { id: partnerId }, profile, organization, items: [{ productId: 'PPR-LTR-5000' as ProductId, quantity: 1 }] });
+    await stack.deps.orderService.placeOrder({
+      partner: { id: partnerId },
+      profile,
+      organization,
+      items: [{ productId: 'PPR-LTR-5000' as ProductId, quantity: 1 }],
+    });
 
-    const expiring = Object.entries(TABLES).filter(([, table]) => table.ttlAttribute) as [TableName, { ttlAttribute: string }][];
+    const expiring = Object.entries(TABLES).filter(([, table]) => table.ttlAttribute) as [
+      TableName,
+      { ttlAttribute: string },
+    ][];
     const ttls: Record<string, number[]> = {};
     for (const [name, { ttlAttribute }] of expiring) {
       const items = await scanTable(stack, name);
-      ttls[name] = items.flatMap((item) => (typeof item[ttlAttribute] === 'number' ? [item[ttlAttribute] as number] : []));
+      ttls[name] = items.flatMap((item) =>
+        typeof item[ttlAttribute] === 'number' ? [item[ttlAttribute] as number] : [],
+      );
     }
 
     expect(Object.keys(ttls).sort()).toEqual(['carts', 'idempotency', 'orders', 'rateLimits', 'sessions', 'webhooks']);
     const realNow = Date.now() / 1000;
     for (const [name, values] of Object.entries(ttls)) {
       expect(values.length, `${name} holds expiring items`).toBeGreaterThan(0);
-      expect(values.filter((ttl) => ttl <= realNow), `${name}: TTLs already past in real time`).toEqual([]);
+      expect(
+        values.filter((ttl) => ttl <= realNow),
+        `${name}: TTLs already past in real time`,
+      ).toEqual([]);
     }
   });
 });

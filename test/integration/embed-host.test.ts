@@ -73,7 +73,9 @@ describe('redeeming the iframe URL', () => {
 
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(modulePath());
-    const page = await browse(modulePath(partner.partnerId.toUpperCase()), { cookie: cookieValue(res.setCookies) as string });
+    const page = await browse(modulePath(partner.partnerId.toUpperCase()), {
+      cookie: cookieValue(res.setCookies) as string,
+    });
     expect(page.status).toBe(200);
   });
 
@@ -83,10 +85,18 @@ describe('redeeming the iframe URL', () => {
     const cookie = cookieValue(res.setCookies) as string;
     const table = tableName(stack.config.RESOURCE_PREFIX, 'sessions');
 
-    const session = await stack.deps.aws.db.send(new GetCommand({ TableName: table, Key: { pk: `EMBED#${sha256(cookie)}`, sk: 'EMBED' } }));
-    expect(session.Item).toMatchObject({ state: 'active', partnerId: partner.partnerId, profileId: provisioned.profile.id });
+    const session = await stack.deps.aws.db.send(
+      new GetCommand({ TableName: table, Key: { pk: `EMBED#${sha256(cookie)}`, sk: 'EMBED' } }),
+    );
+    expect(session.Item).toMatchObject({
+      state: 'active',
+      partnerId: partner.partnerId,
+      profileId: provisioned.profile.id,
+    });
     expect(JSON.stringify(session.Item)).not.toContain(cookie);
-    const token = await stack.deps.aws.db.send(new GetCommand({ TableName: table, Key: { pk: `TOKEN#${sha256(session_key)}`, sk: 'TOKEN' } }));
+    const token = await stack.deps.aws.db.send(
+      new GetCommand({ TableName: table, Key: { pk: `TOKEN#${sha256(session_key)}`, sk: 'TOKEN' } }),
+    );
     expect(token.Item).toMatchObject({ state: 'used', usedAt: stack.clock.now().toISOString() });
   });
 
@@ -116,8 +126,14 @@ describe('redeeming the iframe URL', () => {
     // Every redemption's write is held until all 50 are there: whatever a redemption reads
     // first, it reads before any of them wrote (a read-then-write would let all 50 through).
     const token = `TOKEN#${sha256(session_key)}`;
-    const gate = holdUntilAll(stack.deps.aws.db, 50, ({ name, input }) => /^Update(Item)?Command$/.test(name) && JSON.stringify(input.Key).includes(token));
-    const results = await Promise.all(Array.from({ length: 50 }, () => browse(iframe_embed_url))).finally(() => gate.remove());
+    const gate = holdUntilAll(
+      stack.deps.aws.db,
+      50,
+      ({ name, input }) => /^Update(Item)?Command$/.test(name) && JSON.stringify(input.Key).includes(token),
+    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => browse(iframe_embed_url))).finally(() =>
+      gate.remove(),
+    );
     expect(gate.arrived()).toBe(50);
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
@@ -159,7 +175,9 @@ describe('redeeming the iframe URL', () => {
     const log = stack.rawLogLines.join('\n');
     expect(log).not.toContain(session_key);
     expect(log).not.toContain(cookie);
-    expect(stack.logs.some((l) => l.endpoint === 'embed' && l.partnerId === partner.partnerId && l.status === 303)).toBe(true);
+    expect(
+      stack.logs.some((l) => l.endpoint === 'embed' && l.partnerId === partner.partnerId && l.status === 303),
+    ).toBe(true);
   });
 });
 
@@ -176,7 +194,13 @@ describe('the embedded module behind the cookie', () => {
             internalShippingLocationId: 'loc-1',
             name: 'Downtown clinic',
             nickname: 'HQ',
-            address: { line1: '500 Congress Ave', line2: 'Suite 200', city: 'Austin', province: 'tx', postalCode: '78701' },
+            address: {
+              line1: '500 Congress Ave',
+              line2: 'Suite 200',
+              city: 'Austin',
+              province: 'tx',
+              postalCode: '78701',
+            },
             isDefault: true,
           },
           {
@@ -203,7 +227,9 @@ describe('the embedded module behind the cookie', () => {
     expect(checkout.text).toContain('500 Congress Ave<br/>Suite 200<br/>Austin, Texas 78701');
     expect(checkout.text).toContain('9 Dock Rd<br/>Dallas, Texas 75201-1234');
     expect(checkout.text.match(/class="badge">Default</g)).toHaveLength(1);
-    expect(checkout.text).toMatch(/value="[^"]+" checked\/>\s*<span><b>Downtown clinic<\/b> \(HQ\) <span class="badge">Default/);
+    expect(checkout.text).toMatch(
+      /value="[^"]+" checked\/>\s*<span><b>Downtown clinic<\/b> \(HQ\) <span class="badge">Default/,
+    );
   });
 
   it('escapes every value it renders', async () => {
@@ -272,8 +298,15 @@ describe('two session cookies of one name', () => {
   it('treats them as no session, whichever is live: the 401 page, nothing signed in', async () => {
     const live = await openSession();
     const planted = await openSession();
-    for (const cookies of [[live, planted], [planted, live], [live, live], [live, 'x'.repeat(43)]]) {
-      const res = await browse(modulePath(), { headers: { Cookie: cookies.map((value) => `${COOKIE}=${value}`).join('; ') } });
+    for (const cookies of [
+      [live, planted],
+      [planted, live],
+      [live, live],
+      [live, 'x'.repeat(43)],
+    ]) {
+      const res = await browse(modulePath(), {
+        headers: { Cookie: cookies.map((value) => `${COOKIE}=${value}`).join('; ') },
+      });
       expect(res.status).toBe(401);
       expect(res.text).not.toContain(provisioned.profile.id);
     }
@@ -293,9 +326,16 @@ describe('signing out', () => {
     expect(res.setCookies).toEqual([`${COOKIE}=; HttpOnly; Secure; SameSite=None; Partitioned; Path=/; Max-Age=0`]);
 
     const stored = await stack.deps.aws.db.send(
-      new GetCommand({ TableName: tableName(stack.config.RESOURCE_PREFIX, 'sessions'), Key: { pk: `EMBED#${sha256(cookie)}`, sk: 'EMBED' } }),
+      new GetCommand({
+        TableName: tableName(stack.config.RESOURCE_PREFIX, 'sessions'),
+        Key: { pk: `EMBED#${sha256(cookie)}`, sk: 'EMBED' },
+      }),
     );
-    expect(stored.Item).toMatchObject({ state: 'ended', endReason: 'logout', endedAt: stack.clock.now().toISOString() });
+    expect(stored.Item).toMatchObject({
+      state: 'ended',
+      endReason: 'logout',
+      endedAt: stack.clock.now().toISOString(),
+    });
     expect((await browse(modulePath(), { cookie })).status).toBe(401);
   });
 
@@ -339,7 +379,10 @@ describe('security headers on every embed response', () => {
 
   it("uses the partner's allowed origins as frame-ancestors on the redirect, the page and the 401 page", async () => {
     const framed = await stack.createPartner();
-    await stack.deps.partners.setAllowedOrigins(framed.partnerId, ['https://app.partner.test', 'https://*.partner.test']);
+    await stack.deps.partners.setAllowedOrigins(framed.partnerId, [
+      'https://app.partner.test',
+      'https://*.partner.test',
+    ]);
     const { profile } = await provisionProfile(stack.deps, framed.partnerId);
     const key = (await handshake(profile.id, framed.apiKey)).iframe_embed_url;
 
@@ -366,7 +409,10 @@ describe('security headers on every embed response', () => {
 
   it('drops allowed origins that could rewrite the policy', async () => {
     const odd = await stack.createPartner();
-    await stack.deps.partners.setAllowedOrigins(odd.partnerId, ["https://ok.test; script-src 'unsafe-eval'", 'https://fine.test']);
+    await stack.deps.partners.setAllowedOrigins(odd.partnerId, [
+      "https://ok.test; script-src 'unsafe-eval'",
+      'https://fine.test',
+    ]);
     const res = await browse(modulePath(odd.partnerId));
     expect(res.headers.get('content-security-policy')).toMatch(/frame-ancestors https:\/\/fine\.test$/);
     expect(res.headers.get('content-security-policy')).not.toContain('unsafe-eval');

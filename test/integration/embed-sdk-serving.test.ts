@@ -25,11 +25,16 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 async function openSession(): Promise<string> {
-  const handshake = await stack.post('/v1/partner/handshake', { profile_id: provisioned.profile.id }, { 'X-API-Key': partner.apiKey });
+  const handshake = await stack.post(
+    '/v1/partner/handshake',
+    { profile_id: provisioned.profile.id },
+    { 'X-API-Key': partner.apiKey },
+  );
   const redeemed = await fetch(handshake.body.iframe_embed_url, { redirect: 'manual' });
   return /^__Host-embed_session=([0-9a-f]{64})/.exec(redeemed.headers.getSetCookie()[0] ?? '')?.[1] as string;
 }
-const modulePage = (cookie: string) => fetch(`${stack.url}/embedded/${partner.partnerId}`, { headers: { Cookie: `${COOKIE}=${cookie}` } });
+const modulePage = (cookie: string) =>
+  fetch(`${stack.url}/embedded/${partner.partnerId}`, { headers: { Cookie: `${COOKIE}=${cookie}` } });
 
 describe('GET /sdk/v1/embed.js', () => {
   it('is an ES module any origin may import, cached for a year, within 10 KB gzipped', async () => {
@@ -62,13 +67,19 @@ describe('the module pages and the bridge', () => {
   });
 
   it('marks the 401 page of an ended session apart from an unusable link', async () => {
-    const handshake = await stack.post('/v1/partner/handshake', { profile_id: provisioned.profile.id }, { 'X-API-Key': partner.apiKey });
+    const handshake = await stack.post(
+      '/v1/partner/handshake',
+      { profile_id: provisioned.profile.id },
+      { 'X-API-Key': partner.apiKey },
+    );
     await fetch(handshake.body.iframe_embed_url, { redirect: 'manual' });
     const reused = await fetch(handshake.body.iframe_embed_url, { redirect: 'manual' });
     expect(reused.status).toBe(401);
     expect(await reused.text()).toContain('data-embed-ended="link-unusable"');
 
-    const ended = await fetch(`${stack.url}/embedded/${partner.partnerId}`, { headers: { Cookie: `${COOKIE}=${'0'.repeat(64)}` } });
+    const ended = await fetch(`${stack.url}/embedded/${partner.partnerId}`, {
+      headers: { Cookie: `${COOKIE}=${'0'.repeat(64)}` },
+    });
     expect(ended.status).toBe(401);
     expect(await ended.text()).toContain('data-embed-ended="session-ended"');
   });
@@ -76,7 +87,9 @@ describe('the module pages and the bridge', () => {
 
 describe('GET /embedded/{partnerId}/frame-check', () => {
   const check = async (origin: string | undefined, partnerId: string = partner.partnerId) => {
-    const res = await fetch(`${stack.url}/embedded/${partnerId}/frame-check`, { headers: origin ? { Origin: origin } : {} });
+    const res = await fetch(`${stack.url}/embedded/${partnerId}/frame-check`, {
+      headers: origin ? { Origin: origin } : {},
+    });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     return ((await res.json()) as { allowed: boolean }).allowed;
   };

@@ -28,7 +28,10 @@ interface Page {
   readonly text: string;
 }
 
-async function request(path: string, init: { cookie?: string; method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Page> {
+async function request(
+  path: string,
+  init: { cookie?: string; method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<Page> {
   const res = await fetch(`${stack.url}${path}`, {
     method: init.method ?? (init.form ? 'POST' : 'GET'),
     redirect: 'manual',
@@ -44,7 +47,11 @@ async function request(path: string, init: { cookie?: string; method?: string; f
 
 /** A handshake and its redemption: the cookie the iframe now holds. */
 async function signIn(profile: ProvisionedProfile): Promise<string> {
-  const shake = await stack.post('/v1/partner/handshake', { profile_id: profile.profile.id }, { 'X-API-Key': partner.apiKey });
+  const shake = await stack.post(
+    '/v1/partner/handshake',
+    { profile_id: profile.profile.id },
+    { 'X-API-Key': partner.apiKey },
+  );
   const redeemed = await fetch(shake.body.iframe_embed_url, { redirect: 'manual' });
   return /__Host-embed_session=([^;]*)/.exec(redeemed.headers.getSetCookie()[0] ?? '')?.[1] as string;
 }
@@ -56,7 +63,12 @@ async function tokenOf(cookie: string): Promise<string> {
 }
 
 /** A form post from the module's own page (same origin, the page's token). */
-async function submit(cookie: string, path: string, fields: Record<string, string>, headers: Record<string, string> = { 'Sec-Fetch-Site': 'same-origin' }): Promise<Page> {
+async function submit(
+  cookie: string,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = { 'Sec-Fetch-Site': 'same-origin' },
+): Promise<Page> {
   return request(path, { cookie, form: { csrf: await tokenOf(cookie), ...fields }, headers });
 }
 
@@ -75,13 +87,20 @@ describe('the procurement module', () => {
     const added = await submit(cookie, `${base()}/cart/items`, { product_id: 'GLV-NIT-M-100', q: 'nitrile' });
     expect(added.status).toBe(303);
     expect(added.location).toBe(`${base()}?q=nitrile&added=GLV-NIT-M-100`);
-    expect((await request(added.location as string, { cookie })).text).toMatch(/role="status"><span>Added <strong>Nitrile/);
+    expect((await request(added.location as string, { cookie })).text).toMatch(
+      /role="status"><span>Added <strong>Nitrile/,
+    );
 
     await submit(cookie, `${base()}/cart/items`, { product_id: 'PPR-LTR-5000' });
     const changed = await submit(cookie, `${base()}/cart/items/GLV-NIT-M-100`, { action: 'update', quantity: '3' });
     expect(changed).toMatchObject({ status: 303, location: `${base()}/cart` });
-    expect(await cartOf(buyer)).toEqual([['GLV-NIT-M-100', 3], ['PPR-LTR-5000', 1]]);
-    expect((await request(`${base()}/cart`, { cookie })).text).toContain('aria-label="Cart, 4 items">Cart <span class="count" aria-hidden="true">4</span>');
+    expect(await cartOf(buyer)).toEqual([
+      ['GLV-NIT-M-100', 3],
+      ['PPR-LTR-5000', 1],
+    ]);
+    expect((await request(`${base()}/cart`, { cookie })).text).toContain(
+      'aria-label="Cart, 4 items">Cart <span class="count" aria-hidden="true">4</span>',
+    );
 
     const placed = await submit(cookie, `${base()}/orders`, { location: buyer.locations[0]!.id });
     expect(placed.status).toBe(303);
@@ -101,7 +120,8 @@ describe('the procurement module', () => {
     const cookie = await signIn(buyer);
     await stack.deps.cartService.add(buyer.profile.id, 'GLV-NIT-M-100');
     const token = await tokenOf(cookie);
-    const post = () => request(`${base()}/orders`, { cookie, form: { csrf: token }, headers: { 'Sec-Fetch-Site': 'same-origin' } });
+    const post = () =>
+      request(`${base()}/orders`, { cookie, form: { csrf: token }, headers: { 'Sec-Fetch-Site': 'same-origin' } });
 
     const outcomes = await Promise.all([post(), post()]);
     const second = await post();
@@ -112,7 +132,9 @@ describe('the procurement module', () => {
       expect(refused.text).toMatch(/Your cart (is empty|changed while ordering)/);
       expect(refused.text).not.toMatch(/at .*\.ts:\d+/);
     }
-    const page = await stack.deps.orderService.listForOrganization(buyer.organization, { partnerId: partner.partnerId });
+    const page = await stack.deps.orderService.listForOrganization(buyer.organization, {
+      partnerId: partner.partnerId,
+    });
     expect(page.orders).toHaveLength(1);
   });
 
@@ -140,7 +162,9 @@ describe('the procurement module', () => {
     expect(order.status).toBe(403);
 
     expect(await cartOf(buyer)).toEqual([['GLV-NIT-M-100', 1]]);
-    expect((await stack.deps.orderService.listForOrganization(buyer.organization, { partnerId: partner.partnerId })).orders).toEqual([]);
+    expect(
+      (await stack.deps.orderService.listForOrganization(buyer.organization, { partnerId: partner.partnerId })).orders,
+    ).toEqual([]);
   });
 
   it("shows the not-found page for another organization's order, and for an id that is none", async () => {
@@ -149,7 +173,10 @@ describe('the procurement module', () => {
     const theirs = await stack.deps.orderService.placeOrder({
       partner: { id: partner.partnerId },
       profile: other.profile,
-      organization: (await stack.deps.organizations.getOrganization(partner.partnerId, other.organization.internalOrgId))!,
+      organization: (await stack.deps.organizations.getOrganization(
+        partner.partnerId,
+        other.organization.internalOrgId,
+      ))!,
     });
     const cookie = await signIn(await provisionProfile(stack.deps, partner.partnerId));
 
@@ -180,7 +207,12 @@ describe('the procurement module', () => {
     const cookie = await signIn(buyer);
     await submit(cookie, `${base()}/cart/items`, { product_id: productId });
 
-    for (const path of [`${base()}?q=XSS-TEST`, `${base()}?added=${productId}`, `${base()}/cart`, `${base()}/checkout`]) {
+    for (const path of [
+      `${base()}?q=XSS-TEST`,
+      `${base()}?added=${productId}`,
+      `${base()}/cart`,
+      `${base()}/checkout`,
+    ]) {
       const page = await request(path, { cookie });
       expect(page.status).toBe(200);
       expect(page.text).not.toContain('<script>');
@@ -193,10 +225,19 @@ describe('the procurement module', () => {
     /** `count` adds of one product posted together, each held after its cart read until all have read. */
     async function addTogether(buyer: ProvisionedProfile, cookie: string, count: number): Promise<number[]> {
       const csrf = await tokenOf(cookie);
-      const gate = holdUntilAll(stack.deps.aws.db, count, ({ name, input }) => /^Query(Command)?$/.test(name) && JSON.stringify(input).includes(`CART#${buyer.profile.id}`));
+      const gate = holdUntilAll(
+        stack.deps.aws.db,
+        count,
+        ({ name, input }) =>
+          /^Query(Command)?$/.test(name) && JSON.stringify(input).includes(`CART#${buyer.profile.id}`),
+      );
       try {
         const posts = Array.from({ length: count }, () =>
-          request(`${base()}/cart/items`, { cookie, form: { csrf, product_id: 'PPR-LTR-5000' }, headers: { 'Sec-Fetch-Site': 'same-origin' } }),
+          request(`${base()}/cart/items`, {
+            cookie,
+            form: { csrf, product_id: 'PPR-LTR-5000' },
+            headers: { 'Sec-Fetch-Site': 'same-origin' },
+          }),
         );
         return (await Promise.all(posts)).map((page) => page.status);
       } finally {
@@ -227,13 +268,17 @@ describe('the procurement module', () => {
     });
   });
 
-  describe('a form post larger than any of the module\'s forms', () => {
+  describe("a form post larger than any of the module's forms", () => {
     /** A form post with the page's token first, then `extra` as it is, from the module's own page. */
     async function post(cookie: string, extra: string): Promise<Page> {
       const res = await fetch(`${stack.url}${base()}/cart/items`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { Cookie: `${COOKIE}=${cookie}`, 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+        headers: {
+          Cookie: `${COOKIE}=${cookie}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Sec-Fetch-Site': 'same-origin',
+        },
         body: `csrf=${await tokenOf(cookie)}&product_id=PPR-LTR-5000${extra}`,
       });
       return { status: res.status, location: res.headers.get('location'), text: await res.text() };

@@ -25,7 +25,10 @@ const handshake = (body: unknown, apiKey = partner.apiKey) => stack.post(HANDSHA
 const sessionItems = async (stackUnderTest: TestStack = stack) =>
   (
     await stackUnderTest.deps.aws.db.send(
-      new ScanCommand({ TableName: tableName(stackUnderTest.config.RESOURCE_PREFIX, 'sessions'), ConsistentRead: true }),
+      new ScanCommand({
+        TableName: tableName(stackUnderTest.config.RESOURCE_PREFIX, 'sessions'),
+        ConsistentRead: true,
+      }),
     )
   ).Items ?? [];
 
@@ -88,7 +91,10 @@ describe('a successful handshake', () => {
     const internalUserId = `shared-${randomUUID().slice(0, 6)}`;
     const first = await provisionProfile(stack.deps, partner.partnerId, aSetupBody({ internalUserId }));
     const second = await provisionProfile(stack.deps, partner.partnerId, aSetupBody({ internalUserId }));
-    const res = await handshake({ internal_user_id: internalUserId, internal_org_id: second.organization.internalOrgId });
+    const res = await handshake({
+      internal_user_id: internalUserId,
+      internal_org_id: second.organization.internalOrgId,
+    });
     expect(res.status).toBe(200);
     expect(res.body.profile.id).toBe(second.profile.id);
     expect(res.body.profile.id).not.toBe(first.profile.id);
@@ -101,7 +107,9 @@ describe('handshake errors (contract: handshake error table)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       error: 'Invalid request body',
-      details: [{ code: 'IDENTIFIER_REQUIRED', message: 'request body must contain internal_user_id or profile_id', path: [] }],
+      details: [
+        { code: 'IDENTIFIER_REQUIRED', message: 'request body must contain internal_user_id or profile_id', path: [] },
+      ],
     });
   });
 
@@ -143,7 +151,9 @@ describe('handshake errors (contract: handshake error table)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       error: 'Invalid request body',
-      details: [{ code: 'AMBIGUOUS_USER', message: expect.stringContaining('internal_org_id'), path: ['internal_user_id'] }],
+      details: [
+        { code: 'AMBIGUOUS_USER', message: expect.stringContaining('internal_org_id'), path: ['internal_user_id'] },
+      ],
     });
     expect(res.body.details[0].message).toContain(a.organization.internalOrgId);
     expect(res.body.details[0].message).toContain(b.organization.internalOrgId);
@@ -162,7 +172,10 @@ describe('handshake errors (contract: handshake error table)', () => {
     await stack.deps.profileAdmin.disable(partner.partnerId, profile.id);
     const res = await handshake({ internal_user_id: profile.internalUserId });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Profile not set up for authentication', details: expect.stringContaining('disabled') });
+    expect(res.body).toEqual({
+      error: 'Profile not set up for authentication',
+      details: expect.stringContaining('disabled'),
+    });
   });
 
   it('401 Unauthorized with a message when the API key is missing or invalid', async () => {
@@ -210,8 +223,14 @@ describe('handshake errors (contract: handshake error table)', () => {
   it('404 Profile not found when internal_org_id names another organization of the partner', async () => {
     const { profile } = await provisionProfile(stack.deps, partner.partnerId);
     const other = await provisionProfile(stack.deps, partner.partnerId);
-    const byUser = await handshake({ internal_user_id: profile.internalUserId, internal_org_id: other.organization.internalOrgId });
-    const byId = await handshake({ profile_id: profile.id as ProfileId, internal_org_id: other.organization.internalOrgId });
+    const byUser = await handshake({
+      internal_user_id: profile.internalUserId,
+      internal_org_id: other.organization.internalOrgId,
+    });
+    const byId = await handshake({
+      profile_id: profile.id as ProfileId,
+      internal_org_id: other.organization.internalOrgId,
+    });
     expect([byUser.status, byId.status]).toEqual([404, 404]);
   });
 
@@ -220,7 +239,9 @@ describe('handshake errors (contract: handshake error table)', () => {
     try {
       const brokenPartner = await broken.createPartner();
       const { profile } = await provisionProfile(broken.deps, brokenPartner.partnerId);
-      await broken.deps.aws.db.send(new DeleteTableCommand({ TableName: tableName(broken.config.RESOURCE_PREFIX, 'sessions') }));
+      await broken.deps.aws.db.send(
+        new DeleteTableCommand({ TableName: tableName(broken.config.RESOURCE_PREFIX, 'sessions') }),
+      );
 
       const res = await broken.post(HANDSHAKE, { profile_id: profile.id }, xApiKey(brokenPartner.apiKey));
       expect(res.status).toBe(500);

@@ -22,14 +22,24 @@ afterAll(() => stack.close());
 
 const withLocation = (province: string) =>
   aSetupBody({
-    shippingLocations: [{ internalShippingLocationId: 'main', name: 'Main office', address: { line1: '1 Main St', city: 'Town', province, postalCode: '10001' }, isDefault: true }],
+    shippingLocations: [
+      {
+        internalShippingLocationId: 'main',
+        name: 'Main office',
+        address: { line1: '1 Main St', city: 'Town', province, postalCode: '10001' },
+        isDefault: true,
+      },
+    ],
   });
 
 async function anOrder(buyer: ProvisionedProfile) {
   return stack.deps.orderService.placeOrder({
     partner: { id: partner.partnerId },
     profile: buyer.profile,
-    organization: (await stack.deps.organizations.getOrganization(partner.partnerId, buyer.organization.internalOrgId))!,
+    organization: (await stack.deps.organizations.getOrganization(
+      partner.partnerId,
+      buyer.organization.internalOrgId,
+    ))!,
     items: [{ productId: 'GLV-NIT-M-100' as ProductId, quantity: 1 }],
   });
 }
@@ -38,7 +48,9 @@ async function timesShown(buyer: ProvisionedProfile, tz?: string): Promise<strin
   const order = await anOrder(buyer);
   const module = await signInToModule(stack, partner, buyer, tz === undefined ? {} : { tz });
   const pages = [await module.get(`${module.base}/orders`), await module.get(`${module.base}/orders/${order.id}`)];
-  return pages.flatMap((p) => [...p.text.matchAll(/<time datetime="[^"]+">([^<]+)<\/time>/g)].map((m) => m[1] as string));
+  return pages.flatMap((p) =>
+    [...p.text.matchAll(/<time datetime="[^"]+">([^<]+)<\/time>/g)].map((m) => m[1] as string),
+  );
 }
 
 describe('times in the module', () => {
@@ -50,7 +62,10 @@ describe('times in the module', () => {
   });
 
   it("are in the organization's zone from setup without a browser zone (or with one Intl does not know)", async () => {
-    const buyer = await provisionProfile(stack.deps, partner.partnerId, { ...withLocation('TX'), timeZone: 'Pacific/Honolulu' });
+    const buyer = await provisionProfile(stack.deps, partner.partnerId, {
+      ...withLocation('TX'),
+      timeZone: 'Pacific/Honolulu',
+    });
     for (const time of await timesShown(buyer)) expect(time).toBe('Nov 28, 2026, 1:00 PM HST');
     for (const time of await timesShown(buyer, 'Mars/Olympus')) expect(time).toBe('Nov 28, 2026, 1:00 PM HST');
   });
@@ -68,17 +83,27 @@ describe('times in the module', () => {
 
   it('sets the zone only from a name Intl knows, and the API keeps ISO 8601', async () => {
     const buyer = await provisionProfile(stack.deps, partner.partnerId, withLocation('TX'));
-    const shake = await stack.post('/v1/partner/handshake', { profile_id: buyer.profile.id }, { 'X-API-Key': partner.apiKey });
+    const shake = await stack.post(
+      '/v1/partner/handshake',
+      { profile_id: buyer.profile.id },
+      { 'X-API-Key': partner.apiKey },
+    );
     const url = new URL(shake.body.iframe_embed_url as string);
     url.searchParams.set('tz', 'Europe/Paris; Domain=evil');
     const redeemed = await fetch(url, { redirect: 'manual' });
     expect(redeemed.headers.getSetCookie().some((c) => c.startsWith('__Host-embed_tz'))).toBe(false);
     url.searchParams.set('tz', 'Europe/Paris');
-    const shake2 = await stack.post('/v1/partner/handshake', { profile_id: buyer.profile.id }, { 'X-API-Key': partner.apiKey });
+    const shake2 = await stack.post(
+      '/v1/partner/handshake',
+      { profile_id: buyer.profile.id },
+      { 'X-API-Key': partner.apiKey },
+    );
     const url2 = new URL(shake2.body.iframe_embed_url as string);
     url2.searchParams.set('tz', 'europe/paris');
     const ok = await fetch(url2, { redirect: 'manual' });
-    expect(ok.headers.getSetCookie().find((c) => c.startsWith('__Host-embed_tz'))).toBe('__Host-embed_tz=Europe%2FParis; HttpOnly; Secure; SameSite=None; Partitioned; Path=/');
+    expect(ok.headers.getSetCookie().find((c) => c.startsWith('__Host-embed_tz'))).toBe(
+      '__Host-embed_tz=Europe%2FParis; HttpOnly; Secure; SameSite=None; Partitioned; Path=/',
+    );
 
     const order = await anOrder(buyer);
     const api = await stack.get(`/v1/orders/${order.id}`, { Authorization: `Bearer ${partner.apiKey}` });
@@ -91,7 +116,9 @@ describe('setup timeZone', () => {
     const auth = { Authorization: `Bearer ${partner.apiKey}` };
     const body = aSetupBody({ timeZone: 'america/chicago' });
     expect((await stack.post('/v1/organizations/setup', body, auth)).status).toBe(200);
-    expect((await stack.deps.organizations.getOrganization(partner.partnerId, body.internalOrgId))!.organization.timeZone).toBe('America/Chicago');
+    expect(
+      (await stack.deps.organizations.getOrganization(partner.partnerId, body.internalOrgId))!.organization.timeZone,
+    ).toBe('America/Chicago');
 
     for (const timeZone of ['Mars/Olympus', '', 42, 'America/Chicago\u0000']) {
       const res = await stack.post('/v1/organizations/setup', aSetupBody({ timeZone: timeZone as string }), auth);

@@ -29,7 +29,12 @@ afterAll(async () => {
 /** What `npm start` writes to .local/logs/service.jsonl: the log lines and the EMF lines. */
 function logFile(): string {
   const file = join(mkdtempSync(join(tmpdir(), 'obs-')), 'service.jsonl');
-  writeFileSync(file, [...stack.rawLogLines, ...stack.metricLines.map((line) => JSON.stringify(line))].map((line) => `${line}\n`).join(''));
+  writeFileSync(
+    file,
+    [...stack.rawLogLines, ...stack.metricLines.map((line) => JSON.stringify(line))]
+      .map((line) => `${line}\n`)
+      .join(''),
+  );
   return file;
 }
 
@@ -42,7 +47,11 @@ async function ops(argv: string[]): Promise<{ code: number; out: string[] }> {
 describe("one order's story", () => {
   it('carries the placing request id from the request to the delivery record and every attempt line, never into the payload; ops order trace prints it', async () => {
     const partner = await anOrderingPartner(stack, receiver);
-    const placed = await stack.post('/v1/sandbox/orders', { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-010')] }, partner.bearer);
+    const placed = await stack.post(
+      '/v1/sandbox/orders',
+      { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-010')] },
+      partner.bearer,
+    );
     expect(placed.status, placed.text).toBe(201);
     const requestId = placed.headers.get('request-id') as string;
     const orderId = placed.body.order.id as string;
@@ -60,10 +69,22 @@ describe("one order's story", () => {
       expect([requestId, confirmRequestId]).toContain(line.requestId);
     }
     const created = story.filter((line) => line.requestId === requestId);
-    expect(created.map((line) => line.msg)).toEqual(['api_request', 'order event relayed', 'webhook delivery queued', 'webhook delivered']);
+    expect(created.map((line) => line.msg)).toEqual([
+      'api_request',
+      'order event relayed',
+      'webhook delivery queued',
+      'webhook delivered',
+    ]);
     const delivered = created.find((line) => line.msg === 'webhook delivered')!;
-    expect(delivered).toMatchObject({ event: 'order.created', eventId: expect.stringMatching(/^evt_/), deliveryId: expect.any(String), attempt: 1 });
-    expect(created.filter((line) => line.msg !== 'api_request').every((line) => line.eventId === delivered.eventId)).toBe(true);
+    expect(delivered).toMatchObject({
+      event: 'order.created',
+      eventId: expect.stringMatching(/^evt_/),
+      deliveryId: expect.any(String),
+      attempt: 1,
+    });
+    expect(
+      created.filter((line) => line.msg !== 'api_request').every((line) => line.eventId === delivered.eventId),
+    ).toBe(true);
     expect(story.filter((line) => line.requestId === confirmRequestId).map((line) => line.msg)).toEqual([
       'api_request',
       'order event relayed',
@@ -73,7 +94,9 @@ describe("one order's story", () => {
 
     const record = await stack.deps.deliveries.get(delivered.deliveryId as DeliveryId);
     expect(record).toMatchObject({ requestId, orderId, organizationId, status: 'delivered' });
-    const payloads = receiver.requests.map((request) => request.rawBody.toString('utf8')).filter((body) => body.includes(orderId));
+    const payloads = receiver.requests
+      .map((request) => request.rawBody.toString('utf8'))
+      .filter((body) => body.includes(orderId));
     expect(payloads).toHaveLength(2);
     for (const body of payloads) expect(body).not.toContain(requestId);
 
@@ -85,19 +108,25 @@ describe("one order's story", () => {
     expect(printed).toContain('webhook delivered');
     expect(printed).toContain(String(delivered.deliveryId));
     const json = await ops(['order', 'trace', '--order', orderId, '--file', file, '--json']);
-    expect(JSON.parse(json.out.join('\n')).map((line: { msg: string; requestId: string }) => [line.msg, line.requestId])).toEqual(
-      story.map((line) => [line.msg, line.requestId]),
-    );
+    expect(
+      JSON.parse(json.out.join('\n')).map((line: { msg: string; requestId: string }) => [line.msg, line.requestId]),
+    ).toEqual(story.map((line) => [line.msg, line.requestId]));
   });
 });
 
 describe('metrics', () => {
   const linesWith = (metric: string, dimensions: Record<string, string> = {}) =>
-    stack.metricLines.filter((line) => metric in line && Object.entries(dimensions).every(([name, value]) => line[name] === value));
+    stack.metricLines.filter(
+      (line) => metric in line && Object.entries(dimensions).every(([name, value]) => line[name] === value),
+    );
 
   it('a request and a delivery publish EMF lines: namespace, dimensions, values', async () => {
     const partner = await anOrderingPartner(stack, receiver);
-    const placed = await stack.post('/v1/sandbox/orders', { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-020')] }, partner.bearer);
+    const placed = await stack.post(
+      '/v1/sandbox/orders',
+      { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-020')] },
+      partner.bearer,
+    );
     expect(placed.status).toBe(201);
     await deliverEverything(stack);
     const service = stack.config.RESOURCE_PREFIX;
@@ -120,23 +149,55 @@ describe('metrics', () => {
       Requests: 1,
     });
     const [latency] = linesWith('RequestLatency', { route: 'sandbox-order-create' });
-    expect(latency).toMatchObject({ _aws: { CloudWatchMetrics: [{ Dimensions: [['service', 'route']], Metrics: [{ Name: 'RequestLatency', Unit: 'Milliseconds' }] }] } });
-    expect(linesWith('OrdersPlaced')[0]).toMatchObject({ _aws: { CloudWatchMetrics: [{ Dimensions: [['service']], Metrics: [{ Name: 'OrdersPlaced', Unit: 'Count' }] }] }, OrdersPlaced: 1 });
+    expect(latency).toMatchObject({
+      _aws: {
+        CloudWatchMetrics: [
+          { Dimensions: [['service', 'route']], Metrics: [{ Name: 'RequestLatency', Unit: 'Milliseconds' }] },
+        ],
+      },
+    });
+    expect(linesWith('OrdersPlaced')[0]).toMatchObject({
+      _aws: { CloudWatchMetrics: [{ Dimensions: [['service']], Metrics: [{ Name: 'OrdersPlaced', Unit: 'Count' }] }] },
+      OrdersPlaced: 1,
+    });
 
     const [attempt] = linesWith('WebhookAttempts', { outcome: 'delivered' });
     expect(attempt).toMatchObject({
-      _aws: { CloudWatchMetrics: [{ Namespace: 'PartnerEmbed', Dimensions: [['service', 'outcome']], Metrics: [{ Name: 'WebhookAttempts', Unit: 'Count' }] }] },
+      _aws: {
+        CloudWatchMetrics: [
+          {
+            Namespace: 'PartnerEmbed',
+            Dimensions: [['service', 'outcome']],
+            Metrics: [{ Name: 'WebhookAttempts', Unit: 'Count' }],
+          },
+        ],
+      },
       service,
       outcome: 'delivered',
     });
     const [lag] = linesWith('DeliveryLag');
-    expect(lag).toMatchObject({ _aws: { CloudWatchMetrics: [{ Dimensions: [['service']], Metrics: [{ Name: 'DeliveryLag', Unit: 'Milliseconds' }] }] } });
+    expect(lag).toMatchObject({
+      _aws: {
+        CloudWatchMetrics: [{ Dimensions: [['service']], Metrics: [{ Name: 'DeliveryLag', Unit: 'Milliseconds' }] }],
+      },
+    });
     expect(lag!.DeliveryLag).toBeGreaterThanOrEqual(0);
 
     const summary = await ops(['metrics', '--since', '1h', '--file', logFile(), '--json']);
     expect(summary.code, summary.out.join('\n')).toBe(0);
-    const rows = JSON.parse(summary.out.join('\n')) as { metric: string; dimensions: string; count: number; p50?: number; p99?: number }[];
-    expect(rows.find((row) => row.metric === 'Requests' && row.dimensions === 'route=sandbox-order-create,statusClass=2xx')!.count).toBeGreaterThanOrEqual(1);
-    expect(rows.find((row) => row.metric === 'RequestLatency' && row.dimensions === 'route=sandbox-order-create')).toMatchObject({ p50: expect.any(Number), p99: expect.any(Number) });
+    const rows = JSON.parse(summary.out.join('\n')) as {
+      metric: string;
+      dimensions: string;
+      count: number;
+      p50?: number;
+      p99?: number;
+    }[];
+    expect(
+      rows.find((row) => row.metric === 'Requests' && row.dimensions === 'route=sandbox-order-create,statusClass=2xx')!
+        .count,
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      rows.find((row) => row.metric === 'RequestLatency' && row.dimensions === 'route=sandbox-order-create'),
+    ).toMatchObject({ p50: expect.any(Number), p99: expect.any(Number) });
   });
 });

@@ -60,7 +60,11 @@ async function ops(
   options: { deps?: Dependencies | (() => Promise<Dependencies>); stage?: Stage } = {},
 ): Promise<OpsRun> {
   const lines: string[] = [];
-  const code = await runOps(argv, { deps: options.deps ?? stack.deps, stage: options.stage, out: (line) => lines.push(line) });
+  const code = await runOps(argv, {
+    deps: options.deps ?? stack.deps,
+    stage: options.stage,
+    out: (line) => lines.push(line),
+  });
   const text = lines.join('\n');
   let json: unknown;
   try {
@@ -122,7 +126,8 @@ async function setUp(apiKey: string, internalOrgId: string, internalUserId = 'u-
   return res.body.data;
 }
 
-const handshake = (apiKey: string, body: Record<string, string>) => stack.post(HANDSHAKE, body, { 'X-API-Key': apiKey });
+const handshake = (apiKey: string, body: Record<string, string>) =>
+  stack.post(HANDSHAKE, body, { 'X-API-Key': apiKey });
 
 /** Opens the iframe URL as a browser would; returns the session cookie's value. */
 async function redeem(url: string): Promise<string> {
@@ -132,7 +137,9 @@ async function redeem(url: string): Promise<string> {
 }
 
 const showModule = (partnerId: string, cookie: string) =>
-  fetch(`${stack.url}/embedded/${partnerId}`, { headers: { Cookie: `${COOKIE}=${cookie}` }, redirect: 'manual' }).then((r) => r.status);
+  fetch(`${stack.url}/embedded/${partnerId}`, { headers: { Cookie: `${COOKIE}=${cookie}` }, redirect: 'manual' }).then(
+    (r) => r.status,
+  );
 
 const receiver = receivers.start;
 
@@ -141,8 +148,11 @@ const processQueues = () => processQueuesOf(stack, sent);
 /** The current secret in Secrets Manager's stored value (`{"current": …, "retiring": […]}`). */
 const storedSecret = async (partnerId: string) =>
   JSON.parse(
-    (await stack.deps.aws.secrets.send(new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) })))
-      .SecretString as string,
+    (
+      await stack.deps.aws.secrets.send(
+        new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) }),
+      )
+    ).SecretString as string,
   ).current;
 
 /** Every key of a JSON document, at any depth. */
@@ -162,7 +172,8 @@ const jsonKeys = (value: unknown): Set<string> => {
 };
 
 /** The `label:` words of readable output, at any indentation. */
-const textLabels = (text: string) => new Set([...text.matchAll(/^\s*([A-Za-z][A-Za-z0-9]*):/gm)].map((match) => match[1]!.toLowerCase()));
+const textLabels = (text: string) =>
+  new Set([...text.matchAll(/^\s*([A-Za-z][A-Za-z0-9]*):/gm)].map((match) => match[1]!.toLowerCase()));
 
 const missingFromText = (json: unknown, text: string, wrappers: readonly string[] = []) => {
   const labels = textLabels(text);
@@ -193,12 +204,24 @@ describe('organization list / show', () => {
 
     const show = await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'alpha', '--json']);
     expect(show.code).toBe(0);
-    expect(show.json.organization).toMatchObject({ id: alpha.organization.id, internalOrgId: 'alpha', email: 'ap@acme.test' });
+    expect(show.json.organization).toMatchObject({
+      id: alpha.organization.id,
+      internalOrgId: 'alpha',
+      email: 'ap@acme.test',
+    });
     expect(show.json.profiles).toEqual([
-      expect.objectContaining({ id: alpha.profile.id, internalUserId: 'u-1', user: { id: alpha.profile.user, status: 'active' } }),
+      expect.objectContaining({
+        id: alpha.profile.id,
+        internalUserId: 'u-1',
+        user: { id: alpha.profile.user, status: 'active' },
+      }),
     ]);
     expect(show.json.locations).toEqual([
-      expect.objectContaining({ internalShippingLocationId: 'dock', isDefault: true, deliveryInstructions: 'Ring twice' }),
+      expect.objectContaining({
+        internalShippingLocationId: 'dock',
+        isDefault: true,
+        deliveryInstructions: 'Ring twice',
+      }),
     ]);
     const text = (await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'alpha'])).text;
     expect(text).toMatch(/^id: +[0-9a-f-]{36}$/m);
@@ -211,7 +234,11 @@ describe('organization list / show', () => {
     const body = aSetupRequest()
       .forOrg('full')
       .forUser('u-full', { phoneNumber: '+1 512 555 0100' })
-      .with({ organizationEmail: 'ap@acme.test', organizationPhone: '512-555-0199', billingAddress: { line1: '1 Billing Way', city: 'Austin', province: 'tx', postalCode: '78701' } })
+      .with({
+        organizationEmail: 'ap@acme.test',
+        organizationPhone: '512-555-0199',
+        billingAddress: { line1: '1 Billing Way', city: 'Austin', province: 'tx', postalCode: '78701' },
+      })
       .withLocations(
         aLocation('dock', {
           isDefault: true,
@@ -225,7 +252,8 @@ describe('organization list / show', () => {
     expect((await stack.post(SETUP, body, { Authorization: `Bearer ${partner.apiKey}` })).status).toBe(200);
     const json = (await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'full', '--json'])).json;
     const text = (await ops(['organization', 'show', '--partner', partner.partnerId, '--org', 'full'])).text;
-    for (const key of ['phonenumber', 'nickname', 'contact', 'deliveryinstructions', 'line2', 'country', 'status']) expect([...jsonKeys(json)]).toContain(key);
+    for (const key of ['phonenumber', 'nickname', 'contact', 'deliveryinstructions', 'line2', 'country', 'status'])
+      expect([...jsonKeys(json)]).toContain(key);
     // The organization's own fields are the top lines; `organization` only wraps them.
     expect(missingFromText(json, text, ['organization'])).toEqual([]);
     expect(text).toContain('512-555-0101');
@@ -246,8 +274,15 @@ describe('organization list / show', () => {
       `Partner ${partner.partnerId} has no organization missing`,
     );
     const early = unreachable();
-    expectUsageError(await ops(['organization', 'show', '--partner', partner.partnerId], early), 'Error: --org is required: give --org INTERNAL_ORG_ID');
-    expectOneLineError(await ops(['organization', 'show', '--partner', partner.partnerId, '--org', '  '], early), 1, '--org must not be blank');
+    expectUsageError(
+      await ops(['organization', 'show', '--partner', partner.partnerId], early),
+      'Error: --org is required: give --org INTERNAL_ORG_ID',
+    );
+    expectOneLineError(
+      await ops(['organization', 'show', '--partner', partner.partnerId, '--org', '  '], early),
+      1,
+      '--org must not be blank',
+    );
     expect(early.reached()).toBe(false);
   });
 });
@@ -258,7 +293,15 @@ describe('profile disable', () => {
     const data = await setUp(partner.apiKey, 'disable-me');
     expect((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).status).toBe(200);
 
-    const run = await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json']);
+    const run = await ops([
+      'profile',
+      'disable',
+      '--partner',
+      partner.partnerId,
+      '--profile',
+      data.profile.id,
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     expect(run.json).toEqual({
       profileId: data.profile.id,
@@ -269,14 +312,24 @@ describe('profile disable', () => {
       alreadyDisabled: false,
     });
 
-    for (const body of [{ internal_user_id: 'u-1' }, { profile_id: data.profile.id as string }] as Record<string, string>[]) {
+    for (const body of [{ internal_user_id: 'u-1' }, { profile_id: data.profile.id as string }] as Record<
+      string,
+      string
+    >[]) {
       const res = await handshake(partner.apiKey, body);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('Profile not set up for authentication');
     }
 
     // Ids as an operator may paste them, in upper case: the same partner and profile.
-    const again = await ops(['profile', 'disable', '--partner', partner.partnerId.toUpperCase(), '--profile', data.profile.id.toUpperCase()]);
+    const again = await ops([
+      'profile',
+      'disable',
+      '--partner',
+      partner.partnerId.toUpperCase(),
+      '--profile',
+      data.profile.id.toUpperCase(),
+    ]);
     expect(again.code).toBe(0);
     expect(again.text).toContain('already disabled: nothing changed');
   });
@@ -287,10 +340,20 @@ describe('profile disable', () => {
     const before = await handshake(partner.apiKey, { internal_user_id: 'u-1' });
     const cookie = await redeem(before.body.iframe_embed_url);
     expect(await showModule(partner.partnerId, cookie)).toBe(200);
-    expect((await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id])).code).toBe(0);
+    expect((await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id])).code).toBe(
+      0,
+    );
     expect((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).status).toBe(400);
 
-    const run = await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json']);
+    const run = await ops([
+      'profile',
+      'enable',
+      '--partner',
+      partner.partnerId,
+      '--profile',
+      data.profile.id,
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     expect(run.json).toEqual({
       profileId: data.profile.id,
@@ -300,7 +363,10 @@ describe('profile disable', () => {
       enabledUserId: data.profile.user,
       alreadyEnabled: false,
     });
-    for (const body of [{ internal_user_id: 'u-1' }, { profile_id: data.profile.id as string }] as Record<string, string>[]) {
+    for (const body of [{ internal_user_id: 'u-1' }, { profile_id: data.profile.id as string }] as Record<
+      string,
+      string
+    >[]) {
       const res = await handshake(partner.apiKey, body);
       expect(res.status).toBe(200);
       expect(await showModule(partner.partnerId, await redeem(res.body.iframe_embed_url))).toBe(200);
@@ -312,12 +378,25 @@ describe('profile disable', () => {
     const again = await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id]);
     expect(again.code).toBe(0);
     expect(again.text).toContain('already enabled: nothing changed');
-    const againJson = await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json']);
+    const againJson = await ops([
+      'profile',
+      'enable',
+      '--partner',
+      partner.partnerId,
+      '--profile',
+      data.profile.id,
+      '--json',
+    ]);
     expect(againJson.json).toMatchObject({ enabledUserId: data.profile.user, alreadyEnabled: true });
 
     // Disable and enable again: the same user each time.
-    expect((await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id])).code).toBe(0);
-    expect((await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json'])).json.enabledUserId).toBe(data.profile.user);
+    expect((await ops(['profile', 'disable', '--partner', partner.partnerId, '--profile', data.profile.id])).code).toBe(
+      0,
+    );
+    expect(
+      (await ops(['profile', 'enable', '--partner', partner.partnerId, '--profile', data.profile.id, '--json'])).json
+        .enabledUserId,
+    ).toBe(data.profile.user);
     expect((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).status).toBe(200);
   });
 
@@ -325,7 +404,9 @@ describe('profile disable', () => {
     const owner = await aPartner();
     const stranger = await aPartner();
     const data = await setUp(owner.apiKey, 'enable-owned');
-    expect((await ops(['profile', 'disable', '--partner', owner.partnerId, '--profile', data.profile.id])).code).toBe(0);
+    expect((await ops(['profile', 'disable', '--partner', owner.partnerId, '--profile', data.profile.id])).code).toBe(
+      0,
+    );
     expectOneLineError(
       await ops(['profile', 'enable', '--partner', stranger.partnerId, '--profile', data.profile.id]),
       1,
@@ -333,9 +414,17 @@ describe('profile disable', () => {
     );
     expect((await handshake(owner.apiKey, { profile_id: data.profile.id })).status).toBe(400);
     const unknown = randomUUID();
-    expectOneLineError(await ops(['profile', 'enable', '--partner', owner.partnerId, '--profile', unknown]), 1, `No profile ${unknown}`);
+    expectOneLineError(
+      await ops(['profile', 'enable', '--partner', owner.partnerId, '--profile', unknown]),
+      1,
+      `No profile ${unknown}`,
+    );
     const early = unreachable();
-    expectOneLineError(await ops(['profile', 'enable', '--partner', owner.partnerId, '--profile', 'u-1'], early), 1, '--profile must be a UUID');
+    expectOneLineError(
+      await ops(['profile', 'enable', '--partner', owner.partnerId, '--profile', 'u-1'], early),
+      1,
+      '--profile must be a UUID',
+    );
     expect(early.reached()).toBe(false);
   });
 
@@ -351,10 +440,18 @@ describe('profile disable', () => {
     );
     expect((await handshake(owner.apiKey, { profile_id: data.profile.id })).status).toBe(200);
     const unknown = randomUUID();
-    expectOneLineError(await ops(['profile', 'disable', '--partner', owner.partnerId, '--profile', unknown]), 1, `No profile ${unknown}`);
+    expectOneLineError(
+      await ops(['profile', 'disable', '--partner', owner.partnerId, '--profile', unknown]),
+      1,
+      `No profile ${unknown}`,
+    );
 
     const early = unreachable();
-    expectOneLineError(await ops(['profile', 'disable', '--partner', owner.partnerId, '--profile', 'u-1'], early), 1, '--profile must be a UUID');
+    expectOneLineError(
+      await ops(['profile', 'disable', '--partner', owner.partnerId, '--profile', 'u-1'], early),
+      1,
+      '--profile must be a UUID',
+    );
     expect(early.reached()).toBe(false);
   });
 });
@@ -388,11 +485,25 @@ describe('session list / revoke', () => {
       }
     }
 
-    expect((await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '2', '--json'])).json.sessions).toHaveLength(2);
+    expect(
+      (await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '2', '--json'])).json.sessions,
+    ).toHaveLength(2);
     const early = unreachable();
-    expectOneLineError(await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '0'], early), 1, '--limit must be at least 1');
-    expectOneLineError(await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '501'], early), 1, '--limit must be at most 500');
-    expectOneLineError(await ops(['session', 'list', '--partner', partner.partnerId, '--limit', 'ten'], early), 1, '--limit must be a number');
+    expectOneLineError(
+      await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '0'], early),
+      1,
+      '--limit must be at least 1',
+    );
+    expectOneLineError(
+      await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '501'], early),
+      1,
+      '--limit must be at most 500',
+    );
+    expectOneLineError(
+      await ops(['session', 'list', '--partner', partner.partnerId, '--limit', 'ten'], early),
+      1,
+      '--limit must be a number',
+    );
     expect(early.reached()).toBe(false);
     const unknown = randomUUID();
     expectOneLineError(await ops(['session', 'list', '--partner', unknown]), 1, `No partner ${unknown}`);
@@ -404,7 +515,9 @@ describe('session list / revoke', () => {
     await setUp(partner.apiKey, 'revoke', 'u-2');
     const laptop = await redeem((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).body.iframe_embed_url);
     const tablet = await redeem((await handshake(partner.apiKey, { internal_user_id: 'u-1' })).body.iframe_embed_url);
-    const colleague = await redeem((await handshake(partner.apiKey, { internal_user_id: 'u-2' })).body.iframe_embed_url);
+    const colleague = await redeem(
+      (await handshake(partner.apiKey, { internal_user_id: 'u-2' })).body.iframe_embed_url,
+    );
     expect(await showModule(partner.partnerId, laptop)).toBe(200);
 
     const run = await ops(['session', 'revoke', '--partner', partner.partnerId, '--profile', ada.profile.id, '--json']);
@@ -443,7 +556,15 @@ describe('webhook set / show / rotate-secret', () => {
   it('prints a generated secret once, which is stored; show never prints it, in JSON or text; a new URL keeps it', async () => {
     const partner = await aPartner();
     const set = await ops([
-      'webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/hooks', '--events', 'order.shipped, order.created', '--json',
+      'webhook',
+      'set',
+      '--partner',
+      partner.partnerId,
+      '--url',
+      'http://127.0.0.1:9/hooks',
+      '--events',
+      'order.shipped, order.created',
+      '--json',
     ]);
     expect(set.code).toBe(0);
     expect(set.json).toMatchObject({
@@ -477,14 +598,26 @@ describe('webhook set / show / rotate-secret', () => {
     expect(changed.code).toBe(0);
     expect(changed.text).not.toMatch(/whsec_/);
     expect(changed.text).toContain('The existing signing secret is kept.');
-    expect(changed.text).toMatch(/^events: +order\.created, order\.confirmed, order\.shipped, order\.delivered, order\.cancelled, order\.refunded$/m);
+    expect(changed.text).toMatch(
+      /^events: +order\.created, order\.confirmed, order\.shipped, order\.delivered, order\.cancelled, order\.refunded$/m,
+    );
     expect(await storedSecret(partner.partnerId)).toBe(secret);
   });
 
   it("stores the partner's preferred secret without printing it", async () => {
     const partner = await aPartner();
     const preferred = 'partner-chosen-secret-0123456789';
-    const run = await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/', '--secret', preferred, '--json']);
+    const run = await ops([
+      'webhook',
+      'set',
+      '--partner',
+      partner.partnerId,
+      '--url',
+      'http://127.0.0.1:9/',
+      '--secret',
+      preferred,
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     expect(run.json).not.toHaveProperty('secret');
     expect(run.text).not.toContain(preferred);
@@ -495,20 +628,58 @@ describe('webhook set / show / rotate-secret', () => {
     const partner = await aPartner();
     const early = unreachable();
     const bad = await ops(
-      ['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/', '--events', 'order.created,order.lost', '--secret', 'short'],
+      [
+        'webhook',
+        'set',
+        '--partner',
+        partner.partnerId,
+        '--url',
+        'http://127.0.0.1:9/',
+        '--events',
+        'order.created,order.lost',
+        '--secret',
+        'short',
+      ],
       early,
     );
-    expectOneLineError(bad, 1, /--events must list event kinds from order\.created, .* \(not event kinds: "order\.lost"\); --secret must be at least 24 characters/);
+    expectOneLineError(
+      bad,
+      1,
+      /--events must list event kinds from order\.created, .* \(not event kinds: "order\.lost"\); --secret must be at least 24 characters/,
+    );
     expect(bad.text).not.toContain('short"');
-    expectUsageError(await ops(['webhook', 'set', '--partner', partner.partnerId], early), 'Error: --url is required: give --url URL');
-    expectOneLineError(await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://x/', '--events', ''], early), 1, /--events must list/);
+    expectUsageError(
+      await ops(['webhook', 'set', '--partner', partner.partnerId], early),
+      'Error: --url is required: give --url URL',
+    );
+    expectOneLineError(
+      await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://x/', '--events', ''], early),
+      1,
+      /--events must list/,
+    );
     expect(early.reached()).toBe(false);
 
-    expectOneLineError(await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'ftp://x/']), 1, /^Error: url /);
-    expectOneLineError(await ops(['webhook', 'show', '--partner', partner.partnerId]), 1, `Partner ${partner.partnerId} has no webhook endpoint`);
-    expectOneLineError(await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId]), 1, /has no webhook endpoint/);
+    expectOneLineError(
+      await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'ftp://x/']),
+      1,
+      /^Error: url /,
+    );
+    expectOneLineError(
+      await ops(['webhook', 'show', '--partner', partner.partnerId]),
+      1,
+      `Partner ${partner.partnerId} has no webhook endpoint`,
+    );
+    expectOneLineError(
+      await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId]),
+      1,
+      /has no webhook endpoint/,
+    );
     const unknown = randomUUID();
-    expectOneLineError(await ops(['webhook', 'set', '--partner', unknown, '--url', 'http://127.0.0.1:9/']), 1, `No partner ${unknown}`);
+    expectOneLineError(
+      await ops(['webhook', 'set', '--partner', unknown, '--url', 'http://127.0.0.1:9/']),
+      1,
+      `No partner ${unknown}`,
+    );
   });
 
   it("show prints the dispatcher's circuit: open after five failures in a row, with the count, since when and when it probes, in JSON and text", async () => {
@@ -517,14 +688,28 @@ describe('webhook set / show / rotate-secret', () => {
     await setUp(partner.apiKey, 'dead-end');
     await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url]);
     // Three deliveries of two attempts each (this file's one-retry ladder): the fifth failure opens the circuit, the sixth is its failed probe.
-    for (let i = 0; i < 3; i += 1) await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', JSON.stringify(orderCreatedData('dead-end'))]);
+    for (let i = 0; i < 3; i += 1)
+      await ops([
+        'order-event',
+        '--partner',
+        partner.partnerId,
+        '--event',
+        'order.created',
+        '--data',
+        JSON.stringify(orderCreatedData('dead-end')),
+      ]);
     await processQueues();
 
     const stored = (await stack.deps.webhookEndpoints.get(partner.partnerId as PartnerId))?.circuit;
     expect(stored).toMatchObject({ state: 'open', consecutiveFailures: partnerReceiver.requests.length });
     expect(stored!.consecutiveFailures).toBeGreaterThanOrEqual(5);
     const shown = await ops(['webhook', 'show', '--partner', partner.partnerId, '--json']);
-    expect(shown.json.circuit).toEqual({ state: 'open', consecutiveFailures: stored!.consecutiveFailures, openedAt: stored!.openedAt, retryAt: stored!.retryAt });
+    expect(shown.json.circuit).toEqual({
+      state: 'open',
+      consecutiveFailures: stored!.consecutiveFailures,
+      openedAt: stored!.openedAt,
+      retryAt: stored!.retryAt,
+    });
 
     const text = (await ops(['webhook', 'show', '--partner', partner.partnerId])).text;
     expect(text).toMatch(/^circuit: +open$/m);
@@ -536,25 +721,49 @@ describe('webhook set / show / rotate-secret', () => {
   it('says one true thing about when a new secret takes over: running dispatchers sign with it from their next batch', async () => {
     const partner = await aPartner();
     await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/hooks']);
-    const cacheStatement = 'running dispatchers sign with it from their next batch (an attempt already in flight keeps the old one)';
+    const cacheStatement =
+      'running dispatchers sign with it from their next batch (an attempt already in flight keeps the old one)';
     const rotatedJson = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId, '--json']);
     const rotatedText = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId]);
-    const chosen = await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:9/hooks', '--secret', `whsec_${'c'.repeat(30)}`, '--json']);
+    const chosen = await ops([
+      'webhook',
+      'set',
+      '--partner',
+      partner.partnerId,
+      '--url',
+      'http://127.0.0.1:9/hooks',
+      '--secret',
+      `whsec_${'c'.repeat(30)}`,
+      '--json',
+    ]);
     for (const note of [rotatedJson.json.note, rotatedText.text, chosen.json.note]) {
       expect(note).toContain(cacheStatement);
       expect(note).not.toMatch(/at once|within a minute/);
     }
-    const summary = 'A new signing secret, printed once, used by every dispatcher from its next batch; the old one keeps signing beside it for the overlap';
+    const summary =
+      'A new signing secret, printed once, used by every dispatcher from its next batch; the old one keeps signing beside it for the overlap';
     expect((await ops(['webhook', 'rotate-secret', '--help'])).lines).toContain(summary);
-    expect((await ops(['--help'])).text).toMatch(new RegExp(`^  webhook rotate-secret +${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    expect((await ops(['--help'])).text).toMatch(
+      new RegExp(`^  webhook rotate-secret +${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'),
+    );
   });
 
   it('rotate-secret --overlap 0s prints the new secret once; deliveries are signed with it, not the old one', async () => {
     const partnerReceiver = await receiver();
     const partner = await aPartner();
     await setUp(partner.apiKey, 'rotate');
-    const first = (await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url, '--json'])).json.secret;
-    const rotated = await ops(['webhook', 'rotate-secret', '--partner', partner.partnerId, '--overlap', '0s', '--json']);
+    const first = (
+      await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url, '--json'])
+    ).json.secret;
+    const rotated = await ops([
+      'webhook',
+      'rotate-secret',
+      '--partner',
+      partner.partnerId,
+      '--overlap',
+      '0s',
+      '--json',
+    ]);
     expect(rotated.code).toBe(0);
     expect(rotated.json.secret).toMatch(/^whsec_/);
     expect(rotated.json.secret).not.toBe(first);
@@ -562,14 +771,24 @@ describe('webhook set / show / rotate-secret', () => {
     expect((await ops(['webhook', 'show', '--partner', partner.partnerId])).text).not.toContain(rotated.json.secret);
 
     const data = JSON.stringify(orderCreatedData('rotate'));
-    const fresh = await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', data]);
+    const fresh = await ops([
+      'order-event',
+      '--partner',
+      partner.partnerId,
+      '--event',
+      'order.created',
+      '--data',
+      data,
+    ]);
     expect(fresh.code).toBe(0);
     expect(fresh.lines.at(-1)).toBe(
       `Published: a delivery follows if the partner's webhook takes order.created: npm run ops -- deliveries list --partner ${partner.partnerId}`,
     );
     await processQueues();
     const [request] = partnerReceiver.requests;
-    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], rotated.json.secret)).toBe(true);
+    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], rotated.json.secret)).toBe(
+      true,
+    );
     expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], first)).toBe(false);
   });
 });
@@ -579,13 +798,24 @@ describe('order-event and deliveries', () => {
     const partnerReceiver = await receiver();
     const partner = await aPartner();
     await setUp(partner.apiKey, 'acme-1');
-    const secret = (await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url, '--json'])).json.secret;
+    const secret = (
+      await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url, '--json'])
+    ).json.secret;
     const data = orderCreatedData('acme-1');
     const file = join(dir, 'created.json');
     writeFileSync(file, JSON.stringify(data));
 
     const published = await ops([
-      'order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1', '--json',
+      'order-event',
+      '--partner',
+      partner.partnerId,
+      '--event',
+      'order.created',
+      '--data',
+      `@${file}`,
+      '--event-id',
+      'evt-1',
+      '--json',
     ]);
     expect(published.code).toBe(0);
     expect(published.json).toEqual({
@@ -600,7 +830,11 @@ describe('order-event and deliveries', () => {
 
     expect(partnerReceiver.requests).toHaveLength(1);
     const [request] = partnerReceiver.requests;
-    expect(JSON.parse(request!.rawBody.toString())).toEqual({ event: 'order.created', timestamp: published.json.timestamp, data });
+    expect(JSON.parse(request!.rawBody.toString())).toEqual({
+      event: 'order.created',
+      timestamp: published.json.timestamp,
+      data,
+    });
     expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], secret)).toBe(true);
 
     const list = await ops(['deliveries', 'list', '--partner', partner.partnerId, '--json']);
@@ -613,20 +847,43 @@ describe('order-event and deliveries', () => {
         orderId: data.order_id,
         status: 'delivered',
         attemptCount: 1,
-        attempts: [expect.objectContaining({ chain: 1, attempt: 1, statusCode: 200, succeeded: true, url: partnerReceiver.url })],
+        attempts: [
+          expect.objectContaining({ chain: 1, attempt: 1, statusCode: 200, succeeded: true, url: partnerReceiver.url }),
+        ],
       }),
     ]);
     expect(list.json.deliveries[0]).not.toHaveProperty('body');
     const table = await ops(['deliveries', 'list', '--partner', partner.partnerId]);
-    expect(table.lines[0]).toMatch(/^DELIVERY ID\s+EVENT\s+ORDER\s+STATUS\s+CHAIN\s+ATTEMPTS\s+LAST RESULT\s+NEXT ATTEMPT\s+ALERT\s+CREATED$/);
-    expect(table.lines[1]).toMatch(new RegExp(`^${request!.headers['x-service-delivery-id']}\\s+order\\.created\\s+${data.order_id}\\s+delivered\\s+1\\s+1\\s+200\\s`));
+    expect(table.lines[0]).toMatch(
+      /^DELIVERY ID\s+EVENT\s+ORDER\s+STATUS\s+CHAIN\s+ATTEMPTS\s+LAST RESULT\s+NEXT ATTEMPT\s+ALERT\s+CREATED$/,
+    );
+    expect(table.lines[1]).toMatch(
+      new RegExp(
+        `^${request!.headers['x-service-delivery-id']}\\s+order\\.created\\s+${data.order_id}\\s+delivered\\s+1\\s+1\\s+200\\s`,
+      ),
+    );
     expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--status', 'failed'])).lines).toEqual([
       `No deliveries for partner ${partner.partnerId} with status failed.`,
     ]);
 
-    const shown = await ops(['deliveries', 'show', '--delivery', String(request!.headers['x-service-delivery-id']), '--json']);
-    expect(shown.json).toMatchObject({ status: 'delivered', body: request!.rawBody.toString(), attempts: [expect.objectContaining({ statusCode: 200 })] });
-    const shownText = await ops(['deliveries', 'show', '--delivery', String(request!.headers['x-service-delivery-id']).toUpperCase()]);
+    const shown = await ops([
+      'deliveries',
+      'show',
+      '--delivery',
+      String(request!.headers['x-service-delivery-id']),
+      '--json',
+    ]);
+    expect(shown.json).toMatchObject({
+      status: 'delivered',
+      body: request!.rawBody.toString(),
+      attempts: [expect.objectContaining({ statusCode: 200 })],
+    });
+    const shownText = await ops([
+      'deliveries',
+      'show',
+      '--delivery',
+      String(request!.headers['x-service-delivery-id']).toUpperCase(),
+    ]);
     expect(shownText.code).toBe(0);
     expect(shownText.lines).toContainEqual(expect.stringMatching(new RegExp(`^orderId:\\s+${data.order_id}$`)));
     expect(shownText.lines.at(-1)).toBe(request!.rawBody.toString());
@@ -634,17 +891,40 @@ describe('order-event and deliveries', () => {
     expect(published.json).not.toHaveProperty('alreadyPublished');
     // The same event id again: accepted, but nothing new is delivered, and it says so.
     const deliveryId = String(request!.headers['x-service-delivery-id']);
-    const again = await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1']);
+    const again = await ops([
+      'order-event',
+      '--partner',
+      partner.partnerId,
+      '--event',
+      'order.created',
+      '--data',
+      `@${file}`,
+      '--event-id',
+      'evt-1',
+    ]);
     expect(again.code).toBe(0);
     expect(again.lines.at(-1)).toBe(
       `Already published: event evt-1 has delivery ${deliveryId}; this copy delivers nothing new: npm run ops -- deliveries show --delivery ${deliveryId}`,
     );
     expect(again.text).not.toMatch(/Queued|Published:/);
-    const againJson = await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', `@${file}`, '--event-id', 'evt-1', '--json']);
+    const againJson = await ops([
+      'order-event',
+      '--partner',
+      partner.partnerId,
+      '--event',
+      'order.created',
+      '--data',
+      `@${file}`,
+      '--event-id',
+      'evt-1',
+      '--json',
+    ]);
     expect(againJson.json).toMatchObject({ eventId: 'evt-1', alreadyPublished: true, deliveryId });
     await processQueues();
     expect(partnerReceiver.requests).toHaveLength(1);
-    expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--json'])).json.deliveries).toHaveLength(1);
+    expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--json'])).json.deliveries).toHaveLength(
+      1,
+    );
   });
 
   it('a failing endpoint: deliveries list --status failed, one alert in the outbox, replay delivers the same body and id', async () => {
@@ -654,24 +934,37 @@ describe('order-event and deliveries', () => {
     await setUp(partner.apiKey, 'flaky');
     await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', partnerReceiver.url]);
     const data = JSON.stringify(orderCreatedData('flaky'));
-    expect((await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', data])).code).toBe(0);
+    expect(
+      (await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created', '--data', data])).code,
+    ).toBe(0);
     await processQueues();
 
     const failed = await ops(['deliveries', 'list', '--partner', partner.partnerId, '--status', 'failed', '--json']);
     expect(failed.json.deliveries).toHaveLength(1);
     const [delivery] = failed.json.deliveries;
     expect(delivery).toMatchObject({ status: 'failed', attemptCount: 2, alertStatus: 'sent' });
-    expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--status', 'delivered', '--json'])).json.deliveries).toEqual([]);
-    expect((await ops(['deliveries', 'list', '--partner', partner.partnerId, '--limit', '1', '--json'])).json.deliveries).toHaveLength(1);
+    expect(
+      (await ops(['deliveries', 'list', '--partner', partner.partnerId, '--status', 'delivered', '--json'])).json
+        .deliveries,
+    ).toEqual([]);
+    expect(
+      (await ops(['deliveries', 'list', '--partner', partner.partnerId, '--limit', '1', '--json'])).json.deliveries,
+    ).toHaveLength(1);
 
     const mail = await ops(['outbox', '--to', partner.alertEmail, '--json']);
     expect(mail.code).toBe(0);
     expect(mail.json.emails).toEqual([
-      expect.objectContaining({ to: [partner.alertEmail], subject: expect.stringContaining(delivery.deliveryId), text: expect.any(String) }),
+      expect.objectContaining({
+        to: [partner.alertEmail],
+        subject: expect.stringContaining(delivery.deliveryId),
+        text: expect.any(String),
+      }),
     ]);
     const mailText = await ops(['outbox', '--to', partner.alertEmail]);
     expect(mailText.text).toMatch(new RegExp(`^subject: .*${delivery.deliveryId}`, 'm'));
-    expect((await ops(['outbox', '--to', 'nobody@partner.test'])).lines).toEqual(['No e-mails to nobody@partner.test.']);
+    expect((await ops(['outbox', '--to', 'nobody@partner.test'])).lines).toEqual([
+      'No e-mails to nobody@partner.test.',
+    ]);
 
     healthy = true;
     const replayed = await ops(['deliveries', 'replay', '--delivery', delivery.deliveryId, '--json']);
@@ -683,9 +976,11 @@ describe('order-event and deliveries', () => {
     expect(shown.json).toMatchObject({ status: 'delivered', chain: 2, attemptCount: 1 });
     // The readable output has every field --json has, the attempts' response bodies included.
     const shownText = (await ops(['deliveries', 'show', '--delivery', delivery.deliveryId])).text;
-    for (const key of ['succeeded', 'statuscode', 'latencyms', 'responsebody', 'body']) expect([...jsonKeys(shown.json)]).toContain(key);
+    for (const key of ['succeeded', 'statuscode', 'latencyms', 'responsebody', 'body'])
+      expect([...jsonKeys(shown.json)]).toContain(key);
     expect(missingFromText(shown.json, shownText)).toEqual([]);
-    for (const attempt of shown.json.attempts) if (attempt.responseBody) expect(shownText).toContain(attempt.responseBody);
+    for (const attempt of shown.json.attempts)
+      if (attempt.responseBody) expect(shownText).toContain(attempt.responseBody);
     expect(shown.json.attempts.map((a: any) => [a.chain, a.attempt, a.statusCode])).toEqual([
       [1, 1, 502],
       [1, 2, 502],
@@ -709,15 +1004,38 @@ describe('order-event and deliveries', () => {
       1,
       /--event must be one of "order\.created", /,
     );
-    expectUsageError(await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created'], early), /^Error: --data is required: give --data /);
+    expectUsageError(
+      await ops(['order-event', '--partner', partner.partnerId, '--event', 'order.created'], early),
+      /^Error: --data is required: give --data /,
+    );
     expect(early.reached()).toBe(false);
 
-    expectOneLineError(await publish('--event', 'order.created', '--data', '{nope'), 1, /^Error: The --data value is not valid JSON: data is not valid JSON/);
-    expectOneLineError(await publish('--event', 'order.created', '--data', `@${join(dir, 'missing.json')}`), 1, /ENOENT/);
-    const invalid = await publish('--event', 'order.confirmed', '--data', JSON.stringify({ order_id: randomUUID(), partner_org_id: 'strict' }));
+    expectOneLineError(
+      await publish('--event', 'order.created', '--data', '{nope'),
+      1,
+      /^Error: The --data value is not valid JSON: data is not valid JSON/,
+    );
+    expectOneLineError(
+      await publish('--event', 'order.created', '--data', `@${join(dir, 'missing.json')}`),
+      1,
+      /ENOENT/,
+    );
+    const invalid = await publish(
+      '--event',
+      'order.confirmed',
+      '--data',
+      JSON.stringify({ order_id: randomUUID(), partner_org_id: 'strict' }),
+    );
     expectOneLineError(invalid, 1, /^Error: Invalid order\.confirmed data: confirmed_at is required$/);
     expectOneLineError(
-      await publish('--event', 'order.created', '--data', JSON.stringify(orderCreatedData('strict')), '--event-id', 'has space'),
+      await publish(
+        '--event',
+        'order.created',
+        '--data',
+        JSON.stringify(orderCreatedData('strict')),
+        '--event-id',
+        'has space',
+      ),
       1,
       /eventId must be 1-128 characters/,
     );
@@ -766,7 +1084,9 @@ describe('outbox and --stage', () => {
     });
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr.trim()).toBe('Error: outbox works on the local stack only (npm start); it cannot be used with --stage production');
+    expect(run.stderr.trim()).toBe(
+      'Error: outbox works on the local stack only (npm start); it cannot be used with --stage production',
+    );
   });
 });
 
@@ -774,8 +1094,20 @@ describe('command line', () => {
   it('lists every command in --help, and each command has a usage line', async () => {
     const help = await ops(['--help']);
     for (const name of [
-      'organization list', 'organization show', 'profile disable', 'profile enable', 'session list', 'session revoke', 'webhook set', 'webhook show',
-      'webhook rotate-secret', 'order-event', 'deliveries list', 'deliveries show', 'deliveries replay', 'outbox',
+      'organization list',
+      'organization show',
+      'profile disable',
+      'profile enable',
+      'session list',
+      'session revoke',
+      'webhook set',
+      'webhook show',
+      'webhook rotate-secret',
+      'order-event',
+      'deliveries list',
+      'deliveries show',
+      'deliveries replay',
+      'outbox',
     ]) {
       expect(Object.keys(COMMANDS)).toContain(name);
       expect(help.text).toMatch(new RegExp(`^  ${name} `, 'm'));

@@ -88,7 +88,11 @@ describe('partner create', () => {
     expect(missingName.code).toBe(2);
     expect(missingName.lines[0]).toBe('Error: --name is required: give --name NAME');
     expectOneLineError(await ops(['partner', 'create', '--name', '   ']), 1, /--name must not be blank/);
-    expectOneLineError(await ops(['partner', 'create', '--name', 'X', '--alert-email', 'nope']), 1, /--alert-email must be a valid email/);
+    expectOneLineError(
+      await ops(['partner', 'create', '--name', 'X', '--alert-email', 'nope']),
+      1,
+      /--alert-email must be a valid email/,
+    );
   });
 });
 
@@ -122,7 +126,8 @@ describe('partner list', () => {
 describe('partner show', () => {
   it('shows the partner and its keys without hashes or plaintext, in JSON and in text', async () => {
     const created = await createPartner();
-    const issued = (await ops(['key', 'issue', '--partner', created.partnerId, '--scopes', 'session:write', '--json'])).json;
+    const issued = (await ops(['key', 'issue', '--partner', created.partnerId, '--scopes', 'session:write', '--json']))
+      .json;
 
     const run = await ops(['partner', 'show', '--partner', created.partnerId, '--json']);
     expect(run.code).toBe(0);
@@ -136,7 +141,14 @@ describe('partner show', () => {
         {
           keyId: created.keyId,
           last4: created.apiKey.slice(-4),
-          scopes: ['organization:write', 'session:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write'],
+          scopes: [
+            'organization:write',
+            'session:write',
+            'orders:read',
+            'orders:write',
+            'webhooks:read',
+            'webhooks:write',
+          ],
           status: 'active',
           createdAt: expect.any(String),
           revokedAt: null,
@@ -188,7 +200,9 @@ describe('partner set-origins', () => {
     expect(run.json).toEqual({ partnerId, allowedOrigins: origins });
     expect((await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.allowedOrigins).toEqual(origins);
 
-    expect((await ops(['partner', 'set-origins', '--partner', partnerId, '--origins', '', '--json'])).json.allowedOrigins).toEqual([]);
+    expect(
+      (await ops(['partner', 'set-origins', '--partner', partnerId, '--origins', '', '--json'])).json.allowedOrigins,
+    ).toEqual([]);
     expect((await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.allowedOrigins).toEqual([]);
   });
 
@@ -201,14 +215,25 @@ describe('partner set-origins', () => {
     ['no scheme', 'app.partner.example'],
   ])('refuses an origin with %s and changes nothing', async (_case, origin) => {
     const { partnerId } = await createPartner();
-    const run = await ops(['partner', 'set-origins', '--partner', partnerId, '--origins', `https://ok.example,${origin}`]);
+    const run = await ops([
+      'partner',
+      'set-origins',
+      '--partner',
+      partnerId,
+      '--origins',
+      `https://ok.example,${origin}`,
+    ]);
     expectOneLineError(run, 1, /--origins .*not an http\(s\) origin/);
     expect((await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.allowedOrigins).toEqual([]);
   });
 
   it('answers an unknown partner with exit 1', async () => {
     const unknown = randomUUID();
-    expectOneLineError(await ops(['partner', 'set-origins', '--partner', unknown, '--origins', 'https://a.example']), 1, `No partner ${unknown}`);
+    expectOneLineError(
+      await ops(['partner', 'set-origins', '--partner', unknown, '--origins', 'https://a.example']),
+      1,
+      `No partner ${unknown}`,
+    );
   });
 });
 
@@ -226,12 +251,27 @@ describe('key issue', () => {
     const run = await ops(['key', 'issue', '--partner', partnerId, '--json']);
     expect(await setupStatus(run.json.apiKey)).toBe(400);
     const keys = (await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.keys;
-    expect(keys.find((k: any) => k.keyId === run.json.keyId).scopes).toEqual(['organization:write', 'session:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write']);
+    expect(keys.find((k: any) => k.keyId === run.json.keyId).scopes).toEqual([
+      'organization:write',
+      'session:write',
+      'orders:read',
+      'orders:write',
+      'webhooks:read',
+      'webhooks:write',
+    ]);
   });
 
   it('issues a key with the webhook scopes only', async () => {
     const { partnerId } = await createPartner();
-    const run = await ops(['key', 'issue', '--partner', partnerId, '--scopes', 'webhooks:read,webhooks:write', '--json']);
+    const run = await ops([
+      'key',
+      'issue',
+      '--partner',
+      partnerId,
+      '--scopes',
+      'webhooks:read,webhooks:write',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     const keys = (await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.keys;
     expect(keys.find((k: any) => k.keyId === run.json.keyId).scopes).toEqual(['webhooks:read', 'webhooks:write']);
@@ -241,8 +281,16 @@ describe('key issue', () => {
   it('refuses unknown or empty scopes, naming the valid ones', async () => {
     const { partnerId } = await createPartner();
     const bad = await ops(['key', 'issue', '--partner', partnerId, '--scopes', 'organization:write,admin']);
-    expectOneLineError(bad, 1, /--scopes must list scopes from organization:write, session:write, orders:read, orders:write, webhooks:read, webhooks:write \(not scopes: "admin"\)/);
-    expectOneLineError(await ops(['key', 'issue', '--partner', partnerId, '--scopes', ',']), 1, /--scopes must list scopes/);
+    expectOneLineError(
+      bad,
+      1,
+      /--scopes must list scopes from organization:write, session:write, orders:read, orders:write, webhooks:read, webhooks:write \(not scopes: "admin"\)/,
+    );
+    expectOneLineError(
+      await ops(['key', 'issue', '--partner', partnerId, '--scopes', ',']),
+      1,
+      /--scopes must list scopes/,
+    );
     expect((await ops(['partner', 'show', '--partner', partnerId, '--json'])).json.keys).toHaveLength(1);
   });
 
@@ -264,7 +312,10 @@ describe('key rotate', () => {
     expect(await setupStatus(run.json.apiKey)).toBe(400);
 
     const keys = (await ops(['partner', 'show', '--partner', created.partnerId, '--json'])).json.keys;
-    expect(keys.find((k: any) => k.keyId === created.keyId)).toMatchObject({ status: 'revoked', revokedAt: expect.any(String) });
+    expect(keys.find((k: any) => k.keyId === created.keyId)).toMatchObject({
+      status: 'revoked',
+      revokedAt: expect.any(String),
+    });
     expect(keys.find((k: any) => k.keyId === run.json.keyId)).toMatchObject({
       status: 'active',
       scopes: ['organization:write', 'session:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write'],
@@ -290,9 +341,17 @@ describe('key rotate', () => {
       `No active key ${unknownKey} for partner ${created.partnerId}`,
     );
     expect((await ops(['key', 'rotate', '--partner', created.partnerId, '--key', created.keyId])).code).toBe(0);
-    expectOneLineError(await ops(['key', 'rotate', '--partner', created.partnerId, '--key', created.keyId]), 1, /No active key/);
+    expectOneLineError(
+      await ops(['key', 'rotate', '--partner', created.partnerId, '--key', created.keyId]),
+      1,
+      /No active key/,
+    );
     const unknownPartner = randomUUID();
-    expectOneLineError(await ops(['key', 'rotate', '--partner', unknownPartner, '--key', created.keyId]), 1, `No partner ${unknownPartner}`);
+    expectOneLineError(
+      await ops(['key', 'rotate', '--partner', unknownPartner, '--key', created.keyId]),
+      1,
+      `No partner ${unknownPartner}`,
+    );
   });
 });
 
@@ -310,10 +369,22 @@ describe('key revoke', () => {
     const created = await createPartner();
     const other = await createPartner();
     expect((await ops(['key', 'revoke', '--partner', created.partnerId, '--key', created.keyId])).code).toBe(0);
-    expectOneLineError(await ops(['key', 'revoke', '--partner', created.partnerId, '--key', created.keyId]), 1, /No active key/);
+    expectOneLineError(
+      await ops(['key', 'revoke', '--partner', created.partnerId, '--key', created.keyId]),
+      1,
+      /No active key/,
+    );
     const unknownKey = `key_${randomUUID()}`;
-    expectOneLineError(await ops(['key', 'revoke', '--partner', created.partnerId, '--key', unknownKey]), 1, `No key ${unknownKey}`);
-    expectOneLineError(await ops(['key', 'revoke', '--partner', created.partnerId, '--key', other.keyId]), 1, `No key ${other.keyId}`);
+    expectOneLineError(
+      await ops(['key', 'revoke', '--partner', created.partnerId, '--key', unknownKey]),
+      1,
+      `No key ${unknownKey}`,
+    );
+    expectOneLineError(
+      await ops(['key', 'revoke', '--partner', created.partnerId, '--key', other.keyId]),
+      1,
+      `No key ${other.keyId}`,
+    );
     expect(await setupStatus(other.apiKey)).toBe(400);
   });
 });
@@ -340,7 +411,9 @@ describe('command line', () => {
     }
     const commandHelp = await ops(['key', 'issue', '--help']);
     expect(commandHelp.code).toBe(0);
-    expect(commandHelp.lines[0]).toBe('Usage: npm run ops -- key issue --partner ID [--scopes SCOPE,...] [--json] [--stage STAGE]');
+    expect(commandHelp.lines[0]).toBe(
+      'Usage: npm run ops -- key issue --partner ID [--scopes SCOPE,...] [--json] [--stage STAGE]',
+    );
   });
 
   it('npm run ops -- --help prints the usage on stdout and exits 0', () => {
@@ -351,7 +424,10 @@ describe('command line', () => {
   });
 
   it('says a value is missing when an option has none or is followed by another option (an unset variable)', async () => {
-    for (const argv of [['partner', 'show', '--partner'], ['partner', 'show', '--partner', '--json']]) {
+    for (const argv of [
+      ['partner', 'show', '--partner'],
+      ['partner', 'show', '--partner', '--json'],
+    ]) {
       const run = await ops(argv);
       expect(run.code).toBe(2);
       expect(run.lines[0]).toBe('Error: --partner is missing its value: give --partner ID');
@@ -365,9 +441,21 @@ describe('command line', () => {
       reached = true;
       return stack.deps;
     };
-    expectOneLineError(await ops(['partner', 'show', '--partner', ''], deps), 1, /^Error: --partner must not be blank$/);
-    expectOneLineError(await ops(['partner', 'show', '--partner', '  '], deps), 1, /^Error: --partner must not be blank$/);
-    expectOneLineError(await ops(['key', 'revoke', '--partner', randomUUID(), '--key', ''], deps), 1, /^Error: --key must not be blank$/);
+    expectOneLineError(
+      await ops(['partner', 'show', '--partner', ''], deps),
+      1,
+      /^Error: --partner must not be blank$/,
+    );
+    expectOneLineError(
+      await ops(['partner', 'show', '--partner', '  '], deps),
+      1,
+      /^Error: --partner must not be blank$/,
+    );
+    expectOneLineError(
+      await ops(['key', 'revoke', '--partner', randomUUID(), '--key', ''], deps),
+      1,
+      /^Error: --key must not be blank$/,
+    );
     expectOneLineError(await ops(['partner', 'create', '--name', ''], deps), 1, /^Error: --name must not be blank$/);
     expect(reached).toBe(false);
   });
@@ -390,10 +478,14 @@ describe('command line', () => {
       const run = await ops(argv, deps);
       expect(run.code, argv.join(' ')).toBe(2);
       expect(run.lines[0]).toBe(message);
-      expect(run.text).toContain(`ops -- ${argv.filter((word) => !word.startsWith('-') && !/^[0-9a-f-]{36}$/.test(word)).join(' ')}`);
+      expect(run.text).toContain(
+        `ops -- ${argv.filter((word) => !word.startsWith('-') && !/^[0-9a-f-]{36}$/.test(word)).join(' ')}`,
+      );
     }
     // Every command with a required option, not only the samples.
-    const withRequired = Object.entries(COMMANDS).filter(([, command]) => Object.values(command.options).some(isRequired));
+    const withRequired = Object.entries(COMMANDS).filter(([, command]) =>
+      Object.values(command.options).some(isRequired),
+    );
     expect(withRequired.length).toBeGreaterThan(15);
     for (const [name] of withRequired) expect((await ops(name.split(' '), deps)).code, name).toBe(2);
     expect(reached).toBe(false);
@@ -420,8 +512,16 @@ describe('command line', () => {
       return stack.deps;
     };
     expectOneLineError(await ops(['partner', 'show', '--partner', 'acme'], deps), 1, '--partner must be a UUID');
-    expectOneLineError(await ops(['key', 'revoke', '--partner', randomUUID(), '--key', 'k1'], deps), 1, /--key must be a key id/);
-    expectOneLineError(await ops(['partner', 'set-origins', '--partner', "x' OR 1=1", '--origins', 'https://a.example'], deps), 1, /UUID/);
+    expectOneLineError(
+      await ops(['key', 'revoke', '--partner', randomUUID(), '--key', 'k1'], deps),
+      1,
+      /--key must be a key id/,
+    );
+    expectOneLineError(
+      await ops(['partner', 'set-origins', '--partner', "x' OR 1=1", '--origins', 'https://a.example'], deps),
+      1,
+      /UUID/,
+    );
     expect(reached).toBe(false);
   });
 
@@ -471,7 +571,10 @@ describe('the local stack target', () => {
   it('acts on the stack that the stack file describes', async () => {
     const created = await createPartner();
     const target = await openOpsTarget({ stackFile: writeStackFile(process.pid), logger: stack.deps.logger });
-    expect(target.deps.config).toMatchObject({ RESOURCE_PREFIX: stack.config.RESOURCE_PREFIX, API_KEY_PREFIX: 'sk_test_' });
+    expect(target.deps.config).toMatchObject({
+      RESOURCE_PREFIX: stack.config.RESOURCE_PREFIX,
+      API_KEY_PREFIX: 'sk_test_',
+    });
     const run = await ops(['partner', 'show', '--partner', created.partnerId, '--json'], target.deps);
     expect(run.json.partnerId).toBe(created.partnerId);
   });
@@ -481,7 +584,9 @@ describe('the local stack target', () => {
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     await expect(openOpsTarget({ stackFile: writeStackFile(gone) })).rejects.toThrow(LOCAL_STACK_NOT_RUNNING);
 
-    const run = await ops(['partner', 'list'], () => openOpsTarget({ stackFile: join(dir, 'missing.json') }).then((t) => t.deps));
+    const run = await ops(['partner', 'list'], () =>
+      openOpsTarget({ stackFile: join(dir, 'missing.json') }).then((t) => t.deps),
+    );
     expectOneLineError(run, 1, 'Error: Local stack not running: start it with npm start');
   });
 });

@@ -7,7 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runOps } from '../../lib/ops-cli/run-ops';
-import { A_PICTURE, anItem, anOrderingPartner, deliverEverything, DRIFT_PRODUCTS, importDriftProducts, type OrderingPartner, webhooksOf } from '../support/order-pipeline';
+import {
+  A_PICTURE,
+  anItem,
+  anOrderingPartner,
+  deliverEverything,
+  DRIFT_PRODUCTS,
+  importDriftProducts,
+  type OrderingPartner,
+  webhooksOf,
+} from '../support/order-pipeline';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { purgeQueues } from '../support/webhook-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -48,14 +57,29 @@ const aFile = (name: string, content: unknown) => {
 };
 
 const placeOrder = async (partner: OrderingPartner) =>
-  (await stack.post('/v1/sandbox/orders', { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-1999', 2)] }, partner.bearer)).body.order;
+  (
+    await stack.post(
+      '/v1/sandbox/orders',
+      { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-1999', 2)] },
+      partner.bearer,
+    )
+  ).body.order;
 
 describe('catalog import and list', () => {
   it('upserts by product_id, keeps products left out, hides active: false, and lists inactive ones too', async () => {
     aFile('picture.svg', A_PICTURE.toString());
     const file = aFile('good.json', [
       { ...DRIFT_PRODUCTS[0], name: 'Cotton rolls, 2 inch', price: 0.15 },
-      { product_id: 'NEW-BIB-500', name: 'Patient bibs', description: 'Two-ply', category: 'clinical-disposables', price: 24.5, unit: 'case of 500', active: false, image: 'picture.svg' },
+      {
+        product_id: 'NEW-BIB-500',
+        name: 'Patient bibs',
+        description: 'Two-ply',
+        category: 'clinical-disposables',
+        price: 24.5,
+        unit: 'case of 500',
+        active: false,
+        image: 'picture.svg',
+      },
     ]);
     const run = await ops(['catalog', 'import', '--file', file]);
     expect(run.code).toBe(0);
@@ -71,7 +95,9 @@ describe('catalog import and list', () => {
 
     const text = await ops(['catalog', 'list']);
     expect(text.out[0]).toMatch(/^PRODUCT ID\s+NAME\s+CATEGORY\s+PRICE\s+UNIT\s+ACTIVE\s+IMAGE$/);
-    expect(text.text).toMatch(/NEW-BIB-500\s+Patient bibs\s+clinical-disposables\s+\$24\.50\s+case of 500\s+false\s+[0-9a-f]{64}\.svg/);
+    expect(text.text).toMatch(
+      /NEW-BIB-500\s+Patient bibs\s+clinical-disposables\s+\$24\.50\s+case of 500\s+false\s+[0-9a-f]{64}\.svg/,
+    );
   });
 
   it('reports every invalid row by index and field on one line, exit 1, and applies nothing of the file', async () => {
@@ -87,7 +113,8 @@ describe('catalog import and list', () => {
     expect(run.out).toEqual([]);
     expect(run.err).toHaveLength(1);
     expect(run.err[0]).toMatch(/^Error: .*bad\.json has \d+ problems; nothing was imported: /);
-    for (const fragment of ['[1].price', '[2]', 'DRIFT-020', '[3].product_id', '[3].name', '[3].image', '[3].price']) expect(run.err[0]).toContain(fragment);
+    for (const fragment of ['[1].price', '[2]', 'DRIFT-020', '[3].product_id', '[3].name', '[3].image', '[3].price'])
+      expect(run.err[0]).toContain(fragment);
     expect((await ops(['catalog', 'list', '--json'])).json).toEqual(before.json);
 
     const malformed = await ops(['catalog', 'import', '--file', aFile('broken.json', '[{"product_id": ')]);
@@ -109,7 +136,20 @@ describe('order commands', () => {
     const steps: [string[], string][] = [
       [['order', 'confirm', '--order', id], 'confirmed'],
       [
-        ['order', 'ship', '--order', id, '--tracking-number', '1Z1', '--carrier', 'UPS', '--tracking-url', 'https://track.example.com/1Z1', '--estimated-delivery', '2036-01-09T17:00:00Z'],
+        [
+          'order',
+          'ship',
+          '--order',
+          id,
+          '--tracking-number',
+          '1Z1',
+          '--carrier',
+          'UPS',
+          '--tracking-url',
+          'https://track.example.com/1Z1',
+          '--estimated-delivery',
+          '2036-01-09T17:00:00Z',
+        ],
         'shipped',
       ],
       [['order', 'deliver', '--order', id, '--signature', 'R. Front Desk'], 'delivered'],
@@ -123,7 +163,12 @@ describe('order commands', () => {
       expect(run.json).toMatchObject({ id, status, partner_id: partner.partnerId });
     }
     const shown = await ops(['order', 'show', '--order', id, '--json']);
-    expect(shown.json).toMatchObject({ status: 'refunded', tracking_number: '1Z1', signature: 'R. Front Desk', amount_refunded: order.total });
+    expect(shown.json).toMatchObject({
+      status: 'refunded',
+      tracking_number: '1Z1',
+      signature: 'R. Front Desk',
+      amount_refunded: order.total,
+    });
     const text = await ops(['order', 'show', '--order', id]);
     expect(text.text).toMatch(/status:\s+refunded/);
     expect(text.text).toMatch(/refunded:\s+\$[\d.,]+ of \$[\d.,]+ \(2 refunds\)/);
@@ -131,9 +176,25 @@ describe('order commands', () => {
 
     await deliverEverything(stack);
     const webhooks = webhooksOf(receiver, id, partner.secret);
-    expect(webhooks.map((w) => w.event).sort()).toEqual(['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.refunded', 'order.shipped']);
-    expect(webhooks.find((w) => w.event === 'order.shipped')!.body.data).toMatchObject({ tracking_number: '1Z1', carrier: 'UPS', estimated_delivery: '2036-01-09T17:00:00Z' });
-    expect(webhooks.find((w) => w.event === 'order.refunded' && w.body.data.sequence === 5)!.body.data).toMatchObject({ status: 'delivered', refund_amount: 10.5, amount_refunded: 10.5, reason: 'damaged' });
+    expect(webhooks.map((w) => w.event).sort()).toEqual([
+      'order.confirmed',
+      'order.created',
+      'order.delivered',
+      'order.refunded',
+      'order.refunded',
+      'order.shipped',
+    ]);
+    expect(webhooks.find((w) => w.event === 'order.shipped')!.body.data).toMatchObject({
+      tracking_number: '1Z1',
+      carrier: 'UPS',
+      estimated_delivery: '2036-01-09T17:00:00Z',
+    });
+    expect(webhooks.find((w) => w.event === 'order.refunded' && w.body.data.sequence === 5)!.body.data).toMatchObject({
+      status: 'delivered',
+      refund_amount: 10.5,
+      amount_refunded: 10.5,
+      reason: 'damaged',
+    });
   });
 
   it('refuses an invalid transition with one line and exit 1, changing nothing and sending nothing', async () => {
@@ -157,7 +218,11 @@ describe('order commands', () => {
 
     await deliverEverything(stack);
     expect(receiver.requests.length - before).toBe(1);
-    expect(webhooksOf(receiver, order.id, partner.secret).map((w) => w.event).sort()).toEqual(['order.cancelled', 'order.created']);
+    expect(
+      webhooksOf(receiver, order.id, partner.secret)
+        .map((w) => w.event)
+        .sort(),
+    ).toEqual(['order.cancelled', 'order.created']);
     expect((await ops(['order', 'show', '--order', order.id, '--json'])).json.status).toBe('cancelled');
   });
 
@@ -172,10 +237,25 @@ describe('order commands', () => {
     const unsigned = await ops(['order', 'deliver', '--order', order.id]);
     expect(unsigned.code).toBe(2);
     expect(unsigned.err[0]).toMatch(/--signature is required/);
-    const http = await ops(['order', 'ship', '--order', order.id, '--tracking-number', '1', '--carrier', 'UPS', '--tracking-url', 'http://x.example/1', '--estimated-delivery', '2036-01-09T17:00:00Z']);
+    const http = await ops([
+      'order',
+      'ship',
+      '--order',
+      order.id,
+      '--tracking-number',
+      '1',
+      '--carrier',
+      'UPS',
+      '--tracking-url',
+      'http://x.example/1',
+      '--estimated-delivery',
+      '2036-01-09T17:00:00Z',
+    ]);
     expect(http.code).toBe(1);
     expect(http.err[0]).toMatch(/tracking_url must be an https URL/);
-    expect((await ops(['order', 'refund', '--order', order.id, '--amount', '1.005'])).err[0]).toMatch(/--amount must be a dollar amount/);
+    expect((await ops(['order', 'refund', '--order', order.id, '--amount', '1.005'])).err[0]).toMatch(
+      /--amount must be a dollar amount/,
+    );
     const unknown = await ops(['order', 'show', '--order', '00000000-0000-4000-8000-000000000000']);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toEqual(['Error: No order 00000000-0000-4000-8000-000000000000']);
@@ -190,12 +270,21 @@ describe('order commands', () => {
     const second = await placeOrder(partner);
     const all = await ops(['order', 'list', '--partner', partner.partnerId, '--json']);
     expect(all.json.orders.map((o: { id: string }) => o.id)).toEqual([second.id, first.id]);
-    const one = await ops(['order', 'list', '--partner', partner.partnerId, '--org', partner.buyer.organization.internalOrgId]);
+    const one = await ops([
+      'order',
+      'list',
+      '--partner',
+      partner.partnerId,
+      '--org',
+      partner.buyer.organization.internalOrgId,
+    ]);
     expect(one.out[0]).toMatch(/^ORDER ID\s+INTERNAL ORG ID\s+STATUS\s+TOTAL\s+ITEMS\s+CREATED$/);
     expect(one.out).toHaveLength(3);
     expect((await ops(['order', 'list', '--partner', partner.partnerId, '--org', 'nobody'])).code).toBe(1);
     const other = await anOrderingPartner(stack, receiver);
-    expect((await ops(['order', 'list', '--partner', other.partnerId])).text).toBe(`Partner ${other.partnerId} has no orders.`);
+    expect((await ops(['order', 'list', '--partner', other.partnerId])).text).toBe(
+      `Partner ${other.partnerId} has no orders.`,
+    );
   });
 
   it('labels order-event as a raw test tool that bypasses orders', async () => {

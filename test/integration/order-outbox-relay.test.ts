@@ -23,7 +23,10 @@ const aws = createAwsClients(standIns.endpoints);
 const prefix = `t${randomUUID().slice(0, 8)}`;
 const clock = new ManualClock();
 const logs: Record<string, unknown>[] = [];
-const logger = { info: (e: Record<string, unknown>) => logs.push({ level: 'info', ...e }), error: (e: Record<string, unknown>) => logs.push({ level: 'error', ...e }) };
+const logger = {
+  info: (e: Record<string, unknown>) => logs.push({ level: 'info', ...e }),
+  error: (e: Record<string, unknown>) => logs.push({ level: 'error', ...e }),
+};
 let queueUrls: Awaited<ReturnType<typeof provisionLocalResources>>;
 let queueUrl = '';
 
@@ -39,7 +42,9 @@ const consumer = (): StreamConsumer =>
       clock,
       logger,
       metrics: noMetrics,
-      orderOutboxRelay: new OrderOutboxRelay({ send: (message, delay) => new SqsMessageQueue<OrderEventMessage>(aws.sqs, queueUrl).send(message, delay) }),
+      orderOutboxRelay: new OrderOutboxRelay({
+        send: (message, delay) => new SqsMessageQueue<OrderEventMessage>(aws.sqs, queueUrl).send(message, delay),
+      }),
     })),
   });
 
@@ -48,7 +53,11 @@ const event = (name: string): OrderEventMessage => ({
   partnerId: randomUUID(),
   event: 'order.created',
   timestamp: clock.now().toISOString(),
-  data: { order_id: randomUUID(), partner_org_id: 'org-1', items: [{ product_id: 'GLV-1', name, quantity: 1, price: 12.5 }] },
+  data: {
+    order_id: randomUUID(),
+    partner_org_id: 'org-1',
+    items: [{ product_id: 'GLV-1', name, quantity: 1, price: 12.5 }],
+  },
 });
 
 const writeOutbox = (message: OrderEventMessage) => {
@@ -56,13 +65,20 @@ const writeOutbox = (message: OrderEventMessage) => {
   return aws.db.send(
     new PutCommand({
       TableName: tableName(prefix, 'orders'),
-      Item: { pk: `${OUTBOX_KEY_PREFIX}${record.eventId}`, sk: 'OUTBOX', message: record.message, ttl: record.expiresAt },
+      Item: {
+        pk: `${OUTBOX_KEY_PREFIX}${record.eventId}`,
+        sk: 'OUTBOX',
+        message: record.message,
+        ttl: record.expiresAt,
+      },
     }),
   );
 };
 
 const received = async (): Promise<OrderEventMessage[]> => {
-  const { Messages = [] } = await aws.sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrls.orderEvents, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
+  const { Messages = [] } = await aws.sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: queueUrls.orderEvents, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+  );
   return Messages.map((m) => JSON.parse(m.Body ?? ''));
 };
 
@@ -75,7 +91,12 @@ describe('the orders outbox relay', () => {
   it('carries a committed outbox item to the order-events queue intact, emoji included, and ignores order items', async () => {
     const relay = consumer();
     const message = event('Nitrile gloves 🧤 größe M');
-    await aws.db.send(new PutCommand({ TableName: tableName(prefix, 'orders'), Item: { pk: 'ORDER#x', sk: 'ORDER', status: 'pending' } }));
+    await aws.db.send(
+      new PutCommand({
+        TableName: tableName(prefix, 'orders'),
+        Item: { pk: 'ORDER#x', sk: 'ORDER', status: 'pending' },
+      }),
+    );
     await writeOutbox(message);
 
     expect(await relay.pollOnce()).toEqual({ received: 2, failed: 0 });

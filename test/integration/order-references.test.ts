@@ -70,12 +70,17 @@ describe('PO number and notes', () => {
     await deliverEverything(stack);
     const events = eventsOf(orderId);
     expect(events.map((e) => e.event).sort()).toEqual(['order.cancelled', 'order.confirmed', 'order.created']);
-    for (const event of events) expect(event.data).toMatchObject({ po_number: 'PO-7781', notes: 'Leave at reception. Ring twice.' });
+    for (const event of events)
+      expect(event.data).toMatchObject({ po_number: 'PO-7781', notes: 'Leave at reception. Ring twice.' });
   });
 
   it('are null in the API and the events when not given', async () => {
     const { buyer, module } = await aBuyerWithCart();
-    const placed = await module.submit(`${module.base}/orders`, { location: buyer.locations[0]!.id, po_number: '   ', notes: '' });
+    const placed = await module.submit(`${module.base}/orders`, {
+      location: buyer.locations[0]!.id,
+      po_number: '   ',
+      notes: '',
+    });
     const orderId = /\/orders\/([0-9a-f-]{36})/.exec(placed.location ?? '')?.[1] as string;
     expect((await module.get(placed.location as string)).text).not.toContain('PO number');
     expect((await stack.get(`/v1/orders/${orderId}`, auth())).body).toMatchObject({ po_number: null, notes: null });
@@ -85,25 +90,43 @@ describe('PO number and notes', () => {
 
   it('refuses a PO number too long, notes too long or a control character with a page, ordering nothing', async () => {
     const { buyer, module } = await aBuyerWithCart();
-    const refused: Record<string, string>[] = [{ po_number: 'P'.repeat(65) }, { notes: 'n'.repeat(501) }, { po_number: 'PO\u0007' }, { notes: 'bell\u0000' }, { notes: 'rtl\u202Eevil' }];
+    const refused: Record<string, string>[] = [
+      { po_number: 'P'.repeat(65) },
+      { notes: 'n'.repeat(501) },
+      { po_number: 'PO\u0007' },
+      { notes: 'bell\u0000' },
+      { notes: 'rtl\u202Eevil' },
+    ];
     for (const fields of refused) {
       const res = await module.submit(`${module.base}/orders`, { location: buyer.locations[0]!.id, ...fields });
       expect(res.status).toBe(400);
       expect(res.text).toContain('<h1>Please check that</h1>');
       expect(res.text).not.toMatch(/at .*\.ts:\d+/);
     }
-    expect((await stack.deps.orderService.listForOrganization(buyer.organization, { partnerId: partner.partnerId })).orders).toEqual([]);
+    expect(
+      (await stack.deps.orderService.listForOrganization(buyer.organization, { partnerId: partner.partnerId })).orders,
+    ).toEqual([]);
     expect((await stack.deps.cartService.view(buyer.profile.id)).lines).toHaveLength(1);
   });
 
   it('the sandbox order route takes po_number and notes, and answers 400 VALIDATION_ERROR for bad ones', async () => {
     const buyer = await provisionProfile(stack.deps, partner.partnerId);
     const items = [{ product_id: 'GLV-NIT-M-100', quantity: 2 }];
-    const ok = await stack.post('/v1/sandbox/orders', { profile_id: buyer.profile.id, items, po_number: 'PO-1', notes: 'Back door' }, auth());
+    const ok = await stack.post(
+      '/v1/sandbox/orders',
+      { profile_id: buyer.profile.id, items, po_number: 'PO-1', notes: 'Back door' },
+      auth(),
+    );
     expect(ok.status).toBe(201);
     expect(ok.body.order ?? ok.body).toMatchObject({ po_number: 'PO-1', notes: 'Back door' });
 
-    for (const bad of [{ po_number: 'x'.repeat(65) }, { notes: 'y'.repeat(501) }, { po_number: 'a\nb' }, { notes: 'a\u0000b' }, { po_number: 42 }]) {
+    for (const bad of [
+      { po_number: 'x'.repeat(65) },
+      { notes: 'y'.repeat(501) },
+      { po_number: 'a\nb' },
+      { notes: 'a\u0000b' },
+      { po_number: 42 },
+    ]) {
       const res = await stack.post('/v1/sandbox/orders', { profile_id: buyer.profile.id, items, ...bad }, auth());
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR' });

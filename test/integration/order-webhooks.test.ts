@@ -25,16 +25,20 @@ afterAll(async () => {
   await stack.close();
 });
 
-
 async function aBuyer(): Promise<{ partnerId: PartnerId; secret: string; buyer: ProvisionedProfile }> {
-  const { partnerId } = await stack.deps.partnerAdmin.createPartner({ name: 'Orders Partner', alertEmail: 'alerts@partner.test' });
+  const { partnerId } = await stack.deps.partnerAdmin.createPartner({
+    name: 'Orders Partner',
+    alertEmail: 'alerts@partner.test',
+  });
   const { secret } = await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
   const buyer = await provisionProfile(stack.deps, partnerId);
   return { partnerId, secret: secret as string, buyer };
 }
 
 const received = (orderId: string) =>
-  receiver.requests.map((r) => ({ ...r, body: r.rawBody.toString('utf8'), json: JSON.parse(r.rawBody.toString('utf8')) })).filter((r) => r.json.data.order_id === orderId);
+  receiver.requests
+    .map((r) => ({ ...r, body: r.rawBody.toString('utf8'), json: JSON.parse(r.rawBody.toString('utf8')) }))
+    .filter((r) => r.json.data.order_id === orderId);
 
 describe('order webhooks come from orders', () => {
   it('placing an order sends one signed order.created whose items and totals are the order’s', async () => {
@@ -43,12 +47,18 @@ describe('order webhooks come from orders', () => {
     await stack.deps.cartService.add(buyer.profile.id, 'PPR-LTR-5000' as ProductId, 1);
     const organization = (await stack.deps.organizations.getOrganization(partnerId, buyer.organization.internalOrgId))!;
 
-    const order = await stack.deps.orderService.placeOrder({ partner: { id: partnerId }, profile: buyer.profile, organization });
+    const order = await stack.deps.orderService.placeOrder({
+      partner: { id: partnerId },
+      profile: buyer.profile,
+      organization,
+    });
     await deliverEverything(stack);
 
     const [webhook, ...more] = received(order.id);
     expect(more).toEqual([]);
-    expect(webhook!.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(webhook!.body).digest('hex')}`);
+    expect(webhook!.headers['x-service-signature']).toBe(
+      `sha256=${createHmac('sha256', secret).update(webhook!.body).digest('hex')}`,
+    );
     expect(webhook!.json).toMatchObject({
       event: 'order.created',
       data: {
@@ -81,18 +91,31 @@ describe('order webhooks come from orders', () => {
     });
     const scope = { partnerId };
     await stack.deps.orderService.transition(order.id, 'confirm', {}, scope);
-    await stack.deps.orderService.transition(order.id, 'ship', {
-      tracking_number: '1Z999', carrier: 'UPS', tracking_url: 'https://track.example/1Z999', estimated_delivery: '2036-01-05T00:00:00Z',
-    }, scope);
+    await stack.deps.orderService.transition(
+      order.id,
+      'ship',
+      {
+        tracking_number: '1Z999',
+        carrier: 'UPS',
+        tracking_url: 'https://track.example/1Z999',
+        estimated_delivery: '2036-01-05T00:00:00Z',
+      },
+      scope,
+    );
     await stack.deps.orderService.transition(order.id, 'deliver', { signature: 'R. Front Desk' }, scope);
     await stack.deps.orderService.transition(order.id, 'refund', { amount: 5, reason: 'one box damaged' }, scope);
     await deliverEverything(stack);
     await deliverEverything(stack);
 
-    expect(received(order.id).map((w) => w.json.event).sort()).toEqual(
-      ['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.shipped'].sort(),
-    );
-    expect(received(order.id).find((w) => w.json.event === 'order.refunded')!.json.data).toMatchObject({ refund_amount: 5, reason: 'one box damaged' });
+    expect(
+      received(order.id)
+        .map((w) => w.json.event)
+        .sort(),
+    ).toEqual(['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.shipped'].sort());
+    expect(received(order.id).find((w) => w.json.event === 'order.refunded')!.json.data).toMatchObject({
+      refund_amount: 5,
+      reason: 'one box damaged',
+    });
   });
 
   it('delivers an order whose names hold emoji intact, through every queue, with the sequence and previous status of each change', async () => {
@@ -108,14 +131,22 @@ describe('order webhooks come from orders', () => {
       image: `${'0'.repeat(64)}.svg`,
     };
     await stack.deps.catalog.upsertMany([product]);
-    const { partnerId } = await stack.deps.partnerAdmin.createPartner({ name: 'Emoji Partner 🎉', alertEmail: 'alerts@partner.test' });
+    const { partnerId } = await stack.deps.partnerAdmin.createPartner({
+      name: 'Emoji Partner 🎉',
+      alertEmail: 'alerts@partner.test',
+    });
     const { secret } = await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
     const buyer = await provisionProfile(
       stack.deps,
       partnerId,
       aSetupBody({
         shippingLocations: [
-          { internalShippingLocationId: 'loc-🏥', name: 'Clinic 🏥', address: { line1: '1 Café Way 🌮', city: 'San José', province: 'CA', postalCode: '95113' }, isDefault: true },
+          {
+            internalShippingLocationId: 'loc-🏥',
+            name: 'Clinic 🏥',
+            address: { line1: '1 Café Way 🌮', city: 'San José', province: 'CA', postalCode: '95113' },
+            isDefault: true,
+          },
         ],
       }),
     );
@@ -139,6 +170,10 @@ describe('order webhooks come from orders', () => {
     expect(created.json.data.items).toEqual([{ product_id: 'EMOJI-GLOVES-🧤', name, quantity: 2, price: 12.5 }]);
     expect(created.json.data.shipping_address).toMatchObject({ line1: '1 Café Way 🌮', city: 'San José' });
     expect(created.body).toContain(name);
-    expect(created.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret as string).update(created.rawBody).digest('hex')}`);
+    expect(created.headers['x-service-signature']).toBe(
+      `sha256=${createHmac('sha256', secret as string)
+        .update(created.rawBody)
+        .digest('hex')}`,
+    );
   });
 });

@@ -10,7 +10,14 @@ import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle
 import { ORDER_STATUSES, type OrderStatus } from '../../functions/domain/orders/order';
 import { createOrdersApiHandler } from '../../functions/api/orders/handler';
 import { routesOn } from '../../functions/routes';
-import { anItem, anOrderingPartner, deliverEverything, importDriftProducts, type OrderingPartner, webhooksOf } from '../support/order-pipeline';
+import {
+  anItem,
+  anOrderingPartner,
+  deliverEverything,
+  importDriftProducts,
+  type OrderingPartner,
+  webhooksOf,
+} from '../support/order-pipeline';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
 import { purgeQueues } from '../support/webhook-fixtures';
@@ -56,7 +63,11 @@ const INPUT: Record<OrderAction, Record<string, unknown>> = {
 };
 
 const placeOrder = (partner: OrderingPartner, body: Record<string, unknown> = {}) =>
-  stack.post('/v1/sandbox/orders', { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-1999', 2)], ...body }, partner.bearer);
+  stack.post(
+    '/v1/sandbox/orders',
+    { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-1999', 2)], ...body },
+    partner.bearer,
+  );
 
 const act = (partner: OrderingPartner, orderId: string, action: OrderAction, body: unknown = INPUT[action]) =>
   stack.post(`/v1/sandbox/orders/${orderId}/${action}`, body, partner.bearer);
@@ -81,7 +92,15 @@ describe('GET /v1/catalog/products', () => {
     expect(response.body.has_more).toBe(false);
     expect(response.body.data.length).toBeGreaterThan(30);
     for (const product of response.body.data) {
-      expect(Object.keys(product).sort()).toEqual(['category', 'description', 'image_url', 'name', 'price', 'product_id', 'unit']);
+      expect(Object.keys(product).sort()).toEqual([
+        'category',
+        'description',
+        'image_url',
+        'name',
+        'price',
+        'product_id',
+        'unit',
+      ]);
       expect(product.image_url).toMatch(new RegExp(`^${stack.url}/embedded/assets/products/[0-9a-f]{64}[.]svg$`));
     }
     const ids = response.body.data.map((p: { product_id: string }) => p.product_id);
@@ -167,32 +186,66 @@ describe('POST /v1/sandbox/orders', () => {
       receiver,
       aSetupBody({
         shippingLocations: [
-          { internalShippingLocationId: 'hq', name: 'HQ', address: { line1: '1 Main St', city: 'Austin', province: 'TX', postalCode: '78701' }, isDefault: true },
-          { internalShippingLocationId: 'annex', name: 'Annex', address: { line1: '9 Side St', line2: 'Unit 4', city: 'Oakland', province: 'CA', postalCode: '94607' }, isDefault: false },
+          {
+            internalShippingLocationId: 'hq',
+            name: 'HQ',
+            address: { line1: '1 Main St', city: 'Austin', province: 'TX', postalCode: '78701' },
+            isDefault: true,
+          },
+          {
+            internalShippingLocationId: 'annex',
+            name: 'Annex',
+            address: { line1: '9 Side St', line2: 'Unit 4', city: 'Oakland', province: 'CA', postalCode: '94607' },
+            isDefault: false,
+          },
         ],
       }),
     );
     const annex = await placeOrder(partner, { internal_shipping_location_id: 'annex' });
     expect(annex.status).toBe(201);
-    expect(annex.body.order.shipping_address).toEqual({ line1: '9 Side St', line2: 'Unit 4', city: 'Oakland', state: 'California', zip: '94607' });
+    expect(annex.body.order.shipping_address).toEqual({
+      line1: '9 Side St',
+      line2: 'Unit 4',
+      city: 'Oakland',
+      state: 'California',
+      zip: '94607',
+    });
     // California 7.25% of 39.98 = 2.89855 → 2.90.
     expect(annex.body.order.tax).toBe(2.9);
 
     const unknown = await placeOrder(partner, { internal_shipping_location_id: 'nowhere' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ code: 'SHIPPING_LOCATION_UNAVAILABLE', details: [{ path: ['internal_shipping_location_id'] }] });
+    expect(unknown.body).toMatchObject({
+      code: 'SHIPPING_LOCATION_UNAVAILABLE',
+      details: [{ path: ['internal_shipping_location_id'] }],
+    });
   });
 
   it('answers 400 with every problem of the body, and PRODUCT_UNAVAILABLE for unknown or inactive products, placing nothing', async () => {
     const partner = await anOrderingPartner(stack, receiver);
-    const invalid = await stack.post('/v1/sandbox/orders', { items: [anItem('DRIFT-010', 0), anItem('DRIFT-010'), { product_id: 'has space' }] }, partner.bearer);
+    const invalid = await stack.post(
+      '/v1/sandbox/orders',
+      { items: [anItem('DRIFT-010', 0), anItem('DRIFT-010'), { product_id: 'has space' }] },
+      partner.bearer,
+    );
     expect(invalid.status).toBe(400);
     expect(invalid.body.code).toBe('VALIDATION_ERROR');
-    expect(invalid.body.details.map((d: { code: string; path: string[] }) => `${d.code}@${d.path.join('.')}`).sort()).toEqual(
-      ['IDENTIFIER_REQUIRED@', 'INVALID_FORMAT@items.2.product_id', 'REQUIRED@items.2.quantity', 'TOO_SMALL@items.0.quantity'].sort(),
+    expect(
+      invalid.body.details.map((d: { code: string; path: string[] }) => `${d.code}@${d.path.join('.')}`).sort(),
+    ).toEqual(
+      [
+        'IDENTIFIER_REQUIRED@',
+        'INVALID_FORMAT@items.2.product_id',
+        'REQUIRED@items.2.quantity',
+        'TOO_SMALL@items.0.quantity',
+      ].sort(),
     );
-    const twice = await placeOrder(partner, { items: [anItem('DRIFT-010'), anItem('DRIFT-020'), anItem('DRIFT-010', 2)] });
-    expect(twice.body.details).toEqual([expect.objectContaining({ code: 'DUPLICATE_ID', path: ['items', '2', 'product_id'] })]);
+    const twice = await placeOrder(partner, {
+      items: [anItem('DRIFT-010'), anItem('DRIFT-020'), anItem('DRIFT-010', 2)],
+    });
+    expect(twice.body.details).toEqual([
+      expect.objectContaining({ code: 'DUPLICATE_ID', path: ['items', '2', 'product_id'] }),
+    ]);
 
     const both = await placeOrder(partner, { profile_id: partner.buyer.profile.id });
     expect(both.body.details).toEqual([expect.objectContaining({ code: 'CONFLICTING_FIELDS', path: ['profile_id'] })]);
@@ -203,7 +256,9 @@ describe('POST /v1/sandbox/orders', () => {
     // Product ids are matched exactly: a lower-case spelling of DRIFT-010 is another, unknown, product.
     const otherCase = await placeOrder(partner, { items: [anItem('drift-010')] });
     expect(otherCase.body).toMatchObject({ code: 'PRODUCT_UNAVAILABLE' });
-    expect(unavailable.body.details.map((d: { message: string }) => d.message).join(' ')).toMatch(/RETIRED-1.*NO-SUCH-SKU|NO-SUCH-SKU.*RETIRED-1/);
+    expect(unavailable.body.details.map((d: { message: string }) => d.message).join(' ')).toMatch(
+      /RETIRED-1.*NO-SUCH-SKU|NO-SUCH-SKU.*RETIRED-1/,
+    );
 
     const listed = await get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}`, partner.bearer);
     expect(listed.body).toEqual({ data: [], has_more: false });
@@ -211,14 +266,24 @@ describe('POST /v1/sandbox/orders', () => {
 
   it('resolves the user as the handshake does: by profile_id, ambiguity named, other organizations and partners refused', async () => {
     const partner = await anOrderingPartner(stack, receiver);
-    const byProfile = await stack.post('/v1/sandbox/orders', { profile_id: partner.buyer.profile.id, items: [anItem('DRIFT-010')] }, partner.bearer);
+    const byProfile = await stack.post(
+      '/v1/sandbox/orders',
+      { profile_id: partner.buyer.profile.id, items: [anItem('DRIFT-010')] },
+      partner.bearer,
+    );
     expect(byProfile.status).toBe(201);
 
     // The same internal_user_id in a second organization of the same partner.
-    await provisionProfile(stack.deps, partner.partnerId, aSetupBody({ internalUserId: partner.buyer.profile.internalUserId }));
+    await provisionProfile(
+      stack.deps,
+      partner.partnerId,
+      aSetupBody({ internalUserId: partner.buyer.profile.internalUserId }),
+    );
     const ambiguous = await placeOrder(partner);
     expect(ambiguous.status).toBe(400);
-    expect(ambiguous.body.details).toEqual([expect.objectContaining({ code: 'AMBIGUOUS_USER', path: ['internal_user_id'] })]);
+    expect(ambiguous.body.details).toEqual([
+      expect.objectContaining({ code: 'AMBIGUOUS_USER', path: ['internal_user_id'] }),
+    ]);
     const chosen = await placeOrder(partner, { internal_org_id: partner.buyer.organization.internalOrgId });
     expect(chosen.status).toBe(201);
 
@@ -231,7 +296,11 @@ describe('POST /v1/sandbox/orders', () => {
     expect(wrongOrg.body.code).toBe('PROFILE_NOT_FOUND');
 
     const other = await anOrderingPartner(stack, receiver);
-    const foreign = await stack.post('/v1/sandbox/orders', { profile_id: partner.buyer.profile.id, items: [anItem('DRIFT-010')] }, other.bearer);
+    const foreign = await stack.post(
+      '/v1/sandbox/orders',
+      { profile_id: partner.buyer.profile.id, items: [anItem('DRIFT-010')] },
+      other.bearer,
+    );
     expect(foreign.status).toBe(403);
     expect(foreign.body.code).toBe('FORBIDDEN');
   });
@@ -247,7 +316,11 @@ describe('POST /v1/sandbox/orders', () => {
   it('needs orders:write', async () => {
     const partner = await anOrderingPartner(stack, receiver);
     const { apiKey } = await stack.deps.partnerAdmin.issueKey(partner.partnerId, ['orders:read']);
-    const response = await stack.post('/v1/sandbox/orders', { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-010')] }, { Authorization: `Bearer ${apiKey}` });
+    const response = await stack.post(
+      '/v1/sandbox/orders',
+      { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-010')] },
+      { Authorization: `Bearer ${apiKey}` },
+    );
     expect(response.status).toBe(403);
   });
 });
@@ -274,8 +347,20 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     stack.clock.advance(60_000);
     const refunded = await act(partner, placed.id, 'refund');
     expect(refunded.status).toBe(200);
-    expect(refunded.body.order).toMatchObject({ status: 'refunded', refund_amount: placed.total, amount_refunded: placed.total, refunded_at: at(), refund_reason: 'one box damaged' });
-    expect(refunded.body.order.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'confirmed', 'shipped', 'delivered', 'refunded']);
+    expect(refunded.body.order).toMatchObject({
+      status: 'refunded',
+      refund_amount: placed.total,
+      amount_refunded: placed.total,
+      refunded_at: at(),
+      refund_reason: 'one box damaged',
+    });
+    expect(refunded.body.order.status_history.map((h: { status: string }) => h.status)).toEqual([
+      'pending',
+      'confirmed',
+      'shipped',
+      'delivered',
+      'refunded',
+    ]);
 
     const read = await get(`/v1/orders/${placed.id}`, partner.bearer);
     expect(read.status).toBe(200);
@@ -283,10 +368,27 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
 
     await deliverEverything(stack);
     const webhooks = webhooksOf(receiver, placed.id, partner.secret);
-    expect(webhooks.map((w) => w.event).sort()).toEqual(['order.confirmed', 'order.created', 'order.delivered', 'order.refunded', 'order.shipped']);
+    expect(webhooks.map((w) => w.event).sort()).toEqual([
+      'order.confirmed',
+      'order.created',
+      'order.delivered',
+      'order.refunded',
+      'order.shipped',
+    ]);
     const data = (event: string) => webhooks.find((w) => w.event === event)!.body.data;
-    const common = { order_id: placed.id, partner_org_id: partner.buyer.organization.internalOrgId, po_number: null, notes: null };
-    expect(data('order.confirmed')).toEqual({ ...common, status: 'confirmed', confirmed_at: confirmed.body.order.confirmed_at, sequence: 2, previous_status: 'pending' });
+    const common = {
+      order_id: placed.id,
+      partner_org_id: partner.buyer.organization.internalOrgId,
+      po_number: null,
+      notes: null,
+    };
+    expect(data('order.confirmed')).toEqual({
+      ...common,
+      status: 'confirmed',
+      confirmed_at: confirmed.body.order.confirmed_at,
+      sequence: 2,
+      previous_status: 'pending',
+    });
     expect(data('order.shipped')).toEqual({
       ...common,
       status: 'shipped',
@@ -326,17 +428,34 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     for (const order of [pending, confirmed]) {
       const cancelled = await act(partner, order.id, 'cancel');
       expect(cancelled.status).toBe(200);
-      expect(cancelled.body.order).toMatchObject({ status: 'cancelled', cancelled_at: expect.any(String), cancellation_reason: 'ordered twice' });
+      expect(cancelled.body.order).toMatchObject({
+        status: 'cancelled',
+        cancelled_at: expect.any(String),
+        cancellation_reason: 'ordered twice',
+      });
     }
     const bare = (await placeOrder(partner)).body.order;
-    const withoutBody = await fetch(`${stack.url}/v1/sandbox/orders/${bare.id}/cancel`, { method: 'POST', headers: partner.bearer });
+    const withoutBody = await fetch(`${stack.url}/v1/sandbox/orders/${bare.id}/cancel`, {
+      method: 'POST',
+      headers: partner.bearer,
+    });
     expect(withoutBody.status).toBe(200);
     await deliverEverything(stack);
     for (const order of [pending, confirmed, bare]) {
       const cancellations = webhooksOf(receiver, order.id, partner.secret).filter((w) => w.event === 'order.cancelled');
       expect(cancellations).toHaveLength(1);
       expect(Object.keys(cancellations[0]!.body.data).sort()).toEqual(
-        ['cancelled_at', 'order_id', 'partner_org_id', 'po_number', 'notes', 'status', 'sequence', 'previous_status', ...(order === bare ? [] : ['reason'])].sort(),
+        [
+          'cancelled_at',
+          'order_id',
+          'partner_org_id',
+          'po_number',
+          'notes',
+          'status',
+          'sequence',
+          'previous_status',
+          ...(order === bare ? [] : ['reason']),
+        ].sort(),
       );
     }
   });
@@ -369,7 +488,8 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
       }
     }
     expect(refused).toHaveLength(ORDER_STATUSES.length * ORDER_ACTIONS.length - 6);
-    for (const status of ORDER_STATUSES) expect((await get(`/v1/orders/${orderIn[status]}`, partner.bearer)).body.status).toBe(status);
+    for (const status of ORDER_STATUSES)
+      expect((await get(`/v1/orders/${orderIn[status]}`, partner.bearer)).body.status).toBe(status);
     await deliverEverything(stack);
     expect(receiver.requests.length).toBe(before);
   });
@@ -399,16 +519,28 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     const order = (await placeOrder(partner)).body.order;
     await act(partner, order.id, 'confirm');
     const shipped = await act(partner, order.id, 'ship', { carrier: 'FedEx', tracking_number: '7712' });
-    expect(shipped.body.order).toMatchObject({ carrier: 'FedEx', tracking_number: '7712', tracking_url: 'https://track.example.com/7712' });
+    expect(shipped.body.order).toMatchObject({
+      carrier: 'FedEx',
+      tracking_number: '7712',
+      tracking_url: 'https://track.example.com/7712',
+    });
   });
 
   it('answers 400 with details for invalid inputs: blank tracking, an http tracking URL, a refund above the total', async () => {
     const partner = await anOrderingPartner(stack, receiver);
     const order = (await placeOrder(partner)).body.order;
     await act(partner, order.id, 'confirm');
-    const blank = await act(partner, order.id, 'ship', { tracking_number: '', carrier: ' ', estimated_delivery: 'soon' });
+    const blank = await act(partner, order.id, 'ship', {
+      tracking_number: '',
+      carrier: ' ',
+      estimated_delivery: 'soon',
+    });
     expect(blank.status).toBe(400);
-    expect(blank.body.details.map((d: { path: string[] }) => d.path[0]).sort()).toEqual(['carrier', 'estimated_delivery', 'tracking_number']);
+    expect(blank.body.details.map((d: { path: string[] }) => d.path[0]).sort()).toEqual([
+      'carrier',
+      'estimated_delivery',
+      'tracking_number',
+    ]);
     const http = await act(partner, order.id, 'ship', { ...SHIPMENT, tracking_url: 'http://track.example.com/1' });
     expect(http.body.details).toEqual([expect.objectContaining({ code: 'INVALID_FORMAT', path: ['tracking_url'] })]);
     await act(partner, order.id, 'ship');
@@ -427,8 +559,18 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
 
     const first = await act(partner, placed.id, 'refund', { amount: 5, reason: 'one box damaged' });
     expect(first.status, first.text).toBe(200);
-    expect(first.body.order).toMatchObject({ status: 'delivered', refund_amount: 5, amount_refunded: 5, refund_reason: 'one box damaged' });
-    expect(first.body.order.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'confirmed', 'shipped', 'delivered']);
+    expect(first.body.order).toMatchObject({
+      status: 'delivered',
+      refund_amount: 5,
+      amount_refunded: 5,
+      refund_reason: 'one box damaged',
+    });
+    expect(first.body.order.status_history.map((h: { status: string }) => h.status)).toEqual([
+      'pending',
+      'confirmed',
+      'shipped',
+      'delivered',
+    ]);
 
     const second = await act(partner, placed.id, 'refund', { amount: 2.5 });
     expect(second.body.order).toMatchObject({ status: 'delivered', refund_amount: 2.5, amount_refunded: 7.5 });
@@ -438,27 +580,60 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     const tooMuch = await act(partner, placed.id, 'refund', { amount: remaining + 0.01 });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.details).toEqual([
-      expect.objectContaining({ code: 'TOO_BIG', path: ['amount'], message: `amount must be at most what is left to refund, $${remaining.toFixed(2)} ($7.50 of $${placed.total.toFixed(2)} was refunded)` }),
+      expect.objectContaining({
+        code: 'TOO_BIG',
+        path: ['amount'],
+        message: `amount must be at most what is left to refund, $${remaining.toFixed(2)} ($7.50 of $${placed.total.toFixed(2)} was refunded)`,
+      }),
     ]);
 
     const rest = await act(partner, placed.id, 'refund', '');
     expect(rest.status, rest.text).toBe(200);
-    expect(rest.body.order).toMatchObject({ status: 'refunded', refund_amount: remaining, amount_refunded: placed.total });
+    expect(rest.body.order).toMatchObject({
+      status: 'refunded',
+      refund_amount: remaining,
+      amount_refunded: placed.total,
+    });
     expect(rest.body.order.refunds).toEqual([
       { amount: 5, refunded_at: expect.any(String), reason: 'one box damaged' },
       { amount: 2.5, refunded_at: expect.any(String) },
       { amount: remaining, refunded_at: expect.any(String) },
     ]);
-    expect(rest.body.order.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'confirmed', 'shipped', 'delivered', 'refunded']);
+    expect(rest.body.order.status_history.map((h: { status: string }) => h.status)).toEqual([
+      'pending',
+      'confirmed',
+      'shipped',
+      'delivered',
+      'refunded',
+    ]);
     // Fully refunded: nothing more to refund.
     expect((await act(partner, placed.id, 'refund', { amount: 0.01 })).body.code).toBe('INVALID_ORDER_TRANSITION');
 
     await deliverEverything(stack);
     const refunds = webhooksOf(receiver, placed.id, partner.secret).filter((w) => w.event === 'order.refunded');
     expect(refunds.map((w) => w.body.data).sort((a, b) => Number(a.sequence) - Number(b.sequence))).toEqual([
-      expect.objectContaining({ status: 'delivered', previous_status: 'delivered', refund_amount: 5, amount_refunded: 5, reason: 'one box damaged', sequence: 5 }),
-      expect.objectContaining({ status: 'delivered', previous_status: 'delivered', refund_amount: 2.5, amount_refunded: 7.5, sequence: 6 }),
-      expect.objectContaining({ status: 'refunded', previous_status: 'delivered', refund_amount: remaining, amount_refunded: placed.total, sequence: 7 }),
+      expect.objectContaining({
+        status: 'delivered',
+        previous_status: 'delivered',
+        refund_amount: 5,
+        amount_refunded: 5,
+        reason: 'one box damaged',
+        sequence: 5,
+      }),
+      expect.objectContaining({
+        status: 'delivered',
+        previous_status: 'delivered',
+        refund_amount: 2.5,
+        amount_refunded: 7.5,
+        sequence: 6,
+      }),
+      expect.objectContaining({
+        status: 'refunded',
+        previous_status: 'delivered',
+        refund_amount: remaining,
+        amount_refunded: placed.total,
+        sequence: 7,
+      }),
     ]);
     expect(new Set(refunds.map((w) => w.deliveryId)).size).toBe(3);
   });
@@ -528,7 +703,9 @@ describe('GET /v1/orders', () => {
     const siblingOrder = (await placeOrder(partner, { internal_user_id: sibling.profile.internalUserId })).body.order;
     const crossed = await get(`/v1/orders?internal_org_id=${org}&starting_after=${siblingOrder.id}`, partner.bearer);
     expect(crossed.status).toBe(400);
-    expect(crossed.body.details).toEqual([expect.objectContaining({ code: 'INVALID_CURSOR', path: ['starting_after'] })]);
+    expect(crossed.body.details).toEqual([
+      expect.objectContaining({ code: 'INVALID_CURSOR', path: ['starting_after'] }),
+    ]);
 
     const unknown = await get('/v1/orders?internal_org_id=nobody', partner.bearer);
     expect(unknown.status).toBe(404);
@@ -548,7 +725,10 @@ describe('GET /v1/orders', () => {
 describe('the sandbox routes on production', () => {
   it('do not exist: the stage’s routes leave them out, and the function itself answers 404 for them', async () => {
     expect(routesOn('production').some((route) => route.path.includes('/sandbox/'))).toBe(false);
-    const production = { ...stack.deps.functions.ordersApi, config: { ...stack.deps.functions.ordersApi.config, STAGE: 'production' as const } };
+    const production = {
+      ...stack.deps.functions.ordersApi,
+      config: { ...stack.deps.functions.ordersApi.config, STAGE: 'production' as const },
+    };
     const handler = createOrdersApiHandler(() => Promise.resolve(production));
     const partner = await anOrderingPartner(stack, receiver);
     const event = (routeKey: string, path: string) =>

@@ -5,7 +5,13 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { organizationKeys } from '../../functions/adapters/dynamodb/organization-repository';
 import { tableName } from '../../functions/resources/resource-definitions';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { disableProfile, enableProfile, listOrganizations, organizationCommands, showOrganization } from '../../lib/ops-cli/organization-commands';
+import {
+  disableProfile,
+  enableProfile,
+  listOrganizations,
+  organizationCommands,
+  showOrganization,
+} from '../../lib/ops-cli/organization-commands';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
@@ -37,7 +43,7 @@ async function partnerWithOrganizations(...internalOrgIds: string[]) {
 }
 
 describe('operator commands: organization list / show, profile disable', () => {
-  it('lists only the partner\'s organizations', async () => {
+  it("lists only the partner's organizations", async () => {
     const mine = await partnerWithOrganizations('alpha', 'beta');
     await partnerWithOrganizations('gamma');
 
@@ -58,25 +64,51 @@ describe('operator commands: organization list / show, profile disable', () => {
     const { partnerId, responses } = await partnerWithOrganizations('shown');
     const result = await showOrganization(stack.deps, { partner: partnerId, org: 'shown' });
 
-    expect(result.organization).toMatchObject({ internalOrgId: 'shown', email: 'ap@acme.example.com', billingAddress: null });
+    expect(result.organization).toMatchObject({
+      internalOrgId: 'shown',
+      email: 'ap@acme.example.com',
+      billingAddress: null,
+    });
     expect(result.profiles).toEqual([
-      expect.objectContaining({ id: responses[0].profile.id, internalUserId: 'u-1', user: { id: responses[0].profile.user, status: 'active' } }),
+      expect.objectContaining({
+        id: responses[0].profile.id,
+        internalUserId: 'u-1',
+        user: { id: responses[0].profile.user, status: 'active' },
+      }),
     ]);
     expect(result.locations).toEqual([
-      expect.objectContaining({ internalShippingLocationId: 'dock', isDefault: true, deliveryInstructions: 'Ring twice' }),
+      expect.objectContaining({
+        internalShippingLocationId: 'dock',
+        isDefault: true,
+        deliveryInstructions: 'Ring twice',
+      }),
     ]);
   });
 
   it("shows each profile's role, order limit and the partner's active switch, in --json and as text", async () => {
     const { partnerId } = await partnerWithOrganizations('roles');
     const organization = await stack.deps.organizations.getOrganization(partnerId as PartnerId, 'roles');
-    await stack.deps.functions.setup.partnerUsers.update(partnerId as PartnerId, 'roles', 'u-1', { role: 'approver', orderLimit: 123456, active: false });
+    await stack.deps.functions.setup.partnerUsers.update(partnerId as PartnerId, 'roles', 'u-1', {
+      role: 'approver',
+      orderLimit: 123456,
+      active: false,
+    });
     const result = await showOrganization(stack.deps, { partner: partnerId, org: 'roles' });
-    expect(result.profiles[0]).toMatchObject({ id: organization!.profiles[0]!.id, role: 'approver', orderLimitCents: 123456, active: false });
+    expect(result.profiles[0]).toMatchObject({
+      id: organization!.profiles[0]!.id,
+      role: 'approver',
+      orderLimitCents: 123456,
+      active: false,
+    });
 
-    const { text } = await organizationCommands['organization show']!.run(stack.deps, { partner: partnerId, org: 'roles' } as never);
+    const { text } = await organizationCommands['organization show']!.run(stack.deps, {
+      partner: partnerId,
+      org: 'roles',
+    } as never);
     expect(text.find((line) => line.startsWith('PROFILE ID'))).toMatch(/ROLE\s+LIMIT\s+ACTIVE/);
-    expect(text.find((line) => line.startsWith(organization!.profiles[0]!.id))).toMatch(/approver\s+\$1,234\.56\s+false/);
+    expect(text.find((line) => line.startsWith(organization!.profiles[0]!.id))).toMatch(
+      /approver\s+\$1,234\.56\s+false/,
+    );
   });
 
   it('refuses an unknown partner or organization with NotFound', async () => {
@@ -113,24 +145,36 @@ describe('operator commands: organization list / show, profile disable', () => {
     await disableProfile(stack.deps, { partner: partnerId, profile: profile.id });
     // What a profile unlinked by the earlier `profile disable` looks like: no trace of its user.
     const table = tableName(stack.config.RESOURCE_PREFIX, 'organizations');
-    for (const Key of [organizationKeys.profile(partnerId, 'legacy', 'u-1'), organizationKeys.profileById(profile.id)]) {
-      await stack.deps.aws.db.send(new UpdateCommand({ TableName: table, Key, UpdateExpression: 'REMOVE unlinkedUserId' }));
+    for (const Key of [
+      organizationKeys.profile(partnerId, 'legacy', 'u-1'),
+      organizationKeys.profileById(profile.id),
+    ]) {
+      await stack.deps.aws.db.send(
+        new UpdateCommand({ TableName: table, Key, UpdateExpression: 'REMOVE unlinkedUserId' }),
+      );
     }
 
     const enabled = await enableProfile(stack.deps, { partner: partnerId, profile: profile.id });
     expect(enabled).toMatchObject({ profileId: profile.id, alreadyEnabled: false });
     expect(enabled.enabledUserId).not.toBe(profile.user);
-    expect(await stack.deps.identity.getUser(enabled.enabledUserId)).toMatchObject({ profileId: profile.id, status: 'active' });
+    expect(await stack.deps.identity.getUser(enabled.enabledUserId)).toMatchObject({
+      profileId: profile.id,
+      status: 'active',
+    });
     expect(await stack.deps.organizations.getProfile(profile.id)).toMatchObject({ userId: enabled.enabledUserId });
   });
 
-  it('refuses to disable another partner\'s profile and leaves it linked', async () => {
+  it("refuses to disable another partner's profile and leaves it linked", async () => {
     const owner = await partnerWithOrganizations('owned');
     const stranger = await stack.createPartner();
     const profileId = owner.responses[0].profile.id;
 
-    await expect(disableProfile(stack.deps, { partner: stranger.partnerId, profile: profileId })).rejects.toBeInstanceOf(Forbidden);
+    await expect(
+      disableProfile(stack.deps, { partner: stranger.partnerId, profile: profileId }),
+    ).rejects.toBeInstanceOf(Forbidden);
     expect(await stack.deps.identity.getUser(owner.responses[0].profile.user)).toMatchObject({ status: 'active' });
-    await expect(disableProfile(stack.deps, { partner: owner.partnerId, profile: randomUUID() })).rejects.toBeInstanceOf(NotFound);
+    await expect(
+      disableProfile(stack.deps, { partner: owner.partnerId, profile: randomUUID() }),
+    ).rejects.toBeInstanceOf(NotFound);
   });
 });

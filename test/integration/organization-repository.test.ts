@@ -12,11 +12,7 @@ import type {
   ShippingLocationId,
   UserId,
 } from '../../functions/domain/organizations/organization';
-import {
-  ConcurrentModification,
-  OrganizationAlreadyExists,
-  ProfileAlreadyExists,
-} from '../../functions/domain/errors';
+import { ConcurrentModification, OrganizationAlreadyExists, ProfileAlreadyExists } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { scanTable } from '../support/inspect';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -28,10 +24,23 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const CREATED = '2026-11-22T12:00:00.000Z';
-const address: Address = { line1: '1 Main St', city: 'Austin', province: 'Texas', postalCode: '78701', country: 'United States' };
+const address: Address = {
+  line1: '1 Main St',
+  city: 'Austin',
+  province: 'Texas',
+  postalCode: '78701',
+  country: 'United States',
+};
 
 function anOrganization(partnerId: PartnerId, internalOrgId = `org-${randomUUID().slice(0, 6)}`): Organization {
-  return { id: randomUUID() as OrganizationId, partnerId, internalOrgId, name: 'Acme', paymentCustomerId: 'cus_test', createdAt: CREATED };
+  return {
+    id: randomUUID() as OrganizationId,
+    partnerId,
+    internalOrgId,
+    name: 'Acme',
+    paymentCustomerId: 'cus_test',
+    createdAt: CREATED,
+  };
 }
 
 function aProfile(organization: Organization, internalUserId: string): { profile: Profile; user: IdentityUser } {
@@ -50,11 +59,22 @@ function aProfile(organization: Organization, internalUserId: string): { profile
       email: `${internalUserId}@acme.example.com`,
       createdAt: CREATED,
     },
-    user: { id: userId, partnerId: organization.partnerId, profileId: id, email: 'ada@acme.example.com', status: 'active', createdAt: CREATED },
+    user: {
+      id: userId,
+      partnerId: organization.partnerId,
+      profileId: id,
+      email: 'ada@acme.example.com',
+      status: 'active',
+      createdAt: CREATED,
+    },
   };
 }
 
-function aLocation(organization: Organization, internalShippingLocationId: string, isDefault = false): ShippingLocation {
+function aLocation(
+  organization: Organization,
+  internalShippingLocationId: string,
+  isDefault = false,
+): ShippingLocation {
   return {
     id: randomUUID() as ShippingLocationId,
     organizationId: organization.id,
@@ -72,17 +92,29 @@ const partner = () => randomUUID() as PartnerId;
 async function created(partnerId = partner(), locations: (org: Organization) => ShippingLocation[] = () => []) {
   const organization = anOrganization(partnerId);
   const { profile, user } = aProfile(organization, 'founder');
-  await stack.deps.organizations.createOrganization({ organization, profile, user, locations: locations(organization) });
+  await stack.deps.organizations.createOrganization({
+    organization,
+    profile,
+    user,
+    locations: locations(organization),
+  });
   return { organization, profile, user };
 }
 
-const itemCount = async () => (await scanTable(stack, 'organizations')).length + (await scanTable(stack, 'identityUsers')).length;
+const itemCount = async () =>
+  (await scanTable(stack, 'organizations')).length + (await scanTable(stack, 'identityUsers')).length;
 
 describe('DynamoOrganizationRepository', () => {
   it('writes an organization with its profile, identity user and locations, and reads them back whole', async () => {
-    const { organization, profile, user } = await created(partner(), (org) => [aLocation(org, 'b', true), aLocation(org, 'a')]);
+    const { organization, profile, user } = await created(partner(), (org) => [
+      aLocation(org, 'b', true),
+      aLocation(org, 'a'),
+    ]);
 
-    const aggregate = await stack.deps.organizations.getOrganization(organization.partnerId, organization.internalOrgId);
+    const aggregate = await stack.deps.organizations.getOrganization(
+      organization.partnerId,
+      organization.internalOrgId,
+    );
     expect(aggregate?.organization).toEqual(organization);
     expect(aggregate?.profiles).toEqual([profile]);
     expect(aggregate?.locations.map((l) => l.internalShippingLocationId)).toEqual(['a', 'b']);
@@ -97,7 +129,12 @@ describe('DynamoOrganizationRepository', () => {
     const { profile, user } = aProfile(again, 'someone');
 
     await expect(
-      stack.deps.organizations.createOrganization({ organization: again, profile, user, locations: [aLocation(again, 'x')] }),
+      stack.deps.organizations.createOrganization({
+        organization: again,
+        profile,
+        user,
+        locations: [aLocation(again, 'x')],
+      }),
     ).rejects.toBeInstanceOf(OrganizationAlreadyExists);
     expect(await itemCount()).toBe(before);
   });
@@ -106,16 +143,27 @@ describe('DynamoOrganizationRepository', () => {
     const { organization } = await created(partner(), (org) =>
       Array.from({ length: 50 }, (_, i) => aLocation(org, `loc-${String(i).padStart(2, '0')}`, i === 0)),
     );
-    const aggregate = await stack.deps.organizations.getOrganization(organization.partnerId, organization.internalOrgId);
+    const aggregate = await stack.deps.organizations.getOrganization(
+      organization.partnerId,
+      organization.internalOrgId,
+    );
     expect(aggregate?.locations).toHaveLength(50);
   });
 
   it('adds a profile with new locations to an existing organization', async () => {
     const { organization } = await created();
     const { profile, user } = aProfile(organization, 'second');
-    await stack.deps.organizations.addProfile({ organization, profile, user, newLocations: [aLocation(organization, 'annex')] });
+    await stack.deps.organizations.addProfile({
+      organization,
+      profile,
+      user,
+      newLocations: [aLocation(organization, 'annex')],
+    });
 
-    const aggregate = await stack.deps.organizations.getOrganization(organization.partnerId, organization.internalOrgId);
+    const aggregate = await stack.deps.organizations.getOrganization(
+      organization.partnerId,
+      organization.internalOrgId,
+    );
     expect(aggregate?.profiles.map((p) => p.internalUserId).sort()).toEqual(['founder', 'second']);
     expect(aggregate?.locations.map((l) => l.internalShippingLocationId)).toEqual(['annex']);
   });
@@ -137,7 +185,12 @@ describe('DynamoOrganizationRepository', () => {
     const { organization } = await created(partner(), (org) => [aLocation(org, 'taken')]);
     const { profile, user } = aProfile(organization, 'late');
     await expect(
-      stack.deps.organizations.addProfile({ organization, profile, user, newLocations: [aLocation(organization, 'taken')] }),
+      stack.deps.organizations.addProfile({
+        organization,
+        profile,
+        user,
+        newLocations: [aLocation(organization, 'taken')],
+      }),
     ).rejects.toBeInstanceOf(ConcurrentModification);
     expect(await stack.deps.organizations.getProfile(profile.id)).toBeUndefined();
   });
@@ -146,7 +199,12 @@ describe('DynamoOrganizationRepository', () => {
     const { organization } = await created(partner(), (org) => [aLocation(org, 'first', true)]);
     const { profile, user } = aProfile(organization, 'late');
     await expect(
-      stack.deps.organizations.addProfile({ organization, profile, user, newLocations: [aLocation(organization, 'second', true)] }),
+      stack.deps.organizations.addProfile({
+        organization,
+        profile,
+        user,
+        newLocations: [aLocation(organization, 'second', true)],
+      }),
     ).rejects.toBeInstanceOf(ConcurrentModification);
   });
 
@@ -160,7 +218,7 @@ describe('DynamoOrganizationRepository', () => {
     expect(await stack.deps.organizations.findProfilesByInternalUserId(one, 'founder')).toEqual([a.profile]);
   });
 
-  it('finds a partner\'s profiles by internalUserId across its organizations', async () => {
+  it("finds a partner's profiles by internalUserId across its organizations", async () => {
     const owner = partner();
     const first = await created(owner);
     const second = await created(owner);
@@ -175,12 +233,20 @@ describe('DynamoOrganizationRepository', () => {
 
     expect(unlinked).not.toHaveProperty('userId');
     expect(await stack.deps.organizations.getProfile(profile.id)).not.toHaveProperty('userId');
-    const aggregate = await stack.deps.organizations.getOrganization(organization.partnerId, organization.internalOrgId);
+    const aggregate = await stack.deps.organizations.getOrganization(
+      organization.partnerId,
+      organization.internalOrgId,
+    );
     expect(aggregate?.profiles[0]).not.toHaveProperty('userId');
-    expect(await stack.deps.identity.getUser(user.id)).toMatchObject({ status: 'disabled', disabledAt: at.toISOString() });
+    expect(await stack.deps.identity.getUser(user.id)).toMatchObject({
+      status: 'disabled',
+      disabledAt: at.toISOString(),
+    });
   });
 
   it('throws NotFound when unlinking an unknown profile', async () => {
-    await expect(stack.deps.organizations.unlinkProfile(randomUUID() as ProfileId, new Date())).rejects.toBeInstanceOf(NotFound);
+    await expect(stack.deps.organizations.unlinkProfile(randomUUID() as ProfileId, new Date())).rejects.toBeInstanceOf(
+      NotFound,
+    );
   });
 });

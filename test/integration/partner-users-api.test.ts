@@ -76,15 +76,30 @@ describe('GET a user', () => {
 describe('PATCH a user', () => {
   it('changes only the fields given, normalized as setup does', async () => {
     const { path, profile } = await aUser({ phoneNumber: '+1 512 555 0100' });
-    const res = await stack.patch(path, { user: { lastName: '  Byron ', email: ' ada.byron@acme.test ' }, role: 'approver', orderLimit: 99.99 }, bearer());
+    const res = await stack.patch(
+      path,
+      { user: { lastName: '  Byron ', email: ' ada.byron@acme.test ' }, role: 'approver', orderLimit: 99.99 },
+      bearer(),
+    );
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data.profile).toEqual({ ...profile, last_name: 'Byron', email: 'ada.byron@acme.test', role: 'approver', orderLimit: 99.99, active: true });
+    expect(res.body.data.profile).toEqual({
+      ...profile,
+      last_name: 'Byron',
+      email: 'ada.byron@acme.test',
+      role: 'approver',
+      orderLimit: 99.99,
+      active: true,
+    });
   });
 
   it('removes the phone number and the limit with null, and leaves them for a blank string', async () => {
     const { path } = await aUser({ phoneNumber: '+1 512 555 0100', orderLimit: 10 });
     const blank = await stack.patch(path, { user: { phoneNumber: '  ', firstName: 'Augusta' } }, bearer());
-    expect(blank.body.data.profile).toMatchObject({ phone_number: '+1 512 555 0100', first_name: 'Augusta', orderLimit: 10 });
+    expect(blank.body.data.profile).toMatchObject({
+      phone_number: '+1 512 555 0100',
+      first_name: 'Augusta',
+      orderLimit: 10,
+    });
     const removed = await stack.patch(path, { user: { phoneNumber: null }, orderLimit: null }, bearer());
     expect(removed.body.data.profile.phone_number).toBeUndefined();
     expect(removed.body.data.profile.orderLimit).toBeNull();
@@ -92,7 +107,11 @@ describe('PATCH a user', () => {
 
   it('answers 400 VALIDATION_ERROR with details for bad fields, and for a body that changes nothing', async () => {
     const { path } = await aUser();
-    const bad = await stack.patch(path, { user: { firstName: ' ', email: 'nope' }, role: 'boss', orderLimit: 1.005, active: 'no' }, bearer());
+    const bad = await stack.patch(
+      path,
+      { user: { firstName: ' ', email: 'nope' }, role: 'boss', orderLimit: 1.005, active: 'no' },
+      bearer(),
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.details.map((d: { code: string; path: string[] }) => `${d.path.join('.')}:${d.code}`)).toEqual([
       'user.firstName:REQUIRED',
@@ -113,7 +132,11 @@ describe('PATCH a user', () => {
     const { path, body } = await aUser();
     const second = aSetupRequest().with({ internalOrgId: body.internalOrgId, internalUserId: 'u-second' }).build();
     expect((await stack.post('/v1/organizations/setup', second, bearer())).status).toBe(200);
-    const res = await stack.patch(path.replace(/users\/.*$/, 'users/u-second'), { user: { email: body.user.email } }, bearer());
+    const res = await stack.patch(
+      path.replace(/users\/.*$/, 'users/u-second'),
+      { user: { email: body.user.email } },
+      bearer(),
+    );
     expect([res.status, res.body.data?.profile.email]).toEqual([200, body.user.email]);
   });
 
@@ -126,7 +149,11 @@ describe('PATCH a user', () => {
       ]);
       expect([a.status, b.status]).toEqual([200, 200]);
       const now = (await stack.get(path, bearer())).body.data.profile;
-      expect(now).toMatchObject({ first_name: `First${round}`, orderLimit: 100 + round, role: round % 2 ? 'buyer' : 'approver' });
+      expect(now).toMatchObject({
+        first_name: `First${round}`,
+        orderLimit: 100 + round,
+        role: round % 2 ? 'buyer' : 'approver',
+      });
     }
   });
 
@@ -149,7 +176,8 @@ describe('deactivating a user', () => {
     });
     return { status: res.status, setCookies: res.headers.getSetCookie(), text: await res.text() };
   };
-  const handshake = (profileId: string) => stack.post('/v1/partner/handshake', { profile_id: profileId }, { 'X-API-Key': partner.apiKey });
+  const handshake = (profileId: string) =>
+    stack.post('/v1/partner/handshake', { profile_id: profileId }, { 'X-API-Key': partner.apiKey });
   const openSession = async (profileId: string) => {
     const link = (await handshake(profileId)).body.iframe_embed_url as string;
     const redeemed = await browse(link);

@@ -24,7 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const cart = async () => (await stack.deps.cartService.view(buyerId as never)).lines.map((line) => [line.product.productId, line.quantity]);
+const cart = async () =>
+  (await stack.deps.cartService.view(buyerId as never)).lines.map((line) => [line.product.productId, line.quantity]);
 
 describe('the product page', () => {
   it('shows everything about the product, a quantity field and the add button, and four others of its category', async () => {
@@ -33,17 +34,24 @@ describe('the product page', () => {
     expect(page.headers.get('content-security-policy')).toContain("img-src 'self'");
     const html = page.text;
     expect(html).toContain('<h1>Nitrile Exam Gloves, Powder-Free, Medium</h1>');
-    expect(html).toMatch(/<img src="\/embedded\/assets\/products\/[0-9a-f]{64}\.svg" alt="Nitrile Exam Gloves, Powder-Free, Medium" width="320" height="320"/);
+    expect(html).toMatch(
+      /<img src="\/embedded\/assets\/products\/[0-9a-f]{64}\.svg" alt="Nitrile Exam Gloves, Powder-Free, Medium" width="320" height="320"/,
+    );
     expect(html).toContain('Blue nitrile examination gloves, 3.5 mil, textured fingertips, latex-free. Ambidextrous.');
     expect(html).toContain('<dt>Unit</dt><dd>box of 100</dd>');
     expect(html).toContain('<dt>SKU</dt><dd class="sku">GLV-NIT-M-100</dd>');
     expect(html).toContain('<dt>Category</dt><dd>Gloves &amp; PPE</dd>');
     expect(html).toContain('$12.49');
     // spinbutton "Quantity of …" (a labelled number field), default 1, 1-99; button "Add … to cart".
-    expect(html).toContain('<label class="sr" for="quantity">Quantity of Nitrile Exam Gloves, Powder-Free, Medium</label>');
+    expect(html).toContain(
+      '<label class="sr" for="quantity">Quantity of Nitrile Exam Gloves, Powder-Free, Medium</label>',
+    );
     expect(html).toMatch(/<input class="qty" type="number" id="quantity" name="quantity" value="1" min="1" max="99"/);
     expect(html).toContain('Add<span class="sr"> Nitrile Exam Gloves, Powder-Free, Medium</span> to cart');
-    const related = [...html.matchAll(/<li><img [^>]*><a href="([^"]+)">([^<]+)<\/a>/g)].map(([, href, name]) => [href, name]);
+    const related = [...html.matchAll(/<li><img [^>]*><a href="([^"]+)">([^<]+)<\/a>/g)].map(([, href, name]) => [
+      href,
+      name,
+    ]);
     expect(related).toHaveLength(4);
     for (const [href] of related) expect(href).toMatch(new RegExp(`^${browser.base}/products/[A-Z0-9-]+$`));
     expect(related.map(([, name]) => name)).not.toContain('Nitrile Exam Gloves, Powder-Free, Medium');
@@ -52,16 +60,24 @@ describe('the product page', () => {
 
   it('is linked from its card by the product’s name', async () => {
     const home = await browser.request(`${browser.base}?q=GLV-NIT-M-100`, { cookie });
-    expect(home.text).toContain(`<h2><a href="${browser.base}/products/GLV-NIT-M-100">Nitrile Exam Gloves, Powder-Free, Medium</a></h2>`);
+    expect(home.text).toContain(
+      `<h2><a href="${browser.base}/products/GLV-NIT-M-100">Nitrile Exam Gloves, Powder-Free, Medium</a></h2>`,
+    );
   });
 
   it('adds the quantity chosen and comes back to the product, saying so', async () => {
-    const added = await browser.submit(cookie, `${browser.base}/cart/items`, { product_id: 'MSK-L3-50', quantity: '10', from: 'product' });
+    const added = await browser.submit(cookie, `${browser.base}/cart/items`, {
+      product_id: 'MSK-L3-50',
+      quantity: '10',
+      from: 'product',
+    });
     expect(added.status).toBe(303);
     expect(added.location).toBe(`${browser.base}/products/MSK-L3-50?added=1`);
     expect(await cart()).toContainEqual(['MSK-L3-50', 10]);
     const after = await browser.request(added.location as string, { cookie });
-    expect(after.text).toMatch(/<div class="flash" role="status"><span>Added <strong>ASTM Level 3 Procedure Masks, Ear Loop<\/strong> to your cart/);
+    expect(after.text).toMatch(
+      /<div class="flash" role="status"><span>Added <strong>ASTM Level 3 Procedure Masks, Ear Loop<\/strong> to your cart/,
+    );
   });
 
   it('answers an unknown, inactive, other-case or junk product id with the module’s 404 page', async () => {
@@ -93,7 +109,11 @@ describe('the product page', () => {
   });
 
   it('refuses an add without the form token, as every form post', async () => {
-    const page = await browser.request(`${browser.base}/cart/items`, { cookie, form: { product_id: 'GLV-NIT-S-100', quantity: '3', from: 'product' }, headers: { 'Sec-Fetch-Site': 'same-origin' } });
+    const page = await browser.request(`${browser.base}/cart/items`, {
+      cookie,
+      form: { product_id: 'GLV-NIT-S-100', quantity: '3', from: 'product' },
+      headers: { 'Sec-Fetch-Site': 'same-origin' },
+    });
     expect(page.status).toBe(403);
     expect(await cart()).not.toContainEqual(['GLV-NIT-S-100', 3]);
   });

@@ -25,7 +25,8 @@ const handshake = (apiKey: string, body: unknown) => stack.post('/v1/partner/han
 
 async function exhaustLimit(partnerId: PartnerId): Promise<void> {
   const limiter = stack.deps.functions.handshake.rateLimiter;
-  for (let i = 0; i < HANDSHAKE.limitPerMinute; i += 1) await limiter.consume(partnerId, HANDSHAKE.endpoint, HANDSHAKE.limitPerMinute);
+  for (let i = 0; i < HANDSHAKE.limitPerMinute; i += 1)
+    await limiter.consume(partnerId, HANDSHAKE.endpoint, HANDSHAKE.limitPerMinute);
 }
 
 describe('the handshake over its limit', () => {
@@ -60,12 +61,23 @@ describe('setup over its limit', () => {
   it('answers 429 over the limit and writes nothing: no organization, no customer, no Idempotency-Key claim', async () => {
     const { partnerId, apiKey } = await stack.createPartner();
     const limiter = stack.deps.functions.setup.rateLimiter;
-    for (let i = 0; i < SETUP.limitPerMinute; i += 1) await limiter.consume(partnerId, SETUP.endpoint, SETUP.limitPerMinute);
-    const [organizationsBefore, claimsBefore] = [(await scanTable(stack, 'organizations')).length, (await scanTable(stack, 'idempotency')).length];
+    for (let i = 0; i < SETUP.limitPerMinute; i += 1)
+      await limiter.consume(partnerId, SETUP.endpoint, SETUP.limitPerMinute);
+    const [organizationsBefore, claimsBefore] = [
+      (await scanTable(stack, 'organizations')).length,
+      (await scanTable(stack, 'idempotency')).length,
+    ];
 
     const plain = await stack.post('/v1/organizations/setup', aSetupBody(), { Authorization: `Bearer ${apiKey}` });
-    const keyed = await stack.post('/v1/organizations/setup', aSetupBody(), { Authorization: `Bearer ${apiKey}`, 'Idempotency-Key': 'over-the-limit' });
-    const invalid = await stack.post('/v1/organizations/setup', { internalOrgId: '' }, { Authorization: `Bearer ${apiKey}` });
+    const keyed = await stack.post('/v1/organizations/setup', aSetupBody(), {
+      Authorization: `Bearer ${apiKey}`,
+      'Idempotency-Key': 'over-the-limit',
+    });
+    const invalid = await stack.post(
+      '/v1/organizations/setup',
+      { internalOrgId: '' },
+      { Authorization: `Bearer ${apiKey}` },
+    );
 
     for (const res of [plain, keyed, invalid]) {
       expect(res.status).toBe(429);
@@ -93,7 +105,8 @@ describe('the sandbox order routes over their limits', () => {
     const { partnerId, apiKey } = await stack.createPartner();
     const { profile } = await provisionProfile(stack.deps, partnerId);
     const bearer = { Authorization: `Bearer ${apiKey}` };
-    const place = () => stack.post('/v1/sandbox/orders', { profile_id: profile.id, items: [anItem('DRIFT-1999', 2)] }, bearer);
+    const place = () =>
+      stack.post('/v1/sandbox/orders', { profile_id: profile.id, items: [anItem('DRIFT-1999', 2)] }, bearer);
     const confirm = (orderId: string) => stack.post(`/v1/sandbox/orders/${orderId}/confirm`, {}, bearer);
     const orderId = ((await place()).body as { order: { id: string } }).order.id;
     await useUpLimit(partnerId, apiRoute('POST /v1/sandbox/orders'));
@@ -102,7 +115,11 @@ describe('the sandbox order routes over their limits', () => {
 
     const refused = [
       await place(),
-      await stack.post('/v1/sandbox/orders', { profile_id: '00000000-0000-4000-8000-000000000000', items: [anItem('DRIFT-1999')] }, bearer),
+      await stack.post(
+        '/v1/sandbox/orders',
+        { profile_id: '00000000-0000-4000-8000-000000000000', items: [anItem('DRIFT-1999')] },
+        bearer,
+      ),
       await stack.post('/v1/sandbox/orders', { items: [] }, bearer),
       await confirm(orderId),
       await confirm('00000000-0000-4000-8000-000000000000'),

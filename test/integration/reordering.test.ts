@@ -15,7 +15,16 @@ beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });
   partner = await stack.createPartner();
   await stack.deps.catalog.upsertMany([
-    { productId: 'SOON-GONE-1' as ProductId, name: 'Seasonal Hand Soap', description: 'Lavender', category: 'Cleaning', priceCents: 450, unit: 'bottle', active: true, image: `${'0'.repeat(64)}.svg` },
+    {
+      productId: 'SOON-GONE-1' as ProductId,
+      name: 'Seasonal Hand Soap',
+      description: 'Lavender',
+      category: 'Cleaning',
+      priceCents: 450,
+      unit: 'bottle',
+      active: true,
+      image: `${'0'.repeat(64)}.svg`,
+    },
   ]);
 });
 afterAll(() => stack.close());
@@ -23,8 +32,12 @@ afterAll(() => stack.close());
 const cartOf = async (buyer: ProvisionedProfile) =>
   (await stack.deps.cartService.view(buyer.profile.id)).lines.map((l) => [l.product.productId, l.quantity]);
 const guideOf = async (buyer: ProvisionedProfile) =>
-  (await stack.deps.functions.embed.orderGuide.view(buyer.organization.id)).map((e) => [e.line.productId, e.line.quantity]);
-const organizationOf = async (buyer: ProvisionedProfile) => (await stack.deps.organizations.getOrganization(partner.partnerId, buyer.organization.internalOrgId))!;
+  (await stack.deps.functions.embed.orderGuide.view(buyer.organization.id)).map((e) => [
+    e.line.productId,
+    e.line.quantity,
+  ]);
+const organizationOf = async (buyer: ProvisionedProfile) =>
+  (await stack.deps.organizations.getOrganization(partner.partnerId, buyer.organization.internalOrgId))!;
 const setActive = async (productId: string, active: boolean) => {
   const product = (await stack.deps.catalog.get([productId as ProductId])).get(productId as ProductId)!;
   await stack.deps.catalog.upsertMany([{ ...product, active }]);
@@ -53,13 +66,18 @@ describe('Buy again', () => {
     stack.clock.advance(1000);
     try {
       const page = await module.get(`${module.base}/orders/${order.id}`);
-      expect(page.text).toMatch(/<form class="buy-again" method="post" action="[^"]+\/buy-again"><input type="hidden" name="csrf"/);
+      expect(page.text).toMatch(
+        /<form class="buy-again" method="post" action="[^"]+\/buy-again"><input type="hidden" name="csrf"/,
+      );
       expect(page.text).toContain('>Buy again</button>');
 
       const again = await module.submit(`${module.base}/orders/${order.id}/buy-again`, {});
       expect(again.status).toBe(303);
       expect(again.location).toBe(`${module.base}/cart?added=2&skipped=SOON-GONE-1`);
-      expect(await cartOf(buyer)).toEqual([['PPR-LTR-5000', 99], ['GLV-NIT-M-100', 3]]);
+      expect(await cartOf(buyer)).toEqual([
+        ['PPR-LTR-5000', 99],
+        ['GLV-NIT-M-100', 3],
+      ]);
       const cart = await module.get(again.location as string);
       expect(cart.text).toContain('Added 2 products to your cart. No longer sold, so not added: Seasonal Hand Soap.');
     } finally {
@@ -71,12 +89,18 @@ describe('Buy again', () => {
     const buyer = await provisionProfile(stack.deps, partner.partnerId);
     const module = await signInToModule(stack, partner, buyer);
     const mine = await placed(buyer, [{ productId: 'GLV-NIT-M-100', quantity: 1 }]);
-    const theirs = await placed(await provisionProfile(stack.deps, partner.partnerId), [{ productId: 'PPR-LTR-5000', quantity: 1 }]);
+    const theirs = await placed(await provisionProfile(stack.deps, partner.partnerId), [
+      { productId: 'PPR-LTR-5000', quantity: 1 },
+    ]);
 
     const forged = await fetch(`${stack.url}${module.base}/orders/${mine.id}/buy-again`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { Cookie: module.cookie, 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'same-origin' },
+      headers: {
+        Cookie: module.cookie,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Sec-Fetch-Site': 'same-origin',
+      },
       body: 'csrf=wrong',
     });
     expect(forged.status).toBe(403);
@@ -96,7 +120,8 @@ describe('the orders list', () => {
       stack.clock.advance(1000);
       orders.push(await placed(buyer, [{ productId: 'GLV-NIT-M-100', quantity: 1 }]));
     }
-    for (const order of orders.slice(0, 22)) await stack.deps.orderService.transition(order.id, 'confirm', {}, { partnerId: partner.partnerId });
+    for (const order of orders.slice(0, 22))
+      await stack.deps.orderService.transition(order.id, 'confirm', {}, { partnerId: partner.partnerId });
 
     const all = await module.get(`${module.base}/orders`);
     expect(all.text).toContain('<label for="status">Status</label><select id="status" name="status">');
@@ -126,7 +151,11 @@ describe('the order guide', () => {
   it('is shared by the organization: one user adds from a catalog card, another changes, removes and orders from it', async () => {
     const body = aSetupBody();
     const ada = await provisionProfile(stack.deps, partner.partnerId, body);
-    const grace = await provisionProfile(stack.deps, partner.partnerId, { ...body, internalUserId: 'grace', user: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test' } });
+    const grace = await provisionProfile(stack.deps, partner.partnerId, {
+      ...body,
+      internalUserId: 'grace',
+      user: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.test' },
+    });
     const adaModule = await signInToModule(stack, partner, ada);
     const graceModule = await signInToModule(stack, partner, grace);
 
@@ -136,9 +165,14 @@ describe('the order guide', () => {
     expect(catalog.text).toContain('href="' + adaModule.base + '/order-guide">Order guide</a>');
     expect((await adaModule.get(`${adaModule.base}/order-guide`)).text).toContain('<h2>Your order guide is empty</h2>');
 
-    const added = await adaModule.submit(`${adaModule.base}/order-guide/items`, { product_id: 'GLV-NIT-M-100', quantity: '4' });
+    const added = await adaModule.submit(`${adaModule.base}/order-guide/items`, {
+      product_id: 'GLV-NIT-M-100',
+      quantity: '4',
+    });
     expect(added).toMatchObject({ status: 303, location: `${adaModule.base}/order-guide?added=GLV-NIT-M-100` });
-    expect((await adaModule.get(added.location as string)).text).toContain('Added <strong>Nitrile Exam Gloves, Powder-Free, Medium</strong> to the order guide.');
+    expect((await adaModule.get(added.location as string)).text).toContain(
+      'Added <strong>Nitrile Exam Gloves, Powder-Free, Medium</strong> to the order guide.',
+    );
     await adaModule.submit(`${adaModule.base}/order-guide/items`, { product_id: 'PPR-LTR-5000', quantity: '2' });
     await adaModule.submit(`${adaModule.base}/order-guide/items`, { product_id: 'SOON-GONE-1', quantity: '1' });
 
@@ -148,10 +182,20 @@ describe('the order guide', () => {
     expect(page.text).toContain('>Add selected to cart</button>');
     const version = (id: string) => new RegExp(`name="version:${id}" value="(\\d+)"`).exec(page.text)?.[1] as string;
 
-    const saved = await graceModule.submit(`${graceModule.base}/order-guide`, { action: 'save:PPR-LTR-5000', 'quantity:PPR-LTR-5000': '6', 'version:PPR-LTR-5000': version('PPR-LTR-5000') });
+    const saved = await graceModule.submit(`${graceModule.base}/order-guide`, {
+      action: 'save:PPR-LTR-5000',
+      'quantity:PPR-LTR-5000': '6',
+      'version:PPR-LTR-5000': version('PPR-LTR-5000'),
+    });
     expect(saved).toMatchObject({ status: 303, location: `${graceModule.base}/order-guide` });
-    await graceModule.submit(`${graceModule.base}/order-guide`, { action: 'remove:SOON-GONE-1', 'version:SOON-GONE-1': version('SOON-GONE-1') });
-    expect(await guideOf(ada)).toEqual([['GLV-NIT-M-100', 4], ['PPR-LTR-5000', 6]]);
+    await graceModule.submit(`${graceModule.base}/order-guide`, {
+      action: 'remove:SOON-GONE-1',
+      'version:SOON-GONE-1': version('SOON-GONE-1'),
+    });
+    expect(await guideOf(ada)).toEqual([
+      ['GLV-NIT-M-100', 4],
+      ['PPR-LTR-5000', 6],
+    ]);
 
     // Some of the guide, with this order's quantities: only the gloves, 5 of them.
     await stack.deps.cartService.add(grace.profile.id, 'GLV-NIT-M-100', 97);
@@ -179,7 +223,11 @@ describe('the order guide', () => {
       ['/order-guide', { action: 'cart', 'select:PPR-LTR-5000': '1', 'quantity:PPR-LTR-5000': '1' }, 400],
       ['/order-guide', { action: 'cart', 'select:GLV-NIT-M-100': '1', 'quantity:GLV-NIT-M-100': '100' }, 400],
       ['/order-guide', { action: 'cart' }, 400],
-      ['/order-guide', { action: 'save:GLV-NIT-M-100', 'quantity:GLV-NIT-M-100': '-1', 'version:GLV-NIT-M-100': '1' }, 400],
+      [
+        '/order-guide',
+        { action: 'save:GLV-NIT-M-100', 'quantity:GLV-NIT-M-100': '-1', 'version:GLV-NIT-M-100': '1' },
+        400,
+      ],
       ['/order-guide', { action: 'save:GLV-NIT-M-100', 'quantity:GLV-NIT-M-100': '3' }, 400],
       ['/order-guide', { action: 'explode' }, 400],
     ];
@@ -192,7 +240,11 @@ describe('the order guide', () => {
     const forged = await fetch(`${stack.url}${module.base}/order-guide/items`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { Cookie: module.cookie, 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example' },
+      headers: {
+        Cookie: module.cookie,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Origin: 'https://evil.example',
+      },
       body: 'product_id=PPR-LTR-5000&quantity=1',
     });
     expect(forged.status).toBe(403);
@@ -203,11 +255,22 @@ describe('the order guide', () => {
   it('never loses a concurrent edit: simultaneous adds all land, and of two changes made on the same version one wins, the other is told', async () => {
     const body = aSetupBody();
     const users = [await provisionProfile(stack.deps, partner.partnerId, body)];
-    for (const u of ['b', 'c', 'd']) users.push(await provisionProfile(stack.deps, partner.partnerId, { ...body, internalUserId: `u-${u}`, user: { firstName: u, lastName: 'X', email: `${u}@x.test` } }));
+    for (const u of ['b', 'c', 'd'])
+      users.push(
+        await provisionProfile(stack.deps, partner.partnerId, {
+          ...body,
+          internalUserId: `u-${u}`,
+          user: { firstName: u, lastName: 'X', email: `${u}@x.test` },
+        }),
+      );
     const modules = await Promise.all(users.map((u) => signInToModule(stack, partner, u)));
     const products = ['GLV-NIT-M-100', 'PPR-LTR-5000', 'MSK-L3-50', 'WIP-CAVI-160'];
 
-    const adds = await Promise.all(modules.map((m, i) => m.submit(`${m.base}/order-guide/items`, { product_id: products[i]!, quantity: String(i + 1) })));
+    const adds = await Promise.all(
+      modules.map((m, i) =>
+        m.submit(`${m.base}/order-guide/items`, { product_id: products[i]!, quantity: String(i + 1) }),
+      ),
+    );
     expect(adds.map((a) => a.status)).toEqual([303, 303, 303, 303]);
     expect((await guideOf(users[0]!)).sort()).toEqual(products.map((p, i) => [p, i + 1]).sort());
 
@@ -215,7 +278,11 @@ describe('the order guide', () => {
     const version = /name="version:GLV-NIT-M-100" value="(\d+)"/.exec(page.text)?.[1] as string;
     const edits = await Promise.all(
       [modules[1]!, modules[2]!].map((m, i) =>
-        m.submit(`${m.base}/order-guide`, { action: 'save:GLV-NIT-M-100', 'quantity:GLV-NIT-M-100': String(10 + i), 'version:GLV-NIT-M-100': version }),
+        m.submit(`${m.base}/order-guide`, {
+          action: 'save:GLV-NIT-M-100',
+          'quantity:GLV-NIT-M-100': String(10 + i),
+          'version:GLV-NIT-M-100': version,
+        }),
       ),
     );
     expect(edits.map((e) => e.status).sort()).toEqual([303, 409]);
@@ -225,7 +292,10 @@ describe('the order guide', () => {
     expect((await guideOf(users[0]!)).find(([p]) => p === 'GLV-NIT-M-100')).toEqual(['GLV-NIT-M-100', 10 + winner]);
 
     // A removal made on the old version does not undo the winner's change either.
-    const stale = await modules[3]!.submit(`${modules[3]!.base}/order-guide`, { action: 'remove:GLV-NIT-M-100', 'version:GLV-NIT-M-100': version });
+    const stale = await modules[3]!.submit(`${modules[3]!.base}/order-guide`, {
+      action: 'remove:GLV-NIT-M-100',
+      'version:GLV-NIT-M-100': version,
+    });
     expect(stale.status).toBe(409);
     expect((await guideOf(users[0]!)).map(([p]) => p)).toContain('GLV-NIT-M-100');
   });

@@ -28,7 +28,9 @@ async function redeem(url: string): Promise<string> {
 }
 
 const showModule = (partnerId: string, cookie: string) =>
-  fetch(`${stack.url}/embedded/${partnerId}`, { headers: { Cookie: `${COOKIE}=${cookie}` }, redirect: 'manual' }).then((r) => r.status);
+  fetch(`${stack.url}/embedded/${partnerId}`, { headers: { Cookie: `${COOKIE}=${cookie}` }, redirect: 'manual' }).then(
+    (r) => r.status,
+  );
 
 describe('session list --partner ID', () => {
   it('lists recent handshakes newest first as issued, used or expired, without any token or hash', async () => {
@@ -83,7 +85,9 @@ describe('session list --partner ID', () => {
   it('fails clearly for an unknown partner or a malformed option', async () => {
     await expect(listSessions(stack.deps, { partner: randomUUID() })).rejects.toBeInstanceOf(NotFound);
     await expect(listSessions(stack.deps, { partner: 'nope' })).rejects.toBeInstanceOf(ValidationFailed);
-    await expect(listSessions(stack.deps, { partner: randomUUID(), limit: 0 })).rejects.toBeInstanceOf(ValidationFailed);
+    await expect(listSessions(stack.deps, { partner: randomUUID(), limit: 0 })).rejects.toBeInstanceOf(
+      ValidationFailed,
+    );
   });
 });
 
@@ -106,7 +110,10 @@ describe('session revoke --partner ID --profile PROFILE_ID', () => {
     expect(result).toEqual({
       partnerId: partner.partnerId,
       profileId: profile.id,
-      revoked: [expect.objectContaining({ id: expect.any(String) }), expect.objectContaining({ id: expect.any(String) })],
+      revoked: [
+        expect.objectContaining({ id: expect.any(String) }),
+        expect.objectContaining({ id: expect.any(String) }),
+      ],
     });
     expect(await showModule(partner.partnerId, laptop)).toBe(401);
     expect(await showModule(partner.partnerId, tablet)).toBe(401);
@@ -120,11 +127,11 @@ describe('session revoke --partner ID --profile PROFILE_ID', () => {
     const partner = await stack.createPartner();
     const other = await stack.createPartner();
     const theirs = await provisionProfile(stack.deps, other.partnerId as PartnerId);
-    await expect(revokeSessions(stack.deps, { partner: partner.partnerId, profile: theirs.profile.id })).rejects.toBeInstanceOf(
-      Forbidden,
-    );
-    await expect(revokeSessions(stack.deps, { partner: randomUUID(), profile: theirs.profile.id })).rejects.toBeInstanceOf(
-      NotFound,
-    );
+    await expect(
+      revokeSessions(stack.deps, { partner: partner.partnerId, profile: theirs.profile.id }),
+    ).rejects.toBeInstanceOf(Forbidden);
+    await expect(
+      revokeSessions(stack.deps, { partner: randomUUID(), profile: theirs.profile.id }),
+    ).rejects.toBeInstanceOf(NotFound);
   });
 });

@@ -21,7 +21,15 @@ describe('concurrent setups (truly concurrent HTTP requests)', () => {
     const { partnerId, apiKey } = await stack.createPartner();
     const responses = await Promise.all(
       Array.from({ length: CALLERS }, (_, i) =>
-        stack.post(SETUP, aSetupRequest().forOrg('rush').forUser(`u-${i}`).withLocations(aLocation('main', { isDefault: true })).build(), bearer(apiKey)),
+        stack.post(
+          SETUP,
+          aSetupRequest()
+            .forOrg('rush')
+            .forUser(`u-${i}`)
+            .withLocations(aLocation('main', { isDefault: true }))
+            .build(),
+          bearer(apiKey),
+        ),
       ),
     );
 
@@ -51,7 +59,10 @@ describe('concurrent setups (truly concurrent HTTP requests)', () => {
     expect(winners).toHaveLength(1);
     expect(losers).toHaveLength(CALLERS - 1);
     for (const loser of losers) {
-      expect(loser.body).toMatchObject({ code: 'USER_ALREADY_EXISTS', data: { profileId: winners[0]?.body.data.profile.id, email: body.user.email } });
+      expect(loser.body).toMatchObject({
+        code: 'USER_ALREADY_EXISTS',
+        data: { profileId: winners[0]?.body.data.profile.id, email: body.user.email },
+      });
     }
     expect((await itemsOf(partnerId, 'twice')).filter((i) => i.entity === 'profile')).toHaveLength(1);
     expect(await stripeCustomersFor(partnerId, 'twice')).toHaveLength(1);
@@ -62,7 +73,11 @@ describe('concurrent setups (truly concurrent HTTP requests)', () => {
     await stack.post(SETUP, aSetupRequest().forOrg('grow').forUser('founder').build(), bearer(apiKey));
     const responses = await Promise.all(
       Array.from({ length: CALLERS }, (_, i) =>
-        stack.post(SETUP, aSetupRequest().forOrg('grow').forUser(`u-${i}`).withLocations(aLocation('new-site')).build(), bearer(apiKey)),
+        stack.post(
+          SETUP,
+          aSetupRequest().forOrg('grow').forUser(`u-${i}`).withLocations(aLocation('new-site')).build(),
+          bearer(apiKey),
+        ),
       ),
     );
 
@@ -78,7 +93,11 @@ describe('concurrent setups (truly concurrent HTTP requests)', () => {
       Array.from({ length: CALLERS }, (_, i) =>
         stack.post(
           SETUP,
-          aSetupRequest().forOrg('defaults').forUser(`u-${i}`).withLocations(aLocation(`site-${i}`, { isDefault: true })).build(),
+          aSetupRequest()
+            .forOrg('defaults')
+            .forUser(`u-${i}`)
+            .withLocations(aLocation(`site-${i}`, { isDefault: true }))
+            .build(),
           bearer(apiKey),
         ),
       ),
@@ -90,13 +109,17 @@ describe('concurrent setups (truly concurrent HTTP requests)', () => {
     expect(stored?.locations.filter((l) => l.isDefault)).toHaveLength(1);
   });
 
-  it('leaves the Stripe customer with the stored organization\'s details when racing first setups disagree on them', async () => {
+  it("leaves the Stripe customer with the stored organization's details when racing first setups disagree on them", async () => {
     const { partnerId, apiKey } = await stack.createPartner();
     const responses = await Promise.all(
       Array.from({ length: CALLERS }, (_, i) =>
         stack.post(
           SETUP,
-          aSetupRequest().forOrg('disagree', `Name ${i}`).forUser(`u-${i}`).with({ organizationEmail: `ap${i}@acme.example.com` }).build(),
+          aSetupRequest()
+            .forOrg('disagree', `Name ${i}`)
+            .forUser(`u-${i}`)
+            .with({ organizationEmail: `ap${i}@acme.example.com` })
+            .build(),
           bearer(apiKey),
         ),
       ),
@@ -112,7 +135,9 @@ describe('concurrent setups (truly concurrent HTTP requests)', () => {
   it('keeps partners apart when they set up the same internalOrgId at the same moment', async () => {
     const partners = await Promise.all([stack.createPartner(), stack.createPartner(), stack.createPartner()]);
     const responses = await Promise.all(
-      partners.map(({ apiKey }) => stack.post(SETUP, aSetupRequest().forOrg('common').forUser('common-user').build(), bearer(apiKey))),
+      partners.map(({ apiKey }) =>
+        stack.post(SETUP, aSetupRequest().forOrg('common').forUser('common-user').build(), bearer(apiKey)),
+      ),
     );
 
     expect(responses.map((r) => [r.status, r.body.data.isNewOrganization])).toEqual(Array(3).fill([200, true]));

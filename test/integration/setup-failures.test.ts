@@ -25,7 +25,9 @@ afterEach(() => payments.reset());
 /** Everything stored for this partner's organization, in both tables setup writes. */
 async function storedFor(partnerId: string, internalOrgId: string) {
   const organizations = (await scanTable(stack, 'organizations')).filter(
-    (item) => item.pk === `ORG#${partnerId}#${internalOrgId}` || (item.partnerId === partnerId && item.internalOrgId === internalOrgId),
+    (item) =>
+      item.pk === `ORG#${partnerId}#${internalOrgId}` ||
+      (item.partnerId === partnerId && item.internalOrgId === internalOrgId),
   );
   const users = (await scanTable(stack, 'identityUsers')).filter((user) => user.partnerId === partnerId);
   return { organizations, users };
@@ -44,7 +46,10 @@ describe('failures during setup (contract: 500 SETUP_ERROR, retry with backoff)'
     expect(failed.text).not.toMatch(/stripe|ECONNREFUSED/i);
     expect(await storedFor(partnerId, 'stripe-down')).toEqual({ organizations: [], users: [] });
     expect(await stripeCustomersFor(partnerId, 'stripe-down')).toEqual([]);
-    expect(stack.logs.find((l) => l.requestId === failed.headers.get('request-id'))).toMatchObject({ level: 'error', status: 500 });
+    expect(stack.logs.find((l) => l.requestId === failed.headers.get('request-id'))).toMatchObject({
+      level: 'error',
+      status: 500,
+    });
 
     const retried = await stack.post(SETUP, body, bearer(apiKey));
     expect(retried.status).toBe(200);
@@ -69,7 +74,10 @@ describe('failures during setup (contract: 500 SETUP_ERROR, retry with backoff)'
 
   it('answers 500 and leaves no organization, profile, user or location behind when the DynamoDB transaction fails; the retry keeps the one customer', async () => {
     const { partnerId, apiKey } = await stack.createPartner();
-    const body = aSetupRequest().forOrg('dynamo-down').withLocations(aLocation('l-1', { isDefault: true }), aLocation('l-2')).build();
+    const body = aSetupRequest()
+      .forOrg('dynamo-down')
+      .withLocations(aLocation('l-1', { isDefault: true }), aLocation('l-2'))
+      .build();
     dynamo.failNextTransactions();
 
     const failed = await stack.post(SETUP, body, bearer(apiKey));
@@ -131,7 +139,10 @@ describe('failures during setup (contract: 500 SETUP_ERROR, retry with backoff)'
     expect(res.status).toBe(500);
     expect(res.body).toEqual(SETUP_ERROR);
     expect(await storedFor(partnerId, 'hopeless')).toEqual({ organizations: [], users: [] });
-    expect(stack.logs.find((l) => l.requestId === res.headers.get('request-id'))).toMatchObject({ level: 'error', failure: 'SetupContention' });
+    expect(stack.logs.find((l) => l.requestId === res.headers.get('request-id'))).toMatchObject({
+      level: 'error',
+      failure: 'SetupContention',
+    });
   });
 
   it('does not call Stripe at all for an existing organization', async () => {

@@ -19,7 +19,10 @@ afterEach(() => payments.reset());
 async function partnerWithKeyedSetup() {
   const { partnerId, apiKey } = await stack.createPartner();
   const setup = (body: unknown, key?: string) =>
-    stack.post(SETUP, body, { Authorization: `Bearer ${apiKey}`, ...(key === undefined ? {} : { 'Idempotency-Key': key }) });
+    stack.post(SETUP, body, {
+      Authorization: `Bearer ${apiKey}`,
+      ...(key === undefined ? {} : { 'Idempotency-Key': key }),
+    });
   return { partnerId, setup };
 }
 
@@ -75,7 +78,12 @@ describe('Idempotency-Key (beyond the contract, as Stripe does it)', () => {
     await setup(aSetupRequest().build(), 'reused');
     const res = await setup(aSetupRequest().build(), 'reused');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Validation Error', message: expect.any(String), code: 'IDEMPOTENCY_KEY_REUSED', details: [] });
+    expect(res.body).toEqual({
+      error: 'Validation Error',
+      message: expect.any(String),
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      details: [],
+    });
   });
 
   it('answers 409 IDEMPOTENCY_KEY_IN_USE while the first request with the key is still running, then replays it', async () => {
@@ -87,7 +95,12 @@ describe('Idempotency-Key (beyond the contract, as Stripe does it)', () => {
 
     const second = await setup(body, 'slow');
     expect(second.status).toBe(409);
-    expect(second.body).toEqual({ error: 'Conflict', message: expect.any(String), code: 'IDEMPOTENCY_KEY_IN_USE', details: [] });
+    expect(second.body).toEqual({
+      error: 'Conflict',
+      message: expect.any(String),
+      code: 'IDEMPOTENCY_KEY_IN_USE',
+      details: [],
+    });
 
     hold.release();
     expect((await first).status).toBe(200);
@@ -151,7 +164,13 @@ describe('Idempotency-Key (beyond the contract, as Stripe does it)', () => {
       error: 'Validation Error',
       message: expect.any(String),
       code: 'VALIDATION_ERROR',
-      details: [{ code: 'TOO_LONG', message: 'Idempotency-Key header must be at most 255 characters', path: ['headers', 'Idempotency-Key'] }],
+      details: [
+        {
+          code: 'TOO_LONG',
+          message: 'Idempotency-Key header must be at most 255 characters',
+          path: ['headers', 'Idempotency-Key'],
+        },
+      ],
     });
     expect((await setup(aSetupRequest().build(), 'tab\there')).body.details[0].code).toBe('INVALID_FORMAT');
   });

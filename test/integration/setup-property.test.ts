@@ -20,7 +20,12 @@ const text = fc.oneof(
   fc.constantFrom('', '   ', 'x'.repeat(257), 'ada@acme.example.com', '__proto__', 'constructor', 'lone \ud800'),
 );
 /** Mostly the right type, sometimes any JSON, sometimes absent. */
-const field = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary }, { weight: 1, arbitrary: anyJson }, { weight: 1, arbitrary: fc.constant(undefined) });
+const field = <T>(arbitrary: fc.Arbitrary<T>) =>
+  fc.oneof(
+    { weight: 4, arbitrary },
+    { weight: 1, arbitrary: anyJson },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  );
 
 const address = fc.record({
   line1: field(text),
@@ -46,7 +51,9 @@ const contractShaped = fc.record({
   internalOrgId: field(fc.oneof(text, fc.constantFrom('org-a', 'org-b'))),
   organizationName: field(text),
   internalUserId: field(fc.oneof(text, fc.constantFrom('u-1', 'u-2'))),
-  user: field(fc.record({ firstName: field(text), lastName: field(text), email: field(text), phoneNumber: field(text) })),
+  user: field(
+    fc.record({ firstName: field(text), lastName: field(text), email: field(text), phoneNumber: field(text) }),
+  ),
   userAddress: field(address),
   shippingLocations: field(fc.array(location, { maxLength: 3 })),
   billingAddress: field(address),
@@ -66,7 +73,14 @@ const content = fc
   .oneof(
     { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }) },
     // Characters that trouble encoders and stores, far likelier than among all graphemes.
-    { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('a', ' ', 'é', '😀', '"', '\\', '#', 'ß', '中', '\u2028'), minLength: 1, maxLength: 12 }) },
+    {
+      weight: 1,
+      arbitrary: fc.string({
+        unit: fc.constantFrom('a', ' ', 'é', '😀', '"', '\\', '#', 'ß', '中', '\u2028'),
+        minLength: 1,
+        maxLength: 12,
+      }),
+    },
   )
   .filter((value) => value.trim() !== '' && !REFUSED_CHARACTER.test(value));
 const validAddress = fc.record({
@@ -79,10 +93,21 @@ const validShaped = fc.record({
   internalOrgId: content,
   organizationName: content,
   internalUserId: content,
-  user: fc.record({ firstName: content, lastName: content, email: fc.constantFrom('ada@acme.example.com', 'x.y+z@b.co'), phoneNumber: content }),
+  user: fc.record({
+    firstName: content,
+    lastName: content,
+    email: fc.constantFrom('ada@acme.example.com', 'x.y+z@b.co'),
+    phoneNumber: content,
+  }),
   userAddress: validAddress,
   shippingLocations: fc.uniqueArray(
-    fc.record({ internalShippingLocationId: content, name: content, nickname: content, address: validAddress, deliveryInstructions: content }),
+    fc.record({
+      internalShippingLocationId: content,
+      name: content,
+      nickname: content,
+      address: validAddress,
+      deliveryInstructions: content,
+    }),
     { maxLength: 3, selector: (l) => l.internalShippingLocationId.trim() },
   ),
   billingAddress: validAddress,
@@ -110,11 +135,17 @@ async function expectNever500(body: unknown): Promise<number> {
 
 describe('setup never answers 500 for anything a partner can send (property, over HTTP)', () => {
   it('holds for arbitrary JSON objects', async () => {
-    await fc.assert(fc.asyncProperty(anyObject, async (body) => void (await expectNever500(body))), { numRuns: 20 });
+    await fc.assert(
+      fc.asyncProperty(anyObject, async (body) => void (await expectNever500(body))),
+      { numRuns: 20 },
+    );
   });
 
   it('holds for contract-shaped bodies with arbitrary values', async () => {
-    await fc.assert(fc.asyncProperty(contractShaped, async (body) => void (await expectNever500(body))), { numRuns: 20 });
+    await fc.assert(
+      fc.asyncProperty(contractShaped, async (body) => void (await expectNever500(body))),
+      { numRuns: 20 },
+    );
   });
 
   it('holds for well-typed bodies with arbitrary Unicode content, which reach Stripe and DynamoDB', async () => {

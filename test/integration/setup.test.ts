@@ -19,7 +19,11 @@ afterAll(() => stack.close());
 
 async function newPartner() {
   const partner = await stack.createPartner();
-  return { ...partner, setup: (body: unknown, headers: Record<string, string> = {}) => stack.post(SETUP, body, { ...bearer(partner.apiKey), ...headers }) };
+  return {
+    ...partner,
+    setup: (body: unknown, headers: Record<string, string> = {}) =>
+      stack.post(SETUP, body, { ...bearer(partner.apiKey), ...headers }),
+  };
 }
 
 describe('setup of a new organization (contract: setup behaviour 1)', () => {
@@ -27,7 +31,12 @@ describe('setup of a new organization (contract: setup behaviour 1)', () => {
     const partner = await newPartner();
     const body = aSetupRequest()
       .forOrg('acme-1', 'Acme Dental')
-      .forUser('u-1', { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@acme.example.com', phoneNumber: '+1 512 555 0100' })
+      .forUser('u-1', {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@acme.example.com',
+        phoneNumber: '+1 512 555 0100',
+      })
       .with({
         userAddress: anAddress({ line2: 'Apt 4' }),
         billingAddress: anAddress({ line1: '1 Billing Way', province: 'texas' }),
@@ -37,7 +46,14 @@ describe('setup of a new organization (contract: setup behaviour 1)', () => {
       .withLocations(
         aLocation('loc-2', {
           name: 'Warehouse',
-          address: anAddress({ line1: '9 Dock Rd', line2: 'Bay 3', city: 'Brooklyn', province: 'ny', postalCode: '11201-1234', country: 'usa' }),
+          address: anAddress({
+            line1: '9 Dock Rd',
+            line2: 'Bay 3',
+            city: 'Brooklyn',
+            province: 'ny',
+            postalCode: '11201-1234',
+            country: 'usa',
+          }),
         }),
         aLocation('loc-1', {
           name: 'Main office',
@@ -55,7 +71,12 @@ describe('setup of a new organization (contract: setup behaviour 1)', () => {
     expect(res.body).toEqual({
       success: true,
       data: {
-        organization: { id: UUID, name: 'Acme Dental', internalOrgId: 'acme-1', paymentCustomerId: expect.stringMatching(/^cus_/) },
+        organization: {
+          id: UUID,
+          name: 'Acme Dental',
+          internalOrgId: 'acme-1',
+          paymentCustomerId: expect.stringMatching(/^cus_/),
+        },
         profile: {
           id: UUID,
           partner: partner.partnerId,
@@ -74,7 +95,13 @@ describe('setup of a new organization (contract: setup behaviour 1)', () => {
             name: 'Main office',
             nickname: 'HQ',
             internalShippingLocationId: 'loc-1',
-            address: { line1: '100 Congress Ave', city: 'Austin', province: 'Texas', postalCode: '78701', country: 'United States' },
+            address: {
+              line1: '100 Congress Ave',
+              city: 'Austin',
+              province: 'Texas',
+              postalCode: '78701',
+              country: 'United States',
+            },
             isDefault: true,
             isActive: true,
           },
@@ -121,7 +148,13 @@ describe('setup of a new organization (contract: setup behaviour 1)', () => {
         .with({
           organizationEmail: 'ap@bright.example.com',
           organizationPhone: '+1 303 555 0111',
-          billingAddress: anAddress({ line1: '1 Billing Way', line2: 'Suite 200', city: 'Denver', province: 'co', postalCode: '80202' }),
+          billingAddress: anAddress({
+            line1: '1 Billing Way',
+            line2: 'Suite 200',
+            city: 'Denver',
+            province: 'co',
+            postalCode: '80202',
+          }),
         })
         .build(),
     );
@@ -134,7 +167,14 @@ describe('setup of a new organization (contract: setup behaviour 1)', () => {
       name: 'Bright Smiles LLC',
       email: 'ap@bright.example.com',
       phone: '+1 303 555 0111',
-      address: { line1: '1 Billing Way', line2: 'Suite 200', city: 'Denver', state: 'Colorado', postal_code: '80202', country: 'US' },
+      address: {
+        line1: '1 Billing Way',
+        line2: 'Suite 200',
+        city: 'Denver',
+        state: 'Colorado',
+        postal_code: '80202',
+        country: 'US',
+      },
       metadata: { partnerId: partner.partnerId, environment: 'sandbox', internalOrgId: 'stripe-org' },
     });
   });
@@ -148,7 +188,12 @@ describe('setup of a new organization (contract: setup behaviour 1)', () => {
         organizationEmail: 'ap@acme.example.com',
         organizationPhone: '555-0199',
       })
-      .withLocations(aLocation('dock', { contact: { name: 'Sam', phone: '555-0101', email: 'sam@acme.example.com' }, deliveryInstructions: 'Ring twice' }))
+      .withLocations(
+        aLocation('dock', {
+          contact: { name: 'Sam', phone: '555-0101', email: 'sam@acme.example.com' },
+          deliveryInstructions: 'Ring twice',
+        }),
+      )
       .build();
     const res = await partner.setup(body);
     expect(res.status).toBe(200);
@@ -157,17 +202,36 @@ describe('setup of a new organization (contract: setup behaviour 1)', () => {
     expect(stored?.organization).toMatchObject({
       email: 'ap@acme.example.com',
       phone: '555-0199',
-      billingAddress: { line1: '1 Billing Way', city: 'Austin', province: 'Texas', postalCode: '78701', country: 'United States' },
+      billingAddress: {
+        line1: '1 Billing Way',
+        city: 'Austin',
+        province: 'Texas',
+        postalCode: '78701',
+        country: 'United States',
+      },
     });
     expect(stored?.profiles).toHaveLength(1);
-    expect(stored?.profiles[0]?.address).toEqual({ line1: '5 Home St', city: 'Seattle', province: 'Washington', postalCode: '98101', country: 'United States' });
+    expect(stored?.profiles[0]?.address).toEqual({
+      line1: '5 Home St',
+      city: 'Seattle',
+      province: 'Washington',
+      postalCode: '98101',
+      country: 'United States',
+    });
     expect(stored?.locations[0]).toMatchObject({
       contact: { name: 'Sam', phone: '555-0101', email: 'sam@acme.example.com' },
       deliveryInstructions: 'Ring twice',
     });
     const user = await stack.deps.identity.getUser(res.body.data.profile.user);
-    expect(user).toMatchObject({ profileId: res.body.data.profile.id, partnerId: partner.partnerId, status: 'active', email: body.user.email });
-    expect(await stack.deps.organizations.getProfile(res.body.data.profile.id)).toMatchObject({ userId: res.body.data.profile.user });
+    expect(user).toMatchObject({
+      profileId: res.body.data.profile.id,
+      partnerId: partner.partnerId,
+      status: 'active',
+      email: body.user.email,
+    });
+    expect(await stack.deps.organizations.getProfile(res.body.data.profile.id)).toMatchObject({
+      userId: res.body.data.profile.user,
+    });
   });
 
   it('normalizes provinces given as abbreviations or in any case to full state names (behaviour 4)', async () => {
@@ -181,19 +245,30 @@ describe('setup of a new organization (contract: setup behaviour 1)', () => {
         )
         .build(),
     );
-    expect(res.body.data.shippingLocations.map((l: any) => l.address.province)).toEqual(['California', 'New York', 'District of Columbia']);
+    expect(res.body.data.shippingLocations.map((l: any) => l.address.province)).toEqual([
+      'California',
+      'New York',
+      'District of Columbia',
+    ]);
   });
 });
 
 describe('setup of an existing organization (contract: setup behaviours 2 and 5)', () => {
-  it('adds a profile, lists all of the organization\'s locations and keeps the one payment customer', async () => {
+  it("adds a profile, lists all of the organization's locations and keeps the one payment customer", async () => {
     const partner = await newPartner();
     const first = await partner.setup(
-      aSetupRequest().forOrg('clinic').forUser('u-1').withLocations(aLocation('front', { isDefault: true }), aLocation('back')).build(),
+      aSetupRequest()
+        .forOrg('clinic')
+        .forUser('u-1')
+        .withLocations(aLocation('front', { isDefault: true }), aLocation('back'))
+        .build(),
     );
     stack.clock.advance(1000);
     const second = await partner.setup(
-      aSetupRequest().forOrg('clinic').forUser('u-2', { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.example.com' }).build(),
+      aSetupRequest()
+        .forOrg('clinic')
+        .forUser('u-2', { firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.example.com' })
+        .build(),
     );
 
     expect(second.status).toBe(200);
@@ -214,19 +289,30 @@ describe('setup of an existing organization (contract: setup behaviours 2 and 5)
 
   it('adds locations whose internalShippingLocationId is new and leaves known ones unchanged', async () => {
     const partner = await newPartner();
-    await partner.setup(aSetupRequest().forOrg('chain').forUser('u-1').withLocations(aLocation('store-1', { name: 'Original name' })).build());
+    await partner.setup(
+      aSetupRequest()
+        .forOrg('chain')
+        .forUser('u-1')
+        .withLocations(aLocation('store-1', { name: 'Original name' }))
+        .build(),
+    );
     stack.clock.advance(1000);
     const res = await partner.setup(
       aSetupRequest()
         .forOrg('chain', 'Renamed Chain')
         .forUser('u-2')
-        .withLocations(aLocation('store-1', { name: 'Changed name', address: anAddress({ province: 'ca' }) }), aLocation('store-2'))
+        .withLocations(
+          aLocation('store-1', { name: 'Changed name', address: anAddress({ province: 'ca' }) }),
+          aLocation('store-2'),
+        )
         .build(),
     );
 
     expect(res.status).toBe(200);
     expect(res.body.data.organization.name).toBe('Acme Dental');
-    expect(res.body.data.shippingLocations.map((l: any) => [l.internalShippingLocationId, l.name, l.address.province])).toEqual([
+    expect(
+      res.body.data.shippingLocations.map((l: any) => [l.internalShippingLocationId, l.name, l.address.province]),
+    ).toEqual([
       ['store-1', 'Original name', 'Texas'],
       ['store-2', 'Location store-2', 'Texas'],
     ]);
@@ -236,8 +322,20 @@ describe('setup of an existing organization (contract: setup behaviours 2 and 5)
 
   it('keeps the existing default when a later setup asks for a new default location', async () => {
     const partner = await newPartner();
-    await partner.setup(aSetupRequest().forOrg('dflt').forUser('u-1').withLocations(aLocation('a', { isDefault: true })).build());
-    const res = await partner.setup(aSetupRequest().forOrg('dflt').forUser('u-2').withLocations(aLocation('b', { isDefault: true })).build());
+    await partner.setup(
+      aSetupRequest()
+        .forOrg('dflt')
+        .forUser('u-1')
+        .withLocations(aLocation('a', { isDefault: true }))
+        .build(),
+    );
+    const res = await partner.setup(
+      aSetupRequest()
+        .forOrg('dflt')
+        .forUser('u-2')
+        .withLocations(aLocation('b', { isDefault: true }))
+        .build(),
+    );
 
     expect(res.status).toBe(200);
     expect(res.body.data.shippingLocations.map((l: any) => [l.internalShippingLocationId, l.isDefault])).toEqual([
@@ -249,7 +347,13 @@ describe('setup of an existing organization (contract: setup behaviours 2 and 5)
   it('makes a requested default the default when the organization has none yet', async () => {
     const partner = await newPartner();
     await partner.setup(aSetupRequest().forOrg('nodflt').forUser('u-1').withLocations(aLocation('a')).build());
-    const res = await partner.setup(aSetupRequest().forOrg('nodflt').forUser('u-2').withLocations(aLocation('b', { isDefault: true })).build());
+    const res = await partner.setup(
+      aSetupRequest()
+        .forOrg('nodflt')
+        .forUser('u-2')
+        .withLocations(aLocation('b', { isDefault: true }))
+        .build(),
+    );
     expect(res.body.data.shippingLocations.map((l: any) => [l.internalShippingLocationId, l.isDefault])).toEqual([
       ['a', false],
       ['b', true],
@@ -268,11 +372,17 @@ describe('setup of an existing organization (contract: setup behaviours 2 and 5)
 describe('a repeated user (contract: setup behaviour 3)', () => {
   it('answers 409 USER_ALREADY_EXISTS with the existing profile id and email, and stores nothing', async () => {
     const partner = await newPartner();
-    const first = await partner.setup(aSetupRequest().forOrg('dup').forUser('u-1', { email: 'first@acme.example.com' }).build());
+    const first = await partner.setup(
+      aSetupRequest().forOrg('dup').forUser('u-1', { email: 'first@acme.example.com' }).build(),
+    );
     const before = await stack.deps.organizations.getOrganization(partner.partnerId, 'dup');
 
     const res = await partner.setup(
-      aSetupRequest().forOrg('dup').forUser('u-1', { email: 'second@acme.example.com' }).withLocations(aLocation('new-loc')).build(),
+      aSetupRequest()
+        .forOrg('dup')
+        .forUser('u-1', { email: 'second@acme.example.com' })
+        .withLocations(aLocation('new-loc'))
+        .build(),
     );
 
     expect(res.status).toBe(409);
@@ -320,12 +430,20 @@ describe('setup error table (contract: Errors, setup endpoint)', () => {
   it('answers 400 INVALID_TEXT for text holding an unpaired surrogate, before Stripe or DynamoDB see it', async () => {
     const partner = await newPartner();
     const res = await partner.setup(
-      aSetupRequest().forOrg('surrogate-org').with({ organizationName: 'Acme \ud800' }).withLocations(aLocation('l-\udc00', { name: 'Dock' })).build(),
+      aSetupRequest()
+        .forOrg('surrogate-org')
+        .with({ organizationName: 'Acme \ud800' })
+        .withLocations(aLocation('l-\udc00', { name: 'Dock' }))
+        .build(),
     );
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([
       { code: 'INVALID_TEXT', message: expect.stringContaining('organizationName'), path: ['organizationName'] },
-      { code: 'INVALID_TEXT', message: expect.any(String), path: ['shippingLocations', '0', 'internalShippingLocationId'] },
+      {
+        code: 'INVALID_TEXT',
+        message: expect.any(String),
+        path: ['shippingLocations', '0', 'internalShippingLocationId'],
+      },
     ]);
     expect(await stripeCustomersFor(partner.partnerId, 'surrogate-org')).toEqual([]);
   });
@@ -356,8 +474,12 @@ describe('partner isolation', () => {
   it('gives two partners using the same internalOrgId and internalUserId separate organizations, customers and locations', async () => {
     const one = await newPartner();
     const two = await newPartner();
-    const a = await one.setup(aSetupRequest().forOrg('same-org').forUser('same-user').withLocations(aLocation('one-loc')).build());
-    const b = await two.setup(aSetupRequest().forOrg('same-org').forUser('same-user').withLocations(aLocation('two-loc')).build());
+    const a = await one.setup(
+      aSetupRequest().forOrg('same-org').forUser('same-user').withLocations(aLocation('one-loc')).build(),
+    );
+    const b = await two.setup(
+      aSetupRequest().forOrg('same-org').forUser('same-user').withLocations(aLocation('two-loc')).build(),
+    );
 
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.body.data.isNewOrganization).toBe(true);

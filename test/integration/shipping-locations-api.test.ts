@@ -24,19 +24,31 @@ const bearer = (apiKey = partner.apiKey) => ({ Authorization: `Bearer ${apiKey}`
 
 /** An organization set up with `loc-1` as its default. */
 async function anOrganization() {
-  const body = aSetupRequest().withLocations(aLocation('loc-1', { isDefault: true })).build();
+  const body = aSetupRequest()
+    .withLocations(aLocation('loc-1', { isDefault: true }))
+    .build();
   expect((await stack.post('/v1/organizations/setup', body, bearer())).status).toBe(200);
   const base = `/v1/organizations/${body.internalOrgId}/shipping-locations`;
   return { body, base, at: (id: string) => `${base}/${id}` };
 }
 
-const locationsOf = async (internalOrgId: string) => (await stack.deps.organizations.getOrganization(partner.partnerId, internalOrgId))!.locations;
-const defaults = async (internalOrgId: string) => (await locationsOf(internalOrgId)).filter((l) => l.isDefault).map((l) => l.internalShippingLocationId);
+const locationsOf = async (internalOrgId: string) =>
+  (await stack.deps.organizations.getOrganization(partner.partnerId, internalOrgId))!.locations;
+const defaults = async (internalOrgId: string) =>
+  (await locationsOf(internalOrgId)).filter((l) => l.isDefault).map((l) => l.internalShippingLocationId);
 
 describe('POST a shipping location', () => {
   it('answers 201 with the location, normalized as setup does, and stores its input-only fields', async () => {
     const { body, base } = await anOrganization();
-    const res = await stack.post(base, aLocation('loc-2', { name: ' Warehouse ', address: anAddress({ province: 'ca', postalCode: '90001' }), deliveryInstructions: 'Dock 4' }), bearer());
+    const res = await stack.post(
+      base,
+      aLocation('loc-2', {
+        name: ' Warehouse ',
+        address: anAddress({ province: 'ca', postalCode: '90001' }),
+        deliveryInstructions: 'Dock 4',
+      }),
+      bearer(),
+    );
     expect(res.status, res.text).toBe(201);
     expect(res.body.data.shippingLocation).toMatchObject({
       name: 'Warehouse',
@@ -45,12 +57,17 @@ describe('POST a shipping location', () => {
       isDefault: false,
       isActive: true,
     });
-    expect((await locationsOf(body.internalOrgId)).find((l) => l.internalShippingLocationId === 'loc-2')?.deliveryInstructions).toBe('Dock 4');
+    expect(
+      (await locationsOf(body.internalOrgId)).find((l) => l.internalShippingLocationId === 'loc-2')
+        ?.deliveryInstructions,
+    ).toBe('Dock 4');
   });
 
   it('makes a new default location the only default', async () => {
     const { body, base } = await anOrganization();
-    expect((await stack.post(base, aLocation('loc-2', { isDefault: true }), bearer())).body.data.shippingLocation.isDefault).toBe(true);
+    expect(
+      (await stack.post(base, aLocation('loc-2', { isDefault: true }), bearer())).body.data.shippingLocation.isDefault,
+    ).toBe(true);
     expect(await defaults(body.internalOrgId)).toEqual(['loc-2']);
   });
 
@@ -58,7 +75,11 @@ describe('POST a shipping location', () => {
     const { base } = await anOrganization();
     const taken = await stack.post(base, aLocation('loc-1'), bearer());
     expect([taken.status, taken.body.code]).toEqual([409, 'SHIPPING_LOCATION_ALREADY_EXISTS']);
-    const bad = await stack.post(base, { internalShippingLocationId: 'loc-3', address: anAddress({ postalCode: 'ABC' }) }, bearer());
+    const bad = await stack.post(
+      base,
+      { internalShippingLocationId: 'loc-3', address: anAddress({ postalCode: 'ABC' }) },
+      bearer(),
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.details.map((d: { code: string; path: string[] }) => `${d.path.join('.')}:${d.code}`)).toEqual([
       'name:REQUIRED',
@@ -68,13 +89,22 @@ describe('POST a shipping location', () => {
 
   it(`refuses a location beyond ${MAX_LOCATIONS_PER_ORGANIZATION} per organization`, async () => {
     const locations = Array.from({ length: 50 }, (_, i) => aLocation(`bulk-${i}`));
-    const body = aSetupRequest().withLocations(...locations).build();
+    const body = aSetupRequest()
+      .withLocations(...locations)
+      .build();
     expect((await stack.post('/v1/organizations/setup', body, bearer())).status).toBe(200);
     for (let batch = 1; batch < 4; batch += 1) {
-      const more = aSetupRequest().forOrg(body.internalOrgId).withLocations(...Array.from({ length: 50 }, (_, i) => aLocation(`bulk-${batch}-${i}`))).build();
+      const more = aSetupRequest()
+        .forOrg(body.internalOrgId)
+        .withLocations(...Array.from({ length: 50 }, (_, i) => aLocation(`bulk-${batch}-${i}`)))
+        .build();
       expect((await stack.post('/v1/organizations/setup', more, bearer())).status).toBe(200);
     }
-    const res = await stack.post(`/v1/organizations/${body.internalOrgId}/shipping-locations`, aLocation('one-too-many'), bearer());
+    const res = await stack.post(
+      `/v1/organizations/${body.internalOrgId}/shipping-locations`,
+      aLocation('one-too-many'),
+      bearer(),
+    );
     expect([res.status, res.body.details[0].code]).toEqual([400, 'TOO_MANY_ITEMS']);
   });
 
@@ -82,7 +112,9 @@ describe('POST a shipping location', () => {
     const { base } = await anOrganization();
     const other = await stack.createPartner();
     expect((await stack.post(base, aLocation('loc-x'), bearer(other.apiKey))).body.code).toBe('ORGANIZATION_NOT_FOUND');
-    expect((await stack.post('/v1/organizations/nowhere/shipping-locations', aLocation('loc-x'), bearer())).status).toBe(404);
+    expect(
+      (await stack.post('/v1/organizations/nowhere/shipping-locations', aLocation('loc-x'), bearer())).status,
+    ).toBe(404);
   });
 });
 
@@ -90,11 +122,22 @@ describe('PATCH a shipping location', () => {
   it('changes only the fields given, and removes optional ones with null', async () => {
     const { body, base, at } = await anOrganization();
     await stack.post(base, aLocation('loc-2', { nickname: 'North', contact: { name: 'Dock' } }), bearer());
-    const res = await stack.patch(at('loc-2'), { name: 'Depot', nickname: null, contact: null, address: anAddress({ province: 'ny', postalCode: '10001' }) }, bearer());
+    const res = await stack.patch(
+      at('loc-2'),
+      { name: 'Depot', nickname: null, contact: null, address: anAddress({ province: 'ny', postalCode: '10001' }) },
+      bearer(),
+    );
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data.shippingLocation).toMatchObject({ name: 'Depot', address: { province: 'New York' }, isDefault: false, isActive: true });
+    expect(res.body.data.shippingLocation).toMatchObject({
+      name: 'Depot',
+      address: { province: 'New York' },
+      isDefault: false,
+      isActive: true,
+    });
     expect(res.body.data.shippingLocation.nickname).toBeUndefined();
-    expect((await locationsOf(body.internalOrgId)).find((l) => l.internalShippingLocationId === 'loc-2')?.contact).toBeUndefined();
+    expect(
+      (await locationsOf(body.internalOrgId)).find((l) => l.internalShippingLocationId === 'loc-2')?.contact,
+    ).toBeUndefined();
   });
 
   it('moves the default in one step, and can leave the organization without one', async () => {
@@ -112,7 +155,10 @@ describe('PATCH a shipping location', () => {
     const { body, base, at } = await anOrganization();
     await stack.post(base, aLocation('loc-2'), bearer());
     await stack.post(base, aLocation('loc-3'), bearer());
-    const results = await Promise.all([stack.patch(at('loc-2'), { isDefault: true }, bearer()), stack.patch(at('loc-3'), { isDefault: true }, bearer())]);
+    const results = await Promise.all([
+      stack.patch(at('loc-2'), { isDefault: true }, bearer()),
+      stack.patch(at('loc-3'), { isDefault: true }, bearer()),
+    ]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     expect(await defaults(body.internalOrgId)).toHaveLength(1);
   });
@@ -122,7 +168,9 @@ describe('PATCH a shipping location', () => {
     const unknown = await stack.patch(at('loc-9'), { isActive: false }, bearer());
     expect([unknown.status, unknown.body.code]).toEqual([404, 'SHIPPING_LOCATION_NOT_FOUND']);
     const other = await stack.createPartner();
-    expect((await stack.patch(at('loc-1'), { isActive: false }, bearer(other.apiKey))).body.code).toBe('ORGANIZATION_NOT_FOUND');
+    expect((await stack.patch(at('loc-1'), { isActive: false }, bearer(other.apiKey))).body.code).toBe(
+      'ORGANIZATION_NOT_FOUND',
+    );
     const empty = await stack.patch(at('loc-1'), { nickname: ' ' }, bearer());
     expect([empty.status, empty.body.details[0].code]).toEqual([400, 'NO_CHANGES']);
   });
@@ -131,22 +179,42 @@ describe('PATCH a shipping location', () => {
     const { body, base, at } = await anOrganization();
     await stack.post(base, aLocation('loc-2', { name: 'Annex Depot' }), bearer());
     const order = (location: string) =>
-      stack.post('/v1/sandbox/orders', { internal_user_id: body.internalUserId, internal_org_id: body.internalOrgId, internal_shipping_location_id: location, items: [{ product_id: PRODUCT_ID, quantity: 1 }] }, bearer());
+      stack.post(
+        '/v1/sandbox/orders',
+        {
+          internal_user_id: body.internalUserId,
+          internal_org_id: body.internalOrgId,
+          internal_shipping_location_id: location,
+          items: [{ product_id: PRODUCT_ID, quantity: 1 }],
+        },
+        bearer(),
+      );
     const placed = await order('loc-2');
     expect(placed.status, placed.text).toBe(201);
 
-    expect((await stack.patch(at('loc-2'), { isActive: false, address: anAddress({ line1: '2 Moved St' }) }, bearer())).body.data.shippingLocation.isActive).toBe(false);
+    expect(
+      (await stack.patch(at('loc-2'), { isActive: false, address: anAddress({ line1: '2 Moved St' }) }, bearer())).body
+        .data.shippingLocation.isActive,
+    ).toBe(false);
     const refused = await order('loc-2');
     expect([refused.status, refused.body.code]).toEqual([400, 'SHIPPING_LOCATION_UNAVAILABLE']);
     const kept = await stack.get(`/v1/orders/${placed.body.order.id}`, bearer());
     expect(kept.body.shipping_address.line1).toBe('100 Congress Ave');
 
-    const profile = (await stack.deps.organizations.getProfileInOrganization(partner.partnerId, body.internalOrgId, body.internalUserId))!;
+    const profile = (await stack.deps.organizations.getProfileInOrganization(
+      partner.partnerId,
+      body.internalOrgId,
+      body.internalUserId,
+    ))!;
     await stack.deps.cartService.add(profile.id, PRODUCT_ID);
-    const link = (await stack.post('/v1/partner/handshake', { profile_id: profile.id }, { 'X-API-Key': partner.apiKey })).body.iframe_embed_url as string;
+    const link = (
+      await stack.post('/v1/partner/handshake', { profile_id: profile.id }, { 'X-API-Key': partner.apiKey })
+    ).body.iframe_embed_url as string;
     const redeemed = await fetch(link, { redirect: 'manual' });
     const cookie = redeemed.headers.getSetCookie()[0]!.split(';')[0]!;
-    const checkout = await fetch(`${stack.url}/embedded/${partner.partnerId}/checkout`, { headers: { Cookie: cookie } });
+    const checkout = await fetch(`${stack.url}/embedded/${partner.partnerId}/checkout`, {
+      headers: { Cookie: cookie },
+    });
     const page = await checkout.text();
     expect(checkout.status).toBe(200);
     expect(page).toContain('Location loc-1');

@@ -2,7 +2,10 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SecretsManagerSigningSecretStore, SIGNING_SECRET_CACHE_SECONDS } from '../../functions/adapters/secret-store';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { startSecretsManagerStandIn, type SecretsManagerStandIn } from '../../lib/local-runtime/secrets-manager-stand-in';
+import {
+  startSecretsManagerStandIn,
+  type SecretsManagerStandIn,
+} from '../../lib/local-runtime/secrets-manager-stand-in';
 import { ManualClock } from '../support/manual-clock';
 
 let standIn: SecretsManagerStandIn;
@@ -12,11 +15,18 @@ let client: SecretsManagerClient;
  * throttled or unreachable service would; `held` keeps the next answer from reaching the
  * store until released.
  */
-const reads: { sent: number; failNext: number; held?: { answered: () => void; release: Promise<void> } } = { sent: 0, failNext: 0 };
+const reads: { sent: number; failNext: number; held?: { answered: () => void; release: Promise<void> } } = {
+  sent: 0,
+  failNext: 0,
+};
 
 beforeAll(async () => {
   standIn = await startSecretsManagerStandIn({ port: 0 });
-  client = new SecretsManagerClient({ endpoint: standIn.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  client = new SecretsManagerClient({
+    endpoint: standIn.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   client.middlewareStack.add(
     (next, context) => async (args) => {
       if (context.commandName === 'GetSecretValueCommand') {
@@ -59,7 +69,7 @@ beforeEach(async () => {
 const tenAtOnce = () => Promise.all(Array.from({ length: 10 }, () => store.get(partnerId)));
 
 describe('the signing secret store', () => {
-  it('reads a partner\'s secret once for a batch of deliveries arriving together on a cold cache', async () => {
+  it("reads a partner's secret once for a batch of deliveries arriving together on a cold cache", async () => {
     const secrets = await tenAtOnce();
     expect(secrets.map((s) => s?.current)).toEqual(Array(10).fill('whsec_first'));
     expect(reads.sent).toBe(1);
@@ -78,7 +88,9 @@ describe('the signing secret store', () => {
   it('does not keep a failed read: the deliveries waiting on it fail, and the next one reads again', async () => {
     reads.failNext = 1;
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => store.get(partnerId)));
-    expect(outcomes.every((o) => o.status === 'rejected' && (o.reason as Error).name === 'ThrottlingException')).toBe(true);
+    expect(outcomes.every((o) => o.status === 'rejected' && (o.reason as Error).name === 'ThrottlingException')).toBe(
+      true,
+    );
     expect(reads.sent).toBe(1);
     expect((await store.get(partnerId))?.current).toBe('whsec_first');
     expect(reads.sent).toBe(2);

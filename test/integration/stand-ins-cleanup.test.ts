@@ -13,8 +13,11 @@ const standIns = await startStandIns();
 console.log(standIns.endpoints.dynamodb);
 throw new Error('crash before close()');`;
   return new Promise((done) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000 }, (_error, stdout) =>
-      done({ code: child.exitCode, stdout }),
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { timeout: 60_000 },
+      (_error, stdout) => done({ code: child.exitCode, stdout }),
     );
   });
 }

@@ -38,7 +38,11 @@ describe('Stripe client configuration', () => {
     const source = stripeClientSource({ STRIPE_SECRET_NAME: name, STRIPE_API_BASE: stripeApiBase }, client);
 
     const payments = new StripePayments(source);
-    const ids = await Promise.all([1, 2, 3].map(() => payments.ensureCustomer({ idempotencyKey: randomUUID(), owner: owner(), details: { name: 'Acme' } })));
+    const ids = await Promise.all(
+      [1, 2, 3].map(() =>
+        payments.ensureCustomer({ idempotencyKey: randomUUID(), owner: owner(), details: { name: 'Acme' } }),
+      ),
+    );
     await source();
 
     expect(ids.every((id) => id.startsWith('cus_'))).toBe(true);
@@ -58,13 +62,18 @@ describe('Stripe client configuration', () => {
 
   it('refuses to build a client when neither a key nor a secret name is configured', async () => {
     const { client } = countingSecretsClient();
-    await expect(stripeClientSource({ STRIPE_SECRET_NAME: '' }, client)()).rejects.toThrow(/STRIPE_SECRET_KEY|STRIPE_SECRET_NAME/);
+    await expect(stripeClientSource({ STRIPE_SECRET_NAME: '' }, client)()).rejects.toThrow(
+      /STRIPE_SECRET_KEY|STRIPE_SECRET_NAME/,
+    );
   });
 });
 
 describe('StripePayments', () => {
   const payments = new StripePayments(
-    stripeClientSource({ STRIPE_SECRET_KEY: LOCAL_STRIPE_SECRET_KEY, STRIPE_API_BASE: stripeApiBase, STRIPE_SECRET_NAME: '' }, countingSecretsClient().client),
+    stripeClientSource(
+      { STRIPE_SECRET_KEY: LOCAL_STRIPE_SECRET_KEY, STRIPE_API_BASE: stripeApiBase, STRIPE_SECRET_NAME: '' },
+      countingSecretsClient().client,
+    ),
   );
 
   it('returns the same customer for the same key even when the details changed, and the latest details win', async () => {
@@ -85,11 +94,14 @@ describe('StripePayments', () => {
     expect([email || null, phone || null, address || null]).toEqual([null, null, null]);
   });
 
-  it('derives distinct keys per partner, environment and organization, within Stripe\'s 255 characters', () => {
+  it("derives distinct keys per partner, environment and organization, within Stripe's 255 characters", () => {
     const base = { partnerId: 'p' as PartnerId, stage: 'sandbox', internalOrgId: 'o'.repeat(256) };
-    const keys = [base, { ...base, stage: 'production' }, { ...base, partnerId: 'q' as PartnerId }, { ...base, internalOrgId: 'x' }].map(
-      paymentCustomerIdempotencyKey,
-    );
+    const keys = [
+      base,
+      { ...base, stage: 'production' },
+      { ...base, partnerId: 'q' as PartnerId },
+      { ...base, internalOrgId: 'x' },
+    ].map(paymentCustomerIdempotencyKey);
     expect(new Set(keys).size).toBe(4);
     expect(keys.every((key) => key.length <= 255)).toBe(true);
     expect(paymentCustomerIdempotencyKey(base)).toBe(paymentCustomerIdempotencyKey({ ...base }));

@@ -49,7 +49,13 @@ beforeEach(() => {
   void endpoints.put(endpoint);
   const secrets = new InMemorySigningSecrets();
   void secrets.put(partnerId, { current: 'whsec_unit-test-secret', retiring: [] });
-  const partner: Partner = { id: partnerId, name: 'Acme', alertEmail: 'ops@acme.example', allowedOrigins: [], createdAt: stack.clock.now().toISOString() };
+  const partner: Partner = {
+    id: partnerId,
+    name: 'Acme',
+    alertEmail: 'ops@acme.example',
+    allowedOrigins: [],
+    createdAt: stack.clock.now().toISOString(),
+  };
   dispatcher = new WebhookDispatcher({
     deliveries,
     batchReader: new DeliveryBatchReaderOverPorts(deliveries, endpoints),
@@ -92,8 +98,17 @@ describe('the failure alert on DynamoDB Local', () => {
   it('is sent once when two copies of the final message are handled at the same moment', async () => {
     const delivery = await aFailedDelivery();
     // Both claims wait until both are there, so both read "pending" before either writes.
-    const gate = holdUntilAll(stack.deps.aws.db, 2, ({ name, input }) => /^Update(Item)?Command$/.test(name) && String(input.ConditionExpression).includes('alertStatus = :pending') && JSON.stringify(input.Key).includes(delivery.deliveryId));
-    const outcomes = await Promise.allSettled([handle(finalMessage(delivery)), handle(finalMessage(delivery))]).finally(() => gate.remove());
+    const gate = holdUntilAll(
+      stack.deps.aws.db,
+      2,
+      ({ name, input }) =>
+        /^Update(Item)?Command$/.test(name) &&
+        String(input.ConditionExpression).includes('alertStatus = :pending') &&
+        JSON.stringify(input.Key).includes(delivery.deliveryId),
+    );
+    const outcomes = await Promise.allSettled([handle(finalMessage(delivery)), handle(finalMessage(delivery))]).finally(
+      () => gate.remove(),
+    );
 
     expect(gate.arrived()).toBe(2);
     expect(mailer.sent).toHaveLength(1);

@@ -12,7 +12,12 @@ import { webhookRotateSecret, webhookSet, webhookShow } from '../../lib/ops-cli/
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { receiverPool } from '../support/webhook-receiver';
-import { aPartnerWithOrganization, orderCreatedData, purgeQueues, processQueues as processQueuesOf } from '../support/webhook-fixtures';
+import {
+  aPartnerWithOrganization,
+  orderCreatedData,
+  purgeQueues,
+  processQueues as processQueuesOf,
+} from '../support/webhook-fixtures';
 
 let stack: TestStack;
 let sent: SentMessage[];
@@ -45,12 +50,20 @@ const processQueues = () => processQueuesOf(stack, sent);
 describe('webhook set / show / rotate-secret', () => {
   it('stores a generated whsec_ secret in Secrets Manager and prints it once; show never prints it', async () => {
     const { partnerId } = await aPartnerWithOrganization(stack);
-    const set = await webhookSet(stack.deps, { partner: partnerId, url: 'http://127.0.0.1:9/hooks', events: 'order.shipped, order.created' });
+    const set = await webhookSet(stack.deps, {
+      partner: partnerId,
+      url: 'http://127.0.0.1:9/hooks',
+      events: 'order.shipped, order.created',
+    });
 
     expect(set.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(set.secret!.slice(6), 'base64')).toHaveLength(32);
     expect(await storedSecret(partnerId)).toBe(set.secret);
-    expect(set).toMatchObject({ partnerId, url: 'http://127.0.0.1:9/hooks', events: ['order.created', 'order.shipped'] });
+    expect(set).toMatchObject({
+      partnerId,
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['order.created', 'order.shipped'],
+    });
 
     const shown = await webhookShow(stack.deps, { partner: partnerId });
     expect(shown).toMatchObject({ url: 'http://127.0.0.1:9/hooks', events: ['order.created', 'order.shipped'] });
@@ -65,7 +78,11 @@ describe('webhook set / show / rotate-secret', () => {
   it("stores the partner's preferred secret without echoing it", async () => {
     const { partnerId } = await aPartnerWithOrganization(stack);
     const preferred = 'partner-chosen-secret-0123456789';
-    const set = await webhookSet(stack.deps, { partner: partnerId, url: 'http://127.0.0.1:9/hooks', secret: preferred });
+    const set = await webhookSet(stack.deps, {
+      partner: partnerId,
+      url: 'http://127.0.0.1:9/hooks',
+      secret: preferred,
+    });
     expect(JSON.stringify(set)).not.toContain(preferred);
     expect(await storedSecret(partnerId)).toBe(preferred);
   });
@@ -73,7 +90,12 @@ describe('webhook set / show / rotate-secret', () => {
   it('refuses bad input with every problem named, and unknown partners', async () => {
     const { partnerId } = await aPartnerWithOrganization(stack);
     await expect(
-      webhookSet(stack.deps, { partner: partnerId, url: 'ftp://x', events: 'order.created,order.lost', secret: 'short' }),
+      webhookSet(stack.deps, {
+        partner: partnerId,
+        url: 'ftp://x',
+        events: 'order.created,order.lost',
+        secret: 'short',
+      }),
     ).rejects.toMatchObject({
       name: 'ValidationFailed',
       issues: [
@@ -98,11 +120,19 @@ describe('webhook set / show / rotate-secret', () => {
     expect(rotated.secret).not.toBe(first.secret);
     expect(await storedSecret(partnerId)).toBe(rotated.secret);
 
-    await orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: JSON.stringify(orderCreatedData(internalOrgId)) });
+    await orderEventPublish(stack.deps, {
+      partner: partnerId,
+      event: 'order.created',
+      data: JSON.stringify(orderCreatedData(internalOrgId)),
+    });
     await processQueues();
     const [request] = partnerReceiver.requests;
-    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], rotated.secret)).toBe(true);
-    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], first.secret!)).toBe(false);
+    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], rotated.secret)).toBe(
+      true,
+    );
+    expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], first.secret!)).toBe(
+      false,
+    );
   });
 });
 
@@ -115,17 +145,28 @@ describe('order-event', () => {
     const data = orderCreatedData(internalOrgId);
     await writeFile(file, JSON.stringify(data));
 
-    const published = await orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: `@${file}`, eventId: 'evt-1' });
+    const published = await orderEventPublish(stack.deps, {
+      partner: partnerId,
+      event: 'order.created',
+      data: `@${file}`,
+      eventId: 'evt-1',
+    });
     expect(published).toMatchObject({ eventId: 'evt-1', event: 'order.created', partnerId, data });
     await processQueues();
 
     expect(partnerReceiver.requests).toHaveLength(1);
-    expect(JSON.parse(partnerReceiver.requests[0]!.rawBody.toString())).toEqual({ event: 'order.created', timestamp: published.timestamp, data });
+    expect(JSON.parse(partnerReceiver.requests[0]!.rawBody.toString())).toEqual({
+      event: 'order.created',
+      timestamp: published.timestamp,
+      data,
+    });
   });
 
   it('refuses malformed JSON with a clear error', async () => {
     const { partnerId } = await aPartnerWithOrganization(stack);
-    await expect(orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: '{nope' })).rejects.toMatchObject({
+    await expect(
+      orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: '{nope' }),
+    ).rejects.toMatchObject({
       name: 'ValidationFailed',
       issues: [expect.objectContaining({ code: 'MALFORMED_JSON', path: ['data'] })],
     });
@@ -138,7 +179,11 @@ describe('deliveries list / show / replay, and the outbox', () => {
     const partnerReceiver = await receiver(() => (healthy ? 200 : 502));
     const { partnerId, internalOrgId, alertEmail } = await aPartnerWithOrganization(stack);
     await webhookSet(stack.deps, { partner: partnerId, url: partnerReceiver.url });
-    await orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: JSON.stringify(orderCreatedData(internalOrgId)) });
+    await orderEventPublish(stack.deps, {
+      partner: partnerId,
+      event: 'order.created',
+      data: JSON.stringify(orderCreatedData(internalOrgId)),
+    });
     await processQueues();
 
     const failed = await deliveriesList(stack.deps, { partner: partnerId, status: 'failed' });
@@ -178,7 +223,11 @@ describe('deliveries list / show / replay, and the outbox', () => {
 
   it('refuses an unknown status filter and an unknown delivery', async () => {
     const { partnerId } = await aPartnerWithOrganization(stack);
-    await expect(deliveriesList(stack.deps, { partner: partnerId, status: 'lost' })).rejects.toMatchObject({ name: 'ValidationFailed' });
-    await expect(deliveriesReplay(stack.deps, { delivery: '00000000-0000-4000-8000-000000000000' })).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(deliveriesList(stack.deps, { partner: partnerId, status: 'lost' })).rejects.toMatchObject({
+      name: 'ValidationFailed',
+    });
+    await expect(
+      deliveriesReplay(stack.deps, { delivery: '00000000-0000-4000-8000-000000000000' }),
+    ).rejects.toMatchObject({ name: 'NotFound' });
   });
 });

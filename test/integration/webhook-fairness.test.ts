@@ -48,7 +48,11 @@ async function aReceiver(respond: Responder = () => 200) {
     return respond(index);
   });
   const request = (n: number) => {
-    if (!waiting.has(n)) waiting.set(n, receiver.requests.length >= n ? Promise.resolve() : new Promise<void>((arrived) => (arrivals[n - 1] = arrived)));
+    if (!waiting.has(n))
+      waiting.set(
+        n,
+        receiver.requests.length >= n ? Promise.resolve() : new Promise<void>((arrived) => (arrivals[n - 1] = arrived)),
+      );
     return waiting.get(n) as Promise<void>;
   };
   return Object.assign(receiver, { request });
@@ -63,24 +67,45 @@ async function aSubscribedPartner(url: string) {
 const deliveryMessages = () => sent.filter((m) => m.queueUrl === stack.queueUrls.webhookDeliveries);
 
 /** Publishes `count` events for the partner and fans them out; returns their first attempts' message bodies. */
-async function queuedDeliveries(partner: { partnerId: PartnerId; internalOrgId: string }, count = 1): Promise<string[]> {
+async function queuedDeliveries(
+  partner: { partnerId: PartnerId; internalOrgId: string },
+  count = 1,
+): Promise<string[]> {
   const before = deliveryMessages().length;
   for (let i = 0; i < count; i += 1) {
-    await stack.deps.orderEvents.publish({ partnerId: partner.partnerId, event: 'order.created', data: orderCreatedData(partner.internalOrgId), eventId: `evt-${randomUUID()}` });
+    await stack.deps.orderEvents.publish({
+      partnerId: partner.partnerId,
+      event: 'order.created',
+      data: orderCreatedData(partner.internalOrgId),
+      eventId: `evt-${randomUUID()}`,
+    });
   }
   while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
   await purgeQueues(stack); // the tests hand the messages to the handler themselves, as Lambda would
-  return deliveryMessages().slice(before).map((m) => JSON.stringify(m.body));
+  return deliveryMessages()
+    .slice(before)
+    .map((m) => JSON.stringify(m.body));
 }
 
 const handle = createWebhookDispatchHandler(() => Promise.resolve(stack.deps.functions.webhookDispatch));
 /** One Lambda invocation of the dispatcher over these message bodies. */
 const invoke = (bodies: readonly string[]) =>
-  handle({ Records: bodies.map((body, index) => ({ messageId: `m-${index}`, receiptHandle: `r-${index}`, body, attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord) });
+  handle({
+    Records: bodies.map(
+      (body, index) =>
+        ({
+          messageId: `m-${index}`,
+          receiptHandle: `r-${index}`,
+          body,
+          attributes: { ApproximateReceiveCount: '1' },
+        }) as unknown as SQSRecord,
+    ),
+  });
 
 const deliveriesOf = (partnerId: PartnerId) => stack.deps.webhookAdmin.listDeliveries(partnerId);
 const circuitOf = async (partnerId: PartnerId) => (await stack.deps.webhookEndpoints.get(partnerId))?.circuit;
-const logsOf = (msg: string, partnerId: PartnerId) => stack.logs.filter((line) => line.msg === msg && line.partnerId === partnerId);
+const logsOf = (msg: string, partnerId: PartnerId) =>
+  stack.logs.filter((line) => line.msg === msg && line.partnerId === partnerId);
 /** The CircuitStateChanges the EMF lines published from the `from`th line on, one entry per change, by new state. */
 const circuitChangesSince = (from: number) =>
   stack.metricLines
@@ -94,7 +119,13 @@ async function openCircuit(partnerId: PartnerId, retryAt: Date) {
   const openedAt = stack.clock.now().toISOString();
   await stack.deps.webhookEndpoints.put({
     ...endpoint,
-    circuit: { state: 'open', consecutiveFailures: FAIRNESS_POLICY.failureThreshold, openedAt, retryAt: retryAt.toISOString(), opens: 1 },
+    circuit: {
+      state: 'open',
+      consecutiveFailures: FAIRNESS_POLICY.failureThreshold,
+      openedAt,
+      retryAt: retryAt.toISOString(),
+      opens: 1,
+    },
   });
 }
 
@@ -105,7 +136,11 @@ describe('the operator changing an endpoint', () => {
     const retryAt = new Date(stack.clock.now().getTime() + 60_000);
     await openCircuit(partner.partnerId, retryAt);
 
-    await stack.deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: dead.url, events: ['order.created', 'approval.requested', 'approval.decided'] });
+    await stack.deps.webhookAdmin.configureEndpoint({
+      partnerId: partner.partnerId,
+      url: dead.url,
+      events: ['order.created', 'approval.requested', 'approval.decided'],
+    });
     expect(await circuitOf(partner.partnerId)).toMatchObject({ state: 'open', retryAt: retryAt.toISOString() });
 
     const mended = await aReceiver();
@@ -140,7 +175,10 @@ describe('a hanging receiver does not delay other partners', () => {
     const slow = await aSubscribedPartner(hanging.url);
     const fine = await aSubscribedPartner(healthy.url);
     const send = async (bodies: string[]) => {
-      for (const MessageBody of bodies) await stack.deps.aws.sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MessageBody }));
+      for (const MessageBody of bodies)
+        await stack.deps.aws.sqs.send(
+          new SendMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MessageBody }),
+        );
     };
     const slowBodies = await queuedDeliveries(slow);
     const fineBodies = await queuedDeliveries(fine);
@@ -179,12 +217,15 @@ describe("an endpoint's circuit", () => {
     expect(failing.requests).toHaveLength(5);
     const [deferred] = deliveryMessages().slice(before);
     // Back when the circuit lets a probe through (30 s), long before its next rung (60 s); nothing recorded.
-    expect(deferred).toMatchObject({ delaySeconds: FAIRNESS_POLICY.openSeconds(1), body: JSON.parse(bodies[5] as string) });
+    expect(deferred).toMatchObject({
+      delaySeconds: FAIRNESS_POLICY.openSeconds(1),
+      body: JSON.parse(bodies[5] as string),
+    });
     const sixth = (await deliveriesOf(partner.partnerId)).find((d) => d.deliveryId === deferred?.body.deliveryId);
     expect(sixth).toMatchObject({ status: 'pending', attemptCount: 0 });
   });
 
-  it('lets exactly one probe through when two dispatchers ask at once, and closes on a later probe\'s success', async () => {
+  it("lets exactly one probe through when two dispatchers ask at once, and closes on a later probe's success", async () => {
     // The first probe hangs (to its timeout), so the other dispatcher decides while it is out.
     const receiver = await aReceiver((index) => (index === 0 ? 'hang' : 200));
     const partner = await aSubscribedPartner(receiver.url);
@@ -206,7 +247,9 @@ describe("an endpoint's circuit", () => {
     await invoke([third as string]);
     expect(receiver.requests).toHaveLength(2);
     expect(await circuitOf(partner.partnerId)).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
-    expect(logsOf('webhook_circuit_closed', partner.partnerId)).toEqual([expect.objectContaining({ endpoint: receiver.url })]);
+    expect(logsOf('webhook_circuit_closed', partner.partnerId)).toEqual([
+      expect.objectContaining({ endpoint: receiver.url }),
+    ]);
     // The dispatcher that lost the probe's claim counts nothing.
     expect(circuitChangesSince(metricsFrom)).toEqual(['half-open', 'open', 'half-open', 'closed']);
   });
@@ -219,7 +262,12 @@ describe("an endpoint's circuit", () => {
     const gate = stack.deps.webhookEndpoints as unknown as EndpointGate; // the DynamoDB repository is the gate
     const leaseUntil = new Date(stack.clock.now().getTime() + 60_000);
     // A dispatcher claims the probe and crashes: it never settles.
-    const crashed = await gate.admit(partner.partnerId, { now: stack.clock.now(), leaseUntil, token: randomUUID(), policy: FAIRNESS_POLICY });
+    const crashed = await gate.admit(partner.partnerId, {
+      now: stack.clock.now(),
+      leaseUntil,
+      token: randomUUID(),
+      policy: FAIRNESS_POLICY,
+    });
     expect(crashed).toMatchObject({ kind: 'admitted', ticket: { kind: 'probe', halfOpened: true } });
     stack.clock.advance(61_000);
     const metricsFrom = stack.metricLines.length;
@@ -240,7 +288,9 @@ describe("an endpoint's circuit", () => {
     expect(failing.requests).toHaveLength(1);
     const circuit = await circuitOf(partner.partnerId);
     expect(circuit).toMatchObject({ state: 'open', opens: 2 });
-    expect(new Date(circuit!.retryAt!).getTime() - stack.clock.now().getTime()).toBe(FAIRNESS_POLICY.openSeconds(2) * 1000);
+    expect(new Date(circuit!.retryAt!).getTime() - stack.clock.now().getTime()).toBe(
+      FAIRNESS_POLICY.openSeconds(2) * 1000,
+    );
   });
 });
 
@@ -254,7 +304,9 @@ describe("an endpoint's attempts in flight", () => {
     const outcomes = await Promise.all([invoke(bodies.slice(0, 2)), invoke(bodies.slice(2))]);
     expect(outcomes.map((o) => o.batchItemFailures)).toEqual([[], []]);
     expect(hanging.requests).toHaveLength(FAIRNESS_POLICY.maxInFlight);
-    const deferred = deliveryMessages().slice(before).filter((m) => m.body.attempt === 1);
+    const deferred = deliveryMessages()
+      .slice(before)
+      .filter((m) => m.body.attempt === 1);
     expect(deferred).toHaveLength(4 - FAIRNESS_POLICY.maxInFlight);
     expect(deferred.map((m) => m.delaySeconds)).toEqual(deferred.map(() => FAIRNESS_POLICY.busyDeferSeconds(false)));
   });
@@ -264,7 +316,12 @@ describe("an endpoint's attempts in flight", () => {
     const partner = await aSubscribedPartner(receiver.url);
     const gate = stack.deps.webhookEndpoints as unknown as EndpointGate; // the DynamoDB repository is the gate
     const claim = () =>
-      gate.admit(partner.partnerId, { now: stack.clock.now(), leaseUntil: new Date(stack.clock.now().getTime() + 60_000), token: randomUUID(), policy: FAIRNESS_POLICY });
+      gate.admit(partner.partnerId, {
+        now: stack.clock.now(),
+        leaseUntil: new Date(stack.clock.now().getTime() + 60_000),
+        token: randomUUID(),
+        policy: FAIRNESS_POLICY,
+      });
     // Two dispatchers claim a slot each and crash: they never settle.
     expect((await claim()).kind).toBe('admitted');
     expect((await claim()).kind).toBe('admitted');
@@ -300,7 +357,9 @@ describe('the ladder under an open circuit', () => {
     const [delivery] = await deliveriesOf(partnerId);
     expect(delivery).toMatchObject({ status: 'failed', attemptCount: 3 });
     const { attempts } = await stack.deps.webhookAdmin.getDelivery(delivery!.deliveryId);
-    expect(attempts.map((a) => a.error)).toEqual(attempts.map(() => expect.stringMatching(/^not sent: the endpoint's circuit is open/)));
+    expect(attempts.map((a) => a.error)).toEqual(
+      attempts.map(() => expect.stringMatching(/^not sent: the endpoint's circuit is open/)),
+    );
     // Attempt 1 is counted at its next rung (60 s after it was due); attempt 2 at its own (300 s
     // after it was due); the last, which has no next rung, after its grace.
     const at = attempts.map((a) => new Date(a.attemptedAt).getTime());

@@ -56,14 +56,19 @@ async function aPartnerReceiving(respond: Responder = () => 200) {
 }
 
 const show = (partnerId: PartnerId) => webhookShow(stack.deps, { partner: partnerId });
-const orderIdsReceived = (requests: { rawBody: Buffer }[]) => requests.map((r) => JSON.parse(r.rawBody.toString('utf8')).data.order_id);
+const orderIdsReceived = (requests: { rawBody: Buffer }[]) =>
+  requests.map((r) => JSON.parse(r.rawBody.toString('utf8')).data.order_id);
 
 describe('410 Gone', () => {
   it('disables the endpoint at once, e-mails the partner once, and holds later deliveries unsent', async () => {
     const { partnerId, alertEmail, receiver, publishAndAttemptOnce } = await aPartnerReceiving(() => 410);
     await publishAndAttemptOnce();
 
-    expect(await show(partnerId)).toMatchObject({ status: 'disabled', reason: 'the endpoint answered 410 Gone', since: stack.clock.now().toISOString() });
+    expect(await show(partnerId)).toMatchObject({
+      status: 'disabled',
+      reason: 'the endpoint answered 410 Gone',
+      since: stack.clock.now().toISOString(),
+    });
     const shown = await ops(['webhook', 'show', '--partner', partnerId, '--json']);
     expect(JSON.parse(shown.text)).toMatchObject({ status: 'disabled', reason: 'the endpoint answered 410 Gone' });
 
@@ -112,14 +117,21 @@ describe('sustained failure', () => {
     await publishAndAttemptOnce();
     await publishAndAttemptOnce();
     expect(receiver.requests).toHaveLength(requestsWhenDisabled);
-    expect((await emailsTo(alertEmail)).map((email) => email.subject)).toEqual([`Webhook endpoint disabled: ${receiver.url}`]);
+    expect((await emailsTo(alertEmail)).map((email) => email.subject)).toEqual([
+      `Webhook endpoint disabled: ${receiver.url}`,
+    ]);
   });
 });
 
 describe('pause, resume, enable, remove', () => {
   const handle = createWebhookDispatchHandler(() => Promise.resolve(stack.deps.functions.webhookDispatch));
   const asRecord = (body: unknown, index: number): SQSRecord =>
-    ({ messageId: `m-${index}`, receiptHandle: `r-${index}`, body: JSON.stringify(body), attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
+    ({
+      messageId: `m-${index}`,
+      receiptHandle: `r-${index}`,
+      body: JSON.stringify(body),
+      attributes: { ApproximateReceiveCount: '1' },
+    }) as unknown as SQSRecord;
 
   it('records deliveries while paused without sending them, and resume sends them oldest first', async () => {
     const { partnerId, receiver, orderIds, publishAndAttemptOnce } = await aPartnerReceiving();
@@ -132,7 +144,11 @@ describe('pause, resume, enable, remove', () => {
     }
     expect(receiver.requests).toEqual([]);
     const held = (await deliveriesList(stack.deps, { partner: partnerId })).deliveries;
-    expect(held.map((d) => [d.status, d.attemptCount])).toEqual([['pending', 0], ['pending', 0], ['pending', 0]]);
+    expect(held.map((d) => [d.status, d.attemptCount])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+      ['pending', 0],
+    ]);
 
     const before = deliveryMessages().length;
     const resumed = await ops(['webhook', 'resume', '--partner', partnerId, '--json']);
@@ -145,7 +161,11 @@ describe('pause, resume, enable, remove', () => {
     await purgeQueues(stack);
     for (const [index, message] of queued.entries()) await handle({ Records: [asRecord(message.body, index)] });
     expect(orderIdsReceived(receiver.requests)).toEqual(orderIds);
-    expect((await deliveriesList(stack.deps, { partner: partnerId })).deliveries.map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered']);
+    expect((await deliveriesList(stack.deps, { partner: partnerId })).deliveries.map((d) => d.status)).toEqual([
+      'delivered',
+      'delivered',
+      'delivered',
+    ]);
   });
 
   it('enable (not resume) brings back a disabled endpoint and sends what it held', async () => {
@@ -162,7 +182,11 @@ describe('pause, resume, enable, remove', () => {
     answer = 200;
     const enabled = await ops(['webhook', 'enable', '--partner', partnerId, '--json']);
     expect(enabled.code).toBe(0);
-    expect(JSON.parse(enabled.text)).toMatchObject({ status: 'enabled', requeued: 1, since: stack.clock.now().toISOString() });
+    expect(JSON.parse(enabled.text)).toMatchObject({
+      status: 'enabled',
+      requeued: 1,
+      since: stack.clock.now().toISOString(),
+    });
     await processQueues(stack, sent);
     expect(orderIdsReceived(receiver.requests.slice(1))).toEqual([orderIds[1]]);
     // The first one's retry (cut short by the purge) is not lost either: a bulk replay reaches it.
@@ -179,7 +203,9 @@ describe('pause, resume, enable, remove', () => {
     expect(JSON.parse(removed.text)).toMatchObject({ removed: true, cancelled: 1 });
     expect((await ops(['webhook', 'show', '--partner', partnerId])).code).toBe(1);
     await expect(
-      stack.deps.aws.secrets.send(new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) })),
+      stack.deps.aws.secrets.send(
+        new GetSecretValueCommand({ SecretId: webhookSecretName(stack.config.RESOURCE_PREFIX, partnerId) }),
+      ),
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
     const [cancelled] = (await deliveriesList(stack.deps, { partner: partnerId })).deliveries;
     expect(cancelled).toMatchObject({ status: 'cancelled', attemptCount: 0 });
@@ -199,7 +225,11 @@ describe('Retry-After', () => {
     const receiver = await receivers.start(respond);
     const partner = await aPartnerWithOrganization(stack);
     await webhookSet(stack.deps, { partner: partner.partnerId, url: receiver.url });
-    await stack.deps.orderEvents.publish({ partnerId: partner.partnerId, event: 'order.created', data: orderCreatedData(partner.internalOrgId) });
+    await stack.deps.orderEvents.publish({
+      partnerId: partner.partnerId,
+      event: 'order.created',
+      data: orderCreatedData(partner.internalOrgId),
+    });
     while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
     const attemptedAt = stack.clock.now().getTime();
     const before = deliveryMessages().length;
@@ -239,7 +269,17 @@ describe('bulk replay', () => {
     expect(statuses).toEqual(['delivered', 'failed', 'failed', 'failed']);
 
     const requestsBefore = receiver.requests.length;
-    const replayed = await ops(['deliveries', 'replay', '--partner', partnerId, '--since', since, '--status', 'failed', '--json']);
+    const replayed = await ops([
+      'deliveries',
+      'replay',
+      '--partner',
+      partnerId,
+      '--since',
+      since,
+      '--status',
+      'failed',
+      '--json',
+    ]);
     expect(replayed.code).toBe(0);
     const result = JSON.parse(replayed.text);
     expect(result).toMatchObject({ partnerId, since, status: 'failed', replayed: 2 });
@@ -262,7 +302,14 @@ describe('bulk replay', () => {
     // Options that do not make a replay are a usage error; a bad value is a failure.
     expect((await ops(['deliveries', 'replay'])).code).toBe(2);
     expect((await ops(['deliveries', 'replay', '--partner', '00000000-0000-4000-8000-000000000000'])).code).toBe(2);
-    const badTime = await ops(['deliveries', 'replay', '--partner', '00000000-0000-4000-8000-000000000000', '--since', 'yesterday']);
+    const badTime = await ops([
+      'deliveries',
+      'replay',
+      '--partner',
+      '00000000-0000-4000-8000-000000000000',
+      '--since',
+      'yesterday',
+    ]);
     expect(badTime.code).toBe(1);
     expect(badTime.text).toMatch(/^Error: --since /);
   });

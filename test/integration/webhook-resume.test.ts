@@ -28,10 +28,16 @@ describe('resuming pending deliveries after the queue lost its messages (an npm 
     receiver = await startWebhookReceiver(() => (healthy ? 200 : 503));
     const { partnerId, internalOrgId } = await aPartnerWithOrganization(stack);
     await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
-    await orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: JSON.stringify(orderCreatedData(internalOrgId)) });
+    await orderEventPublish(stack.deps, {
+      partner: partnerId,
+      event: 'order.created',
+      data: JSON.stringify(orderCreatedData(internalOrgId)),
+    });
     while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
     await stack.consumers.webhookDeliveries.pollOnce(); // first attempt fails, retry queued
-    expect((await deliveriesList(stack.deps, { partner: partnerId, status: 'pending' })).deliveries).toMatchObject([{ attemptCount: 1 }]);
+    expect((await deliveriesList(stack.deps, { partner: partnerId, status: 'pending' })).deliveries).toMatchObject([
+      { attemptCount: 1 },
+    ]);
 
     await purgeQueues(stack); // what a restart of the in-memory SQS stand-in does
     healthy = true;
@@ -43,14 +49,21 @@ describe('resuming pending deliveries after the queue lost its messages (an npm 
 
     const [delivery] = (await deliveriesList(stack.deps, { partner: partnerId })).deliveries;
     expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 2 });
-    expect(receiver.requests.map((r) => r.headers['x-service-delivery-id'])).toEqual([delivery!.deliveryId, delivery!.deliveryId]);
+    expect(receiver.requests.map((r) => r.headers['x-service-delivery-id'])).toEqual([
+      delivery!.deliveryId,
+      delivery!.deliveryId,
+    ]);
   });
 
   it('after a restart with another ladder, the next attempt keeps its recorded time and later retries follow the new ladder', async () => {
     receiver = await startWebhookReceiver(() => 503);
     const { partnerId, internalOrgId } = await aPartnerWithOrganization(stack);
     await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
-    await orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: JSON.stringify(orderCreatedData(internalOrgId)) });
+    await orderEventPublish(stack.deps, {
+      partner: partnerId,
+      event: 'order.created',
+      data: JSON.stringify(orderCreatedData(internalOrgId)),
+    });
     while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
     await stack.consumers.webhookDeliveries.pollOnce(); // attempt 1 fails: attempt 2 is due in 60 s (this stack's ladder)
     const [waiting] = (await deliveriesList(stack.deps, { partner: partnerId, status: 'pending' })).deliveries;
@@ -69,7 +82,10 @@ describe('resuming pending deliveries after the queue lost its messages (an npm 
       restarted.clock.set(stack.clock.now());
       expect(await restarted.deps.webhookAdmin.resumePending(partnerId as PartnerId)).toBe(1);
       await restarted.consumers.webhookDeliveries.pollOnce(); // not due yet: the recorded time stands
-      expect((await deliveriesList(restarted.deps, { partner: partnerId })).deliveries[0]).toMatchObject({ attemptCount: 1, nextAttemptAt: recordedAt });
+      expect((await deliveriesList(restarted.deps, { partner: partnerId })).deliveries[0]).toMatchObject({
+        attemptCount: 1,
+        nextAttemptAt: recordedAt,
+      });
 
       restarted.clock.advance(60_000);
       while ((await restarted.consumers.webhookDeliveries.pollOnce()).received > 0 && receiver.requests.length < 2);
@@ -89,7 +105,11 @@ describe('resuming pending deliveries after the queue lost its messages (an npm 
     receiver = await startWebhookReceiver(() => 200);
     const { partnerId, internalOrgId } = await aPartnerWithOrganization(stack);
     await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
-    await orderEventPublish(stack.deps, { partner: partnerId, event: 'order.created', data: JSON.stringify(orderCreatedData(internalOrgId)) });
+    await orderEventPublish(stack.deps, {
+      partner: partnerId,
+      event: 'order.created',
+      data: JSON.stringify(orderCreatedData(internalOrgId)),
+    });
     while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
 
     expect(await stack.deps.webhookAdmin.resumePending(partnerId as PartnerId)).toBe(1);
@@ -100,7 +120,9 @@ describe('resuming pending deliveries after the queue lost its messages (an npm 
     expect(delivery!.attempts).toHaveLength(1);
     // At least once (docs/webhooks.md): receivers de-duplicate by X-Service-Delivery-ID.
     expect(receiver.requests.length).toBeGreaterThanOrEqual(1);
-    expect(new Set(receiver.requests.map((r) => r.headers['x-service-delivery-id']))).toEqual(new Set([delivery!.deliveryId]));
+    expect(new Set(receiver.requests.map((r) => r.headers['x-service-delivery-id']))).toEqual(
+      new Set([delivery!.deliveryId]),
+    );
     expect(new Set(receiver.requests.map((r) => r.rawBody.toString()))).toHaveProperty('size', 1);
   });
 });

@@ -26,7 +26,9 @@ afterEach(async () => {
 afterAll(() => stack.close());
 
 const headersOf = (request: ReceivedWebhook) =>
-  Object.fromEntries(Object.entries(request.headers as IncomingHttpHeaders).map(([name, value]) => [name, String(value)]));
+  Object.fromEntries(
+    Object.entries(request.headers as IncomingHttpHeaders).map(([name, value]) => [name, String(value)]),
+  );
 
 /**
  * What a receiver using the `standardwebhooks` package gets: the parsed body, or the
@@ -54,9 +56,17 @@ const contractSignature = (secret: string, request: ReceivedWebhook) =>
 async function aPartnerReceiving(secret?: string) {
   const receiver = await receivers.start();
   const partner = await aPartnerWithOrganization(stack);
-  const set = await webhookSet(stack.deps, { partner: partner.partnerId, url: receiver.url, ...(secret ? { secret } : {}) });
+  const set = await webhookSet(stack.deps, {
+    partner: partner.partnerId,
+    url: receiver.url,
+    ...(secret ? { secret } : {}),
+  });
   const publish = async () => {
-    await stack.deps.orderEvents.publish({ partnerId: partner.partnerId, event: 'order.created', data: orderCreatedData(partner.internalOrgId) });
+    await stack.deps.orderEvents.publish({
+      partnerId: partner.partnerId,
+      event: 'order.created',
+      data: orderCreatedData(partner.internalOrgId),
+    });
     await processQueues(stack, sent);
     return receiver.requests.at(-1) as ReceivedWebhook;
   };
@@ -84,14 +94,21 @@ describe('Standard Webhooks signatures beside the contract’s', () => {
     const request = await publish();
     const timestamp = Number(request.headers['webhook-timestamp']);
 
-    expect(() => standardVerify(secret, request, { headers: { 'webhook-timestamp': String(timestamp + 1) } })).toThrow('No matching signature');
-    expect(() => standardVerify(secret, request, { headers: { 'webhook-id': '6f1c2b8e-3f5e-4a59-9a43-0d9b3c1e2f10' } })).toThrow(
+    expect(() => standardVerify(secret, request, { headers: { 'webhook-timestamp': String(timestamp + 1) } })).toThrow(
       'No matching signature',
     );
-    const tampered = { ...request, rawBody: Buffer.from(request.rawBody.toString('utf8').replace('"quantity":2', '"quantity":3')) };
+    expect(() =>
+      standardVerify(secret, request, { headers: { 'webhook-id': '6f1c2b8e-3f5e-4a59-9a43-0d9b3c1e2f10' } }),
+    ).toThrow('No matching signature');
+    const tampered = {
+      ...request,
+      rawBody: Buffer.from(request.rawBody.toString('utf8').replace('"quantity":2', '"quantity":3')),
+    };
     expect(() => standardVerify(secret, tampered)).toThrow('No matching signature');
     // The contract's signature covers the body only: the same capture verifies forever. The standard one does not.
-    expect(() => standardVerify(secret, request, { receivedAt: new Date(stack.clock.now().getTime() + 10 * 60_000) })).toThrow('too old');
+    expect(() =>
+      standardVerify(secret, request, { receivedAt: new Date(stack.clock.now().getTime() + 10 * 60_000) }),
+    ).toThrow('too old');
   });
 
   it('keys the standard signature with the bytes after whsec_ for a whsec_ secret, and with the UTF-8 bytes of any other', async () => {
@@ -164,7 +181,10 @@ describe('rotating a secret with an overlap', () => {
     stack.clock.advance(61_000);
     const third = await webhookRotateSecret(stack.deps, { partner: partnerId, overlap: 60 });
     const stored = await stack.deps.functions.webhookDispatch.signingSecrets.get(partnerId);
-    expect(stored).toEqual({ current: third.secret, retiring: [{ secret: second.secret, expiresAt: third.secretOverlapEndsAt }] });
+    expect(stored).toEqual({
+      current: third.secret,
+      retiring: [{ secret: second.secret, expiresAt: third.secretOverlapEndsAt }],
+    });
     expect(JSON.stringify(stored)).not.toContain(first);
   });
 });
@@ -177,14 +197,34 @@ describe('the partner SDK verifies both schemes', () => {
     const nowSeconds = Math.floor(stack.clock.now().getTime() / 1000);
     const at = (seconds: number) => ({ now: () => new Date(seconds * 1000) });
     const headers = headersOf(request);
-    const standard = { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] };
+    const standard = {
+      id: headers['webhook-id'],
+      timestamp: headers['webhook-timestamp'],
+      signature: headers['webhook-signature'],
+    };
 
     expect(verifyStandardWebhook(request.rawBody, standard, old, at(nowSeconds))).toBe(true);
     expect(verifyStandardWebhook(request.rawBody, standard, next, at(nowSeconds))).toBe(true);
-    expect(verifyStandardWebhook(request.rawBody, standard, 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', at(nowSeconds))).toBe(false);
+    expect(
+      verifyStandardWebhook(
+        request.rawBody,
+        standard,
+        'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+        at(nowSeconds),
+      ),
+    ).toBe(false);
     // A list verifies when any of its secrets does.
-    expect(verifyStandardWebhook(request.rawBody, standard, ['whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', old], at(nowSeconds))).toBe(true);
-    expect(verifyStandardWebhook(request.rawBody, { ...standard, timestamp: String(nowSeconds + 1) }, next, at(nowSeconds))).toBe(false);
+    expect(
+      verifyStandardWebhook(
+        request.rawBody,
+        standard,
+        ['whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', old],
+        at(nowSeconds),
+      ),
+    ).toBe(true);
+    expect(
+      verifyStandardWebhook(request.rawBody, { ...standard, timestamp: String(nowSeconds + 1) }, next, at(nowSeconds)),
+    ).toBe(false);
     expect(verifyStandardWebhook(request.rawBody, standard, next, at(nowSeconds + 301))).toBe(false);
     // The contract's signature stays on the old secret through the overlap; a receiver in the overlap passes both.
     expect(verifyWebhookSignature(request.rawBody, headers['x-service-signature'], [next, old])).toBe(true);

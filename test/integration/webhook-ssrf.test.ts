@@ -40,7 +40,11 @@ async function aPartnerPointedAt(url: string) {
 }
 
 async function attemptOnce(partner: Awaited<ReturnType<typeof aPartnerPointedAt>>) {
-  await stack.deps.orderEvents.publish({ partnerId: partner.partnerId, event: 'order.created', data: orderCreatedData(partner.internalOrgId) });
+  await stack.deps.orderEvents.publish({
+    partnerId: partner.partnerId,
+    event: 'order.created',
+    data: orderCreatedData(partner.internalOrgId),
+  });
   while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
   await stack.consumers.webhookDeliveries.pollOnce();
   const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partner.partnerId);
@@ -53,13 +57,19 @@ describe('a production dispatcher never connects to non-public destinations', ()
   it('refuses http://127.0.0.1', async () => {
     const delivery = await attemptOnce(await aPartnerPointedAt(`http://127.0.0.1:${port()}/webhooks`));
     expect(delivery).toMatchObject({ status: 'pending', attemptCount: 1 });
-    expect(delivery?.attempts[0]).toMatchObject({ succeeded: false, error: expect.stringMatching(/^refused: .*HTTPS/) });
+    expect(delivery?.attempts[0]).toMatchObject({
+      succeeded: false,
+      error: expect.stringMatching(/^refused: .*HTTPS/),
+    });
     expect(partnerReceiver.requests).toHaveLength(0);
   });
 
   it('refuses an https URL whose literal address is loopback', async () => {
     const delivery = await attemptOnce(await aPartnerPointedAt(`https://127.0.0.1:${port()}/webhooks`));
-    expect(delivery?.attempts[0]).toMatchObject({ succeeded: false, error: expect.stringMatching(/^refused: 127\.0\.0\.1 is a loopback address/) });
+    expect(delivery?.attempts[0]).toMatchObject({
+      succeeded: false,
+      error: expect.stringMatching(/^refused: 127\.0\.0\.1 is a loopback address/),
+    });
     expect(partnerReceiver.requests).toHaveLength(0);
   });
 
@@ -74,7 +84,13 @@ describe('a production dispatcher never connects to non-public destinations', ()
 
   it('refuses to set such URLs in the first place', async () => {
     const { partnerId } = await aPartnerWithOrganization(stack);
-    for (const url of ['http://hooks.partner.example.com/', 'https://127.0.0.1/', 'https://[fd00::1]/', 'https://localhost/', 'https://10.1.2.3/']) {
+    for (const url of [
+      'http://hooks.partner.example.com/',
+      'https://127.0.0.1/',
+      'https://[fd00::1]/',
+      'https://localhost/',
+      'https://10.1.2.3/',
+    ]) {
       await expect(webhookSet(stack.deps, { partner: partnerId, url })).rejects.toMatchObject({
         name: 'ValidationFailed',
         issues: [expect.objectContaining({ code: 'INVALID_URL', path: ['url'] })],

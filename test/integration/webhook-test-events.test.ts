@@ -32,7 +32,8 @@ afterEach(async () => {
 });
 afterAll(() => stack.close());
 
-const headersOf = (request: ReceivedWebhook) => Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+const headersOf = (request: ReceivedWebhook) =>
+  Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
 
 /** What a `standardwebhooks` receiver gets; its clock is the test clock (years ahead) while it runs. */
 function standardVerify(secret: string, request: ReceivedWebhook): unknown {
@@ -53,8 +54,13 @@ async function aPartnerWithEndpoint(options: { events?: string[]; organization?:
     await provisionProfile(stack.deps, partnerId, body);
     internalOrgId = body.internalOrgId;
   }
-  const { secret } = await webhookSet(stack.deps, { partner: partnerId, url: receiver.url, ...(options.events ? { events: options.events.join(',') } : {}) });
-  const sendTest = (event: unknown) => stack.post('/v1/webhooks/test', { event }, { Authorization: `Bearer ${apiKey}` });
+  const { secret } = await webhookSet(stack.deps, {
+    partner: partnerId,
+    url: receiver.url,
+    ...(options.events ? { events: options.events.join(',') } : {}),
+  });
+  const sendTest = (event: unknown) =>
+    stack.post('/v1/webhooks/test', { event }, { Authorization: `Bearer ${apiKey}` });
   return { partnerId, apiKey, receiver, secret: secret as string, internalOrgId, sendTest };
 }
 
@@ -68,28 +74,37 @@ const SEQUENCE_OF = {
 } as const;
 
 describe('POST /v1/webhooks/test: a sample of each kind through the real pipeline', () => {
-  it.each(ORDER_EVENT_KINDS)('%s arrives signed, marked as a test, with the delivery id the 202 answered', async (kind) => {
-    const { receiver, secret, internalOrgId, sendTest } = await aPartnerWithEndpoint();
+  it.each(ORDER_EVENT_KINDS)(
+    '%s arrives signed, marked as a test, with the delivery id the 202 answered',
+    async (kind) => {
+      const { receiver, secret, internalOrgId, sendTest } = await aPartnerWithEndpoint();
 
-    const answer = await sendTest(kind);
-    expect(answer.status, answer.text).toBe(202);
-    expect(answer.body).toEqual({ delivery_id: expect.any(String) });
-    await processQueues(stack, sent);
+      const answer = await sendTest(kind);
+      expect(answer.status, answer.text).toBe(202);
+      expect(answer.body).toEqual({ delivery_id: expect.any(String) });
+      await processQueues(stack, sent);
 
-    expect(receiver.requests).toHaveLength(1);
-    const [request] = receiver.requests as [ReceivedWebhook];
-    expect(request.headers['webhook-id']).toBe(answer.body.delivery_id);
-    expect(request.headers['x-service-delivery-id']).toBe(answer.body.delivery_id);
-    expect(request.headers['x-service-event']).toBe(kind);
-    expect(request.headers['x-service-signature']).toBe(`sha256=${createHmac('sha256', secret).update(request.rawBody).digest('hex')}`);
-    const body = standardVerify(secret, request) as { event: string; timestamp: string; data: Record<string, unknown> };
+      expect(receiver.requests).toHaveLength(1);
+      const [request] = receiver.requests as [ReceivedWebhook];
+      expect(request.headers['webhook-id']).toBe(answer.body.delivery_id);
+      expect(request.headers['x-service-delivery-id']).toBe(answer.body.delivery_id);
+      expect(request.headers['x-service-event']).toBe(kind);
+      expect(request.headers['x-service-signature']).toBe(
+        `sha256=${createHmac('sha256', secret).update(request.rawBody).digest('hex')}`,
+      );
+      const body = standardVerify(secret, request) as {
+        event: string;
+        timestamp: string;
+        data: Record<string, unknown>;
+      };
 
-    expect(body.event).toBe(kind);
-    expect(body.data.test).toBe(true);
-    expect(body.data.partner_org_id).toBe(internalOrgId);
-    expect([body.data.sequence, body.data.previous_status]).toEqual(SEQUENCE_OF[kind]);
-    expect(ORDER_EVENT_DATA[kind].parse(body.data)).toEqual(body.data);
-  });
+      expect(body.event).toBe(kind);
+      expect(body.data.test).toBe(true);
+      expect(body.data.partner_org_id).toBe(internalOrgId);
+      expect([body.data.sequence, body.data.previous_status]).toEqual(SEQUENCE_OF[kind]);
+      expect(ORDER_EVENT_DATA[kind].parse(body.data)).toEqual(body.data);
+    },
+  );
 
   it('order.created is an order of seed catalog products whose total is subtotal + tax + shipping', async () => {
     const { receiver, secret, sendTest } = await aPartnerWithEndpoint();
@@ -111,7 +126,9 @@ describe('POST /v1/webhooks/test: a sample of each kind through the real pipelin
     const { receiver, secret, sendTest } = await aPartnerWithEndpoint({ organization: false });
     expect((await sendTest('order.confirmed')).status).toBe(202);
     await processQueues(stack, sent);
-    const { data } = standardVerify(secret, receiver.requests[0] as ReceivedWebhook) as { data: Record<string, unknown> };
+    const { data } = standardVerify(secret, receiver.requests[0] as ReceivedWebhook) as {
+      data: Record<string, unknown>;
+    };
     expect(data.partner_org_id).toBe('test-org');
   });
 });
@@ -119,7 +136,11 @@ describe('POST /v1/webhooks/test: a sample of each kind through the real pipelin
 describe('POST /v1/webhooks/test refusals', () => {
   it('409 WEBHOOK_ENDPOINT_NOT_CONFIGURED for a partner without a webhook endpoint; nothing is published', async () => {
     const { apiKey } = await stack.createPartner();
-    const answer = await stack.post('/v1/webhooks/test', { event: 'order.created' }, { Authorization: `Bearer ${apiKey}` });
+    const answer = await stack.post(
+      '/v1/webhooks/test',
+      { event: 'order.created' },
+      { Authorization: `Bearer ${apiKey}` },
+    );
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ error: 'Conflict', code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED', details: [] });
     expect((await stack.consumers.orderEvents.pollOnce()).received).toBe(0);
@@ -129,7 +150,10 @@ describe('POST /v1/webhooks/test refusals', () => {
     const { sendTest } = await aPartnerWithEndpoint({ events: ['order.created'] });
     const answer = await sendTest('order.shipped');
     expect(answer.status).toBe(409);
-    expect(answer.body).toMatchObject({ code: 'WEBHOOK_EVENT_NOT_SUBSCRIBED', details: [{ code: 'WEBHOOK_EVENT_NOT_SUBSCRIBED', path: ['event'] }] });
+    expect(answer.body).toMatchObject({
+      code: 'WEBHOOK_EVENT_NOT_SUBSCRIBED',
+      details: [{ code: 'WEBHOOK_EVENT_NOT_SUBSCRIBED', path: ['event'] }],
+    });
     expect(answer.body.message).toContain('order.created');
     expect((await stack.consumers.orderEvents.pollOnce()).received).toBe(0);
   });
@@ -145,7 +169,11 @@ describe('POST /v1/webhooks/test refusals', () => {
 
   it('403 for a key without orders:write', async () => {
     const { apiKey } = await stack.createPartner({ scopes: ['organization:write', 'session:write', 'orders:read'] });
-    const answer = await stack.post('/v1/webhooks/test', { event: 'order.created' }, { Authorization: `Bearer ${apiKey}` });
+    const answer = await stack.post(
+      '/v1/webhooks/test',
+      { event: 'order.created' },
+      { Authorization: `Bearer ${apiKey}` },
+    );
     expect(answer.status).toBe(403);
     expect(answer.body.code).toBe('FORBIDDEN');
   });
@@ -156,7 +184,9 @@ describe('POST /v1/webhooks/test on production', () => {
     expect(routesOn('production').some((route) => route.path === '/v1/webhooks/test')).toBe(false);
     const { apiKey, receiver } = await aPartnerWithEndpoint();
     const deps = stack.deps.functions.webhookTest;
-    const handler = createWebhookTestHandler(() => Promise.resolve({ ...deps, config: { ...deps.config, STAGE: 'production' as const } }));
+    const handler = createWebhookTestHandler(() =>
+      Promise.resolve({ ...deps, config: { ...deps.config, STAGE: 'production' as const } }),
+    );
     const answer = await handler(
       {
         version: '2.0',
@@ -166,7 +196,10 @@ describe('POST /v1/webhooks/test on production', () => {
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ event: 'order.created' }),
         isBase64Encoded: false,
-        requestContext: { requestId: randomUUID(), http: { method: 'POST', path: '/v1/webhooks/test', sourceIp: '127.0.0.1' } },
+        requestContext: {
+          requestId: randomUUID(),
+          http: { method: 'POST', path: '/v1/webhooks/test', sourceIp: '127.0.0.1' },
+        },
       } as never,
       {} as never,
     );

@@ -28,19 +28,27 @@ async function stubbornReceiver(answer: string) {
 const transport = new HttpWebhookTransport({ timeoutMs: 2000, requireHttpsPublic: false });
 const post = (url: string) => transport.post(url, { 'Content-Type': 'application/json' }, '{"event":"order.created"}');
 const within = <T>(ms: number, promise: Promise<T>) =>
-  Promise.race([promise, new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`not within ${ms} ms`)), ms))]);
+  Promise.race([
+    promise,
+    new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`not within ${ms} ms`)), ms)),
+  ]);
 
 describe('the webhook transport', () => {
   it('answers a complete response and leaves no connection open, though the receiver keeps it', async () => {
-    const receiver = await stubbornReceiver('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok');
-    for (let i = 0; i < 3; i += 1) expect(await post(receiver.url)).toMatchObject({ kind: 'response', statusCode: 200, body: 'ok' });
+    const receiver = await stubbornReceiver(
+      'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok',
+    );
+    for (let i = 0; i < 3; i += 1)
+      expect(await post(receiver.url)).toMatchObject({ kind: 'response', statusCode: 200, body: 'ok' });
     expect(receiver.closedByClient).toHaveLength(3);
     await within(1000, Promise.all(receiver.closedByClient));
     expect(await receiver.connections()).toBe(0);
   });
 
   it('keeps the first KiB of an answer that goes on, and cuts its connection', async () => {
-    const receiver = await stubbornReceiver(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(4096)}`);
+    const receiver = await stubbornReceiver(
+      `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(4096)}`,
+    );
     const result = await post(receiver.url);
     expect(result).toMatchObject({ kind: 'response', statusCode: 200 });
     expect(result.kind === 'response' && result.body.length).toBe(1024);
@@ -50,9 +58,14 @@ describe('the webhook transport', () => {
 
   it('cuts off a receiver that answers 200 and then trickles its body, and calls the attempt a timeout', async () => {
     // The status line and 10 of the 100 promised bytes arrive at once; the rest never does.
-    const receiver = await stubbornReceiver(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n${'x'.repeat(10)}`);
+    const receiver = await stubbornReceiver(
+      `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n${'x'.repeat(10)}`,
+    );
     const result = await post(receiver.url);
-    expect(result).toMatchObject({ kind: 'error', error: 'timed out after 2000 ms: the response body (HTTP 200) did not end in time' });
+    expect(result).toMatchObject({
+      kind: 'error',
+      error: 'timed out after 2000 ms: the response body (HTTP 200) did not end in time',
+    });
     await within(1000, Promise.all(receiver.closedByClient));
     expect(await receiver.connections()).toBe(0);
   });

@@ -68,7 +68,6 @@ async function runUntilSettled(receiverSeen: () => number) {
   }
 }
 
-
 /** Makes the next SendMessage to `queueUrl` fail, as a crash or an SQS outage would. */
 function failNextSendTo(queueUrl: string) {
   let armed = true;
@@ -87,7 +86,9 @@ function failNextSendTo(queueUrl: string) {
 }
 
 const makeVisibleAgain = (queueUrl: string, receiptHandle: string) =>
-  stack.deps.aws.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 }));
+  stack.deps.aws.sqs.send(
+    new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 }),
+  );
 
 describe('delivering an order webhook', () => {
   it('POSTs the frozen body with the contract headers, and the receiver verifies the signature', async () => {
@@ -103,7 +104,13 @@ describe('delivering an order webhook', () => {
     const [request] = partnerReceiver.requests;
     const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
     // The first attempt's message names its delivery; the dispatcher reads what it sends from the delivery.
-    expect(queued).toEqual({ deliveryId: delivery?.deliveryId, partnerId, chain: 1, attempt: 1, dueAt: delivery?.createdAt });
+    expect(queued).toEqual({
+      deliveryId: delivery?.deliveryId,
+      partnerId,
+      chain: 1,
+      attempt: 1,
+      dueAt: delivery?.createdAt,
+    });
     expect(request?.method).toBe('POST');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers['x-service-event']).toBe('order.created');
@@ -120,7 +127,14 @@ describe('delivering an order webhook', () => {
     expect(request!.rawBody.toString('utf8')).toBe(delivery?.body);
     expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 1, event: 'order.created' });
     expect(delivery?.attempts).toEqual([
-      expect.objectContaining({ attempt: 1, chain: 1, succeeded: true, statusCode: 200, url: partnerReceiver.url, responseBody: 'answer 200 to request 0' }),
+      expect.objectContaining({
+        attempt: 1,
+        chain: 1,
+        succeeded: true,
+        statusCode: 200,
+        url: partnerReceiver.url,
+        responseBody: 'answer 200 to request 0',
+      }),
     ]);
   });
 
@@ -142,7 +156,8 @@ describe('delivering an order webhook', () => {
     expect(requests[1]!.rawBody.equals(requests[0]!.rawBody)).toBe(true);
     expect(requests[2]!.rawBody.equals(requests[0]!.rawBody)).toBe(true);
     expect(requests.map((r) => Number(r.headers['x-service-timestamp']) - start / 1000)).toEqual([0, 60, 360]);
-    for (const r of requests) expect(verifyWebhookSignature(r.rawBody, r.headers['x-service-signature'], secret)).toBe(true);
+    for (const r of requests)
+      expect(verifyWebhookSignature(r.rawBody, r.headers['x-service-signature'], secret)).toBe(true);
 
     const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
     expect(delivery).toMatchObject({ status: 'delivered', attemptCount: 3 });
@@ -164,7 +179,8 @@ describe('delivering an order webhook', () => {
     const steps = await runUntilSettled(() => partnerReceiver.requests.length);
 
     // SQS delays stop at 900 s: the 1 h, 6 h and 24 h waits are hops of 900 s, with no attempt before the due time.
-    const hopsTo = (dueAfterSeconds: number) => steps.filter((s) => s.dueAt === new Date(start + dueAfterSeconds * 1000).toISOString());
+    const hopsTo = (dueAfterSeconds: number) =>
+      steps.filter((s) => s.dueAt === new Date(start + dueAfterSeconds * 1000).toISOString());
     const due = [60, 360, 1260, 4860, 26460, 112860];
     expect(hopsTo(due[0]!).map((s) => s.delaySeconds)).toEqual([60]);
     expect(hopsTo(due[1]!).map((s) => s.delaySeconds)).toEqual([300]);
@@ -174,7 +190,10 @@ describe('delivering an order webhook', () => {
     expect(hopsTo(due[5]!).map((s) => s.delaySeconds)).toEqual(Array(96).fill(900));
     expect(steps.filter((s) => s.attempted)).toHaveLength(6);
     expect(steps).toHaveLength(1 + 1 + 1 + 4 + 24 + 96);
-    expect(partnerReceiver.requests.map((r) => Number(r.headers['x-service-timestamp']) - start / 1000)).toEqual([0, ...due]);
+    expect(partnerReceiver.requests.map((r) => Number(r.headers['x-service-timestamp']) - start / 1000)).toEqual([
+      0,
+      ...due,
+    ]);
 
     const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId, { status: 'failed' });
     expect(delivery).toMatchObject({ status: 'failed', attemptCount: 7, alertStatus: 'sent' });
@@ -190,8 +209,15 @@ describe('delivering an order webhook', () => {
     expect(emails[0]?.body.text).toContain('HTTP 500');
 
     // SQS delivers at least once: the final attempt's message handled again changes nothing and alerts no one twice.
-    const finalMessage = deliveriesSent().filter((m) => m.body.deliveryId === delivery!.deliveryId && m.body.attempt === 7).at(-1)!;
-    await stack.deps.aws.sqs.send(new SendMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MessageBody: JSON.stringify(finalMessage.body) }));
+    const finalMessage = deliveriesSent()
+      .filter((m) => m.body.deliveryId === delivery!.deliveryId && m.body.attempt === 7)
+      .at(-1)!;
+    await stack.deps.aws.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: stack.queueUrls.webhookDeliveries,
+        MessageBody: JSON.stringify(finalMessage.body),
+      }),
+    );
     expect((await dispatchOnce()).received).toBe(1);
     expect(partnerReceiver.requests).toHaveLength(7);
     expect(await emailsTo(alertEmail)).toHaveLength(1);
@@ -236,11 +262,23 @@ describe('delivering an order webhook', () => {
     await dispatchOnce();
 
     const [delivery] = await stack.deps.webhookAdmin.listDeliveries(partnerId, { status: 'pending' });
-    expect(delivery).toMatchObject({ status: 'pending', attemptCount: 1, nextAttemptAt: new Date(attemptAt + 60_000).toISOString() });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      attemptCount: 1,
+      nextAttemptAt: new Date(attemptAt + 60_000).toISOString(),
+    });
     expect(delivery?.attempts[0]).toMatchObject({ succeeded: false, error: 'connection refused' });
-    expect(lastDeliveryMessage()).toMatchObject({ delaySeconds: 60, body: { attempt: 2, deliveryId: delivery?.deliveryId } });
-    expect(stack.logs.filter((line) => line.deliveryId === delivery?.deliveryId && line.outcome === 'retry-scheduled')).toEqual([
-      expect.objectContaining({ msg: 'webhook attempt failed, retry scheduled', nextAttemptAt: delivery?.nextAttemptAt }),
+    expect(lastDeliveryMessage()).toMatchObject({
+      delaySeconds: 60,
+      body: { attempt: 2, deliveryId: delivery?.deliveryId },
+    });
+    expect(
+      stack.logs.filter((line) => line.deliveryId === delivery?.deliveryId && line.outcome === 'retry-scheduled'),
+    ).toEqual([
+      expect.objectContaining({
+        msg: 'webhook attempt failed, retry scheduled',
+        nextAttemptAt: delivery?.nextAttemptAt,
+      }),
     ]);
   });
 
@@ -292,7 +330,13 @@ describe('which events become deliveries', () => {
     while ((await dispatchOnce()).received > 0);
     // SQS brings a deferred copy back after its visibility timeout; by then it is a duplicate.
     for (const ReceiptHandle of deferred) {
-      await stack.deps.aws.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: stack.queueUrls.orderEvents, ReceiptHandle, VisibilityTimeout: 0 }));
+      await stack.deps.aws.sqs.send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: stack.queueUrls.orderEvents,
+          ReceiptHandle,
+          VisibilityTimeout: 0,
+        }),
+      );
     }
     while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
     while ((await dispatchOnce()).received > 0);
@@ -314,7 +358,11 @@ describe('which events become deliveries', () => {
     const { partnerId, internalOrgId } = await aPartnerWithOrganization(stack);
     const { user_email: _, ...withoutEmail } = orderCreatedData(internalOrgId);
     await expect(
-      stack.deps.orderEvents.publish({ partnerId, event: 'order.created', data: { ...withoutEmail, status: 'shipped' } }),
+      stack.deps.orderEvents.publish({
+        partnerId,
+        event: 'order.created',
+        data: { ...withoutEmail, status: 'shipped' },
+      }),
     ).rejects.toMatchObject({
       name: 'ValidationFailed',
       issues: expect.arrayContaining([
@@ -370,7 +418,9 @@ describe('surviving crashes and redelivery', () => {
     const [delivered] = await stack.deps.webhookAdmin.listDeliveries(partnerId);
     expect(delivered).toMatchObject({ status: 'delivered', attemptCount: 1 });
     expect(partnerReceiver.requests).toHaveLength(2);
-    expect(partnerReceiver.requests[1]!.headers['x-service-delivery-id']).toBe(partnerReceiver.requests[0]!.headers['x-service-delivery-id']);
+    expect(partnerReceiver.requests[1]!.headers['x-service-delivery-id']).toBe(
+      partnerReceiver.requests[0]!.headers['x-service-delivery-id'],
+    );
   });
 
   it('queues the first attempt when the fan-out stopped after creating the delivery, without a second delivery', async () => {
@@ -382,7 +432,9 @@ describe('surviving crashes and redelivery', () => {
     const first = await stack.consumers.orderEvents.pollOnce();
     restore();
     expect(first.failed).toHaveLength(1);
-    expect(await stack.deps.webhookAdmin.listDeliveries(partnerId)).toEqual([expect.objectContaining({ queued: false, attemptCount: 0 })]);
+    expect(await stack.deps.webhookAdmin.listDeliveries(partnerId)).toEqual([
+      expect.objectContaining({ queued: false, attemptCount: 0 }),
+    ]);
 
     await makeVisibleAgain(stack.queueUrls.orderEvents, first.failed[0]!.receiptHandle);
     expect((await stack.consumers.orderEvents.pollOnce()).failed).toEqual([]);
@@ -408,11 +460,17 @@ describe('surviving crashes and redelivery', () => {
     await makeVisibleAgain(stack.queueUrls.webhookDeliveries, first.failed[0]!.receiptHandle);
     await dispatchOnce();
     expect(partnerReceiver.requests).toHaveLength(1); // the redelivered message made no second attempt
-    expect(lastDeliveryMessage()).toMatchObject({ delaySeconds: 60, body: { attempt: 2, dueAt: recorded?.nextAttemptAt } });
+    expect(lastDeliveryMessage()).toMatchObject({
+      delaySeconds: 60,
+      body: { attempt: 2, dueAt: recorded?.nextAttemptAt },
+    });
 
     stack.clock.advance(60_000);
     await dispatchOnce();
-    expect((await stack.deps.webhookAdmin.listDeliveries(partnerId))[0]).toMatchObject({ status: 'delivered', attemptCount: 2 });
+    expect((await stack.deps.webhookAdmin.listDeliveries(partnerId))[0]).toMatchObject({
+      status: 'delivered',
+      attemptCount: 2,
+    });
   });
 
   /** A first attempt delivered, then a copy of its message queued again. */
@@ -423,7 +481,10 @@ describe('surviving crashes and redelivery', () => {
     const firstAttempt = lastDeliveryMessage();
     await dispatchOnce();
     await stack.deps.aws.sqs.send(
-      new SendMessageCommand({ QueueUrl: stack.queueUrls.webhookDeliveries, MessageBody: JSON.stringify(firstAttempt.body) }),
+      new SendMessageCommand({
+        QueueUrl: stack.queueUrls.webhookDeliveries,
+        MessageBody: JSON.stringify(firstAttempt.body),
+      }),
     );
     return { partnerReceiver, firstAttempt };
   }
@@ -438,7 +499,9 @@ describe('surviving crashes and redelivery', () => {
     await dispatchOnce();
 
     expect(partnerReceiver.requests).toHaveLength(1);
-    expect((await stack.deps.webhookAdmin.getDelivery(firstAttempt.body.deliveryId as DeliveryId)).attempts).toHaveLength(1);
+    expect(
+      (await stack.deps.webhookAdmin.getDelivery(firstAttempt.body.deliveryId as DeliveryId)).attempts,
+    ).toHaveLength(1);
   });
 
   it('ignores a copy of a first attempt that comes as a new message after the attempt was recorded', async () => {
@@ -481,7 +544,12 @@ describe('the attempt log', () => {
 describe('a batch of messages, as Lambda hands it over', () => {
   const handle = createWebhookDispatchHandler(() => Promise.resolve(stack.deps.functions.webhookDispatch));
   const asRecord = (body: string, index: number, receiveCount = 1): SQSRecord =>
-    ({ messageId: `m-${index}`, receiptHandle: `r-${index}`, body, attributes: { ApproximateReceiveCount: String(receiveCount) } }) as unknown as SQSRecord;
+    ({
+      messageId: `m-${index}`,
+      receiptHandle: `r-${index}`,
+      body,
+      attributes: { ApproximateReceiveCount: String(receiveCount) },
+    }) as unknown as SQSRecord;
 
   /** DynamoDB calls the handler makes, as `Operation(table suffix)`, with each table's key count for a batch read. */
   function recordDynamoCalls() {
@@ -507,16 +575,27 @@ describe('a batch of messages, as Lambda hands it over', () => {
     const partners = [await aSubscribedPartner(first.url), await aSubscribedPartner(second.url)];
     const queuedBefore = deliveriesSent().length;
     for (const [index, partner] of [0, 0, 0, 1, 1].map((p) => partners[p]).entries()) {
-      await publishAndFanOut(partner?.partnerId as PartnerId, 'order.created', orderCreatedData(partner?.internalOrgId as string), `evt-batch-${index}-${randomUUID()}`);
+      await publishAndFanOut(
+        partner?.partnerId as PartnerId,
+        'order.created',
+        orderCreatedData(partner?.internalOrgId as string),
+        `evt-batch-${index}-${randomUUID()}`,
+      );
     }
-    const bodies = deliveriesSent().slice(queuedBefore).map((message) => JSON.stringify(message.body));
+    const bodies = deliveriesSent()
+      .slice(queuedBefore)
+      .map((message) => JSON.stringify(message.body));
     expect(bodies).toHaveLength(5);
 
     const firstReceipt = recordDynamoCalls();
-    expect((await handle({ Records: bodies.map((body, index) => asRecord(body, index)) })).batchItemFailures).toEqual([]);
+    expect((await handle({ Records: bodies.map((body, index) => asRecord(body, index)) })).batchItemFailures).toEqual(
+      [],
+    );
     firstReceipt.stop();
     expect([first.requests.length, second.requests.length]).toEqual([3, 2]);
-    expect(firstReceipt.calls.filter((call) => !call.startsWith('Update'))).toEqual(['BatchGetItemCommand(webhooks ×5 + partners ×2)']);
+    expect(firstReceipt.calls.filter((call) => !call.startsWith('Update'))).toEqual([
+      'BatchGetItemCommand(webhooks ×5 + partners ×2)',
+    ]);
     for (const partner of partners) {
       const deliveries = await stack.deps.webhookAdmin.listDeliveries(partner?.partnerId as PartnerId);
       expect(deliveries.map((d) => d.status)).toEqual(deliveries.map(() => 'delivered'));
@@ -524,7 +603,9 @@ describe('a batch of messages, as Lambda hands it over', () => {
 
     // The same messages again, as SQS redelivers them: read, found delivered, not sent again.
     const redelivery = recordDynamoCalls();
-    expect((await handle({ Records: bodies.map((body, index) => asRecord(body, index, 2)) })).batchItemFailures).toEqual([]);
+    expect(
+      (await handle({ Records: bodies.map((body, index) => asRecord(body, index, 2)) })).batchItemFailures,
+    ).toEqual([]);
     redelivery.stop();
     expect(redelivery.calls).toEqual(['BatchGetItemCommand(webhooks ×5 + partners ×2)']);
     expect([first.requests.length, second.requests.length]).toEqual([3, 2]);
@@ -537,7 +618,9 @@ describe('a batch of messages, as Lambda hands it over', () => {
     const good = JSON.stringify(lastDeliveryMessage().body);
     const unknown = JSON.stringify({ ...lastDeliveryMessage().body, deliveryId: randomUUID() });
 
-    const result = await handle({ Records: [good, 'not json', '{"deliveryId":"nope"}', unknown].map((body, index) => asRecord(body, index)) });
+    const result = await handle({
+      Records: [good, 'not json', '{"deliveryId":"nope"}', unknown].map((body, index) => asRecord(body, index)),
+    });
 
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }, { itemIdentifier: 'm-2' }]);
     expect(partnerReceiver.requests).toHaveLength(1);

@@ -30,7 +30,8 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 const PRODUCT_ID = SEED_CATALOG.find((product) => product.active)!.product_id;
-const documented = (schema: string, value: unknown) => schemaProblems({ $ref: `#/components/schemas/${schema}` }, value);
+const documented = (schema: string, value: unknown) =>
+  schemaProblems({ $ref: `#/components/schemas/${schema}` }, value);
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
     () => expect.fail('expected a rejection'),
@@ -60,7 +61,10 @@ async function anOffice() {
     },
   });
   const request = async (): Promise<ApprovalRequest> => {
-    const outcome = await client.sandbox.orders.create({ internalUserId: buyer.profile.internalUserId, items: [{ productId: PRODUCT_ID, quantity: 2 }] });
+    const outcome = await client.sandbox.orders.create({
+      internalUserId: buyer.profile.internalUserId,
+      items: [{ productId: PRODUCT_ID, quantity: 2 }],
+    });
     expect(documented('ApprovalRequestChange', outcome)).toEqual([]);
     if (!('approval_request' in outcome)) throw new Error('a buyer above its limit got an order');
     return outcome.approval_request;
@@ -74,14 +78,23 @@ describe('PartnerClient approval request methods on the local stack', () => {
     const pending = await request();
     expect(pending).toMatchObject({ object: 'approval_request', status: 'pending', order_id: null });
 
-    const approved = await client.sandbox.approvalRequests.approve(pending.id, { internalUserId: approver.profile.internalUserId });
+    const approved = await client.sandbox.approvalRequests.approve(pending.id, {
+      internalUserId: approver.profile.internalUserId,
+    });
     expect(documented('ApprovalRequestChange', approved)).toEqual([]);
-    expect(approved.approval_request).toMatchObject({ id: pending.id, status: 'approved', decided_by: { internal_user_id: approver.profile.internalUserId } });
+    expect(approved.approval_request).toMatchObject({
+      id: pending.id,
+      status: 'approved',
+      decided_by: { internal_user_id: approver.profile.internalUserId },
+    });
     const order = await client.orders.retrieve(approved.approval_request.order_id!);
     expect(order.total).toBe(pending.total);
 
     const other = await request();
-    const rejected = await client.sandbox.approvalRequests.reject(other.id, { internalUserId: approver.profile.internalUserId, reason: 'Over budget' });
+    const rejected = await client.sandbox.approvalRequests.reject(other.id, {
+      internalUserId: approver.profile.internalUserId,
+      reason: 'Over budget',
+    });
     expect(rejected.approval_request).toMatchObject({ status: 'rejected', reason: 'Over budget', order_id: null });
   });
 
@@ -94,10 +107,13 @@ describe('PartnerClient approval request methods on the local stack', () => {
     }
     asked.length = 0;
     const listed: ApprovalRequest[] = [];
-    for await (const each of client.approvalRequests.list({ internalOrgId, status: 'pending', pageSize: 2 })) listed.push(each);
+    for await (const each of client.approvalRequests.list({ internalOrgId, status: 'pending', pageSize: 2 }))
+      listed.push(each);
     expect(listed.map((each) => each.id)).toEqual([...made].reverse());
     for (const each of listed) expect(documented('ApprovalRequest', each)).toEqual([]);
-    expect(asked.map((url) => [url.pathname, url.searchParams.get('status'), url.searchParams.get('starting_after')])).toEqual([
+    expect(
+      asked.map((url) => [url.pathname, url.searchParams.get('status'), url.searchParams.get('starting_after')]),
+    ).toEqual([
       [`/v1/organizations/${internalOrgId}/approval-requests`, 'pending', null],
       [`/v1/organizations/${internalOrgId}/approval-requests`, 'pending', listed[1]!.id],
     ]);
@@ -107,20 +123,36 @@ describe('PartnerClient approval request methods on the local stack', () => {
   it('rejects with the typed errors a partner branches on', async () => {
     const { client, buyer, approver, request } = await anOffice();
     const pending = await request();
-    const self = await failureOf(client.sandbox.approvalRequests.approve(pending.id, { internalUserId: buyer.profile.internalUserId }));
+    const self = await failureOf(
+      client.sandbox.approvalRequests.approve(pending.id, { internalUserId: buyer.profile.internalUserId }),
+    );
     expect(self).toBeInstanceOf(PartnerPermissionError);
     expect(self).toMatchObject({ status: 403, code: 'APPROVAL_FORBIDDEN' });
-    const reason = await failureOf(client.sandbox.approvalRequests.reject(pending.id, { internalUserId: approver.profile.internalUserId, reason: ' ' }));
+    const reason = await failureOf(
+      client.sandbox.approvalRequests.reject(pending.id, {
+        internalUserId: approver.profile.internalUserId,
+        reason: ' ',
+      }),
+    );
     expect(reason).toBeInstanceOf(PartnerInvalidRequestError);
     expect(reason).toMatchObject({ status: 400, details: [expect.objectContaining({ path: ['reason'] })] });
     const unknown = await failureOf(client.approvalRequests.retrieve(randomUUID()));
     expect(unknown).toBeInstanceOf(PartnerNotFoundError);
     expect(unknown).toMatchObject({ code: 'APPROVAL_REQUEST_NOT_FOUND' });
 
-    await client.sandbox.approvalRequests.reject(pending.id, { internalUserId: approver.profile.internalUserId, reason: 'No' });
-    const late = await failureOf(client.sandbox.approvalRequests.approve(pending.id, { internalUserId: approver.profile.internalUserId }));
+    await client.sandbox.approvalRequests.reject(pending.id, {
+      internalUserId: approver.profile.internalUserId,
+      reason: 'No',
+    });
+    const late = await failureOf(
+      client.sandbox.approvalRequests.approve(pending.id, { internalUserId: approver.profile.internalUserId }),
+    );
     expect(late).toBeInstanceOf(PartnerConflictError);
-    expect(late).toMatchObject({ status: 409, code: 'APPROVAL_NOT_PENDING', body: expect.objectContaining({ data: { approval_request_id: pending.id, status: 'rejected' } }) });
+    expect(late).toMatchObject({
+      status: 409,
+      code: 'APPROVAL_NOT_PENDING',
+      body: expect.objectContaining({ data: { approval_request_id: pending.id, status: 'rejected' } }),
+    });
   });
 });
 
@@ -132,15 +164,25 @@ describe('SDK calls of the approval request routes', () => {
       baseUrl: 'https://sandbox-api.example-procurement.com',
       sleep: async () => {},
       fetch: async (input, init) => {
-        sent.push({ url: new URL(String(input)), headers: new Headers(init?.headers), body: JSON.parse(String(init?.body)) });
+        sent.push({
+          url: new URL(String(input)),
+          headers: new Headers(init?.headers),
+          body: JSON.parse(String(init?.body)),
+        });
         const failing = sent.length === 1;
         const body = failing
           ? { error: 'Internal Server Error', message: 'boom', code: 'INTERNAL_ERROR', details: [] }
           : { success: true, approval_request: { id: 'r-1', status: 'rejected' } };
-        return new Response(JSON.stringify(body), { status: failing ? 500 : 200, headers: { 'Content-Type': 'application/json' } });
+        return new Response(JSON.stringify(body), {
+          status: failing ? 500 : 200,
+          headers: { 'Content-Type': 'application/json' },
+        });
       },
     });
-    const rejected = await client.sandbox.approvalRequests.reject('r-1', { internalUserId: 'u-2', reason: 'Over budget' });
+    const rejected = await client.sandbox.approvalRequests.reject('r-1', {
+      internalUserId: 'u-2',
+      reason: 'Over budget',
+    });
     expect(rejected.approval_request.status).toBe('rejected');
     expect(sent.map((request) => [request.url.pathname, request.body])).toEqual([
       ['/v1/sandbox/approval-requests/r-1/reject', { internal_user_id: 'u-2', reason: 'Over budget' }],
@@ -159,7 +201,9 @@ describe('SDK calls of the approval request routes', () => {
 describe('webhooks.constructEvent with the approval kinds', () => {
   it('verifies an approval.decided and narrows it by `event` to its data', () => {
     const secret = `whsec_${Buffer.from('b'.repeat(32)).toString('base64')}`;
-    const example = (API_DOCUMENT.webhooks as Record<string, any>)['approval.decided'].post.requestBody.content['application/json'].example;
+    const example = (API_DOCUMENT.webhooks as Record<string, any>)['approval.decided'].post.requestBody.content[
+      'application/json'
+    ].example;
     const body = JSON.stringify(example);
     const event = constructEvent(body, { 'x-service-signature': signWebhookBody(body, secret) }, secret);
     if (event.event !== 'approval.decided') throw new Error(`got ${event.event}`);

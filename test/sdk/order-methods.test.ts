@@ -41,14 +41,18 @@ async function anOrderingClient() {
   });
   // The buyer has no order limit, so every placement is an order, never an approval request.
   const placeOrder = async (quantity = 1) => {
-    const outcome = await client.sandbox.orders.create({ internalUserId: buyer.profile.internalUserId, items: [{ productId: PRODUCT_ID, quantity }] });
+    const outcome = await client.sandbox.orders.create({
+      internalUserId: buyer.profile.internalUserId,
+      items: [{ productId: PRODUCT_ID, quantity }],
+    });
     if (!('order' in outcome)) throw new Error('a buyer without a limit got an approval request');
     return outcome;
   };
   return { client, buyer, asked, placeOrder };
 }
 
-const documented = (schema: string, value: unknown) => schemaProblems({ $ref: `#/components/schemas/${schema}` }, value);
+const documented = (schema: string, value: unknown) =>
+  schemaProblems({ $ref: `#/components/schemas/${schema}` }, value);
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
     () => expect.fail('expected a rejection'),
@@ -67,7 +71,11 @@ describe('PartnerClient order methods on the local stack', () => {
   it('sandbox.orders.create, confirm, ship, deliver and refund walk an order to refunded, each resolving to the documented order', async () => {
     const { client, buyer, placeOrder } = await anOrderingClient();
     const placed = await placeOrder(2);
-    expect(placed.order).toMatchObject({ status: 'pending', partner_org_id: buyer.organization.internalOrgId, items: [{ product_id: PRODUCT_ID, quantity: 2 }] });
+    expect(placed.order).toMatchObject({
+      status: 'pending',
+      partner_org_id: buyer.organization.internalOrgId,
+      items: [{ product_id: PRODUCT_ID, quantity: 2 }],
+    });
     const id = placed.order.id;
 
     const confirmed = await client.sandbox.orders.confirm(id);
@@ -77,11 +85,24 @@ describe('PartnerClient order methods on the local stack', () => {
     expect(partly.order).toMatchObject({ status: 'delivered', refund_amount: 1.5, amount_refunded: 1.5 });
     const refunded = await client.sandbox.orders.refund(id); // the rest
 
-    for (const change of [placed, confirmed, shipped, delivered, partly, refunded]) expect(documented('OrderChange', change)).toEqual([]);
-    expect([confirmed, shipped, delivered, refunded].map((change) => change.order.status)).toEqual(['confirmed', 'shipped', 'delivered', 'refunded']);
-    expect(shipped.order).toMatchObject({ tracking_number: SHIPMENT.trackingNumber, carrier: 'UPS', tracking_url: SHIPMENT.trackingUrl });
+    for (const change of [placed, confirmed, shipped, delivered, partly, refunded])
+      expect(documented('OrderChange', change)).toEqual([]);
+    expect([confirmed, shipped, delivered, refunded].map((change) => change.order.status)).toEqual([
+      'confirmed',
+      'shipped',
+      'delivered',
+      'refunded',
+    ]);
+    expect(shipped.order).toMatchObject({
+      tracking_number: SHIPMENT.trackingNumber,
+      carrier: 'UPS',
+      tracking_url: SHIPMENT.trackingUrl,
+    });
     expect(refunded.order).toMatchObject({ signature: 'R. Front Desk', amount_refunded: placed.order.total });
-    expect(refunded.order.refunds?.map((refund) => refund.amount)).toEqual([1.5, Math.round(placed.order.total * 100 - 150) / 100]);
+    expect(refunded.order.refunds?.map((refund) => refund.amount)).toEqual([
+      1.5,
+      Math.round(placed.order.total * 100 - 150) / 100,
+    ]);
   });
 
   it('sandbox.orders.cancel cancels a pending order with its reason', async () => {
@@ -111,7 +132,8 @@ describe('PartnerClient order methods on the local stack', () => {
     asked.length = 0;
 
     const listed = [];
-    for await (const order of client.orders.list({ internalOrgId: buyer.organization.internalOrgId, pageSize: 2 })) listed.push(order);
+    for await (const order of client.orders.list({ internalOrgId: buyer.organization.internalOrgId, pageSize: 2 }))
+      listed.push(order);
 
     expect(listed.map((order) => order.id)).toEqual([...placed].reverse());
     for (const order of listed) expect(documented('Order', order)).toEqual([]);
@@ -128,7 +150,11 @@ describe('PartnerClient order methods on the local stack', () => {
       for (const attempt of [() => client.orders.retrieve(order.id), () => client.sandbox.orders.confirm(order.id)]) {
         const error = await failureOf(attempt());
         expect(error).toBeInstanceOf(PartnerPermissionError);
-        expect(error).toMatchObject({ status: 403, code: 'FORBIDDEN', message: `Order ${order.id} belongs to another partner` });
+        expect(error).toMatchObject({
+          status: 403,
+          code: 'FORBIDDEN',
+          message: `Order ${order.id} belongs to another partner`,
+        });
         expect(error.requestId).toBeTruthy();
       }
     });

@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-const documented = (schema: string, value: unknown) => schemaProblems({ $ref: `#/components/schemas/${schema}` }, value);
+const documented = (schema: string, value: unknown) =>
+  schemaProblems({ $ref: `#/components/schemas/${schema}` }, value);
 
 async function aClientWithOrganization() {
   const partner = await stack.createPartner();
@@ -46,15 +47,24 @@ describe('organizations.users', () => {
 describe('organizations.shippingLocations', () => {
   it('creates and updates a location with the documented bodies', async () => {
     const { client, org } = await aClientWithOrganization();
-    const location = { internalShippingLocationId: 'loc-sdk', name: 'Annex', address: { line1: '1 Side St', city: 'Austin', province: 'tx', postalCode: '78701' } };
+    const location = {
+      internalShippingLocationId: 'loc-sdk',
+      name: 'Annex',
+      address: { line1: '1 Side St', city: 'Austin', province: 'tx', postalCode: '78701' },
+    };
     const created = await client.organizations.shippingLocations.create(org, location);
     expect(documented('ShippingLocationResponse', created)).toEqual([]);
     expect(created.data.shippingLocation.address.province).toBe('Texas');
 
-    const updated = await client.organizations.shippingLocations.update(org, 'loc-sdk', { isDefault: true, isActive: false });
+    const updated = await client.organizations.shippingLocations.update(org, 'loc-sdk', {
+      isDefault: true,
+      isActive: false,
+    });
     expect(documented('ShippingLocationResponse', updated)).toEqual([]);
     expect(updated.data.shippingLocation).toMatchObject({ isDefault: true, isActive: false });
 
-    await expect(client.organizations.shippingLocations.create(org, location)).rejects.toBeInstanceOf(PartnerConflictError);
+    await expect(client.organizations.shippingLocations.create(org, location)).rejects.toBeInstanceOf(
+      PartnerConflictError,
+    );
   });
 });

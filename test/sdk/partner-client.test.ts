@@ -52,7 +52,8 @@ async function aClient(options: { scopes?: Scope[]; maxRetries?: number } = {}) 
   return { client, partner, sleeps, sent };
 }
 
-const documented = (schema: string, value: unknown) => schemaProblems({ $ref: `#/components/schemas/${schema}` }, value);
+const documented = (schema: string, value: unknown) =>
+  schemaProblems({ $ref: `#/components/schemas/${schema}` }, value);
 
 describe('PartnerClient on the local stack', () => {
   it('organizations.setup resolves to the documented setup body', async () => {
@@ -68,7 +69,10 @@ describe('PartnerClient on the local stack', () => {
     const { client } = await aClient();
     const body = aSetupRequest().build();
     const { data } = await client.organizations.setup(body as never);
-    const byUser = await client.sessions.handshake({ internalUserId: body.internalUserId, internalOrgId: body.internalOrgId });
+    const byUser = await client.sessions.handshake({
+      internalUserId: body.internalUserId,
+      internalOrgId: body.internalOrgId,
+    });
     const byProfile = await client.sessions.handshake({ profileId: data.profile.id });
     for (const session of [byUser, byProfile]) {
       expect(documented('HandshakeResponse', session)).toEqual([]);
@@ -141,13 +145,23 @@ describe('PartnerClient on the local stack', () => {
   });
 
   describe('typed errors carry status, code, message and the Request-Id', () => {
-    const failureOf = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a rejection'), (error: unknown) => error as Record<string, unknown>);
+    const failureOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => expect.fail('expected a rejection'),
+        (error: unknown) => error as Record<string, unknown>,
+      );
 
     it('400: PartnerInvalidRequestError with every problem in details', async () => {
       const { client, sent } = await aClient();
-      const error = await failureOf(client.organizations.setup(aSetupRequest().forUser('u-1', { email: 'nope' }).build() as never));
+      const error = await failureOf(
+        client.organizations.setup(aSetupRequest().forUser('u-1', { email: 'nope' }).build() as never),
+      );
       expect(error).toBeInstanceOf(PartnerInvalidRequestError);
-      expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ code: 'INVALID_EMAIL', path: ['user', 'email'] }] });
+      expect(error).toMatchObject({
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        details: [{ code: 'INVALID_EMAIL', path: ['user', 'email'] }],
+      });
       expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/);
       expect(sent).toHaveLength(1); // a 400 is not retried
     });
@@ -156,7 +170,11 @@ describe('PartnerClient on the local stack', () => {
       const { client } = await aClient();
       const error = await failureOf(client.sessions.handshake({ profileId: 'not-a-uuid' }));
       expect(error).toBeInstanceOf(PartnerInvalidRequestError);
-      expect(error).toMatchObject({ status: 400, code: undefined, details: [{ code: 'INVALID_UUID', path: ['profile_id'] }] });
+      expect(error).toMatchObject({
+        status: 400,
+        code: undefined,
+        details: [{ code: 'INVALID_UUID', path: ['profile_id'] }],
+      });
       expect(error.message).toMatch(/^Invalid request body: profile_id must be a UUID/);
     });
 
@@ -164,7 +182,12 @@ describe('PartnerClient on the local stack', () => {
       const client = new PartnerClient({ apiKey: `sk_test_${'0'.repeat(64)}`, baseUrl: stack.url });
       const error = await failureOf(client.sessions.handshake({ internalUserId: 'u-1' }));
       expect(error).toBeInstanceOf(PartnerAuthenticationError);
-      expect(error).toMatchObject({ name: 'PartnerAuthenticationError', status: 401, code: 'UNAUTHORIZED', message: 'Invalid or missing API key' });
+      expect(error).toMatchObject({
+        name: 'PartnerAuthenticationError',
+        status: 401,
+        code: 'UNAUTHORIZED',
+        message: 'Invalid or missing API key',
+      });
       expect(error.requestId).toBeTruthy();
     });
 
@@ -179,7 +202,10 @@ describe('PartnerClient on the local stack', () => {
       const { client } = await aClient();
       const error = await failureOf(client.sessions.handshake({ internalUserId: 'nobody' }));
       expect(error).toBeInstanceOf(PartnerNotFoundError);
-      expect(error).toMatchObject({ status: 404, message: 'Profile not found: No profile with internal_user_id nobody' });
+      expect(error).toMatchObject({
+        status: 404,
+        message: 'Profile not found: No profile with internal_user_id nobody',
+      });
     });
 
     it('409: PartnerConflictError with the body’s data', async () => {
@@ -188,7 +214,11 @@ describe('PartnerClient on the local stack', () => {
       const { data } = await client.organizations.setup(body as never);
       const error = await failureOf(client.organizations.setup(body as never));
       expect(error).toBeInstanceOf(PartnerConflictError);
-      expect(error).toMatchObject({ status: 409, code: 'USER_ALREADY_EXISTS', body: { data: { profileId: data.profile.id } } });
+      expect(error).toMatchObject({
+        status: 409,
+        code: 'USER_ALREADY_EXISTS',
+        body: { data: { profileId: data.profile.id } },
+      });
     });
   });
 });

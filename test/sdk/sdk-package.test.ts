@@ -18,7 +18,13 @@ import { startTestStack, type TestStack } from '../support/test-stack';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Plain Node: nothing of the test runner's loaders or options leaks into the child. */
-const plainNode = { ...process.env, NODE_OPTIONS: '', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const plainNode = {
+  ...process.env,
+  NODE_OPTIONS: '',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
 
 const CONSUMER = `
 import { PartnerClient, PartnerNotFoundError } from '@partner-embed/sdk';
@@ -43,7 +49,14 @@ async function brokenReadmeLinks(packageDir: string): Promise<string[]> {
   for (const target of targets) {
     if (/^(https?:|mailto:|#)/.test(target)) continue;
     const file = join(packageDir, target.split('#')[0] as string);
-    if (!file.startsWith(packageDir) || !(await stat(file).then(() => true, () => false))) broken.push(target);
+    if (
+      !file.startsWith(packageDir) ||
+      !(await stat(file).then(
+        () => true,
+        () => false,
+      ))
+    )
+      broken.push(target);
   }
   return broken;
 }
@@ -54,7 +67,10 @@ let packDir: string;
 
 beforeAll(async () => {
   stack = await startTestStack();
-  [consumerDir, packDir] = await Promise.all([mkdtemp(join(tmpdir(), 'sdk-consumer-')), mkdtemp(join(tmpdir(), 'sdk-pack-'))]);
+  [consumerDir, packDir] = await Promise.all([
+    mkdtemp(join(tmpdir(), 'sdk-consumer-')),
+    mkdtemp(join(tmpdir(), 'sdk-pack-')),
+  ]);
 });
 afterAll(async () => {
   await stack?.close();
@@ -67,9 +83,17 @@ describe('the packed SDK in plain Node 20', () => {
     const [tarball] = (await readdir(packDir)).filter((name) => name.endsWith('.tgz'));
     expect(tarball).toMatch(/^partner-embed-sdk-\d+\.\d+\.\d+\.tgz$/);
 
-    await writeFile(join(consumerDir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run('npm', ['install', '--offline', '--no-package-lock', join(packDir, tarball as string)], { cwd: consumerDir, env: plainNode });
-    const installed = JSON.parse(await readFile(join(consumerDir, 'node_modules/@partner-embed/sdk/package.json'), 'utf8'));
+    await writeFile(
+      join(consumerDir, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    await run('npm', ['install', '--offline', '--no-package-lock', join(packDir, tarball as string)], {
+      cwd: consumerDir,
+      env: plainNode,
+    });
+    const installed = JSON.parse(
+      await readFile(join(consumerDir, 'node_modules/@partner-embed/sdk/package.json'), 'utf8'),
+    );
     expect(installed.dependencies ?? {}).toEqual({});
     const shipped = await readdir(join(consumerDir, 'node_modules/@partner-embed/sdk/dist'), { recursive: true });
     expect(shipped.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
@@ -98,7 +122,10 @@ describe('the packed SDK in plain Node 20', () => {
       const header = 'sha256=' + createHmac('sha256', 'whsec_test').update(body).digest('hex');
       console.log(verifyWebhookSignature(body, header, 'whsec_test'), verifyWebhookSignature(body, header, 'other'));
     `;
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env: plainNode });
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+      env: plainNode,
+    });
     expect(stdout.trim()).toBe('true false');
   }, 60_000);
 });

@@ -26,7 +26,8 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const documented = (schema: string, value: unknown) => schemaProblems({ $ref: `#/components/schemas/${schema}` }, value);
+const documented = (schema: string, value: unknown) =>
+  schemaProblems({ $ref: `#/components/schemas/${schema}` }, value);
 const failureOf = (promise: Promise<unknown>) =>
   promise.then(
     () => expect.fail('expected a rejection'),
@@ -47,7 +48,18 @@ async function aClientWithDeliveries(count = 3, options: { scopes?: Parameters<T
     await stack.deps.deliveries.createForEvent(delivery);
     await stack.deps.deliveries.recordAttempt(
       delivery,
-      { attempt: { chain: 1, attempt: 1, attemptedAt: at, url: receiver.url, succeeded: true, statusCode: 200, latencyMs: 9 }, status: 'delivered' },
+      {
+        attempt: {
+          chain: 1,
+          attempt: 1,
+          attemptedAt: at,
+          url: receiver.url,
+          succeeded: true,
+          statusCode: 200,
+          latencyMs: 9,
+        },
+        status: 'delivered',
+      },
       new Date(at),
     );
     ids.unshift(delivery.deliveryId);
@@ -69,7 +81,13 @@ describe('PartnerClient webhook delivery methods on the local stack', () => {
   it('webhooks.deliveries.list walks every page newest first, with the filters on each request', async () => {
     const { client, orderId, ids, asked } = await aClientWithDeliveries(3);
     const seen: string[] = [];
-    for await (const delivery of client.webhooks.deliveries.list({ orderId, status: 'delivered', event: 'order.created', since: new Date(0), pageSize: 2 })) {
+    for await (const delivery of client.webhooks.deliveries.list({
+      orderId,
+      status: 'delivered',
+      event: 'order.created',
+      since: new Date(0),
+      pageSize: 2,
+    })) {
       expect(documented('WebhookDeliveryList', { data: [delivery], has_more: false })).toEqual([]);
       seen.push(delivery.id);
     }
@@ -89,7 +107,9 @@ describe('PartnerClient webhook delivery methods on the local stack', () => {
     const { client, ids } = await aClientWithDeliveries(1);
     const delivery = await client.webhooks.deliveries.retrieve(ids[0]!);
     expect(documented('WebhookDelivery', delivery)).toEqual([]);
-    expect(delivery.attempts).toEqual([expect.objectContaining({ round: 1, attempt: 1, status_code: 200, succeeded: true })]);
+    expect(delivery.attempts).toEqual([
+      expect.objectContaining({ round: 1, attempt: 1, status_code: 200, succeeded: true }),
+    ]);
     expect(JSON.parse(delivery.body).event).toBe('order.created');
   });
 
@@ -107,9 +127,14 @@ describe('PartnerClient webhook delivery methods on the local stack', () => {
     const { ids } = await aClientWithDeliveries(1);
     const other = await aClientWithDeliveries(0);
     expect(await failureOf(other.client.webhooks.deliveries.retrieve(ids[0]!))).toBeInstanceOf(PartnerNotFoundError);
-    expect(await failureOf(other.client.webhooks.deliveries.retry(ids[0]!))).toMatchObject({ status: 404, code: 'DELIVERY_NOT_FOUND' });
+    expect(await failureOf(other.client.webhooks.deliveries.retry(ids[0]!))).toMatchObject({
+      status: 404,
+      code: 'DELIVERY_NOT_FOUND',
+    });
 
-    const old = await aClientWithDeliveries(0, { scopes: { scopes: ['organization:write', 'session:write', 'orders:read', 'orders:write'] } });
+    const old = await aClientWithDeliveries(0, {
+      scopes: { scopes: ['organization:write', 'session:write', 'orders:read', 'orders:write'] },
+    });
     expect(await failureOf(old.client.webhooks.endpoint.retrieve())).toBeInstanceOf(PartnerPermissionError);
   });
 
@@ -121,6 +146,9 @@ describe('PartnerClient webhook delivery methods on the local stack', () => {
 
     const { apiKey } = await stack.createPartner();
     const bare = new PartnerClient({ apiKey, baseUrl: stack.url, sleep: async () => {} });
-    expect(await failureOf(bare.webhooks.endpoint.retrieve())).toMatchObject({ status: 404, code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED' });
+    expect(await failureOf(bare.webhooks.endpoint.retrieve())).toMatchObject({
+      status: 404,
+      code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
+    });
   });
 });

@@ -43,7 +43,9 @@ describe('client.webhooks.sendTest on the local sandbox', () => {
 
     const request = receiver.requests.find((r) => r.headers['webhook-id'] === answer.delivery_id);
     expect(request, 'the delivery the answer named').toBeDefined();
-    const event = client.webhooks.constructEvent(request!.rawBody, request!.headers, secret as string, { now: () => stack.clock.now() });
+    const event = client.webhooks.constructEvent(request!.rawBody, request!.headers, secret as string, {
+      now: () => stack.clock.now(),
+    });
     expect(event.event).toBe('order.delivered');
     expect(event.data).toMatchObject({ status: 'delivered', test: true });
   });

@@ -15,7 +15,9 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
 const nowSeconds = String(NOW.getTime() / 1000);
 
 const standardSignature = (id: string, timestamp: string, body: string) =>
-  `v1,${createHmac('sha256', Buffer.from(SECRET.slice(6), 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  `v1,${createHmac('sha256', Buffer.from(SECRET.slice(6), 'base64'))
+    .update(`${id}.${timestamp}.${body}`)
+    .digest('base64')}`;
 
 const examples = Object.entries(API_DOCUMENT.webhooks as Record<string, any>).map(([kind, methods]) => ({
   kind,
@@ -44,12 +46,19 @@ describe('webhooks.verify and webhooks.constructEvent', () => {
     const { body } = examples[0] as { body: string };
     const id = '6f1c2b8e-3f5e-4a59-9a43-0d9b3c1e2f10';
     const headers = (timestamp: string, signature = standardSignature(id, timestamp, body)) =>
-      new Headers({ 'X-Service-Signature': signWebhookBody(body, SECRET), 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature });
+      new Headers({
+        'X-Service-Signature': signWebhookBody(body, SECRET),
+        'webhook-id': id,
+        'webhook-timestamp': timestamp,
+        'webhook-signature': signature,
+      });
     const now = () => NOW;
 
     expect(verifyWebhook(body, headers(nowSeconds), SECRET, { now })).toBe(true);
     // One signature per live secret during a rotation: any one matching is enough.
-    expect(verifyWebhook(body, headers(nowSeconds, `v1,AAAA ${standardSignature(id, nowSeconds, body)}`), SECRET, { now })).toBe(true);
+    expect(
+      verifyWebhook(body, headers(nowSeconds, `v1,AAAA ${standardSignature(id, nowSeconds, body)}`), SECRET, { now }),
+    ).toBe(true);
     const tamperedTimestamp = headers(nowSeconds, standardSignature(id, nowSeconds, body));
     tamperedTimestamp.set('webhook-timestamp', String(Number(nowSeconds) + 1));
     expect(verifyWebhook(body, tamperedTimestamp, SECRET, { now })).toBe(false);

@@ -29,10 +29,15 @@ const filesUnder = (dir: string): string[] =>
 
 describe('webhook signatures (the SDK partners copy, and the docs receiver)', () => {
   it('compares with crypto.timingSafeEqual after a length check, never with a string comparison', () => {
-    for (const file of ['sdk/src/webhooks/verify-webhook-signature.ts', 'sdk/src/webhooks/verify-standard-webhook.ts']) {
+    for (const file of [
+      'sdk/src/webhooks/verify-webhook-signature.ts',
+      'sdk/src/webhooks/verify-standard-webhook.ts',
+    ]) {
       const sdk = source(file);
       expect(sdk, file).toMatch(/import \{[^}]*timingSafeEqual[^}]*\} from 'node:crypto'/);
-      expect(sdk, file).toMatch(/\b(received|candidate)\.length === expected\.length && timingSafeEqual\(\1, expected\)/);
+      expect(sdk, file).toMatch(
+        /\b(received|candidate)\.length === expected\.length && timingSafeEqual\(\1, expected\)/,
+      );
       // No other comparison of the received and expected values.
       expect(sdk, file).not.toMatch(/(?<!typeof )\b(received|candidate|expected|header|hex|signature)\s*[!=]==?/);
       expect(sdk, file).not.toMatch(/\.(equals|compare)\(/);
@@ -54,16 +59,30 @@ describe('webhook signatures (the SDK partners copy, and the docs receiver)', ()
       expect(verifyWebhookSignature(body, `sha256=${nearMiss}`, secret), `position ${position}`).toBe(false);
     }
     // The right signature for a secret one character off, and for the body one byte off.
-    expect(verifyWebhookSignature(body, `sha256=${createHmac('sha256', `${secret.slice(0, -1)}d`).update(body).digest('hex')}`, secret)).toBe(false);
-    expect(verifyWebhookSignature(body, `sha256=${createHmac('sha256', secret).update(`${body} `).digest('hex')}`, secret)).toBe(false);
+    expect(
+      verifyWebhookSignature(
+        body,
+        `sha256=${createHmac('sha256', `${secret.slice(0, -1)}d`)
+          .update(body)
+          .digest('hex')}`,
+        secret,
+      ),
+    ).toBe(false);
+    expect(
+      verifyWebhookSignature(body, `sha256=${createHmac('sha256', secret).update(`${body} `).digest('hex')}`, secret),
+    ).toBe(false);
   });
 });
 
 describe('API keys, session tokens and cookies are looked up by hash, not compared', () => {
   it('authenticates a key with one GetItem keyed by its SHA-256', () => {
-    expect(source('functions/domain/access/authenticator.ts')).toMatch(/this\.partners\.findKeyByHash\(hashApiKey\(presentedKey\)\)/);
+    expect(source('functions/domain/access/authenticator.ts')).toMatch(
+      /this\.partners\.findKeyByHash\(hashApiKey\(presentedKey\)\)/,
+    );
     const repository = source('functions/adapters/dynamodb/partner-repository.ts');
-    expect(repository).toMatch(/async findKeyByHash\(keyHash: string\)[\s\S]{0,200}?new GetCommand\(\{[^}]*Key: partnerKeys\.keyLookup\(keyHash\)/);
+    expect(repository).toMatch(
+      /async findKeyByHash\(keyHash: string\)[\s\S]{0,200}?new GetCommand\(\{[^}]*Key: partnerKeys\.keyLookup\(keyHash\)/,
+    );
   });
 
   it('redeems tokens and resumes sessions by a conditional write keyed by the SHA-256 of the secret', () => {
@@ -77,15 +96,24 @@ describe('API keys, session tokens and cookies are looked up by hash, not compar
 
   it('compares no secret with === or !== anywhere in functions/ (only to undefined, or lengths)', () => {
     // The scanner itself finds what it looks for.
-    expect(secretComparisons('if (record.keyHash === hashApiKey(key)) return;\nif (signature !== expectedSignature) x();')).toHaveLength(2);
-    expect(secretComparisons("if (secret === undefined || typeof header !== 'string' || received.length !== expected.length) x();")).toEqual([]);
+    expect(
+      secretComparisons('if (record.keyHash === hashApiKey(key)) return;\nif (signature !== expectedSignature) x();'),
+    ).toHaveLength(2);
+    expect(
+      secretComparisons(
+        "if (secret === undefined || typeof header !== 'string' || received.length !== expected.length) x();",
+      ),
+    ).toEqual([]);
 
-    const offending = filesUnder('functions').flatMap((file) => secretComparisons(source(file)).map((hit) => `${file}:${hit}`));
+    const offending = filesUnder('functions').flatMap((file) =>
+      secretComparisons(source(file)).map((hit) => `${file}:${hit}`),
+    );
     expect(offending).toEqual([]);
   });
 });
 
-const SECRET_NAME = /\b\w*(signature|secret|apiKey|keyHash|sessionKey|cookieValue|tokenHash|sessionHash|presentedKey)\w*\b/i;
+const SECRET_NAME =
+  /\b\w*(signature|secret|apiKey|keyHash|sessionKey|cookieValue|tokenHash|sessionHash|presentedKey)\w*\b/i;
 
 /** `line: comparison` for every === / !== / == / != with a secret-looking side that is not undefined, null, a type or a length. */
 function secretComparisons(text: string): string[] {
@@ -96,7 +124,12 @@ function secretComparisons(text: string): string[] {
       const [whole, rawLeft = '', , rawRight = ''] = comparison;
       const [left = '', right = ''] = [rawLeft, rawRight].map((side) => side.replace(/^[(!]+|[);,]+$/g, ''));
       if (!SECRET_NAME.test(left) && !SECRET_NAME.test(right)) continue;
-      if ([left, right].some((side) => side === 'undefined' || side === 'null' || side.endsWith('.length') || side === "'string'")) continue;
+      if (
+        [left, right].some(
+          (side) => side === 'undefined' || side === 'null' || side.endsWith('.length') || side === "'string'",
+        )
+      )
+        continue;
       if (/typeof\s*$/.test(code.slice(0, comparison.index))) continue;
       hits.push(`${index + 1}: ${whole}`);
     }
@@ -116,7 +149,12 @@ describe('near misses of keys and tokens, over HTTP', () => {
     const { profile } = await provisionProfile(stack.deps, partnerId as PartnerId);
     const flip = (key: string, at: number) => `${key.slice(0, at)}${key[at] === '0' ? '1' : '0'}${key.slice(at + 1)}`;
     const body = { profile_id: profile.id };
-    for (const nearMiss of [flip(apiKey, 8), flip(apiKey, 40), flip(apiKey, apiKey.length - 1), `sk_test_${apiKey.slice(8).toUpperCase()}`]) {
+    for (const nearMiss of [
+      flip(apiKey, 8),
+      flip(apiKey, 40),
+      flip(apiKey, apiKey.length - 1),
+      `sk_test_${apiKey.slice(8).toUpperCase()}`,
+    ]) {
       expect(nearMiss).toHaveLength(apiKey.length);
       const res = await stack.post('/v1/partner/handshake', body, { 'X-API-Key': nearMiss });
       expect(res.status).toBe(401);

@@ -46,7 +46,15 @@ let b: World;
 async function aWorld(): Promise<World> {
   const { partnerId, apiKey, keyId } = await stack.createPartner();
   const bearer = { Authorization: `Bearer ${apiKey}` };
-  const shared = await stack.post(SETUP, aSetupRequest().forOrg(SHARED_ORG).forUser('u-1').withLocations(aLocation('dock', { isDefault: true })).build(), bearer);
+  const shared = await stack.post(
+    SETUP,
+    aSetupRequest()
+      .forOrg(SHARED_ORG)
+      .forUser('u-1')
+      .withLocations(aLocation('dock', { isDefault: true }))
+      .build(),
+    bearer,
+  );
   expect(shared.status).toBe(200);
   const ownOnlyOrg = `only-${randomUUID().slice(0, 6)}`;
   const ownOnlyUser = `solo-${randomUUID().slice(0, 6)}`;
@@ -85,7 +93,12 @@ afterAll(async () => {
 
 const handshakeAs = (world: World, body: unknown) => stack.post(HANDSHAKE, body, { 'X-API-Key': world.apiKey });
 const modulePage = async (partnerId: string, cookie: string) =>
-  (await fetch(`${stack.url}/embedded/${partnerId}`, { redirect: 'manual', headers: { Cookie: `${COOKIE}=${cookie}` } })).status;
+  (
+    await fetch(`${stack.url}/embedded/${partnerId}`, {
+      redirect: 'manual',
+      headers: { Cookie: `${COOKIE}=${cookie}` },
+    })
+  ).status;
 
 /** B still works as before: its key, its profile's handshake and its embedded session. */
 async function expectBUntouched() {
@@ -94,7 +107,7 @@ async function expectBUntouched() {
 }
 
 describe('the API and the embed host, with partner A acting on partner B', () => {
-  it('gives A its own organization for the shared internalOrgId, never B\'s', () => {
+  it("gives A its own organization for the shared internalOrgId, never B's", () => {
     expect(a.orgId).not.toBe(b.orgId);
     expect(a.profileId).not.toBe(b.profileId);
   });
@@ -140,7 +153,11 @@ describe('the API and the embed host, with partner A acting on partner B', () =>
   });
 
   it("delivers B's order events only to B's endpoint, signed with B's secret, even for the shared internalOrgId", async () => {
-    await stack.deps.orderEvents.publish({ partnerId: b.partnerId, event: 'order.created', data: orderCreatedData(SHARED_ORG) });
+    await stack.deps.orderEvents.publish({
+      partnerId: b.partnerId,
+      event: 'order.created',
+      data: orderCreatedData(SHARED_ORG),
+    });
     while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
     while ((await stack.consumers.webhookDeliveries.pollOnce()).received > 0);
     expect(a.receiver.requests).toHaveLength(0);
@@ -149,7 +166,11 @@ describe('the API and the embed host, with partner A acting on partner B', () =>
     expect(verifyWebhookSignature(post!.rawBody, post!.headers['x-service-signature'], b.secret)).toBe(true);
     expect(verifyWebhookSignature(post!.rawBody, post!.headers['x-service-signature'], a.secret)).toBe(false);
     await expect(
-      stack.deps.orderEvents.publish({ partnerId: a.partnerId, event: 'order.created', data: orderCreatedData(b.ownOnlyOrg) }),
+      stack.deps.orderEvents.publish({
+        partnerId: a.partnerId,
+        event: 'order.created',
+        data: orderCreatedData(b.ownOnlyOrg),
+      }),
     ).rejects.toThrow();
   });
 });
@@ -176,7 +197,15 @@ const crossPartnerCommands = (): Record<string, () => string[]> => ({
   'organization show': () => ['organization', 'show', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'order list': () => ['order', 'list', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'approvals list': () => ['approvals', 'list', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
-  'order-event': () => ['order-event', '--partner', a.partnerId, '--event', 'order.created', '--data', JSON.stringify(orderCreatedData(b.ownOnlyOrg))],
+  'order-event': () => [
+    'order-event',
+    '--partner',
+    a.partnerId,
+    '--event',
+    'order.created',
+    '--data',
+    JSON.stringify(orderCreatedData(b.ownOnlyOrg)),
+  ],
   // --partner with --delivery is refused outright as a usage error (exit 2: one delivery, or a partner's since a time), whoever owns the delivery.
   'deliveries replay': () => ['deliveries', 'replay', '--partner', a.partnerId, '--delivery', randomUUID()],
 });
@@ -184,23 +213,29 @@ const crossPartnerCommands = (): Record<string, () => string[]> => ({
 describe('operator commands given partner A and a resource of partner B', () => {
   it('covers every registered command that takes a partner and a resource', () => {
     const registered = Object.entries(COMMANDS)
-      .filter(([, command]) => 'partner' in command.options && Object.keys(command.options).some((o) => RESOURCE_OPTIONS.includes(o)))
+      .filter(
+        ([, command]) =>
+          'partner' in command.options && Object.keys(command.options).some((o) => RESOURCE_OPTIONS.includes(o)),
+      )
       .map(([name]) => name)
       .sort();
     expect(registered).toEqual(Object.keys(crossPartnerCommands()).sort());
   });
 
-  it.each(Object.keys(crossPartnerCommands()))('%s refuses (exit 1, or 2 for a usage error), reveals nothing of B, and changes nothing of B', async (name) => {
-    const deliveriesBefore = await stack.deps.webhookAdmin.listDeliveries(b.partnerId);
-    const run = await ops(crossPartnerCommands()[name]!());
-    expect(run.code, run.text).toBe(name === 'deliveries replay' ? 2 : 1);
-    expect(run.text).toMatch(/^Error: /);
-    // Echoing the ids the operator typed is fine; B's secrets and personal data are not.
-    for (const secretOrData of [b.apiKey, b.secret, b.cookie, '@acme']) expect(run.text).not.toContain(secretOrData);
-    await expectBUntouched();
-    expect(await stack.deps.webhookAdmin.listDeliveries(b.partnerId)).toEqual(deliveriesBefore);
-    expect(await stack.deps.webhookAdmin.listDeliveries(a.partnerId)).toEqual([]);
-  });
+  it.each(Object.keys(crossPartnerCommands()))(
+    '%s refuses (exit 1, or 2 for a usage error), reveals nothing of B, and changes nothing of B',
+    async (name) => {
+      const deliveriesBefore = await stack.deps.webhookAdmin.listDeliveries(b.partnerId);
+      const run = await ops(crossPartnerCommands()[name]!());
+      expect(run.code, run.text).toBe(name === 'deliveries replay' ? 2 : 1);
+      expect(run.text).toMatch(/^Error: /);
+      // Echoing the ids the operator typed is fine; B's secrets and personal data are not.
+      for (const secretOrData of [b.apiKey, b.secret, b.cookie, '@acme']) expect(run.text).not.toContain(secretOrData);
+      await expectBUntouched();
+      expect(await stack.deps.webhookAdmin.listDeliveries(b.partnerId)).toEqual(deliveriesBefore);
+      expect(await stack.deps.webhookAdmin.listDeliveries(a.partnerId)).toEqual([]);
+    },
+  );
 
   it("lists only A's own organizations, sessions and deliveries when asked for A", async () => {
     for (const argv of [

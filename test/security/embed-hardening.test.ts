@@ -50,7 +50,9 @@ async function browse(path: string, init: { method?: string; cookie?: string; he
 
 function expectHardened(res: { headers: Headers }, frameAncestors: string, label: string) {
   const csp = res.headers.get('content-security-policy') ?? '';
-  expect(csp, label).toMatch(new RegExp(`(^|; )frame-ancestors ${frameAncestors.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  expect(csp, label).toMatch(
+    new RegExp(`(^|; )frame-ancestors ${frameAncestors.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+  );
   expect(csp, label).toContain("default-src 'none'");
   expect(res.headers.get('referrer-policy'), label).toBe('no-referrer');
   expect(res.headers.get('x-content-type-options'), label).toBe('nosniff');
@@ -70,10 +72,26 @@ describe('frame-ancestors and the other security headers on every embed response
       ['a garbage cookie', () => browse(base(), { cookie: 'x'.repeat(64) }), 401],
       ['an unknown key', async () => browse(`${base()}?session_key=${'0'.repeat(64)}`), 401],
       ['an empty key', () => browse(`${base()}?session_key=`), 401],
-      ['a refused cross-site sign-out', () => browse(`${base()}/logout`, { method: 'POST', cookie, headers: { 'Sec-Fetch-Site': 'cross-site' } }), 403],
-      ['a sign-out from another origin (no Sec-Fetch-Site)', () => browse(`${base()}/logout`, { method: 'POST', cookie, headers: { Origin: 'https://evil.test' } }), 403],
-      ['a sign-out without a cookie', () => browse(`${base()}/logout`, { method: 'POST', headers: { 'Sec-Fetch-Site': 'same-origin' } }), 200],
-      ['the sign-out', () => browse(`${base()}/logout`, { method: 'POST', cookie, headers: { 'Sec-Fetch-Site': 'same-origin' } }), 200],
+      [
+        'a refused cross-site sign-out',
+        () => browse(`${base()}/logout`, { method: 'POST', cookie, headers: { 'Sec-Fetch-Site': 'cross-site' } }),
+        403,
+      ],
+      [
+        'a sign-out from another origin (no Sec-Fetch-Site)',
+        () => browse(`${base()}/logout`, { method: 'POST', cookie, headers: { Origin: 'https://evil.test' } }),
+        403,
+      ],
+      [
+        'a sign-out without a cookie',
+        () => browse(`${base()}/logout`, { method: 'POST', headers: { 'Sec-Fetch-Site': 'same-origin' } }),
+        200,
+      ],
+      [
+        'the sign-out',
+        () => browse(`${base()}/logout`, { method: 'POST', cookie, headers: { 'Sec-Fetch-Site': 'same-origin' } }),
+        200,
+      ],
       ['the ended session', () => browse(base(), { cookie }), 401],
     );
     expectHardened(redeemed, ORIGINS, 'the redirect');

@@ -52,14 +52,21 @@ describe('request logs quote no secret, even when a partner sends one as an iden
     expect(redactSecrets('sk_test_abcd')).toBe('sk_test_[REDACTED]');
     expect(redactSecrets('whsec_abcdefgh')).toBe('whsec_[REDACTED]');
     expect(redactSecrets('f'.repeat(64))).toBe('[REDACTED]');
-    for (const text of ['sk_test_abc', 'whsec_abcdefg', 'f'.repeat(63), 'f'.repeat(65)]) expect(redactSecrets(text)).toBe(text);
+    for (const text of ['sk_test_abc', 'whsec_abcdefg', 'f'.repeat(63), 'f'.repeat(65)])
+      expect(redactSecrets(text)).toBe(text);
   });
 
   it('the logger masks secrets in nested fields, arrays and dates, and keeps every field, __proto__ included', () => {
     const lines: string[] = [];
     const logger = redactingLogger(jsonLinesLogger((line) => lines.push(line)));
     const parsed = JSON.parse(`{"__proto__": {"key": "sk_live_abcdef"}, "ok": "u-42"}`) as Record<string, unknown>;
-    logger.error({ msg: 'bad input', input: parsed, list: [`whsec_${'x'.repeat(10)}`, 7], at: new Date(0), token: 'ab'.repeat(32) });
+    logger.error({
+      msg: 'bad input',
+      input: parsed,
+      list: [`whsec_${'x'.repeat(10)}`, 7],
+      at: new Date(0),
+      token: 'ab'.repeat(32),
+    });
     expect(JSON.parse(lines[0] as string)).toEqual({
       level: 'error',
       msg: 'bad input',

@@ -35,7 +35,8 @@ async function aPartnerWithThreeKeys() {
 const allAtOnce = <T>(count: number, request: (index: number) => Promise<T>): Promise<T[]> =>
   Promise.all(Array.from({ length: count }, (_, index) => request(index)));
 
-const statusCounts = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
+const statusCounts = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((counts, s) => ({ ...counts, [s]: (counts[s] ?? 0) + 1 }), {});
 
 describe('rate limits cannot be dodged', () => {
   it('setup: 110 simultaneous requests over three keys and every header spelling get exactly 100 through', async () => {
@@ -47,25 +48,36 @@ describe('rate limits cannot be dodged', () => {
       { authorization: `bearer ${key}` },
       { AUTHORIZATION: `BEARER ${key}` },
       { Authorization: `Bearer   ${key}  ` },
-      { 'authorization': `BeArEr ${key}` },
+      { authorization: `BeArEr ${key}` },
     ];
     const variants = keys.flatMap(spellings);
-    const statuses = (await allAtOnce(110, (i) => stack.post(SETUP, '{', variants[i % variants.length]))).map((r) => r.status);
+    const statuses = (await allAtOnce(110, (i) => stack.post(SETUP, '{', variants[i % variants.length]))).map(
+      (r) => r.status,
+    );
     // The body is malformed on purpose: every authenticated request counts, whatever its outcome.
     expect(statusCounts(statuses)).toEqual({ 400: 100, 429: 10 });
-    for (const headers of variants) expect((await stack.post(SETUP, '{', headers)).status, JSON.stringify(Object.keys(headers))).toBe(429);
+    for (const headers of variants)
+      expect((await stack.post(SETUP, '{', headers)).status, JSON.stringify(Object.keys(headers))).toBe(429);
   });
 
   it('handshake: every key of the partner and every header spelling draw on one counter', async () => {
     stack.clock.set(new Date(Math.ceil(stack.clock.now().getTime() / 60_000) * 60_000 + 60_000));
     const { keys } = await aPartnerWithThreeKeys();
-    const variants = keys.flatMap((key): Record<string, string>[] => [{ 'X-API-Key': key }, { 'x-api-key': key }, { 'X-API-KEY': key }, { 'x-Api-kEY': ` ${key} ` }]);
+    const variants = keys.flatMap((key): Record<string, string>[] => [
+      { 'X-API-Key': key },
+      { 'x-api-key': key },
+      { 'X-API-KEY': key },
+      { 'x-Api-kEY': ` ${key} ` },
+    ]);
     // RateLimit-Remaining shows the partner's one counter going down by one per request, whichever key or spelling.
     const remaining: (string | null)[] = [];
-    for (const headers of variants) remaining.push((await stack.post(HANDSHAKE, '{', headers)).headers.get('ratelimit-remaining'));
+    for (const headers of variants)
+      remaining.push((await stack.post(HANDSHAKE, '{', headers)).headers.get('ratelimit-remaining'));
     expect(remaining).toEqual(variants.map((_, i) => String(300 - 1 - i)));
     const other = await stack.createPartner();
-    expect((await stack.post(HANDSHAKE, '{', { 'X-API-Key': other.apiKey })).headers.get('ratelimit-remaining')).toBe('299');
+    expect((await stack.post(HANDSHAKE, '{', { 'X-API-Key': other.apiKey })).headers.get('ratelimit-remaining')).toBe(
+      '299',
+    );
   });
 
   it("cannot be spent by anyone without the partner's key: refused keys count for nobody", async () => {
@@ -81,7 +93,9 @@ describe('rate limits cannot be dodged', () => {
       `${key}0`,
       key.slice(0, -1),
     ];
-    const refused = await allAtOnce(60, (i) => stack.post(SETUP, '{', { Authorization: `Bearer ${forged[i % forged.length]}` }));
+    const refused = await allAtOnce(60, (i) =>
+      stack.post(SETUP, '{', { Authorization: `Bearer ${forged[i % forged.length]}` }),
+    );
     expect(new Set(refused.map((r) => r.status))).toEqual(new Set([401]));
     const revoked = await stack.deps.partnerAdmin.rotateKey(partner.partnerId, partner.keyId as ApiKeyId);
     expect((await stack.post(SETUP, '{', { Authorization: `Bearer ${key}` })).status).toBe(401); // the rotated-away key

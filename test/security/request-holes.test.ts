@@ -18,13 +18,20 @@ const unauthorizedBody = { error: 'Unauthorized', message: expect.any(String), c
 
 describe('one credential, once', () => {
   it('answers 401 to setup carrying both Authorization and X-API-Key, though the Bearer key is valid', async () => {
-    const res = await stack.post(SETUP, new SetupRequestBuilder().build(), { Authorization: `Bearer ${apiKey}`, 'X-API-Key': apiKey });
+    const res = await stack.post(SETUP, new SetupRequestBuilder().build(), {
+      Authorization: `Bearer ${apiKey}`,
+      'X-API-Key': apiKey,
+    });
     expect(res.status).toBe(401);
     expect(res.body).toEqual(unauthorizedBody);
   });
 
   it('answers 401 to the handshake carrying both headers, though X-API-Key is valid', async () => {
-    const res = await stack.post(HANDSHAKE, { internal_user_id: 'u-1' }, { Authorization: `Bearer ${apiKey}`, 'X-API-Key': apiKey });
+    const res = await stack.post(
+      HANDSHAKE,
+      { internal_user_id: 'u-1' },
+      { Authorization: `Bearer ${apiKey}`, 'X-API-Key': apiKey },
+    );
     expect(res.status).toBe(401);
     expect(res.body).toEqual(unauthorizedBody);
   });
@@ -33,7 +40,11 @@ describe('one credential, once', () => {
     const headers = new Headers({ 'Content-Type': 'application/json' });
     headers.append('Authorization', `Bearer ${apiKey}`);
     headers.append('Authorization', `Bearer ${apiKey}`);
-    const res = await fetch(`${stack.url}${SETUP}`, { method: 'POST', headers, body: JSON.stringify(new SetupRequestBuilder().build()) });
+    const res = await fetch(`${stack.url}${SETUP}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(new SetupRequestBuilder().build()),
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(unauthorizedBody);
   });
@@ -57,11 +68,16 @@ describe('JSON nesting', () => {
   it('answers 400 in the handshake shape', async () => {
     const res = await stack.post(HANDSHAKE, deep(40), { 'X-API-Key': apiKey });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Invalid request body', details: [expect.objectContaining({ code: 'NESTING_TOO_DEEP' })] });
+    expect(res.body).toEqual({
+      error: 'Invalid request body',
+      details: [expect.objectContaining({ code: 'NESTING_TOO_DEEP' })],
+    });
   });
 
   it('does not count brackets inside strings', async () => {
-    const body = new SetupRequestBuilder().with({ organizationName: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[' }).build();
+    const body = new SetupRequestBuilder()
+      .with({ organizationName: '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[' })
+      .build();
     const res = await stack.post(SETUP, body, { Authorization: `Bearer ${apiKey}` });
     expect(res.status).toBe(200);
   });
@@ -77,18 +93,29 @@ describe('control and bidi-override characters', () => {
     ['RIGHT-TO-LEFT OVERRIDE', 'Acme\u202eDental'],
     ['FIRST STRONG ISOLATE', 'Acme\u2068Dental'],
   ])('refuses %s in a name with 400 CONTROL_CHARACTER and its path', async (_name, organizationName) => {
-    const res = await stack.post(SETUP, new SetupRequestBuilder().with({ organizationName }).build(), { Authorization: `Bearer ${apiKey}` });
+    const res = await stack.post(SETUP, new SetupRequestBuilder().with({ organizationName }).build(), {
+      Authorization: `Bearer ${apiKey}`,
+    });
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ code: 'CONTROL_CHARACTER', message: expect.stringContaining('organizationName'), path: ['organizationName'] }]);
+    expect(res.body.details).toEqual([
+      { code: 'CONTROL_CHARACTER', message: expect.stringContaining('organizationName'), path: ['organizationName'] },
+    ]);
   });
 
   it('refuses them in nested and handshake fields too', async () => {
     const body = new SetupRequestBuilder().withLocations(aLocation('loc\u202e1', { name: 'Main' })).build();
     const res = await stack.post(SETUP, body, { Authorization: `Bearer ${apiKey}` });
-    expect(res.body.details).toEqual([expect.objectContaining({ code: 'CONTROL_CHARACTER', path: ['shippingLocations', '0', 'internalShippingLocationId'] })]);
+    expect(res.body.details).toEqual([
+      expect.objectContaining({
+        code: 'CONTROL_CHARACTER',
+        path: ['shippingLocations', '0', 'internalShippingLocationId'],
+      }),
+    ]);
     const handshake = await stack.post(HANDSHAKE, { internal_user_id: 'u\u00001' }, { 'X-API-Key': apiKey });
     expect(handshake.status).toBe(400);
-    expect(handshake.body.details).toEqual([expect.objectContaining({ code: 'CONTROL_CHARACTER', path: ['internal_user_id'] })]);
+    expect(handshake.body.details).toEqual([
+      expect.objectContaining({ code: 'CONTROL_CHARACTER', path: ['internal_user_id'] }),
+    ]);
   });
 });
 
@@ -109,15 +136,29 @@ describe('locations per organization', () => {
     const internalOrgId = `org-many-${Date.now()}`;
     const batch = (start: number) => Array.from({ length: 50 }, (_, i) => aLocation(`loc-${start + i}`));
     for (let user = 0; user < MAX_LOCATIONS_PER_ORGANIZATION / 50; user++) {
-      const body = new SetupRequestBuilder().forOrg(internalOrgId).forUser(`user-${user}`).withLocations(...batch(user * 50)).build();
+      const body = new SetupRequestBuilder()
+        .forOrg(internalOrgId)
+        .forUser(`user-${user}`)
+        .withLocations(...batch(user * 50))
+        .build();
       expect((await stack.post(SETUP, body, { Authorization: `Bearer ${key}` })).status).toBe(200);
     }
-    const over = new SetupRequestBuilder().forOrg(internalOrgId).forUser('user-over').withLocations(aLocation('loc-one-more')).build();
+    const over = new SetupRequestBuilder()
+      .forOrg(internalOrgId)
+      .forUser('user-over')
+      .withLocations(aLocation('loc-one-more'))
+      .build();
     const res = await stack.post(SETUP, over, { Authorization: `Bearer ${key}` });
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ code: 'TOO_MANY_ITEMS', message: expect.stringContaining('201'), path: ['shippingLocations'] }]);
+    expect(res.body.details).toEqual([
+      { code: 'TOO_MANY_ITEMS', message: expect.stringContaining('201'), path: ['shippingLocations'] },
+    ]);
     // A known location is no new one: the same user-over without new locations joins.
-    const known = new SetupRequestBuilder().forOrg(internalOrgId).forUser('user-over').withLocations(aLocation('loc-0')).build();
+    const known = new SetupRequestBuilder()
+      .forOrg(internalOrgId)
+      .forUser('user-over')
+      .withLocations(aLocation('loc-0'))
+      .build();
     const joined = await stack.post(SETUP, known, { Authorization: `Bearer ${key}` });
     expect(joined.status).toBe(200);
     expect(joined.body.data.shippingLocations).toHaveLength(MAX_LOCATIONS_PER_ORGANIZATION);

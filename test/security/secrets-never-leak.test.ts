@@ -79,7 +79,11 @@ async function api(where: string, path: string, body: unknown, headers: Record<s
   return res;
 }
 
-async function browse(where: string, path: string, init: { method?: string; cookie?: string; headers?: Record<string, string> } = {}) {
+async function browse(
+  where: string,
+  path: string,
+  init: { method?: string; cookie?: string; headers?: Record<string, string> } = {},
+) {
   const res = await fetch(`${stack.url}${path}`, {
     method: init.method ?? 'GET',
     redirect: 'manual',
@@ -87,7 +91,11 @@ async function browse(where: string, path: string, init: { method?: string; cook
   });
   const cookie = /__Host-embed_session=([0-9a-f]{64})/.exec(res.headers.getSetCookie().join('\n'))?.[1];
   remember('a session cookie', cookie);
-  seen.push({ where: `${where} → ${res.status}`, text: `${headerText(res.headers)}\n${await res.text()}`, own: cookie });
+  seen.push({
+    where: `${where} → ${res.status}`,
+    text: `${headerText(res.headers)}\n${await res.text()}`,
+    own: cookie,
+  });
   return { status: res.status, cookie, location: res.headers.get('location') };
 }
 
@@ -108,11 +116,17 @@ async function drainQueues() {
 
 async function runWorkload() {
   // Partners and keys: issued, rotated (the old one revoked), narrowed; and keys never issued.
-  const a = await stack.deps.partnerAdmin.createPartner({ name: 'Partner A', alertEmail: `alerts-${randomBytes(4).toString('hex')}@a.test` });
+  const a = await stack.deps.partnerAdmin.createPartner({
+    name: 'Partner A',
+    alertEmail: `alerts-${randomBytes(4).toString('hex')}@a.test`,
+  });
   const issued = await stack.deps.partnerAdmin.issueKey(a.partnerId);
   const rotated = await stack.deps.partnerAdmin.rotateKey(a.partnerId, issued.keyId);
   const narrow = await stack.deps.partnerAdmin.issueKey(a.partnerId, ['session:write']);
-  const c = await stack.deps.partnerAdmin.createPartner({ name: 'Partner C', alertEmail: `alerts-${randomBytes(4).toString('hex')}@c.test` });
+  const c = await stack.deps.partnerAdmin.createPartner({
+    name: 'Partner C',
+    alertEmail: `alerts-${randomBytes(4).toString('hex')}@c.test`,
+  });
   const limited = await stack.createPartner();
   const unknownKey = `sk_test_${randomBytes(32).toString('hex')}`;
   const liveKey = `sk_live_${randomBytes(32).toString('hex')}`;
@@ -125,19 +139,33 @@ async function runWorkload() {
     ['rate-limited partner key', limited.apiKey],
     ['an unknown key', unknownKey],
     ['a production key', liveKey],
-  ] as const) remember(what, key);
+  ] as const)
+    remember(what, key);
   const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
   // Setup: every outcome.
-  const org = aSetupRequest().forOrg('acme').forUser('u-1').withLocations(aLocation('dock', { isDefault: true })).build();
+  const org = aSetupRequest()
+    .forOrg('acme')
+    .forUser('u-1')
+    .withLocations(aLocation('dock', { isDefault: true }))
+    .build();
   const created = await api('setup new', SETUP, org, bearer(a.apiKey));
   await api('setup join', SETUP, aSetupRequest().forOrg('acme').forUser('u-2').build(), bearer(rotated.apiKey));
   await api('setup repeat', SETUP, org, bearer(a.apiKey));
   await api('setup invalid', SETUP, { ...org, user: { email: 'nope' } }, bearer(a.apiKey));
   await api('setup malformed', SETUP, '{"internalOrgId":', bearer(a.apiKey));
-  await api('setup idempotent', SETUP, aSetupRequest().forOrg('acme').forUser('u-3').build(), { ...bearer(a.apiKey), 'Idempotency-Key': 'k-1' });
-  await api('setup idempotent replay', SETUP, aSetupRequest().forOrg('acme').forUser('u-3').build(), { ...bearer(a.apiKey), 'Idempotency-Key': 'k-1' });
-  await api('setup idempotency key reused', SETUP, aSetupRequest().forOrg('acme').forUser('u-4').build(), { ...bearer(a.apiKey), 'Idempotency-Key': 'k-1' });
+  await api('setup idempotent', SETUP, aSetupRequest().forOrg('acme').forUser('u-3').build(), {
+    ...bearer(a.apiKey),
+    'Idempotency-Key': 'k-1',
+  });
+  await api('setup idempotent replay', SETUP, aSetupRequest().forOrg('acme').forUser('u-3').build(), {
+    ...bearer(a.apiKey),
+    'Idempotency-Key': 'k-1',
+  });
+  await api('setup idempotency key reused', SETUP, aSetupRequest().forOrg('acme').forUser('u-4').build(), {
+    ...bearer(a.apiKey),
+    'Idempotency-Key': 'k-1',
+  });
   await api('setup bad idempotency key', SETUP, org, { ...bearer(a.apiKey), 'Idempotency-Key': 'é'.repeat(3) });
   await api('setup no key', SETUP, org, {});
   await api('setup key in X-API-Key', SETUP, org, { 'X-API-Key': a.apiKey });
@@ -155,14 +183,25 @@ async function runWorkload() {
   await api('setup with the key lookup failing', SETUP, org, bearer(a.apiKey));
   plan.disarm();
   // Spend the window 20 at a time (docs/decisions.md: DynamoDB Local and large bursts).
-  for (let batch = 0; batch < 5; batch += 1) await Promise.all(Array.from({ length: 20 }, () => stack.post(SETUP, '{', bearer(limited.apiKey))));
+  for (let batch = 0; batch < 5; batch += 1)
+    await Promise.all(Array.from({ length: 20 }, () => stack.post(SETUP, '{', bearer(limited.apiKey))));
   await api('setup rate limited', SETUP, org, bearer(limited.apiKey));
 
   // Handshake: every outcome.
   const profileId = created.body.data.profile.id as string;
   const byId = await api('handshake by profile_id', HANDSHAKE, { profile_id: profileId }, { 'X-API-Key': a.apiKey });
-  const byUser = await api('handshake by internal_user_id', HANDSHAKE, { internal_user_id: 'u-2' }, { 'X-API-Key': rotated.apiKey });
-  const third = await api('handshake again', HANDSHAKE, { internal_user_id: 'u-1', internal_org_id: 'acme' }, { 'X-API-Key': narrow.apiKey });
+  const byUser = await api(
+    'handshake by internal_user_id',
+    HANDSHAKE,
+    { internal_user_id: 'u-2' },
+    { 'X-API-Key': rotated.apiKey },
+  );
+  const third = await api(
+    'handshake again',
+    HANDSHAKE,
+    { internal_user_id: 'u-1', internal_org_id: 'acme' },
+    { 'X-API-Key': narrow.apiKey },
+  );
   await api('handshake neither', HANDSHAKE, {}, { 'X-API-Key': a.apiKey });
   await api('handshake both', HANDSHAKE, { profile_id: profileId, internal_user_id: 'u-1' }, { 'X-API-Key': a.apiKey });
   await api('handshake bad uuid', HANDSHAKE, { profile_id: 'nope' }, { 'X-API-Key': a.apiKey });
@@ -175,7 +214,12 @@ async function runWorkload() {
   await api('handshake setup-only key', HANDSHAKE, { profile_id: profileId }, { 'X-API-Key': setupOnly.apiKey });
   plan.disarm();
   plan.when((call) => call.operation === 'PutItem' && call.target === 'sessions', 'fail');
-  await api('handshake with the session write failing', HANDSHAKE, { profile_id: profileId }, { 'X-API-Key': a.apiKey });
+  await api(
+    'handshake with the session write failing',
+    HANDSHAKE,
+    { profile_id: profileId },
+    { 'X-API-Key': a.apiKey },
+  );
   plan.disarm();
 
   // Embed host: every outcome.
@@ -190,8 +234,16 @@ async function runWorkload() {
   await browse('embed at another partner', path(byUser).replace(a.partnerId, c.partnerId));
   await browse('embed malformed', `/embedded/${a.partnerId}?session_key=${byUser.body.session_key.slice(1)}`);
   await browse('embed cookie at another partner', `/embedded/${c.partnerId}`, { cookie: redeemed.cookie });
-  await browse('embed foreign logout', `/embedded/${a.partnerId}/logout`, { method: 'POST', cookie: redeemed.cookie, headers: { 'Sec-Fetch-Site': 'cross-site' } });
-  await browse('embed logout', `/embedded/${a.partnerId}/logout`, { method: 'POST', cookie: redeemed.cookie, headers: { 'Sec-Fetch-Site': 'same-origin' } });
+  await browse('embed foreign logout', `/embedded/${a.partnerId}/logout`, {
+    method: 'POST',
+    cookie: redeemed.cookie,
+    headers: { 'Sec-Fetch-Site': 'cross-site' },
+  });
+  await browse('embed logout', `/embedded/${a.partnerId}/logout`, {
+    method: 'POST',
+    cookie: redeemed.cookie,
+    headers: { 'Sec-Fetch-Site': 'same-origin' },
+  });
   await browse('embed ended session', `/embedded/${a.partnerId}`, { cookie: redeemed.cookie });
   plan.when((call) => call.operation === 'PutItem' && call.target === 'sessions', 'fail');
   await browse('embed with the session write failing', path(byUser));
@@ -205,26 +257,45 @@ async function runWorkload() {
   receivers.push(good, bad);
   const generated = await stack.deps.webhookAdmin.configureEndpoint({ partnerId: a.partnerId, url: good.url });
   remember('partner A generated webhook secret', generated.generatedSecret);
-  await stack.deps.orderEvents.publish({ partnerId: a.partnerId, event: 'order.created', data: orderCreatedData('acme') });
+  await stack.deps.orderEvents.publish({
+    partnerId: a.partnerId,
+    event: 'order.created',
+    data: orderCreatedData('acme'),
+  });
   await drainQueues();
   const rotatedSecret = await stack.deps.webhookAdmin.rotateSecret(a.partnerId, 0);
   remember('partner A rotated webhook secret', rotatedSecret.secret);
   stack.clock.advance(5 * 60_000); // past the dispatcher's secret cache
-  await stack.deps.orderEvents.publish({ partnerId: a.partnerId, event: 'order.created', data: orderCreatedData('acme') });
+  await stack.deps.orderEvents.publish({
+    partnerId: a.partnerId,
+    event: 'order.created',
+    data: orderCreatedData('acme'),
+  });
   await drainQueues();
   const preferred = `whsec_partner_chosen_${randomBytes(16).toString('hex')}`;
   remember('partner C preferred webhook secret', preferred);
   await api('setup C', SETUP, aSetupRequest().forOrg('c-org').build(), bearer(c.apiKey));
   await stack.deps.webhookAdmin.configureEndpoint({ partnerId: c.partnerId, url: bad.url, secret: preferred });
-  await stack.deps.orderEvents.publish({ partnerId: c.partnerId, event: 'order.created', data: orderCreatedData('c-org') });
+  await stack.deps.orderEvents.publish({
+    partnerId: c.partnerId,
+    event: 'order.created',
+    data: orderCreatedData('c-org'),
+  });
   await drainQueues();
   // Five failures in a row open the endpoint's circuit: the ladder's last attempts go as its probes, minutes later.
-  for (let i = 0; i < 20 && (await stack.deps.webhookAdmin.listDeliveries(c.partnerId as PartnerId))[0]?.status === 'pending'; i += 1) {
+  for (
+    let i = 0;
+    i < 20 && (await stack.deps.webhookAdmin.listDeliveries(c.partnerId as PartnerId))[0]?.status === 'pending';
+    i += 1
+  ) {
     stack.clock.advance(15 * 60_000);
     await drainQueues();
   }
   for (const post of [...good.requests, ...bad.requests]) {
-    seen.push({ where: `webhook POST to ${post.path}`, text: `${JSON.stringify(post.headers)}\n${post.rawBody.toString('utf8')}` });
+    seen.push({
+      where: `webhook POST to ${post.path}`,
+      text: `${JSON.stringify(post.headers)}\n${post.rawBody.toString('utf8')}`,
+    });
   }
   const alerts = await emailsTo((await stack.deps.partners.getPartner(c.partnerId as PartnerId))?.alertEmail as string);
   expect(alerts).toHaveLength(1);
@@ -260,7 +331,9 @@ describe('secrets never appear in logs, responses, webhooks, e-mails or operator
     const attempts = await stack.deps.deliveries.listAttempts(failed!.deliveryId);
     expect(attempts).toHaveLength(7);
     expect(bad.requests.length).toBe(attempts.filter((a) => !a.error?.startsWith('not sent')).length);
-    expect(stack.logs.filter((l) => l.level === 'error' && typeof l.stack === 'string').length).toBeGreaterThanOrEqual(3);
+    expect(stack.logs.filter((l) => l.level === 'error' && typeof l.stack === 'string').length).toBeGreaterThanOrEqual(
+      3,
+    );
 
     const leaks: string[] = [];
     const places: Seen[] = [...seen, ...stack.rawLogLines.map((line, i) => ({ where: `log line ${i}`, text: line }))];

@@ -18,7 +18,10 @@ let port = 0;
 const connections: Socket[] = [];
 
 beforeAll(async () => {
-  stack = await startTestStack({ queuePollers: false, extraEnvironment: { WEBHOOK_REQUIRE_HTTPS_PUBLIC: 'true', WEBHOOK_TIMEOUT_MS: '500' } });
+  stack = await startTestStack({
+    queuePollers: false,
+    extraEnvironment: { WEBHOOK_REQUIRE_HTTPS_PUBLIC: 'true', WEBHOOK_TIMEOUT_MS: '500' },
+  });
   listener = createServer((socket) => {
     connections.push(socket);
     socket.destroy();
@@ -35,10 +38,26 @@ afterAll(async () => {
 async function attempt(url: string) {
   const partner = await aPartnerWithOrganization(stack);
   const now = stack.clock.now().toISOString();
-  const endpoint: WebhookEndpoint = { partnerId: partner.partnerId, url, events: ['order.created'], createdAt: now, updatedAt: now, secretRotatedAt: now, status: 'enabled', statusSince: now };
-  await stack.deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: 'https://hooks.partner.example.com/orders' });
+  const endpoint: WebhookEndpoint = {
+    partnerId: partner.partnerId,
+    url,
+    events: ['order.created'],
+    createdAt: now,
+    updatedAt: now,
+    secretRotatedAt: now,
+    status: 'enabled',
+    statusSince: now,
+  };
+  await stack.deps.webhookAdmin.configureEndpoint({
+    partnerId: partner.partnerId,
+    url: 'https://hooks.partner.example.com/orders',
+  });
   await stack.deps.webhookEndpoints.put(endpoint);
-  await stack.deps.orderEvents.publish({ partnerId: partner.partnerId, event: 'order.created', data: orderCreatedData(partner.internalOrgId) });
+  await stack.deps.orderEvents.publish({
+    partnerId: partner.partnerId,
+    event: 'order.created',
+    data: orderCreatedData(partner.internalOrgId),
+  });
   while ((await stack.consumers.orderEvents.pollOnce()).received > 0);
   await stack.consumers.webhookDeliveries.pollOnce();
   await purgeQueues(stack);
@@ -68,9 +87,16 @@ describe('a production dispatcher and literal non-public addresses', () => {
     const sandbox = await startTestStack({ queuePollers: false, extraEnvironment: { WEBHOOK_TIMEOUT_MS: '500' } });
     try {
       const partner = await aPartnerWithOrganization(sandbox);
-      await sandbox.deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: `http://127.0.0.1:${port}/hook` });
+      await sandbox.deps.webhookAdmin.configureEndpoint({
+        partnerId: partner.partnerId,
+        url: `http://127.0.0.1:${port}/hook`,
+      });
       const before = connections.length;
-      await sandbox.deps.orderEvents.publish({ partnerId: partner.partnerId, event: 'order.created', data: orderCreatedData(partner.internalOrgId) });
+      await sandbox.deps.orderEvents.publish({
+        partnerId: partner.partnerId,
+        event: 'order.created',
+        data: orderCreatedData(partner.internalOrgId),
+      });
       while ((await sandbox.consumers.orderEvents.pollOnce()).received > 0);
       await sandbox.consumers.webhookDeliveries.pollOnce();
       expect(connections.length - before).toBe(1);

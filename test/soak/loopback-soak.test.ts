@@ -140,19 +140,31 @@ async function call(kind: string, expected: number, path: string, init: RequestI
   latencies.push(performance.now() - started);
   stats.latencies.set(kind, latencies);
   count(`${kind} ${res.status}`);
-  if (res.status !== expected) stats.unexpected.push(`${kind}: expected ${expected}, got ${res.status} ${text.slice(0, 200)}`);
+  if (res.status !== expected)
+    stats.unexpected.push(`${kind}: expected ${expected}, got ${res.status} ${text.slice(0, 200)}`);
   return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
 }
 
 const post = (kind: string, expected: number, path: string, body: unknown, headers: Record<string, string>) =>
-  call(kind, expected, path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  call(kind, expected, path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 const setupBody = (internalOrgId: string, internalUserId: string) => ({
   internalOrgId,
   organizationName: 'Soak Dental',
   internalUserId,
   user: { firstName: 'Ada', lastName: 'Lovelace', email: `${internalUserId}@soak.test` },
-  shippingLocations: [{ internalShippingLocationId: 'dock', name: 'Dock', isDefault: true, address: { line1: '1 Main St', city: 'Austin', province: 'tx', postalCode: '78701' } }],
+  shippingLocations: [
+    {
+      internalShippingLocationId: 'dock',
+      name: 'Dock',
+      isDefault: true,
+      address: { line1: '1 Main St', city: 'Austin', province: 'tx', postalCode: '78701' },
+    },
+  ],
 });
 
 /** A user's whole day: provisioning, two handshakes, the iframe, a stale link, a colleague, an order. */
@@ -195,7 +207,11 @@ async function journey(partner: Partner, deadline: number) {
     join.answered();
   }
   const orderId = randomUUID();
-  await stack.deps.orderEvents.publish({ partnerId: partner.partnerId, event: 'order.created', data: orderCreatedData(org, orderId) });
+  await stack.deps.orderEvents.publish({
+    partnerId: partner.partnerId,
+    event: 'order.created',
+    data: orderCreatedData(org, orderId),
+  });
   stats.published.set(orderId, partner.partnerId);
   count('order event published');
 }
@@ -211,130 +227,159 @@ async function slot(partner: Partner, deadline: number) {
     } else if (partner.setups.nextAt() <= partner.handshakes.nextAt()) {
       const sent = await partner.setups.take(deadline);
       if (!sent) return;
-      await post('filler setup', 400, '/v1/organizations/setup', turn % 8 ? '{' : { internalOrgId: '' }, { Authorization: `Bearer ${partner.apiKey}` });
+      await post('filler setup', 400, '/v1/organizations/setup', turn % 8 ? '{' : { internalOrgId: '' }, {
+        Authorization: `Bearer ${partner.apiKey}`,
+      });
       sent.answered();
     } else {
       const sent = await partner.handshakes.take(deadline);
       if (!sent) return;
-      await post('filler handshake', 400, '/v1/partner/handshake', turn % 2 ? '{' : {}, { 'X-API-Key': partner.apiKey });
+      await post('filler handshake', 400, '/v1/partner/handshake', turn % 2 ? '{' : {}, {
+        'X-API-Key': partner.apiKey,
+      });
       sent.answered();
     }
   }
 }
 
 describe(`soak: ${PARTNERS} partners near their rate limits for ${SOAK_SECONDS} s`, () => {
-  it('serves without a 5xx, an unexpected answer or an error log, counts exactly, delivers every event once, and holds its memory', async () => {
-    // The service's clock follows real time from the start of a window.
-    stack.clock.set(new Date(Math.ceil(stack.clock.now().getTime() / WINDOW_MS) * WINDOW_MS + WINDOW_MS));
-    let last = Date.now();
-    const ticker = setInterval(() => {
-      const now = Date.now();
-      stack.clock.advance(now - last);
-      last = now;
-    }, 20);
+  it(
+    'serves without a 5xx, an unexpected answer or an error log, counts exactly, delivers every event once, and holds its memory',
+    async () => {
+      // The service's clock follows real time from the start of a window.
+      stack.clock.set(new Date(Math.ceil(stack.clock.now().getTime() / WINDOW_MS) * WINDOW_MS + WINDOW_MS));
+      let last = Date.now();
+      const ticker = setInterval(() => {
+        const now = Date.now();
+        stack.clock.advance(now - last);
+        last = now;
+      }, 20);
 
-    const partners: Partner[] = [];
-    for (let i = 0; i < PARTNERS; i += 1) {
-      const { partnerId, apiKey } = await stack.createPartner();
-      const { generatedSecret } = await stack.deps.webhookAdmin.configureEndpoint({ partnerId, url: receiver.url, events: ['order.created'] });
-      partners.push({
-        partnerId,
-        apiKey,
-        secret: generatedSecret as string,
-        setups: new Pacer(SETUP_LIMIT * UTILIZATION),
-        handshakes: new Pacer(HANDSHAKE_LIMIT * UTILIZATION),
-        nextJourneyAt: 0,
-        journeys: 0,
-      });
-    }
-
-    const stderrWrite = process.stderr.write.bind(process.stderr);
-    const gatewayFailures: string[] = [];
-    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      if (String(chunk).includes('local gateway:')) gatewayFailures.push(String(chunk));
-      return (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof process.stderr.write;
-
-    const started = Date.now();
-    const deadline = started + SOAK_SECONDS * 1000;
-    // The baseline heap is taken once everything is warm, 30% into the run.
-    let heapWarm: number | undefined;
-    const warmTimer = setTimeout(() => (heapWarm = heapMb()), SOAK_SECONDS * 300);
-    try {
-      await Promise.all(partners.flatMap((partner) => Array.from({ length: SLOTS_PER_PARTNER }, () => slot(partner, deadline))));
-    } finally {
-      clearTimeout(warmTimer);
-      clearInterval(ticker);
-      process.stderr.write = stderrWrite;
-    }
-    const servedFor = (Date.now() - started) / 1000;
-
-    // The service counted exactly what was sent in this window (give or take sends right at a boundary).
-    const rateLimitDrift: string[] = [];
-    for (const [name, pacer, path, headers] of partners.flatMap((p) => [
-      ['setup', p.setups, '/v1/organizations/setup', { Authorization: `Bearer ${p.apiKey}` }],
-      ['handshake', p.handshakes, '/v1/partner/handshake', { 'X-API-Key': p.apiKey }],
-    ] as const)) {
-      // A check whose own round trip crosses a boundary says nothing: it is made again.
-      let window: number;
-      let res: Awaited<ReturnType<typeof post>>;
-      do {
-        window = Math.floor(stack.clock.now().getTime() / WINDOW_MS);
-        res = await post(`count check ${name}`, 400, path, '{', headers);
-      } while (Math.floor(stack.clock.now().getTime() / WINDOW_MS) !== window);
-      const limit = name === 'setup' ? SETUP_LIMIT : HANDSHAKE_LIMIT;
-      const expected = limit - (pacer.perWindow.get(window) ?? 0) - 1;
-      const remaining = Number(res.headers.get('ratelimit-remaining'));
-      if (Math.abs(remaining - expected) > (pacer.nearBoundary.get(window) ?? 0)) rateLimitDrift.push(`${name}: remaining ${remaining}, expected ${expected}`);
-    }
-    const busiest = Math.max(...partners.flatMap((p) => [...p.setups.perWindow.values()]));
-    const busiestHandshakes = Math.max(...partners.flatMap((p) => [...p.handshakes.perWindow.values()]));
-
-    // Every published event reaches the receiver: wait for the pollers to finish the last ones.
-    const orderIdOf = (body: Buffer) => (JSON.parse(body.toString('utf8')) as { data: { order_id: string } }).data.order_id;
-    for (let waited = 0; waited < 30_000; waited += 200) {
-      if (new Set(receiver.requests.map((r) => orderIdOf(r.rawBody))).size >= stats.published.size) break;
-      await new Promise((done) => setTimeout(done, 200));
-    }
-    await new Promise((done) => setTimeout(done, 500)); // room for a duplicate to show up
-    const heapEnd = heapMb();
-
-    const deliveryIds = receiver.requests.map((r) => r.headers['x-service-delivery-id'] as string);
-    const byOrder = new Map<string, Set<string>>();
-    for (const request of receiver.requests) {
-      const orderId = orderIdOf(request.rawBody);
-      byOrder.set(orderId, new Set([...(byOrder.get(orderId) ?? []), request.headers['x-service-delivery-id'] as string]));
-      const owner = partners.find((p) => p.partnerId === stats.published.get(orderId));
-      if (!owner || !verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'], owner.secret)) {
-        stats.unexpected.push(`webhook for ${orderId}: unknown order or bad signature`);
+      const partners: Partner[] = [];
+      for (let i = 0; i < PARTNERS; i += 1) {
+        const { partnerId, apiKey } = await stack.createPartner();
+        const { generatedSecret } = await stack.deps.webhookAdmin.configureEndpoint({
+          partnerId,
+          url: receiver.url,
+          events: ['order.created'],
+        });
+        partners.push({
+          partnerId,
+          apiKey,
+          secret: generatedSecret as string,
+          setups: new Pacer(SETUP_LIMIT * UTILIZATION),
+          handshakes: new Pacer(HANDSHAKE_LIMIT * UTILIZATION),
+          nextJourneyAt: 0,
+          journeys: 0,
+        });
       }
-    }
-    const percentile = (kind: string, p: number) => {
-      const sorted = [...(stats.latencies.get(kind) ?? [])].sort((a, b) => a - b);
-      return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number) : 0;
-    };
-    const total = [...stats.requests].filter(([k]) => !k.startsWith('order event')).reduce((sum, [, n]) => sum + n, 0);
-    const fiveXx = [...stats.requests].filter(([k]) => / 5\d\d$/.test(k));
-    const heapGrowth = heapEnd - (heapWarm ?? heapEnd);
-    console.log(
-      `[soak] ${servedFor.toFixed(1)} s, ${PARTNERS} partners at ${UTILIZATION * 100}% of both limits (busiest window: ${busiest} setups, ${busiestHandshakes} handshakes); ` +
-        `${total} requests (${(total / servedFor).toFixed(0)}/s): ${[...stats.requests].sort().map(([k, n]) => `${k}×${n}`).join(', ')}; ` +
-        `p50/p99 ms setup ${percentile('setup', 50)}/${percentile('setup', 99)}, handshake ${percentile('handshake', 50)}/${percentile('handshake', 99)}, ` +
-        `redeem ${percentile('embed redeem', 50)}/${percentile('embed redeem', 99)}; ` +
-        `webhooks ${stats.published.size} published, ${byOrder.size} received, ${receiver.requests.length} POSTs, ${new Set(deliveryIds).size} delivery ids; ` +
-        `${logLines} log lines, ${errors.length} errors; heap ${heapWarm?.toFixed(1) ?? '-'} → ${heapEnd.toFixed(1)} MB (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)}), ` +
-        `rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`,
-    );
 
-    expect(fiveXx).toEqual([]);
-    expect(rateLimitDrift).toEqual([]);
-    expect(stats.unexpected).toEqual([]);
-    expect(gatewayFailures).toEqual([]);
-    expect(errors).toEqual([]);
-    expect(stats.published.size).toBeGreaterThan(0);
-    expect(byOrder.size).toBe(stats.published.size);
-    expect([...byOrder.values()].every((ids) => ids.size === 1)).toBe(true); // one delivery per event
-    expect(receiver.requests.length).toBe(new Set(deliveryIds).size); // each delivery received once
-    expect(heapGrowth).toBeLessThan(HEAP_GROWTH_LIMIT_MB);
-  }, (SOAK_SECONDS + 90) * 1000);
+      const stderrWrite = process.stderr.write.bind(process.stderr);
+      const gatewayFailures: string[] = [];
+      process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+        if (String(chunk).includes('local gateway:')) gatewayFailures.push(String(chunk));
+        return (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
+      }) as typeof process.stderr.write;
+
+      const started = Date.now();
+      const deadline = started + SOAK_SECONDS * 1000;
+      // The baseline heap is taken once everything is warm, 30% into the run.
+      let heapWarm: number | undefined;
+      const warmTimer = setTimeout(() => (heapWarm = heapMb()), SOAK_SECONDS * 300);
+      try {
+        await Promise.all(
+          partners.flatMap((partner) => Array.from({ length: SLOTS_PER_PARTNER }, () => slot(partner, deadline))),
+        );
+      } finally {
+        clearTimeout(warmTimer);
+        clearInterval(ticker);
+        process.stderr.write = stderrWrite;
+      }
+      const servedFor = (Date.now() - started) / 1000;
+
+      // The service counted exactly what was sent in this window (give or take sends right at a boundary).
+      const rateLimitDrift: string[] = [];
+      for (const [name, pacer, path, headers] of partners.flatMap(
+        (p) =>
+          [
+            ['setup', p.setups, '/v1/organizations/setup', { Authorization: `Bearer ${p.apiKey}` }],
+            ['handshake', p.handshakes, '/v1/partner/handshake', { 'X-API-Key': p.apiKey }],
+          ] as const,
+      )) {
+        // A check whose own round trip crosses a boundary says nothing: it is made again.
+        let window: number;
+        let res: Awaited<ReturnType<typeof post>>;
+        do {
+          window = Math.floor(stack.clock.now().getTime() / WINDOW_MS);
+          res = await post(`count check ${name}`, 400, path, '{', headers);
+        } while (Math.floor(stack.clock.now().getTime() / WINDOW_MS) !== window);
+        const limit = name === 'setup' ? SETUP_LIMIT : HANDSHAKE_LIMIT;
+        const expected = limit - (pacer.perWindow.get(window) ?? 0) - 1;
+        const remaining = Number(res.headers.get('ratelimit-remaining'));
+        if (Math.abs(remaining - expected) > (pacer.nearBoundary.get(window) ?? 0))
+          rateLimitDrift.push(`${name}: remaining ${remaining}, expected ${expected}`);
+      }
+      const busiest = Math.max(...partners.flatMap((p) => [...p.setups.perWindow.values()]));
+      const busiestHandshakes = Math.max(...partners.flatMap((p) => [...p.handshakes.perWindow.values()]));
+
+      // Every published event reaches the receiver: wait for the pollers to finish the last ones.
+      const orderIdOf = (body: Buffer) =>
+        (JSON.parse(body.toString('utf8')) as { data: { order_id: string } }).data.order_id;
+      for (let waited = 0; waited < 30_000; waited += 200) {
+        if (new Set(receiver.requests.map((r) => orderIdOf(r.rawBody))).size >= stats.published.size) break;
+        await new Promise((done) => setTimeout(done, 200));
+      }
+      await new Promise((done) => setTimeout(done, 500)); // room for a duplicate to show up
+      const heapEnd = heapMb();
+
+      const deliveryIds = receiver.requests.map((r) => r.headers['x-service-delivery-id'] as string);
+      const byOrder = new Map<string, Set<string>>();
+      for (const request of receiver.requests) {
+        const orderId = orderIdOf(request.rawBody);
+        byOrder.set(
+          orderId,
+          new Set([...(byOrder.get(orderId) ?? []), request.headers['x-service-delivery-id'] as string]),
+        );
+        const owner = partners.find((p) => p.partnerId === stats.published.get(orderId));
+        if (!owner || !verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'], owner.secret)) {
+          stats.unexpected.push(`webhook for ${orderId}: unknown order or bad signature`);
+        }
+      }
+      const percentile = (kind: string, p: number) => {
+        const sorted = [...(stats.latencies.get(kind) ?? [])].sort((a, b) => a - b);
+        return sorted.length
+          ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number)
+          : 0;
+      };
+      const total = [...stats.requests]
+        .filter(([k]) => !k.startsWith('order event'))
+        .reduce((sum, [, n]) => sum + n, 0);
+      const fiveXx = [...stats.requests].filter(([k]) => / 5\d\d$/.test(k));
+      const heapGrowth = heapEnd - (heapWarm ?? heapEnd);
+      console.log(
+        `[soak] ${servedFor.toFixed(1)} s, ${PARTNERS} partners at ${UTILIZATION * 100}% of both limits (busiest window: ${busiest} setups, ${busiestHandshakes} handshakes); ` +
+          `${total} requests (${(total / servedFor).toFixed(0)}/s): ${[...stats.requests]
+            .sort()
+            .map(([k, n]) => `${k}×${n}`)
+            .join(', ')}; ` +
+          `p50/p99 ms setup ${percentile('setup', 50)}/${percentile('setup', 99)}, handshake ${percentile('handshake', 50)}/${percentile('handshake', 99)}, ` +
+          `redeem ${percentile('embed redeem', 50)}/${percentile('embed redeem', 99)}; ` +
+          `webhooks ${stats.published.size} published, ${byOrder.size} received, ${receiver.requests.length} POSTs, ${new Set(deliveryIds).size} delivery ids; ` +
+          `${logLines} log lines, ${errors.length} errors; heap ${heapWarm?.toFixed(1) ?? '-'} → ${heapEnd.toFixed(1)} MB (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)}), ` +
+          `rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`,
+      );
+
+      expect(fiveXx).toEqual([]);
+      expect(rateLimitDrift).toEqual([]);
+      expect(stats.unexpected).toEqual([]);
+      expect(gatewayFailures).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(stats.published.size).toBeGreaterThan(0);
+      expect(byOrder.size).toBe(stats.published.size);
+      expect([...byOrder.values()].every((ids) => ids.size === 1)).toBe(true); // one delivery per event
+      expect(receiver.requests.length).toBe(new Set(deliveryIds).size); // each delivery received once
+      expect(heapGrowth).toBeLessThan(HEAP_GROWTH_LIMIT_MB);
+    },
+    (SOAK_SECONDS + 90) * 1000,
+  );
 });

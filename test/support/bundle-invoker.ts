@@ -63,11 +63,15 @@ export function bundleInvoker(outdir: string) {
     environment: Record<string, string>,
     event: unknown,
   ): Promise<BundleInvocation<R>> {
-    const child = spawn(process.execPath, [runner, fn.bundle, fn.handlerExport, String(fn.timeoutSeconds), randomUUID(), fn.name], {
-      // Only what Lambda would give: the function's environment, nothing of the test runner's.
-      env: { PATH: process.env.PATH ?? '', ...environment },
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [runner, fn.bundle, fn.handlerExport, String(fn.timeoutSeconds), randomUUID(), fn.name],
+      {
+        // Only what Lambda would give: the function's environment, nothing of the test runner's.
+        env: { PATH: process.env.PATH ?? '', ...environment },
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      },
+    );
     const collect = (stream: NodeJS.ReadableStream | null) => {
       const chunks: Buffer[] = [];
       stream?.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -94,7 +98,8 @@ export function bundleInvoker(outdir: string) {
         }
       });
     const text = reported();
-    if (!text) return { error: { name: 'NoResult', message: `${fn.name} exited without a result` }, logs, stderr: stderr() };
+    if (!text)
+      return { error: { name: 'NoResult', message: `${fn.name} exited without a result` }, logs, stderr: stderr() };
     const outcome = JSON.parse(text) as { result?: R; error?: { name: string; message: string } };
     return { ...outcome, logs, stderr: stderr() };
   };

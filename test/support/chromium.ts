@@ -12,7 +12,7 @@ import { DemoWebhookReceiver, wireDemoWebhooks } from '../../lib/local-runtime/d
 import { provisionProfile } from './provisioned-profile';
 import { startTestStack, type TestStack } from './test-stack';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 /** Skipped without Chromium, except on CI (`.ci/run` installs it, and a missing browser must fail there). */
 export const skipWithoutChromium = !existsSync(CHROMIUM) && !process.env.CI;
 /** Where the browser tests save their screenshots. */
@@ -22,7 +22,16 @@ export async function launchChromium(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -46,7 +55,10 @@ export async function startDemoStack(): Promise<DemoStack> {
     provision: async (user) => {
       await provisionProfile(served.stack!.deps, served.partnerId!, user.setup);
     },
-    webhooks: { receiver, wire: (url) => wireDemoWebhooks(served.stack!.deps.webhookAdmin, served.partnerId!, url, receiver.secret) },
+    webhooks: {
+      receiver,
+      wire: (url) => wireDemoWebhooks(served.stack!.deps.webhookAdmin, served.partnerId!, url, receiver.secret),
+    },
   });
   const stack = await startTestStack({ pages: [demo] });
   const partner = await stack.createPartner();

@@ -7,7 +7,11 @@ import { stripeClientSource } from '../../functions/adapters/stripe-client';
 import { StripePayments } from '../../functions/adapters/stripe-payments';
 import type { PaymentCustomerRequest, PaymentProvider } from '../../functions/domain/payments/payment-provider';
 
-const local = (endpoint: string) => ({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const local = (endpoint: string) => ({
+  endpoint,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 
 /** The real Stripe adapter on the stand-in, able to fail on demand before or after Stripe did its work. */
 export class FaultyPayments implements PaymentProvider {
@@ -63,7 +67,8 @@ export class FaultyPayments implements PaymentProvider {
       await gate.released;
     }
     const failure = this.failures.shift();
-    if (failure === 'before') throw Object.assign(new Error('connect ECONNREFUSED api.stripe.com'), { name: 'StripeConnectionError' });
+    if (failure === 'before')
+      throw Object.assign(new Error('connect ECONNREFUSED api.stripe.com'), { name: 'StripeConnectionError' });
     const id = await this.real.ensureCustomer(request);
     if (failure === 'after') throw Object.assign(new Error('Request timed out'), { name: 'StripeConnectionError' });
     return id;
@@ -81,23 +86,32 @@ export function faultyDynamoDb(): {
 } {
   let pending = 0;
   let conflicts = 0;
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ ...local(inject('standIns').endpoints.dynamodb), maxAttempts: 1 }), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ ...local(inject('standIns').endpoints.dynamodb), maxAttempts: 1 }),
+    {
+      marshallOptions: { removeUndefinedValues: true },
+    },
+  );
   client.middlewareStack.add(
     (next) => async (args) => {
       const input = args.input as { TransactItems?: unknown };
       if (input.TransactItems && pending > 0) {
         pending -= 1;
-        throw Object.assign(new Error('Internal server error (injected)'), { name: 'InternalServerError', $fault: 'server' });
+        throw Object.assign(new Error('Internal server error (injected)'), {
+          name: 'InternalServerError',
+          $fault: 'server',
+        });
       }
       if (Array.isArray(input.TransactItems) && conflicts > 0) {
         conflicts -= 1;
         // What DynamoDB answers when another transaction holds one of the items.
         throw new TransactionCanceledException({
-          message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
+          message:
+            'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
           $metadata: {},
-          CancellationReasons: input.TransactItems.map((_, index) => ({ Code: index === 0 ? 'TransactionConflict' : 'None' })),
+          CancellationReasons: input.TransactItems.map((_, index) => ({
+            Code: index === 0 ? 'TransactionConflict' : 'None',
+          })),
         });
       }
       return next(args);

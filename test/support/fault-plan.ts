@@ -32,7 +32,7 @@ export interface PlannedCall {
 }
 
 /** Calls without side effects: losing their answer is the same fault as failing them. */
-export const isRead = (call: PlannedCall): boolean =>
+const isRead = (call: PlannedCall): boolean =>
   /^(GetItem|Query|Scan|BatchGetItem|TransactGetItems|GetSecretValue|DescribeSecret)$/.test(call.operation) ||
   (call.service === 'stripe' && call.operation.startsWith('GET '));
 
@@ -40,7 +40,8 @@ export const isRead = (call: PlannedCall): boolean =>
 export const modesFor = (call: PlannedCall, modes: readonly FaultMode[]): FaultMode[] =>
   modes.filter((mode) => mode !== 'lose' || !isRead(call));
 
-export const describeCall = (call: PlannedCall): string => `${call.service}:${call.operation}${call.target ? `(${call.target})` : ''}`;
+export const describeCall = (call: PlannedCall): string =>
+  `${call.service}:${call.operation}${call.target ? `(${call.target})` : ''}`;
 
 interface Arming {
   readonly mode: FaultMode;
@@ -48,7 +49,7 @@ interface Arming {
   remaining: number;
 }
 
-export class InjectedFault extends Error {
+class InjectedFault extends Error {
   readonly $fault = 'server';
   readonly $metadata = {};
   constructor(
@@ -105,7 +106,11 @@ export class FaultPlan {
       state >>>= 0;
       return state / 0x1_0000_0000;
     };
-    this.armings.push({ mode, remaining: Number.POSITIVE_INFINITY, matches: (call) => predicate(call) && next() < rate });
+    this.armings.push({
+      mode,
+      remaining: Number.POSITIVE_INFINITY,
+      matches: (call) => predicate(call) && next() < rate,
+    });
     return this;
   }
 
@@ -168,7 +173,8 @@ function dynamoTargets(input: Record<string, any>, prefix?: string): string {
   if (input.TableName) return shortTarget(input.TableName, prefix);
   const names = new Set<string>();
   for (const item of input.TransactItems ?? []) {
-    for (const op of Object.values(item as Record<string, { TableName?: string }>)) if (op?.TableName) names.add(shortTarget(op.TableName, prefix));
+    for (const op of Object.values(item as Record<string, { TableName?: string }>))
+      if (op?.TableName) names.add(shortTarget(op.TableName, prefix));
   }
   for (const name of Object.keys(input.RequestItems ?? {})) names.add(shortTarget(name, prefix));
   return [...names].sort().join('+');
@@ -193,7 +199,11 @@ const SDK_OPERATION: Record<string, string> = {
  * `prefix` (the stack's resource prefix) is cut from table and queue names. Returns a
  * function that takes the middleware out again.
  */
-export function injectAwsFaults(plan: FaultPlan, client: SdkClient, options: { service: string; prefix?: string }): () => void {
+export function injectAwsFaults(
+  plan: FaultPlan,
+  client: SdkClient,
+  options: { service: string; prefix?: string },
+): () => void {
   const name = `faultPlan-${Math.random().toString(36).slice(2)}`;
   client.middlewareStack.add(
     (next: (args: { input: Record<string, any> }) => Promise<unknown>, context: { commandName?: string }) =>
@@ -207,12 +217,20 @@ export function injectAwsFaults(plan: FaultPlan, client: SdkClient, options: { s
             : shortTarget(input.QueueUrl ?? input.SecretId ?? '', options.prefix);
         const mode = plan.decide({ service: options.service, operation, target });
         if (mode === 'fail') {
-          throw new InjectedFault('InternalServerError', `injected: ${options.service} ${operation} failed before it was applied`, 'fail');
+          throw new InjectedFault(
+            'InternalServerError',
+            `injected: ${options.service} ${operation} failed before it was applied`,
+            'fail',
+          );
         }
         if (mode === 'stall') await sleep(plan.stallMs);
         const result = await next(args);
         if (mode === 'lose') {
-          throw new InjectedFault('TimeoutError', `injected: the answer of ${options.service} ${operation} was lost after it was applied`, 'lose');
+          throw new InjectedFault(
+            'TimeoutError',
+            `injected: the answer of ${options.service} ${operation} was lost after it was applied`,
+            'lose',
+          );
         }
         return result;
       },
@@ -288,14 +306,22 @@ function forward(
 ): Promise<{ status: number; headers: Record<string, string | string[]>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method, path, headers: { ...headers, host: upstream.host }, agent: false },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method,
+        path,
+        headers: { ...headers, host: upstream.host },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const passed: Record<string, string | string[]> = {};
           for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined && !['transfer-encoding', 'connection', 'content-length'].includes(name)) passed[name] = value;
+            if (value !== undefined && !['transfer-encoding', 'connection', 'content-length'].includes(name))
+              passed[name] = value;
           }
           resolve({ status: res.statusCode ?? 502, headers: passed, body: Buffer.concat(chunks) });
         });

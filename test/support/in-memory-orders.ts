@@ -28,7 +28,9 @@ export class InMemoryCatalogRepository implements CatalogRepository {
   }
 
   async listActive(filter?: CatalogFilter): Promise<Product[]> {
-    return inCatalogOrder([...this.products.values()].filter((product) => product.active && matchesCatalogFilter(product, filter))).map(copy);
+    return inCatalogOrder(
+      [...this.products.values()].filter((product) => product.active && matchesCatalogFilter(product, filter)),
+    ).map(copy);
   }
 
   async get(productIds: readonly ProductId[]): Promise<Map<ProductId, Product>> {
@@ -55,7 +57,13 @@ export class InMemoryCartRepository implements CartRepository {
     this.carts.set(profileId, lines);
   }
 
-  async addToLine(profileId: ProfileId, productId: ProductId, added: number, max: number, at: Date): Promise<LineAddition> {
+  async addToLine(
+    profileId: ProfileId,
+    productId: ProductId,
+    added: number,
+    max: number,
+    at: Date,
+  ): Promise<LineAddition> {
     const quantity = (this.carts.get(profileId)?.get(productId)?.quantity ?? 0) + added;
     if (quantity > max) return { added: false, wouldBe: quantity };
     await this.setQuantity(profileId, productId, quantity, at);
@@ -99,7 +107,8 @@ export class InMemoryOrderRepository implements OrderRepository {
   async create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
     if (this.orders.has(order.id)) throw new ConcurrentModification(`Order ${order.id} already exists`);
     // Checked and applied with no await in between: one transaction.
-    if (consumedCart && this.carts && !this.carts.holds(consumedCart)) throw new ConcurrentModification('The cart changed meanwhile');
+    if (consumedCart && this.carts && !this.carts.holds(consumedCart))
+      throw new ConcurrentModification('The cart changed meanwhile');
     this.orders.set(order.id, copy(order));
     this.events.push(copy(event));
     if (consumedCart) this.carts?.removeLines(consumedCart);
@@ -123,18 +132,29 @@ export class InMemoryOrderRepository implements OrderRepository {
   async listByOrganization(organizationId: OrganizationId, page: OrderPageRequest = {}): Promise<OrderPage> {
     const limit = page.limit ?? DEFAULT_ORDER_PAGE_SIZE;
     const newestFirst = [...this.orders.values()]
-      .filter((order) => order.organizationId === organizationId && (page.status === undefined || order.status === page.status))
+      .filter(
+        (order) =>
+          order.organizationId === organizationId && (page.status === undefined || order.status === page.status),
+      )
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
     let start = 0;
     if (page.startingAfter !== undefined) {
       const index = newestFirst.findIndex((order) => order.id === page.startingAfter);
       if (index === -1) {
-        throw new ValidationFailed([{ code: 'INVALID_CURSOR', message: 'starting_after is not an order of this organization', path: ['starting_after'] }]);
+        throw new ValidationFailed([
+          {
+            code: 'INVALID_CURSOR',
+            message: 'starting_after is not an order of this organization',
+            path: ['starting_after'],
+          },
+        ]);
       }
       start = index + 1;
     } else if (page.cursor !== undefined) {
       const after = decodeCursor(page.cursor, organizationId);
-      start = newestFirst.findIndex((order) => order.createdAt < after.createdAt || (order.createdAt === after.createdAt && order.id < after.id));
+      start = newestFirst.findIndex(
+        (order) => order.createdAt < after.createdAt || (order.createdAt === after.createdAt && order.id < after.id),
+      );
       if (start === -1) start = newestFirst.length;
     }
     const orders = newestFirst.slice(start, start + limit);
@@ -149,10 +169,16 @@ const encodeCursor = (order: Order, organizationId: OrganizationId): string =>
 
 function decodeCursor(cursor: string, organizationId: OrganizationId): { createdAt: string; id: string } {
   try {
-    const { o, c, i } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o: unknown; c: unknown; i: unknown };
+    const { o, c, i } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      o: unknown;
+      c: unknown;
+      i: unknown;
+    };
     if (o === organizationId && typeof c === 'string' && typeof i === 'string') return { createdAt: c, id: i };
   } catch {
     // falls through to the refusal
   }
-  throw new ValidationFailed([{ code: 'INVALID_FORMAT', message: 'cursor is not one this listing gave', path: ['cursor'] }]);
+  throw new ValidationFailed([
+    { code: 'INVALID_FORMAT', message: 'cursor is not one this listing gave', path: ['cursor'] },
+  ]);
 }

@@ -11,7 +11,11 @@ export async function scanTable(stack: LocalStack, table: TableName): Promise<Re
   let ExclusiveStartKey: Record<string, any> | undefined;
   do {
     const page = await stack.deps.aws.db.send(
-      new ScanCommand({ TableName: tableName(stack.config.RESOURCE_PREFIX, table), ExclusiveStartKey, ConsistentRead: true }),
+      new ScanCommand({
+        TableName: tableName(stack.config.RESOURCE_PREFIX, table),
+        ExclusiveStartKey,
+        ConsistentRead: true,
+      }),
     );
     items.push(...(page.Items ?? []));
     ExclusiveStartKey = page.LastEvaluatedKey;
@@ -29,7 +33,8 @@ export function stripeStandIn(): Stripe {
 export async function stripeCustomersFor(partnerId: string, internalOrgId: string): Promise<Stripe.Customer[]> {
   const found: Stripe.Customer[] = [];
   for await (const customer of stripeStandIn().customers.list({ limit: 100 })) {
-    if (customer.metadata.partnerId === partnerId && customer.metadata.internalOrgId === internalOrgId) found.push(customer);
+    if (customer.metadata.partnerId === partnerId && customer.metadata.internalOrgId === internalOrgId)
+      found.push(customer);
   }
   return found;
 }

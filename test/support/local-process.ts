@@ -21,7 +21,11 @@ export interface LocalProcess {
   kill(): void;
 }
 
-export async function startLocalProcess(options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<LocalProcess> {
+export async function startLocalProcess(options: {
+  cwd: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}): Promise<LocalProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', pathToFileURL(resolve(REPO, 'node_modules/tsx/dist/loader.mjs')).href, resolve(REPO, 'bin/local.ts')],
@@ -45,9 +49,15 @@ export async function startLocalProcess(options: { cwd: string; env?: Record<str
   };
 
   const banner = await new Promise<RegExpExecArray>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`npm start did not come up in time:\n${output}`)), options.timeoutMs ?? 45_000);
+    const timer = setTimeout(
+      () => fail(new Error(`npm start did not come up in time:\n${output}`)),
+      options.timeoutMs ?? 45_000,
+    );
     const check = () => {
-      const match = /listening on (http:\/\/localhost:\d+)[\s\S]*partner id:\s+(\S+)[\s\S]*API key:\s+(sk_test_[0-9a-f]{64})[\s\S]*Ctrl-C to stop/.exec(output);
+      const match =
+        /listening on (http:\/\/localhost:\d+)[\s\S]*partner id:\s+(\S+)[\s\S]*API key:\s+(sk_test_[0-9a-f]{64})[\s\S]*Ctrl-C to stop/.exec(
+          output,
+        );
       if (match) {
         clearTimeout(timer);
         done(match);

@@ -8,7 +8,7 @@ import type { TestStack } from './test-stack';
 
 const COOKIE = '__Host-embed_session';
 
-export interface ModulePage {
+interface ModulePage {
   readonly status: number;
   readonly location: string | null;
   readonly headers: Headers;
@@ -17,7 +17,10 @@ export interface ModulePage {
 
 export interface ModuleBrowser {
   readonly base: string;
-  request(path: string, init?: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> }): Promise<ModulePage>;
+  request(
+    path: string,
+    init?: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> },
+  ): Promise<ModulePage>;
   signIn(profile: ProvisionedProfile): Promise<string>;
   /** A form post from the module's own page (same origin, the page's token). */
   submit(cookie: string, path: string, fields: Record<string, string>): Promise<ModulePage>;
@@ -42,7 +45,11 @@ export function moduleBrowser(stack: TestStack, partner: { partnerId: PartnerId;
     base,
     request,
     async signIn(profile) {
-      const shake = await stack.post('/v1/partner/handshake', { profile_id: profile.profile.id }, { 'X-API-Key': partner.apiKey });
+      const shake = await stack.post(
+        '/v1/partner/handshake',
+        { profile_id: profile.profile.id },
+        { 'X-API-Key': partner.apiKey },
+      );
       const redeemed = await fetch(shake.body.iframe_embed_url, { redirect: 'manual' });
       return /__Host-embed_session=([^;]*)/.exec(redeemed.headers.getSetCookie()[0] ?? '')?.[1] as string;
     },
@@ -56,4 +63,9 @@ export function moduleBrowser(stack: TestStack, partner: { partnerId: PartnerId;
 
 /** Decodes the few entities the renderer writes, so names read as the user reads them. */
 export const unescapeHtml = (text: string): string =>
-  text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');

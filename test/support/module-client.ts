@@ -5,9 +5,7 @@
 import type { ProvisionedProfile } from './provisioned-profile';
 import type { TestStack } from './test-stack';
 
-export const SESSION_COOKIE = '__Host-embed_session';
-
-export interface ModulePage {
+interface ModulePage {
   readonly status: number;
   readonly location: string | null;
   readonly text: string;
@@ -27,7 +25,11 @@ export async function signInToModule(
   buyer: ProvisionedProfile,
   options: { tz?: string } = {},
 ): Promise<ModuleClient> {
-  const shake = await stack.post('/v1/partner/handshake', { profile_id: buyer.profile.id }, { 'X-API-Key': partner.apiKey });
+  const shake = await stack.post(
+    '/v1/partner/handshake',
+    { profile_id: buyer.profile.id },
+    { 'X-API-Key': partner.apiKey },
+  );
   const url = new URL(shake.body.iframe_embed_url as string);
   if (options.tz !== undefined) url.searchParams.set('tz', options.tz);
   const redeemed = await fetch(url, { redirect: 'manual' });

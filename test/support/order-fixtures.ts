@@ -25,7 +25,7 @@ const address = (overrides: Partial<Address> = {}): Address => ({
   ...overrides,
 });
 
-export const aLocation = (organizationId: OrganizationId, overrides: Partial<ShippingLocation> = {}): ShippingLocation => ({
+const aLocation = (organizationId: OrganizationId, overrides: Partial<ShippingLocation> = {}): ShippingLocation => ({
   id: randomUUID() as ShippingLocationId,
   organizationId,
   internalShippingLocationId: `loc-${randomUUID().slice(0, 8)}`,

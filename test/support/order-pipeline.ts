@@ -15,19 +15,61 @@ import type { TestStack } from './test-stack';
 import type { WebhookReceiver } from './webhook-receiver';
 
 /** A picture for test products: the import checks it like any other. */
-export const A_PICTURE = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#5b9bd5"/></svg>');
+export const A_PICTURE = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#5b9bd5"/></svg>',
+);
 
 /** Prices whose float sums drift: 0.1 + 0.2 is 0.30000000000000004, 19.99 × 3 is 59.96999999999999. */
 export const DRIFT_PRODUCTS = [
-  { product_id: 'DRIFT-010', name: 'Cotton rolls', description: 'Ten cents', category: 'clinical-disposables', price: 0.1, unit: 'bag', active: true, image: 'picture.svg' },
-  { product_id: 'DRIFT-020', name: 'Bite blocks', description: 'Twenty cents', category: 'clinical-disposables', price: 0.2, unit: 'each', active: true, image: 'picture.svg' },
-  { product_id: 'DRIFT-1999', name: 'Exam gloves', description: 'Nineteen ninety-nine', category: 'gloves-ppe', price: 19.99, unit: 'box of 100', active: true, image: 'picture.svg' },
-  { product_id: 'RETIRED-1', name: 'Retired product', description: 'No longer sold', category: 'office', price: 5, unit: 'each', active: false, image: 'picture.svg' },
+  {
+    product_id: 'DRIFT-010',
+    name: 'Cotton rolls',
+    description: 'Ten cents',
+    category: 'clinical-disposables',
+    price: 0.1,
+    unit: 'bag',
+    active: true,
+    image: 'picture.svg',
+  },
+  {
+    product_id: 'DRIFT-020',
+    name: 'Bite blocks',
+    description: 'Twenty cents',
+    category: 'clinical-disposables',
+    price: 0.2,
+    unit: 'each',
+    active: true,
+    image: 'picture.svg',
+  },
+  {
+    product_id: 'DRIFT-1999',
+    name: 'Exam gloves',
+    description: 'Nineteen ninety-nine',
+    category: 'gloves-ppe',
+    price: 19.99,
+    unit: 'box of 100',
+    active: true,
+    image: 'picture.svg',
+  },
+  {
+    product_id: 'RETIRED-1',
+    name: 'Retired product',
+    description: 'No longer sold',
+    category: 'office',
+    price: 5,
+    unit: 'each',
+    active: false,
+    image: 'picture.svg',
+  },
 ];
 
 /** Adds the drift products to the stack's catalog (the seed catalog stays). */
 export async function importDriftProducts(stack: TestStack): Promise<void> {
-  const imported = await importCatalogFile(DRIFT_PRODUCTS, { catalog: stack.deps.catalog, images: stack.deps.productImages, readImage: async () => A_PICTURE });
+  const imported = await importCatalogFile(DRIFT_PRODUCTS, {
+    catalog: stack.deps.catalog,
+    images: stack.deps.productImages,
+    readImage: async () => A_PICTURE,
+  });
   if (!imported.ok) throw new Error(JSON.stringify(imported.issues));
 }
 
@@ -40,8 +82,15 @@ export interface OrderingPartner {
 }
 
 /** A partner with every scope, a webhook for every kind at `receiver`, and one buyer in a Texas organization. */
-export async function anOrderingPartner(stack: TestStack, receiver: WebhookReceiver, body: SetupBody = aSetupBody()): Promise<OrderingPartner> {
-  const { partnerId, apiKey } = await stack.deps.partnerAdmin.createPartner({ name: `Orders ${randomUUID().slice(0, 6)}`, alertEmail: 'alerts@partner.test' });
+export async function anOrderingPartner(
+  stack: TestStack,
+  receiver: WebhookReceiver,
+  body: SetupBody = aSetupBody(),
+): Promise<OrderingPartner> {
+  const { partnerId, apiKey } = await stack.deps.partnerAdmin.createPartner({
+    name: `Orders ${randomUUID().slice(0, 6)}`,
+    alertEmail: 'alerts@partner.test',
+  });
   const { secret } = await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
   const buyer = await provisionProfile(stack.deps, partnerId, body);
   return { partnerId, apiKey, secret: secret as string, buyer, bearer: { Authorization: `Bearer ${apiKey}` } };
@@ -72,7 +121,9 @@ export function webhooksOf(receiver: WebhookReceiver, orderId: string, secret: s
   for (const request of receiver.requests) {
     const body = JSON.parse(request.rawBody.toString('utf8'));
     if (body.data?.order_id !== orderId) continue;
-    expect(verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'] as string, secret)).toBe(true);
+    expect(verifyWebhookSignature(request.rawBody, request.headers['x-service-signature'] as string, secret)).toBe(
+      true,
+    );
     const deliveryId = String(request.headers['x-service-delivery-id']);
     byDelivery.set(deliveryId, { event: body.event, deliveryId, body });
   }

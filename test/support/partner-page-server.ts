@@ -52,7 +52,13 @@ const foreignPage = (embedHost: string) => `<!doctype html>
   window.posted = true;
 </script></body></html>`;
 
-export async function startPartnerPageServer(options: { embedHost: string; apiUrl: string; apiKey: string; profileId: string; loadTimeoutMs?: number }): Promise<PartnerPageServer> {
+export async function startPartnerPageServer(options: {
+  embedHost: string;
+  apiUrl: string;
+  apiKey: string;
+  profileId: string;
+  loadTimeoutMs?: number;
+}): Promise<PartnerPageServer> {
   let handshakes = 0;
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://partner');
@@ -64,10 +70,17 @@ export async function startPartnerPageServer(options: { embedHost: string; apiUr
         body: JSON.stringify({ profile_id: options.profileId }),
       });
       const body = (await answer.json()) as { iframe_embed_url?: string };
-      res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ iframe_embed_url: body.iframe_embed_url }));
+      res
+        .writeHead(answer.status, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ iframe_embed_url: body.iframe_embed_url }));
       return;
     }
-    const html = url.pathname === '/foreign' ? foreignPage(options.embedHost) : url.pathname === '/' ? partnerPage(options.embedHost, options.loadTimeoutMs ?? 10_000) : undefined;
+    const html =
+      url.pathname === '/foreign'
+        ? foreignPage(options.embedHost)
+        : url.pathname === '/'
+          ? partnerPage(options.embedHost, options.loadTimeoutMs ?? 10_000)
+          : undefined;
     if (!html) {
       res.writeHead(404).end();
       return;

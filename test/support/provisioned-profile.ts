@@ -83,7 +83,14 @@ export async function provisionProfile(
     ...(input.user.orderLimit === undefined ? {} : { orderLimitCents: input.user.orderLimit }),
     createdAt: now,
   };
-  const user: IdentityUser = { id: userId, partnerId, profileId, email: input.user.email, status: 'active', createdAt: now };
+  const user: IdentityUser = {
+    id: userId,
+    partnerId,
+    profileId,
+    email: input.user.email,
+    status: 'active',
+    createdAt: now,
+  };
   const known = new Set(existing?.locations.map((l) => l.internalShippingLocationId));
   const locations: ShippingLocation[] = (input.shippingLocations ?? [])
     .filter((l) => !known.has(l.internalShippingLocationId))

@@ -15,11 +15,18 @@ const BATCH = 50;
  * Uses up a partner's window for an endpoint through the service's own rate limiter
  * (what `limit` requests would do), so the next request is a 429 without sending them.
  */
-export async function exhaustRateLimit(stack: TestStack, partnerId: string, endpoint: ApiEndpointName, limit: number): Promise<void> {
+export async function exhaustRateLimit(
+  stack: TestStack,
+  partnerId: string,
+  endpoint: ApiEndpointName,
+  limit: number,
+): Promise<void> {
   const { rateLimiter } = stack.deps.functions[countedBy(endpoint)];
   // In batches: hundreds of concurrent writes can outwait the SDK's connection timeout on a busy machine.
   for (let used = 0; used < limit; used += BATCH) {
     const batch = Math.min(BATCH, limit - used);
-    await Promise.all(Array.from({ length: batch }, () => rateLimiter.consume(partnerId, endpoint, Number.MAX_SAFE_INTEGER)));
+    await Promise.all(
+      Array.from({ length: batch }, () => rateLimiter.consume(partnerId, endpoint, Number.MAX_SAFE_INTEGER)),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import type { MetricDimensions, MetricName, Metrics } from '../../functions/domain/metrics';
 
-export interface RecordedMetric {
+interface RecordedMetric {
   readonly name: MetricName;
   readonly kind: 'count' | 'observe';
   readonly value: number;
@@ -22,10 +22,14 @@ export function recordingMetrics(): RecordingMetrics {
     metric.name === name && Object.entries(dimensions).every(([key, value]) => metric.dimensions[key] === value);
   return {
     recorded,
-    count: (name, dimensions = {}, value = 1) => recorded.push({ name, kind: 'count', value, dimensions, flushed: false }),
-    observe: (name, milliseconds, dimensions = {}) => recorded.push({ name, kind: 'observe', value: milliseconds, dimensions, flushed: false }),
+    count: (name, dimensions = {}, value = 1) =>
+      recorded.push({ name, kind: 'count', value, dimensions, flushed: false }),
+    observe: (name, milliseconds, dimensions = {}) =>
+      recorded.push({ name, kind: 'observe', value: milliseconds, dimensions, flushed: false }),
     flush: () => recorded.forEach((metric) => (metric.flushed = true)),
     total: (name, dimensions = {}) =>
-      recorded.filter((metric) => matches(metric, name, dimensions)).reduce((sum, metric) => sum + (metric.kind === 'count' ? metric.value : 1), 0),
+      recorded
+        .filter((metric) => matches(metric, name, dimensions))
+        .reduce((sum, metric) => sum + (metric.kind === 'count' ? metric.value : 1), 0),
   };
 }

@@ -20,7 +20,11 @@ export function recordSqsDelays(sqs: SQSClient): SentMessage[] {
     (next, context) => async (args) => {
       if (context.commandName === 'SendMessageCommand') {
         const input = args.input as { QueueUrl: string; MessageBody: string; DelaySeconds?: number };
-        sent.push({ queueUrl: input.QueueUrl, delaySeconds: input.DelaySeconds ?? 0, body: JSON.parse(input.MessageBody) });
+        sent.push({
+          queueUrl: input.QueueUrl,
+          delaySeconds: input.DelaySeconds ?? 0,
+          body: JSON.parse(input.MessageBody),
+        });
         input.DelaySeconds = 0;
       }
       return next(args);

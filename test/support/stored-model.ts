@@ -104,7 +104,8 @@ const SCHEMAS: Record<string, z.ZodType> = {
   'default-location': defaultLocation,
 };
 
-const describeIssues = (error: z.ZodError) => error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+const describeIssues = (error: z.ZodError) =>
+  error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
 
 export interface StoredModelReport {
   readonly problems: string[];
@@ -150,47 +151,63 @@ export async function checkStoredModel(stack: LocalStack): Promise<StoredModelRe
       continue;
     }
     if (extraOrgs.length) problems.push(`${pk}: more than one organization item`);
-    if (pk !== `ORG#${org.partnerId}#${org.internalOrgId}`) problems.push(`${pk}: organization item names another partition`);
+    if (pk !== `ORG#${org.partnerId}#${org.internalOrgId}`)
+      problems.push(`${pk}: organization item names another partition`);
     const locations = members.filter((i) => i.entity === 'location');
     for (const loc of locations) {
       if (loc.organizationId !== org.id) problems.push(`${where(loc)}: organizationId is not the organization's id`);
     }
     for (const prof of members.filter((i) => i.entity === 'profile')) {
-      if (prof.organizationId !== org.id || prof.partnerId !== org.partnerId || prof.internalOrgId !== org.internalOrgId) {
+      if (
+        prof.organizationId !== org.id ||
+        prof.partnerId !== org.partnerId ||
+        prof.internalOrgId !== org.internalOrgId
+      ) {
         problems.push(`${where(prof)}: does not match its organization`);
       }
       const twin = byId.get(prof.id);
       if (!twin) problems.push(`${where(prof)}: no profile-by-id item`);
       else {
         const strip = ({ pk: _a, sk: _b, gsi1pk: _c, gsi1sk: _d, entity: _e, ...rest }: Record<string, any>) => rest;
-        if (JSON.stringify(strip(twin), Object.keys(strip(twin)).sort()) !== JSON.stringify(strip(prof), Object.keys(strip(prof)).sort())) {
+        if (
+          JSON.stringify(strip(twin), Object.keys(strip(twin)).sort()) !==
+          JSON.stringify(strip(prof), Object.keys(strip(prof)).sort())
+        ) {
           problems.push(`${where(prof)}: differs from its profile-by-id item`);
         }
       }
       if (prof.userId) {
         const user = usersById.get(prof.userId);
         if (!user) problems.push(`${where(prof)}: its identity user ${prof.userId} is missing`);
-        else if (user.profileId !== prof.id || user.partnerId !== prof.partnerId) problems.push(`${where(prof)}: identity user points elsewhere`);
+        else if (user.profileId !== prof.id || user.partnerId !== prof.partnerId)
+          problems.push(`${where(prof)}: identity user points elsewhere`);
       }
     }
     const defaults = locations.filter((l) => l.isDefault);
     const claims = members.filter((i) => i.entity === 'default-location');
     if (defaults.length > 1) problems.push(`${pk}: ${defaults.length} default locations`);
-    if (claims.length !== defaults.length) problems.push(`${pk}: ${claims.length} default claims for ${defaults.length} default locations`);
+    if (claims.length !== defaults.length)
+      problems.push(`${pk}: ${claims.length} default claims for ${defaults.length} default locations`);
     const [claim] = claims;
     const [def] = defaults;
-    if (claim && def && (claim.locationId !== def.id || claim.internalShippingLocationId !== def.internalShippingLocationId)) {
+    if (
+      claim &&
+      def &&
+      (claim.locationId !== def.id || claim.internalShippingLocationId !== def.internalShippingLocationId)
+    ) {
       problems.push(`${pk}: the default claim names another location`);
     }
   }
   for (const twin of byId.values()) {
     const partition = partitions.get(`ORG#${twin.partnerId}#${twin.internalOrgId}`) ?? [];
-    if (!partition.some((i) => i.entity === 'profile' && i.id === twin.id)) problems.push(`${where(twin)}: orphan (no profile item)`);
+    if (!partition.some((i) => i.entity === 'profile' && i.id === twin.id))
+      problems.push(`${where(twin)}: orphan (no profile item)`);
   }
   for (const user of users) {
     const twin = byId.get(user.profileId);
     if (!twin) problems.push(`identity-user ${user.id}: orphan (no profile ${user.profileId})`);
-    else if (twin.userId !== undefined && twin.userId !== user.id) problems.push(`identity-user ${user.id}: its profile links another user`);
+    else if (twin.userId !== undefined && twin.userId !== user.id)
+      problems.push(`identity-user ${user.id}: its profile links another user`);
   }
   return { problems, counts };
 }

@@ -48,29 +48,35 @@ export function synthesizeBundledApp(stage: Stage = 'sandbox'): SynthesizedApp {
   const stackName = `EmbedService-${stage}`;
   const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [stackName] } });
   const stack = addServiceStacks(app)[stage];
-  const template = app.synth().getStackByName(stackName).template as { Resources: Record<string, { Type: string; Properties: Record<string, any> }> };
+  const template = app.synth().getStackByName(stackName).template as {
+    Resources: Record<string, { Type: string; Properties: Record<string, any> }>;
+  };
 
-  const functions = (Object.entries(stack.functions) as [FunctionName, (typeof stack.functions)[FunctionName]][]).map(([name, fn]) => {
-    const logicalId = stack.getLogicalId(fn.node.defaultChild as CfnFunction);
-    const properties = template.Resources[logicalId]?.Properties;
-    if (!properties) throw new Error(`${name}: no ${logicalId} in the template`);
-    const [file, handlerExport] = String(properties.Handler).split('.') as [string, string];
-    const assetHash = String(properties.Code.S3Key).replace(/\.zip$/, '');
-    return {
-      name,
-      bundle: join(outdir, `asset.${assetHash}`, `${file}.mjs`),
-      handlerExport,
-      timeoutSeconds: Number(properties.Timeout),
-      environment: properties.Environment?.Variables ?? {},
-    };
-  });
+  const functions = (Object.entries(stack.functions) as [FunctionName, (typeof stack.functions)[FunctionName]][]).map(
+    ([name, fn]) => {
+      const logicalId = stack.getLogicalId(fn.node.defaultChild as CfnFunction);
+      const properties = template.Resources[logicalId]?.Properties;
+      if (!properties) throw new Error(`${name}: no ${logicalId} in the template`);
+      const [file, handlerExport] = String(properties.Handler).split('.') as [string, string];
+      const assetHash = String(properties.Code.S3Key).replace(/\.zip$/, '');
+      return {
+        name,
+        bundle: join(outdir, `asset.${assetHash}`, `${file}.mjs`),
+        handlerExport,
+        timeoutSeconds: Number(properties.Timeout),
+        environment: properties.Environment?.Variables ?? {},
+      };
+    },
+  );
 
   const prefix = ENVIRONMENTS[stage].resourcePrefix;
   const queueOfLogicalId = Object.fromEntries(
     Object.entries(template.Resources)
       .filter(([, resource]) => resource.Type === 'AWS::SQS::Queue')
       .flatMap(([id, resource]) => {
-        const queue = (Object.keys(QUEUES) as QueueName[]).find((q) => queueName(prefix, q) === resource.Properties.QueueName);
+        const queue = (Object.keys(QUEUES) as QueueName[]).find(
+          (q) => queueName(prefix, q) === resource.Properties.QueueName,
+        );
         return queue ? [[id, queue]] : [];
       }),
   );

@@ -33,9 +33,7 @@ export interface TestResponse {
  * and captured logs. `resourcePrefix` reopens another test stack's tables and queues,
  * as a restarted `npm start` reopens its own.
  */
-export async function startTestStack(
-  options: Partial<Omit<LocalStackOptions, 'port'>> = {},
-): Promise<TestStack> {
+export async function startTestStack(options: Partial<Omit<LocalStackOptions, 'port'>> = {}): Promise<TestStack> {
   const clock = new ManualClock();
   const rawLogLines: string[] = [];
   const logs: Record<string, unknown>[] = [];
@@ -47,7 +45,11 @@ export async function startTestStack(
   const logger: Logger = { info: record('info'), error: record('error') };
   const metricLines: Record<string, unknown>[] = [];
   const resourcePrefix = options.resourcePrefix ?? `t${randomUUID().slice(0, 8)}`;
-  const metrics = powertoolsMetrics({ namespace: METRICS_NAMESPACE, service: resourcePrefix, write: (line) => metricLines.push(JSON.parse(line)) });
+  const metrics = powertoolsMetrics({
+    namespace: METRICS_NAMESPACE,
+    service: resourcePrefix,
+    write: (line) => metricLines.push(JSON.parse(line)),
+  });
   const stack = await startLocalStack({
     standIns: inject('standIns'),
     resourcePrefix,
@@ -83,7 +85,12 @@ export async function startTestStack(
     },
   };
 
-  async function send(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<TestResponse> {
+  async function send(
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ): Promise<TestResponse> {
     return toTestResponse(
       await fetch(`${stack.url}${path}`, {
         method,

@@ -1,7 +1,13 @@
 import type { SentMessage } from './sqs-delays';
 import { randomUUID } from 'node:crypto';
 import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
-import type { Organization, OrganizationId, Profile, ProfileId, UserId } from '../../functions/domain/organizations/organization';
+import type {
+  Organization,
+  OrganizationId,
+  Profile,
+  ProfileId,
+  UserId,
+} from '../../functions/domain/organizations/organization';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import type { Delivery, DeliveryId } from '../../functions/webhooks/delivery';
 import type { TestStack } from './test-stack';
@@ -37,7 +43,14 @@ export async function aPartnerWithOrganization(
   await stack.deps.organizations.createOrganization({
     organization,
     profile,
-    user: { id: profile.userId as UserId, partnerId, profileId: profile.id, email: profile.email, status: 'active', createdAt: now },
+    user: {
+      id: profile.userId as UserId,
+      partnerId,
+      profileId: profile.id,
+      email: profile.email,
+      status: 'active',
+      createdAt: now,
+    },
     locations: [],
   });
   return { partnerId, alertEmail, internalOrgId, organizationId: organization.id };
@@ -87,7 +100,8 @@ export const orderShippedData = (partnerOrgId: string, orderId: string = randomU
 
 /** Leaves the stack's queues empty, so one test's retries never reach the next test. */
 export async function purgeQueues(stack: TestStack): Promise<void> {
-  for (const QueueUrl of Object.values(stack.queueUrls)) await stack.deps.aws.sqs.send(new PurgeQueueCommand({ QueueUrl }));
+  for (const QueueUrl of Object.values(stack.queueUrls))
+    await stack.deps.aws.sqs.send(new PurgeQueueCommand({ QueueUrl }));
 }
 
 /**

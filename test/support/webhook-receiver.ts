@@ -9,7 +9,9 @@ export interface ReceivedWebhook {
 }
 
 /** How the receiver answers its nth request (0-based): a status code (with headers), or 'hang' to never answer. */
-export type Responder = (index: number) => number | 'hang' | { readonly status: number; readonly headers: Readonly<Record<string, string>> };
+export type Responder = (
+  index: number,
+) => number | 'hang' | { readonly status: number; readonly headers: Readonly<Record<string, string>> };
 
 export interface WebhookReceiver {
   readonly url: string;
@@ -18,14 +20,22 @@ export interface WebhookReceiver {
 }
 
 /** A real partner-side HTTP server on 127.0.0.1 that records what it receives. */
-export async function startWebhookReceiver(respond: Responder = () => 200, path = '/webhooks'): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  respond: Responder = () => 200,
+  path = '/webhooks',
+): Promise<WebhookReceiver> {
   const requests: ReceivedWebhook[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const index = requests.length;
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks) });
+      requests.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks),
+      });
       const answer = respond(index);
       if (answer === 'hang') return;
       const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;

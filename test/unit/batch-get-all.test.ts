@@ -17,7 +17,9 @@ function fakeTable(stored: number, servedPerCall: number) {
       const served = request.Keys.slice(0, servedPerCall);
       const unprocessed = request.Keys.slice(servedPerCall);
       return {
-        Responses: { t: served.filter((key) => Number(key.pk.slice(3)) < stored).map((key) => ({ ...key, found: true })) },
+        Responses: {
+          t: served.filter((key) => Number(key.pk.slice(3)) < stored).map((key) => ({ ...key, found: true })),
+        },
         UnprocessedKeys: unprocessed.length ? { t: { Keys: unprocessed, ConsistentRead: true } } : {},
       };
     },
@@ -44,7 +46,9 @@ describe('batchGetAll', () => {
 
   it('fails rather than return a partial answer when keys stay unprocessed', async () => {
     const { db, requests } = fakeTable(10, 0);
-    await expect(batchGetAll(db, 't', keys(3))).rejects.toThrow('BatchGetItem left 3 keys of t unprocessed after 5 rounds');
+    await expect(batchGetAll(db, 't', keys(3))).rejects.toThrow(
+      'BatchGetItem left 3 keys of t unprocessed after 5 rounds',
+    );
     expect(requests).toHaveLength(5);
   });
 });
@@ -58,7 +62,14 @@ describe('batchGetTables', () => {
         const asked = Object.entries(command.input.RequestItems ?? {}).flatMap(([table, request]) =>
           (request.Keys as Key[]).map((key) => ({ table, key, consistent: request.ConsistentRead })),
         );
-        requests.push(Object.fromEntries(Object.keys(command.input.RequestItems ?? {}).map((table) => [table, asked.filter((a) => a.table === table).length])));
+        requests.push(
+          Object.fromEntries(
+            Object.keys(command.input.RequestItems ?? {}).map((table) => [
+              table,
+              asked.filter((a) => a.table === table).length,
+            ]),
+          ),
+        );
         if (asked.some((a) => !a.consistent)) throw new Error('inconsistent read');
         const responses: Record<string, unknown[]> = {};
         const unprocessed: Record<string, { Keys: Key[] }> = {};

@@ -53,14 +53,28 @@ describe('cart', () => {
 
   it('keeps each line between 1 and 99', async () => {
     const { cartService, profile } = await anOrderingWorld();
-    expect(await issuesOf(cartService.add(profile.id, 'GLV-NIT-M-100', 0))).toEqual([{ code: 'TOO_SMALL', path: ['quantity'] }]);
-    expect(await issuesOf(cartService.add(profile.id, 'GLV-NIT-M-100', 100))).toEqual([{ code: 'TOO_BIG', path: ['quantity'] }]);
-    expect(await issuesOf(cartService.add(profile.id, 'GLV-NIT-M-100', 1.5))).toEqual([{ code: 'INVALID_TYPE', path: ['quantity'] }]);
-    expect(await issuesOf(cartService.add(profile.id, 'GLV-NIT-M-100', '2'))).toEqual([{ code: 'INVALID_TYPE', path: ['quantity'] }]);
+    expect(await issuesOf(cartService.add(profile.id, 'GLV-NIT-M-100', 0))).toEqual([
+      { code: 'TOO_SMALL', path: ['quantity'] },
+    ]);
+    expect(await issuesOf(cartService.add(profile.id, 'GLV-NIT-M-100', 100))).toEqual([
+      { code: 'TOO_BIG', path: ['quantity'] },
+    ]);
+    expect(await issuesOf(cartService.add(profile.id, 'GLV-NIT-M-100', 1.5))).toEqual([
+      { code: 'INVALID_TYPE', path: ['quantity'] },
+    ]);
+    expect(await issuesOf(cartService.add(profile.id, 'GLV-NIT-M-100', '2'))).toEqual([
+      { code: 'INVALID_TYPE', path: ['quantity'] },
+    ]);
     await cartService.add(profile.id, 'GLV-NIT-M-100', 99);
-    expect(await issuesOf(cartService.add(profile.id, 'GLV-NIT-M-100', 1))).toEqual([{ code: 'TOO_BIG', path: ['quantity'] }]);
-    expect(await issuesOf(cartService.changeQuantity(profile.id, 'GLV-NIT-M-100', 100))).toEqual([{ code: 'TOO_BIG', path: ['quantity'] }]);
-    expect(await issuesOf(cartService.changeQuantity(profile.id, 'GLV-NIT-M-100', -1))).toEqual([{ code: 'TOO_SMALL', path: ['quantity'] }]);
+    expect(await issuesOf(cartService.add(profile.id, 'GLV-NIT-M-100', 1))).toEqual([
+      { code: 'TOO_BIG', path: ['quantity'] },
+    ]);
+    expect(await issuesOf(cartService.changeQuantity(profile.id, 'GLV-NIT-M-100', 100))).toEqual([
+      { code: 'TOO_BIG', path: ['quantity'] },
+    ]);
+    expect(await issuesOf(cartService.changeQuantity(profile.id, 'GLV-NIT-M-100', -1))).toEqual([
+      { code: 'TOO_SMALL', path: ['quantity'] },
+    ]);
     expect((await cartService.view(profile.id)).lines[0]?.quantity).toBe(99);
   });
 
@@ -69,8 +83,12 @@ describe('cart', () => {
     const products = someProducts(MAX_CART_LINES + 1);
     await catalog.upsertMany(products);
     for (const product of products.slice(0, MAX_CART_LINES)) await cartService.add(profile.id, product.productId);
-    expect(await issuesOf(cartService.add(profile.id, products[MAX_CART_LINES]!.productId))).toEqual([{ code: 'TOO_MANY_ITEMS', path: ['items'] }]);
-    expect(await issuesOf(cartService.changeQuantity(profile.id, products[MAX_CART_LINES]!.productId, 1))).toEqual([{ code: 'TOO_MANY_ITEMS', path: ['items'] }]);
+    expect(await issuesOf(cartService.add(profile.id, products[MAX_CART_LINES]!.productId))).toEqual([
+      { code: 'TOO_MANY_ITEMS', path: ['items'] },
+    ]);
+    expect(await issuesOf(cartService.changeQuantity(profile.id, products[MAX_CART_LINES]!.productId, 1))).toEqual([
+      { code: 'TOO_MANY_ITEMS', path: ['items'] },
+    ]);
     await cartService.add(profile.id, products[0]!.productId, 4);
     await cartService.changeQuantity(profile.id, products[1]!.productId, 7);
     const cart = await cartService.view(profile.id);
@@ -102,7 +120,10 @@ describe('cart', () => {
     await cartService.add(profile.id, 'SPR-DIS-24OZ', 1);
     const gloves = (await catalog.get(['GLV-NIT-M-100' as ProductId])).get('GLV-NIT-M-100' as ProductId)!;
     const spray = (await catalog.get(['SPR-DIS-24OZ' as ProductId])).get('SPR-DIS-24OZ' as ProductId)!;
-    await catalog.upsertMany([{ ...gloves, priceCents: 1099 }, { ...spray, active: false }]);
+    await catalog.upsertMany([
+      { ...gloves, priceCents: 1099 },
+      { ...spray, active: false },
+    ]);
 
     const cart = await cartService.view(profile.id, 'California');
     expect(cart.lines.map((line) => [line.product.productId, line.lineTotalCents])).toEqual([['GLV-NIT-M-100', 2198]]);

@@ -4,7 +4,9 @@ import { categoriesOf } from '../../functions/domain/catalog/categories';
 import { type ProductRecordInput, toProductRecord } from '../../functions/domain/catalog/product';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 
-const aProduct = (overrides: Partial<Record<keyof ProductRecordInput, unknown>> & Record<string, unknown> = {}): Record<string, unknown> => ({
+const aProduct = (
+  overrides: Partial<Record<keyof ProductRecordInput, unknown>> & Record<string, unknown> = {},
+): Record<string, unknown> => ({
   product_id: 'GLV-NIT-M-100',
   name: 'Nitrile Exam Gloves, Medium',
   description: 'Powder-free nitrile gloves.',
@@ -24,12 +26,33 @@ const issuesOf = (json: unknown) => {
 
 describe('catalog import', () => {
   it('returns every product with its price in cents', () => {
-    const result = parseCatalogImport([aProduct(), aProduct({ product_id: 'SPR-DIS-24OZ', category: 'cleaning', price: 8.45, active: false })]);
+    const result = parseCatalogImport([
+      aProduct(),
+      aProduct({ product_id: 'SPR-DIS-24OZ', category: 'cleaning', price: 8.45, active: false }),
+    ]);
     expect(result).toEqual({
       ok: true,
       products: [
-        { productId: 'GLV-NIT-M-100', name: 'Nitrile Exam Gloves, Medium', description: 'Powder-free nitrile gloves.', category: 'gloves-ppe', priceCents: 1249, unit: 'box of 100', active: true, image: 'pictures/gloves.png' },
-        { productId: 'SPR-DIS-24OZ', name: 'Nitrile Exam Gloves, Medium', description: 'Powder-free nitrile gloves.', category: 'cleaning', priceCents: 845, unit: 'box of 100', active: false, image: 'pictures/gloves.png' },
+        {
+          productId: 'GLV-NIT-M-100',
+          name: 'Nitrile Exam Gloves, Medium',
+          description: 'Powder-free nitrile gloves.',
+          category: 'gloves-ppe',
+          priceCents: 1249,
+          unit: 'box of 100',
+          active: true,
+          image: 'pictures/gloves.png',
+        },
+        {
+          productId: 'SPR-DIS-24OZ',
+          name: 'Nitrile Exam Gloves, Medium',
+          description: 'Powder-free nitrile gloves.',
+          category: 'cleaning',
+          priceCents: 845,
+          unit: 'box of 100',
+          active: false,
+          image: 'pictures/gloves.png',
+        },
       ],
     });
   });
@@ -82,9 +105,13 @@ describe('catalog import', () => {
     const cased = parseCatalogImport([aProduct({ product_id: 'abc-1' }), aProduct({ product_id: 'ABC-1' })]);
     expect(cased.ok ? cased.products.map((product) => product.productId) : cased.issues).toEqual(['abc-1', 'ABC-1']);
     for (const bad of ['a b', 'ä-1', '..', '.', 'A/B']) {
-      expect(issuesOf([aProduct({ product_id: bad })])).toEqual([{ code: 'INVALID_FORMAT', path: ['0', 'product_id'], row: 0 }]);
+      expect(issuesOf([aProduct({ product_id: bad })])).toEqual([
+        { code: 'INVALID_FORMAT', path: ['0', 'product_id'], row: 0 },
+      ]);
     }
-    expect(issuesOf([aProduct({ product_id: 'A'.repeat(65) })])).toEqual([{ code: 'TOO_LONG', path: ['0', 'product_id'], row: 0 }]);
+    expect(issuesOf([aProduct({ product_id: 'A'.repeat(65) })])).toEqual([
+      { code: 'TOO_LONG', path: ['0', 'product_id'], row: 0 },
+    ]);
   });
 
   it('refuses a file that is not a non-empty array', () => {
@@ -102,7 +129,13 @@ describe('seed catalog', () => {
 
   it('has about forty products in every category', () => {
     expect(SEED_CATALOG.length).toBeGreaterThanOrEqual(36);
-    expect(categoriesOf(SEED_CATALOG)).toEqual(['Breakroom', 'Cleaning & Disinfection', 'Clinical Disposables', 'Gloves & PPE', 'Office Supplies']);
+    expect(categoriesOf(SEED_CATALOG)).toEqual([
+      'Breakroom',
+      'Cleaning & Disinfection',
+      'Clinical Disposables',
+      'Gloves & PPE',
+      'Office Supplies',
+    ]);
     for (const category of categoriesOf(SEED_CATALOG)) {
       expect(SEED_CATALOG.filter((product) => product.category === category).length).toBeGreaterThanOrEqual(5);
     }

@@ -16,9 +16,13 @@ describe('catalog listing', () => {
 
   it('filters by category and by every word of a search, in any case', async () => {
     const { catalog } = await anOrderingWorld();
-    expect((await catalog.listActive({ category: 'Breakroom' })).map((product) => product.category)).toEqual(Array(8).fill('Breakroom'));
+    expect((await catalog.listActive({ category: 'Breakroom' })).map((product) => product.category)).toEqual(
+      Array(8).fill('Breakroom'),
+    );
     expect(await catalog.listActive({ category: 'breakroom' })).toEqual([]);
-    expect((await catalog.listActive({ search: 'NITRILE large' })).map((product) => product.productId)).toEqual(['GLV-NIT-L-100']);
+    expect((await catalog.listActive({ search: 'NITRILE large' })).map((product) => product.productId)).toEqual([
+      'GLV-NIT-L-100',
+    ]);
     expect((await catalog.listActive({ search: 'glv-nit' })).map((product) => product.productId)).toHaveLength(3);
     expect(await catalog.listActive({ category: 'Office Supplies', search: 'nitrile' })).toEqual([]);
     expect(await catalog.listActive({ search: '   ' })).toHaveLength(39);
@@ -27,6 +31,10 @@ describe('catalog listing', () => {
   it('shows products to operators in dollars, with their category name', async () => {
     const { catalog } = await anOrderingWorld();
     const [first] = await catalog.listActive({ search: 'GLV-NIT-M-100' });
-    expect(toProductRecord(first!)).toMatchObject({ product_id: 'GLV-NIT-M-100', price: 12.49, category: 'Gloves & PPE' });
+    expect(toProductRecord(first!)).toMatchObject({
+      product_id: 'GLV-NIT-M-100',
+      price: 12.49,
+      category: 'Gloves & PPE',
+    });
   });
 });

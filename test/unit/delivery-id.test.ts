@@ -11,11 +11,17 @@ describe('the delivery id a partner receives as webhook-id', () => {
   });
 
   it('differs for another event or another partner', () => {
-    const ids = new Set([deliveryIdFor(PARTNER, 'evt_1'), deliveryIdFor(PARTNER, 'evt_2'), deliveryIdFor(OTHER_PARTNER, 'evt_1')]);
+    const ids = new Set([
+      deliveryIdFor(PARTNER, 'evt_1'),
+      deliveryIdFor(PARTNER, 'evt_2'),
+      deliveryIdFor(OTHER_PARTNER, 'evt_1'),
+    ]);
     expect(ids.size).toBe(3);
   });
 
   it('is a lower-case RFC 9562 version 8 UUID, never equal to a random version 4 id', () => {
-    expect(deliveryIdFor(PARTNER, 'evt_1')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(deliveryIdFor(PARTNER, 'evt_1')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   });
 });

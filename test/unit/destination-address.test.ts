@@ -174,8 +174,13 @@ describe('every IANA special-purpose range', () => {
   });
 
   it('lets the connect-time lookup answer a public address', async () => {
-    const resolved = await new Promise<string>((done, fail) => lookup('8.8.8.8', (error, address) => (error ? fail(error) : done(address))));
-    expect(await connectTimeLookup(resolved)).toMatchObject({ error: null, addresses: [{ address: '8.8.8.8', family: 4 }] });
+    const resolved = await new Promise<string>((done, fail) =>
+      lookup('8.8.8.8', (error, address) => (error ? fail(error) : done(address))),
+    );
+    expect(await connectTimeLookup(resolved)).toMatchObject({
+      error: null,
+      addresses: [{ address: '8.8.8.8', family: 4 }],
+    });
   });
 });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ApprovalNotPending, ApprovalRequired, EmptyCart, ProfileNotFound, RequestForgeryRefused, SelfApprovalForbidden, ValidationFailed } from '../../functions/domain/errors';
+import {
+  ApprovalNotPending,
+  ApprovalRequired,
+  EmptyCart,
+  ProfileNotFound,
+  RequestForgeryRefused,
+  SelfApprovalForbidden,
+  ValidationFailed,
+} from '../../functions/domain/errors';
 import { apiOutcome, moduleOutcome } from '../../functions/error-outcomes';
 import { apiRoute } from '../../functions/routes';
 import { modulePaths } from '../../functions/embed-host/module/module-paths';
@@ -17,16 +25,29 @@ describe('what each failure becomes', () => {
 
   it('takes the shape of the route’s row: the general body, or the handshake’s own', () => {
     const missing = new ProfileNotFound('No such profile');
-    expect(apiOutcome(missing, orders).body).toEqual({ error: 'Not Found', message: 'No such profile', code: 'PROFILE_NOT_FOUND', details: [] });
+    expect(apiOutcome(missing, orders).body).toEqual({
+      error: 'Not Found',
+      message: 'No such profile',
+      code: 'PROFILE_NOT_FOUND',
+      details: [],
+    });
     expect(apiOutcome(missing, handshake).body).toEqual({ error: 'Profile not found', details: 'No such profile' });
-    expect(apiOutcome(new ValidationFailed([]), handshake)).toMatchObject({ status: 400, body: { error: 'Invalid request body' } });
+    expect(apiOutcome(new ValidationFailed([]), handshake)).toMatchObject({
+      status: 400,
+      body: { error: 'Invalid request body' },
+    });
   });
 
   it('answers anything unknown with the route’s 500 body, never the failure’s message', () => {
     const secret = new Error('connect ECONNREFUSED 10.0.0.7 with sk_live_abc');
     expect(apiOutcome(secret, setup)).toEqual({
       status: 500,
-      body: { error: 'Internal Server Error', message: 'Setup failed; retry with exponential backoff', code: 'SETUP_ERROR', details: [] },
+      body: {
+        error: 'Internal Server Error',
+        message: 'Setup failed; retry with exponential backoff',
+        code: 'SETUP_ERROR',
+        details: [],
+      },
     });
     expect(apiOutcome(secret, orders).body).toMatchObject({ code: 'INTERNAL_ERROR' });
     expect(apiOutcome(secret, handshake).body).toEqual({
@@ -51,9 +72,22 @@ describe('what each failure becomes', () => {
       message: expect.stringContaining('Grace Hopper approved this request first'),
       links: [{ href: places.approval(id), primary: true }],
     });
-    expect(apiOutcome(new ApprovalNotPending(id, 'withdrawn'), orders)).toMatchObject({ status: 409, body: { code: 'APPROVAL_NOT_PENDING', data: { approval_request_id: id, status: 'withdrawn' } } });
-    expect(moduleOutcome(new SelfApprovalForbidden(id), places)).toMatchObject({ status: 403, title: 'This is your own request' });
-    expect(moduleOutcome(new ApprovalRequired(12345, 5000), places)).toMatchObject({ status: 409, message: expect.stringContaining('$123.45'), links: [{ href: places.checkout }] });
-    expect(apiOutcome(new ApprovalRequired(12345, 5000), orders).body).toMatchObject({ code: 'APPROVAL_REQUIRED', data: { total: 123.45, order_limit: 50 } });
+    expect(apiOutcome(new ApprovalNotPending(id, 'withdrawn'), orders)).toMatchObject({
+      status: 409,
+      body: { code: 'APPROVAL_NOT_PENDING', data: { approval_request_id: id, status: 'withdrawn' } },
+    });
+    expect(moduleOutcome(new SelfApprovalForbidden(id), places)).toMatchObject({
+      status: 403,
+      title: 'This is your own request',
+    });
+    expect(moduleOutcome(new ApprovalRequired(12345, 5000), places)).toMatchObject({
+      status: 409,
+      message: expect.stringContaining('$123.45'),
+      links: [{ href: places.checkout }],
+    });
+    expect(apiOutcome(new ApprovalRequired(12345, 5000), orders).body).toMatchObject({
+      code: 'APPROVAL_REQUIRED',
+      data: { total: 123.45, order_limit: 50 },
+    });
   });
 });

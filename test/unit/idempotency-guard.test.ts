@@ -41,9 +41,13 @@ describe('an Idempotency-Key', () => {
 
   it('refuses the same key with another body, claimed or completed', async () => {
     const first = firstRun(await guard.begin(SCOPE, 'k', BODY));
-    await expect(guard.begin(SCOPE, 'k', { ...BODY, internalOrgId: 'org-2' })).rejects.toMatchObject({ name: 'IdempotencyKeyReused' });
+    await expect(guard.begin(SCOPE, 'k', { ...BODY, internalOrgId: 'org-2' })).rejects.toMatchObject({
+      name: 'IdempotencyKeyReused',
+    });
     await first.complete(OUTCOME);
-    await expect(guard.begin(SCOPE, 'k', { ...BODY, internalOrgId: 'org-2' })).rejects.toMatchObject({ name: 'IdempotencyKeyReused' });
+    await expect(guard.begin(SCOPE, 'k', { ...BODY, internalOrgId: 'org-2' })).rejects.toMatchObject({
+      name: 'IdempotencyKeyReused',
+    });
   });
 
   it('lets a retry take over a claim that lapsed, and the crashed holder can no longer complete it', async () => {

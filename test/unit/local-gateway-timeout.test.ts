@@ -7,7 +7,13 @@ import { apiGatewayListener } from '../../lib/local-runtime/api-gateway-adapter'
 const server = createServer(
   apiGatewayListener([
     { method: 'GET', path: '/hangs', timeoutSeconds: 0.05, handler: () => new Promise(() => undefined) },
-    { method: 'GET', path: '/answers', timeoutSeconds: 0.05, handler: (_event, context) => Promise.resolve({ statusCode: 200, body: String(context.getRemainingTimeInMillis() > 0) }) },
+    {
+      method: 'GET',
+      path: '/answers',
+      timeoutSeconds: 0.05,
+      handler: (_event, context) =>
+        Promise.resolve({ statusCode: 200, body: String(context.getRemainingTimeInMillis() > 0) }),
+    },
   ]),
 );
 let url: string;

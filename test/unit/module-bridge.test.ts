@@ -34,7 +34,11 @@ function fakeModulePage(attributes: Record<string, string>) {
   };
 }
 
-const catalogPage = { [BRIDGE_ATTRIBUTES.origins]: `${PARTNER} https://*.partner.test`, [BRIDGE_ATTRIBUTES.page]: 'catalog', [BRIDGE_ATTRIBUTES.itemCount]: '2' };
+const catalogPage = {
+  [BRIDGE_ATTRIBUTES.origins]: `${PARTNER} https://*.partner.test`,
+  [BRIDGE_ATTRIBUTES.page]: 'catalog',
+  [BRIDGE_ATTRIBUTES.itemCount]: '2',
+};
 const hello = envelope('hello', {});
 
 describe('the module bridge', () => {
@@ -100,6 +104,8 @@ describe('the module bridge', () => {
       [BRIDGE_ATTRIBUTES.orderTotal]: '162.38',
     });
     placed.receive(hello, PARTNER);
-    expect(placed.posted[0]?.message).toEqual(envelope('page', { page: 'order', item_count: 0, order: { order_id: 'ord-1', total: 162.38 } }));
+    expect(placed.posted[0]?.message).toEqual(
+      envelope('page', { page: 'order', item_count: 0, order: { order_id: 'ord-1', total: 162.38 } }),
+    );
   });
 });

@@ -21,7 +21,12 @@ async function anOrderThroughItsLife() {
   await world.cartService.add(world.profile.id, 'SPR-DIS-24OZ', 1);
   const placed = await world.orderService.placeOrder({ ...world, shippingLocationId: world.california.id });
   const scope = { partnerId: world.partner.id };
-  for (const [action, input] of [['confirm', {}], ['ship', SHIP], ['deliver', { signature: 'R. Front-Desk' }], ['refund', { amount: 12.49, reason: 'One box damaged' }]] as const) {
+  for (const [action, input] of [
+    ['confirm', {}],
+    ['ship', SHIP],
+    ['deliver', { signature: 'R. Front-Desk' }],
+    ['refund', { amount: 12.49, reason: 'One box damaged' }],
+  ] as const) {
     world.clock.advance(3_600_000);
     await world.orderService.transition(placed.id, action, input, scope);
   }
@@ -31,7 +36,13 @@ async function anOrderThroughItsLife() {
 describe('order events', () => {
   it('produce, for each change, data every existing schema accepts unchanged', async () => {
     const { orders } = await anOrderThroughItsLife();
-    expect(orders.events.map((event) => event.event)).toEqual(['order.created', 'order.confirmed', 'order.shipped', 'order.delivered', 'order.refunded']);
+    expect(orders.events.map((event) => event.event)).toEqual([
+      'order.created',
+      'order.confirmed',
+      'order.shipped',
+      'order.delivered',
+      'order.refunded',
+    ]);
     for (const event of orders.events) {
       expect(OrderEventMessage.parse(event)).toEqual(event);
       expect(WEBHOOK_EVENT_DATA[event.event].parse(event.data)).toEqual(event.data);
@@ -71,9 +82,29 @@ describe('order events', () => {
     const [, confirmed, shipped, delivered, refunded] = orders.events.map((event) => event.data);
     const at = (status: string) => final.statusHistory.find((change) => change.status === status)!.at;
     const ids = { order_id: final.id, partner_org_id: final.internalOrgId, po_number: null, notes: null };
-    expect(confirmed).toEqual({ ...ids, sequence: 2, previous_status: 'pending', status: 'confirmed', confirmed_at: at('confirmed') });
-    expect(shipped).toMatchObject({ ...SHIP, sequence: 3, previous_status: 'confirmed', status: 'shipped', shipped_at: at('shipped'), total: 59.2 });
-    expect(delivered).toEqual({ ...ids, sequence: 4, previous_status: 'shipped', status: 'delivered', delivered_at: at('delivered'), signature: 'R. Front-Desk' });
+    expect(confirmed).toEqual({
+      ...ids,
+      sequence: 2,
+      previous_status: 'pending',
+      status: 'confirmed',
+      confirmed_at: at('confirmed'),
+    });
+    expect(shipped).toMatchObject({
+      ...SHIP,
+      sequence: 3,
+      previous_status: 'confirmed',
+      status: 'shipped',
+      shipped_at: at('shipped'),
+      total: 59.2,
+    });
+    expect(delivered).toEqual({
+      ...ids,
+      sequence: 4,
+      previous_status: 'shipped',
+      status: 'delivered',
+      delivered_at: at('delivered'),
+      signature: 'R. Front-Desk',
+    });
     expect(refunded).toEqual({
       ...ids,
       sequence: 5,
@@ -104,7 +135,12 @@ describe('order events', () => {
     const world = await anOrderingWorld();
     await world.cartService.add(world.profile.id, 'GLV-NIT-M-100');
     const order = await world.orderService.placeOrder(world);
-    await world.orderService.transition(order.id, 'cancel', { reason: 'Ordered twice' }, { partnerId: world.partner.id });
+    await world.orderService.transition(
+      order.id,
+      'cancel',
+      { reason: 'Ordered twice' },
+      { partnerId: world.partner.id },
+    );
     const cancelled = world.orders.events[1]!;
     expect(ORDER_EVENT_DATA['order.cancelled'].parse(cancelled.data)).toEqual(cancelled.data);
     expect(cancelled.data).toMatchObject({ status: 'cancelled', reason: 'Ordered twice' });
@@ -119,13 +155,17 @@ describe('order events', () => {
       const correlation = { orderId: final.id, organizationId: final.organizationId };
       expect({ ...again, ...correlation }).toEqual(orders.events[index]);
     }
-    expect({ ...latestOrderEvent(final), orderId: final.id, organizationId: final.organizationId }).toEqual(orders.events.at(-1));
+    expect({ ...latestOrderEvent(final), orderId: final.id, organizationId: final.organizationId }).toEqual(
+      orders.events.at(-1),
+    );
     expect(new Set(orders.events.map((event) => event.eventId)).size).toBe(orders.events.length);
 
     const orderId = '0b5a2a4e-5d0e-4b8e-9a3c-2f1f0c9d8e7a' as OrderId;
     expect(orderEventId(orderId, 'order.shipped')).toBe(orderEventId(orderId, 'order.shipped'));
     expect(orderEventId(orderId, 'order.shipped')).not.toBe(orderEventId(orderId, 'order.delivered'));
-    expect(orderEventId(orderId, 'order.shipped')).not.toBe(orderEventId('1b5a2a4e-5d0e-4b8e-9a3c-2f1f0c9d8e7a' as OrderId, 'order.shipped'));
+    expect(orderEventId(orderId, 'order.shipped')).not.toBe(
+      orderEventId('1b5a2a4e-5d0e-4b8e-9a3c-2f1f0c9d8e7a' as OrderId, 'order.shipped'),
+    );
     expect(orderEventId(orderId, 'order.shipped')).toMatch(/^evt_[0-9a-f]{40}$/);
   });
 });

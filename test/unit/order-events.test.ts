@@ -39,9 +39,16 @@ describe('order event data', () => {
 
   it('order.created needs items with integer quantities and an address with line1, city, state and zip', () => {
     const data = orderCreatedData('acme-1');
-    expect(ORDER_EVENT_DATA['order.created'].safeParse({ ...data, items: [{ ...data.items[0], quantity: 1.5 }] }).success).toBe(false);
+    expect(
+      ORDER_EVENT_DATA['order.created'].safeParse({ ...data, items: [{ ...data.items[0], quantity: 1.5 }] }).success,
+    ).toBe(false);
     expect(ORDER_EVENT_DATA['order.created'].safeParse({ ...data, items: [] }).success).toBe(false);
-    expect(ORDER_EVENT_DATA['order.created'].safeParse({ ...data, shipping_address: { line1: '1 Main St', city: 'Austin', state: 'TX' } }).success).toBe(false);
+    expect(
+      ORDER_EVENT_DATA['order.created'].safeParse({
+        ...data,
+        shipping_address: { line1: '1 Main St', city: 'Austin', state: 'TX' },
+      }).success,
+    ).toBe(false);
   });
 
   it('order.shipped may also carry items, total and shipping_address', () => {

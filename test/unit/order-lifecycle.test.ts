@@ -47,7 +47,10 @@ let at = Date.parse('2036-11-22T12:00:00.000Z');
 const later = () => new Date((at += 60_000));
 
 function orderIn(status: OrderStatus, pending: Order): Order {
-  return PATH_TO[status].reduce((order, action) => applyTransition(order, parseTransition(action, INPUTS[action]), later()).order, pending);
+  return PATH_TO[status].reduce(
+    (order, action) => applyTransition(order, parseTransition(action, INPUTS[action]), later()).order,
+    pending,
+  );
 }
 
 describe('order lifecycle', () => {
@@ -88,7 +91,11 @@ describe('order lifecycle', () => {
       ['delivered', 4],
       ['refunded', 5],
     ]);
-    expect(refunded.shipment).toMatchObject({ trackingNumber: '1Z999AA10123456784', carrier: 'UPS', estimatedDelivery: '2036-11-25T17:00:00.000Z' });
+    expect(refunded.shipment).toMatchObject({
+      trackingNumber: '1Z999AA10123456784',
+      carrier: 'UPS',
+      estimatedDelivery: '2036-11-25T17:00:00.000Z',
+    });
     expect(refunded.delivery?.signature).toBe('R. Front-Desk');
     expect(refunded.refund).toEqual({ refundedAt: refunded.updatedAt, amountCents: refunded.totalCents });
 
@@ -98,12 +105,19 @@ describe('order lifecycle', () => {
 
   it('refunds the whole total by default, a part when asked, and never more than the total', async () => {
     const delivered = orderIn('delivered', await aPendingOrder());
-    const partial = applyTransition(delivered, parseTransition('refund', { amount: 5.1, reason: 'One box damaged' }), later());
+    const partial = applyTransition(
+      delivered,
+      parseTransition('refund', { amount: 5.1, reason: 'One box damaged' }),
+      later(),
+    );
     expect(partial.order.refund).toMatchObject({ amountCents: 510, reason: 'One box damaged' });
 
     const whole = delivered.totalCents / 100;
-    expect(applyTransition(delivered, parseTransition('refund', { amount: whole }), later()).order.refund?.amountCents).toBe(delivered.totalCents);
-    const tooMuch = () => applyTransition(delivered, parseTransition('refund', { amount: (delivered.totalCents + 1) / 100 }), later());
+    expect(
+      applyTransition(delivered, parseTransition('refund', { amount: whole }), later()).order.refund?.amountCents,
+    ).toBe(delivered.totalCents);
+    const tooMuch = () =>
+      applyTransition(delivered, parseTransition('refund', { amount: (delivered.totalCents + 1) / 100 }), later());
     expect(tooMuch).toThrow(ValidationFailed);
     try {
       tooMuch();
@@ -146,11 +160,19 @@ describe('order change inputs', () => {
       { code: 'REQUIRED', path: ['tracking_url'] },
       { code: 'REQUIRED', path: ['estimated_delivery'] },
     ]);
-    expect(problems('ship', { ...ship, tracking_url: 'http://www.ups.com/track' })).toEqual([{ code: 'INVALID_FORMAT', path: ['tracking_url'] }]);
-    expect(problems('ship', { ...ship, tracking_url: 'javascript:alert(1)' })).toEqual([{ code: 'INVALID_FORMAT', path: ['tracking_url'] }]);
-    expect(problems('ship', { ...ship, estimated_delivery: 'next Tuesday' })).toEqual([{ code: 'INVALID_FORMAT', path: ['estimated_delivery'] }]);
+    expect(problems('ship', { ...ship, tracking_url: 'http://www.ups.com/track' })).toEqual([
+      { code: 'INVALID_FORMAT', path: ['tracking_url'] },
+    ]);
+    expect(problems('ship', { ...ship, tracking_url: 'javascript:alert(1)' })).toEqual([
+      { code: 'INVALID_FORMAT', path: ['tracking_url'] },
+    ]);
+    expect(problems('ship', { ...ship, estimated_delivery: 'next Tuesday' })).toEqual([
+      { code: 'INVALID_FORMAT', path: ['estimated_delivery'] },
+    ]);
     expect(problems('ship', { ...ship, carrier: 'C'.repeat(65) })).toEqual([{ code: 'TOO_LONG', path: ['carrier'] }]);
-    expect(problems('ship', { ...ship, tracking_number: 'N'.repeat(65) })).toEqual([{ code: 'TOO_LONG', path: ['tracking_number'] }]);
+    expect(problems('ship', { ...ship, tracking_number: 'N'.repeat(65) })).toEqual([
+      { code: 'TOO_LONG', path: ['tracking_number'] },
+    ]);
   });
 
   it('requires who signed for a delivery', () => {

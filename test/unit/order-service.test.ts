@@ -33,8 +33,20 @@ describe('placing an order', () => {
       profileId: profile.id,
       userEmail: 'ada@smile-dental.test',
       items: [
-        { productId: 'GLV-NIT-M-100', name: 'Nitrile Exam Gloves, Powder-Free, Medium', unit: 'box of 100', unitPriceCents: 1249, quantity: 10 },
-        { productId: 'PPR-LTR-5000', name: 'Copy Paper, Letter, 20 lb', unit: 'case of 10 reams', unitPriceCents: 4999, quantity: 1 },
+        {
+          productId: 'GLV-NIT-M-100',
+          name: 'Nitrile Exam Gloves, Powder-Free, Medium',
+          unit: 'box of 100',
+          unitPriceCents: 1249,
+          quantity: 10,
+        },
+        {
+          productId: 'PPR-LTR-5000',
+          name: 'Copy Paper, Letter, 20 lb',
+          unit: 'case of 10 reams',
+          unitPriceCents: 4999,
+          quantity: 1,
+        },
       ],
       shippingAddress: {
         locationId: defaultLocation.id,
@@ -75,7 +87,9 @@ describe('placing an order', () => {
       zip: '95113',
     });
     // 24.98 × 7.25% = 1.81105 -> 1.81; plus 9.95 shipping.
-    expect([order.subtotalCents, order.taxCents, order.shippingCents, order.totalCents]).toEqual([2498, 181, 995, 3674]);
+    expect([order.subtotalCents, order.taxCents, order.shippingCents, order.totalCents]).toEqual([
+      2498, 181, 995, 3674,
+    ]);
   });
 
   it("keeps the order's prices when the catalog changes later", async () => {
@@ -129,10 +143,17 @@ describe('placing an order', () => {
     const { cartService, orderService, profile, organization, partner } = await anOrderingWorld();
     await cartService.add(profile.id, 'PPR-LTR-5000', 1);
 
-    const order = await orderService.placeOrder({ partner, profile, organization, items: [{ productId: 'GLV-NIT-M-100' as ProductId, quantity: 3 }] });
+    const order = await orderService.placeOrder({
+      partner,
+      profile,
+      organization,
+      items: [{ productId: 'GLV-NIT-M-100' as ProductId, quantity: 3 }],
+    });
 
     expect(order.items).toMatchObject([{ productId: 'GLV-NIT-M-100', quantity: 3 }]);
-    expect((await cartService.view(profile.id)).lines).toMatchObject([{ product: { productId: 'PPR-LTR-5000' }, quantity: 1 }]);
+    expect((await cartService.view(profile.id)).lines).toMatchObject([
+      { product: { productId: 'PPR-LTR-5000' }, quantity: 1 },
+    ]);
   });
 
   it('refuses a cart holding products no longer sold, naming them, and keeps the cart', async () => {
@@ -158,16 +179,25 @@ describe('placing an order', () => {
     const unknown = orderService.placeOrder({ partner, profile, organization, shippingLocationId: randomUUID() });
     await expect(unknown).rejects.toThrow(ShippingLocationUnavailable);
     const inactive = withLocations([defaultLocation, { ...california, isActive: false }]);
-    await expect(orderService.placeOrder({ partner, profile, organization: inactive, shippingLocationId: california.id })).rejects.toThrow(
+    await expect(
+      orderService.placeOrder({ partner, profile, organization: inactive, shippingLocationId: california.id }),
+    ).rejects.toThrow(ShippingLocationUnavailable);
+    const noDefault = withLocations([{ ...defaultLocation, isDefault: false }, california]);
+    await expect(orderService.placeOrder({ partner, profile, organization: noDefault })).rejects.toThrow(
+      'no active default shipping location',
+    );
+    const inactiveDefault = withLocations([{ ...defaultLocation, isActive: false }, california]);
+    await expect(orderService.placeOrder({ partner, profile, organization: inactiveDefault })).rejects.toThrow(
       ShippingLocationUnavailable,
     );
-    const noDefault = withLocations([{ ...defaultLocation, isDefault: false }, california]);
-    await expect(orderService.placeOrder({ partner, profile, organization: noDefault })).rejects.toThrow('no active default shipping location');
-    const inactiveDefault = withLocations([{ ...defaultLocation, isActive: false }, california]);
-    await expect(orderService.placeOrder({ partner, profile, organization: inactiveDefault })).rejects.toThrow(ShippingLocationUnavailable);
     const otherOrganizations = anOrganization(partner.id);
     await expect(
-      orderService.placeOrder({ partner, profile, organization, shippingLocationId: otherOrganizations.defaultLocation.id }),
+      orderService.placeOrder({
+        partner,
+        profile,
+        organization,
+        shippingLocationId: otherOrganizations.defaultLocation.id,
+      }),
     ).rejects.toThrow(ShippingLocationUnavailable);
     expect(orders.orders.size).toBe(0);
   });
@@ -176,8 +206,12 @@ describe('placing an order', () => {
     const { cartService, orderService, profile, organization, partner } = await anOrderingWorld();
     await cartService.add(profile.id, 'GLV-NIT-M-100', 1);
     const sibling = anOrganization(partner.id);
-    await expect(orderService.placeOrder({ partner, profile, organization: sibling.organization })).rejects.toThrow(Forbidden);
-    await expect(orderService.placeOrder({ partner: { id: randomUUID() as PartnerId }, profile, organization })).rejects.toThrow(Forbidden);
+    await expect(orderService.placeOrder({ partner, profile, organization: sibling.organization })).rejects.toThrow(
+      Forbidden,
+    );
+    await expect(
+      orderService.placeOrder({ partner: { id: randomUUID() as PartnerId }, profile, organization }),
+    ).rejects.toThrow(Forbidden);
   });
 });
 
@@ -194,7 +228,12 @@ describe('changing an order', () => {
     clock.advance(60_000);
     const confirmed = await orderService.transition(order.id, 'confirm', {}, partnerScope);
     expect(confirmed).toMatchObject({ status: 'confirmed', sequence: 2, confirmedAt: clock.now().toISOString() });
-    const cancelled = await orderService.transition(order.id, 'cancel', { reason: 'No longer needed' }, { ...partnerScope, organizationId: organization.organization.id });
+    const cancelled = await orderService.transition(
+      order.id,
+      'cancel',
+      { reason: 'No longer needed' },
+      { ...partnerScope, organizationId: organization.organization.id },
+    );
     expect(cancelled).toMatchObject({ status: 'cancelled', sequence: 3, cancellation: { reason: 'No longer needed' } });
     expect(await orders.get(order.id)).toEqual(cancelled);
     expect(orders.events.map((event) => event.event)).toEqual(['order.created', 'order.confirmed', 'order.cancelled']);
@@ -202,7 +241,12 @@ describe('changing an order', () => {
 
   it('refuses a change the status does not allow, and writes nothing', async () => {
     const { orderService, orders, order, partnerScope } = await aPlacedOrder();
-    const ship = { tracking_number: 'T1', carrier: 'UPS', tracking_url: 'https://ups.com/t/T1', estimated_delivery: '2036-11-25T00:00:00Z' };
+    const ship = {
+      tracking_number: 'T1',
+      carrier: 'UPS',
+      tracking_url: 'https://ups.com/t/T1',
+      estimated_delivery: '2036-11-25T00:00:00Z',
+    };
     await expect(orderService.transition(order.id, 'ship', ship, partnerScope)).rejects.toThrow(InvalidOrderTransition);
     await expect(orderService.transition(order.id, 'refund', {}, partnerScope)).rejects.toThrow(InvalidOrderTransition);
     expect(await orders.get(order.id)).toEqual(order);
@@ -211,15 +255,24 @@ describe('changing an order', () => {
 
   it('validates the input before anything else', async () => {
     const { orderService, order, partnerScope } = await aPlacedOrder();
-    await expect(orderService.transition(order.id, 'ship', { carrier: 'UPS' }, partnerScope)).rejects.toThrow(ValidationFailed);
+    await expect(orderService.transition(order.id, 'ship', { carrier: 'UPS' }, partnerScope)).rejects.toThrow(
+      ValidationFailed,
+    );
     await expect(orderService.transition(order.id, 'explode', {}, partnerScope)).rejects.toThrow(ValidationFailed);
   });
 
   it("answers Forbidden for another partner's order and not found for another organization's or an unknown one", async () => {
     const { orderService, orders, order, partnerScope } = await aPlacedOrder();
-    await expect(orderService.transition(order.id, 'confirm', {}, { partnerId: randomUUID() as PartnerId })).rejects.toThrow(Forbidden);
     await expect(
-      orderService.transition(order.id, 'confirm', {}, { ...partnerScope, organizationId: randomUUID() as OrganizationId }),
+      orderService.transition(order.id, 'confirm', {}, { partnerId: randomUUID() as PartnerId }),
+    ).rejects.toThrow(Forbidden);
+    await expect(
+      orderService.transition(
+        order.id,
+        'confirm',
+        {},
+        { ...partnerScope, organizationId: randomUUID() as OrganizationId },
+      ),
     ).rejects.toThrow(OrderNotFound);
     await expect(orderService.transition(randomUUID(), 'confirm', {}, partnerScope)).rejects.toThrow(OrderNotFound);
     await expect(orderService.get('not-an-order-id', partnerScope)).rejects.toThrow(OrderNotFound);
@@ -234,7 +287,9 @@ describe('changing an order', () => {
       racing = false;
       await orderService.transition(order.id, 'cancel', { reason: 'Changed our mind' }, partnerScope);
     };
-    await expect(orderService.transition(order.id, 'confirm', {}, partnerScope)).rejects.toThrow(InvalidOrderTransition);
+    await expect(orderService.transition(order.id, 'confirm', {}, partnerScope)).rejects.toThrow(
+      InvalidOrderTransition,
+    );
     expect((await orders.get(order.id))?.status).toBe('cancelled');
     expect(orders.events.map((event) => event.event)).toEqual(['order.created', 'order.cancelled']);
   });
@@ -280,18 +335,37 @@ describe('listing orders', () => {
     }
     const scope = { partnerId: partner.id, organizationId: organization.organization.id };
     const first = await orderService.listForOrganization(organization.organization, scope, { limit: 2 });
-    const second = await orderService.listForOrganization(organization.organization, scope, { limit: 2, cursor: first.nextCursor! });
-    const third = await orderService.listForOrganization(organization.organization, scope, { limit: 2, cursor: second.nextCursor! });
-    expect([...first.orders, ...second.orders, ...third.orders].map((order) => order.id)).toEqual(placed.reverse().map((order) => order.id));
+    const second = await orderService.listForOrganization(organization.organization, scope, {
+      limit: 2,
+      cursor: first.nextCursor!,
+    });
+    const third = await orderService.listForOrganization(organization.organization, scope, {
+      limit: 2,
+      cursor: second.nextCursor!,
+    });
+    expect([...first.orders, ...second.orders, ...third.orders].map((order) => order.id)).toEqual(
+      placed.reverse().map((order) => order.id),
+    );
     expect(third.nextCursor).toBeUndefined();
 
     const other = anOrganization(partner.id);
-    expect((await orderService.listForOrganization(other.organization.organization, { partnerId: partner.id })).orders).toEqual([]);
-    await expect(orderService.listForOrganization(organization.organization, { partnerId: randomUUID() as PartnerId })).rejects.toThrow(Forbidden);
+    expect(
+      (await orderService.listForOrganization(other.organization.organization, { partnerId: partner.id })).orders,
+    ).toEqual([]);
     await expect(
-      orderService.listForOrganization(organization.organization, { partnerId: partner.id, organizationId: other.organization.organization.id }),
+      orderService.listForOrganization(organization.organization, { partnerId: randomUUID() as PartnerId }),
     ).rejects.toThrow(Forbidden);
-    await expect(orderService.listForOrganization(organization.organization, scope, { limit: 101 })).rejects.toThrow(ValidationFailed);
-    await expect(orderService.listForOrganization(organization.organization, scope, { cursor: 'garbage' })).rejects.toThrow(ValidationFailed);
+    await expect(
+      orderService.listForOrganization(organization.organization, {
+        partnerId: partner.id,
+        organizationId: other.organization.organization.id,
+      }),
+    ).rejects.toThrow(Forbidden);
+    await expect(orderService.listForOrganization(organization.organization, scope, { limit: 101 })).rejects.toThrow(
+      ValidationFailed,
+    );
+    await expect(
+      orderService.listForOrganization(organization.organization, scope, { cursor: 'garbage' }),
+    ).rejects.toThrow(ValidationFailed);
   });
 });

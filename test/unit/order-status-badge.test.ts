@@ -4,7 +4,10 @@ import { statusLabel } from '../../functions/embed-host/module/orders/page';
 
 describe('the order status a module user reads', () => {
   it('says "Partially refunded" with the amount for a delivered order refunded in part', () => {
-    const label = statusLabel('delivered', { refund: { refundedAt: '2036-01-06T09:00:00.000Z', amountCents: 1249 as Cents }, refundedCents: 1249 as Cents });
+    const label = statusLabel('delivered', {
+      refund: { refundedAt: '2036-01-06T09:00:00.000Z', amountCents: 1249 as Cents },
+      refundedCents: 1249 as Cents,
+    });
     expect(label).toBe('Partially refunded ($12.49)');
   });
 

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConcurrentModification } from '../../functions/domain/errors';
-import type { OrganizationId, ProfileId, ShippingLocation, ShippingLocationId } from '../../functions/domain/organizations/organization';
+import type {
+  OrganizationId,
+  ProfileId,
+  ShippingLocation,
+  ShippingLocationId,
+} from '../../functions/domain/organizations/organization';
 import { IdempotencyGuard } from '../../functions/domain/idempotency/idempotency-guard';
 import { OrganizationSetup, type SetupResult } from '../../functions/domain/organizations/organization-setup';
 import { SetupRequest } from '../../functions/domain/organizations/setup-request';
@@ -48,7 +53,12 @@ const input = (body: Record<string, unknown>) => SetupRequest.parse(body);
 
 /** The organization a racing setup created first, with its own name and its first user. */
 async function winnerCreates(internalOrgId: string) {
-  const winner = new OrganizationSetup({ organizations: new InMemoryOrganizationRepository(), payments, clock: new ManualClock(), stage: 'sandbox' });
+  const winner = new OrganizationSetup({
+    organizations: new InMemoryOrganizationRepository(),
+    payments,
+    clock: new ManualClock(),
+    stage: 'sandbox',
+  });
   const created = await winner.setup(partnerId, input(aSetupRequest().forOrg(internalOrgId, 'Winner Dental').build()));
   organizations.aggregates.set(`${partnerId}#${internalOrgId}`, {
     organization: created.organization,
@@ -76,7 +86,10 @@ describe('setup losing a race', () => {
 
   it('re-reads and retries when a location appeared meanwhile, adding only what is still new', async () => {
     await winnerCreates('org-locations');
-    const body = aSetupRequest().forOrg('org-locations').withLocations(aLocation('dock-1'), aLocation('dock-2')).build();
+    const body = aSetupRequest()
+      .forOrg('org-locations')
+      .withLocations(aLocation('dock-1'), aLocation('dock-2'))
+      .build();
     organizations.beforeWrite = async (write, attempt) => {
       if (write !== 'addProfile' || attempt !== 1) return;
       const current = await organizations.getOrganization(partnerId, 'org-locations');
@@ -110,10 +123,12 @@ describe('setup losing a race', () => {
     let existingId: ProfileId | undefined;
     organizations.beforeWrite = async (write) => {
       if (write !== 'addProfile' || existingId) return;
-      const racing = await new OrganizationSetup({ organizations: organizationsWithoutHook(), payments, clock: new ManualClock(), stage: 'sandbox' }).setup(
-        partnerId,
-        input(body),
-      );
+      const racing = await new OrganizationSetup({
+        organizations: organizationsWithoutHook(),
+        payments,
+        clock: new ManualClock(),
+        stage: 'sandbox',
+      }).setup(partnerId, input(body));
       existingId = racing.profile.id;
     };
 
@@ -130,7 +145,13 @@ describe('setup with an Idempotency-Key', () => {
   it('completes the key in the write that commits, with the result of the attempt that won the race', async () => {
     const keys = new InMemoryIdempotencyStore();
     organizations = new InMemoryOrganizationRepository(keys);
-    setup = new OrganizationSetup({ organizations, payments, clock: new ManualClock(), stage: 'sandbox', backoff: async () => undefined });
+    setup = new OrganizationSetup({
+      organizations,
+      payments,
+      clock: new ManualClock(),
+      stage: 'sandbox',
+      backoff: async () => undefined,
+    });
     const attempt = await new IdempotencyGuard(keys, new ManualClock()).begin('setup#p', 'key-1', {});
     if (attempt.kind !== 'first') throw new Error('expected a first run');
     organizations.beforeWrite = async (write, n) => {
@@ -141,16 +162,25 @@ describe('setup with an Idempotency-Key', () => {
     const result = await setup.setup(partnerId, input(aSetupRequest().forOrg('org-keyed').build()), completionFor);
 
     expect(result.isNewOrganization).toBe(false);
-    expect([...keys.records.values()]).toEqual([expect.objectContaining({ state: 'completed', outcome: { statusCode: 200, body: result.profile.id } })]);
+    expect([...keys.records.values()]).toEqual([
+      expect.objectContaining({ state: 'completed', outcome: { statusCode: 200, body: result.profile.id } }),
+    ]);
   });
 
   it('writes nothing when the key’s claim was lost to another request', async () => {
     const keys = new InMemoryIdempotencyStore();
     organizations = new InMemoryOrganizationRepository(keys);
     setup = new OrganizationSetup({ organizations, payments, clock: new ManualClock(), stage: 'sandbox' });
-    const lapsed = { scope: 'setup#p', key: 'key-1', owner: 'a request whose claim lapsed', outcome: { statusCode: 200, body: '' } };
+    const lapsed = {
+      scope: 'setup#p',
+      key: 'key-1',
+      owner: 'a request whose claim lapsed',
+      outcome: { statusCode: 200, body: '' },
+    };
 
-    await expect(setup.setup(partnerId, input(aSetupRequest().forOrg('org-lapsed').build()), () => lapsed)).rejects.toMatchObject({
+    await expect(
+      setup.setup(partnerId, input(aSetupRequest().forOrg('org-lapsed').build()), () => lapsed),
+    ).rejects.toMatchObject({
       name: 'IdempotencyKeyInFlight',
     });
     expect(organizations.aggregates.size).toBe(0);

@@ -7,10 +7,12 @@ describe('ReadCache', () => {
     const clock = new ManualClock();
     const reads: string[] = [];
     const cache = new ReadCache<string, string>(clock, 1000);
-    const read = (key: string, value = `${key}@${clock.now().getTime()}`) => () => {
-      reads.push(key);
-      return Promise.resolve(value);
-    };
+    const read =
+      (key: string, value = `${key}@${clock.now().getTime()}`) =>
+      () => {
+        reads.push(key);
+        return Promise.resolve(value);
+      };
     return { clock, reads, cache, read };
   };
 

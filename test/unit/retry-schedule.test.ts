@@ -4,7 +4,9 @@ import { hopDelaySeconds, RetrySchedule, retryAfterSeconds } from '../../functio
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 22, 12) + seconds * 1000);
 const STEPS = [60, 300, 900, 3600, 21600, 86400];
 const waits = (schedule: RetrySchedule, retryAfter?: number) =>
-  [1, 2, 3, 4, 5, 6].map((failed) => (schedule.nextAttemptAt(failed, at(0), retryAfter)!.getTime() - at(0).getTime()) / 1000);
+  [1, 2, 3, 4, 5, 6].map(
+    (failed) => (schedule.nextAttemptAt(failed, at(0), retryAfter)!.getTime() - at(0).getTime()) / 1000,
+  );
 
 describe('the retry ladder', () => {
   const ladder = new RetrySchedule(STEPS, () => 0);

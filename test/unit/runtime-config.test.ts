@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadRuntimeConfig } from '../../functions/config';
 
-const minimal = { STAGE: 'sandbox', API_KEY_PREFIX: 'sk_test_', RESOURCE_PREFIX: 'embed-sandbox', EMBED_BASE_URL: 'https://embed.example.com' };
+const minimal = {
+  STAGE: 'sandbox',
+  API_KEY_PREFIX: 'sk_test_',
+  RESOURCE_PREFIX: 'embed-sandbox',
+  EMBED_BASE_URL: 'https://embed.example.com',
+};
 
 describe('runtime configuration from the Lambda environment', () => {
   it('applies the defaults the contract and DESIGN.md name', () => {

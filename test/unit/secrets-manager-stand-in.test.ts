@@ -12,7 +12,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSecretsManagerStandIn, type SecretsManagerStandIn } from '../../lib/local-runtime/secrets-manager-stand-in';
+import {
+  startSecretsManagerStandIn,
+  type SecretsManagerStandIn,
+} from '../../lib/local-runtime/secrets-manager-stand-in';
 
 const ARN_PATTERN = /^arn:aws:secretsmanager:us-east-1:000000000000:secret:partner\/api-key-[A-Za-z0-9]{6}$/;
 
@@ -209,7 +212,9 @@ describe('Secrets Manager stand-in (persisted)', () => {
     const standIn = await startSecretsManagerStandIn({ persistPath: join(dir, 'absent.json') });
     const client = clientFor(standIn.endpoint);
     try {
-      const error = await client.send(new GetSecretValueCommand({ SecretId: 'partner/api-key' })).catch((e: unknown) => e);
+      const error = await client
+        .send(new GetSecretValueCommand({ SecretId: 'partner/api-key' }))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResourceNotFoundException);
     } finally {
       client.destroy();

@@ -227,7 +227,11 @@ describe('POST /v1/organizations/setup body', () => {
       [['shippingLocations', '0'], 'loc', 'shippingLocations[0] must be an object'],
       [['shippingLocations', '0', 'isDefault'], 'yes', 'shippingLocations[0].isDefault must be true or false'],
       [['shippingLocations', '0', 'contact'], 'desk', 'shippingLocations[0].contact must be an object'],
-      [['shippingLocations', '0', 'address', 'postalCode'], 94105, 'shippingLocations[0].address.postalCode must be a string'],
+      [
+        ['shippingLocations', '0', 'address', 'postalCode'],
+        94105,
+        'shippingLocations[0].address.postalCode must be a string',
+      ],
       [['organizationEmail'], null, 'organizationEmail must be a string'],
     ])('reports %j = %j as INVALID_TYPE', (path, value, message) => {
       const body = withValue(fullBody(), path, value);
@@ -240,17 +244,16 @@ describe('POST /v1/organizations/setup body', () => {
   });
 
   describe('email addresses', () => {
-    it.each([
-      [['user', 'email']],
-      [['organizationEmail']],
-      [['shippingLocations', '0', 'contact', 'email']],
-    ])('reports an invalid %j as INVALID_EMAIL', (path) => {
-      for (const bad of ['ada', 'ada@', '@acme.com', 'ada@acme', 'ada acme@x.com', 'ada@@acme.com']) {
-        expect(issuesOf(withValue(fullBody(), path, bad))).toEqual([
-          { code: 'INVALID_EMAIL', message: expect.stringContaining('must be a valid email address'), path },
-        ]);
-      }
-    });
+    it.each([[['user', 'email']], [['organizationEmail']], [['shippingLocations', '0', 'contact', 'email']]])(
+      'reports an invalid %j as INVALID_EMAIL',
+      (path) => {
+        for (const bad of ['ada', 'ada@', '@acme.com', 'ada@acme', 'ada acme@x.com', 'ada@@acme.com']) {
+          expect(issuesOf(withValue(fullBody(), path, bad))).toEqual([
+            { code: 'INVALID_EMAIL', message: expect.stringContaining('must be a valid email address'), path },
+          ]);
+        }
+      },
+    );
 
     it('words the message after the field', () => {
       expect(issuesOf(withValue(validBody(), ['user', 'email'], 'nope'))).toEqual([
@@ -408,13 +411,16 @@ describe('POST /v1/organizations/setup body', () => {
       expect(data.shippingLocations?.[0]?.address.province).toBe(stored);
     });
 
-    it.each(['ZZ', 'Cali', 'Ontario', 'PR', 'Puerto Rico', 'constructor'])('reports %j as INVALID_US_STATE', (province) => {
-      expect(codesAndPaths(withProvince(province))).toEqual([
-        { code: 'INVALID_US_STATE', path: ['userAddress', 'province'] },
-        { code: 'INVALID_US_STATE', path: ['shippingLocations', '0', 'address', 'province'] },
-        { code: 'INVALID_US_STATE', path: ['billingAddress', 'province'] },
-      ]);
-    });
+    it.each(['ZZ', 'Cali', 'Ontario', 'PR', 'Puerto Rico', 'constructor'])(
+      'reports %j as INVALID_US_STATE',
+      (province) => {
+        expect(codesAndPaths(withProvince(province))).toEqual([
+          { code: 'INVALID_US_STATE', path: ['userAddress', 'province'] },
+          { code: 'INVALID_US_STATE', path: ['shippingLocations', '0', 'address', 'province'] },
+          { code: 'INVALID_US_STATE', path: ['billingAddress', 'province'] },
+        ]);
+      },
+    );
 
     it('explains what a valid province is', () => {
       const [issue] = issuesOf(withValue(validBody(), ['userAddress'], { ...address(), province: 'Narnia' }));
@@ -525,7 +531,10 @@ describe('POST /v1/organizations/setup body', () => {
     };
 
     it('never throws for any JSON value, and maps failures to string paths', () => {
-      fc.assert(fc.property(fc.jsonValue(), (input) => expectWellFormed(input)), { numRuns: 500 });
+      fc.assert(
+        fc.property(fc.jsonValue(), (input) => expectWellFormed(input)),
+        { numRuns: 500 },
+      );
     });
 
     it('never throws for bodies shaped like the contract with arbitrary values', () => {
@@ -547,7 +556,10 @@ describe('POST /v1/organizations/setup body', () => {
           name: anyValue,
           nickname: anyValue,
           address: fc.oneof(addressLike, anyValue),
-          contact: fc.oneof(fc.record({ name: anyValue, phone: anyValue, email: anyValue }, { requiredKeys: [] }), anyValue),
+          contact: fc.oneof(
+            fc.record({ name: anyValue, phone: anyValue, email: anyValue }, { requiredKeys: [] }),
+            anyValue,
+          ),
           isDefault: fc.oneof(fc.boolean(), anyValue),
           deliveryInstructions: anyValue,
         },
@@ -559,7 +571,10 @@ describe('POST /v1/organizations/setup body', () => {
           organizationName: anyValue,
           internalUserId: anyValue,
           user: fc.oneof(
-            fc.record({ firstName: anyValue, lastName: anyValue, email: anyValue, phoneNumber: anyValue }, { requiredKeys: [] }),
+            fc.record(
+              { firstName: anyValue, lastName: anyValue, email: anyValue, phoneNumber: anyValue },
+              { requiredKeys: [] },
+            ),
             anyValue,
           ),
           userAddress: fc.oneof(addressLike, anyValue),
@@ -570,7 +585,10 @@ describe('POST /v1/organizations/setup body', () => {
         },
         { requiredKeys: [] },
       );
-      fc.assert(fc.property(bodyLike, (input) => expectWellFormed(input)), { numRuns: 500 });
+      fc.assert(
+        fc.property(bodyLike, (input) => expectWellFormed(input)),
+        { numRuns: 500 },
+      );
     });
   });
 });

@@ -13,7 +13,9 @@ const base = {
 describe('what npm start prints', () => {
   it('after --reset, says the old data and key are gone and a new key was issued, then shows the new key', () => {
     const banner = startBanner({ ...base, reset: true, keyIssued: true });
-    expect(banner).toContain('--reset: the old data in /repo/.local is gone, and so is the old API key (it no longer works).');
+    expect(banner).toContain(
+      '--reset: the old data in /repo/.local is gone, and so is the old API key (it no longer works).',
+    );
     expect(banner).toContain('A new sandbox partner and API key were issued: use the ones below.');
     expect(banner.indexOf('--reset:')).toBeLessThan(banner.indexOf(`API key:    ${base.apiKey}`));
   });
@@ -33,9 +35,15 @@ describe('the commands npm start invites you to run', () => {
   const banner = startBanner({ ...base, url: 'http://localhost:4123', reset: false, keyIssued: false });
 
   it('prints a setup curl and a handshake curl for the user it creates, with the real key and port', () => {
-    expect(banner).toContain(`curl -s -X POST http://localhost:4123/v1/organizations/setup \\\n      -H "Authorization: Bearer ${base.apiKey}"`);
-    expect(banner).toContain(`curl -s -X POST http://localhost:4123/v1/partner/handshake \\\n      -H "X-API-Key: ${base.apiKey}"`);
-    expect(banner).toContain(`-d '{"internal_user_id":"${SAMPLE_SETUP_BODY.internalUserId}","internal_org_id":"${SAMPLE_SETUP_BODY.internalOrgId}"}'`);
+    expect(banner).toContain(
+      `curl -s -X POST http://localhost:4123/v1/organizations/setup \\\n      -H "Authorization: Bearer ${base.apiKey}"`,
+    );
+    expect(banner).toContain(
+      `curl -s -X POST http://localhost:4123/v1/partner/handshake \\\n      -H "X-API-Key: ${base.apiKey}"`,
+    );
+    expect(banner).toContain(
+      `-d '{"internal_user_id":"${SAMPLE_SETUP_BODY.internalUserId}","internal_org_id":"${SAMPLE_SETUP_BODY.internalOrgId}"}'`,
+    );
     expect(banner.indexOf('/v1/organizations/setup')).toBeLessThan(banner.indexOf('/v1/partner/handshake'));
     expect(banner).not.toContain('3000');
   });

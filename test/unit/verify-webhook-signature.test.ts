@@ -4,7 +4,8 @@ import { signWebhookBody } from '../../functions/webhooks/webhook-signature';
 import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 
 const secret = 'whsec_0123456789abcdef0123456789abcdef';
-const body = '{"event":"order.created","timestamp":"2026-11-22T12:00:00.000Z","data":{"order_id":"x","note":"café ☕"}}';
+const body =
+  '{"event":"order.created","timestamp":"2026-11-22T12:00:00.000Z","data":{"order_id":"x","note":"café ☕"}}';
 const header = `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 
 describe('verifyWebhookSignature (for partners)', () => {
@@ -37,12 +38,17 @@ describe('verifyWebhookSignature (for partners)', () => {
   });
 
   it('returns false for an empty secret', () => {
-    expect(verifyWebhookSignature(body, `sha256=${createHmac('sha256', '').update(body).digest('hex')}`, '')).toBe(false);
+    expect(verifyWebhookSignature(body, `sha256=${createHmac('sha256', '').update(body).digest('hex')}`, '')).toBe(
+      false,
+    );
   });
 
   it('imports nothing but node:crypto', async () => {
     const { readFile } = await import('node:fs/promises');
-    const source = await readFile(new URL('../../sdk/src/webhooks/verify-webhook-signature.ts', import.meta.url), 'utf8');
+    const source = await readFile(
+      new URL('../../sdk/src/webhooks/verify-webhook-signature.ts', import.meta.url),
+      'utf8',
+    );
     expect([...source.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1])).toEqual(['node:crypto']);
   });
 });

@@ -39,7 +39,13 @@ beforeEach(() => {
   transport = new RecordingTransport();
   logger = new RecordingLogger();
   metrics = recordingMetrics();
-  partner = { id: partnerId, name: 'Acme', alertEmail: 'ops@acme.example', allowedOrigins: [], createdAt: clock.now().toISOString() };
+  partner = {
+    id: partnerId,
+    name: 'Acme',
+    alertEmail: 'ops@acme.example',
+    allowedOrigins: [],
+    createdAt: clock.now().toISOString(),
+  };
   const endpoint: WebhookEndpoint = {
     partnerId,
     url: ENDPOINT_URL,
@@ -80,7 +86,11 @@ function aDelivery(state: Partial<Delivery> = {}): Delivery {
   return deliveries.seed(aQueuedDelivery(partnerId, clock.now().toISOString(), state));
 }
 
-const messageFor = (delivery: Delivery, attempt = delivery.attemptCount + 1, chain = delivery.chain): DeliveryMessage => ({
+const messageFor = (
+  delivery: Delivery,
+  attempt = delivery.attemptCount + 1,
+  chain = delivery.chain,
+): DeliveryMessage => ({
   deliveryId: delivery.deliveryId,
   chain,
   attempt,
@@ -98,7 +108,9 @@ describe('stale messages', () => {
     const delivery = aDelivery({ chain: 2 });
     expect(await dispatch(messageFor(delivery, 1, 1))).toBe('stale');
     expect(transport.posts).toEqual([]);
-    expect(logger.lines).toContainEqual(expect.objectContaining({ outcome: 'stale', reason: 'superseded by a replay' }));
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({ outcome: 'stale', reason: 'superseded by a replay' }),
+    );
   });
 
   it('skips a message for a delivery already delivered', async () => {
@@ -112,7 +124,12 @@ describe('stale messages', () => {
     const delivery = aDelivery({ attemptCount: 1, nextAttemptAt });
     expect(await dispatch(messageFor(delivery, 1))).toBe('stale');
     expect(transport.posts).toEqual([]);
-    expect(queue.sent).toEqual([{ message: { deliveryId: delivery.deliveryId, partnerId, chain: 1, attempt: 2, dueAt: nextAttemptAt }, delaySeconds: 60 }]);
+    expect(queue.sent).toEqual([
+      {
+        message: { deliveryId: delivery.deliveryId, partnerId, chain: 1, attempt: 2, dueAt: nextAttemptAt },
+        delaySeconds: 60,
+      },
+    ]);
   });
 
   it('answers unknown-delivery for a message whose delivery is gone', async () => {
@@ -197,7 +214,9 @@ describe('a replay', () => {
     expect(replayMessage).toMatchObject({ deliveryId: failed.deliveryId, chain: 2, attempt: 1 });
     expect(await dispatch(messageFor(failed, 3, 1))).toBe('stale');
     expect(await dispatch(replayMessage as DeliveryMessage)).toBe('delivered');
-    expect(transport.posts.map((post) => [post.body, post.headers['X-Service-Delivery-ID']])).toEqual([[failed.body, failed.deliveryId]]);
+    expect(transport.posts.map((post) => [post.body, post.headers['X-Service-Delivery-ID']])).toEqual([
+      [failed.body, failed.deliveryId],
+    ]);
     expect(await deliveries.get(failed.deliveryId)).toMatchObject({ status: 'delivered', chain: 2, attemptCount: 1 });
   });
 
@@ -216,7 +235,10 @@ describe('the failure alert', () => {
     const delivery = aDelivery({ attemptCount: 2 });
     expect(await dispatch(messageFor(delivery))).toBe('failed');
     expect(mailer.sent).toHaveLength(1);
-    expect(mailer.sent[0]).toMatchObject({ to: 'ops@acme.example', subject: `Webhook delivery failed: order.created (${delivery.deliveryId})` });
+    expect(mailer.sent[0]).toMatchObject({
+      to: 'ops@acme.example',
+      subject: `Webhook delivery failed: order.created (${delivery.deliveryId})`,
+    });
     expect(mailer.sent[0]?.text).toContain('HTTP 503');
     expect(await deliveries.get(delivery.deliveryId)).toMatchObject({ status: 'failed', alertStatus: 'sent' });
   });
@@ -231,7 +253,12 @@ describe('the failure alert', () => {
 
   it('fails the message while another handler holds the alert, and sends it once that lease lapses', async () => {
     const leaseUntil = new Date(clock.now().getTime() + 60_000).toISOString();
-    const delivery = aDelivery({ status: 'failed', attemptCount: 3, alertStatus: 'sending', alertLeaseUntil: leaseUntil });
+    const delivery = aDelivery({
+      status: 'failed',
+      attemptCount: 3,
+      alertStatus: 'sending',
+      alertLeaseUntil: leaseUntil,
+    });
     await expect(dispatch(messageFor(delivery, 3))).rejects.toThrow(/being sent by another handler/);
     expect(mailer.sent).toEqual([]);
 
@@ -247,7 +274,9 @@ describe('the failure alert', () => {
     expect(await dispatch(messageFor(delivery))).toBe('failed');
     expect(mailer.sent).toEqual([]);
     expect(await deliveries.get(delivery.deliveryId)).toMatchObject({ alertStatus: 'no-address' });
-    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', msg: 'webhook delivery failed and the partner has no alert address' }));
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({ level: 'error', msg: 'webhook delivery failed and the partner has no alert address' }),
+    );
   });
 
   it('gives the alert back when SES fails, so the redelivered message sends it', async () => {
@@ -291,7 +320,10 @@ describe('endpoints', () => {
     const held = aDelivery();
     expect(await dispatchNamed(held)).toBe('held');
     expect(transport.posts).toHaveLength(1);
-    expect(await deliveries.get(held.deliveryId)).toMatchObject({ status: 'pending', heldAt: clock.now().toISOString() });
+    expect(await deliveries.get(held.deliveryId)).toMatchObject({
+      status: 'pending',
+      heldAt: clock.now().toISOString(),
+    });
   });
 
   it('are read again within a batch after a failing streak starts, so the next failure does not start it again', async () => {
@@ -326,11 +358,13 @@ describe('endpoints', () => {
 });
 
 describe("the endpoint's circuit", () => {
-  const circuitChanges = () => metrics.recorded.filter((m) => m.name === METRIC.circuitStateChanges).map((m) => m.dimensions);
+  const circuitChanges = () =>
+    metrics.recorded.filter((m) => m.name === METRIC.circuitStateChanges).map((m) => m.dimensions);
 
   it('counts CircuitStateChanges by the new state at each change: open, half-open (the probe), open again, half-open, closed', async () => {
     failingEndpoint();
-    for (let i = 0; i < FAIRNESS_POLICY.failureThreshold; i += 1) expect(await dispatch(messageFor(aDelivery()))).toBe('retry-scheduled');
+    for (let i = 0; i < FAIRNESS_POLICY.failureThreshold; i += 1)
+      expect(await dispatch(messageFor(aDelivery()))).toBe('retry-scheduled');
     expect(circuitChanges()).toEqual([{ state: 'open' }]);
 
     // Kept back while open: no change.
@@ -343,7 +377,13 @@ describe("the endpoint's circuit", () => {
     clock.advance(FAIRNESS_POLICY.openSeconds(2) * 1000);
     expect(await dispatch(messageFor(aDelivery()))).toBe('delivered');
     expect(await dispatch(messageFor(aDelivery()))).toBe('delivered');
-    expect(circuitChanges()).toEqual([{ state: 'open' }, { state: 'half-open' }, { state: 'open' }, { state: 'half-open' }, { state: 'closed' }]);
+    expect(circuitChanges()).toEqual([
+      { state: 'open' },
+      { state: 'half-open' },
+      { state: 'open' },
+      { state: 'half-open' },
+      { state: 'closed' },
+    ]);
     expect(transport.posts).toHaveLength(FAIRNESS_POLICY.failureThreshold + 3);
   });
 });

@@ -8,5 +8,7 @@ import { boundedRequests } from './request-bounds';
  */
 export const clientOptions = (endpoint?: string) => ({
   ...boundedRequests(),
-  ...(endpoint ? { endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  ...(endpoint
+    ? { endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+    : {}),
 });

@@ -1,5 +1,10 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ApprovalListQuery, ApprovalPage, ApprovalRepository, ApprovalChange } from '../../domain/approvals/approval-repository';
+import type {
+  ApprovalListQuery,
+  ApprovalPage,
+  ApprovalRepository,
+  ApprovalChange,
+} from '../../domain/approvals/approval-repository';
 import { APPROVAL_TTL_MS, type ApprovalRequest, type ApprovalRequestId } from '../../domain/approvals/approval-request';
 import type { Clock } from '../../domain/clock';
 import { ValidationFailed } from '../../domain/errors';
@@ -18,7 +23,7 @@ import { type TransactItem, writeAllOrNothing } from './transactions';
  * listed through gsi1 by expiry in one partition for the expiry sweep. Approvals are
  * people's clicks, far below one partition's write rate.
  */
-export const approvalKeys = {
+const approvalKeys = {
   request: (id: string) => ({ pk: `APPROVAL#${id}`, sk: 'REQUEST' }),
   due: (id: string) => ({ pk: `APPROVAL#${id}`, sk: 'DUE' }),
   ofOrganization: (organizationId: string) => `APPROVALS#${organizationId}`,
@@ -55,11 +60,22 @@ export class DynamoApprovalRepository implements ApprovalRepository {
 
   async submit(request: ApprovalRequest, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
     await this.write([
-      { Put: { TableName: this.tables.orders, Item: requestItem(request), ConditionExpression: 'attribute_not_exists(pk)' } },
       {
         Put: {
           TableName: this.tables.orders,
-          Item: { ...approvalKeys.due(request.id), gsi1pk: approvalKeys.duePartition, gsi1sk: `${request.expiresAt}#${request.id}`, requestId: request.id },
+          Item: requestItem(request),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: this.tables.orders,
+          Item: {
+            ...approvalKeys.due(request.id),
+            gsi1pk: approvalKeys.duePartition,
+            gsi1sk: `${request.expiresAt}#${request.id}`,
+            requestId: request.id,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -68,15 +84,25 @@ export class DynamoApprovalRepository implements ApprovalRepository {
     ]);
   }
 
-  async approve(change: ApprovalChange & { readonly order: Order; readonly orderEvent: OrderEventMessage }): Promise<void> {
+  async approve(
+    change: ApprovalChange & { readonly order: Order; readonly orderEvent: OrderEventMessage },
+  ): Promise<void> {
     await this.write([
       ...this.decision(change),
-      { Put: { TableName: this.tables.orders, Item: orderItem(change.order), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: this.tables.orders,
+          Item: orderItem(change.order),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
       outboxPut(this.tables.orders, change.orderEvent, this.clock),
     ]);
   }
 
-  async decide(change: ApprovalChange & { readonly restore?: { readonly cart: Cart; readonly lines: readonly CartLine[] } }): Promise<void> {
+  async decide(
+    change: ApprovalChange & { readonly restore?: { readonly cart: Cart; readonly lines: readonly CartLine[] } },
+  ): Promise<void> {
     const restore = change.restore;
     const now = this.clock.now();
     const lines: TransactItem[] = (restore?.lines ?? []).map((line) => {
@@ -110,7 +136,11 @@ export class DynamoApprovalRepository implements ApprovalRepository {
           Item: requestItem(request),
           ConditionExpression: `#status = :pending AND version = :version${beforeExpiry ? ' AND expiresAt > :at' : ''}`,
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':version': change.expectedVersion, ...(beforeExpiry ? { ':at': request.decidedAt } : {}) },
+          ExpressionAttributeValues: {
+            ':pending': 'pending',
+            ':version': change.expectedVersion,
+            ...(beforeExpiry ? { ':at': request.decidedAt } : {}),
+          },
         },
       },
       { Delete: { TableName: this.tables.orders, Key: approvalKeys.due(request.id) } },
@@ -123,7 +153,9 @@ export class DynamoApprovalRepository implements ApprovalRepository {
   }
 
   async get(id: ApprovalRequestId): Promise<ApprovalRequest | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.orders, Key: approvalKeys.request(id), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.orders, Key: approvalKeys.request(id), ConsistentRead: true }),
+    );
     return Item?.request as ApprovalRequest | undefined;
   }
 
@@ -167,7 +199,11 @@ export class DynamoApprovalRepository implements ApprovalRepository {
     const request = UUID.test(requestId) ? await this.get(requestId.toLowerCase() as ApprovalRequestId) : undefined;
     if (!request || request.organizationId !== organizationId) {
       throw new ValidationFailed([
-        { code: 'INVALID_CURSOR', message: 'starting_after must be the id of an approval request of the same organization', path: ['starting_after'] },
+        {
+          code: 'INVALID_CURSOR',
+          message: 'starting_after must be the id of an approval request of the same organization',
+          path: ['starting_after'],
+        },
       ]);
     }
     return keyOf(request);
@@ -250,7 +286,11 @@ const keyCondition = (since: string | undefined): Pick<QueryCommandInput, 'KeyCo
   KeyConditionExpression: since === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk >= :since',
 });
 
-function withFilter(filter: Filter | undefined, keyValues: Record<string, unknown>, partition: string): Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
+function withFilter(
+  filter: Filter | undefined,
+  keyValues: Record<string, unknown>,
+  partition: string,
+): Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
   const values = { ':pk': partition, ...keyValues, ...(filter?.values ?? {}) };
   if (!filter) return { ExpressionAttributeValues: values };
   return {
@@ -262,7 +302,13 @@ function withFilter(filter: Filter | undefined, keyValues: Record<string, unknow
 
 function decodeCursor(cursor: string, partition: string): Record<string, unknown> {
   const invalid = () =>
-    new ValidationFailed([{ code: 'INVALID_CURSOR', message: 'cursor must be the next_cursor of an earlier page of the same list', path: ['cursor'] }]);
+    new ValidationFailed([
+      {
+        code: 'INVALID_CURSOR',
+        message: 'cursor must be the next_cursor of an earlier page of the same list',
+        path: ['cursor'],
+      },
+    ]);
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -270,7 +316,9 @@ function decodeCursor(cursor: string, partition: string): Record<string, unknown
     throw invalid();
   }
   const shaped =
-    typeof key === 'object' && key !== null && Object.keys(key).sort().join(',') === 'gsi1pk,gsi1sk,pk,sk' &&
+    typeof key === 'object' &&
+    key !== null &&
+    Object.keys(key).sort().join(',') === 'gsi1pk,gsi1sk,pk,sk' &&
     Object.values(key).every((value) => typeof value === 'string');
   if (!shaped || (key as { gsi1pk: string }).gsi1pk !== partition) throw invalid();
   return key as Record<string, unknown>;

@@ -44,10 +44,14 @@ export async function batchGetTables(db: DynamoDBDocumentClient, keys: KeysByTab
         throw new Error(`BatchGetItem left ${left.join(' and ')} unprocessed after ${round} rounds`);
       }
       if (round > 0) await new Promise((resume) => setTimeout(resume, BACKOFF_MS * 2 ** (round - 1)));
-      const { Responses = {}, UnprocessedKeys = {} } = await db.send(new BatchGetCommand({ RequestItems: requestItems(pending) }));
+      const { Responses = {}, UnprocessedKeys = {} } = await db.send(
+        new BatchGetCommand({ RequestItems: requestItems(pending) }),
+      );
       for (const [table, found] of Object.entries(Responses)) (items[table] ??= []).push(...(found as Key[]));
       pending = Object.fromEntries(
-        Object.entries(UnprocessedKeys).flatMap(([table, left]) => (left.Keys?.length ? [[table, left.Keys as Key[]]] : [])),
+        Object.entries(UnprocessedKeys).flatMap(([table, left]) =>
+          left.Keys?.length ? [[table, left.Keys as Key[]]] : [],
+        ),
       );
     }
   }

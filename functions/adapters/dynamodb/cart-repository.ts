@@ -37,7 +37,11 @@ export class DynamoCartRepository implements CartRepository {
       ConsistentRead: true,
     });
     const lines = items
-      .map((item): CartLine => ({ productId: item.productId as ProductId, quantity: item.quantity as number, addedAt: item.addedAt as string }))
+      .map((item): CartLine => ({
+        productId: item.productId as ProductId,
+        quantity: item.quantity as number,
+        addedAt: item.addedAt as string,
+      }))
       .sort((a, b) => (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : a.productId < b.productId ? -1 : 1));
     return { profileId, lines };
   }
@@ -47,7 +51,8 @@ export class DynamoCartRepository implements CartRepository {
       new UpdateCommand({
         TableName: this.table,
         Key: cartKeys.line(profileId, productId),
-        UpdateExpression: 'SET productId = :productId, quantity = :quantity, addedAt = if_not_exists(addedAt, :at), #ttl = :ttl',
+        UpdateExpression:
+          'SET productId = :productId, quantity = :quantity, addedAt = if_not_exists(addedAt, :at), #ttl = :ttl',
         ExpressionAttributeNames: { '#ttl': 'ttl' },
         ExpressionAttributeValues: {
           ':productId': productId,
@@ -60,13 +65,20 @@ export class DynamoCartRepository implements CartRepository {
   }
 
   /** One UpdateItem: `ADD` on the quantity, on condition that the line has room for it. */
-  async addToLine(profileId: ProfileId, productId: ProductId, added: number, max: number, at: Date): Promise<LineAddition> {
+  async addToLine(
+    profileId: ProfileId,
+    productId: ProductId,
+    added: number,
+    max: number,
+    at: Date,
+  ): Promise<LineAddition> {
     try {
       const result = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: cartKeys.line(profileId, productId),
-          UpdateExpression: 'SET productId = :productId, addedAt = if_not_exists(addedAt, :at), #ttl = :ttl ADD quantity :added',
+          UpdateExpression:
+            'SET productId = :productId, addedAt = if_not_exists(addedAt, :at), #ttl = :ttl ADD quantity :added',
           ConditionExpression: 'attribute_not_exists(quantity) OR quantity <= :room',
           ExpressionAttributeNames: { '#ttl': 'ttl' },
           ExpressionAttributeValues: {

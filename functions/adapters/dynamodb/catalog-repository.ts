@@ -59,7 +59,11 @@ export class DynamoCatalogRepository implements CatalogRepository {
 
   async get(productIds: readonly ProductId[]): Promise<Map<ProductId, Product>> {
     const unique = [...new Set(productIds)];
-    const items = await batchGetAll(this.db, this.table, unique.map((id) => catalogKeys.product(id)));
+    const items = await batchGetAll(
+      this.db,
+      this.table,
+      unique.map((id) => catalogKeys.product(id)),
+    );
     return new Map(items.map(toProduct).map((product) => [product.productId, product]));
   }
 }

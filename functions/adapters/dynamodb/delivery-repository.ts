@@ -1,13 +1,19 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../../domain/clock';
 import type { PartnerId } from '../../domain/partners/partner';
-import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus, DeliveryWithAttempts } from '../../webhooks/delivery';
-import type { AttemptOutcome, DeliveryFilter, DeliveryPage, DeliveryRepository } from '../../webhooks/delivery-repository';
+import type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryId,
+  DeliveryStatus,
+  DeliveryWithAttempts,
+} from '../../webhooks/delivery';
+import type {
+  AttemptOutcome,
+  DeliveryFilter,
+  DeliveryPage,
+  DeliveryRepository,
+} from '../../webhooks/delivery-repository';
 import { queryAll } from './query-all';
 import { failedConditions } from './transactions';
 
@@ -39,7 +45,10 @@ const indexKeys = (delivery: Pick<Delivery, 'partnerId' | 'orderId' | 'createdAt
   gsi1sk: webhookKeys.byCreation(delivery),
   ...(delivery.orderId === undefined
     ? {}
-    : { gsi2pk: webhookKeys.deliveriesOfOrder(delivery.partnerId, delivery.orderId), gsi2sk: webhookKeys.byCreation(delivery) }),
+    : {
+        gsi2pk: webhookKeys.deliveriesOfOrder(delivery.partnerId, delivery.orderId),
+        gsi2sk: webhookKeys.byCreation(delivery),
+      }),
 });
 
 /**
@@ -218,8 +227,7 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: webhookKeys.delivery(deliveryId),
-          UpdateExpression:
-            `SET chain = :next, #status = :pending, attemptCount = :zero, nextAttemptAt = :due, queued = :false, updatedAt = :at, #ttl = :ttl REMOVE alertStatus, alertLeaseUntil, heldAt${trim}`,
+          UpdateExpression: `SET chain = :next, #status = :pending, attemptCount = :zero, nextAttemptAt = :due, queued = :false, updatedAt = :at, #ttl = :ttl REMOVE alertStatus, alertLeaseUntil, heldAt${trim}`,
           ConditionExpression: 'chain = :expected',
           ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
           ExpressionAttributeValues: {
@@ -253,7 +261,10 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
     return (Item?.attempts as DeliveryAttempt[] | undefined) ?? [];
   }
 
-  async listByPartner(partnerId: PartnerId, options: { status?: DeliveryStatus; since?: string; limit: number }): Promise<Delivery[]> {
+  async listByPartner(
+    partnerId: PartnerId,
+    options: { status?: DeliveryStatus; since?: string; limit: number },
+  ): Promise<Delivery[]> {
     const items = await queryAll(
       this.db,
       {
@@ -262,7 +273,9 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
         // gsi1sk is `<createdAt>#<deliveryId>`, so "created at or after" is a key condition.
         KeyConditionExpression: options.since ? 'gsi1pk = :p AND gsi1sk >= :since' : 'gsi1pk = :p',
         ScanIndexForward: false,
-        ...(options.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ...(options.status
+          ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } }
+          : {}),
         ExpressionAttributeValues: {
           ':p': webhookKeys.deliveriesOfPartner(partnerId),
           ...(options.status ? { ':status': options.status } : {}),
@@ -274,14 +287,20 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
     return items.map(deliveryFromItem);
   }
 
-  async pageByPartner(partnerId: PartnerId, filter: DeliveryFilter, page: { limit: number; startingAfter?: Delivery }): Promise<DeliveryPage> {
+  async pageByPartner(
+    partnerId: PartnerId,
+    filter: DeliveryFilter,
+    page: { limit: number; startingAfter?: Delivery },
+  ): Promise<DeliveryPage> {
     // One order's deliveries come from gsi2, so that filter reads only them; the rest narrow gsi1's partner partition.
     const byOrder = filter.orderId !== undefined;
     const [index, pk, sk] = byOrder ? (['gsi2', 'gsi2pk', 'gsi2sk'] as const) : (['gsi1', 'gsi1pk', 'gsi1sk'] as const);
     const filters: string[] = [];
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {
-      ':p': byOrder ? webhookKeys.deliveriesOfOrder(partnerId, filter.orderId as string) : webhookKeys.deliveriesOfPartner(partnerId),
+      ':p': byOrder
+        ? webhookKeys.deliveriesOfOrder(partnerId, filter.orderId as string)
+        : webhookKeys.deliveriesOfPartner(partnerId),
     };
     if (filter.since !== undefined) values[':since'] = filter.since;
     if (filter.status !== undefined) {
@@ -306,11 +325,22 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
         Limit: page.limit + 1,
         ...(filters.length ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
         ExpressionAttributeValues: values,
-        ...(after ? { ExclusiveStartKey: { ...webhookKeys.delivery(after.deliveryId), [pk]: values[':p'], [sk]: webhookKeys.byCreation(after) } } : {}),
+        ...(after
+          ? {
+              ExclusiveStartKey: {
+                ...webhookKeys.delivery(after.deliveryId),
+                [pk]: values[':p'],
+                [sk]: webhookKeys.byCreation(after),
+              },
+            }
+          : {}),
       },
       { limit: page.limit + 1 },
     );
-    return { deliveries: items.slice(0, page.limit).map(deliveryWithAttemptsFromItem), hasMore: items.length > page.limit };
+    return {
+      deliveries: items.slice(0, page.limit).map(deliveryWithAttemptsFromItem),
+      hasMore: items.length > page.limit,
+    };
   }
 
   async hold(delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount'>, at: Date): Promise<boolean> {
@@ -340,7 +370,12 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
         UpdateExpression: 'SET nextAttemptAt = :due, updatedAt = :at REMOVE heldAt',
         ConditionExpression: 'attribute_exists(heldAt) AND #status = :pending AND chain = :chain',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':due': dueAt.toISOString(), ':at': at.toISOString(), ':pending': 'pending', ':chain': chain },
+        ExpressionAttributeValues: {
+          ':due': dueAt.toISOString(),
+          ':at': at.toISOString(),
+          ':pending': 'pending',
+          ':chain': chain,
+        },
       }),
     );
   }
@@ -367,5 +402,4 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
       throw error;
     }
   }
-
 }

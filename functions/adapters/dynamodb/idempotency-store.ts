@@ -1,11 +1,17 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { epochSeconds } from '../../domain/clock';
 import type { IdempotencyCompletion } from '../../domain/idempotency/idempotency-completion';
 import type { IdempotencyRecord, IdempotencyStore } from '../../domain/idempotency/idempotency-guard';
 import type { StoredOutcome } from '../../domain/idempotency/stored-outcome';
 import type { TransactItem } from './transactions';
 
-export const idempotencyKeys = {
+const idempotencyKeys = {
   record: (scope: string, key: string) => ({ pk: `IDEMPOTENCY#${scope}#${key}` }),
 };
 
@@ -14,7 +20,7 @@ export const idempotencyKeys = {
  * holds the key in flight. The store's `complete` sends it alone; a repository adds it
  * to the transaction of the work the key guards (IdempotencyCompletion).
  */
-export const completionUpdate = (table: string, completion: IdempotencyCompletion) => ({
+const completionUpdate = (table: string, completion: IdempotencyCompletion) => ({
   TableName: table,
   Key: idempotencyKeys.record(completion.scope, completion.key),
   UpdateExpression: 'SET #state = :completed, statusCode = :status, body = :body',
@@ -76,7 +82,8 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
         new PutCommand({
           TableName: this.table,
           Item: item,
-          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now OR (#state = :inFlight AND lockedUntil <= :now)',
+          ConditionExpression:
+            'attribute_not_exists(pk) OR expiresAt <= :now OR (#state = :inFlight AND lockedUntil <= :now)',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':now': now.getTime(), ':inFlight': 'in-flight' },
         }),
@@ -86,7 +93,11 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       if (!isConditionFailure(error)) throw error;
     }
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: idempotencyKeys.record(record.scope, record.key), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table,
+        Key: idempotencyKeys.record(record.scope, record.key),
+        ConsistentRead: true,
+      }),
     );
     return { claimed: false as const, ...(Item ? { holder: toRecord(Item as RecordItem) } : {}) };
   }

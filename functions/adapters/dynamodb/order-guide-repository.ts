@@ -9,7 +9,7 @@ import { queryAll } from './query-all';
  * Key shapes of order guides, kept in the carts table (a guide is the organization's
  * standing cart): one partition per organization, one item per line, no expiry.
  */
-export const orderGuideKeys = {
+const orderGuideKeys = {
   partition: (organizationId: string) => `GUIDE#${organizationId}`,
   line: (organizationId: string, productId: string) => ({ pk: `GUIDE#${organizationId}`, sk: `LINE#${productId}` }),
 };
@@ -30,14 +30,12 @@ export class DynamoOrderGuideRepository implements OrderGuideRepository {
       ConsistentRead: true,
     });
     return items
-      .map(
-        (item): OrderGuideLine => ({
-          productId: item.productId as ProductId,
-          quantity: item.quantity as number,
-          version: item.version as number,
-          addedAt: item.addedAt as string,
-        }),
-      )
+      .map((item): OrderGuideLine => ({
+        productId: item.productId as ProductId,
+        quantity: item.quantity as number,
+        version: item.version as number,
+        addedAt: item.addedAt as string,
+      }))
       .sort((a, b) => (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : a.productId < b.productId ? -1 : 1));
   }
 
@@ -46,13 +44,25 @@ export class DynamoOrderGuideRepository implements OrderGuideRepository {
       new UpdateCommand({
         TableName: this.table,
         Key: orderGuideKeys.line(organizationId, productId),
-        UpdateExpression: 'SET productId = :productId, quantity = :quantity, addedAt = if_not_exists(addedAt, :at), updatedAt = :at ADD version :one',
-        ExpressionAttributeValues: { ':productId': productId, ':quantity': quantity, ':at': at.toISOString(), ':one': 1 },
+        UpdateExpression:
+          'SET productId = :productId, quantity = :quantity, addedAt = if_not_exists(addedAt, :at), updatedAt = :at ADD version :one',
+        ExpressionAttributeValues: {
+          ':productId': productId,
+          ':quantity': quantity,
+          ':at': at.toISOString(),
+          ':one': 1,
+        },
       }),
     );
   }
 
-  async setQuantity(organizationId: OrganizationId, productId: ProductId, quantity: number, expectedVersion: number, at: Date): Promise<void> {
+  async setQuantity(
+    organizationId: OrganizationId,
+    productId: ProductId,
+    quantity: number,
+    expectedVersion: number,
+    at: Date,
+  ): Promise<void> {
     try {
       await this.db.send(
         new UpdateCommand({
@@ -60,7 +70,12 @@ export class DynamoOrderGuideRepository implements OrderGuideRepository {
           Key: orderGuideKeys.line(organizationId, productId),
           UpdateExpression: 'SET quantity = :quantity, updatedAt = :at ADD version :one',
           ConditionExpression: 'version = :expected',
-          ExpressionAttributeValues: { ':quantity': quantity, ':at': at.toISOString(), ':one': 1, ':expected': expectedVersion },
+          ExpressionAttributeValues: {
+            ':quantity': quantity,
+            ':at': at.toISOString(),
+            ':one': 1,
+            ':expected': expectedVersion,
+          },
         }),
       );
     } catch (error) {

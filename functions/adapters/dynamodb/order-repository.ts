@@ -87,13 +87,19 @@ export class DynamoOrderRepository implements OrderRepository {
   async create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
     const cartLines = consumedCart ? consumedCartLines(this.tables.carts, consumedCart) : [];
     await this.write([
-      { Put: { TableName: this.tables.orders, Item: orderItem(order), ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: { TableName: this.tables.orders, Item: orderItem(order), ConditionExpression: 'attribute_not_exists(pk)' },
+      },
       this.outboxPut(event),
       ...cartLines,
     ]);
   }
 
-  async transition(input: { readonly order: Order; readonly expectedSequence: number; readonly event: OrderEventMessage }): Promise<void> {
+  async transition(input: {
+    readonly order: Order;
+    readonly expectedSequence: number;
+    readonly event: OrderEventMessage;
+  }): Promise<void> {
     await this.write([
       {
         Put: {
@@ -113,7 +119,9 @@ export class DynamoOrderRepository implements OrderRepository {
   }
 
   async get(orderId: OrderId): Promise<Order | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tables.orders, Key: orderKeys.order(orderId), ConsistentRead: true }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.orders, Key: orderKeys.order(orderId), ConsistentRead: true }),
+    );
     return Item?.order as Order | undefined;
   }
 
@@ -140,7 +148,10 @@ export class DynamoOrderRepository implements OrderRepository {
     );
     const orders = Items.map((item) => item.order as Order);
     // DynamoDB may hand back a key after an exactly full last page; only promise more when there is more.
-    const nextCursor = LastEvaluatedKey && (await this.hasMore(partition, LastEvaluatedKey)) ? encodeCursor(LastEvaluatedKey) : undefined;
+    const nextCursor =
+      LastEvaluatedKey && (await this.hasMore(partition, LastEvaluatedKey))
+        ? encodeCursor(LastEvaluatedKey)
+        : undefined;
     return { orders, ...(nextCursor ? { nextCursor } : {}) };
   }
 
@@ -149,7 +160,12 @@ export class DynamoOrderRepository implements OrderRepository {
    * filter, as many reads as it takes to find one more order than the page holds (so
    * `nextCursor` promises only what exists). The cursor is the last shown order's key.
    */
-  private async listInStatus(partition: string, status: OrderStatus, limit: number, startKey: Record<string, unknown> | undefined): Promise<OrderPage> {
+  private async listInStatus(
+    partition: string,
+    status: OrderStatus,
+    limit: number,
+    startKey: Record<string, unknown> | undefined,
+  ): Promise<OrderPage> {
     const found: Order[] = [];
     let exclusiveStartKey = startKey;
     do {
@@ -181,7 +197,11 @@ export class DynamoOrderRepository implements OrderRepository {
     const order = UUID.test(orderId) ? await this.get(orderId as OrderId) : undefined;
     if (!order || order.organizationId !== organizationId) {
       throw new ValidationFailed([
-        { code: 'INVALID_CURSOR', message: 'starting_after must be the id of an order of the same organization', path: ['starting_after'] },
+        {
+          code: 'INVALID_CURSOR',
+          message: 'starting_after must be the id of an order of the same organization',
+          path: ['starting_after'],
+        },
       ]);
     }
     const { pk, sk, gsi1pk, gsi1sk } = orderItem(order);
@@ -207,7 +227,13 @@ export class DynamoOrderRepository implements OrderRepository {
 
 function decodeCursor(cursor: string, partition: string): Record<string, unknown> {
   const invalid = () =>
-    new ValidationFailed([{ code: 'INVALID_CURSOR', message: 'cursor must be the next_cursor of an earlier page of the same list', path: ['cursor'] }]);
+    new ValidationFailed([
+      {
+        code: 'INVALID_CURSOR',
+        message: 'cursor must be the next_cursor of an earlier page of the same list',
+        path: ['cursor'],
+      },
+    ]);
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -215,7 +241,9 @@ function decodeCursor(cursor: string, partition: string): Record<string, unknown
     throw invalid();
   }
   const shaped =
-    typeof key === 'object' && key !== null && Object.keys(key).sort().join(',') === 'gsi1pk,gsi1sk,pk,sk' &&
+    typeof key === 'object' &&
+    key !== null &&
+    Object.keys(key).sort().join(',') === 'gsi1pk,gsi1sk,pk,sk' &&
     Object.values(key).every((value) => typeof value === 'string');
   if (!shaped || (key as { gsi1pk: string }).gsi1pk !== partition) throw invalid();
   return key as Record<string, unknown>;

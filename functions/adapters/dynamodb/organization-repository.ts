@@ -1,8 +1,4 @@
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import {
   ConcurrentModification,
   IdempotencyKeyInFlight,
@@ -23,7 +19,11 @@ import {
   type ProfileId,
   type ShippingLocation,
 } from '../../domain/organizations/organization';
-import type { AttributeChanges, DefaultChange, OrganizationRepository } from '../../domain/organizations/organization-repository';
+import type {
+  AttributeChanges,
+  DefaultChange,
+  OrganizationRepository,
+} from '../../domain/organizations/organization-repository';
 import type { PartnerId } from '../../domain/partners/partner';
 import { completionInTransaction } from './idempotency-store';
 import { identityKeys } from './identity-directory';
@@ -37,7 +37,10 @@ import { failedConditions, lostTransactionConflict, type TransactItem } from './
  */
 export const organizationKeys = {
   partition: (partnerId: string, internalOrgId: string) => `ORG#${partnerId}#${internalOrgId}`,
-  organization: (partnerId: string, internalOrgId: string) => ({ pk: organizationKeys.partition(partnerId, internalOrgId), sk: '#ORG' }),
+  organization: (partnerId: string, internalOrgId: string) => ({
+    pk: organizationKeys.partition(partnerId, internalOrgId),
+    sk: '#ORG',
+  }),
   profile: (partnerId: string, internalOrgId: string, internalUserId: string) => ({
     pk: organizationKeys.partition(partnerId, internalOrgId),
     sk: `PROFILE#${internalUserId}`,
@@ -50,7 +53,10 @@ export const organizationKeys = {
    * Claimed by the organization's default location: its `attribute_not_exists` condition
    * keeps "at most one default per organization" true under concurrent setups.
    */
-  defaultLocation: (partnerId: string, internalOrgId: string) => ({ pk: organizationKeys.partition(partnerId, internalOrgId), sk: '#DEFAULT_LOCATION' }),
+  defaultLocation: (partnerId: string, internalOrgId: string) => ({
+    pk: organizationKeys.partition(partnerId, internalOrgId),
+    sk: '#DEFAULT_LOCATION',
+  }),
   /** A copy of the profile keyed by its id, for the handshake's `profile_id`. */
   profileById: (profileId: string) => ({ pk: `PROFILEID#${profileId}`, sk: '#PROFILE' }),
   organizationsOfPartner: (partnerId: string) => `ORGS#${partnerId}`,
@@ -61,7 +67,9 @@ export const organizationKeys = {
  * An UpdateExpression that sets and removes exactly the given attributes, with every name
  * and value as a placeholder (several are reserved words: `name`, `role`, `active`).
  */
-export function attributeUpdate<T extends object>(changes: AttributeChanges<T>): {
+function attributeUpdate<T extends object>(
+  changes: AttributeChanges<T>,
+): {
   UpdateExpression: string;
   ExpressionAttributeNames: Record<string, string>;
   ExpressionAttributeValues?: Record<string, unknown>;
@@ -79,7 +87,10 @@ export function attributeUpdate<T extends object>(changes: AttributeChanges<T>):
     names[`#r${index}`] = String(attribute);
     return `#r${index}`;
   });
-  const clauses = [set.length ? `SET ${set.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : ''].filter(Boolean);
+  const clauses = [
+    set.length ? `SET ${set.join(', ')}` : '',
+    remove.length ? `REMOVE ${remove.join(', ')}` : '',
+  ].filter(Boolean);
   if (clauses.length === 0) throw new RangeError('an update must set or remove at least one attribute');
   return {
     UpdateExpression: clauses.join(' '),
@@ -132,7 +143,8 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       this.refuseLostClaim(failed, items, input.completion, error);
       if (failed?.includes(0)) throw new OrganizationAlreadyExists(organization.internalOrgId, { cause: error });
       // Fresh UUIDs collide only in theory; any other failed condition means a concurrent writer.
-      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('organization changed during creation', { cause: error });
+      if (failed || lostTransactionConflict(error))
+        throw new ConcurrentModification('organization changed during creation', { cause: error });
       throw error;
     }
   }
@@ -156,11 +168,16 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       const failed = failedConditions(error);
       this.refuseLostClaim(failed, items, input.completion, error);
       if (failed?.includes(0)) {
-        const existing = await this.getProfileInOrganization(organization.partnerId, organization.internalOrgId, profile.internalUserId);
+        const existing = await this.getProfileInOrganization(
+          organization.partnerId,
+          organization.internalOrgId,
+          profile.internalUserId,
+        );
         if (existing) throw new ProfileAlreadyExists(existing, { cause: error });
       }
       // A location or the default appeared meanwhile, or another transaction held the items.
-      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('organization changed while adding a profile', { cause: error });
+      if (failed || lostTransactionConflict(error))
+        throw new ConcurrentModification('organization changed while adding a profile', { cause: error });
       throw error;
     }
   }
@@ -174,9 +191,16 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
    * The request's claim of its Idempotency-Key lapsed and another request holds the key:
    * nothing was written, and that other request's outcome is the one to replay.
    */
-  private refuseLostClaim(failed: number[] | undefined, items: TransactItem[], completion: IdempotencyCompletion | undefined, error: unknown) {
+  private refuseLostClaim(
+    failed: number[] | undefined,
+    items: TransactItem[],
+    completion: IdempotencyCompletion | undefined,
+    error: unknown,
+  ) {
     if (completion && failed?.includes(items.length - 1)) {
-      throw new IdempotencyKeyInFlight('A request with this Idempotency-Key is still being processed; retry later', { cause: error });
+      throw new IdempotencyKeyInFlight('A request with this Idempotency-Key is still being processed; retry later', {
+        cause: error,
+      });
     }
   }
 
@@ -207,7 +231,9 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   }
 
   async getProfile(profileId: ProfileId): Promise<Profile | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: organizationKeys.profileById(profileId) }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: organizationKeys.profileById(profileId) }),
+    );
     return Item ? strip<Profile>(Item) : undefined;
   }
 
@@ -229,7 +255,9 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       Update: {
         TableName: this.table,
         Key,
-        UpdateExpression: profile.userId ? 'REMOVE userId SET unlinkedAt = :at, unlinkedUserId = :user' : 'REMOVE userId SET unlinkedAt = :at',
+        UpdateExpression: profile.userId
+          ? 'REMOVE userId SET unlinkedAt = :at, unlinkedUserId = :user'
+          : 'REMOVE userId SET unlinkedAt = :at',
         ExpressionAttributeValues: { ':at': at.toISOString(), ...(profile.userId ? { ':user': profile.userId } : {}) },
       },
     });
@@ -280,16 +308,25 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
         }),
       );
     } catch (error) {
-      if (failedConditions(error)?.length) throw new ConcurrentModification(`Profile ${profile.id} changed while enabling it; try again`);
+      if (failedConditions(error)?.length)
+        throw new ConcurrentModification(`Profile ${profile.id} changed while enabling it; try again`);
       throw error;
     }
     const { unlinkedUserId: _relinked, ...rest } = profile;
     return { ...rest, userId: active.id };
   }
 
-  async getProfileInOrganization(partnerId: PartnerId, internalOrgId: string, internalUserId: string): Promise<Profile | undefined> {
+  async getProfileInOrganization(
+    partnerId: PartnerId,
+    internalOrgId: string,
+    internalUserId: string,
+  ): Promise<Profile | undefined> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: organizationKeys.profile(partnerId, internalOrgId, internalUserId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table,
+        Key: organizationKeys.profile(partnerId, internalOrgId, internalUserId),
+        ConsistentRead: true,
+      }),
     );
     return Item ? strip<Profile>(Item) : undefined;
   }
@@ -322,16 +359,26 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
       const failed = failedConditions(error);
-      if (failed?.includes(0) || failed?.includes(1)) throw new ProfileNotFound(`No profile with internalUserId ${profile.internalUserId}`, { cause: error });
-      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification(`Profile ${profile.id} changed while updating it`, { cause: error });
+      if (failed?.includes(0) || failed?.includes(1))
+        throw new ProfileNotFound(`No profile with internalUserId ${profile.internalUserId}`, { cause: error });
+      if (failed || lostTransactionConflict(error))
+        throw new ConcurrentModification(`Profile ${profile.id} changed while updating it`, { cause: error });
       throw error;
     }
-    const stored = await this.getProfileInOrganization(profile.partnerId, profile.internalOrgId, profile.internalUserId);
+    const stored = await this.getProfileInOrganization(
+      profile.partnerId,
+      profile.internalOrgId,
+      profile.internalUserId,
+    );
     if (!stored) throw new ProfileNotFound(`No profile with internalUserId ${profile.internalUserId}`);
     return stored;
   }
 
-  async addLocation(organization: Organization, location: ShippingLocation, previousDefault: ShippingLocation | undefined): Promise<void> {
+  async addLocation(
+    organization: Organization,
+    location: ShippingLocation,
+    previousDefault: ShippingLocation | undefined,
+  ): Promise<void> {
     const items: TransactItem[] = [
       this.locationPut(organization, location),
       ...(location.isDefault ? this.defaultSwitch(organization, location, previousDefault) : []),
@@ -340,8 +387,10 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
       const failed = failedConditions(error);
-      if (failed?.includes(0)) throw new ShippingLocationAlreadyExists(location.internalShippingLocationId, { cause: error });
-      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('the default shipping location changed meanwhile', { cause: error });
+      if (failed?.includes(0))
+        throw new ShippingLocationAlreadyExists(location.internalShippingLocationId, { cause: error });
+      if (failed || lostTransactionConflict(error))
+        throw new ConcurrentModification('the default shipping location changed meanwhile', { cause: error });
       throw error;
     }
   }
@@ -355,8 +404,17 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     const { partnerId, internalOrgId } = organization;
     const key = organizationKeys.location(partnerId, internalOrgId, location.internalShippingLocationId);
     const items: TransactItem[] = [
-      { Update: { TableName: this.table, Key: key, ...attributeUpdate(changes), ConditionExpression: 'attribute_exists(pk)' } },
-      ...(defaultChange.kind === 'becomes-default' ? this.defaultSwitch(organization, location, defaultChange.previous) : []),
+      {
+        Update: {
+          TableName: this.table,
+          Key: key,
+          ...attributeUpdate(changes),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      ...(defaultChange.kind === 'becomes-default'
+        ? this.defaultSwitch(organization, location, defaultChange.previous)
+        : []),
       ...(defaultChange.kind === 'stops-being-default'
         ? [
             {
@@ -375,7 +433,8 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     } catch (error) {
       const failed = failedConditions(error);
       if (failed?.includes(0)) throw new ShippingLocationNotFound(location.internalShippingLocationId);
-      if (failed || lostTransactionConflict(error)) throw new ConcurrentModification('the shipping location or the default changed meanwhile', { cause: error });
+      if (failed || lostTransactionConflict(error))
+        throw new ConcurrentModification('the shipping location or the default changed meanwhile', { cause: error });
       throw error;
     }
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
@@ -388,7 +447,11 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
    * hold it and be the default) or, with no previous default, claims it new: either way,
    * a concurrent change of the default fails the whole transaction.
    */
-  private defaultSwitch(organization: Organization, location: ShippingLocation, previous: ShippingLocation | undefined): TransactItem[] {
+  private defaultSwitch(
+    organization: Organization,
+    location: ShippingLocation,
+    previous: ShippingLocation | undefined,
+  ): TransactItem[] {
     const { partnerId, internalOrgId } = organization;
     const claim = {
       ...organizationKeys.defaultLocation(partnerId, internalOrgId),
@@ -396,7 +459,8 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       locationId: location.id,
       internalShippingLocationId: location.internalShippingLocationId,
     };
-    if (!previous) return [{ Put: { TableName: this.table, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }];
+    if (!previous)
+      return [{ Put: { TableName: this.table, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }];
     return [
       {
         Update: {
@@ -432,7 +496,13 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
         true,
       ),
       this.put({ ...organizationKeys.profileById(profile.id), entity: 'profile-by-id', ...profile }, true),
-      { Put: { TableName: this.identityTable, Item: { ...identityKeys.user(user.id), ...user }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: this.identityTable,
+          Item: { ...identityKeys.user(user.id), ...user },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
     ];
   }
 
@@ -460,7 +530,11 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   private locationPut(organization: Organization, location: ShippingLocation): TransactItem {
     return this.put(
       {
-        ...organizationKeys.location(organization.partnerId, organization.internalOrgId, location.internalShippingLocationId),
+        ...organizationKeys.location(
+          organization.partnerId,
+          organization.internalOrgId,
+          location.internalShippingLocationId,
+        ),
         entity: 'location',
         ...location,
       },
@@ -469,7 +543,12 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   }
 
   private put(item: Record<string, unknown>, mustBeNew: boolean): TransactItem {
-    return { Put: { TableName: this.table, Item: item, ...(mustBeNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } };
+    return {
+      Put: {
+        TableName: this.table,
+        Item: item,
+        ...(mustBeNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+      },
+    };
   }
-
 }

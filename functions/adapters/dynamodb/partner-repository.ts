@@ -92,7 +92,8 @@ export class DynamoPartnerRepository implements PartnerRepository {
         }),
       );
     } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') throw new NotFound(`No partner ${partnerId}`, { cause: error });
+      if ((error as Error).name === 'ConditionalCheckFailedException')
+        throw new NotFound(`No partner ${partnerId}`, { cause: error });
       throw error;
     }
   }
@@ -142,7 +143,8 @@ export class DynamoPartnerRepository implements PartnerRepository {
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
-      if (error instanceof TransactionCanceledException) throw new NotFound(`No active key ${keyId} for partner ${partnerId}`);
+      if (error instanceof TransactionCanceledException)
+        throw new NotFound(`No active key ${keyId} for partner ${partnerId}`);
       throw error;
     }
   }
@@ -150,8 +152,20 @@ export class DynamoPartnerRepository implements PartnerRepository {
   /** The key item (for listing) and its hash lookup item (for authentication), written together. */
   private keyPuts(key: ApiKeyRecord): TransactItem[] {
     return [
-      { Put: { TableName: this.table, Item: { ...partnerKeys.apiKey(key.partnerId, key.keyId), ...key }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { TableName: this.table, Item: { ...partnerKeys.keyLookup(key.keyHash), ...key }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      {
+        Put: {
+          TableName: this.table,
+          Item: { ...partnerKeys.apiKey(key.partnerId, key.keyId), ...key },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: this.table,
+          Item: { ...partnerKeys.keyLookup(key.keyHash), ...key },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
     ];
   }
 
@@ -169,5 +183,3 @@ export class DynamoPartnerRepository implements PartnerRepository {
     return [update(partnerKeys.apiKey(key.partnerId, key.keyId)), update(partnerKeys.keyLookup(key.keyHash))];
   }
 }
-
-

@@ -29,7 +29,11 @@ export function lostTransactionConflict(error: unknown): boolean {
  * someone changed what was read: ConcurrentModification (`what` says what changed), which
  * callers re-read or report; anything else is thrown as it is.
  */
-export async function writeAllOrNothing(db: DynamoDBDocumentClient, items: TransactItem[], what: string): Promise<void> {
+export async function writeAllOrNothing(
+  db: DynamoDBDocumentClient,
+  items: TransactItem[],
+  what: string,
+): Promise<void> {
   try {
     await db.send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {

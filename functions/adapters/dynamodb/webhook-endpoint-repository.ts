@@ -1,4 +1,10 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { PartnerId } from '../../domain/partners/partner';
 import type {
   Admission,
@@ -24,7 +30,14 @@ import { partnerKeys } from './partner-repository';
  * and `inFlight0`, `inFlight1`, … (one lease per slot). A lease is `<expiry ISO>|<token>`:
  * it compares with an ISO time as its expiry does, and names its holder.
  */
-const CIRCUIT_ATTRIBUTES = ['circuitState', 'circuitFailures', 'circuitOpenedAt', 'circuitRetryAt', 'circuitOpens', 'circuitProbe'] as const;
+const CIRCUIT_ATTRIBUTES = [
+  'circuitState',
+  'circuitFailures',
+  'circuitOpenedAt',
+  'circuitRetryAt',
+  'circuitOpens',
+  'circuitProbe',
+] as const;
 const IN_FLIGHT_PREFIX = 'inFlight';
 const slotAttribute = (slot: number) => `${IN_FLIGHT_PREFIX}${slot}`;
 const leaseOf = (until: Date, token: string) => `${until.toISOString()}|${token}`;
@@ -47,12 +60,21 @@ function circuitFromItem(item: Record<string, unknown>): EndpointCircuit | undef
 export const endpointFromItem = (item: Record<string, unknown>): WebhookEndpoint => {
   const endpoint = Object.fromEntries(
     Object.entries(item).filter(
-      ([name]) => name !== 'pk' && name !== 'sk' && !name.startsWith(IN_FLIGHT_PREFIX) && !(CIRCUIT_ATTRIBUTES as readonly string[]).includes(name),
+      ([name]) =>
+        name !== 'pk' &&
+        name !== 'sk' &&
+        !name.startsWith(IN_FLIGHT_PREFIX) &&
+        !(CIRCUIT_ATTRIBUTES as readonly string[]).includes(name),
     ),
   );
   const circuit = circuitFromItem(item);
   // Endpoints stored before endpoint health had no status: they were sending.
-  return { status: 'enabled', statusSince: endpoint.createdAt, ...endpoint, ...(circuit ? { circuit } : {}) } as WebhookEndpoint;
+  return {
+    status: 'enabled',
+    statusSince: endpoint.createdAt,
+    ...endpoint,
+    ...(circuit ? { circuit } : {}),
+  } as WebhookEndpoint;
 };
 
 /** The circuit's attributes for a whole-item put (leases are not kept: their holders' releases then change nothing). */
@@ -89,18 +111,29 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
   async put(endpoint: WebhookEndpoint): Promise<void> {
     const { circuit, ...stored } = endpoint;
     await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { ...partnerKeys.webhookEndpoint(endpoint.partnerId), ...stored, ...circuitItem(circuit) } }),
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...partnerKeys.webhookEndpoint(endpoint.partnerId), ...stored, ...circuitItem(circuit) },
+      }),
     );
   }
 
   async remove(partnerId: PartnerId): Promise<boolean> {
     const { Attributes } = await this.db.send(
-      new DeleteCommand({ TableName: this.table, Key: partnerKeys.webhookEndpoint(partnerId), ReturnValues: 'ALL_OLD' }),
+      new DeleteCommand({
+        TableName: this.table,
+        Key: partnerKeys.webhookEndpoint(partnerId),
+        ReturnValues: 'ALL_OLD',
+      }),
     );
     return Attributes !== undefined;
   }
 
-  async changeStatus(partnerId: PartnerId, change: EndpointStatusChange, from: readonly EndpointStatus[]): Promise<boolean> {
+  async changeStatus(
+    partnerId: PartnerId,
+    change: EndpointStatusChange,
+    from: readonly EndpointStatus[],
+  ): Promise<boolean> {
     const allowed = from.map((_, index) => `:from${index}`);
     const values: Record<string, unknown> = Object.fromEntries(from.map((status, index) => [`:from${index}`, status]));
     const unset = from.includes('enabled') ? ' OR attribute_not_exists(#status)' : '';
@@ -173,19 +206,38 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
         if (!Item) return { kind: 'no-endpoint' };
         item = Item;
       }
-      const circuit = item ? (circuitFromItem(item) ?? { state: 'closed' as const, consecutiveFailures: 0 }) : undefined;
+      const circuit = item
+        ? (circuitFromItem(item) ?? { state: 'closed' as const, consecutiveFailures: 0 })
+        : undefined;
       if (circuit && circuit.state !== 'closed') {
         const until = circuit.state === 'open' ? circuit.retryAt : circuit.probeUntil;
-        if (until && until > nowIso) return { kind: 'circuit-open', until: new Date(until), ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}) };
-        const claimed = await this.tryUpdate({
-          UpdateExpression: 'SET circuitState = :halfOpen, circuitProbe = :lease',
-          ConditionExpression:
-            circuit.state === 'open'
-              ? 'circuitState = :open AND circuitRetryAt <= :now'
-              : 'circuitState = :halfOpen AND circuitProbe < :now',
-          ExpressionAttributeValues: { ':halfOpen': 'half-open', ':lease': lease, ':now': nowIso, ...(circuit.state === 'open' ? { ':open': 'open' } : {}) },
-        }, partnerId);
-        if (claimed) return { kind: 'admitted', ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1, halfOpened: circuit.state === 'open' } };
+        if (until && until > nowIso)
+          return {
+            kind: 'circuit-open',
+            until: new Date(until),
+            ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}),
+          };
+        const claimed = await this.tryUpdate(
+          {
+            UpdateExpression: 'SET circuitState = :halfOpen, circuitProbe = :lease',
+            ConditionExpression:
+              circuit.state === 'open'
+                ? 'circuitState = :open AND circuitRetryAt <= :now'
+                : 'circuitState = :halfOpen AND circuitProbe < :now',
+            ExpressionAttributeValues: {
+              ':halfOpen': 'half-open',
+              ':lease': lease,
+              ':now': nowIso,
+              ...(circuit.state === 'open' ? { ':open': 'open' } : {}),
+            },
+          },
+          partnerId,
+        );
+        if (claimed)
+          return {
+            kind: 'admitted',
+            ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1, halfOpened: circuit.state === 'open' },
+          };
         continue;
       }
       const failing = (circuit?.consecutiveFailures ?? 0) > 0;
@@ -197,24 +249,31 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
       const candidates = Array.from({ length: cap }, (_, slot) => slot).filter(free);
       if (candidates.length === 0) return { kind: 'busy', failing };
       const mine = this.heldHere.get(partnerId) ?? new Set<number>();
-      const slot = item ? (candidates[0] as number) : (candidates.find((c) => !mine.has(c)) ?? (candidates[0] as number));
+      const slot = item
+        ? (candidates[0] as number)
+        : (candidates.find((c) => !mine.has(c)) ?? (candidates[0] as number));
       // Reserved here before the write, so a concurrent claim of this process tries another slot.
       const reserved = !mine.has(slot);
       this.heldHere.set(partnerId, mine.add(slot));
-      const claimed = await this.tryUpdate({
-        UpdateExpression: 'SET #slot = :lease',
-        ConditionExpression:
-          'attribute_exists(pk) AND (attribute_not_exists(circuitState) OR circuitState = :closed) AND (attribute_not_exists(#slot) OR #slot < :now)' +
-          // Slots past the failing cap only while the streak is clean.
-          (slot >= policy.maxInFlightWhileFailing ? ' AND (attribute_not_exists(circuitFailures) OR circuitFailures = :zero)' : ''),
-        ExpressionAttributeNames: { '#slot': slotAttribute(slot) },
-        ExpressionAttributeValues: {
-          ':lease': lease,
-          ':closed': 'closed',
-          ':now': nowIso,
-          ...(slot >= policy.maxInFlightWhileFailing ? { ':zero': 0 } : {}),
+      const claimed = await this.tryUpdate(
+        {
+          UpdateExpression: 'SET #slot = :lease',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(circuitState) OR circuitState = :closed) AND (attribute_not_exists(#slot) OR #slot < :now)' +
+            // Slots past the failing cap only while the streak is clean.
+            (slot >= policy.maxInFlightWhileFailing
+              ? ' AND (attribute_not_exists(circuitFailures) OR circuitFailures = :zero)'
+              : ''),
+          ExpressionAttributeNames: { '#slot': slotAttribute(slot) },
+          ExpressionAttributeValues: {
+            ':lease': lease,
+            ':closed': 'closed',
+            ':now': nowIso,
+            ...(slot >= policy.maxInFlightWhileFailing ? { ':zero': 0 } : {}),
+          },
         },
-      }, partnerId);
+        partnerId,
+      );
       if (claimed) return { kind: 'admitted', ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false } };
       if (reserved) mine.delete(slot);
     }
@@ -236,37 +295,78 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     const atIso = at.toISOString();
     if (ticket.kind === 'slot') this.heldHere.get(partnerId)?.delete(ticket.slot);
     if (succeeded) {
-      const old = await this.releaseAnd(partnerId, ticket, {
-        set: 'circuitState = :closed, circuitFailures = :zero',
-        remove: ['circuitOpenedAt', 'circuitRetryAt', 'circuitOpens', ...(ticket.kind === 'probe' ? ['circuitProbe'] : [])],
-        values: { ':closed': 'closed', ':zero': 0 },
-      }, 'ALL_OLD');
+      const old = await this.releaseAnd(
+        partnerId,
+        ticket,
+        {
+          set: 'circuitState = :closed, circuitFailures = :zero',
+          remove: [
+            'circuitOpenedAt',
+            'circuitRetryAt',
+            'circuitOpens',
+            ...(ticket.kind === 'probe' ? ['circuitProbe'] : []),
+          ],
+          values: { ':closed': 'closed', ':zero': 0 },
+        },
+        'ALL_OLD',
+      );
       const wasOpen = old?.circuitState === 'open' || old?.circuitState === 'half-open';
-      return wasOpen ? { to: 'closed', ...(typeof old?.circuitOpenedAt === 'string' ? { openedAt: old.circuitOpenedAt } : {}) } : undefined;
+      return wasOpen
+        ? { to: 'closed', ...(typeof old?.circuitOpenedAt === 'string' ? { openedAt: old.circuitOpenedAt } : {}) }
+        : undefined;
     }
     if (ticket.kind === 'probe') {
       const opens = ticket.opens + 1;
       const retryAt = new Date(at.getTime() + policy.openSeconds(opens) * 1000).toISOString();
-      const reopened = await this.tryUpdate({
-        UpdateExpression: 'SET circuitState = :open, circuitRetryAt = :retryAt, circuitOpens = :opens, circuitFailures = if_not_exists(circuitFailures, :zero) + :one REMOVE circuitProbe',
-        ConditionExpression: 'circuitState = :halfOpen AND circuitProbe = :lease',
-        ExpressionAttributeValues: { ':open': 'open', ':retryAt': retryAt, ':opens': opens, ':zero': 0, ':one': 1, ':halfOpen': 'half-open', ':lease': ticket.lease },
-      }, partnerId);
+      const reopened = await this.tryUpdate(
+        {
+          UpdateExpression:
+            'SET circuitState = :open, circuitRetryAt = :retryAt, circuitOpens = :opens, circuitFailures = if_not_exists(circuitFailures, :zero) + :one REMOVE circuitProbe',
+          ConditionExpression: 'circuitState = :halfOpen AND circuitProbe = :lease',
+          ExpressionAttributeValues: {
+            ':open': 'open',
+            ':retryAt': retryAt,
+            ':opens': opens,
+            ':zero': 0,
+            ':one': 1,
+            ':halfOpen': 'half-open',
+            ':lease': ticket.lease,
+          },
+        },
+        partnerId,
+      );
       return reopened ? { to: 'open', retryAt, probe: true } : undefined;
     }
-    const updated = await this.releaseAnd(partnerId, ticket, {
-      set: 'circuitFailures = if_not_exists(circuitFailures, :zero) + :one',
-      remove: [],
-      values: { ':zero': 0, ':one': 1 },
-    }, 'ALL_NEW');
+    const updated = await this.releaseAnd(
+      partnerId,
+      ticket,
+      {
+        set: 'circuitFailures = if_not_exists(circuitFailures, :zero) + :one',
+        remove: [],
+        values: { ':zero': 0, ':one': 1 },
+      },
+      'ALL_NEW',
+    );
     const failures = Number(updated?.circuitFailures ?? 0);
     if (failures < policy.failureThreshold) return undefined;
     const retryAt = new Date(at.getTime() + policy.openSeconds(1) * 1000).toISOString();
-    const opened = await this.tryUpdate({
-      UpdateExpression: 'SET circuitState = :open, circuitOpenedAt = :at, circuitRetryAt = :retryAt, circuitOpens = :one',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(circuitState) OR circuitState = :closed) AND circuitFailures >= :threshold',
-      ExpressionAttributeValues: { ':open': 'open', ':at': atIso, ':retryAt': retryAt, ':one': 1, ':closed': 'closed', ':threshold': policy.failureThreshold },
-    }, partnerId);
+    const opened = await this.tryUpdate(
+      {
+        UpdateExpression:
+          'SET circuitState = :open, circuitOpenedAt = :at, circuitRetryAt = :retryAt, circuitOpens = :one',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(circuitState) OR circuitState = :closed) AND circuitFailures >= :threshold',
+        ExpressionAttributeValues: {
+          ':open': 'open',
+          ':at': atIso,
+          ':retryAt': retryAt,
+          ':one': 1,
+          ':closed': 'closed',
+          ':threshold': policy.failureThreshold,
+        },
+      },
+      partnerId,
+    );
     return opened ? { to: 'open', retryAt, consecutiveFailures: failures, probe: false } : undefined;
   }
 
@@ -308,11 +408,18 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
   }
 
   private async tryUpdate(
-    update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> },
+    update: {
+      UpdateExpression: string;
+      ConditionExpression: string;
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues: Record<string, unknown>;
+    },
     partnerId: PartnerId,
   ): Promise<boolean> {
     try {
-      await this.db.send(new UpdateCommand({ TableName: this.table, Key: partnerKeys.webhookEndpoint(partnerId), ...update }));
+      await this.db.send(
+        new UpdateCommand({ TableName: this.table, Key: partnerKeys.webhookEndpoint(partnerId), ...update }),
+      );
       return true;
     } catch (error) {
       if (isConditionFailure(error)) return false;

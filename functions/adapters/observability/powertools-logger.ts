@@ -17,7 +17,9 @@ class ServiceLogFormatter extends LogFormatter {
         timestamp: typeof ownTimestamp === 'string' ? ownTimestamp : this.formatTimestamp(attributes.timestamp),
         msg: attributes.message,
         service: attributes.serviceName,
-        ...(lambda ? { functionName: lambda.functionName, lambdaRequestId: lambda.awsRequestId, coldStart: lambda.coldStart } : {}),
+        ...(lambda
+          ? { functionName: lambda.functionName, lambdaRequestId: lambda.awsRequestId, coldStart: lambda.coldStart }
+          : {}),
         ...(attributes.xRayTraceId ? { xrayTraceId: attributes.xRayTraceId } : {}),
       },
     }).addAttributes(additional);

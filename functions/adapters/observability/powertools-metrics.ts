@@ -62,10 +62,15 @@ export function powertoolsMetrics(options: PowertoolsMetricsOptions): Metrics {
       for (const { dimensions, counts, observations } of pending) {
         const first: [MetricName, Unit, number][] = [...counts].map(([name, value]) => [name, MetricUnit.Count, value]);
         // Each further line carries the next 99 values of each duration.
-        for (let offset = 0; offset === 0 || [...observations.values()].some((values) => values.length > offset); offset += MAX_VALUES_PER_LINE) {
+        for (
+          let offset = 0;
+          offset === 0 || [...observations.values()].some((values) => values.length > offset);
+          offset += MAX_VALUES_PER_LINE
+        ) {
           const metrics = offset === 0 ? [...first] : [];
           for (const [name, values] of observations) {
-            for (const value of values.slice(offset, offset + MAX_VALUES_PER_LINE)) metrics.push([name, MetricUnit.Milliseconds, value]);
+            for (const value of values.slice(offset, offset + MAX_VALUES_PER_LINE))
+              metrics.push([name, MetricUnit.Milliseconds, value]);
           }
           if (metrics.length > 0) line(dimensions, metrics);
         }

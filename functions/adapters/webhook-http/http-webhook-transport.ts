@@ -39,9 +39,11 @@ export class HttpWebhookTransport implements WebhookTransport {
     } catch {
       return Promise.resolve(failure('the webhook URL is not a valid URL'));
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return Promise.resolve(failure('the webhook URL is not http(s)'));
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      return Promise.resolve(failure('the webhook URL is not http(s)'));
     if (this.options.requireHttpsPublic) {
-      if (url.protocol !== 'https:') return Promise.resolve(failure('refused: webhook URLs must use HTTPS in production'));
+      if (url.protocol !== 'https:')
+        return Promise.resolve(failure('refused: webhook URLs must use HTTPS in production'));
       // Node skips the lookup for literal addresses, so those are checked here.
       const host = hostOf(url);
       const literal = isIP(host) ? classifyAddress(host) : undefined;

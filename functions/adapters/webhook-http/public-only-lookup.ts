@@ -3,7 +3,7 @@ import type { LookupFunction } from 'node:net';
 import { classifyAddress } from '../../webhooks/destination-address';
 
 /** A production webhook host resolved to an address we never connect to. */
-export class DestinationRefused extends Error {
+class DestinationRefused extends Error {
   override readonly name = 'DestinationRefused';
   readonly code = 'EDESTINATIONREFUSED';
 }
@@ -20,7 +20,11 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
     for (const { address } of addresses) {
       const classified = classifyAddress(address);
       if (!classified.public) {
-        return callback(new DestinationRefused(`${hostname} resolves to ${address}, a ${classified.range} address`), '', 0);
+        return callback(
+          new DestinationRefused(`${hostname} resolves to ${address}, a ${classified.range} address`),
+          '',
+          0,
+        );
       }
     }
     const [first] = addresses;

@@ -22,8 +22,19 @@ import {
 import { READ_RETRY, internalErrorResponse } from '../orders/order-api-responses';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import type { Example, ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
-import { APPROVED_APPROVAL_REQUEST, EXAMPLE_APPROVAL_REQUEST_ID, EXPIRED_APPROVAL_REQUEST, PENDING_APPROVAL_REQUEST, REJECTED_APPROVAL_REQUEST } from './examples';
+import {
+  AUTHENTICATED_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
+import {
+  APPROVED_APPROVAL_REQUEST,
+  EXAMPLE_APPROVAL_REQUEST_ID,
+  EXPIRED_APPROVAL_REQUEST,
+  PENDING_APPROVAL_REQUEST,
+  REJECTED_APPROVAL_REQUEST,
+} from './examples';
 import { ApprovalRequestListQuery } from './list-query';
 import { ApprovalRequestBody, ApprovalRequestChangeBody, ApprovalRequestListBody } from './response';
 
@@ -47,7 +58,7 @@ const APPROVAL_REQUEST_ID_PARAMETER: ParameterDocument = {
 const PageSize = z._default(z.int().check(z.gte(1), z.lte(MAX_APPROVAL_PAGE_SIZE)), DEFAULT_APPROVAL_PAGE_SIZE);
 
 const STATUS_MEANINGS =
-  '`pending` (waiting for an approver), `approved` (its order was placed: `order_id`), `rejected` (with the approver\'s `reason`), `withdrawn` (by its requester, in the module) or `expired` (undecided 7 days after `created_at`). A pending request past `expires_at` reads as `expired` at once, whether or not the scheduled expiry has recorded it (and sent its `approval.decided`) yet.';
+  "`pending` (waiting for an approver), `approved` (its order was placed: `order_id`), `rejected` (with the approver's `reason`), `withdrawn` (by its requester, in the module) or `expired` (undecided 7 days after `created_at`). A pending request past `expires_at` reads as `expired` at once, whether or not the scheduled expiry has recorded it (and sent its `approval.decided`) yet.";
 
 const error = (code: string, message: string) => ({ error: 'Conflict', message, code, details: [] });
 
@@ -56,7 +67,7 @@ export const LIST_APPROVAL_REQUESTS_ROUTE: RouteDocument = {
   tag: 'Approval requests',
   summary: "List an organization's approval requests",
   description: [
-    "The approval requests of one of your organizations, newest first (creation time, then id), a page at a time: carts above their user's order limit, submitted for an approver of the organization to decide (docs/module.md, \"Approvals\"). Each is the order it would place: items, prices and address as priced at submission.",
+    'The approval requests of one of your organizations, newest first (creation time, then id), a page at a time: carts above their user\'s order limit, submitted for an approver of the organization to decide (docs/module.md, "Approvals"). Each is the order it would place: items, prices and address as priced at submission.',
     '',
     `\`status\` filters by ${STATUS_MEANINGS}`,
     '',
@@ -82,7 +93,8 @@ export const LIST_APPROVAL_REQUESTS_ROUTE: RouteDocument = {
       name: 'starting_after',
       in: 'query',
       required: false,
-      description: 'The `id` (a lower-case UUID) of the last request of the previous page. It must be a request of the same organization (else 400 with detail `INVALID_CURSOR`).',
+      description:
+        'The `id` (a lower-case UUID) of the last request of the previous page. It must be a request of the same organization (else 400 with detail `INVALID_CURSOR`).',
       schema: ApprovalRequestListQuery.shape.starting_after,
     },
   ],
@@ -91,7 +103,10 @@ export const LIST_APPROVAL_REQUESTS_ROUTE: RouteDocument = {
       description: 'One page of requests, newest first, each as it is now.',
       body: { name: 'ApprovalRequestList', schema: ApprovalRequestListBody },
       examples: {
-        firstPage: { summary: 'A first page with more to come', value: { data: [PENDING_APPROVAL_REQUEST, APPROVED_APPROVAL_REQUEST], has_more: true } },
+        firstPage: {
+          summary: 'A first page with more to come',
+          value: { data: [PENDING_APPROVAL_REQUEST, APPROVED_APPROVAL_REQUEST], has_more: true },
+        },
         empty: { summary: 'An organization without requests', value: { data: [], has_more: false } },
       },
       headers: AUTHENTICATED_HEADERS,
@@ -107,7 +122,13 @@ export const LIST_APPROVAL_REQUESTS_ROUTE: RouteDocument = {
             error: 'Validation Error',
             message: 'The query is invalid (1 problem; see details)',
             code: 'VALIDATION_ERROR',
-            details: [{ code: 'INVALID_ENUM', message: 'status must be one of pending, approved, rejected, expired, withdrawn', path: ['status'] }],
+            details: [
+              {
+                code: 'INVALID_ENUM',
+                message: 'status must be one of pending, approved, rejected, expired, withdrawn',
+                path: ['status'],
+              },
+            ],
           },
         },
         cursor: {
@@ -116,7 +137,13 @@ export const LIST_APPROVAL_REQUESTS_ROUTE: RouteDocument = {
             error: 'Validation Error',
             message: 'The request is invalid',
             code: 'VALIDATION_ERROR',
-            details: [{ code: 'INVALID_CURSOR', message: 'starting_after must be the id of an approval request of the same organization', path: ['starting_after'] }],
+            details: [
+              {
+                code: 'INVALID_CURSOR',
+                message: 'starting_after must be the id of an approval request of the same organization',
+                path: ['starting_after'],
+              },
+            ],
           },
         },
       },
@@ -125,12 +152,18 @@ export const LIST_APPROVAL_REQUESTS_ROUTE: RouteDocument = {
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(LIST_ROW.scope),
     404: {
-      description: "None of your organizations has this `internalOrgId` (another partner's organization is not yours, so it is not found either).",
+      description:
+        "None of your organizations has this `internalOrgId` (another partner's organization is not yours, so it is not found either).",
       body: { name: 'OrganizationNotFoundError', schema: OrganizationNotFoundBody },
       examples: {
         organizationNotFound: {
           summary: 'Unknown organization',
-          value: { error: 'Not Found', message: 'No organization with internal_org_id "acme-9"', code: 'ORGANIZATION_NOT_FOUND', details: [] },
+          value: {
+            error: 'Not Found',
+            message: 'No organization with internal_org_id "acme-9"',
+            code: 'ORGANIZATION_NOT_FOUND',
+            details: [],
+          },
         },
       },
       headers: AUTHENTICATED_HEADERS,
@@ -141,12 +174,18 @@ export const LIST_APPROVAL_REQUESTS_ROUTE: RouteDocument = {
 };
 
 const requestNotFound: ResponseDocument = {
-  description: "No approval request of yours with this id (an id that is not a UUID names none; another partner's request is not told apart from none).",
+  description:
+    "No approval request of yours with this id (an id that is not a UUID names none; another partner's request is not told apart from none).",
   body: { name: 'ApprovalRequestNotFoundError', schema: ApprovalRequestNotFoundBody },
   examples: {
     approvalRequestNotFound: {
       summary: 'Unknown request',
-      value: { error: 'Not Found', message: `No approval request ${EXAMPLE_APPROVAL_REQUEST_ID}`, code: 'APPROVAL_REQUEST_NOT_FOUND', details: [] },
+      value: {
+        error: 'Not Found',
+        message: `No approval request ${EXAMPLE_APPROVAL_REQUEST_ID}`,
+        code: 'APPROVAL_REQUEST_NOT_FOUND',
+        details: [],
+      },
     },
   },
   headers: AUTHENTICATED_HEADERS,
@@ -192,7 +231,12 @@ const decisionBadRequest = (fields: string): ResponseDocument => ({
     },
     profileNotLinked: {
       summary: 'A deactivated approver',
-      value: { error: 'Validation Error', message: 'The profile was deactivated', code: 'PROFILE_NOT_LINKED', details: [] },
+      value: {
+        error: 'Validation Error',
+        message: 'The profile was deactivated',
+        code: 'PROFILE_NOT_LINKED',
+        details: [],
+      },
     },
   },
   headers: REPLAYABLE,
@@ -204,15 +248,30 @@ const decisionForbidden: ResponseDocument = {
   examples: {
     missingScope: {
       summary: 'Key without the scope',
-      value: { error: 'Forbidden', message: `This API key lacks the ${DECISION_ROW.scope} scope`, code: 'FORBIDDEN', details: [] },
+      value: {
+        error: 'Forbidden',
+        message: `This API key lacks the ${DECISION_ROW.scope} scope`,
+        code: 'FORBIDDEN',
+        details: [],
+      },
     },
     notAnApprover: {
       summary: 'A buyer deciding',
-      value: { error: 'Forbidden', message: `Only approvers decide approval requests (${EXAMPLE_APPROVAL_REQUEST_ID})`, code: 'APPROVAL_FORBIDDEN', details: [] },
+      value: {
+        error: 'Forbidden',
+        message: `Only approvers decide approval requests (${EXAMPLE_APPROVAL_REQUEST_ID})`,
+        code: 'APPROVAL_FORBIDDEN',
+        details: [],
+      },
     },
     ownRequest: {
       summary: 'The requester deciding',
-      value: { error: 'Forbidden', message: `Approval request ${EXAMPLE_APPROVAL_REQUEST_ID} is the approver's own`, code: 'SELF_APPROVAL_FORBIDDEN', details: [] },
+      value: {
+        error: 'Forbidden',
+        message: `Approval request ${EXAMPLE_APPROVAL_REQUEST_ID} is the approver's own`,
+        code: 'SELF_APPROVAL_FORBIDDEN',
+        details: [],
+      },
     },
   },
   headers: REPLAYABLE,
@@ -226,7 +285,12 @@ const decisionNotFound: ResponseDocument = {
     ...requestNotFound.examples,
     profileNotFound: {
       summary: 'No such user in the organization',
-      value: { error: 'Not Found', message: 'No profile with internal_user_id u-9 in organization acme-1', code: 'PROFILE_NOT_FOUND', details: [] },
+      value: {
+        error: 'Not Found',
+        message: 'No profile with internal_user_id u-9 in organization acme-1',
+        code: 'PROFILE_NOT_FOUND',
+        details: [],
+      },
     },
   },
   headers: REPLAYABLE,
@@ -266,9 +330,12 @@ export const APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE: RouteDocument = {
   requestBody: { name: 'SandboxApproveRequest', schema: SandboxApproveRequest, example: { internal_user_id: 'u-2' } },
   responses: {
     200: {
-      description: 'Approved: the request with `order_id` (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again).',
+      description:
+        'Approved: the request with `order_id` (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again).',
       body: { name: 'ApprovalRequestChange', schema: ApprovalRequestChangeBody },
-      examples: { approved: { summary: 'Approved', value: { success: true, approval_request: APPROVED_APPROVAL_REQUEST } } },
+      examples: {
+        approved: { summary: 'Approved', value: { success: true, approval_request: APPROVED_APPROVAL_REQUEST } },
+      },
       headers: REPLAYABLE,
     },
     400: decisionBadRequest('`internal_user_id` missing or not text'),
@@ -277,16 +344,23 @@ export const APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE: RouteDocument = {
     404: decisionNotFound,
     409: {
       description:
-        "The request no longer waits (`APPROVAL_NOT_PENDING`, `data.status` says what became of it: approved, rejected, withdrawn or expired), its order cannot be placed as submitted (`APPROVAL_CANNOT_BE_PLACED`, detail `SHIPPING_LOCATION_UNAVAILABLE`: its location was deactivated, or `REQUESTER_INACTIVE`: the requester can no longer sign in; the request keeps waiting, to be rejected or to expire), a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`), or another change won a race (`CONCURRENT_MODIFICATION`; retry).",
+        'The request no longer waits (`APPROVAL_NOT_PENDING`, `data.status` says what became of it: approved, rejected, withdrawn or expired), its order cannot be placed as submitted (`APPROVAL_CANNOT_BE_PLACED`, detail `SHIPPING_LOCATION_UNAVAILABLE`: its location was deactivated, or `REQUESTER_INACTIVE`: the requester can no longer sign in; the request keeps waiting, to be rejected or to expire), a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`), or another change won a race (`CONCURRENT_MODIFICATION`; retry).',
       body: { name: 'ApproveConflictError', schema: ApproveConflictBody },
       examples: {
         notPending,
         cannotBePlaced: {
           summary: "The request's location was deactivated",
           value: {
-            ...error('APPROVAL_CANNOT_BE_PLACED', `Approval request ${EXAMPLE_APPROVAL_REQUEST_ID} ships to a location that is no longer active`),
+            ...error(
+              'APPROVAL_CANNOT_BE_PLACED',
+              `Approval request ${EXAMPLE_APPROVAL_REQUEST_ID} ships to a location that is no longer active`,
+            ),
             details: [
-              { code: 'SHIPPING_LOCATION_UNAVAILABLE', message: `Approval request ${EXAMPLE_APPROVAL_REQUEST_ID} ships to a location that is no longer active`, path: [] },
+              {
+                code: 'SHIPPING_LOCATION_UNAVAILABLE',
+                message: `Approval request ${EXAMPLE_APPROVAL_REQUEST_ID} ships to a location that is no longer active`,
+                path: [],
+              },
             ],
           },
         },
@@ -295,7 +369,9 @@ export const APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     429: rateLimitedResponse(DECISION_ROW.limitPerMinute),
-    500: internalErrorResponse('Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).'),
+    500: internalErrorResponse(
+      'Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
+    ),
   },
 };
 
@@ -312,15 +388,24 @@ export const REJECT_SANDBOX_APPROVAL_REQUEST_ROUTE: RouteDocument = {
   ].join('\n'),
   idempotencyKey: true,
   parameters: [APPROVAL_REQUEST_ID_PARAMETER],
-  requestBody: { name: 'SandboxRejectRequest', schema: SandboxRejectRequest, example: { internal_user_id: 'u-2', reason: 'We have gloves in stock; order them next month.' } },
+  requestBody: {
+    name: 'SandboxRejectRequest',
+    schema: SandboxRejectRequest,
+    example: { internal_user_id: 'u-2', reason: 'We have gloves in stock; order them next month.' },
+  },
   responses: {
     200: {
-      description: 'Rejected: the request with `decided_by` and `reason` (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again).',
+      description:
+        'Rejected: the request with `decided_by` and `reason` (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again).',
       body: { name: 'ApprovalRequestChange', schema: ApprovalRequestChangeBody },
-      examples: { rejected: { summary: 'Rejected', value: { success: true, approval_request: REJECTED_APPROVAL_REQUEST } } },
+      examples: {
+        rejected: { summary: 'Rejected', value: { success: true, approval_request: REJECTED_APPROVAL_REQUEST } },
+      },
       headers: REPLAYABLE,
     },
-    400: decisionBadRequest('`internal_user_id` missing, `reason` missing, blank, over 500 characters or with control characters'),
+    400: decisionBadRequest(
+      '`internal_user_id` missing, `reason` missing, blank, over 500 characters or with control characters',
+    ),
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: decisionForbidden,
     404: decisionNotFound,
@@ -332,6 +417,8 @@ export const REJECT_SANDBOX_APPROVAL_REQUEST_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     429: rateLimitedResponse(DECISION_ROW.limitPerMinute),
-    500: internalErrorResponse('Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).'),
+    500: internalErrorResponse(
+      'Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
+    ),
   },
 };

@@ -20,7 +20,9 @@ export const PENDING_APPROVAL_REQUEST: ApprovalRequestBody = {
   user_email: 'ada@acme.test',
   po_number: 'PO-2036-0042',
   notes: 'Deliver to the back entrance, please.',
-  items: [{ product_id: 'GLV-NIT-M-100', name: 'Nitrile Exam Gloves, Medium', unit: 'box of 100', quantity: 2, price: 12.49 }],
+  items: [
+    { product_id: 'GLV-NIT-M-100', name: 'Nitrile Exam Gloves, Medium', unit: 'box of 100', quantity: 2, price: 12.49 },
+  ],
   subtotal: 24.98,
   tax: 1.56,
   shipping: 9.95,

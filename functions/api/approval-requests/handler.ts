@@ -10,7 +10,8 @@ import { toApprovalRequestChangeResponse, toApprovalRequestListResponse, toAppro
 type GetDependencies = () => Promise<OrdersApiDependencies>;
 
 /** API Gateway sets the matched route's path parameters; an absent one is a route defined wrongly. */
-const requestIdOf = (parameters: Record<string, string | undefined> | undefined): string => parameters?.approval_request_id ?? '';
+const requestIdOf = (parameters: Record<string, string | undefined> | undefined): string =>
+  parameters?.approval_request_id ?? '';
 
 /**
  * The approval request routes (docs/orders-api.md, "Approval requests"), served by the
@@ -36,17 +37,25 @@ export const approvalRequestRoutes = (getDependencies: GetDependencies) => ({
     },
   ),
 
-  'GET /v1/approval-requests/{approval_request_id}': apiHandler('GET /v1/approval-requests/{approval_request_id}', getDependencies, async ({ event, caller, deps }) => {
-    const request = await deps.approvalService.get(requestIdOf(event.pathParameters), { partnerId: caller.partnerId });
-    return json(200, toApprovalRequestResponse(request));
-  }),
+  'GET /v1/approval-requests/{approval_request_id}': apiHandler(
+    'GET /v1/approval-requests/{approval_request_id}',
+    getDependencies,
+    async ({ event, caller, deps }) => {
+      const request = await deps.approvalService.get(requestIdOf(event.pathParameters), {
+        partnerId: caller.partnerId,
+      });
+      return json(200, toApprovalRequestResponse(request));
+    },
+  ),
 
   'POST /v1/sandbox/approval-requests/{approval_request_id}/approve': idempotentApiHandler(
     'POST /v1/sandbox/approval-requests/{approval_request_id}/approve',
     getDependencies,
     async ({ event, body, caller, deps }) => {
       const { internal_user_id } = parseBody(SandboxApproveRequest, body);
-      const request = await deps.sandboxApprovals.approve(caller.partnerId, requestIdOf(event.pathParameters), { internalUserId: internal_user_id });
+      const request = await deps.sandboxApprovals.approve(caller.partnerId, requestIdOf(event.pathParameters), {
+        internalUserId: internal_user_id,
+      });
       return json(200, toApprovalRequestChangeResponse(request));
     },
   ),
@@ -56,7 +65,10 @@ export const approvalRequestRoutes = (getDependencies: GetDependencies) => ({
     getDependencies,
     async ({ event, body, caller, deps }) => {
       const { internal_user_id, reason } = parseBody(SandboxRejectRequest, body);
-      const request = await deps.sandboxApprovals.reject(caller.partnerId, requestIdOf(event.pathParameters), { internalUserId: internal_user_id, reason });
+      const request = await deps.sandboxApprovals.reject(caller.partnerId, requestIdOf(event.pathParameters), {
+        internalUserId: internal_user_id,
+        reason,
+      });
       return json(200, toApprovalRequestChangeResponse(request));
     },
   ),

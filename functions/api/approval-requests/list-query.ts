@@ -30,9 +30,14 @@ export const ApprovalRequestListQuery = z.object({
 
 export type ApprovalRequestListQuery = z.output<typeof ApprovalRequestListQuery>;
 
-export function parseApprovalRequestListQuery(query: Record<string, string | undefined> | undefined): ApprovalRequestListQuery {
+export function parseApprovalRequestListQuery(
+  query: Record<string, string | undefined> | undefined,
+): ApprovalRequestListQuery {
   const parsed = ApprovalRequestListQuery.safeParse(query ?? {});
   if (parsed.success) return parsed.data;
   const issues = toValidationIssues(parsed.error);
-  throw new ValidationFailed(issues, `The query is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`);
+  throw new ValidationFailed(
+    issues,
+    `The query is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`,
+  );
 }

@@ -11,7 +11,13 @@ import * as z from 'zod/mini';
 import type { ApprovalPage } from '../../domain/approvals/approval-repository';
 import { APPROVAL_STATUSES, type ApprovalRequest } from '../../domain/approvals/approval-request';
 import { fromCents } from '../../domain/money';
-import { Dollars, OrderItemBody, ShippingAddressBody, toOrderItemBody, toShippingAddressBody } from '../orders/order-response';
+import {
+  Dollars,
+  OrderItemBody,
+  ShippingAddressBody,
+  toOrderItemBody,
+  toShippingAddressBody,
+} from '../orders/order-response';
 
 /** Who decided it: your id of the approver and its e-mail, as `approval.decided` names them. */
 const DeciderBody = z.strictObject({ internal_user_id: z.string(), email: z.string() });
@@ -54,7 +60,10 @@ export const ApprovalRequestListBody = z.strictObject({ data: z.array(ApprovalRe
 export type ApprovalRequestListBody = z.infer<typeof ApprovalRequestListBody>;
 
 /** What the sandbox routes answer: the request as it is after the change (or, from a sandbox order, as submitted). */
-export const ApprovalRequestChangeBody = z.strictObject({ success: z.literal(true), approval_request: ApprovalRequestBody });
+export const ApprovalRequestChangeBody = z.strictObject({
+  success: z.literal(true),
+  approval_request: ApprovalRequestBody,
+});
 export type ApprovalRequestChangeBody = z.infer<typeof ApprovalRequestChangeBody>;
 
 export const toApprovalRequestResponse = (request: ApprovalRequest): ApprovalRequestBody => ({
@@ -75,7 +84,9 @@ export const toApprovalRequestResponse = (request: ApprovalRequest): ApprovalReq
   created_at: request.createdAt,
   expires_at: request.expiresAt,
   decided_at: request.decidedAt ?? null,
-  decided_by: request.decidedBy ? { internal_user_id: request.decidedBy.internalUserId, email: request.decidedBy.email } : null,
+  decided_by: request.decidedBy
+    ? { internal_user_id: request.decidedBy.internalUserId, email: request.decidedBy.email }
+    : null,
   reason: request.reason ?? null,
   order_id: request.orderId ?? null,
 });

@@ -8,7 +8,13 @@ import { apiRoute } from '../../routes';
 import { HandshakeBadRequestBody, HandshakeFailedBody, ProfileNotFoundBody } from '../pipeline/error-bodies';
 import { HandshakeResponseBody } from './response';
 import type { RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  AUTHENTICATED_HEADERS,
+  SERVER_ERROR_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
 
 const HANDSHAKE_ROUTE_ROW = apiRoute('POST /v1/partner/handshake');
 
@@ -31,7 +37,8 @@ export const HANDSHAKE_ROUTE: RouteDocument = {
   },
   responses: {
     200: {
-      description: 'A new session token and the iframe URL (`{embed_host}/embedded/<partner_id>?session_key=<session_key>`).',
+      description:
+        'A new session token and the iframe URL (`{embed_host}/embedded/<partner_id>?session_key=<session_key>`).',
       body: { name: 'HandshakeResponse', schema: HandshakeResponseBody },
       examples: {
         session: {
@@ -41,26 +48,41 @@ export const HANDSHAKE_ROUTE: RouteDocument = {
             session_key: SESSION_KEY,
             iframe_embed_url: `https://embed.example-procurement.com/embedded/${PARTNER_ID}?session_key=${SESSION_KEY}`,
             expires_at: '2026-11-22T12:05:00.000Z',
-            profile: { id: '52c48e1d-a6eb-4854-91e2-22d60c516cb6', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@acme.test' },
+            profile: {
+              id: '52c48e1d-a6eb-4854-91e2-22d60c516cb6',
+              first_name: 'Ada',
+              last_name: 'Lovelace',
+              email: 'ada@acme.test',
+            },
           },
         },
       },
       headers: AUTHENTICATED_HEADERS,
     },
     400: {
-      description: 'The body is invalid (`Invalid request body`, `details` lists the problems: `IDENTIFIER_REQUIRED`, `CONFLICTING_FIELDS`, `INVALID_UUID`, `AMBIGUOUS_USER`, wrong types, and the body checks `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`), or the profile cannot sign in (`Profile not set up for authentication`: no identity user, or it is disabled; `details` is a sentence).',
+      description:
+        'The body is invalid (`Invalid request body`, `details` lists the problems: `IDENTIFIER_REQUIRED`, `CONFLICTING_FIELDS`, `INVALID_UUID`, `AMBIGUOUS_USER`, wrong types, and the body checks `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`), or the profile cannot sign in (`Profile not set up for authentication`: no identity user, or it is disabled; `details` is a sentence).',
       body: { name: 'HandshakeBadRequestError', schema: HandshakeBadRequestBody },
       examples: {
         invalidBody: {
           summary: 'Neither identifier',
           value: {
             error: 'Invalid request body',
-            details: [{ code: 'IDENTIFIER_REQUIRED', message: 'request body must contain internal_user_id or profile_id', path: [] }],
+            details: [
+              {
+                code: 'IDENTIFIER_REQUIRED',
+                message: 'request body must contain internal_user_id or profile_id',
+                path: [],
+              },
+            ],
           },
         },
         profileNotLinked: {
           summary: 'The profile cannot sign in',
-          value: { error: 'Profile not set up for authentication', details: "The profile's identity-provider user is disabled" },
+          value: {
+            error: 'Profile not set up for authentication',
+            details: "The profile's identity-provider user is disabled",
+          },
         },
       },
       headers: AUTHENTICATED_HEADERS,
@@ -68,10 +90,14 @@ export const HANDSHAKE_ROUTE: RouteDocument = {
     401: unauthorizedResponse('X-API-Key: <API_KEY>'),
     403: forbiddenResponse(HANDSHAKE_ROUTE_ROW.scope, 'profile'),
     404: {
-      description: 'No such profile of yours (an `internal_user_id` is only looked up among your own; a `profile_id` outside the given `internal_org_id` is not found either).',
+      description:
+        'No such profile of yours (an `internal_user_id` is only looked up among your own; a `profile_id` outside the given `internal_org_id` is not found either).',
       body: { name: 'ProfileNotFoundError', schema: ProfileNotFoundBody },
       examples: {
-        notFound: { summary: 'Unknown user', value: { error: 'Profile not found', details: 'No profile with internal_user_id u-9' } },
+        notFound: {
+          summary: 'Unknown user',
+          value: { error: 'Profile not found', details: 'No profile with internal_user_id u-9' },
+        },
       },
       headers: AUTHENTICATED_HEADERS,
     },
@@ -82,7 +108,10 @@ export const HANDSHAKE_ROUTE: RouteDocument = {
       examples: {
         failed: {
           summary: 'Our failure',
-          value: { error: 'Failed to create authentication session', details: 'The session could not be created; retry with exponential backoff' },
+          value: {
+            error: 'Failed to create authentication session',
+            details: 'The session could not be created; retry with exponential backoff',
+          },
         },
       },
       headers: SERVER_ERROR_HEADERS,

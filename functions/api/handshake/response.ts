@@ -23,7 +23,10 @@ export const HandshakeResponseBody = z.strictObject({
 });
 export type HandshakeResponseBody = z.infer<typeof HandshakeResponseBody>;
 
-export const toHandshakeResponse = ({ sessionKey, token, profile }: IssuedSession, embedBaseUrl: string): HandshakeResponseBody => ({
+export const toHandshakeResponse = (
+  { sessionKey, token, profile }: IssuedSession,
+  embedBaseUrl: string,
+): HandshakeResponseBody => ({
   success: true,
   session_key: sessionKey,
   iframe_embed_url: iframeEmbedUrl(embedBaseUrl, token.partnerId, sessionKey),

@@ -21,19 +21,25 @@ import { GET_ORGANIZATION_USER_ROUTE, UPDATE_ORGANIZATION_USER_ROUTE } from '../
 import { SETUP_ROUTE } from '../setup/document';
 import { CREATE_SHIPPING_LOCATION_ROUTE, UPDATE_SHIPPING_LOCATION_ROUTE } from '../shipping-locations/document';
 import { WEBHOOK_TEST_ROUTE } from '../webhook-test/document';
-import { GET_DELIVERY_ROUTE, GET_WEBHOOK_ENDPOINT_ROUTE, LIST_DELIVERIES_ROUTE, RETRY_DELIVERY_ROUTE } from '../webhook-deliveries/document';
+import {
+  GET_DELIVERY_ROUTE,
+  GET_WEBHOOK_ENDPOINT_ROUTE,
+  LIST_DELIVERIES_ROUTE,
+  RETRY_DELIVERY_ROUTE,
+} from '../webhook-deliveries/document';
 import { type ApiRoute, type ApiRouteKey, ROUTES, type Route, routeKey } from '../../routes';
 import type { DocumentedRoute, RouteDocument } from './route-document';
 
-export { APPROVAL_WEBHOOKS, ORDER_WEBHOOKS, WEBHOOK_HEADERS, WEBHOOKS } from '../../webhooks/document';
+export { WEBHOOK_HEADERS, WEBHOOKS } from '../../webhooks/document';
 
 /** Every API route of the table has one (a route without a document does not compile). */
-export const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteKey, RouteDocument>> = {
+const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteKey, RouteDocument>> = {
   'POST /v1/organizations/setup': SETUP_ROUTE,
   'GET /v1/organizations/{internalOrgId}/users/{internalUserId}': GET_ORGANIZATION_USER_ROUTE,
   'PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}': UPDATE_ORGANIZATION_USER_ROUTE,
   'POST /v1/organizations/{internalOrgId}/shipping-locations': CREATE_SHIPPING_LOCATION_ROUTE,
-  'PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}': UPDATE_SHIPPING_LOCATION_ROUTE,
+  'PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}':
+    UPDATE_SHIPPING_LOCATION_ROUTE,
   'POST /v1/partner/handshake': HANDSHAKE_ROUTE,
   'GET /v1/catalog/products': LIST_CATALOG_PRODUCTS_ROUTE,
   'GET /v1/orders': LIST_ORDERS_ROUTE,

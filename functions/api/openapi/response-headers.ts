@@ -13,7 +13,8 @@ export interface ResponseHeaderDocument {
 
 export const RESPONSE_HEADERS: Readonly<Record<ResponseHeaderName, ResponseHeaderDocument>> = {
   'Request-Id': {
-    description: 'The id of this request (a UUID; deployed, API Gateway\'s request id). Quote it when asking us about a request.',
+    description:
+      "The id of this request (a UUID; deployed, API Gateway's request id). Quote it when asking us about a request.",
     schema: z.string().check(z.minLength(1)),
   },
   'RateLimit-Limit': {
@@ -29,11 +30,12 @@ export const RESPONSE_HEADERS: Readonly<Record<ResponseHeaderName, ResponseHeade
     schema: z.int().check(z.minimum(1)),
   },
   'Retry-After': {
-    description: 'Seconds to wait before retrying; the same as the body\'s `retry_after`.',
+    description: "Seconds to wait before retrying; the same as the body's `retry_after`.",
     schema: z.int().check(z.minimum(1)),
   },
   'Idempotent-Replayed': {
-    description: 'Present (`true`) when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing ran again.',
+    description:
+      'Present (`true`) when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing ran again.',
     schema: z.literal('true'),
   },
 };

@@ -7,16 +7,11 @@
 import type * as z from 'zod/v4/core';
 
 /** `components.securitySchemes`: the one header each route reads the key from. */
-export type SecuritySchemeName = 'bearerApiKey' | 'headerApiKey';
+type SecuritySchemeName = 'bearerApiKey' | 'headerApiKey';
 
 /** Response headers the document defines once (`components.headers`). */
 export type ResponseHeaderName =
-  | 'Request-Id'
-  | 'RateLimit-Limit'
-  | 'RateLimit-Remaining'
-  | 'RateLimit-Reset'
-  | 'Retry-After'
-  | 'Idempotent-Replayed';
+  'Request-Id' | 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset' | 'Retry-After' | 'Idempotent-Replayed';
 
 export interface ResponseHeaders {
   /** Present on every response of this status. */

@@ -29,7 +29,12 @@ export const unauthorizedResponse = (header: string): ResponseDocument => ({
     },
     wrongHeader: {
       summary: 'The key in the other header',
-      value: { error: 'Unauthorized', message: wrongHeaderMessage(header.startsWith('X-API-Key') ? 'x-api-key' : 'authorization-bearer'), code: 'UNAUTHORIZED', details: [] },
+      value: {
+        error: 'Unauthorized',
+        message: wrongHeaderMessage(header.startsWith('X-API-Key') ? 'x-api-key' : 'authorization-bearer'),
+        code: 'UNAUTHORIZED',
+        details: [],
+      },
     },
   },
   // Not authenticated, so not counted: no RateLimit headers.

@@ -6,7 +6,12 @@ import { CatalogProductListBody } from './catalog-response';
 import { apiRoute } from '../../routes';
 import { READ_RETRY, internalErrorResponse } from './order-api-responses';
 import type { RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  AUTHENTICATED_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
 
 const CATALOG_PRODUCTS_ROUTE_ROW = apiRoute('GET /v1/catalog/products');
 
@@ -15,7 +20,7 @@ export const LIST_CATALOG_PRODUCTS_ROUTE: RouteDocument = {
   tag: 'Catalog',
   summary: 'List the products a user can order',
   description: [
-    'Every active product of the environment\'s catalog, in catalog order, on one page (`has_more` is `false`). `product_id` is what a sandbox order\'s `items[].product_id` names; `price` is in US dollars; `category` is a name people read (the catalog defines the categories); `image_url` is the product\'s picture on the embed host, at an address that never changes content (cache it as long as you like).',
+    "Every active product of the environment's catalog, in catalog order, on one page (`has_more` is `false`). `product_id` is what a sandbox order's `items[].product_id` names; `price` is in US dollars; `category` is a name people read (the catalog defines the categories); `image_url` is the product's picture on the embed host, at an address that never changes content (cache it as long as you like).",
     '',
     'The catalog changes rarely: cache it rather than asking per page view (the limit is low for that reason). Unknown query parameters are ignored.',
   ].join('\n'),
@@ -35,7 +40,8 @@ export const LIST_CATALOG_PRODUCTS_ROUTE: RouteDocument = {
                 category: 'Gloves & PPE',
                 price: 12.49,
                 unit: 'box of 100',
-                image_url: 'https://embed.example-procurement.com/embedded/assets/products/0c5e3b0b6f3c2d8a4f1e9b7a6d5c4b3a29180f7e6d5c4b3a2918f7e6d5c4b3a2.svg',
+                image_url:
+                  'https://embed.example-procurement.com/embedded/assets/products/0c5e3b0b6f3c2d8a4f1e9b7a6d5c4b3a29180f7e6d5c4b3a2918f7e6d5c4b3a2.svg',
               },
               {
                 product_id: 'CTN-ROLL-2000',
@@ -44,7 +50,8 @@ export const LIST_CATALOG_PRODUCTS_ROUTE: RouteDocument = {
                 category: 'Clinical Disposables',
                 price: 8.75,
                 unit: 'bag of 2000',
-                image_url: 'https://embed.example-procurement.com/embedded/assets/products/9a1f4c7e2b8d5a3c6e9f1b4d7a2c5e8f0b3d6a9c2e5f8b1d4a7c0e3f6b9d2a5c.png',
+                image_url:
+                  'https://embed.example-procurement.com/embedded/assets/products/9a1f4c7e2b8d5a3c6e9f1b4d7a2c5e8f0b3d6a9c2e5f8b1d4a7c0e3f6b9d2a5c.png',
               },
             ],
             has_more: false,

@@ -9,7 +9,7 @@ import type { Product } from '../../domain/catalog/product';
 import { productImagePath } from '../../domain/catalog/product-image';
 import { fromCents } from '../../domain/money';
 
-export const CatalogProductBody = z.strictObject({
+const CatalogProductBody = z.strictObject({
   /** The SKU: what `items[].product_id` of a sandbox order names. */
   product_id: z.string(),
   name: z.string(),

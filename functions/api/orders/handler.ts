@@ -18,7 +18,8 @@ type GetDependencies = () => Promise<OrdersApiDependencies>;
  * API Gateway sets the path parameters of the matched route; their absence is a route
  * defined wrongly. Order ids are UUIDs, stored in lower case: any case names the same order.
  */
-const orderIdOf = (pathParameters: Record<string, string | undefined> | undefined): string => (pathParameters?.order_id ?? '').toLowerCase();
+const orderIdOf = (pathParameters: Record<string, string | undefined> | undefined): string =>
+  (pathParameters?.order_id ?? '').toLowerCase();
 
 const transition = (getDependencies: GetDependencies, action: OrderAction): HttpLambda =>
   apiHandler(`POST /v1/sandbox/orders/{order_id}/${action}`, getDependencies, async ({ event, body, caller, deps }) => {
@@ -37,10 +38,14 @@ export const createOrdersApiHandler = (getDependencies: GetDependencies) =>
       return json(200, toCatalogResponse(products, deps.config.EMBED_BASE_URL));
     }),
 
-    'GET /v1/orders/{order_id}': apiHandler('GET /v1/orders/{order_id}', getDependencies, async ({ event, caller, deps }) => {
-      const order = await deps.orderService.get(orderIdOf(event.pathParameters), { partnerId: caller.partnerId });
-      return json(200, toOrderResponse(order));
-    }),
+    'GET /v1/orders/{order_id}': apiHandler(
+      'GET /v1/orders/{order_id}',
+      getDependencies,
+      async ({ event, caller, deps }) => {
+        const order = await deps.orderService.get(orderIdOf(event.pathParameters), { partnerId: caller.partnerId });
+        return json(200, toOrderResponse(order));
+      },
+    ),
 
     'GET /v1/orders': apiHandler('GET /v1/orders', getDependencies, async ({ event, caller, deps }) => {
       const query = parseOrderListQuery(event.queryStringParameters);
@@ -57,11 +62,17 @@ export const createOrdersApiHandler = (getDependencies: GetDependencies) =>
       return json(200, toOrderListResponse(page));
     }),
 
-    'POST /v1/sandbox/orders': apiHandler('POST /v1/sandbox/orders', getDependencies, async ({ body, caller, deps }) => {
-      const placed = await deps.sandboxOrders.place(caller.partnerId, parseSandboxOrderRequest(body));
-      // Above the user's order limit nothing is ordered yet: 202, the request an approver decides.
-      return placed.outcome === 'placed' ? json(201, toOrderChangeResponse(placed.order)) : json(202, toApprovalRequestChangeResponse(placed.request));
-    }),
+    'POST /v1/sandbox/orders': apiHandler(
+      'POST /v1/sandbox/orders',
+      getDependencies,
+      async ({ body, caller, deps }) => {
+        const placed = await deps.sandboxOrders.place(caller.partnerId, parseSandboxOrderRequest(body));
+        // Above the user's order limit nothing is ordered yet: 202, the request an approver decides.
+        return placed.outcome === 'placed'
+          ? json(201, toOrderChangeResponse(placed.order))
+          : json(202, toApprovalRequestChangeResponse(placed.request));
+      },
+    ),
 
     'POST /v1/sandbox/orders/{order_id}/confirm': transition(getDependencies, 'confirm'),
     'POST /v1/sandbox/orders/{order_id}/ship': transition(getDependencies, 'ship'),

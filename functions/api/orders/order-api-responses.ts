@@ -26,7 +26,12 @@ export const internalErrorResponse = (retry: string): ResponseDocument => ({
   examples: {
     internalError: {
       summary: 'Our failure',
-      value: { error: 'Internal Server Error', message: 'The request failed; retry with exponential backoff', code: 'INTERNAL_ERROR', details: [] },
+      value: {
+        error: 'Internal Server Error',
+        message: 'The request failed; retry with exponential backoff',
+        code: 'INTERNAL_ERROR',
+        details: [],
+      },
     },
   },
   headers: SERVER_ERROR_HEADERS,

@@ -32,5 +32,8 @@ export function parseOrderListQuery(query: Record<string, string | undefined> | 
   const parsed = OrderListQuery.safeParse(query ?? {});
   if (parsed.success) return parsed.data;
   const issues = toValidationIssues(parsed.error);
-  throw new ValidationFailed(issues, `The query is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`);
+  throw new ValidationFailed(
+    issues,
+    `The query is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`,
+  );
 }

@@ -9,7 +9,15 @@
 // zod/mini: the orders Lambda builds these schemas at cold start.
 import * as z from 'zod/mini';
 import { fromCents } from '../../domain/money';
-import { type Order, type OrderItem, OrderStatus, PAYMENT_METHOD, refundedCentsOf, refundedTotalOf, type ShippingAddressSnapshot } from '../../domain/orders/order';
+import {
+  type Order,
+  type OrderItem,
+  OrderStatus,
+  PAYMENT_METHOD,
+  refundedCentsOf,
+  refundedTotalOf,
+  type ShippingAddressSnapshot,
+} from '../../domain/orders/order';
 import type { OrderPage } from '../../domain/orders/order-repository';
 
 /** Dollars: computed in integer cents, so at most two decimals (`multipleOf` is left out: floats make 0.01 steps fail). */
@@ -134,7 +142,9 @@ export const toOrderResponse = (order: Order): OrderBody => ({
         estimated_delivery: order.shipment.estimatedDelivery,
         shipped_at: order.shipment.shippedAt,
       }),
-  ...(order.delivery === undefined ? {} : { delivered_at: order.delivery.deliveredAt, signature: order.delivery.signature }),
+  ...(order.delivery === undefined
+    ? {}
+    : { delivered_at: order.delivery.deliveredAt, signature: order.delivery.signature }),
   ...(order.cancellation === undefined
     ? {}
     : {
@@ -150,7 +160,11 @@ export const toOrderResponse = (order: Order): OrderBody => ({
         amount_refunded: fromCents(refundedCentsOf(order)),
         refunds: order.statusHistory
           .filter((change) => change.status === 'refunded')
-          .map((change) => ({ amount: fromCents(change.amountCents), refunded_at: change.at, ...(change.reason === undefined ? {} : { reason: change.reason }) })),
+          .map((change) => ({
+            amount: fromCents(change.amountCents),
+            refunded_at: change.at,
+            ...(change.reason === undefined ? {} : { reason: change.reason }),
+          })),
       }),
 });
 
@@ -159,4 +173,7 @@ export const toOrderListResponse = (page: OrderPage): OrderListBody => ({
   has_more: page.nextCursor !== undefined,
 });
 
-export const toOrderChangeResponse = (order: Order): OrderChangeBody => ({ success: true, order: toOrderResponse(order) });
+export const toOrderChangeResponse = (order: Order): OrderChangeBody => ({
+  success: true,
+  order: toOrderResponse(order),
+});

@@ -13,7 +13,12 @@ import { CONFIRMED_ORDER, EXAMPLE_OTHER_PARTNERS_ORDER_ID, PENDING_ORDER, SHIPPE
 import { OrderListQuery } from './order-list-query';
 import { OrderBody, OrderListBody } from './order-response';
 import type { ParameterDocument, RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  AUTHENTICATED_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
 
 const ORDER_GET_ROUTE_ROW = apiRoute('GET /v1/orders/{order_id}');
 const ORDER_LIST_ROUTE_ROW = apiRoute('GET /v1/orders');
@@ -23,7 +28,7 @@ export const ORDER_ID_PARAMETER: ParameterDocument = {
   name: 'order_id',
   in: 'path',
   required: true,
-  description: 'The order\'s `id` (a UUID, any case), from `order.created` or a list.',
+  description: "The order's `id` (a UUID, any case), from `order.created` or a list.",
   schema: documented(z.string(), { format: 'uuid', pattern: UUID_PATTERN }),
 };
 
@@ -61,7 +66,8 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
       name: 'starting_after',
       in: 'query',
       required: false,
-      description: 'The `id` (a lower-case UUID) of the last order of the previous page. It must be an order of the same organization (else 400 with detail `INVALID_CURSOR`).',
+      description:
+        'The `id` (a lower-case UUID) of the last order of the previous page. It must be an order of the same organization (else 400 with detail `INVALID_CURSOR`).',
       schema: OrderListQuery.shape.starting_after,
     },
   ],
@@ -70,13 +76,17 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
       description: 'One page of orders, newest first. Each order shows the fields of every status it has reached.',
       body: { name: 'OrderList', schema: OrderListBody },
       examples: {
-        firstPage: { summary: 'A first page with more to come', value: { data: [PENDING_ORDER, SHIPPED_ORDER], has_more: true } },
+        firstPage: {
+          summary: 'A first page with more to come',
+          value: { data: [PENDING_ORDER, SHIPPED_ORDER], has_more: true },
+        },
         empty: { summary: 'An organization without orders', value: { data: [], has_more: false } },
       },
       headers: AUTHENTICATED_HEADERS,
     },
     400: {
-      description: 'The query is invalid: `internal_org_id` missing (`REQUIRED`), `limit` not a whole number from 1 to 100, or `starting_after` not an order of this organization (`INVALID_CURSOR`). Every problem is in `details`.',
+      description:
+        'The query is invalid: `internal_org_id` missing (`REQUIRED`), `limit` not a whole number from 1 to 100, or `starting_after` not an order of this organization (`INVALID_CURSOR`). Every problem is in `details`.',
       body: { name: 'ValidationError', schema: ValidationErrorBody },
       examples: {
         limit: {
@@ -94,7 +104,13 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
             error: 'Validation Error',
             message: 'The request is invalid',
             code: 'VALIDATION_ERROR',
-            details: [{ code: 'INVALID_CURSOR', message: 'starting_after must be the id of an order of the same organization', path: ['starting_after'] }],
+            details: [
+              {
+                code: 'INVALID_CURSOR',
+                message: 'starting_after must be the id of an order of the same organization',
+                path: ['starting_after'],
+              },
+            ],
           },
         },
       },
@@ -108,7 +124,12 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
       examples: {
         organizationNotFound: {
           summary: 'Unknown organization',
-          value: { error: 'Not Found', message: 'No organization with internal_org_id "acme-9"', code: 'ORGANIZATION_NOT_FOUND', details: [] },
+          value: {
+            error: 'Not Found',
+            message: 'No organization with internal_org_id "acme-9"',
+            code: 'ORGANIZATION_NOT_FOUND',
+            details: [],
+          },
         },
       },
       headers: AUTHENTICATED_HEADERS,
@@ -125,7 +146,7 @@ export const GET_ORDER_ROUTE: RouteDocument = {
   tag: 'Orders',
   summary: 'Retrieve an order',
   description:
-    "One order as it is now: the items, prices and address as they were when it was placed, its status history, and the fields of every status it has reached (`confirmed_at`; `tracking_number`, `carrier`, `tracking_url`, `estimated_delivery`, `shipped_at`; `delivered_at`, `signature`; `cancelled_at`, `cancellation_reason`; `refund_amount`, `refunded_at`, `refund_reason` of the latest refund, `amount_refunded` and `refunds`: a partially refunded order stays `delivered`). Money is in US dollars with at most two decimals, computed in cents: `total` is exactly `subtotal + tax + shipping`.",
+    'One order as it is now: the items, prices and address as they were when it was placed, its status history, and the fields of every status it has reached (`confirmed_at`; `tracking_number`, `carrier`, `tracking_url`, `estimated_delivery`, `shipped_at`; `delivered_at`, `signature`; `cancelled_at`, `cancellation_reason`; `refund_amount`, `refunded_at`, `refund_reason` of the latest refund, `amount_refunded` and `refunds`: a partially refunded order stays `delivered`). Money is in US dollars with at most two decimals, computed in cents: `total` is exactly `subtotal + tax + shipping`.',
   parameters: [ORDER_ID_PARAMETER],
   responses: {
     200: {
@@ -144,7 +165,12 @@ export const GET_ORDER_ROUTE: RouteDocument = {
         ...orderForbidden.examples,
         anotherPartnersOrder: {
           summary: "Another partner's order",
-          value: { error: 'Forbidden', message: `Order ${EXAMPLE_OTHER_PARTNERS_ORDER_ID} belongs to another partner`, code: 'FORBIDDEN', details: [] },
+          value: {
+            error: 'Forbidden',
+            message: `Order ${EXAMPLE_OTHER_PARTNERS_ORDER_ID} belongs to another partner`,
+            code: 'FORBIDDEN',
+            details: [],
+          },
         },
       },
     },

@@ -12,7 +12,12 @@ import { OrderChangeBody } from './order-response';
 import { PENDING_APPROVAL_REQUEST } from '../approval-requests/examples';
 import { ApprovalRequestChangeBody } from '../approval-requests/response';
 import type { RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  AUTHENTICATED_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
 
 const SANDBOX_ORDER_CREATE_ROUTE_ROW = apiRoute('POST /v1/sandbox/orders');
 
@@ -27,9 +32,9 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
     '',
     "Above the user's `orderLimit` the sandbox does what the module's checkout has the user do: nothing is ordered, the order is submitted for approval instead, and the answer is 202 with the approval request (`approval.requested` follows, to an endpoint subscribed to it). Decide it with `POST /v1/sandbox/approval-requests/{approval_request_id}/approve` or `/reject`.",
     '',
-    'Name the user as the handshake does: exactly one of `internal_user_id` and `profile_id` (`IDENTIFIER_REQUIRED`, `CONFLICTING_FIELDS`), plus `internal_org_id` when the `internal_user_id` is in several of your organizations (`AMBIGUOUS_USER`). `items`: 1-50 lines of an active `product_id` with a `quantity` of 1-99, each product once (`DUPLICATE_ID`). `internal_shipping_location_id`: one of the organization\'s active locations; absent, the default. Unknown fields are ignored.',
+    "Name the user as the handshake does: exactly one of `internal_user_id` and `profile_id` (`IDENTIFIER_REQUIRED`, `CONFLICTING_FIELDS`), plus `internal_org_id` when the `internal_user_id` is in several of your organizations (`AMBIGUOUS_USER`). `items`: 1-50 lines of an active `product_id` with a `quantity` of 1-99, each product once (`DUPLICATE_ID`). `internal_shipping_location_id`: one of the organization's active locations; absent, the default. Unknown fields are ignored.",
     '',
-    'There is no `Idempotency-Key` here: a retried placement places a second order, so after a lost answer list the organization\'s orders before trying again.',
+    "There is no `Idempotency-Key` here: a retried placement places a second order, so after a lost answer list the organization's orders before trying again.",
   ].join('\n'),
   requestBody: {
     name: 'SandboxOrderRequest',
@@ -49,9 +54,15 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     202: {
-      description: "Above the user's order limit: nothing is ordered; the new approval request, `pending`, waits for an approver of the organization (7 days at most).",
+      description:
+        "Above the user's order limit: nothing is ordered; the new approval request, `pending`, waits for an approver of the organization (7 days at most).",
       body: { name: 'ApprovalRequestChange', schema: ApprovalRequestChangeBody },
-      examples: { approvalRequested: { summary: 'Submitted for approval', value: { success: true, approval_request: PENDING_APPROVAL_REQUEST } } },
+      examples: {
+        approvalRequested: {
+          summary: 'Submitted for approval',
+          value: { success: true, approval_request: PENDING_APPROVAL_REQUEST },
+        },
+      },
       headers: AUTHENTICATED_HEADERS,
     },
     400: {
@@ -74,7 +85,9 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
             error: 'Validation Error',
             message: 'Not available: RETIRED-1',
             code: 'PRODUCT_UNAVAILABLE',
-            details: [{ code: 'PRODUCT_UNAVAILABLE', message: 'RETIRED-1 is not an active catalog product', path: ['items'] }],
+            details: [
+              { code: 'PRODUCT_UNAVAILABLE', message: 'RETIRED-1 is not an active catalog product', path: ['items'] },
+            ],
           },
         },
         shippingLocationUnavailable: {
@@ -84,7 +97,11 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
             message: 'Shipping location loc-9 is not an active location of the organization',
             code: 'SHIPPING_LOCATION_UNAVAILABLE',
             details: [
-              { code: 'SHIPPING_LOCATION_UNAVAILABLE', message: 'Shipping location loc-9 is not an active location of the organization', path: ['internal_shipping_location_id'] },
+              {
+                code: 'SHIPPING_LOCATION_UNAVAILABLE',
+                message: 'Shipping location loc-9 is not an active location of the organization',
+                path: ['internal_shipping_location_id'],
+              },
             ],
           },
         },
@@ -99,14 +116,19 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
       examples: {
         profileNotFound: {
           summary: 'Unknown user',
-          value: { error: 'Not Found', message: 'No profile with internal_user_id u-9', code: 'PROFILE_NOT_FOUND', details: [] },
+          value: {
+            error: 'Not Found',
+            message: 'No profile with internal_user_id u-9',
+            code: 'PROFILE_NOT_FOUND',
+            details: [],
+          },
         },
       },
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(SANDBOX_ORDER_CREATE_ROUTE_ROW.limitPerMinute),
     500: internalErrorResponse(
-      'The order may have been placed (or submitted for approval) before the answer was lost: list the organization\'s orders (or approval requests) before placing it again.',
+      "The order may have been placed (or submitted for approval) before the answer was lost: list the organization's orders (or approval requests) before placing it again.",
     ),
   },
 };

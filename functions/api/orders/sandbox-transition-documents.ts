@@ -6,15 +6,34 @@
  * `functions/error-outcomes.ts` makes for it. Sandbox only.
  */
 import { ORDER_TRANSITIONS } from '../../domain/orders/order-lifecycle';
-import { ORDER_ACTIONS, type OrderAction, SANDBOX_SHIPMENT_DEFAULTS, SANDBOX_TRANSITION_INPUT } from '../../domain/orders/transition-input';
+import {
+  ORDER_ACTIONS,
+  type OrderAction,
+  SANDBOX_SHIPMENT_DEFAULTS,
+  SANDBOX_TRANSITION_INPUT,
+} from '../../domain/orders/transition-input';
 import { apiRoute } from '../../routes';
 import { OrderTransitionConflictBody, ValidationErrorBody } from '../pipeline/error-bodies';
 import { internalErrorResponse, orderNotFoundResponse } from './order-api-responses';
-import { CANCELLED_ORDER, CONFIRMED_ORDER, DELIVERED_ORDER, EXAMPLE_ORDER_ID, EXAMPLE_OTHER_PARTNERS_ORDER_ID, PARTIALLY_REFUNDED_ORDER, REFUNDED_ORDER, SHIPPED_ORDER } from './order-examples';
+import {
+  CANCELLED_ORDER,
+  CONFIRMED_ORDER,
+  DELIVERED_ORDER,
+  EXAMPLE_ORDER_ID,
+  EXAMPLE_OTHER_PARTNERS_ORDER_ID,
+  PARTIALLY_REFUNDED_ORDER,
+  REFUNDED_ORDER,
+  SHIPPED_ORDER,
+} from './order-examples';
 import { type OrderBody, OrderChangeBody } from './order-response';
 import { ORDER_ID_PARAMETER } from './orders-document';
 import type { RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  AUTHENTICATED_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
 
 // The five actions share one row's scope and window.
 const SANDBOX_ORDER_TRANSITION_ROUTE_ROW = apiRoute('POST /v1/sandbox/orders/{order_id}/confirm');
@@ -49,8 +68,7 @@ const ACTIONS: Readonly<Record<OrderAction, ActionDocument>> = {
   ship: {
     operationId: 'shipSandboxOrder',
     summary: 'Ship an order (sandbox)',
-    description:
-      `Ships the order with its tracking; \`order.shipped\` follows. Every field is optional on sandbox, and what is left out is made up: \`carrier\` \`${SANDBOX_SHIPMENT_DEFAULTS.carrier}\`, \`tracking_number\` \`1Z\` and the order id's first 16 hexadecimal digits in upper case, \`tracking_url\` \`https://track.example.com/<tracking_number>\`, \`estimated_delivery\` 17:00 UTC three days from now. Given fields must be valid: \`tracking_number\` and \`carrier\` up to 64 characters, \`tracking_url\` https, \`estimated_delivery\` ISO 8601 with an offset. (Operators shipping a production order give all four.)`,
+    description: `Ships the order with its tracking; \`order.shipped\` follows. Every field is optional on sandbox, and what is left out is made up: \`carrier\` \`${SANDBOX_SHIPMENT_DEFAULTS.carrier}\`, \`tracking_number\` \`1Z\` and the order id's first 16 hexadecimal digits in upper case, \`tracking_url\` \`https://track.example.com/<tracking_number>\`, \`estimated_delivery\` 17:00 UTC three days from now. Given fields must be valid: \`tracking_number\` and \`carrier\` up to 64 characters, \`tracking_url\` https, \`estimated_delivery\` ISO 8601 with an offset. (Operators shipping a production order give all four.)`,
     requestName: 'ShipOrderRequest',
     requestExample: {
       tracking_number: '1Z999AA10123456784',
@@ -86,7 +104,7 @@ const ACTIONS: Readonly<Record<OrderAction, ActionDocument>> = {
     operationId: 'refundSandboxOrder',
     summary: 'Refund an order (sandbox)',
     description:
-      'Refunds a delivered order, in one go or in parts: `amount` in US dollars (more than 0, at most two decimals, at most what is left to refund, the `total` less `amount_refunded`; absent, all that is left) and an optional `reason`; each refund sends its own `order.refunded` (with `refund_amount` and the running `amount_refunded`). A partial refund leaves the order `delivered`, with `amount_refunded`, `refunds` and the latest refund\'s `refund_amount`, `refunded_at` and `refund_reason`; the refund that brings `amount_refunded` to the `total` makes it `refunded`. A refund larger than what is left is 400 `VALIDATION_ERROR` (`TOO_BIG` on `amount`). Unlike the other actions, a refund retried after a lost answer refunds again: read the order first.',
+      "Refunds a delivered order, in one go or in parts: `amount` in US dollars (more than 0, at most two decimals, at most what is left to refund, the `total` less `amount_refunded`; absent, all that is left) and an optional `reason`; each refund sends its own `order.refunded` (with `refund_amount` and the running `amount_refunded`). A partial refund leaves the order `delivered`, with `amount_refunded`, `refunds` and the latest refund's `refund_amount`, `refunded_at` and `refund_reason`; the refund that brings `amount_refunded` to the `total` makes it `refunded`. A refund larger than what is left is 400 `VALIDATION_ERROR` (`TOO_BIG` on `amount`). Unlike the other actions, a refund retried after a lost answer refunds again: read the order first.",
     requestName: 'RefundOrderRequest',
     requestExample: { amount: 12.49, reason: 'one box damaged' },
     bodyOptional: true,
@@ -120,16 +138,28 @@ function transitionRoute(action: OrderAction): RouteDocument {
     },
     responses: {
       200: {
-        description: action === 'refund' ? 'Done: the order, `refunded` once everything is refunded, else still `delivered` with its `amount_refunded`.' : `Done: the order, now \`${to}\`.`,
+        description:
+          action === 'refund'
+            ? 'Done: the order, `refunded` once everything is refunded, else still `delivered` with its `amount_refunded`.'
+            : `Done: the order, now \`${to}\`.`,
         body: { name: 'OrderChange', schema: OrderChangeBody },
         examples: {
-          changed: { summary: `The order, ${document.result.status}`, value: { success: true, order: document.result } },
-          ...Object.fromEntries(Object.entries(document.otherResults ?? {}).map(([name, { summary, value }]) => [name, { summary, value: { success: true, order: value } }])),
+          changed: {
+            summary: `The order, ${document.result.status}`,
+            value: { success: true, order: document.result },
+          },
+          ...Object.fromEntries(
+            Object.entries(document.otherResults ?? {}).map(([name, { summary, value }]) => [
+              name,
+              { summary, value: { success: true, order: value } },
+            ]),
+          ),
         },
         headers: AUTHENTICATED_HEADERS,
       },
       400: {
-        description: 'The body is invalid (`VALIDATION_ERROR`, every problem in `details`; malformed JSON and the other body checks included), or a refund is larger than what is left to refund.',
+        description:
+          'The body is invalid (`VALIDATION_ERROR`, every problem in `details`; malformed JSON and the other body checks included), or a refund is larger than what is left to refund.',
         body: { name: 'ValidationError', schema: ValidationErrorBody },
         examples: {
           validation: {
@@ -138,7 +168,9 @@ function transitionRoute(action: OrderAction): RouteDocument {
               error: 'Validation Error',
               message: 'tracking_url must be an https URL',
               code: 'VALIDATION_ERROR',
-              details: [{ code: 'INVALID_FORMAT', message: 'tracking_url must be an https URL', path: ['tracking_url'] }],
+              details: [
+                { code: 'INVALID_FORMAT', message: 'tracking_url must be an https URL', path: ['tracking_url'] },
+              ],
             },
           },
         },
@@ -151,7 +183,12 @@ function transitionRoute(action: OrderAction): RouteDocument {
           ...forbidden.examples,
           anotherPartnersOrder: {
             summary: "Another partner's order",
-            value: { error: 'Forbidden', message: `Order ${EXAMPLE_OTHER_PARTNERS_ORDER_ID} belongs to another partner`, code: 'FORBIDDEN', details: [] },
+            value: {
+              error: 'Forbidden',
+              message: `Order ${EXAMPLE_OTHER_PARTNERS_ORDER_ID} belongs to another partner`,
+              code: 'FORBIDDEN',
+              details: [],
+            },
           },
         },
       },
@@ -167,7 +204,13 @@ function transitionRoute(action: OrderAction): RouteDocument {
               error: 'Conflict',
               message: `Order ${EXAMPLE_ORDER_ID} is ${document.refusedFrom}; it cannot become ${to}`,
               code: 'INVALID_ORDER_TRANSITION',
-              details: [{ code: 'INVALID_ORDER_TRANSITION', message: `Order ${EXAMPLE_ORDER_ID} is ${document.refusedFrom}; it cannot become ${to}`, path: ['status'] }],
+              details: [
+                {
+                  code: 'INVALID_ORDER_TRANSITION',
+                  message: `Order ${EXAMPLE_ORDER_ID} is ${document.refusedFrom}; it cannot become ${to}`,
+                  path: ['status'],
+                },
+              ],
               data: { order_id: EXAMPLE_ORDER_ID, status: document.refusedFrom, requested_status: to },
             },
           },
@@ -184,12 +227,14 @@ function transitionRoute(action: OrderAction): RouteDocument {
         headers: AUTHENTICATED_HEADERS,
       },
       429: rateLimitedResponse(SANDBOX_ORDER_TRANSITION_ROUTE_ROW.limitPerMinute),
-      500: internalErrorResponse(`The change may have been committed before the answer was lost: retrying is safe (see above).`),
+      500: internalErrorResponse(
+        `The change may have been committed before the answer was lost: retrying is safe (see above).`,
+      ),
     },
   };
 }
 
 /** Each action's route document, by action. */
-export const SANDBOX_ORDER_TRANSITION_DOCUMENTS = Object.fromEntries(ORDER_ACTIONS.map((action) => [action, transitionRoute(action)])) as Readonly<
-  Record<OrderAction, RouteDocument>
->;
+export const SANDBOX_ORDER_TRANSITION_DOCUMENTS = Object.fromEntries(
+  ORDER_ACTIONS.map((action) => [action, transitionRoute(action)]),
+) as Readonly<Record<OrderAction, RouteDocument>>;

@@ -7,9 +7,20 @@ import * as z from 'zod/mini';
 import { documented, requiredTextRules } from '../../domain/documented-rules';
 import { ProfileUpdateRequest } from '../../domain/organizations/change-requests';
 import { apiRoute } from '../../routes';
-import { IdempotencyKeyInUseBody, InternalErrorBody, OrganizationChangeBadRequestBody, OrganizationUserNotFoundBody } from '../pipeline/error-bodies';
+import {
+  IdempotencyKeyInUseBody,
+  InternalErrorBody,
+  OrganizationChangeBadRequestBody,
+  OrganizationUserNotFoundBody,
+} from '../pipeline/error-bodies';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  AUTHENTICATED_HEADERS,
+  SERVER_ERROR_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
 import { OrganizationUserResponseBody } from './response';
 
 const ORGANIZATION_USER_GET_ROW = apiRoute('GET /v1/organizations/{internalOrgId}/users/{internalUserId}');
@@ -21,7 +32,8 @@ export const INTERNAL_ORG_ID_PARAMETER: ParameterDocument = {
   name: 'internalOrgId',
   in: 'path',
   required: true,
-  description: 'Your `internalOrgId` of the organization, as given to setup. Another partner\'s organization is not found.',
+  description:
+    "Your `internalOrgId` of the organization, as given to setup. Another partner's organization is not found.",
   schema: documented(z.string(), requiredTextRules(256)),
 };
 
@@ -52,16 +64,27 @@ const PROFILE = {
 };
 
 const notFound: ResponseDocument = {
-  description: 'None of your organizations has this `internalOrgId` (`ORGANIZATION_NOT_FOUND`; another partner\'s organization is not yours, so it is not found either), or the organization has no user with this `internalUserId` (`PROFILE_NOT_FOUND`).',
+  description:
+    "None of your organizations has this `internalOrgId` (`ORGANIZATION_NOT_FOUND`; another partner's organization is not yours, so it is not found either), or the organization has no user with this `internalUserId` (`PROFILE_NOT_FOUND`).",
   body: { name: 'OrganizationUserNotFoundError', schema: OrganizationUserNotFoundBody },
   examples: {
     organizationNotFound: {
       summary: 'Unknown organization',
-      value: { error: 'Not Found', message: 'No organization with internal_org_id "acme-9"', code: 'ORGANIZATION_NOT_FOUND', details: [] },
+      value: {
+        error: 'Not Found',
+        message: 'No organization with internal_org_id "acme-9"',
+        code: 'ORGANIZATION_NOT_FOUND',
+        details: [],
+      },
     },
     profileNotFound: {
       summary: 'Unknown user',
-      value: { error: 'Not Found', message: 'No user with internalUserId "u-9" in organization "acme-2"', code: 'PROFILE_NOT_FOUND', details: [] },
+      value: {
+        error: 'Not Found',
+        message: 'No user with internalUserId "u-9" in organization "acme-2"',
+        code: 'PROFILE_NOT_FOUND',
+        details: [],
+      },
     },
   },
   headers: AUTHENTICATED_HEADERS,
@@ -73,7 +96,12 @@ const internalError: ResponseDocument = {
   examples: {
     internalError: {
       summary: 'Our failure',
-      value: { error: 'Internal Server Error', message: 'The request failed; retry with exponential backoff', code: 'INTERNAL_ERROR', details: [] },
+      value: {
+        error: 'Internal Server Error',
+        message: 'The request failed; retry with exponential backoff',
+        code: 'INTERNAL_ERROR',
+        details: [],
+      },
     },
   },
   headers: SERVER_ERROR_HEADERS,
@@ -106,7 +134,7 @@ export const UPDATE_ORGANIZATION_USER_ROUTE: RouteDocument = {
   tag: 'Provisioning',
   summary: 'Change a user of an organization',
   description: [
-    'Changes only the fields you send: `user.firstName`, `user.lastName`, `user.email`, `user.phoneNumber` (by setup\'s rules: trimmed, the same limits; a blank optional string changes nothing, `null` removes the phone number), `role`, `orderLimit` (USD above 0 with at most two decimals; `null` removes the limit) and `active`. Two changes of different fields at the same time are both kept. Emails need not be unique, as at setup.',
+    "Changes only the fields you send: `user.firstName`, `user.lastName`, `user.email`, `user.phoneNumber` (by setup's rules: trimmed, the same limits; a blank optional string changes nothing, `null` removes the phone number), `role`, `orderLimit` (USD above 0 with at most two decimals; `null` removes the limit) and `active`. Two changes of different fields at the same time are both kept. Emails need not be unique, as at setup.",
     '',
     '`active: false` signs the user out at once: its live module sessions end (their next request shows the sign-in-again page) and handshake links not yet used stop working; the handshake then answers 400 "Profile not set up for authentication". `active: true` lets the user sign in again through a new handshake.',
     '',
@@ -121,15 +149,20 @@ export const UPDATE_ORGANIZATION_USER_ROUTE: RouteDocument = {
   },
   responses: {
     200: {
-      description: 'The user as it now stands (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again).',
+      description:
+        'The user as it now stands (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again).',
       body: { name: 'OrganizationUserResponse', schema: OrganizationUserResponseBody },
       examples: {
-        deactivated: { summary: 'A deactivated user', value: { success: true, data: { profile: { ...PROFILE, active: false } } } },
+        deactivated: {
+          summary: 'A deactivated user',
+          value: { success: true, data: { profile: { ...PROFILE, active: false } } },
+        },
       },
       headers: REPLAYABLE,
     },
     400: {
-      description: 'The body is invalid (`VALIDATION_ERROR`, every problem in `details`; `NO_CHANGES` when it names no field to change), or the `Idempotency-Key` was used before with another body (`IDEMPOTENCY_KEY_REUSED`). The body is checked first: `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`.',
+      description:
+        'The body is invalid (`VALIDATION_ERROR`, every problem in `details`; `NO_CHANGES` when it names no field to change), or the `Idempotency-Key` was used before with another body (`IDEMPOTENCY_KEY_REUSED`). The body is checked first: `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`.',
       body: { name: 'OrganizationChangeBadRequestError', schema: OrganizationChangeBadRequestBody },
       examples: {
         validation: {
@@ -140,7 +173,11 @@ export const UPDATE_ORGANIZATION_USER_ROUTE: RouteDocument = {
             code: 'VALIDATION_ERROR',
             details: [
               { code: 'INVALID_EMAIL', message: 'user.email must be a valid email address', path: ['user', 'email'] },
-              { code: 'INVALID_AMOUNT', message: 'orderLimit must be a USD amount with at most two decimals', path: ['orderLimit'] },
+              {
+                code: 'INVALID_AMOUNT',
+                message: 'orderLimit must be a USD amount with at most two decimals',
+                path: ['orderLimit'],
+              },
             ],
           },
         },
@@ -151,12 +188,18 @@ export const UPDATE_ORGANIZATION_USER_ROUTE: RouteDocument = {
     403: forbiddenResponse(ORGANIZATION_USER_UPDATE_ROW.scope),
     404: notFound,
     409: {
-      description: 'A request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`); retry shortly.',
+      description:
+        'A request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`); retry shortly.',
       body: { name: 'IdempotencyKeyInUseError', schema: IdempotencyKeyInUseBody },
       examples: {
         idempotencyKeyInUse: {
           summary: 'The same Idempotency-Key is in flight',
-          value: { error: 'Conflict', message: 'A request with this Idempotency-Key is still being processed; retry later', code: 'IDEMPOTENCY_KEY_IN_USE', details: [] },
+          value: {
+            error: 'Conflict',
+            message: 'A request with this Idempotency-Key is still being processed; retry later',
+            code: 'IDEMPOTENCY_KEY_IN_USE',
+            details: [],
+          },
         },
       },
       headers: REPLAYABLE,

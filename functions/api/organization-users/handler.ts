@@ -15,10 +15,17 @@ const pathOf = (parameters: Record<string, string | undefined> | undefined) => (
 
 /** GET and PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}, served by the setup function. */
 export const organizationUserRoutes = (getDependencies: GetDependencies) => ({
-  'GET /v1/organizations/{internalOrgId}/users/{internalUserId}': apiHandler('GET /v1/organizations/{internalOrgId}/users/{internalUserId}', getDependencies, async ({ event, caller, deps }) => {
-    const { internalOrgId, internalUserId } = pathOf(event.pathParameters);
-    return json(200, toOrganizationUserResponse(await deps.partnerUsers.get(caller.partnerId, internalOrgId, internalUserId)));
-  }),
+  'GET /v1/organizations/{internalOrgId}/users/{internalUserId}': apiHandler(
+    'GET /v1/organizations/{internalOrgId}/users/{internalUserId}',
+    getDependencies,
+    async ({ event, caller, deps }) => {
+      const { internalOrgId, internalUserId } = pathOf(event.pathParameters);
+      return json(
+        200,
+        toOrganizationUserResponse(await deps.partnerUsers.get(caller.partnerId, internalOrgId, internalUserId)),
+      );
+    },
+  ),
 
   'PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}': idempotentApiHandler(
     'PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}',
@@ -26,7 +33,12 @@ export const organizationUserRoutes = (getDependencies: GetDependencies) => ({
     async ({ event, body, caller, deps }) => {
       const { internalOrgId, internalUserId } = pathOf(event.pathParameters);
       const update = parseBody(ProfileUpdateRequest, body);
-      return json(200, toOrganizationUserResponse(await deps.partnerUsers.update(caller.partnerId, internalOrgId, internalUserId, update)));
+      return json(
+        200,
+        toOrganizationUserResponse(
+          await deps.partnerUsers.update(caller.partnerId, internalOrgId, internalUserId, update),
+        ),
+      );
     },
   ),
 });

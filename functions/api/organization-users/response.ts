@@ -10,7 +10,7 @@ import { fromCents } from '../../domain/money';
 import { isActive, type Profile, PROFILE_ROLES, roleOf } from '../../domain/organizations/organization';
 import { ProfileBody, toProfileBody } from '../setup/response';
 
-export const OrganizationUserBody = z.extend(ProfileBody, {
+const OrganizationUserBody = z.extend(ProfileBody, {
   role: z.enum(PROFILE_ROLES),
   /** USD; `null` when the user has no limit. */
   orderLimit: z.nullable(z.number()),

@@ -27,7 +27,8 @@ export interface ApiContext<D> extends Context {
 
 /** A field an earlier middleware sets: its absence is a pipeline assembled wrongly, never a request's fault. */
 export function filledIn<T>(value: T | undefined, field: string): T {
-  if (value === undefined) throw new Error(`The pipeline did not set ${field}: a middleware is missing or out of order`);
+  if (value === undefined)
+    throw new Error(`The pipeline did not set ${field}: a middleware is missing or out of order`);
   return value;
 }
 

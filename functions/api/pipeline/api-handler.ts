@@ -13,7 +13,7 @@ import type { ApiAccessDependencies, IdempotencyDependencies } from './pipeline-
 import type { JsonResponse } from './responses';
 import { sandboxOnlyRoute } from './sandbox-only-route';
 
-export interface ApiRequest<D> {
+interface ApiRequest<D> {
   readonly event: ApiEvent;
   readonly body: Record<string, unknown>;
   readonly caller: Caller;
@@ -27,11 +27,18 @@ type Handle<D> = (request: ApiRequest<D>) => Promise<JsonResponse>;
 type Middleware<D> = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>;
 
 /** The partner API pipeline for a route of the route table (functions/routes.ts) without Idempotency-Key support. */
-export const apiHandler = <D extends ApiAccessDependencies>(key: ApiRouteKey, getDependencies: () => Promise<D>, handle: Handle<D>): HttpLambda =>
-  pipeline(apiRoute(key), getDependencies, handle, { aroundErrors: [], last: [] });
+export const apiHandler = <D extends ApiAccessDependencies>(
+  key: ApiRouteKey,
+  getDependencies: () => Promise<D>,
+  handle: Handle<D>,
+): HttpLambda => pipeline(apiRoute(key), getDependencies, handle, { aroundErrors: [], last: [] });
 
 /** The partner API pipeline for a route that honours the `Idempotency-Key` header. */
-export function idempotentApiHandler<D extends IdempotencyDependencies>(key: ApiRouteKey, getDependencies: () => Promise<D>, handle: Handle<D>): HttpLambda {
+export function idempotentApiHandler<D extends IdempotencyDependencies>(
+  key: ApiRouteKey,
+  getDependencies: () => Promise<D>,
+  handle: Handle<D>,
+): HttpLambda {
   const route = apiRoute(key);
   const { claim, settlement } = idempotencyKey<D>(route.endpoint);
   return pipeline(route, getDependencies, handle, { aroundErrors: [settlement], last: [claim] });

@@ -9,13 +9,15 @@ import { correlate } from '../../domain/correlation';
 
 /** The 401 message of a key sent in the other header: telling it helps the partner and reveals nothing about keys. */
 export const wrongHeaderMessage = (credential: ApiRoute['credential']): string =>
-  credential === 'x-api-key' ? 'Use the X-API-Key header on this endpoint' : 'Use the Authorization: Bearer header on this endpoint';
+  credential === 'x-api-key'
+    ? 'Use the X-API-Key header on this endpoint'
+    : 'Use the Authorization: Bearer header on this endpoint';
 
 /**
  * Reads the key from the endpoint's one header (contract: Authentication 3). A key in
  * the other route's header is a 401 even when valid, so integrations fail loudly.
  */
-export function presentedKey(event: ApiEvent, credential: ApiRoute['credential']): string | undefined {
+function presentedKey(event: ApiEvent, credential: ApiRoute['credential']): string | undefined {
   // Two credentials are one too many: which one counts would depend on the endpoint, and
   // API Gateway joins repeated headers with a comma (a key never holds one).
   if (header(event, 'authorization') !== undefined && header(event, 'x-api-key') !== undefined) {
@@ -44,7 +46,9 @@ export function presentedKey(event: ApiEvent, credential: ApiRoute['credential']
  * Authentication and the rate limit, both decided before the handler runs: a refused
  * request reaches no domain service, so it reads and writes nothing beyond its count.
  */
-export const apiKeyAuth = <D extends ApiAccessDependencies>(route: ApiRoute): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
+export const apiKeyAuth = <D extends ApiAccessDependencies>(
+  route: ApiRoute,
+): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
   before: async (request) => {
     const deps = filledIn(request.context.deps, 'deps');
     const caller = await deps.authenticator.authenticate(presentedKey(request.event, route.credential));
@@ -52,7 +56,11 @@ export const apiKeyAuth = <D extends ApiAccessDependencies>(route: ApiRoute): Mi
     correlate({ partnerId: caller.partnerId });
     // Counted before the scope check and body validation: every authenticated request counts, and a 429 wins.
     try {
-      request.context.rateLimit = await deps.rateLimiter.consume(caller.partnerId, route.endpoint, route.limitPerMinute);
+      request.context.rateLimit = await deps.rateLimiter.consume(
+        caller.partnerId,
+        route.endpoint,
+        route.limitPerMinute,
+      );
     } catch (error) {
       if (error instanceof RateLimited) request.context.rateLimit = error.limit;
       throw error;

@@ -9,7 +9,7 @@ import { APPROVAL_STATUSES } from '../../domain/approvals/approval-request';
 import { OrderStatus } from '../../domain/orders/order';
 
 /** One problem of an invalid request (`validation-issues.ts`); array indexes in `path` are strings. */
-export const ValidationIssueBody = z.strictObject({
+const ValidationIssueBody = z.strictObject({
   code: z.string().check(z.regex(/^[A-Z][A-Z0-9_]*$/)),
   message: z.string(),
   path: z.array(z.string()),
@@ -38,7 +38,7 @@ export const RateLimitExceededBody = z.strictObject({
 
 export const SetupBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
 
-export const UserAlreadyExistsBody = z.strictObject({
+const UserAlreadyExistsBody = z.strictObject({
   error: z.literal('Conflict'),
   message: z.string(),
   code: z.literal('USER_ALREADY_EXISTS'),
@@ -51,17 +51,20 @@ export const SetupConflictBody = z.union([UserAlreadyExistsBody, IdempotencyKeyI
 export const SetupFailedBody = generalError('Internal Server Error', ['SETUP_ERROR']);
 
 /** The handshake's own errors are `{ error, details }` (contract: Handshake endpoint). */
-export const HandshakeInvalidBody = z.strictObject({
+const HandshakeInvalidBody = z.strictObject({
   error: z.literal('Invalid request body'),
   details: z.array(ValidationIssueBody).check(z.minLength(1)),
 });
-export const ProfileNotLinkedBody = z.strictObject({
+const ProfileNotLinkedBody = z.strictObject({
   error: z.literal('Profile not set up for authentication'),
   details: z.string(),
 });
 export const HandshakeBadRequestBody = z.union([HandshakeInvalidBody, ProfileNotLinkedBody]);
 export const ProfileNotFoundBody = z.strictObject({ error: z.literal('Profile not found'), details: z.string() });
-export const HandshakeFailedBody = z.strictObject({ error: z.literal('Failed to create authentication session'), details: z.string() });
+export const HandshakeFailedBody = z.strictObject({
+  error: z.literal('Failed to create authentication session'),
+  details: z.string(),
+});
 
 /** The order API's errors (docs/orders-api.md) are all in the general shape; each route names the codes it can answer. */
 export const ValidationErrorBody = generalError('Validation Error', ['VALIDATION_ERROR']);
@@ -75,7 +78,7 @@ export const OrderNotFoundBody = generalError('Not Found', ['ORDER_NOT_FOUND']);
 export const OrganizationNotFoundBody = generalError('Not Found', ['ORGANIZATION_NOT_FOUND']);
 export const OrderingProfileNotFoundBody = generalError('Not Found', ['PROFILE_NOT_FOUND']);
 
-export const InvalidOrderTransitionBody = z.strictObject({
+const InvalidOrderTransitionBody = z.strictObject({
   error: z.literal('Conflict'),
   message: z.string(),
   code: z.literal('INVALID_ORDER_TRANSITION'),
@@ -83,44 +86,86 @@ export const InvalidOrderTransitionBody = z.strictObject({
   /** `status` equal to `requested_status` means an earlier try of this very change already happened. */
   data: z.strictObject({ order_id: z.string(), status: OrderStatus, requested_status: OrderStatus }),
 });
-export const ConcurrentModificationBody = generalError('Conflict', ['CONCURRENT_MODIFICATION']);
+const ConcurrentModificationBody = generalError('Conflict', ['CONCURRENT_MODIFICATION']);
 export const OrderTransitionConflictBody = z.union([InvalidOrderTransitionBody, ConcurrentModificationBody]);
 
 /** POST /v1/webhooks/test. */
 export const WebhookTestBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR']);
-export const WebhookTestConflictBody = generalError('Conflict', ['WEBHOOK_ENDPOINT_NOT_CONFIGURED', 'WEBHOOK_EVENT_NOT_SUBSCRIBED']);
+export const WebhookTestConflictBody = generalError('Conflict', [
+  'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
+  'WEBHOOK_EVENT_NOT_SUBSCRIBED',
+]);
 export const InternalErrorBody = generalError('Internal Server Error', ['INTERNAL_ERROR']);
 
 // ---- The partner's users and shipping locations after setup (docs/setup.md).
-export const OrganizationChangeBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
+export const OrganizationChangeBadRequestBody = generalError('Validation Error', [
+  'VALIDATION_ERROR',
+  'IDEMPOTENCY_KEY_REUSED',
+]);
 export const OrganizationUserNotFoundBody = generalError('Not Found', ['ORGANIZATION_NOT_FOUND', 'PROFILE_NOT_FOUND']);
-export const ShippingLocationNotFoundBody = generalError('Not Found', ['ORGANIZATION_NOT_FOUND', 'SHIPPING_LOCATION_NOT_FOUND']);
-export const ShippingLocationCreateConflictBody = generalError('Conflict', ['SHIPPING_LOCATION_ALREADY_EXISTS', 'IDEMPOTENCY_KEY_IN_USE']);
+export const ShippingLocationNotFoundBody = generalError('Not Found', [
+  'ORGANIZATION_NOT_FOUND',
+  'SHIPPING_LOCATION_NOT_FOUND',
+]);
+export const ShippingLocationCreateConflictBody = generalError('Conflict', [
+  'SHIPPING_LOCATION_ALREADY_EXISTS',
+  'IDEMPOTENCY_KEY_IN_USE',
+]);
 // ---- end of the partner's users and shipping locations
 
 /** The partner's deliveries and endpoint (GET/POST /v1/webhooks/deliveries…, GET /v1/webhooks/endpoint). */
 export const DeliveryNotFoundBody = generalError('Not Found', ['DELIVERY_NOT_FOUND']);
-export const DeliveryRetryConflictBody = generalError('Conflict', ['DELIVERY_IN_FLIGHT', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED']);
+export const DeliveryRetryConflictBody = generalError('Conflict', [
+  'DELIVERY_IN_FLIGHT',
+  'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
+]);
 export const WebhookEndpointNotFoundBody = generalError('Not Found', ['WEBHOOK_ENDPOINT_NOT_CONFIGURED']);
 
 /** Approval requests (docs/orders-api.md, "Approval requests"). */
 export const ApprovalRequestNotFoundBody = generalError('Not Found', ['APPROVAL_REQUEST_NOT_FOUND']);
-export const SandboxDecisionBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED', 'PROFILE_NOT_LINKED']);
-export const SandboxDecisionForbiddenBody = generalError('Forbidden', ['FORBIDDEN', 'APPROVAL_FORBIDDEN', 'SELF_APPROVAL_FORBIDDEN']);
-export const SandboxDecisionNotFoundBody = generalError('Not Found', ['APPROVAL_REQUEST_NOT_FOUND', 'PROFILE_NOT_FOUND']);
-export const ApprovalNotPendingBody = z.strictObject({
+export const SandboxDecisionBadRequestBody = generalError('Validation Error', [
+  'VALIDATION_ERROR',
+  'IDEMPOTENCY_KEY_REUSED',
+  'PROFILE_NOT_LINKED',
+]);
+export const SandboxDecisionForbiddenBody = generalError('Forbidden', [
+  'FORBIDDEN',
+  'APPROVAL_FORBIDDEN',
+  'SELF_APPROVAL_FORBIDDEN',
+]);
+export const SandboxDecisionNotFoundBody = generalError('Not Found', [
+  'APPROVAL_REQUEST_NOT_FOUND',
+  'PROFILE_NOT_FOUND',
+]);
+const ApprovalNotPendingBody = z.strictObject({
   error: z.literal('Conflict'),
   message: z.string(),
   code: z.literal('APPROVAL_NOT_PENDING'),
   details: z.array(ValidationIssueBody),
   /** What became of the request: a retried decision that already happened sees its own outcome here. */
-  data: z.strictObject({ approval_request_id: z.string(), status: z.enum(APPROVAL_STATUSES.filter((status) => status !== 'pending') as ['approved', 'rejected', 'expired', 'withdrawn']) }),
+  data: z.strictObject({
+    approval_request_id: z.string(),
+    status: z.enum(
+      APPROVAL_STATUSES.filter((status) => status !== 'pending') as ['approved', 'rejected', 'expired', 'withdrawn'],
+    ),
+  }),
 });
-export const ApprovalCannotBePlacedBody = z.strictObject({
+const ApprovalCannotBePlacedBody = z.strictObject({
   error: z.literal('Conflict'),
   message: z.string(),
   code: z.literal('APPROVAL_CANNOT_BE_PLACED'),
-  details: z.array(z.extend(ValidationIssueBody, { code: z.enum(['SHIPPING_LOCATION_UNAVAILABLE', 'REQUESTER_INACTIVE']) })).check(z.length(1)),
+  details: z
+    .array(z.extend(ValidationIssueBody, { code: z.enum(['SHIPPING_LOCATION_UNAVAILABLE', 'REQUESTER_INACTIVE']) }))
+    .check(z.length(1)),
 });
-export const ApproveConflictBody = z.union([ApprovalNotPendingBody, ApprovalCannotBePlacedBody, IdempotencyKeyInUseBody, ConcurrentModificationBody]);
-export const RejectConflictBody = z.union([ApprovalNotPendingBody, IdempotencyKeyInUseBody, ConcurrentModificationBody]);
+export const ApproveConflictBody = z.union([
+  ApprovalNotPendingBody,
+  ApprovalCannotBePlacedBody,
+  IdempotencyKeyInUseBody,
+  ConcurrentModificationBody,
+]);
+export const RejectConflictBody = z.union([
+  ApprovalNotPendingBody,
+  IdempotencyKeyInUseBody,
+  ConcurrentModificationBody,
+]);

@@ -13,6 +13,9 @@ export const errorResponder = <D>(errors: ErrorShape): MiddlewareObj<ApiEvent, A
   onError: async (request) => {
     const outcome = apiOutcome(request.error, errors);
     const limit = request.context.rateLimit;
-    request.response = json(outcome.status, outcome.body, { ...(limit ? rateLimitHeaders(limit) : {}), ...outcome.headers });
+    request.response = json(outcome.status, outcome.body, {
+      ...(limit ? rateLimitHeaders(limit) : {}),
+      ...outcome.headers,
+    });
   },
 });

@@ -9,7 +9,7 @@ import type { ApiEndpointName } from '../../routes';
 import type { IdempotencyDependencies } from './pipeline-dependencies';
 import { type JsonResponse, json } from './responses';
 
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** Stripe's rule: up to 255 characters; printable ASCII keeps keys safe to log and store. */
 export const IdempotencyKey = z.string().check(z.trim(), z.minLength(1), z.maxLength(255), z.regex(/^[\x20-\x7e]+$/));
@@ -42,7 +42,11 @@ export const idempotencyKey = <D extends IdempotencyDependencies>(endpoint: ApiE
       if (key === undefined) return;
       const { deps, caller, body } = request.context;
       const scope = `${endpoint}#${filledIn(caller, 'caller').partnerId}`;
-      request.context.idempotency = await filledIn(deps, 'deps').idempotency.begin(scope, key, keyedRequest(request.event, body));
+      request.context.idempotency = await filledIn(deps, 'deps').idempotency.begin(
+        scope,
+        key,
+        keyedRequest(request.event, body),
+      );
     },
   } satisfies MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>,
 
@@ -52,7 +56,11 @@ export const idempotencyKey = <D extends IdempotencyDependencies>(endpoint: ApiE
   } satisfies MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>,
 });
 
-async function settle<D extends IdempotencyDependencies>(context: ApiContext<D>, response: ApiResult | null, error: Error | null) {
+async function settle<D extends IdempotencyDependencies>(
+  context: ApiContext<D>,
+  response: ApiResult | null,
+  error: Error | null,
+) {
   const { idempotency: attempt, deps } = context;
   if (attempt?.kind !== 'first' || !response || !deps) return;
   const log = { requestId: context.requestId, partnerId: context.caller?.partnerId };
@@ -62,7 +70,11 @@ async function settle<D extends IdempotencyDependencies>(context: ApiContext<D>,
     if (!kept) deps.logger.error({ msg: 'idempotency_claim_lapsed', ...log });
   } catch (failure) {
     // The answer stands; the key's claim lapses on its own after a minute.
-    deps.logger.error({ msg: 'idempotency_record_failed', requestId: log.requestId, reason: (failure as Error).message });
+    deps.logger.error({
+      msg: 'idempotency_record_failed',
+      requestId: log.requestId,
+      reason: (failure as Error).message,
+    });
   }
 }
 

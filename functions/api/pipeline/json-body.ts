@@ -23,7 +23,8 @@ function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) deepest = Math.max(deepest, ++depth);
@@ -79,9 +80,12 @@ export const jsonBody = <D>(mode: ApiRoute['body']): MiddlewareObj<ApiEvent, Api
       }
       throw invalid('BODY_REQUIRED', 'A JSON object body is required');
     }
-    const text = utf8Text(event.isBase64Encoded ? raw : event.body ?? '');
+    const text = utf8Text(event.isBase64Encoded ? raw : (event.body ?? ''));
     if (nestingDepth(text) > MAX_JSON_DEPTH) {
-      throw invalid('NESTING_TOO_DEEP', `The request body must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`);
+      throw invalid(
+        'NESTING_TOO_DEEP',
+        `The request body must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+      );
     }
     let parsed: unknown;
     try {

@@ -7,5 +7,8 @@ export function parseBody<Schema extends z.ZodMiniType>(schema: Schema, body: un
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issues = toValidationIssues(result.error);
-  throw new ValidationFailed(issues, `The request body is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`);
+  throw new ValidationFailed(
+    issues,
+    `The request body is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`,
+  );
 }

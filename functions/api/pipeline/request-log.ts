@@ -9,8 +9,15 @@ import type { PipelineDependencies } from './pipeline-dependencies';
  * operator needs and nothing secret: no headers, no body, no key. The request's metrics
  * (count by route and status class, latency, 429s) are recorded and flushed here, last.
  */
-export const requestLog = <D extends PipelineDependencies>(endpoint: string): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => {
-  const write = (request: { event: ApiEvent; context: ApiContext<D>; response: ApiResult | null; error: Error | null }) => {
+export const requestLog = <D extends PipelineDependencies>(
+  endpoint: string,
+): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => {
+  const write = (request: {
+    event: ApiEvent;
+    context: ApiContext<D>;
+    response: ApiResult | null;
+    error: Error | null;
+  }) => {
     const { context, event, response, error } = request;
     const { deps, startedAt = Date.now() } = context;
     // Without dependencies there is no logger: the failure reaches Lambda's own log.

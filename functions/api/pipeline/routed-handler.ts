@@ -15,7 +15,10 @@ export const routeNotFound = (): ApiResult => ({
  * routes are the route table's rows naming it, so a row without a pipeline here does not
  * compile. A route the function does not serve answers as API Gateway would for a missing one.
  */
-export function routedHandler<F extends HttpFunctionName>(_fn: F, routes: Readonly<Record<FunctionRouteKey<F>, HttpLambda>>): HttpLambda {
+export function routedHandler<F extends HttpFunctionName>(
+  _fn: F,
+  routes: Readonly<Record<FunctionRouteKey<F>, HttpLambda>>,
+): HttpLambda {
   const byKey: Readonly<Record<string, HttpLambda>> = routes;
   return (event: ApiEvent, context) => {
     const route = Object.hasOwn(byKey, event.routeKey) ? byKey[event.routeKey] : undefined;

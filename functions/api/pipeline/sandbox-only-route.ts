@@ -8,6 +8,9 @@ import { routeNotFound } from './routed-handler';
  * sandbox, as API Gateway would answer for a route it does not have.
  */
 export const sandboxOnlyRoute =
-  (getDependencies: () => Promise<{ readonly config: Pick<RuntimeConfig, 'STAGE'> }>, handler: HttpLambda): HttpLambda =>
+  (
+    getDependencies: () => Promise<{ readonly config: Pick<RuntimeConfig, 'STAGE'> }>,
+    handler: HttpLambda,
+  ): HttpLambda =>
   async (event, context) =>
     (await getDependencies()).config.STAGE === 'sandbox' ? handler(event, context) : routeNotFound();

@@ -7,7 +7,13 @@ import { SetupRequest } from '../../domain/organizations/setup-request';
 import { apiRoute } from '../../routes';
 import { SetupBadRequestBody, SetupConflictBody, SetupFailedBody } from '../pipeline/error-bodies';
 import type { RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  AUTHENTICATED_HEADERS,
+  SERVER_ERROR_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
 import { SetupResponseBody } from './response';
 
 const SETUP_ROUTE_ROW = apiRoute('POST /v1/organizations/setup');
@@ -54,7 +60,8 @@ export const SETUP_ROUTE: RouteDocument = {
   },
   responses: {
     200: {
-      description: 'Provisioned (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again). Input-only fields (`contact`, `deliveryInstructions`, `billingAddress`, `organizationEmail`, `organizationPhone`, `userAddress`) are stored but never echoed; `phone_number`, `nickname` and `line2` appear only when supplied.',
+      description:
+        'Provisioned (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again). Input-only fields (`contact`, `deliveryInstructions`, `billingAddress`, `organizationEmail`, `organizationPhone`, `userAddress`) are stored but never echoed; `phone_number`, `nickname` and `line2` appear only when supplied.',
       body: { name: 'SetupResponse', schema: SetupResponseBody },
       examples: {
         newOrganization: {
@@ -62,7 +69,12 @@ export const SETUP_ROUTE: RouteDocument = {
           value: {
             success: true,
             data: {
-              organization: { id: ORGANIZATION_ID, name: 'Acme Orthodontics', internalOrgId: 'acme-2', paymentCustomerId: 'cus_OGabNnGKCO9r5Q' },
+              organization: {
+                id: ORGANIZATION_ID,
+                name: 'Acme Orthodontics',
+                internalOrgId: 'acme-2',
+                paymentCustomerId: 'cus_OGabNnGKCO9r5Q',
+              },
               profile: {
                 id: PROFILE_ID,
                 partner: 'edeba35a-c0e1-4d5e-934f-5bc73ad2c424',
@@ -81,7 +93,14 @@ export const SETUP_ROUTE: RouteDocument = {
                   name: 'Main office',
                   nickname: 'HQ',
                   internalShippingLocationId: 'loc-1',
-                  address: { line1: '1 Main St', line2: 'Suite 100', city: 'Austin', province: 'Texas', postalCode: '78701', country: 'United States' },
+                  address: {
+                    line1: '1 Main St',
+                    line2: 'Suite 100',
+                    city: 'Austin',
+                    province: 'Texas',
+                    postalCode: '78701',
+                    country: 'United States',
+                  },
                   isDefault: true,
                   isActive: true,
                 },
@@ -94,7 +113,8 @@ export const SETUP_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     400: {
-      description: 'The body is invalid (`VALIDATION_ERROR`, every problem listed in `details`, each with a stable `code` and a `path`), or the `Idempotency-Key` was used before with another body (`IDEMPOTENCY_KEY_REUSED`). The body is checked first: `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY` (not an object), `BODY_TOO_LARGE` (over 64 KiB), `NESTING_TOO_DEEP` (over 32 levels).',
+      description:
+        'The body is invalid (`VALIDATION_ERROR`, every problem listed in `details`, each with a stable `code` and a `path`), or the `Idempotency-Key` was used before with another body (`IDEMPOTENCY_KEY_REUSED`). The body is checked first: `UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY` (not an object), `BODY_TOO_LARGE` (over 64 KiB), `NESTING_TOO_DEEP` (over 32 levels).',
       body: { name: 'SetupBadRequestError', schema: SetupBadRequestBody },
       examples: {
         validation: {
@@ -107,7 +127,8 @@ export const SETUP_ROUTE: RouteDocument = {
               { code: 'INVALID_EMAIL', message: 'user.email must be a valid email address', path: ['user', 'email'] },
               {
                 code: 'INVALID_US_STATE',
-                message: 'shippingLocations[0].address.province must be a US state or the District of Columbia, by full name or USPS abbreviation',
+                message:
+                  'shippingLocations[0].address.province must be a US state or the District of Columbia, by full name or USPS abbreviation',
                 path: ['shippingLocations', '0', 'address', 'province'],
               },
             ],
@@ -128,7 +149,8 @@ export const SETUP_ROUTE: RouteDocument = {
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(SETUP_ROUTE_ROW.scope, 'resource'),
     409: {
-      description: 'The `internalUserId` already exists in the organization (`USER_ALREADY_EXISTS`, with the existing profile in `data`; nothing from the request was applied: treat it as "already provisioned"), or a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`; retry shortly).',
+      description:
+        'The `internalUserId` already exists in the organization (`USER_ALREADY_EXISTS`, with the existing profile in `data`; nothing from the request was applied: treat it as "already provisioned"), or a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`; retry shortly).',
       body: { name: 'SetupConflictError', schema: SetupConflictBody },
       examples: {
         userAlreadyExists: {
@@ -155,12 +177,18 @@ export const SETUP_ROUTE: RouteDocument = {
     },
     429: rateLimitedResponse(SETUP_ROUTE_ROW.limitPerMinute),
     500: {
-      description: 'Something failed on our side (payment provider, storage). Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
+      description:
+        'Something failed on our side (payment provider, storage). Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
       body: { name: 'SetupFailedError', schema: SetupFailedBody },
       examples: {
         setupError: {
           summary: 'Our failure',
-          value: { error: 'Internal Server Error', message: 'Setup failed; retry with exponential backoff', code: 'SETUP_ERROR', details: [] },
+          value: {
+            error: 'Internal Server Error',
+            message: 'Setup failed; retry with exponential backoff',
+            code: 'SETUP_ERROR',
+            details: [],
+          },
         },
       },
       headers: SERVER_ERROR_HEADERS,

@@ -4,7 +4,10 @@
  */
 import * as z from 'zod/mini';
 import { documented, requiredTextRules } from '../../domain/documented-rules';
-import { ShippingLocationCreateRequest, ShippingLocationUpdateRequest } from '../../domain/organizations/change-requests';
+import {
+  ShippingLocationCreateRequest,
+  ShippingLocationUpdateRequest,
+} from '../../domain/organizations/change-requests';
 import { MAX_LOCATIONS_PER_ORGANIZATION } from '../../domain/organizations/organization-setup';
 import { apiRoute } from '../../routes';
 import {
@@ -15,12 +18,20 @@ import {
   ShippingLocationNotFoundBody,
 } from '../pipeline/error-bodies';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  AUTHENTICATED_HEADERS,
+  SERVER_ERROR_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import { ShippingLocationResponseBody } from './response';
 
 const SHIPPING_LOCATION_CREATE_ROW = apiRoute('POST /v1/organizations/{internalOrgId}/shipping-locations');
-const SHIPPING_LOCATION_UPDATE_ROW = apiRoute('PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}');
+const SHIPPING_LOCATION_UPDATE_ROW = apiRoute(
+  'PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}',
+);
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 
@@ -28,7 +39,8 @@ const INTERNAL_SHIPPING_LOCATION_ID_PARAMETER: ParameterDocument = {
   name: 'internalShippingLocationId',
   in: 'path',
   required: true,
-  description: 'Your `internalShippingLocationId` of the location, as given to setup or to POST .../shipping-locations.',
+  description:
+    'Your `internalShippingLocationId` of the location, as given to setup or to POST .../shipping-locations.',
   schema: documented(z.string(), requiredTextRules(256)),
 };
 
@@ -55,7 +67,8 @@ const badRequest = (extra: string): ResponseDocument => ({
         details: [
           {
             code: 'INVALID_US_STATE',
-            message: 'address.province must be a US state or the District of Columbia, by full name or USPS abbreviation',
+            message:
+              'address.province must be a US state or the District of Columbia, by full name or USPS abbreviation',
             path: ['address', 'province'],
           },
         ],
@@ -71,7 +84,12 @@ const notFound = (what: string): ResponseDocument => ({
   examples: {
     organizationNotFound: {
       summary: 'Unknown organization',
-      value: { error: 'Not Found', message: 'No organization with internal_org_id "acme-9"', code: 'ORGANIZATION_NOT_FOUND', details: [] },
+      value: {
+        error: 'Not Found',
+        message: 'No organization with internal_org_id "acme-9"',
+        code: 'ORGANIZATION_NOT_FOUND',
+        details: [],
+      },
     },
     ...(what
       ? {
@@ -91,12 +109,18 @@ const notFound = (what: string): ResponseDocument => ({
 });
 
 const internalError: ResponseDocument = {
-  description: 'Something failed on our side (storage). Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
+  description:
+    'Something failed on our side (storage). Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
   body: { name: 'InternalError', schema: InternalErrorBody },
   examples: {
     internalError: {
       summary: 'Our failure',
-      value: { error: 'Internal Server Error', message: 'The request failed; retry with exponential backoff', code: 'INTERNAL_ERROR', details: [] },
+      value: {
+        error: 'Internal Server Error',
+        message: 'The request failed; retry with exponential backoff',
+        code: 'INTERNAL_ERROR',
+        details: [],
+      },
     },
   },
   headers: SERVER_ERROR_HEADERS,
@@ -104,7 +128,12 @@ const internalError: ResponseDocument = {
 
 const inFlight = {
   summary: 'The same Idempotency-Key is in flight',
-  value: { error: 'Conflict', message: 'A request with this Idempotency-Key is still being processed; retry later', code: 'IDEMPOTENCY_KEY_IN_USE', details: [] },
+  value: {
+    error: 'Conflict',
+    message: 'A request with this Idempotency-Key is still being processed; retry later',
+    code: 'IDEMPOTENCY_KEY_IN_USE',
+    details: [],
+  },
 };
 
 export const CREATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
@@ -114,7 +143,7 @@ export const CREATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
   description: [
     `One location, with the fields and rules of setup's \`shippingLocations\` items (trimmed, provinces normalized to full state names, only the United States). At most ${MAX_LOCATIONS_PER_ORGANIZATION} per organization.`,
     '',
-    '`isDefault: true` makes it the organization\'s default: the previous default stops being one in the same transaction (setup, by contrast, keeps an existing default). New locations are active.',
+    "`isDefault: true` makes it the organization's default: the previous default stops being one in the same transaction (setup, by contrast, keeps an existing default). New locations are active.",
     '',
     'Retries are safe; send an `Idempotency-Key` to get the first answer back (`Idempotent-Replayed: true`); without one, a repeat is 409 `SHIPPING_LOCATION_ALREADY_EXISTS`.',
   ].join('\n'),
@@ -135,17 +164,23 @@ export const CREATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
   },
   responses: {
     201: {
-      description: 'Added (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again). `contact` and `deliveryInstructions` are stored but not echoed, as at setup.',
+      description:
+        'Added (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again). `contact` and `deliveryInstructions` are stored but not echoed, as at setup.',
       body: { name: 'ShippingLocationResponse', schema: ShippingLocationResponseBody },
-      examples: { created: { summary: 'A new default location', value: { success: true, data: { shippingLocation: LOCATION } } } },
+      examples: {
+        created: { summary: 'A new default location', value: { success: true, data: { shippingLocation: LOCATION } } },
+      },
       headers: REPLAYABLE,
     },
-    400: badRequest(`; \`TOO_MANY_ITEMS\` when the organization has ${MAX_LOCATIONS_PER_ORGANIZATION} locations already`),
+    400: badRequest(
+      `; \`TOO_MANY_ITEMS\` when the organization has ${MAX_LOCATIONS_PER_ORGANIZATION} locations already`,
+    ),
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(SHIPPING_LOCATION_CREATE_ROW.scope),
     404: notFound(''),
     409: {
-      description: 'The organization already has a location with this `internalShippingLocationId` (`SHIPPING_LOCATION_ALREADY_EXISTS`; change it with PATCH), or a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`).',
+      description:
+        'The organization already has a location with this `internalShippingLocationId` (`SHIPPING_LOCATION_ALREADY_EXISTS`; change it with PATCH), or a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`).',
       body: { name: 'ShippingLocationCreateConflictError', schema: ShippingLocationCreateConflictBody },
       examples: {
         alreadyExists: {
@@ -173,7 +208,7 @@ export const UPDATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
   description: [
     'Changes only the fields you send: `name`, `nickname`, `address` (the whole address, normalized as at setup), `contact`, `deliveryInstructions` (`null` removes an optional field; a blank one changes nothing), `isDefault` and `isActive`.',
     '',
-    '`isDefault: true` makes the location the organization\'s default and the previous default stops being one, in the same transaction; `isDefault: false` on the default leaves the organization without one (orders must then name a location). `isActive: false` takes the location out of the module\'s checkout, and orders naming it are refused with `SHIPPING_LOCATION_UNAVAILABLE`; orders placed before keep the address they were placed with.',
+    "`isDefault: true` makes the location the organization's default and the previous default stops being one, in the same transaction; `isDefault: false` on the default leaves the organization without one (orders must then name a location). `isActive: false` takes the location out of the module's checkout, and orders naming it are refused with `SHIPPING_LOCATION_UNAVAILABLE`; orders placed before keep the address they were placed with.",
     '',
     'Retries are safe; send an `Idempotency-Key` to get the first answer back (`Idempotent-Replayed: true`).',
   ].join('\n'),
@@ -182,21 +217,34 @@ export const UPDATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
   requestBody: {
     name: 'ShippingLocationUpdateRequest',
     schema: ShippingLocationUpdateRequest,
-    example: { nickname: null, isDefault: true, address: { line1: '9 Dock Rd', city: 'Austin', province: 'tx', postalCode: '78702' } },
+    example: {
+      nickname: null,
+      isDefault: true,
+      address: { line1: '9 Dock Rd', city: 'Austin', province: 'tx', postalCode: '78702' },
+    },
   },
   responses: {
     200: {
-      description: 'The location as it now stands (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again).',
+      description:
+        'The location as it now stands (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again).',
       body: { name: 'ShippingLocationResponse', schema: ShippingLocationResponseBody },
-      examples: { deactivated: { summary: 'An inactive location', value: { success: true, data: { shippingLocation: { ...LOCATION, isDefault: false, isActive: false } } } } },
+      examples: {
+        deactivated: {
+          summary: 'An inactive location',
+          value: { success: true, data: { shippingLocation: { ...LOCATION, isDefault: false, isActive: false } } },
+        },
+      },
       headers: REPLAYABLE,
     },
     400: badRequest('; `NO_CHANGES` when it names no field to change'),
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(SHIPPING_LOCATION_UPDATE_ROW.scope),
-    404: notFound(', or the organization has no location with this `internalShippingLocationId` (`SHIPPING_LOCATION_NOT_FOUND`)'),
+    404: notFound(
+      ', or the organization has no location with this `internalShippingLocationId` (`SHIPPING_LOCATION_NOT_FOUND`)',
+    ),
     409: {
-      description: 'A request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`); retry shortly.',
+      description:
+        'A request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`); retry shortly.',
       body: { name: 'IdempotencyKeyInUseError', schema: IdempotencyKeyInUseBody },
       examples: { idempotencyKeyInUse: inFlight },
       headers: REPLAYABLE,

@@ -1,5 +1,8 @@
 import type { SetupDependencies } from '../../composition/setup';
-import { ShippingLocationCreateRequest, ShippingLocationUpdateRequest } from '../../domain/organizations/change-requests';
+import {
+  ShippingLocationCreateRequest,
+  ShippingLocationUpdateRequest,
+} from '../../domain/organizations/change-requests';
 import { idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
 import { json } from '../pipeline/responses';
@@ -14,7 +17,11 @@ export const shippingLocationRoutes = (getDependencies: GetDependencies) => ({
     getDependencies,
     async ({ event, body, caller, deps }) => {
       const input = parseBody(ShippingLocationCreateRequest, body);
-      const location = await deps.partnerShippingLocations.create(caller.partnerId, event.pathParameters?.internalOrgId ?? '', input);
+      const location = await deps.partnerShippingLocations.create(
+        caller.partnerId,
+        event.pathParameters?.internalOrgId ?? '',
+        input,
+      );
       return json(201, toShippingLocationResponse(location));
     },
   ),

@@ -38,5 +38,8 @@ export function parseDeliveryListQuery(query: Record<string, string | undefined>
   const parsed = DeliveryListQuery.safeParse(query ?? {});
   if (parsed.success) return parsed.data;
   const issues = toValidationIssues(parsed.error);
-  throw new ValidationFailed(issues, `The query is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`);
+  throw new ValidationFailed(
+    issues,
+    `The query is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`,
+  );
 }

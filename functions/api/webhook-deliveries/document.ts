@@ -16,7 +16,13 @@ import {
   WebhookEndpointNotFoundBody,
 } from '../pipeline/error-bodies';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  AUTHENTICATED_HEADERS,
+  SERVER_ERROR_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
 import { DeliveryListQuery } from './delivery-list-query';
 import {
   ACTIVE_ENDPOINT,
@@ -43,7 +49,12 @@ const internalError = (retry: string): ResponseDocument => ({
   examples: {
     internalError: {
       summary: 'Our failure',
-      value: { error: 'Internal Server Error', message: 'The request failed; retry with exponential backoff', code: 'INTERNAL_ERROR', details: [] },
+      value: {
+        error: 'Internal Server Error',
+        message: 'The request failed; retry with exponential backoff',
+        code: 'INTERNAL_ERROR',
+        details: [],
+      },
     },
   },
   headers: SERVER_ERROR_HEADERS,
@@ -55,17 +66,24 @@ const DELIVERY_ID_PARAMETER: ParameterDocument = {
   name: 'delivery_id',
   in: 'path',
   required: true,
-  description: 'The delivery\'s `id` (a UUID, any case): the `webhook-id` and `X-Service-Delivery-ID` headers your receiver got, or an `id` from the list.',
+  description:
+    "The delivery's `id` (a UUID, any case): the `webhook-id` and `X-Service-Delivery-ID` headers your receiver got, or an `id` from the list.",
   schema: documented(z.string(), { format: 'uuid', pattern: UUID_PATTERN }),
 };
 
 const deliveryNotFound: ResponseDocument = {
-  description: 'None of your deliveries has this id: unknown, older than 30 days, not a UUID, or another partner\'s (which is not told apart from none).',
+  description:
+    "None of your deliveries has this id: unknown, older than 30 days, not a UUID, or another partner's (which is not told apart from none).",
   body: { name: 'DeliveryNotFoundError', schema: DeliveryNotFoundBody },
   examples: {
     deliveryNotFound: {
       summary: 'Unknown delivery',
-      value: { error: 'Not Found', message: `No delivery ${EXAMPLE_DELIVERY_ID}`, code: 'DELIVERY_NOT_FOUND', details: [] },
+      value: {
+        error: 'Not Found',
+        message: `No delivery ${EXAMPLE_DELIVERY_ID}`,
+        code: 'DELIVERY_NOT_FOUND',
+        details: [],
+      },
     },
   },
   headers: AUTHENTICATED_HEADERS,
@@ -90,10 +108,17 @@ export const LIST_DELIVERIES_ROUTE: RouteDocument = {
       name: 'status',
       in: 'query',
       required: false,
-      description: '`pending` (an attempt queued, waiting for its time, or held while your endpoint is paused or disabled), `delivered` (your endpoint answered 2xx), `failed` (every attempt of the schedule failed, or your endpoint answered 410), or `cancelled` (your endpoint was removed while it was pending).',
+      description:
+        '`pending` (an attempt queued, waiting for its time, or held while your endpoint is paused or disabled), `delivered` (your endpoint answered 2xx), `failed` (every attempt of the schedule failed, or your endpoint answered 410), or `cancelled` (your endpoint was removed while it was pending).',
       schema: DeliveryListQuery.shape.status,
     },
-    { name: 'event', in: 'query', required: false, description: 'Only deliveries of this event kind.', schema: DeliveryListQuery.shape.event },
+    {
+      name: 'event',
+      in: 'query',
+      required: false,
+      description: 'Only deliveries of this event kind.',
+      schema: DeliveryListQuery.shape.event,
+    },
     {
       name: 'order_id',
       in: 'query',
@@ -105,7 +130,8 @@ export const LIST_DELIVERIES_ROUTE: RouteDocument = {
       name: 'since',
       in: 'query',
       required: false,
-      description: 'Only deliveries created at or after this time (ISO 8601 with `Z` or an offset, e.g. `2030-03-14T00:00:00Z`).',
+      description:
+        'Only deliveries created at or after this time (ISO 8601 with `Z` or an offset, e.g. `2030-03-14T00:00:00Z`).',
       schema: DeliveryListQuery.shape.since,
     },
     {
@@ -119,22 +145,28 @@ export const LIST_DELIVERIES_ROUTE: RouteDocument = {
       name: 'starting_after',
       in: 'query',
       required: false,
-      description: 'The `id` (a lower-case UUID) of the last delivery of the previous page. It must be one of your deliveries, and of the same order when `order_id` is given (else 400 with detail `INVALID_CURSOR`).',
+      description:
+        'The `id` (a lower-case UUID) of the last delivery of the previous page. It must be one of your deliveries, and of the same order when `order_id` is given (else 400 with detail `INVALID_CURSOR`).',
       schema: DeliveryListQuery.shape.starting_after,
     },
   ],
   responses: {
     200: {
-      description: 'One page of deliveries, newest first, without bodies. `next_attempt_at` and `held_since` appear on pending deliveries only; `last_attempt` once there was one.',
+      description:
+        'One page of deliveries, newest first, without bodies. `next_attempt_at` and `held_since` appear on pending deliveries only; `last_attempt` once there was one.',
       body: { name: 'WebhookDeliveryList', schema: DeliveryListBody },
       examples: {
-        firstPage: { summary: 'A first page with more to come', value: { data: [PENDING_DELIVERY, DELIVERED_SUMMARY], has_more: true } },
+        firstPage: {
+          summary: 'A first page with more to come',
+          value: { data: [PENDING_DELIVERY, DELIVERED_SUMMARY], has_more: true },
+        },
         empty: { summary: 'Nothing matches', value: { data: [], has_more: false } },
       },
       headers: AUTHENTICATED_HEADERS,
     },
     400: {
-      description: 'The query is invalid: `status` or `event` not one of their values, `since` not an ISO 8601 time with an offset, `limit` not a whole number from 1 to 100, or `starting_after` not one of your deliveries in this list (`INVALID_CURSOR`). Every problem is in `details`.',
+      description:
+        'The query is invalid: `status` or `event` not one of their values, `since` not an ISO 8601 time with an offset, `limit` not a whole number from 1 to 100, or `starting_after` not one of your deliveries in this list (`INVALID_CURSOR`). Every problem is in `details`.',
       body: { name: 'ValidationError', schema: ValidationErrorBody },
       examples: {
         status: {
@@ -143,7 +175,13 @@ export const LIST_DELIVERIES_ROUTE: RouteDocument = {
             error: 'Validation Error',
             message: 'The query is invalid (1 problem; see details)',
             code: 'VALIDATION_ERROR',
-            details: [{ code: 'INVALID_VALUE', message: 'status must be one of pending, delivered, failed, cancelled', path: ['status'] }],
+            details: [
+              {
+                code: 'INVALID_VALUE',
+                message: 'status must be one of pending, delivered, failed, cancelled',
+                path: ['status'],
+              },
+            ],
           },
         },
         cursor: {
@@ -152,7 +190,13 @@ export const LIST_DELIVERIES_ROUTE: RouteDocument = {
             error: 'Validation Error',
             message: 'The request is invalid',
             code: 'VALIDATION_ERROR',
-            details: [{ code: 'INVALID_CURSOR', message: 'starting_after must be the id of one of your deliveries in this list', path: ['starting_after'] }],
+            details: [
+              {
+                code: 'INVALID_CURSOR',
+                message: 'starting_after must be the id of one of your deliveries in this list',
+                path: ['starting_after'],
+              },
+            ],
           },
         },
       },
@@ -172,7 +216,7 @@ export const GET_DELIVERY_ROUTE: RouteDocument = {
   description: [
     'One delivery as it is now: its event kind and order, its status, every attempt (when, your status code or why there was none, how long it took) and the exact body every attempt sent, byte for byte: recompute a signature over it with your secret to debug verification.',
     '',
-    'Never the signing secret or the signatures. Another partner\'s delivery is a 404, as an unknown one.',
+    "Never the signing secret or the signatures. Another partner's delivery is a 404, as an unknown one.",
   ].join('\n'),
   parameters: [DELIVERY_ID_PARAMETER],
   responses: {
@@ -202,7 +246,8 @@ export const RETRY_DELIVERY_ROUTE: RouteDocument = {
   parameters: [DELIVERY_ID_PARAMETER],
   responses: {
     202: {
-      description: 'The retry is queued: the delivery is `pending` on its next `round`, due now, with the attempts so far.',
+      description:
+        'The retry is queued: the delivery is `pending` on its next `round`, due now, with the attempts so far.',
       body: { name: 'WebhookDelivery', schema: DeliveryBody },
       examples: { retried: { summary: 'Queued for now', value: RETRIED_DELIVERY } },
       headers: AUTHENTICATED_HEADERS,
@@ -211,7 +256,8 @@ export const RETRY_DELIVERY_ROUTE: RouteDocument = {
     403: forbiddenResponse(RETRY_ROW.scope),
     404: deliveryNotFound,
     409: {
-      description: 'Nothing was queued: the delivery is still pending (`DELIVERY_IN_FLIGHT`: wait until it is delivered or failed), or you have no webhook endpoint to send it to (`WEBHOOK_ENDPOINT_NOT_CONFIGURED`).',
+      description:
+        'Nothing was queued: the delivery is still pending (`DELIVERY_IN_FLIGHT`: wait until it is delivered or failed), or you have no webhook endpoint to send it to (`WEBHOOK_ENDPOINT_NOT_CONFIGURED`).',
       body: { name: 'WebhookDeliveryRetryConflictError', schema: DeliveryRetryConflictBody },
       examples: {
         inFlight: {
@@ -225,7 +271,12 @@ export const RETRY_DELIVERY_ROUTE: RouteDocument = {
         },
         noEndpoint: {
           summary: 'No webhook endpoint',
-          value: { error: 'Conflict', message: 'You have no webhook endpoint; ask the operator to set one up', code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED', details: [] },
+          value: {
+            error: 'Conflict',
+            message: 'You have no webhook endpoint; ask the operator to set one up',
+            code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
+            details: [],
+          },
         },
       },
       headers: AUTHENTICATED_HEADERS,
@@ -240,7 +291,7 @@ export const GET_WEBHOOK_ENDPOINT_ROUTE: RouteDocument = {
   tag: 'Webhooks',
   summary: 'Retrieve your webhook endpoint',
   description: [
-    'Where your webhooks go and whether they are going: the URL, the subscribed event kinds and the status. `active` sends; `paused` (by the operator) and `disabled` (after a 410 Gone or 5 days of failures) hold new deliveries until the operator resumes or enables it, with `status_reason`; `circuit_open`: the endpoint is active, but after consecutive failures sending is stopped for a while and tried again later (`circuit` gives the breaker\'s state and since when, when the service records one).',
+    "Where your webhooks go and whether they are going: the URL, the subscribed event kinds and the status. `active` sends; `paused` (by the operator) and `disabled` (after a 410 Gone or 5 days of failures) hold new deliveries until the operator resumes or enables it, with `status_reason`; `circuit_open`: the endpoint is active, but after consecutive failures sending is stopped for a while and tried again later (`circuit` gives the breaker's state and since when, when the service records one).",
     '',
     'Never the signing secret: `secret_rotated_at` says when the current one was set. The operator configures the endpoint; no route changes it.',
   ].join('\n'),
@@ -263,7 +314,12 @@ export const GET_WEBHOOK_ENDPOINT_ROUTE: RouteDocument = {
       examples: {
         noEndpoint: {
           summary: 'No webhook endpoint',
-          value: { error: 'Not Found', message: 'You have no webhook endpoint; ask the operator to set one up', code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED', details: [] },
+          value: {
+            error: 'Not Found',
+            message: 'You have no webhook endpoint; ask the operator to set one up',
+            code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
+            details: [],
+          },
         },
       },
       headers: AUTHENTICATED_HEADERS,

@@ -2,7 +2,7 @@
 import type { DeliveryBody, DeliverySummaryBody, WebhookEndpointBody } from './response';
 
 export const EXAMPLE_DELIVERY_ID = '3c8f0b7e-5d2a-8e41-a9c3-6b1f2e7d4a90';
-export const EXAMPLE_DELIVERY_ORDER_ID = '9b2f6c1e-4d7a-4f0b-8e3c-2a5d7f9e1b04';
+const EXAMPLE_DELIVERY_ORDER_ID = '9b2f6c1e-4d7a-4f0b-8e3c-2a5d7f9e1b04';
 
 const SHIPPED_BODY = JSON.stringify({
   event: 'order.shipped',
@@ -30,10 +30,31 @@ export const DELIVERED_DELIVERY: DeliveryBody = {
   round: 1,
   created_at: '2030-03-14T16:05:00.120Z',
   updated_at: '2030-03-14T16:06:02.410Z',
-  last_attempt: { attempted_at: '2030-03-14T16:06:02.180Z', round: 1, attempt: 2, succeeded: true, status_code: 200, latency_ms: 231 },
+  last_attempt: {
+    attempted_at: '2030-03-14T16:06:02.180Z',
+    round: 1,
+    attempt: 2,
+    succeeded: true,
+    status_code: 200,
+    latency_ms: 231,
+  },
   attempts: [
-    { attempted_at: '2030-03-14T16:05:00.300Z', round: 1, attempt: 1, succeeded: false, status_code: 503, latency_ms: 118 },
-    { attempted_at: '2030-03-14T16:06:02.180Z', round: 1, attempt: 2, succeeded: true, status_code: 200, latency_ms: 231 },
+    {
+      attempted_at: '2030-03-14T16:05:00.300Z',
+      round: 1,
+      attempt: 1,
+      succeeded: false,
+      status_code: 503,
+      latency_ms: 118,
+    },
+    {
+      attempted_at: '2030-03-14T16:06:02.180Z',
+      round: 1,
+      attempt: 2,
+      succeeded: true,
+      status_code: 200,
+      latency_ms: 231,
+    },
   ],
   body: SHIPPED_BODY,
 };
@@ -48,7 +69,14 @@ export const PENDING_DELIVERY: DeliverySummaryBody = {
   created_at: '2030-03-14T17:00:00.050Z',
   updated_at: '2030-03-14T17:01:10.900Z',
   next_attempt_at: '2030-03-14T17:06:10.900Z',
-  last_attempt: { attempted_at: '2030-03-14T17:01:00.700Z', round: 1, attempt: 2, succeeded: false, error: 'connection refused', latency_ms: 4 },
+  last_attempt: {
+    attempted_at: '2030-03-14T17:01:00.700Z',
+    round: 1,
+    attempt: 2,
+    succeeded: false,
+    error: 'connection refused',
+    latency_ms: 4,
+  },
 };
 
 const { attempts: _attempts, body: _body, ...deliveredSummary } = DELIVERED_DELIVERY;

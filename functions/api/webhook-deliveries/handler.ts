@@ -8,34 +8,43 @@ import { toDeliveryListResponse, toDeliveryResponse, toWebhookEndpointResponse }
 type GetDependencies = () => Promise<WebhooksApiDependencies>;
 
 /** API Gateway sets the path parameters of the matched route; their absence is a route defined wrongly. */
-const deliveryIdOf = (pathParameters: Record<string, string | undefined> | undefined): string => pathParameters?.delivery_id ?? '';
+const deliveryIdOf = (pathParameters: Record<string, string | undefined> | undefined): string =>
+  pathParameters?.delivery_id ?? '';
 
 /** A partner's own webhooks (docs/webhooks.md, "Inspecting and retrying deliveries"): deliveries, a retry, the endpoint. */
 export const createWebhooksApiHandler = (getDependencies: GetDependencies) =>
   routedHandler('webhooksApi', {
-    'GET /v1/webhooks/deliveries': apiHandler('GET /v1/webhooks/deliveries', getDependencies, async ({ event, caller, deps }) => {
-      const query = parseDeliveryListQuery(event.queryStringParameters);
-      const page = await deps.partnerWebhooks.listDeliveries(
-        caller.partnerId,
-        {
-          ...(query.status === undefined ? {} : { status: query.status }),
-          ...(query.event === undefined ? {} : { event: query.event }),
-          // Order ids are UUIDs, stored in lower case: any case names the same order.
-          ...(query.order_id === undefined ? {} : { orderId: query.order_id.toLowerCase() }),
-          ...(query.since === undefined ? {} : { since: new Date(query.since).toISOString() }),
-        },
-        {
-          ...(query.limit === undefined ? {} : { limit: query.limit }),
-          ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
-        },
-      );
-      return json(200, toDeliveryListResponse(page));
-    }),
+    'GET /v1/webhooks/deliveries': apiHandler(
+      'GET /v1/webhooks/deliveries',
+      getDependencies,
+      async ({ event, caller, deps }) => {
+        const query = parseDeliveryListQuery(event.queryStringParameters);
+        const page = await deps.partnerWebhooks.listDeliveries(
+          caller.partnerId,
+          {
+            ...(query.status === undefined ? {} : { status: query.status }),
+            ...(query.event === undefined ? {} : { event: query.event }),
+            // Order ids are UUIDs, stored in lower case: any case names the same order.
+            ...(query.order_id === undefined ? {} : { orderId: query.order_id.toLowerCase() }),
+            ...(query.since === undefined ? {} : { since: new Date(query.since).toISOString() }),
+          },
+          {
+            ...(query.limit === undefined ? {} : { limit: query.limit }),
+            ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
+          },
+        );
+        return json(200, toDeliveryListResponse(page));
+      },
+    ),
 
-    'GET /v1/webhooks/deliveries/{delivery_id}': apiHandler('GET /v1/webhooks/deliveries/{delivery_id}', getDependencies, async ({ event, caller, deps }) => {
-      const delivery = await deps.partnerWebhooks.getDelivery(caller.partnerId, deliveryIdOf(event.pathParameters));
-      return json(200, toDeliveryResponse(delivery));
-    }),
+    'GET /v1/webhooks/deliveries/{delivery_id}': apiHandler(
+      'GET /v1/webhooks/deliveries/{delivery_id}',
+      getDependencies,
+      async ({ event, caller, deps }) => {
+        const delivery = await deps.partnerWebhooks.getDelivery(caller.partnerId, deliveryIdOf(event.pathParameters));
+        return json(200, toDeliveryResponse(delivery));
+      },
+    ),
 
     'POST /v1/webhooks/deliveries/{delivery_id}/retry': apiHandler(
       'POST /v1/webhooks/deliveries/{delivery_id}/retry',

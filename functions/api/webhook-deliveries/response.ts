@@ -81,7 +81,7 @@ const orderIdOf = (delivery: DeliveryWithAttempts): string | undefined => {
   }
 };
 
-export const toDeliverySummary = (delivery: DeliveryWithAttempts): DeliverySummaryBody => {
+const toDeliverySummary = (delivery: DeliveryWithAttempts): DeliverySummaryBody => {
   const last = delivery.attempts.at(-1);
   const pending = delivery.status === 'pending';
   const orderId = orderIdOf(delivery);
@@ -93,7 +93,9 @@ export const toDeliverySummary = (delivery: DeliveryWithAttempts): DeliverySumma
     round: delivery.chain,
     created_at: delivery.createdAt,
     updated_at: delivery.updatedAt,
-    ...(pending && delivery.heldAt === undefined && delivery.nextAttemptAt !== undefined ? { next_attempt_at: delivery.nextAttemptAt } : {}),
+    ...(pending && delivery.heldAt === undefined && delivery.nextAttemptAt !== undefined
+      ? { next_attempt_at: delivery.nextAttemptAt }
+      : {}),
     ...(pending && delivery.heldAt !== undefined ? { held_since: delivery.heldAt } : {}),
     ...(last === undefined ? {} : { last_attempt: toAttempt(last) }),
   };
@@ -115,7 +117,7 @@ export const toDeliveryListResponse = (page: DeliveryPage): DeliveryListBody => 
  * failures) hold deliveries; `circuit_open`: the endpoint is active but the dispatcher's
  * circuit breaker has stopped sending for now, after consecutive failures.
  */
-export const ENDPOINT_API_STATUSES = ['active', 'paused', 'disabled', 'circuit_open'] as const;
+const ENDPOINT_API_STATUSES = ['active', 'paused', 'disabled', 'circuit_open'] as const;
 
 export const WebhookEndpointBody = z.strictObject({
   url: z.string(),
@@ -126,7 +128,9 @@ export const WebhookEndpointBody = z.strictObject({
   /** When it entered `status`. */
   status_since: z.iso.datetime(),
   /** The circuit breaker, when the endpoint record carries one: its state and since when. */
-  circuit: z.optional(z.strictObject({ state: z.enum(['open', 'half_open', 'closed']), since: z.optional(z.iso.datetime()) })),
+  circuit: z.optional(
+    z.strictObject({ state: z.enum(['open', 'half_open', 'closed']), since: z.optional(z.iso.datetime()) }),
+  ),
   /** The first failed attempt since the last success: how long every delivery has failed. */
   failing_since: z.optional(z.iso.datetime()),
   /** When the current signing secret was set (never the secret itself). */
@@ -143,9 +147,13 @@ export const toWebhookEndpointResponse = (endpoint: WebhookEndpoint): WebhookEnd
     url: endpoint.url,
     events: [...endpoint.events],
     status: circuitOpen ? 'circuit_open' : endpoint.status === 'enabled' ? 'active' : endpoint.status,
-    ...(!circuitOpen && endpoint.statusReason !== undefined && endpoint.status !== 'enabled' ? { status_reason: endpoint.statusReason } : {}),
+    ...(!circuitOpen && endpoint.statusReason !== undefined && endpoint.status !== 'enabled'
+      ? { status_reason: endpoint.statusReason }
+      : {}),
     status_since: circuitOpen && circuit.since !== undefined ? circuit.since : endpoint.statusSince,
-    ...(circuit === undefined ? {} : { circuit: { state: circuit.state, ...(circuit.since === undefined ? {} : { since: circuit.since }) } }),
+    ...(circuit === undefined
+      ? {}
+      : { circuit: { state: circuit.state, ...(circuit.since === undefined ? {} : { since: circuit.since }) } }),
     ...(endpoint.failingSince === undefined ? {} : { failing_since: endpoint.failingSince }),
     secret_rotated_at: endpoint.secretRotatedAt,
     created_at: endpoint.createdAt,

@@ -7,7 +7,13 @@ import { WebhookTestRequest } from '../../webhooks/webhook-test-request';
 import { apiRoute } from '../../routes';
 import { InternalErrorBody, WebhookTestBadRequestBody, WebhookTestConflictBody } from '../pipeline/error-bodies';
 import type { RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS, forbiddenResponse, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  AUTHENTICATED_HEADERS,
+  SERVER_ERROR_HEADERS,
+  forbiddenResponse,
+  rateLimitedResponse,
+  unauthorizedResponse,
+} from '../openapi/standard-responses';
 import { WebhookTestResponseBody } from './response';
 
 const WEBHOOK_TEST_ROUTE_ROW = apiRoute('POST /v1/webhooks/test');
@@ -24,22 +30,32 @@ export const WEBHOOK_TEST_ROUTE: RouteDocument = {
   requestBody: { name: 'WebhookTestRequest', schema: WebhookTestRequest, example: { event: 'order.shipped' } },
   responses: {
     202: {
-      description: 'The sample event is on its way; `delivery_id` is the id your receiver will get as `webhook-id` and `X-Service-Delivery-ID`.',
+      description:
+        'The sample event is on its way; `delivery_id` is the id your receiver will get as `webhook-id` and `X-Service-Delivery-ID`.',
       body: { name: 'WebhookTestResponse', schema: WebhookTestResponseBody },
       examples: { accepted: { summary: 'Accepted', value: { delivery_id: '3c8f0b7e-5d2a-8e41-a9c3-6b1f2e7d4a90' } } },
       headers: AUTHENTICATED_HEADERS,
     },
     400: {
-      description: '`event` is missing or not one of the six kinds (`VALIDATION_ERROR` on `["event"]`), or the body itself is unusable (`UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`).',
+      description:
+        '`event` is missing or not one of the six kinds (`VALIDATION_ERROR` on `["event"]`), or the body itself is unusable (`UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`).',
       body: { name: 'WebhookTestBadRequestError', schema: WebhookTestBadRequestBody },
       examples: {
         unknownKind: {
           summary: 'Not an event kind',
           value: {
             error: 'Validation Error',
-            message: 'The request body is invalid (event must be one of order.created, order.confirmed, order.shipped, order.delivered, order.cancelled, order.refunded)',
+            message:
+              'The request body is invalid (event must be one of order.created, order.confirmed, order.shipped, order.delivered, order.cancelled, order.refunded)',
             code: 'VALIDATION_ERROR',
-            details: [{ code: 'INVALID_VALUE', message: 'event must be one of order.created, order.confirmed, order.shipped, order.delivered, order.cancelled, order.refunded', path: ['event'] }],
+            details: [
+              {
+                code: 'INVALID_VALUE',
+                message:
+                  'event must be one of order.created, order.confirmed, order.shipped, order.delivered, order.cancelled, order.refunded',
+                path: ['event'],
+              },
+            ],
           },
         },
       },
@@ -48,20 +64,34 @@ export const WEBHOOK_TEST_ROUTE: RouteDocument = {
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(WEBHOOK_TEST_ROUTE_ROW.scope, 'resource'),
     409: {
-      description: 'Nothing would arrive, so nothing was sent: you have no webhook endpoint (`WEBHOOK_ENDPOINT_NOT_CONFIGURED`; ask the operator to set one up), or your endpoint is not subscribed to this kind (`WEBHOOK_EVENT_NOT_SUBSCRIBED`; the message names the kinds it takes).',
+      description:
+        'Nothing would arrive, so nothing was sent: you have no webhook endpoint (`WEBHOOK_ENDPOINT_NOT_CONFIGURED`; ask the operator to set one up), or your endpoint is not subscribed to this kind (`WEBHOOK_EVENT_NOT_SUBSCRIBED`; the message names the kinds it takes).',
       body: { name: 'WebhookTestConflictError', schema: WebhookTestConflictBody },
       examples: {
         noEndpoint: {
           summary: 'No webhook endpoint',
-          value: { error: 'Conflict', message: 'You have no webhook endpoint; ask the operator to set one up', code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED', details: [] },
+          value: {
+            error: 'Conflict',
+            message: 'You have no webhook endpoint; ask the operator to set one up',
+            code: 'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
+            details: [],
+          },
         },
         notSubscribed: {
           summary: 'Kind not subscribed',
           value: {
             error: 'Conflict',
-            message: 'Your webhook endpoint is not subscribed to order.refunded; it receives order.created, order.shipped',
+            message:
+              'Your webhook endpoint is not subscribed to order.refunded; it receives order.created, order.shipped',
             code: 'WEBHOOK_EVENT_NOT_SUBSCRIBED',
-            details: [{ code: 'WEBHOOK_EVENT_NOT_SUBSCRIBED', message: 'Your webhook endpoint is not subscribed to order.refunded; it receives order.created, order.shipped', path: ['event'] }],
+            details: [
+              {
+                code: 'WEBHOOK_EVENT_NOT_SUBSCRIBED',
+                message:
+                  'Your webhook endpoint is not subscribed to order.refunded; it receives order.created, order.shipped',
+                path: ['event'],
+              },
+            ],
           },
         },
       },
@@ -69,12 +99,18 @@ export const WEBHOOK_TEST_ROUTE: RouteDocument = {
     },
     429: rateLimitedResponse(WEBHOOK_TEST_ROUTE_ROW.limitPerMinute),
     500: {
-      description: 'Something failed on our side (storage, the queue). Retry with exponential backoff; a retry sends another sample with another `delivery_id`.',
+      description:
+        'Something failed on our side (storage, the queue). Retry with exponential backoff; a retry sends another sample with another `delivery_id`.',
       body: { name: 'InternalError', schema: InternalErrorBody },
       examples: {
         internalError: {
           summary: 'Our failure',
-          value: { error: 'Internal Server Error', message: 'The request failed; retry with exponential backoff', code: 'INTERNAL_ERROR', details: [] },
+          value: {
+            error: 'Internal Server Error',
+            message: 'The request failed; retry with exponential backoff',
+            code: 'INTERNAL_ERROR',
+            details: [],
+          },
         },
       },
       headers: SERVER_ERROR_HEADERS,

@@ -13,14 +13,22 @@ export interface ApprovalExpiryResult {
  */
 export const createApprovalExpiryHandler =
   (getDependencies: () => Promise<ApprovalExpiryDependencies>) =>
-  async (_event: Pick<ScheduledEvent, 'time'>, context?: Pick<Context, 'awsRequestId' | 'functionName'>): Promise<ApprovalExpiryResult> => {
+  async (
+    _event: Pick<ScheduledEvent, 'time'>,
+    context?: Pick<Context, 'awsRequestId' | 'functionName'>,
+  ): Promise<ApprovalExpiryResult> => {
     const deps = await getDependencies();
     if (context) deps.logger.addContext?.(context);
     try {
       // The injected clock, not the event's time: the local stack and tests move it.
       const expired = await deps.approvalService.expireDue(deps.clock.now());
       // Lambda's own START/REPORT lines show every run; a line of ours only when it changed something.
-      if (expired.length > 0) deps.logger.info({ msg: 'approval expiry sweep', expired: expired.length, approvalRequestIds: expired.slice(0, 50) });
+      if (expired.length > 0)
+        deps.logger.info({
+          msg: 'approval expiry sweep',
+          expired: expired.length,
+          approvalRequestIds: expired.slice(0, 50),
+        });
       return { expired: expired.length };
     } finally {
       deps.metrics.flush();

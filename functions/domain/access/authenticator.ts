@@ -32,7 +32,8 @@ export class Authenticator {
     const record = await this.partners.findKeyByHash(hashApiKey(presentedKey));
     if (!record) throw new Unauthorized(INVALID_API_KEY_MESSAGE, 'Unknown API key');
     if (record.status !== 'active') throw new Unauthorized(INVALID_API_KEY_MESSAGE, `API key ${record.status}`);
-    if (record.prefix !== this.environmentPrefix) throw new Unauthorized(INVALID_API_KEY_MESSAGE, 'API key of the other environment');
+    if (record.prefix !== this.environmentPrefix)
+      throw new Unauthorized(INVALID_API_KEY_MESSAGE, 'API key of the other environment');
     return { partnerId: record.partnerId, keyId: record.keyId, scopes: record.scopes };
   }
 }

@@ -10,12 +10,14 @@ import { anyCase, documented } from '../documented-rules';
 import { MAX_TEXT_LENGTH, optionalText, requiredField, requiredText, rule, type RuleCode } from '../validation';
 import { normalizeUsState, US_STATES } from './us-states';
 
-export const SUPPORTED_COUNTRY = 'United States';
+const SUPPORTED_COUNTRY = 'United States';
 
 const COUNTRY_SPELLINGS: ReadonlySet<string> = new Set(['united states', 'us', 'usa', 'united states of america']);
 
 /** A state's full name or abbreviation in any case, words one space apart (the server also collapses and trims spaces). */
-const US_STATE_PATTERN = `^(?:${US_STATES.flatMap(({ name, abbreviation }) => [name, abbreviation]).map(anyCase).join('|')})$`;
+const US_STATE_PATTERN = `^(?:${US_STATES.flatMap(({ name, abbreviation }) => [name, abbreviation])
+  .map(anyCase)
+  .join('|')})$`;
 const COUNTRY_PATTERN = `^(?:${[...COUNTRY_SPELLINGS].map(anyCase).join('|')})?$`;
 
 /** ZIP or ZIP+4 (DESIGN "US states"). */
@@ -32,7 +34,11 @@ const province = documented(
     z.transform((value: string, ctx) => {
       const state = normalizeUsState(value);
       if (state === undefined) {
-        addIssue(ctx, 'INVALID_US_STATE', 'must be a US state or the District of Columbia, by full name or USPS abbreviation');
+        addIssue(
+          ctx,
+          'INVALID_US_STATE',
+          'must be a US state or the District of Columbia, by full name or USPS abbreviation',
+        );
         return z.NEVER;
       }
       return state;
@@ -53,7 +59,11 @@ const postalCode = documented(
       rule('INVALID_POSTAL_CODE', 'must be a US ZIP code: 12345 or 12345-6789'),
     ),
   ),
-  { pattern: '^[0-9]{5}(?:-[0-9]{4})?$', description: 'A US ZIP code: `12345` or `12345-6789`. The server trims surrounding whitespace; the document does not allow it.' },
+  {
+    pattern: '^[0-9]{5}(?:-[0-9]{4})?$',
+    description:
+      'A US ZIP code: `12345` or `12345-6789`. The server trims surrounding whitespace; the document does not allow it.',
+  },
 );
 
 // Absent or blank means the default; any accepted spelling is stored in one form.

@@ -18,7 +18,12 @@ export function approvalEventId(requestId: string, kind: ApprovalEventKind): str
 }
 
 const items = (request: ApprovalRequest): ApprovalEventData<'approval.requested'>['items'] =>
-  request.items.map((item) => ({ product_id: item.productId, name: item.name, quantity: item.quantity, price: fromCents(item.unitPriceCents) }));
+  request.items.map((item) => ({
+    product_id: item.productId,
+    name: item.name,
+    quantity: item.quantity,
+    price: fromCents(item.unitPriceCents),
+  }));
 
 /** approval.requested, at the request's creation. */
 export function approvalRequestedEvent(request: ApprovalRequest): OrderEventMessage {
@@ -49,12 +54,15 @@ export function approvalRequestedEvent(request: ApprovalRequest): OrderEventMess
 
 /** approval.decided, for a request that has just reached its outcome. */
 export function approvalDecidedEvent(request: ApprovalRequest): OrderEventMessage {
-  if (request.status === 'pending' || request.decidedAt === undefined) throw new RangeError(`Approval request ${request.id} is not decided`);
+  if (request.status === 'pending' || request.decidedAt === undefined)
+    throw new RangeError(`Approval request ${request.id} is not decided`);
   const data = {
     approval_request_id: request.id,
     partner_org_id: request.internalOrgId,
     decision: request.status,
-    ...(request.decidedBy ? { decided_by: { internal_user_id: request.decidedBy.internalUserId, email: request.decidedBy.email } } : {}),
+    ...(request.decidedBy
+      ? { decided_by: { internal_user_id: request.decidedBy.internalUserId, email: request.decidedBy.email } }
+      : {}),
     ...(request.orderId === undefined ? {} : { order_id: request.orderId }),
     ...(request.reason === undefined ? {} : { reason: request.reason }),
     decided_at: request.decidedAt,

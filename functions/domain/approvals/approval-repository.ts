@@ -59,7 +59,9 @@ export interface ApprovalRepository {
    * requester's cart at these quantities, each only if the line is still as `cart` (read
    * before) has it, so a cart changed meanwhile restores nothing and changes nothing.
    */
-  decide(change: ApprovalChange & { readonly restore?: { readonly cart: Cart; readonly lines: readonly CartLine[] } }): Promise<void>;
+  decide(
+    change: ApprovalChange & { readonly restore?: { readonly cart: Cart; readonly lines: readonly CartLine[] } },
+  ): Promise<void>;
   get(id: ApprovalRequestId): Promise<ApprovalRequest | undefined>;
   listByOrganization(organizationId: OrganizationId, query: ApprovalListQuery): Promise<ApprovalPage>;
   /** The organization's requests still waiting at `now` (made within the last 7 days, so one bounded read). */
@@ -68,5 +70,9 @@ export interface ApprovalRepository {
    * Ids of pending requests whose expiry is at or before `now`, soonest first, any
    * organization, a page at a time (`cursor`: the previous page's `nextCursor`).
    */
-  listDue(now: Date, limit: number, cursor?: string): Promise<{ readonly ids: ApprovalRequestId[]; readonly nextCursor?: string }>;
+  listDue(
+    now: Date,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ readonly ids: ApprovalRequestId[]; readonly nextCursor?: string }>;
 }

@@ -187,7 +187,11 @@ export class ApprovalService {
       expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS).toISOString(),
       version: 1,
     };
-    await this.approvals.submit(request, this.correlated(request, approvalRequestedEvent(request)), input.items ? undefined : quote.cart);
+    await this.approvals.submit(
+      request,
+      this.correlated(request, approvalRequestedEvent(request)),
+      input.items ? undefined : quote.cart,
+    );
     this.counted('submitted');
     return request;
   }
@@ -210,7 +214,8 @@ export class ApprovalService {
     const now = this.clock.now();
     const organization = await this.organizations.getOrganization(request.partnerId, request.internalOrgId);
     const requester = organization?.profiles.find((profile) => profile.id === request.profileId);
-    if (!requester || profileSignInBlocker(requester)) throw new ApprovalCannotBePlaced(request.id, 'requester-inactive');
+    if (!requester || profileSignInBlocker(requester))
+      throw new ApprovalCannotBePlaced(request.id, 'requester-inactive');
     const location = organization?.locations.find((candidate) => candidate.id === request.shippingLocationId);
     if (!location?.isActive) throw new ApprovalCannotBePlaced(request.id, 'location-unavailable');
 
@@ -230,7 +235,14 @@ export class ApprovalService {
       at: now.toISOString(),
       approval: { requestId: request.id, approvedBy: decidedBy },
     });
-    const approved: ApprovalRequest = { ...request, status: 'approved', decidedAt: now.toISOString(), decidedBy, orderId: order.id, version: request.version + 1 };
+    const approved: ApprovalRequest = {
+      ...request,
+      status: 'approved',
+      decidedAt: now.toISOString(),
+      decidedBy,
+      orderId: order.id,
+      version: request.version + 1,
+    };
     await this.written(request.id, () =>
       this.approvals.approve({
         request: approved,
@@ -250,7 +262,11 @@ export class ApprovalService {
    * edge by `parseRejection`), under the same rules as `approve` (1, 2); nothing is
    * ordered and the cart is not touched (the requester may order again from the request).
    */
-  async reject(input: { readonly requestId: string; readonly approver: Profile; readonly reason: string }): Promise<ApprovalRequest> {
+  async reject(input: {
+    readonly requestId: string;
+    readonly approver: Profile;
+    readonly reason: string;
+  }): Promise<ApprovalRequest> {
     const request = await this.waiting(input.requestId, input.approver, 'decide');
     const rejected: ApprovalRequest = {
       ...request,
@@ -261,7 +277,11 @@ export class ApprovalService {
       version: request.version + 1,
     };
     await this.written(request.id, () =>
-      this.approvals.decide({ request: rejected, expectedVersion: request.version, event: this.correlated(rejected, approvalDecidedEvent(rejected)) }),
+      this.approvals.decide({
+        request: rejected,
+        expectedVersion: request.version,
+        event: this.correlated(rejected, approvalDecidedEvent(rejected)),
+      }),
     );
     this.counted('rejected');
     return rejected;
@@ -299,11 +319,22 @@ export class ApprovalService {
     const newLines = lines.filter((line) => !cart.lines.some((held) => held.productId === line.productId)).length;
     if (newLines > 0 && cart.lines.length + newLines > MAX_CART_LINES) {
       throw new ValidationFailed(
-        [{ code: 'TOO_MANY_ITEMS', message: `your cart would hold more than ${MAX_CART_LINES} products; remove some from it and withdraw again`, path: ['items'] }],
+        [
+          {
+            code: 'TOO_MANY_ITEMS',
+            message: `your cart would hold more than ${MAX_CART_LINES} products; remove some from it and withdraw again`,
+            path: ['items'],
+          },
+        ],
         `The cart would hold more than ${MAX_CART_LINES} different products`,
       );
     }
-    const withdrawn: ApprovalRequest = { ...request, status: 'withdrawn', decidedAt: now.toISOString(), version: request.version + 1 };
+    const withdrawn: ApprovalRequest = {
+      ...request,
+      status: 'withdrawn',
+      decidedAt: now.toISOString(),
+      version: request.version + 1,
+    };
     await this.written(request.id, () =>
       this.approvals.decide({
         request: withdrawn,
@@ -347,11 +378,23 @@ export class ApprovalService {
   }
 
   private async expireOne(requestId: string, now: Date): Promise<{ request?: ApprovalRequest; expiredNow: boolean }> {
-    const request = UUID.test(requestId) ? await this.approvals.get(requestId.toLowerCase() as ApprovalRequestId) : undefined;
-    if (!request || request.status !== 'pending' || isPendingAt(request, now)) return { ...(request ? { request: asOf(request, now) } : {}), expiredNow: false };
-    const expired: ApprovalRequest = { ...request, status: 'expired', decidedAt: request.expiresAt, version: request.version + 1 };
+    const request = UUID.test(requestId)
+      ? await this.approvals.get(requestId.toLowerCase() as ApprovalRequestId)
+      : undefined;
+    if (!request || request.status !== 'pending' || isPendingAt(request, now))
+      return { ...(request ? { request: asOf(request, now) } : {}), expiredNow: false };
+    const expired: ApprovalRequest = {
+      ...request,
+      status: 'expired',
+      decidedAt: request.expiresAt,
+      version: request.version + 1,
+    };
     try {
-      await this.approvals.decide({ request: expired, expectedVersion: request.version, event: this.correlated(expired, approvalDecidedEvent(expired)) });
+      await this.approvals.decide({
+        request: expired,
+        expectedVersion: request.version,
+        event: this.correlated(expired, approvalDecidedEvent(expired)),
+      });
     } catch (error) {
       if (!(error instanceof ConcurrentModification)) throw error;
       // Decided (or expired by another sweep) meanwhile: left as it is.
@@ -364,23 +407,33 @@ export class ApprovalService {
 
   /** One request the scope may see, as it is now (ApprovalNotFound otherwise). */
   async get(requestId: string, scope: ApprovalScope): Promise<ApprovalRequest> {
-    const request = UUID.test(requestId) ? await this.approvals.get(requestId.toLowerCase() as ApprovalRequestId) : undefined;
+    const request = UUID.test(requestId)
+      ? await this.approvals.get(requestId.toLowerCase() as ApprovalRequestId)
+      : undefined;
     if (!request || !visibleTo(request, scope)) throw new ApprovalNotFound(requestId);
     return asOf(request, this.clock.now());
   }
 
   /** The organization's requests, newest first, a page at a time, each as it is now. */
-  async listForOrganization(organization: Pick<Organization, 'id'>, query: ApprovalListRequest = {}): Promise<ApprovalPage> {
+  async listForOrganization(
+    organization: Pick<Organization, 'id'>,
+    query: ApprovalListRequest = {},
+  ): Promise<ApprovalPage> {
     const limit = query.limit ?? DEFAULT_APPROVAL_PAGE_SIZE;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_APPROVAL_PAGE_SIZE) {
       throw new ValidationFailed([
-        { code: limit < 1 ? 'TOO_SMALL' : 'TOO_BIG', message: `limit must be an integer from 1 to ${MAX_APPROVAL_PAGE_SIZE}`, path: ['limit'] },
+        {
+          code: limit < 1 ? 'TOO_SMALL' : 'TOO_BIG',
+          message: `limit must be an integer from 1 to ${MAX_APPROVAL_PAGE_SIZE}`,
+          path: ['limit'],
+        },
       ]);
     }
     const now = this.clock.now();
     // Nothing created before the expiry window can still wait: bounding the read keeps the
     // pending list from paging through the organization's whole history.
-    const since = query.since ?? (query.status === 'pending' ? new Date(now.getTime() - APPROVAL_TTL_MS).toISOString() : undefined);
+    const since =
+      query.since ?? (query.status === 'pending' ? new Date(now.getTime() - APPROVAL_TTL_MS).toISOString() : undefined);
     const page = await this.approvals.listByOrganization(organization.id, {
       limit,
       now,
@@ -404,7 +457,11 @@ export class ApprovalService {
    * (ApprovalForbidden, SelfApprovalForbidden), and pending now (ApprovalNotPending).
    */
   private async waiting(requestId: string, user: Profile, action: 'decide' | 'withdraw'): Promise<ApprovalRequest> {
-    const request = await this.get(requestId, { partnerId: user.partnerId, organizationId: user.organizationId, viewer: user });
+    const request = await this.get(requestId, {
+      partnerId: user.partnerId,
+      organizationId: user.organizationId,
+      viewer: user,
+    });
     if (action === 'decide') {
       if (roleOf(user) !== 'approver') throw new ApprovalForbidden(request.id, 'not-approver');
       if (request.profileId === user.id) throw new SelfApprovalForbidden(request.id);
@@ -451,7 +508,10 @@ function visibleTo(request: ApprovalRequest, scope: ApprovalScope): boolean {
   if (scope.organizationId !== undefined && request.organizationId !== scope.organizationId) return false;
   const { viewer } = scope;
   if (!viewer) return true;
-  return viewer.organizationId === request.organizationId && (viewer.id === request.profileId || roleOf(viewer) === 'approver');
+  return (
+    viewer.organizationId === request.organizationId &&
+    (viewer.id === request.profileId || roleOf(viewer) === 'approver')
+  );
 }
 
 function notPending(request: ApprovalRequest): ApprovalNotPending {

@@ -20,13 +20,21 @@ export class SandboxApprovals {
     private readonly approvals: Pick<ApprovalService, 'get' | 'approve' | 'reject'>,
   ) {}
 
-  async approve(partnerId: PartnerId, requestId: string, decision: { readonly internalUserId: string }): Promise<ApprovalRequest> {
+  async approve(
+    partnerId: PartnerId,
+    requestId: string,
+    decision: { readonly internalUserId: string },
+  ): Promise<ApprovalRequest> {
     const approver = await this.approverOf(partnerId, requestId, decision.internalUserId);
     return this.approvals.approve({ requestId, approver });
   }
 
   /** `reason`: already parsed at the edge (1-500 characters). */
-  async reject(partnerId: PartnerId, requestId: string, decision: { readonly internalUserId: string; readonly reason: string }): Promise<ApprovalRequest> {
+  async reject(
+    partnerId: PartnerId,
+    requestId: string,
+    decision: { readonly internalUserId: string; readonly reason: string },
+  ): Promise<ApprovalRequest> {
     const approver = await this.approverOf(partnerId, requestId, decision.internalUserId);
     return this.approvals.reject({ requestId, approver, reason: decision.reason });
   }
@@ -39,7 +47,11 @@ export class SandboxApprovals {
    */
   private async approverOf(partnerId: PartnerId, requestId: string, internalUserId: string): Promise<Profile> {
     const request = await this.approvals.get(requestId, { partnerId });
-    const profile = await findPartnerProfile(this.organizations, partnerId, { by: 'internal_user_id', internalUserId, internalOrgId: request.internalOrgId });
+    const profile = await findPartnerProfile(this.organizations, partnerId, {
+      by: 'internal_user_id',
+      internalUserId,
+      internalOrgId: request.internalOrgId,
+    });
     const blocker = profileSignInBlocker(profile);
     if (blocker) throw new ProfileNotLinked(blocker);
     return profile;

@@ -22,14 +22,22 @@ const READS_AT_ONCE = 16;
  *    with those keys. A picture stored by an import that then fails to write is only an
  *    unreferenced object: its key is its content, so the next import reuses it.
  */
-export async function importCatalogFile(json: unknown, deps: CatalogFileImportDependencies): Promise<CatalogImportResult> {
+export async function importCatalogFile(
+  json: unknown,
+  deps: CatalogFileImportDependencies,
+): Promise<CatalogImportResult> {
   const parsed = parseCatalogImport(json);
   const pictures = await readPictures(json, deps.readImage);
   const issues = [...(parsed.ok ? [] : parsed.issues), ...pictures.issues];
   if (!parsed.ok || issues.length > 0) return { ok: false, issues: inRowOrder(issues) };
 
-  const products: Product[] = parsed.products.map((product, row) => ({ ...product, image: pictures.keys.get(row) as ProductImageKey }));
-  const distinct = new Map([...pictures.bytes].map(([row, bytes]) => [pictures.keys.get(row) as ProductImageKey, bytes]));
+  const products: Product[] = parsed.products.map((product, row) => ({
+    ...product,
+    image: pictures.keys.get(row) as ProductImageKey,
+  }));
+  const distinct = new Map(
+    [...pictures.bytes].map(([row, bytes]) => [pictures.keys.get(row) as ProductImageKey, bytes]),
+  );
   await inBatches([...distinct], ([key, bytes]) => deps.images.put(key, bytes));
   await deps.catalog.upsertMany(products);
   return { ok: true, products };
@@ -41,11 +49,14 @@ async function readPictures(json: unknown, readImage: (path: string) => Promise<
   const bytes = new Map<number, Uint8Array>();
   const issues: CatalogImportIssue[] = [];
   const rows = Array.isArray(json) ? json.map((row: unknown, index) => ({ row, index })) : [];
-  const named = rows.filter(({ row }) => typeof row === 'object' && row !== null && typeof (row as { image?: unknown }).image === 'string');
+  const named = rows.filter(
+    ({ row }) => typeof row === 'object' && row !== null && typeof (row as { image?: unknown }).image === 'string',
+  );
   await inBatches(named, async ({ row, index }) => {
-    const path = ((row as { image: string }).image).trim();
+    const path = (row as { image: string }).image.trim();
     if (path === '') return; // REQUIRED, from the row's own check
-    const problem = (code: string, message: string) => issues.push({ code, message: `[${index}].image ${message}`, path: [String(index), 'image'], row: index });
+    const problem = (code: string, message: string) =>
+      issues.push({ code, message: `[${index}].image ${message}`, path: [String(index), 'image'], row: index });
     let content: Uint8Array;
     try {
       content = await readImage(path);
@@ -65,5 +76,6 @@ async function readPictures(json: unknown, readImage: (path: string) => Promise<
 }
 
 async function inBatches<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<void> {
-  for (let start = 0; start < items.length; start += READS_AT_ONCE) await Promise.all(items.slice(start, start + READS_AT_ONCE).map(work));
+  for (let start = 0; start < items.length; start += READS_AT_ONCE)
+    await Promise.all(items.slice(start, start + READS_AT_ONCE).map(work));
 }

@@ -3,7 +3,7 @@ import { toValidationIssues, type ValidationIssue } from '../validation';
 import { type Product, ProductInput } from './product';
 
 /** An import larger than this is a mistake (or a different tool's job): the catalog is a few hundred products. */
-export const MAX_IMPORT_ROWS = 5_000;
+const MAX_IMPORT_ROWS = 5_000;
 
 /** A problem in an import file. `path` starts with the row's index (as a string, like every issue path); `row` repeats it as a number. */
 export interface CatalogImportIssue extends ValidationIssue {
@@ -11,13 +11,9 @@ export interface CatalogImportIssue extends ValidationIssue {
 }
 
 export type CatalogImportResult =
-  | { readonly ok: true; readonly products: Product[] }
-  | { readonly ok: false; readonly issues: CatalogImportIssue[] };
+  { readonly ok: true; readonly products: Product[] } | { readonly ok: false; readonly issues: CatalogImportIssue[] };
 
-const ImportFile = z.array(ProductInput).check(
-  z.minLength(1),
-  z.maxLength(MAX_IMPORT_ROWS),
-);
+const ImportFile = z.array(ProductInput).check(z.minLength(1), z.maxLength(MAX_IMPORT_ROWS));
 
 /**
  * Validates a whole catalog import file (a JSON array of products, already parsed from

@@ -7,18 +7,23 @@ import type { Product } from './product';
  * search appears (case-insensitively) in the product's id, name, description or unit.
  * A blank search matches everything.
  */
-export function matchesCatalogSearch(product: Product, search: string | undefined): boolean {
-  const words = (search ?? '').toLowerCase().split(/\s+/).filter((word) => word !== '');
+function matchesCatalogSearch(product: Product, search: string | undefined): boolean {
+  const words = (search ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== '');
   if (words.length === 0) return true;
   const text = [product.productId, product.name, product.description, product.unit].join(' ').toLowerCase();
   return words.every((word) => text.includes(word));
 }
 
 export const matchesCatalogFilter = (product: Product, filter: CatalogFilter = {}): boolean =>
-  (filter.category === undefined || product.category === filter.category) && matchesCatalogSearch(product, filter.search);
+  (filter.category === undefined || product.category === filter.category) &&
+  matchesCatalogSearch(product, filter.search);
 
 /** Product ids are case-sensitive, so they compare by code unit, not as a dictionary would. */
-const compareIds = (a: Product, b: Product): number => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0);
+const compareIds = (a: Product, b: Product): number =>
+  a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0;
 const compareNames = (a: Product, b: Product): number => a.name.localeCompare(b.name, 'en') || compareIds(a, b);
 
 /** Listing order (operators, partners): categories by name, then name, then product id. */
@@ -35,7 +40,8 @@ export const CATALOG_SORTS = [
 
 export type CatalogSort = (typeof CATALOG_SORTS)[number]['id'];
 
-export const isCatalogSort = (value: string | undefined): value is CatalogSort => CATALOG_SORTS.some((sort) => sort.id === value);
+export const isCatalogSort = (value: string | undefined): value is CatalogSort =>
+  CATALOG_SORTS.some((sort) => sort.id === value);
 
 const SORTS: Readonly<Record<CatalogSort, (a: Product, b: Product) => number>> = {
   name: compareNames,
@@ -43,10 +49,11 @@ const SORTS: Readonly<Record<CatalogSort, (a: Product, b: Product) => number>> =
   'price-desc': (a, b) => b.priceCents - a.priceCents || compareNames(a, b),
 };
 
-export const sortCatalog = (products: readonly Product[], sort: CatalogSort): Product[] => [...products].sort(SORTS[sort]);
+export const sortCatalog = (products: readonly Product[], sort: CatalogSort): Product[] =>
+  [...products].sort(SORTS[sort]);
 
 /** Products on one page of the module's catalog. */
-export const CATALOG_PAGE_SIZE = 24;
+const CATALOG_PAGE_SIZE = 24;
 
 export interface CatalogPage {
   readonly products: readonly Product[];
@@ -60,5 +67,10 @@ export function pageOfCatalog(products: readonly Product[], page: number): Catal
   const pageCount = Math.max(1, Math.ceil(products.length / CATALOG_PAGE_SIZE));
   const current = Math.min(Math.max(1, Math.floor(page)), pageCount);
   const start = (current - 1) * CATALOG_PAGE_SIZE;
-  return { products: products.slice(start, start + CATALOG_PAGE_SIZE), page: current, pageCount, total: products.length };
+  return {
+    products: products.slice(start, start + CATALOG_PAGE_SIZE),
+    page: current,
+    pageCount,
+    total: products.length,
+  };
 }

@@ -5,12 +5,13 @@ import { requiredText } from '../validation';
  * gives (e.g. "Gloves & PPE"). It is what people read and what the module's category
  * links filter on, matched exactly; the links are the categories that have active products.
  */
-export const MAX_CATEGORY_LENGTH = 64;
+const MAX_CATEGORY_LENGTH = 64;
 
 export const CategoryName = requiredText(MAX_CATEGORY_LENGTH);
 
 /** Categories in the order people see them: by name, as a dictionary orders them. */
-export const compareCategories = (a: string, b: string): number => a.localeCompare(b, 'en') || (a < b ? -1 : a > b ? 1 : 0);
+export const compareCategories = (a: string, b: string): number =>
+  a.localeCompare(b, 'en') || (a < b ? -1 : a > b ? 1 : 0);
 
 /** The categories of these products, once each, in `compareCategories` order. */
 export const categoriesOf = (products: readonly { readonly category: string }[]): string[] =>

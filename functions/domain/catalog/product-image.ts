@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 export type ProductImageType = 'png' | 'jpeg' | 'webp' | 'svg';
 
 /** The largest picture an import accepts: a product card's picture, not a print file. */
-export const MAX_PRODUCT_IMAGE_BYTES = 512 * 1024;
+const MAX_PRODUCT_IMAGE_BYTES = 512 * 1024;
 
 const EXTENSIONS: Readonly<Record<ProductImageType, string>> = { png: 'png', jpeg: 'jpg', webp: 'webp', svg: 'svg' };
 
@@ -33,23 +33,27 @@ export const productImageKey = (bytes: Uint8Array, type: ProductImageType): Prod
   `${createHash('sha256').update(bytes).digest('hex')}.${EXTENSIONS[type]}` as ProductImageKey;
 
 /** The Content-Type a key is served with: from the extension the importer chose after reading the bytes, never from the upload. */
-export const contentTypeOf = (key: ProductImageKey): string => CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1)] as string;
+export const contentTypeOf = (key: ProductImageKey): string =>
+  CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1)] as string;
 
 /** Where the embed host serves a stored picture, under its own origin. */
 export const productImagePath = (key: string): string => `/embedded/assets/products/${encodeURIComponent(key)}`;
 
-const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0): boolean => prefix.every((byte, index) => bytes[at + index] === byte);
+const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0): boolean =>
+  prefix.every((byte, index) => bytes[at + index] === byte);
 const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
 
 /** An SVG document: optional BOM, XML declaration, comments and doctype, then the `<svg` root. */
-const SVG_START = /^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
+const SVG_START =
+  /^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
 /**
  * What an SVG could run or load. The asset route's CSP (`default-src 'none'`) stops it
  * anyway; refusing it at import keeps such a file out of the bucket altogether.
  */
 const SVG_ACTIVE_CONTENT = /<script|<foreignObject|<iframe|<embed|<object|\son[a-z]+\s*=|javascript:|<!ENTITY/i;
 
-export type ImageCheck = { readonly ok: true; readonly type: ProductImageType } | { readonly ok: false; readonly message: string };
+export type ImageCheck =
+  { readonly ok: true; readonly type: ProductImageType } | { readonly ok: false; readonly message: string };
 
 /**
  * Which picture the bytes are, by their content (PNG, JPEG and WebP signatures; an SVG
@@ -57,7 +61,11 @@ export type ImageCheck = { readonly ok: true; readonly type: ProductImageType } 
  */
 export function checkProductImage(bytes: Uint8Array): ImageCheck {
   if (bytes.length === 0) return { ok: false, message: 'is an empty file' };
-  if (bytes.length > MAX_PRODUCT_IMAGE_BYTES) return { ok: false, message: `is ${Math.ceil(bytes.length / 1024)} KiB; at most ${MAX_PRODUCT_IMAGE_BYTES / 1024} KiB` };
+  if (bytes.length > MAX_PRODUCT_IMAGE_BYTES)
+    return {
+      ok: false,
+      message: `is ${Math.ceil(bytes.length / 1024)} KiB; at most ${MAX_PRODUCT_IMAGE_BYTES / 1024} KiB`,
+    };
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { ok: true, type: 'png' };
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { ok: true, type: 'jpeg' };
   if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return { ok: true, type: 'webp' };
@@ -68,7 +76,8 @@ export function checkProductImage(bytes: Uint8Array): ImageCheck {
     return { ok: false, message: 'is not a PNG, JPEG, WebP or SVG image' };
   }
   if (!SVG_START.test(text)) return { ok: false, message: 'is not a PNG, JPEG, WebP or SVG image' };
-  if (SVG_ACTIVE_CONTENT.test(text)) return { ok: false, message: 'is an SVG with script, event handlers, entities or embedded content' };
+  if (SVG_ACTIVE_CONTENT.test(text))
+    return { ok: false, message: 'is an SVG with script, event handlers, entities or embedded content' };
   return { ok: true, type: 'svg' };
 }
 

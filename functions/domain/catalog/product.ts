@@ -23,7 +23,7 @@ const SKU_CHARACTERS = /^[A-Za-z0-9._-]*$/;
 export const isProductId = (value: string): value is ProductId => PRODUCT_ID.test(value);
 
 /** The most one unit may cost; anything above is a typo (cents typed as dollars). */
-export const MAX_PRICE_CENTS: Cents = 10_000_000;
+const MAX_PRICE_CENTS: Cents = 10_000_000;
 
 export const ProductIdInput = documented(
   z.pipe(
@@ -38,22 +38,26 @@ export const ProductIdInput = documented(
   ),
   {
     pattern: PRODUCT_ID.source,
-    description: 'A SKU: 1-64 of letters (either case, matched exactly), digits, `-`, `_`, `.`, not `.` or `..` alone. The server trims surrounding whitespace; the document does not allow it.',
+    description:
+      'A SKU: 1-64 of letters (either case, matched exactly), digits, `-`, `_`, `.`, not `.` or `..` alone. The server trims surrounding whitespace; the document does not allow it.',
   },
 );
 
-export const PriceInput = z.pipe(
+const PriceInput = z.pipe(
   z.number({ error: requiredField }).check(
     // `z.positive()` would report "must be at least 0" for a zero price.
     z.refine((value: number) => value > 0, { message: 'must be greater than 0', params: { code: 'TOO_SMALL' } }),
     z.lte(fromCents(MAX_PRICE_CENTS)),
-    z.refine((value: number) => parseCents(value) !== undefined, rule('INVALID_AMOUNT', 'must be a USD amount with at most two decimals')),
+    z.refine(
+      (value: number) => parseCents(value) !== undefined,
+      rule('INVALID_AMOUNT', 'must be a USD amount with at most two decimals'),
+    ),
   ),
   z.transform((value: number): Cents => parseCents(value) as Cents),
 );
 
 /** One product as an import file row and as the partner API shows it. Unknown fields are refused: they are typos. */
-export const ProductRecord = z.strictObject(
+const ProductRecord = z.strictObject(
   {
     product_id: ProductIdInput,
     name: requiredText(),
@@ -73,18 +77,16 @@ export const ProductRecord = z.strictObject(
 
 export const ProductInput = z.pipe(
   ProductRecord,
-  z.transform(
-    (record): Product => ({
-      productId: record.product_id,
-      name: record.name,
-      description: record.description,
-      category: record.category,
-      priceCents: record.price,
-      unit: record.unit,
-      active: record.active,
-      image: record.image,
-    }),
-  ),
+  z.transform((record): Product => ({
+    productId: record.product_id,
+    name: record.name,
+    description: record.description,
+    category: record.category,
+    priceCents: record.price,
+    unit: record.unit,
+    active: record.active,
+    image: record.image,
+  })),
 );
 
 /** A product as written (price in dollars), e.g. a row of an import file or the seed catalog. */

@@ -5,8 +5,6 @@ import { IdempotencyKeyInFlight, IdempotencyKeyReused } from '../errors';
 import type { IdempotencyCompletion } from './idempotency-completion';
 import { sameOutcome, type StoredOutcome } from './stored-outcome';
 
-export type { StoredOutcome } from './stored-outcome';
-
 export interface IdempotencyRecord {
   /** Whose key it is (partner and endpoint): two partners' identical keys never meet. */
   readonly scope: string;
@@ -30,7 +28,10 @@ export interface IdempotencyStore {
    * still locked at `now`). Returns undefined when written, else the live record (or
    * undefined in `holder` when it vanished between the two steps).
    */
-  claim(record: IdempotencyRecord, now: Date): Promise<{ claimed: true } | { claimed: false; holder?: IdempotencyRecord }>;
+  claim(
+    record: IdempotencyRecord,
+    now: Date,
+  ): Promise<{ claimed: true } | { claimed: false; holder?: IdempotencyRecord }>;
   /** Stores the outcome if `owner` still holds the key; false when it no longer does. */
   complete(scope: string, key: string, owner: string, outcome: StoredOutcome): Promise<boolean>;
   /**
@@ -104,14 +105,18 @@ export class IdempotencyGuard {
           // completion) committed. Were that ever not so, the claim would lapse after
           // IDEMPOTENCY_LOCK_MS and a retry run again: the same as a crash, never a wrong replay.
           complete: async (outcome) =>
-            handedOut !== undefined && sameOutcome(handedOut, outcome) ? true : this.store.complete(scope, key, owner, outcome),
+            handedOut !== undefined && sameOutcome(handedOut, outcome)
+              ? true
+              : this.store.complete(scope, key, owner, outcome),
           release: () => this.store.release(scope, key, owner),
         };
       }
       const { holder } = result;
       if (!holder) continue; // released between our write and our read: claim again
       if (holder.fingerprint !== fingerprint) {
-        throw new IdempotencyKeyReused('This Idempotency-Key was already used with a different request (another body, resource or action)');
+        throw new IdempotencyKeyReused(
+          'This Idempotency-Key was already used with a different request (another body, resource or action)',
+        );
       }
       if (holder.state === 'completed' && holder.outcome) return { kind: 'replay', outcome: holder.outcome };
       throw new IdempotencyKeyInFlight('A request with this Idempotency-Key is still being processed; retry later');

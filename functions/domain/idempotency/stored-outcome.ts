@@ -4,4 +4,5 @@ export interface StoredOutcome {
   readonly body: string;
 }
 
-export const sameOutcome = (a: StoredOutcome, b: StoredOutcome): boolean => a.statusCode === b.statusCode && a.body === b.body;
+export const sameOutcome = (a: StoredOutcome, b: StoredOutcome): boolean =>
+  a.statusCode === b.statusCode && a.body === b.body;

@@ -7,7 +7,15 @@ import { ProductUnavailable, ValidationFailed } from '../errors';
 import { type Cents, sumCents } from '../money';
 import type { ProfileId } from '../organizations/organization';
 import { toValidationIssues } from '../validation';
-import { type Cart, type CartLine, type CartRepository, LineQuantity, MAX_CART_LINES, MAX_LINE_QUANTITY, QuantityChange } from './cart';
+import {
+  type Cart,
+  type CartLine,
+  type CartRepository,
+  LineQuantity,
+  MAX_CART_LINES,
+  MAX_LINE_QUANTITY,
+  QuantityChange,
+} from './cart';
 import { DEFAULT_PRICING, lineTotalCents, type OrderPricing, priceOrder, type PricingConfig } from './order-pricing';
 
 export interface PricedCartLine {
@@ -82,7 +90,13 @@ export class CartService {
     if (total > MAX_LINE_QUANTITY) throw tooMany(total);
     if (!line) assertRoomForALine(cart);
     // The quantity is added by the store, not written back from the read: two adds at once make two more.
-    const outcome = await this.carts.addToLine(profileId, product.productId, added, MAX_LINE_QUANTITY, this.clock.now());
+    const outcome = await this.carts.addToLine(
+      profileId,
+      product.productId,
+      added,
+      MAX_LINE_QUANTITY,
+      this.clock.now(),
+    );
     if (!outcome.added) throw tooMany(outcome.wouldBe);
   }
 
@@ -93,8 +107,14 @@ export class CartService {
    * 3. the rest are added to what the cart holds, each line capped at 99;
    * 4. new lines must not make more than 50 (ValidationFailed, TOO_MANY_ITEMS; nothing is added).
    */
-  async addLines(profileId: ProfileId, lines: readonly { readonly productId: string; readonly quantity: unknown }[]): Promise<AddedLines> {
-    const wanted = lines.map((line) => ({ productId: line.productId, quantity: parseQuantity(LineQuantity, line.quantity) }));
+  async addLines(
+    profileId: ProfileId,
+    lines: readonly { readonly productId: string; readonly quantity: unknown }[],
+  ): Promise<AddedLines> {
+    const wanted = lines.map((line) => ({
+      productId: line.productId,
+      quantity: parseQuantity(LineQuantity, line.quantity),
+    }));
     const ids = wanted.map((line) => line.productId).filter(isProductId);
     const [products, cart] = await Promise.all([this.catalog.get(ids), this.carts.get(profileId)]);
     const totals = new Map<ProductId, number>();
@@ -117,7 +137,11 @@ export class CartService {
     }
     const at = this.clock.now();
     // A millisecond apart, so new lines list in the given order (the cart's order is `addedAt`).
-    await Promise.all([...totals].map(([productId, quantity], index) => this.carts.setQuantity(profileId, productId, quantity, new Date(at.getTime() + index))));
+    await Promise.all(
+      [...totals].map(([productId, quantity], index) =>
+        this.carts.setQuantity(profileId, productId, quantity, new Date(at.getTime() + index)),
+      ),
+    );
     return { added: [...totals.keys()], skipped };
   }
 
@@ -144,7 +168,12 @@ export class CartService {
   /** The cart at current catalog prices; with a state, also tax, shipping and total as an order would have them. */
   async view(profileId: ProfileId, shippingState?: UsStateName): Promise<PricedCart> {
     const cart = await this.carts.get(profileId);
-    return priceCart(cart, await this.catalog.get(cart.lines.map((line) => line.productId)), shippingState, this.pricing);
+    return priceCart(
+      cart,
+      await this.catalog.get(cart.lines.map((line) => line.productId)),
+      shippingState,
+      this.pricing,
+    );
   }
 
   private async activeProduct(productId: string): Promise<Product> {
@@ -166,7 +195,11 @@ export function priceCart(
   for (const line of [...cart.lines].sort((a, b) => a.addedAt.localeCompare(b.addedAt))) {
     const product = products.get(line.productId);
     if (product?.active) {
-      lines.push({ product, quantity: line.quantity, lineTotalCents: lineTotalCents({ unitPriceCents: product.priceCents, quantity: line.quantity }) });
+      lines.push({
+        product,
+        quantity: line.quantity,
+        lineTotalCents: lineTotalCents({ unitPriceCents: product.priceCents, quantity: line.quantity }),
+      });
     } else {
       unavailable.push({ productId: line.productId, quantity: line.quantity, ...(product ? { product } : {}) });
     }
@@ -175,11 +208,16 @@ export function priceCart(
   const pricing =
     shippingState === undefined
       ? undefined
-      : priceOrder(lines.map((line) => ({ unitPriceCents: line.product.priceCents, quantity: line.quantity })), shippingState, config);
+      : priceOrder(
+          lines.map((line) => ({ unitPriceCents: line.product.priceCents, quantity: line.quantity })),
+          shippingState,
+          config,
+        );
   return { profileId: cart.profileId, lines, unavailable, subtotalCents, ...(pricing ? { pricing } : {}) };
 }
 
-const lineOf = (cart: Cart, productId: ProductId): CartLine | undefined => cart.lines.find((line) => line.productId === productId);
+const lineOf = (cart: Cart, productId: ProductId): CartLine | undefined =>
+  cart.lines.find((line) => line.productId === productId);
 
 function assertRoomForALine(cart: Cart): void {
   if (cart.lines.length >= MAX_CART_LINES) {

@@ -27,7 +27,8 @@ export interface Cart {
 }
 
 /** What an atomic add did: the line's quantity now, or what it would have been when refused. */
-export type LineAddition = { readonly added: true; readonly quantity: number } | { readonly added: false; readonly wouldBe: number };
+export type LineAddition =
+  { readonly added: true; readonly quantity: number } | { readonly added: false; readonly wouldBe: number };
 
 /** Storage port for carts, one per profile. */
 export interface CartRepository {

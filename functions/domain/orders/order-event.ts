@@ -26,7 +26,8 @@ export const orderEventKind = (status: OrderStatus): OrderEventKind => KIND_OF_S
  * and the fan-out's de-duplication on (partner, event id) makes it one delivery.
  */
 export function orderEventId(orderId: OrderId, kind: OrderEventKind, sequence?: number): string {
-  const name = kind === 'order.refunded' && sequence !== undefined ? `${orderId}:${kind}:${sequence}` : `${orderId}:${kind}`;
+  const name =
+    kind === 'order.refunded' && sequence !== undefined ? `${orderId}:${kind}:${sequence}` : `${orderId}:${kind}`;
   return `evt_${createHash('sha256').update(name).digest('hex').slice(0, 40)}`;
 }
 
@@ -69,7 +70,9 @@ function eventData(order: Order, change: OrderChange): Record<string, unknown> {
       return {
         ...common,
         user_email: order.userEmail,
-        ...(order.approvedBy ? { approved_by: { internal_user_id: order.approvedBy.internalUserId, email: order.approvedBy.email } } : {}),
+        ...(order.approvedBy
+          ? { approved_by: { internal_user_id: order.approvedBy.internalUserId, email: order.approvedBy.email } }
+          : {}),
         status: 'pending',
         items: payloadItems(order),
         subtotal: fromCents(order.subtotalCents),
@@ -95,7 +98,12 @@ function eventData(order: Order, change: OrderChange): Record<string, unknown> {
         shipping_address: payloadAddress(order),
       } satisfies OrderEventData<'order.shipped'>;
     case 'delivered':
-      return { ...common, status: 'delivered', delivered_at: change.at, signature: change.signature } satisfies OrderEventData<'order.delivered'>;
+      return {
+        ...common,
+        status: 'delivered',
+        delivered_at: change.at,
+        signature: change.signature,
+      } satisfies OrderEventData<'order.delivered'>;
     case 'cancelled':
       return {
         ...common,

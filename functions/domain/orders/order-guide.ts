@@ -20,7 +20,7 @@ import { LineQuantity } from './cart';
 import type { AddedLines, CartService } from './cart-service';
 
 /** Lines in one organization's guide. */
-export const MAX_ORDER_GUIDE_LINES = 100;
+const MAX_ORDER_GUIDE_LINES = 100;
 
 export interface OrderGuideLine {
   readonly productId: ProductId;
@@ -38,7 +38,13 @@ export interface OrderGuideRepository {
   /** Adds the line, or sets the usual quantity of the line already there (a new version either way); atomic. */
   upsert(organizationId: OrganizationId, productId: ProductId, quantity: number, at: Date): Promise<void>;
   /** Sets the usual quantity if the line is still at `expectedVersion`; otherwise OrderGuideChanged, nothing written. */
-  setQuantity(organizationId: OrganizationId, productId: ProductId, quantity: number, expectedVersion: number, at: Date): Promise<void>;
+  setQuantity(
+    organizationId: OrganizationId,
+    productId: ProductId,
+    quantity: number,
+    expectedVersion: number,
+    at: Date,
+  ): Promise<void>;
   /** Removes the line if it is still at `expectedVersion` (already gone: nothing happens); otherwise OrderGuideChanged. */
   remove(organizationId: OrganizationId, productId: ProductId, expectedVersion: number): Promise<void>;
 }
@@ -61,7 +67,9 @@ export class OrderGuideService {
 
   async view(organizationId: OrganizationId): Promise<OrderGuideEntry[]> {
     const lines = await this.guides.get(organizationId);
-    const products = lines.length ? await this.catalog.get(lines.map((line) => line.productId)) : new Map<ProductId, Product>();
+    const products = lines.length
+      ? await this.catalog.get(lines.map((line) => line.productId))
+      : new Map<ProductId, Product>();
     return lines.map((line) => {
       const product = products.get(line.productId);
       return product ? { line, product } : { line };
@@ -81,7 +89,13 @@ export class OrderGuideService {
     const lines = await this.guides.get(organizationId);
     if (!lines.some((line) => line.productId === product.productId) && lines.length >= MAX_ORDER_GUIDE_LINES) {
       throw new ValidationFailed(
-        [{ code: 'TOO_MANY_ITEMS', message: `the order guide must have at most ${MAX_ORDER_GUIDE_LINES} products`, path: ['items'] }],
+        [
+          {
+            code: 'TOO_MANY_ITEMS',
+            message: `the order guide must have at most ${MAX_ORDER_GUIDE_LINES} products`,
+            path: ['items'],
+          },
+        ],
         `The order guide already holds ${MAX_ORDER_GUIDE_LINES} products`,
       );
     }
@@ -90,7 +104,12 @@ export class OrderGuideService {
   }
 
   /** Sets a line's usual quantity (1-99), if the line is still at `version` (OrderGuideChanged). */
-  async changeQuantity(organizationId: OrganizationId, productId: string, quantity: unknown, version: unknown): Promise<void> {
+  async changeQuantity(
+    organizationId: OrganizationId,
+    productId: string,
+    quantity: unknown,
+    version: unknown,
+  ): Promise<void> {
     const input = parse({ quantity: LineQuantity, version: Version }, { quantity, version });
     if (!isProductId(productId)) throw new ProductUnavailable([productId]);
     await this.guides.setQuantity(organizationId, productId, input.quantity, input.version, this.clock.now());
@@ -109,20 +128,31 @@ export class OrderGuideService {
    * 2. the cart adds them as `CartService.addLines` does (1-99, capped at 99 with what
    *    the cart holds, products no longer sold skipped and returned).
    */
-  async addToCart(organizationId: OrganizationId, profileId: ProfileId, chosen: readonly { productId: string; quantity: unknown }[]): Promise<AddedLines> {
+  async addToCart(
+    organizationId: OrganizationId,
+    profileId: ProfileId,
+    chosen: readonly { productId: string; quantity: unknown }[],
+  ): Promise<AddedLines> {
     if (chosen.length === 0) {
-      throw new ValidationFailed([{ code: 'REQUIRED', message: 'Select at least one product of the order guide', path: ['items'] }]);
+      throw new ValidationFailed([
+        { code: 'REQUIRED', message: 'Select at least one product of the order guide', path: ['items'] },
+      ]);
     }
     const lines = await this.guides.get(organizationId);
     const stranger = chosen.find((choice) => !lines.some((line) => line.productId === choice.productId));
     if (stranger) {
-      throw new ValidationFailed([{ code: 'INVALID_VALUE', message: `${stranger.productId} is not in the order guide`, path: ['items'] }]);
+      throw new ValidationFailed([
+        { code: 'INVALID_VALUE', message: `${stranger.productId} is not in the order guide`, path: ['items'] },
+      ]);
     }
     return this.cartService.addLines(profileId, chosen);
   }
 }
 
-function parse<Shape extends z.core.$ZodLooseShape>(shape: Shape, input: Record<string, unknown>): z.infer<z.ZodMiniObject<Shape>> {
+function parse<Shape extends z.core.$ZodLooseShape>(
+  shape: Shape,
+  input: Record<string, unknown>,
+): z.infer<z.ZodMiniObject<Shape>> {
   const parsed = z.object(shape).safeParse(input);
   if (parsed.success) return parsed.data;
   const issues = toValidationIssues(parsed.error);

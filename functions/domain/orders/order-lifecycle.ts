@@ -11,7 +11,9 @@ import type { OrderAction, OrderTransition } from './transition-input';
  * refund leaves the order delivered (refunded again later, up to its total), so refunds
  * are the one change that may happen more than once (their event ids add the sequence).
  */
-export const ORDER_TRANSITIONS: Readonly<Record<OrderAction, { readonly from: readonly OrderStatus[]; readonly to: OrderStatus }>> = {
+export const ORDER_TRANSITIONS: Readonly<
+  Record<OrderAction, { readonly from: readonly OrderStatus[]; readonly to: OrderStatus }>
+> = {
   confirm: { from: ['pending'], to: 'confirmed' },
   ship: { from: ['confirmed'], to: 'shipped' },
   deliver: { from: ['shipped'], to: 'delivered' },
@@ -19,7 +21,7 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderAction, { readonly from: re
   refund: { from: ['delivered'], to: 'refunded' },
 };
 
-export const canTransition = (status: OrderStatus, action: OrderAction): boolean =>
+const canTransition = (status: OrderStatus, action: OrderAction): boolean =>
   ORDER_TRANSITIONS[action].from.includes(status);
 
 /** The actions an order in this status allows, e.g. for the buttons a page shows. */
@@ -67,11 +69,17 @@ export function applyTransition(order: Order, transition: OrderTransition, at: D
         trackingUrl: transition.input.tracking_url,
         estimatedDelivery: transition.input.estimated_delivery,
       };
-      return next({ status: 'shipped', sequence, at: time, ...shipment }, { shipment: { ...shipment, shippedAt: time } });
+      return next(
+        { status: 'shipped', sequence, at: time, ...shipment },
+        { shipment: { ...shipment, shippedAt: time } },
+      );
     }
     case 'deliver': {
       const { signature } = transition.input;
-      return next({ status: 'delivered', sequence, at: time, signature }, { delivery: { deliveredAt: time, signature } });
+      return next(
+        { status: 'delivered', sequence, at: time, signature },
+        { delivery: { deliveredAt: time, signature } },
+      );
     }
     case 'cancel': {
       const { reason } = transition.input;
@@ -86,8 +94,14 @@ export function applyTransition(order: Order, transition: OrderTransition, at: D
       const remaining = (order.totalCents - already) as Cents;
       const amountCents = transition.input.amount ?? remaining;
       if (amountCents > remaining) {
-        const left = already === 0 ? `the order's total, ${formatUsd(order.totalCents)}` : `what is left to refund, ${formatUsd(remaining)} (${formatUsd(already)} of ${formatUsd(order.totalCents)} was refunded)`;
-        throw new ValidationFailed([{ code: 'TOO_BIG', message: `amount must be at most ${left}`, path: ['amount'] }], `A refund cannot exceed ${left}`);
+        const left =
+          already === 0
+            ? `the order's total, ${formatUsd(order.totalCents)}`
+            : `what is left to refund, ${formatUsd(remaining)} (${formatUsd(already)} of ${formatUsd(order.totalCents)} was refunded)`;
+        throw new ValidationFailed(
+          [{ code: 'TOO_BIG', message: `amount must be at most ${left}`, path: ['amount'] }],
+          `A refund cannot exceed ${left}`,
+        );
       }
       const refundedTotalCents = (already + amountCents) as Cents;
       const withReason = reason === undefined ? {} : { reason };

@@ -3,7 +3,7 @@ import type { MessageQueue } from '../../webhooks/message-queue';
 import { OrderEventMessage } from '../../webhooks/order-event-message';
 
 /** How long an outbox item stays after its change (the stream carries it within seconds; this only bounds the table). */
-export const OUTBOX_RETENTION_SECONDS = 7 * 24 * 3600;
+const OUTBOX_RETENTION_SECONDS = 7 * 24 * 3600;
 
 /**
  * The outbox item an order change writes in its own transaction. `message` is the

@@ -45,7 +45,11 @@ export interface OrderRepository {
    * order's sequence is still `expectedSequence` (the one the change was applied to);
    * otherwise throws ConcurrentModification and writes nothing.
    */
-  transition(input: { readonly order: Order; readonly expectedSequence: number; readonly event: OrderEventMessage }): Promise<void>;
+  transition(input: {
+    readonly order: Order;
+    readonly expectedSequence: number;
+    readonly event: OrderEventMessage;
+  }): Promise<void>;
   get(orderId: OrderId): Promise<Order | undefined>;
   /**
    * The organization's orders, newest first (createdAt, then id, descending). A cursor

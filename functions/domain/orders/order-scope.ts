@@ -21,5 +21,6 @@ export interface OrderScope {
  */
 export function assertOrderInScope(order: Order, scope: OrderScope): void {
   if (order.partnerId !== scope.partnerId) throw new Forbidden(`Order ${order.id} belongs to another partner`);
-  if (scope.organizationId !== undefined && order.organizationId !== scope.organizationId) throw new OrderNotFound(order.id);
+  if (scope.organizationId !== undefined && order.organizationId !== scope.organizationId)
+    throw new OrderNotFound(order.id);
 }

@@ -4,18 +4,40 @@ import { type Correlation, correlate, currentCorrelation } from '../correlation'
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
-import { ApprovalRequired, ConcurrentModification, EmptyCart, Forbidden, OrderNotFound, ProductUnavailable, ShippingLocationUnavailable, ValidationFailed } from '../errors';
+import {
+  ApprovalRequired,
+  ConcurrentModification,
+  EmptyCart,
+  Forbidden,
+  OrderNotFound,
+  ProductUnavailable,
+  ShippingLocationUnavailable,
+  ValidationFailed,
+} from '../errors';
 import type { Organization, OrganizationAggregate, Profile, ShippingLocation } from '../organizations/organization';
 import type { Partner } from '../partners/partner';
 import type { Product, ProductId } from '../catalog/product';
 import type { Cart, CartRepository } from './cart';
 import { priceCart } from './cart-service';
-import { type Order, type OrderApprover, type OrderId, type OrderItem, PAYMENT_METHOD, type ShippingAddressSnapshot } from './order';
+import {
+  type Order,
+  type OrderApprover,
+  type OrderId,
+  type OrderItem,
+  PAYMENT_METHOD,
+  type ShippingAddressSnapshot,
+} from './order';
 import type { OrderReferences } from './order-references';
 import { latestOrderEvent, orderEventFor } from './order-event';
 import { applyTransition } from './order-lifecycle';
 import { DEFAULT_PRICING, type OrderPricing, type PricingConfig } from './order-pricing';
-import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE, type OrderPage, type OrderPageRequest, type OrderRepository } from './order-repository';
+import {
+  DEFAULT_ORDER_PAGE_SIZE,
+  MAX_ORDER_PAGE_SIZE,
+  type OrderPage,
+  type OrderPageRequest,
+  type OrderRepository,
+} from './order-repository';
 import { assertOrderInScope, type OrderScope } from './order-scope';
 import { parseTransition } from './transition-input';
 
@@ -90,7 +112,12 @@ export class OrderService {
    */
   private correlated(order: Order, event: OrderEventMessage): OrderEventMessage {
     const { requestId } = this.correlation();
-    correlate({ partnerId: order.partnerId, organizationId: order.organizationId, orderId: order.id, eventId: event.eventId });
+    correlate({
+      partnerId: order.partnerId,
+      organizationId: order.organizationId,
+      orderId: order.id,
+      eventId: event.eventId,
+    });
     return { ...event, ...(requestId ? { requestId } : {}), orderId: order.id, organizationId: order.organizationId };
   }
 
@@ -141,7 +168,8 @@ export class OrderService {
     const { partner, profile, organization } = input;
     const quote = await this.quote(input);
     const limit = profile.orderLimitCents;
-    if (limit !== undefined && quote.pricing.totalCents > limit) throw new ApprovalRequired(quote.pricing.totalCents, limit);
+    if (limit !== undefined && quote.pricing.totalCents > limit)
+      throw new ApprovalRequired(quote.pricing.totalCents, limit);
     const order = newOrder({
       id: this.newId() as OrderId,
       partnerId: partner.id,
@@ -153,7 +181,11 @@ export class OrderService {
       pricing: quote.pricing,
       at: this.clock.now().toISOString(),
     });
-    await this.orders.create(order, this.correlated(order, latestOrderEvent(order)), input.items ? undefined : quote.cart);
+    await this.orders.create(
+      order,
+      this.correlated(order, latestOrderEvent(order)),
+      input.items ? undefined : quote.cart,
+    );
     this.metrics.count(METRIC.ordersPlaced);
     return order;
   }
@@ -166,12 +198,7 @@ export class OrderService {
    * 4. the changed order is written with its event, if no one changed it since it was read;
    *    otherwise it is read again and the change re-applied, up to `maxAttempts` times.
    */
-  async transition(
-    orderId: string,
-    action: string,
-    input: unknown,
-    scope: OrderScope,
-  ): Promise<Order> {
+  async transition(orderId: string, action: string, input: unknown, scope: OrderScope): Promise<Order> {
     const change = parseTransition(action, input);
     for (let attempt = 1; ; attempt += 1) {
       const order = await this.get(orderId, scope);
@@ -200,15 +227,24 @@ export class OrderService {
   }
 
   /** An organization's orders, newest first, a page at a time. */
-  async listForOrganization(organization: Organization, scope: OrderScope, page: OrderPageRequest = {}): Promise<OrderPage> {
-    if (organization.partnerId !== scope.partnerId) throw new Forbidden(`Organization ${organization.id} belongs to another partner`);
+  async listForOrganization(
+    organization: Organization,
+    scope: OrderScope,
+    page: OrderPageRequest = {},
+  ): Promise<OrderPage> {
+    if (organization.partnerId !== scope.partnerId)
+      throw new Forbidden(`Organization ${organization.id} belongs to another partner`);
     if (scope.organizationId !== undefined && scope.organizationId !== organization.id) {
       throw new Forbidden(`Organization ${organization.id} is not the caller's`);
     }
     const limit = page.limit ?? DEFAULT_ORDER_PAGE_SIZE;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ORDER_PAGE_SIZE) {
       throw new ValidationFailed([
-        { code: limit < 1 ? 'TOO_SMALL' : 'TOO_BIG', message: `limit must be an integer from 1 to ${MAX_ORDER_PAGE_SIZE}`, path: ['limit'] },
+        {
+          code: limit < 1 ? 'TOO_SMALL' : 'TOO_BIG',
+          message: `limit must be an integer from 1 to ${MAX_ORDER_PAGE_SIZE}`,
+          path: ['limit'],
+        },
       ]);
     }
     return this.orders.listByOrganization(organization.id, { ...page, limit });
@@ -268,10 +304,14 @@ function assertSameOwner(partner: Pick<Partner, 'id'>, profile: Profile, organiz
   if (organization.partnerId !== partner.id || profile.partnerId !== partner.id) {
     throw new Forbidden('The profile or organization belongs to another partner');
   }
-  if (profile.organizationId !== organization.id) throw new Forbidden(`Profile ${profile.id} is not in organization ${organization.id}`);
+  if (profile.organizationId !== organization.id)
+    throw new Forbidden(`Profile ${profile.id} is not in organization ${organization.id}`);
 }
 
-function shippingLocation(organization: OrganizationAggregate, shippingLocationId: string | undefined): ShippingLocation {
+function shippingLocation(
+  organization: OrganizationAggregate,
+  shippingLocationId: string | undefined,
+): ShippingLocation {
   const location =
     shippingLocationId === undefined
       ? organization.locations.find((candidate) => candidate.isDefault)

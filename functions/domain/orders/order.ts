@@ -42,7 +42,7 @@ export interface ShippingAddressSnapshot {
   readonly zip: string;
 }
 
-export interface Shipment {
+interface Shipment {
   readonly trackingNumber: string;
   readonly carrier: string;
   /** Always https. */
@@ -131,4 +131,5 @@ export const refundedCentsOf = (order: Pick<Order, 'refund' | 'refundedCents'>):
   order.refundedCents ?? order.refund?.amountCents ?? (0 as Cents);
 
 /** A refund change is partial when the order was not fully refunded by it. */
-export const refundedTotalOf = (change: OrderChangeOf<'refunded'>): Cents => change.refundedTotalCents ?? change.amountCents;
+export const refundedTotalOf = (change: OrderChangeOf<'refunded'>): Cents =>
+  change.refundedTotalCents ?? change.amountCents;

@@ -9,7 +9,13 @@ import * as z from 'zod/mini';
 import { ProductIdInput, type ProductId } from '../catalog/product';
 import { ValidationFailed } from '../errors';
 import { documented } from '../documented-rules';
-import { EXACTLY_ONE_USER_IDENTIFIER, exactlyOneUserIdentifier, type ProfileIdentifier, toProfileIdentifier, userIdentifierFields } from '../sessions/handshake-request';
+import {
+  EXACTLY_ONE_USER_IDENTIFIER,
+  exactlyOneUserIdentifier,
+  type ProfileIdentifier,
+  toProfileIdentifier,
+  userIdentifierFields,
+} from '../sessions/handshake-request';
 import { requiredField, requiredText, rule, toValidationIssues } from '../validation';
 import { LineQuantity, MAX_CART_LINES } from './cart';
 import { OrderNotesInput, type OrderReferences, PoNumberInput } from './order-references';
@@ -26,7 +32,10 @@ const distinctProducts = z.superRefine((items: { product_id: string }[], ctx) =>
       ctx.addIssue({
         code: 'custom',
         path: [index, 'product_id'],
-        ...rule('DUPLICATE_ID', `repeats ${item.product_id} of items[${first}]; give each product once with its whole quantity`),
+        ...rule(
+          'DUPLICATE_ID',
+          `repeats ${item.product_id} of items[${first}]; give each product once with its whole quantity`,
+        ),
       });
   });
 });
@@ -37,9 +46,14 @@ export const SandboxOrderRequest = documented(
       {
         ...userIdentifierFields,
         // "Each product once" compares one field of the items, which JSON Schema cannot say: the description does.
-        items: documented(z.array(OrderLine, { error: requiredField }).check(z.minLength(1), z.maxLength(MAX_CART_LINES), distinctProducts), {
-          description: 'Each `product_id` at most once (`DUPLICATE_ID`).',
-        }),
+        items: documented(
+          z
+            .array(OrderLine, { error: requiredField })
+            .check(z.minLength(1), z.maxLength(MAX_CART_LINES), distinctProducts),
+          {
+            description: 'Each `product_id` at most once (`DUPLICATE_ID`).',
+          },
+        ),
         internal_shipping_location_id: z.optional(requiredText()),
         po_number: PoNumberInput,
         notes: OrderNotesInput,
@@ -63,13 +77,21 @@ export function parseSandboxOrderRequest(body: unknown): SandboxOrder {
   const parsed = SandboxOrderRequest.safeParse(body);
   if (!parsed.success) {
     const issues = toValidationIssues(parsed.error);
-    throw new ValidationFailed(issues, `The request body is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`);
+    throw new ValidationFailed(
+      issues,
+      `The request body is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}; see details)`,
+    );
   }
   const { items, internal_shipping_location_id, po_number, notes } = parsed.data;
   return {
     user: toProfileIdentifier(parsed.data),
     items: items.map((item) => ({ productId: item.product_id, quantity: item.quantity })),
-    ...(internal_shipping_location_id === undefined ? {} : { internalShippingLocationId: internal_shipping_location_id }),
-    references: { ...(po_number === undefined ? {} : { poNumber: po_number }), ...(notes === undefined ? {} : { notes }) },
+    ...(internal_shipping_location_id === undefined
+      ? {}
+      : { internalShippingLocationId: internal_shipping_location_id }),
+    references: {
+      ...(po_number === undefined ? {} : { poNumber: po_number }),
+      ...(notes === undefined ? {} : { notes }),
+    },
   };
 }

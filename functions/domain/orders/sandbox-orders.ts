@@ -49,10 +49,13 @@ export class SandboxOrders {
     if (blocker) throw new ProfileNotLinked(blocker);
 
     const organization = await this.organizations.getOrganization(partnerId, profile.internalOrgId);
-    if (!organization) throw new RangeError(`Profile ${profile.id} names organization ${profile.internalOrgId}, which is not stored`);
+    if (!organization)
+      throw new RangeError(`Profile ${profile.id} names organization ${profile.internalOrgId}, which is not stored`);
     let shippingLocationId: string | undefined;
     if (request.internalShippingLocationId !== undefined) {
-      const location = organization.locations.find((candidate) => candidate.internalShippingLocationId === request.internalShippingLocationId);
+      const location = organization.locations.find(
+        (candidate) => candidate.internalShippingLocationId === request.internalShippingLocationId,
+      );
       if (!location) throw new ShippingLocationUnavailable(request.internalShippingLocationId);
       shippingLocationId = location.id;
     }

@@ -41,21 +41,27 @@ const httpsUrl = () =>
   );
 
 const refundAmount = () =>
-  documented(z.pipe(
-    z.number({ error: requiredField }).check(
-      z.refine((value: number) => value > 0, { message: 'must be greater than 0', params: { code: 'TOO_SMALL' } }),
-      z.refine((value: number) => parseCents(value) !== undefined, rule('INVALID_AMOUNT', 'must be a USD amount with at most two decimals')),
+  documented(
+    z.pipe(
+      z.number({ error: requiredField }).check(
+        z.refine((value: number) => value > 0, { message: 'must be greater than 0', params: { code: 'TOO_SMALL' } }),
+        z.refine(
+          (value: number) => parseCents(value) !== undefined,
+          rule('INVALID_AMOUNT', 'must be a USD amount with at most two decimals'),
+        ),
+      ),
+      z.transform((value: number): Cents => parseCents(value) as Cents),
     ),
-    z.transform((value: number): Cents => parseCents(value) as Cents),
-  ), {
-    exclusiveMinimum: 0,
-    multipleOf: 0.01,
-    // Beyond this the cents are no longer a safe integer.
-    maximum: fromCents(Number.MAX_SAFE_INTEGER),
-    description: 'US dollars with at most two decimals; at most the order\'s total.',
-  });
+    {
+      exclusiveMinimum: 0,
+      multipleOf: 0.01,
+      // Beyond this the cents are no longer a safe integer.
+      maximum: fromCents(Number.MAX_SAFE_INTEGER),
+      description: "US dollars with at most two decimals; at most the order's total.",
+    },
+  );
 
-export const TRANSITION_INPUT = {
+const TRANSITION_INPUT = {
   confirm: z.object({}),
   ship: z.object({
     tracking_number: requiredText(64),
@@ -97,7 +103,8 @@ export const SANDBOX_SHIPMENT_DEFAULTS = {
   trackingNumber: (orderId: string) => `1Z${orderId.replaceAll('-', '').slice(0, 16).toUpperCase()}`,
   trackingUrl: (trackingNumber: string) => `https://track.example.com/${encodeURIComponent(trackingNumber)}`,
   /** 17:00 UTC, `days` days after now. */
-  estimatedDelivery: (now: Date, days = 3) => `${new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10)}T17:00:00Z`,
+  estimatedDelivery: (now: Date, days = 3) =>
+    `${new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10)}T17:00:00Z`,
   signature: 'Front desk',
 } as const;
 
@@ -111,7 +118,9 @@ export function withSandboxDefaults(action: string, input: unknown, orderId: str
   const body = input ?? {};
   if (typeof body !== 'object' || Array.isArray(body)) return input;
   const given = body as Record<string, unknown>;
-  const orDefault = (field: string, value: () => string) => ({ [field]: given[field] === undefined ? value() : given[field] });
+  const orDefault = (field: string, value: () => string) => ({
+    [field]: given[field] === undefined ? value() : given[field],
+  });
   if (action === 'ship') {
     const trackingNumber = orDefault('tracking_number', () => SANDBOX_SHIPMENT_DEFAULTS.trackingNumber(orderId));
     return {
@@ -126,10 +135,12 @@ export function withSandboxDefaults(action: string, input: unknown, orderId: str
   return input;
 }
 
-export type TransitionInput<A extends OrderAction = OrderAction> = z.output<(typeof TRANSITION_INPUT)[A]>;
+type TransitionInput<A extends OrderAction = OrderAction> = z.output<(typeof TRANSITION_INPUT)[A]>;
 
 /** A change with its validated input, ready for `applyTransition`. */
-export type OrderTransition = { [A in OrderAction]: { readonly action: A; readonly input: TransitionInput<A> } }[OrderAction];
+export type OrderTransition = {
+  [A in OrderAction]: { readonly action: A; readonly input: TransitionInput<A> };
+}[OrderAction];
 
 /**
  * Validates a change's input; a missing body counts as `{}`. Throws ValidationFailed with

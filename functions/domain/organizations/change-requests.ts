@@ -17,9 +17,13 @@ import { Contact, ShippingLocationInput } from './setup-request';
 /** A field given, or an object field with at least one field given (`{ "user": {} }` changes nothing). */
 const namesAChange = (value: unknown): boolean =>
   isPlainObject(value) &&
-  Object.values(value).some((field) => field !== undefined && !(isPlainObject(field) && Object.values(field).every((inner) => inner === undefined)));
+  Object.values(value).some(
+    (field) =>
+      field !== undefined && !(isPlainObject(field) && Object.values(field).every((inner) => inner === undefined)),
+  );
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const atLeastOneChange = (what: string) =>
   z.refine(namesAChange, { ...rule('NO_CHANGES', `must name at least one field of the ${what} to change`) });
@@ -34,21 +38,25 @@ const removableText = () => z.optional(z.nullable(documented(optionalText(), req
  * The document's form of "at least one of these fields" (unknown fields are ignored, so
  * `minProperties` would not say it); a blank text alone still changes nothing (see `removableText`).
  */
-const atLeastOneOf = (...fields: readonly string[]) => ({ anyOf: fields.map((field) => ({ required: [field], properties: { [field]: {} } })) });
+const atLeastOneOf = (...fields: readonly string[]) => ({
+  anyOf: fields.map((field) => ({ required: [field], properties: { [field]: {} } })),
+});
 
 export const ProfileUpdateRequest = z
   .object(
     {
       user: z.optional(
-        z.object(
-          {
-            firstName: z.optional(requiredText()),
-            lastName: z.optional(requiredText()),
-            email: z.optional(requiredEmail()),
-            phoneNumber: removableText(),
-          },
-          { error: requiredField },
-        ).register(z.globalRegistry, atLeastOneOf('firstName', 'lastName', 'email', 'phoneNumber')),
+        z
+          .object(
+            {
+              firstName: z.optional(requiredText()),
+              lastName: z.optional(requiredText()),
+              email: z.optional(requiredEmail()),
+              phoneNumber: removableText(),
+            },
+            { error: requiredField },
+          )
+          .register(z.globalRegistry, atLeastOneOf('firstName', 'lastName', 'email', 'phoneNumber')),
       ),
       role: z.optional(RoleInput),
       /** `null` removes the limit. */
@@ -81,5 +89,8 @@ export const ShippingLocationUpdateRequest = z
     { error: requiredField },
   )
   .check(atLeastOneChange('location'))
-  .register(z.globalRegistry, atLeastOneOf('name', 'nickname', 'address', 'contact', 'deliveryInstructions', 'isDefault', 'isActive'));
+  .register(
+    z.globalRegistry,
+    atLeastOneOf('name', 'nickname', 'address', 'contact', 'deliveryInstructions', 'isDefault', 'isActive'),
+  );
 export type ShippingLocationUpdate = z.output<typeof ShippingLocationUpdateRequest>;

@@ -55,7 +55,11 @@ export interface OrganizationRepository {
   listOrganizations(partnerId: PartnerId): Promise<Organization[]>;
   getProfile(profileId: ProfileId): Promise<Profile | undefined>;
   /** The profile with this internalUserId in one organization (consistent read: right after setup it is there). */
-  getProfileInOrganization(partnerId: PartnerId, internalOrgId: string, internalUserId: string): Promise<Profile | undefined>;
+  getProfileInOrganization(
+    partnerId: PartnerId,
+    internalOrgId: string,
+    internalUserId: string,
+  ): Promise<Profile | undefined>;
   /** Profiles of this partner with this internalUserId, across its organizations (an index: eventually consistent). */
   findProfilesByInternalUserId(partnerId: PartnerId, internalUserId: string): Promise<Profile[]>;
   /** Unlinks the profile from its identity user and disables that user (operator CLI); the user's id is kept as `unlinkedUserId`. */
@@ -78,7 +82,11 @@ export interface OrganizationRepository {
    * taken); as the default when `location.isDefault`, replacing `previousDefault` in the
    * same transaction (ConcurrentModification if the default changed meanwhile).
    */
-  addLocation(organization: Organization, location: ShippingLocation, previousDefault: ShippingLocation | undefined): Promise<void>;
+  addLocation(
+    organization: Organization,
+    location: ShippingLocation,
+    previousDefault: ShippingLocation | undefined,
+  ): Promise<void>;
   /**
    * Sets and removes only the given attributes of the location, if it exists
    * (ShippingLocationNotFound), with `defaultChange` in the same transaction

@@ -92,11 +92,7 @@ export class OrganizationSetup {
    * `completionFor`, with an Idempotency-Key, is the key's completion for a result, written
    * in the transaction that stores it.
    */
-  async setup(
-    partnerId: PartnerId,
-    input: SetupInput,
-    completionFor?: CompletionFor,
-  ): Promise<SetupResult> {
+  async setup(partnerId: PartnerId, input: SetupInput, completionFor?: CompletionFor): Promise<SetupResult> {
     const { organizations } = this.options;
     let customer: { id: string; request: PaymentCustomerRequest } | undefined;
     let winnersDetailsRestored = false;
@@ -150,9 +146,20 @@ export class OrganizationSetup {
     const locations = (input.shippingLocations ?? []).map((location) =>
       this.newLocation(organization.id, location, location.isDefault, createdAt),
     );
-    const result: SetupResult = { organization, profile, locations: inListingOrder(locations), isNewOrganization: true };
+    const result: SetupResult = {
+      organization,
+      profile,
+      locations: inListingOrder(locations),
+      isNewOrganization: true,
+    };
     const completion = completionFor?.(result);
-    await this.options.organizations.createOrganization({ organization, profile, user, locations, ...(completion ? { completion } : {}) });
+    await this.options.organizations.createOrganization({
+      organization,
+      profile,
+      user,
+      locations,
+      ...(completion ? { completion } : {}),
+    });
     return result;
   }
 
@@ -191,9 +198,16 @@ export class OrganizationSetup {
     };
     const completion = completionFor?.(result);
     try {
-      await this.options.organizations.addProfile({ organization, profile, user, newLocations, ...(completion ? { completion } : {}) });
+      await this.options.organizations.addProfile({
+        organization,
+        profile,
+        user,
+        newLocations,
+        ...(completion ? { completion } : {}),
+      });
     } catch (error) {
-      if (error instanceof ProfileAlreadyExists) throw new UserAlreadyExists(error.existing.id, error.existing.email, { cause: error });
+      if (error instanceof ProfileAlreadyExists)
+        throw new UserAlreadyExists(error.existing.id, error.existing.email, { cause: error });
       throw error;
     }
     return result;
@@ -216,12 +230,20 @@ export class OrganizationSetup {
     await this.options.payments.ensureCustomer({ ...customer.request, details });
   }
 
-  private customerRequest(partnerId: PartnerId, internalOrgId: string, details: PaymentCustomerDetails): PaymentCustomerRequest {
+  private customerRequest(
+    partnerId: PartnerId,
+    internalOrgId: string,
+    details: PaymentCustomerDetails,
+  ): PaymentCustomerRequest {
     const owner = { partnerId, stage: this.options.stage, internalOrgId };
     return { idempotencyKey: paymentCustomerIdempotencyKey(owner), owner, details };
   }
 
-  private newProfile(organization: Organization, input: SetupInput, createdAt: string): { profile: Profile; user: IdentityUser } {
+  private newProfile(
+    organization: Organization,
+    input: SetupInput,
+    createdAt: string,
+  ): { profile: Profile; user: IdentityUser } {
     const profileId = this.newId() as ProfileId;
     const userId = this.newId() as UserId;
     const profile: Profile = {
@@ -269,7 +291,8 @@ export function newShippingLocation(
   isDefault: boolean,
   createdAt: string,
 ): ShippingLocation {
-  const contact = input.contact && Object.values(input.contact).some((v) => v !== undefined) ? input.contact : undefined;
+  const contact =
+    input.contact && Object.values(input.contact).some((v) => v !== undefined) ? input.contact : undefined;
   return {
     id,
     organizationId,

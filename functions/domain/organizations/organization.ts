@@ -80,7 +80,8 @@ export interface OrganizationAggregate {
 /** Listing order: when a location was added, then its internalShippingLocationId (as the repository reads them). */
 export function inListingOrder(locations: readonly ShippingLocation[]): ShippingLocation[] {
   return [...locations].sort(
-    (a, b) => a.createdAt.localeCompare(b.createdAt) || compareIds(a.internalShippingLocationId, b.internalShippingLocationId),
+    (a, b) =>
+      a.createdAt.localeCompare(b.createdAt) || compareIds(a.internalShippingLocationId, b.internalShippingLocationId),
   );
 }
 

@@ -25,7 +25,9 @@ export async function findPartnerProfile(
     // DESIGN.md "Other partner's resource": it exists, but not for this key.
     if (profile.partnerId !== partnerId) throw new Forbidden('This profile belongs to another partner');
     if (identifier.internalOrgId !== undefined && profile.internalOrgId !== identifier.internalOrgId) {
-      throw new ProfileNotFound(`No profile with profile_id ${identifier.profileId} in organization ${identifier.internalOrgId}`);
+      throw new ProfileNotFound(
+        `No profile with profile_id ${identifier.profileId} in organization ${identifier.internalOrgId}`,
+      );
     }
     return profile;
   }
@@ -35,9 +37,9 @@ export async function findPartnerProfile(
   const matches =
     identifier.internalOrgId === undefined
       ? await organizations.findProfilesByInternalUserId(partnerId, identifier.internalUserId)
-      : [await organizations.getProfileInOrganization(partnerId, identifier.internalOrgId, identifier.internalUserId)].filter(
-          (profile): profile is Profile => profile !== undefined,
-        );
+      : [
+          await organizations.getProfileInOrganization(partnerId, identifier.internalOrgId, identifier.internalUserId),
+        ].filter((profile): profile is Profile => profile !== undefined);
   const [only, ...others] = matches;
   if (!only) {
     const where = identifier.internalOrgId === undefined ? '' : ` in organization ${identifier.internalOrgId}`;

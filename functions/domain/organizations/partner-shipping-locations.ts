@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
-import { OrganizationNotFound, ShippingLocationAlreadyExists, ShippingLocationNotFound, ValidationFailed } from '../errors';
+import {
+  OrganizationNotFound,
+  ShippingLocationAlreadyExists,
+  ShippingLocationNotFound,
+  ValidationFailed,
+} from '../errors';
 import type { PartnerId } from '../partners/partner';
 import type { ShippingLocationCreate, ShippingLocationUpdate } from './change-requests';
 import type { OrganizationAggregate, ShippingLocation, ShippingLocationId } from './organization';
@@ -40,7 +45,11 @@ export class PartnerShippingLocations {
         throw new ValidationFailed([{ code: 'TOO_MANY_ITEMS', message, path: [] }], message);
       }
       const location = newShippingLocation(id, organization.id, input, input.isDefault, this.clock.now().toISOString());
-      await this.organizations.addLocation(organization, location, locations.find((l) => l.isDefault));
+      await this.organizations.addLocation(
+        organization,
+        location,
+        locations.find((l) => l.isDefault),
+      );
       return location;
     });
   }
@@ -85,7 +94,12 @@ function locationChanges(
   else if (update.nickname !== undefined) set.nickname = update.nickname;
   if (update.address !== undefined) set.address = update.address;
   // As at setup, a contact with nothing in it is no contact.
-  const contact = update.contact && Object.values(update.contact).some((v) => v !== undefined) ? update.contact : update.contact === undefined ? undefined : null;
+  const contact =
+    update.contact && Object.values(update.contact).some((v) => v !== undefined)
+      ? update.contact
+      : update.contact === undefined
+        ? undefined
+        : null;
   if (contact === null) remove.push('contact');
   else if (contact !== undefined) set.contact = contact;
   if (update.deliveryInstructions === null) remove.push('deliveryInstructions');

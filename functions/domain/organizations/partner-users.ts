@@ -31,19 +31,26 @@ export class PartnerUsers {
    *    next request is refused (the profile is read on every page), as is any handshake
    *    link issued before (redemption compares it with `deactivatedAt`).
    */
-  async update(partnerId: PartnerId, internalOrgId: string, internalUserId: string, update: ProfileUpdate): Promise<Profile> {
+  async update(
+    partnerId: PartnerId,
+    internalOrgId: string,
+    internalUserId: string,
+    update: ProfileUpdate,
+  ): Promise<Profile> {
     const profile = await this.requireProfile(partnerId, internalOrgId, internalUserId);
     const now = this.clock.now();
     const changes = profileChanges(update, now);
     const updated = await retryOnContention(() => this.organizations.updateProfile(profile, changes));
-    if (update.active === false) await this.sessions.endEmbeddedSessionsOfProfile(partnerId, profile.id, now, 'revoked');
+    if (update.active === false)
+      await this.sessions.endEmbeddedSessionsOfProfile(partnerId, profile.id, now, 'revoked');
     return updated;
   }
 
   private async requireProfile(partnerId: PartnerId, internalOrgId: string, internalUserId: string): Promise<Profile> {
     const profile = await this.organizations.getProfileInOrganization(partnerId, internalOrgId, internalUserId);
     if (profile) return profile;
-    if (!(await this.organizations.getOrganization(partnerId, internalOrgId))) throw new OrganizationNotFound(partnerId, internalOrgId);
+    if (!(await this.organizations.getOrganization(partnerId, internalOrgId)))
+      throw new OrganizationNotFound(partnerId, internalOrgId);
     throw new ProfileNotFound(`No user with internalUserId "${internalUserId}" in organization "${internalOrgId}"`);
   }
 }

@@ -65,7 +65,8 @@ export class ProfileAdmin {
     const profile = await this.requireOwnProfile(partnerId, profileId);
     const userId = profile.userId ?? profile.unlinkedUserId;
     const existing = userId ? await this.identity.getUser(userId) : undefined;
-    if (profile.userId && existing?.status === 'active') return { profile, enabledUserId: profile.userId, alreadyEnabled: true };
+    if (profile.userId && existing?.status === 'active')
+      return { profile, enabledUserId: profile.userId, alreadyEnabled: true };
 
     const now = this.clock.now();
     const user: IdentityUser = {

@@ -11,22 +11,30 @@ import { requiredField, rule } from '../validation';
 import { PROFILE_ROLES } from './organization';
 
 /** Ten million dollars: far above any supplies order, well inside safe integers. */
-export const MAX_ORDER_LIMIT_CENTS = 1_000_000_000;
+const MAX_ORDER_LIMIT_CENTS = 1_000_000_000;
 
 export const RoleInput = z.enum(PROFILE_ROLES, { error: requiredField });
 
 /** A USD amount above 0 with at most two decimals, as integer cents. */
 export const OrderLimitInput = documented(
   z.pipe(
-  z.number({ error: requiredField }).check(
-    z.refine((value: number) => value > 0, { message: 'must be greater than 0', params: { code: 'TOO_SMALL' } }),
-    z.refine((value: number) => value <= 0 || parseCents(value) !== undefined, rule('INVALID_AMOUNT', 'must be a USD amount with at most two decimals')),
-    z.refine((value: number) => (parseCents(value) ?? 0) <= MAX_ORDER_LIMIT_CENTS, {
-      message: `must be at most ${MAX_ORDER_LIMIT_CENTS / 100}`,
-      params: { code: 'TOO_BIG' },
-    }),
-  ),
+    z.number({ error: requiredField }).check(
+      z.refine((value: number) => value > 0, { message: 'must be greater than 0', params: { code: 'TOO_SMALL' } }),
+      z.refine(
+        (value: number) => value <= 0 || parseCents(value) !== undefined,
+        rule('INVALID_AMOUNT', 'must be a USD amount with at most two decimals'),
+      ),
+      z.refine((value: number) => (parseCents(value) ?? 0) <= MAX_ORDER_LIMIT_CENTS, {
+        message: `must be at most ${MAX_ORDER_LIMIT_CENTS / 100}`,
+        params: { code: 'TOO_BIG' },
+      }),
+    ),
     z.transform((value: number): Cents => parseCents(value) as Cents),
   ),
-  { exclusiveMinimum: 0, multipleOf: 0.01, maximum: MAX_ORDER_LIMIT_CENTS / 100, description: 'US dollars above 0 with at most two decimals.' },
+  {
+    exclusiveMinimum: 0,
+    multipleOf: 0.01,
+    maximum: MAX_ORDER_LIMIT_CENTS / 100,
+    description: 'US dollars above 0 with at most two decimals.',
+  },
 );

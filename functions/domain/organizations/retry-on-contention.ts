@@ -1,6 +1,7 @@
 import { ConcurrentModification } from '../errors';
 
-const jitteredBackoff = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
+const jitteredBackoff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
 
 /**
  * Runs `attempt` again (re-reading what it depends on) while it loses to a concurrent

@@ -24,13 +24,20 @@ const OrganizationTimeZone = documented(
     z.transform((value: string, ctx) => {
       const zone = canonicalTimeZone(value);
       if (zone === undefined) {
-        ctx.issues.push({ code: 'custom', ...rule('INVALID_TIME_ZONE', 'must be an IANA time zone name, e.g. America/Chicago'), input: ctx.value });
+        ctx.issues.push({
+          code: 'custom',
+          ...rule('INVALID_TIME_ZONE', 'must be an IANA time zone name, e.g. America/Chicago'),
+          input: ctx.value,
+        });
         return z.NEVER;
       }
       return zone;
     }),
   ),
-  { enum: Intl.supportedValuesOf('timeZone'), description: 'An IANA time zone name, e.g. `America/Chicago` (`INVALID_TIME_ZONE` otherwise).' },
+  {
+    enum: Intl.supportedValuesOf('timeZone'),
+    description: 'An IANA time zone name, e.g. `America/Chicago` (`INVALID_TIME_ZONE` otherwise).',
+  },
 );
 
 export const Contact = z.object(

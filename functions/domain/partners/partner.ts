@@ -13,7 +13,14 @@ export const isPartnerId = (value: string): value is PartnerId => PARTNER_ID.tes
  * a key keeps exactly the scopes it was issued with, so keys issued before a scope
  * existed do not have it (docs/decisions.md, "New scopes and existing keys").
  */
-export const SCOPES = ['organization:write', 'session:write', 'orders:read', 'orders:write', 'webhooks:read', 'webhooks:write'] as const;
+export const SCOPES = [
+  'organization:write',
+  'session:write',
+  'orders:read',
+  'orders:write',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 

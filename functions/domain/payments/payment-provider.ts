@@ -35,6 +35,8 @@ export interface PaymentProvider {
  * internalOrgId (up to 256 characters, any script) fits the provider's 255-character limit.
  */
 export function paymentCustomerIdempotencyKey(owner: PaymentCustomerRequest['owner']): string {
-  const digest = createHash('sha256').update(JSON.stringify([owner.stage, owner.partnerId, owner.internalOrgId])).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([owner.stage, owner.partnerId, owner.internalOrgId]))
+    .digest('hex');
   return `organization-customer-${digest}`;
 }

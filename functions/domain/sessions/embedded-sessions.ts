@@ -57,7 +57,8 @@ export class EmbeddedSessions {
     if (!profile || profile.partnerId !== partnerId) throw new EmbedAccessDenied('link', 'profile no longer exists');
     const blocker = await signInBlocker(this.identity, profile);
     if (blocker) throw new EmbedAccessDenied('link', blocker);
-    if (predatesDeactivation(profile, token.createdAt)) throw new EmbedAccessDenied('link', 'issued before the profile was deactivated');
+    if (predatesDeactivation(profile, token.createdAt))
+      throw new EmbedAccessDenied('link', 'issued before the profile was deactivated');
 
     const { secret, hash } = mintSecret();
     const session: EmbeddedSessionRecord = {
@@ -100,8 +101,14 @@ export class EmbeddedSessions {
     // Every page asks this, so from the profile alone (one read fewer); redemption above still reads the user.
     const blocker = profileSignInBlocker(profile);
     if (blocker) throw new EmbedAccessDenied('session', blocker);
-    if (predatesDeactivation(profile, session.createdAt)) throw new EmbedAccessDenied('session', 'opened before the profile was deactivated');
-    return { session, profile, organization: aggregate.organization, locations: aggregate.locations.filter((l) => l.isActive) };
+    if (predatesDeactivation(profile, session.createdAt))
+      throw new EmbedAccessDenied('session', 'opened before the profile was deactivated');
+    return {
+      session,
+      profile,
+      organization: aggregate.organization,
+      locations: aggregate.locations.filter((l) => l.isActive),
+    };
   }
 
   /** Ends the session behind the cookie, if there is a live one for this partner. */

@@ -10,13 +10,30 @@
 import * as z from 'zod/mini';
 import { documented, requiredTextRules, UUID_PATTERN } from '../documented-rules';
 import { ValidationFailed } from '../errors';
-import { CONTROL_CHARACTER, hasNoControlCharacters, INVALID_TEXT, isWellFormedText, MAX_TEXT_LENGTH, requiredField, rule, toValidationIssues } from '../validation-issues';
+import {
+  CONTROL_CHARACTER,
+  hasNoControlCharacters,
+  INVALID_TEXT,
+  isWellFormedText,
+  MAX_TEXT_LENGTH,
+  requiredField,
+  rule,
+  toValidationIssues,
+} from '../validation-issues';
 
 const IDENTIFIERS = ['internal_user_id', 'profile_id'] as const;
 
 const text = () =>
   documented(
-    z.string({ error: requiredField }).check(z.trim(), z.minLength(1), z.maxLength(MAX_TEXT_LENGTH), z.refine(isWellFormedText, INVALID_TEXT), z.refine(hasNoControlCharacters, CONTROL_CHARACTER)),
+    z
+      .string({ error: requiredField })
+      .check(
+        z.trim(),
+        z.minLength(1),
+        z.maxLength(MAX_TEXT_LENGTH),
+        z.refine(isWellFormedText, INVALID_TEXT),
+        z.refine(hasNoControlCharacters, CONTROL_CHARACTER),
+      ),
     requiredTextRules(MAX_TEXT_LENGTH),
   );
 
@@ -29,7 +46,11 @@ export const exactlyOneUserIdentifier = z.superRefine(
     // Reads the (possibly half-parsed) body defensively: it also runs when a field failed on its own.
     const given = IDENTIFIERS.filter((name) => (body as Record<string, unknown>)[name] !== undefined);
     if (given.length === 0) {
-      ctx.addIssue({ code: 'custom', path: [], ...rule('IDENTIFIER_REQUIRED', 'must contain internal_user_id or profile_id') });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        ...rule('IDENTIFIER_REQUIRED', 'must contain internal_user_id or profile_id'),
+      });
     } else if (given.length === 2) {
       ctx.addIssue({
         code: 'custom',
@@ -45,11 +66,15 @@ export const exactlyOneUserIdentifier = z.superRefine(
 export const userIdentifierFields = {
   internal_user_id: z.optional(text()),
   // UUIDs are case-insensitive (RFC 9562); ours are stored in lower case.
-  profile_id: documented(z.optional(z.pipe(z.string({ error: requiredField }).check(z.trim(), z.toLowerCase()), z.uuid())), {
-    format: 'uuid',
-    pattern: UUID_PATTERN,
-    description: 'The profile\'s `id` (a UUID, any case). The server trims surrounding whitespace; the document does not allow it.',
-  }),
+  profile_id: documented(
+    z.optional(z.pipe(z.string({ error: requiredField }).check(z.trim(), z.toLowerCase()), z.uuid())),
+    {
+      format: 'uuid',
+      pattern: UUID_PATTERN,
+      description:
+        "The profile's `id` (a UUID, any case). The server trims surrounding whitespace; the document does not allow it.",
+    },
+  ),
   internal_org_id: z.optional(text()),
 };
 
@@ -60,7 +85,10 @@ export const EXACTLY_ONE_USER_IDENTIFIER = {
   description: 'Exactly one of `internal_user_id` and `profile_id`.',
 };
 
-export const HandshakeRequest = documented(z.object(userIdentifierFields, { error: requiredField }).check(exactlyOneUserIdentifier), EXACTLY_ONE_USER_IDENTIFIER);
+export const HandshakeRequest = documented(
+  z.object(userIdentifierFields, { error: requiredField }).check(exactlyOneUserIdentifier),
+  EXACTLY_ONE_USER_IDENTIFIER,
+);
 
 /** The user to open a session for: by service profile id or by the partner's own user id. */
 export type ProfileIdentifier =

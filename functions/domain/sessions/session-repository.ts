@@ -32,7 +32,12 @@ export interface SessionRepository {
   ): Promise<EmbeddedSessionRecord | undefined>;
 
   /** Ends the session if it is the partner's and still active; false when there was nothing to end. */
-  endEmbeddedSession(sessionHash: string, partnerId: PartnerId, at: Date, reason: EmbeddedSessionEndReason): Promise<boolean>;
+  endEmbeddedSession(
+    sessionHash: string,
+    partnerId: PartnerId,
+    at: Date,
+    reason: EmbeddedSessionEndReason,
+  ): Promise<boolean>;
 
   /** Ends every active session of the profile; returns the sessions it ended. */
   endEmbeddedSessionsOfProfile(

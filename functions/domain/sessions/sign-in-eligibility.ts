@@ -2,7 +2,7 @@ import type { IdentityDirectory } from '../identity/identity-user';
 import { isActive, type Profile } from '../organizations/organization';
 
 /** The partner deactivated the user (PATCH `active: false`); the same refusal as an unlinked profile. */
-export const DEACTIVATED = 'The profile was deactivated by its organization';
+const DEACTIVATED = 'The profile was deactivated by its organization';
 
 /**
  * Why the profile may not sign in (contract: a profile must be linked to an
@@ -13,8 +13,8 @@ export async function signInBlocker(identity: IdentityDirectory, profile: Profil
   if (!isActive(profile)) return DEACTIVATED;
   if (!profile.userId) return profileSignInBlocker(profile);
   const user = await identity.getUser(profile.userId);
-  if (!user) return 'The profile\'s identity-provider user does not exist';
-  if (user.status !== 'active') return 'The profile\'s identity-provider user is disabled';
+  if (!user) return "The profile's identity-provider user does not exist";
+  if (user.status !== 'active') return "The profile's identity-provider user is disabled";
   return undefined;
 }
 
@@ -35,5 +35,7 @@ export const predatesDeactivation = (profile: Profile, createdAt: string): boole
 export function profileSignInBlocker(profile: Profile): string | undefined {
   if (!isActive(profile)) return DEACTIVATED;
   if (profile.userId) return undefined;
-  return profile.unlinkedUserId ? "The profile's identity-provider user is disabled" : 'The profile is not linked to an identity-provider user';
+  return profile.unlinkedUserId
+    ? "The profile's identity-provider user is disabled"
+    : 'The profile is not linked to an identity-provider user';
 }

@@ -11,7 +11,11 @@ import { problemPage } from './problem-page';
 const problemFor = (error: unknown, partnerId: string) => moduleOutcome(error, modulePaths(partnerId));
 
 /** The module's failure as a page, or undefined when it is not a module failure. */
-export function moduleFailureResponse(error: unknown, partnerId: string, frameAncestors: readonly string[] = []): JsonResponse | undefined {
+export function moduleFailureResponse(
+  error: unknown,
+  partnerId: string,
+  frameAncestors: readonly string[] = [],
+): JsonResponse | undefined {
   const problem = problemFor(error, partnerId);
   if (!problem) return undefined;
   return html(problem.status, problemPage(problem, modulePaths(partnerId), frameAncestors));

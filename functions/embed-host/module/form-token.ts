@@ -18,7 +18,7 @@ export const formToken = (cookieValue: string): string =>
  * in browsers without Fetch metadata, so `null` (and no Origin at all) passes here and
  * the token decides.
  */
-export function isSameOriginRequest(event: ApiEvent, embedBaseUrl: string): boolean {
+function isSameOriginRequest(event: ApiEvent, embedBaseUrl: string): boolean {
   const site = header(event, 'sec-fetch-site');
   if (site !== undefined) return site === 'same-origin';
   const origin = header(event, 'origin');
@@ -35,5 +35,6 @@ export function assertFormToken(sent: string | undefined, cookieValue: string): 
   if (!sent) throw new RequestForgeryRefused('missing-token');
   const expected = Buffer.from(formToken(cookieValue));
   const received = Buffer.from(sent);
-  if (received.length !== expected.length || !timingSafeEqual(received, expected)) throw new RequestForgeryRefused('wrong-token');
+  if (received.length !== expected.length || !timingSafeEqual(received, expected))
+    throw new RequestForgeryRefused('wrong-token');
 }

@@ -18,7 +18,9 @@ import type { ModulePaths } from './module-paths';
 export const Usd = ({ cents }: { cents: Cents }): VNode => <>{formatUsd(cents)}</>;
 
 /** "Nov 28, 2026, 5:00 PM CST": a stored (UTC) time in the buyer's zone (module-session.ts decides which), the zone named. */
-export const When = ({ iso, zone }: { iso: string; zone: string }): VNode => <time datetime={iso}>{formatZonedDateTime(new Date(iso), zone)}</time>;
+export const When = ({ iso, zone }: { iso: string; zone: string }): VNode => (
+  <time datetime={iso}>{formatZonedDateTime(new Date(iso), zone)}</time>
+);
 
 /** The first 8 characters of an order id: what a person reads and says; pages link the whole id. */
 export const shortOrderId = (orderId: string): string => orderId.slice(0, 8);
@@ -101,7 +103,17 @@ export interface ModuleFrame {
 /** The hidden field every state-changing form carries. */
 export const TokenField = ({ token }: { token: string }): VNode => <input type="hidden" name="csrf" value={token} />;
 
-const NavLink = ({ href, current, name, children }: { href: string; current: boolean; name?: string; children: ComponentChildren }): VNode => (
+const NavLink = ({
+  href,
+  current,
+  name,
+  children,
+}: {
+  href: string;
+  current: boolean;
+  name?: string;
+  children: ComponentChildren;
+}): VNode => (
   <li>
     <a href={href} aria-current={current ? 'page' : undefined} aria-label={name}>
       {children}
@@ -155,12 +167,26 @@ export function modulePage(
                 Orders
               </NavLink>
               {frame.approvalsWaiting !== undefined && (
-                <NavLink href={paths.approvals} current={section === 'approvals'} name={approvalsName(frame.approvalsWaiting)}>
-                  Approvals <span class="count" aria-hidden="true">{frame.approvalsWaiting}</span>
+                <NavLink
+                  href={paths.approvals}
+                  current={section === 'approvals'}
+                  name={approvalsName(frame.approvalsWaiting)}
+                >
+                  Approvals{' '}
+                  <span class="count" aria-hidden="true">
+                    {frame.approvalsWaiting}
+                  </span>
                 </NavLink>
               )}
-              <NavLink href={paths.cart} current={section === 'cart' || section === 'checkout'} name={cartName(cartUnits)}>
-                Cart <span class="count" aria-hidden="true">{cartUnits}</span>
+              <NavLink
+                href={paths.cart}
+                current={section === 'cart' || section === 'checkout'}
+                name={cartName(cartUnits)}
+              >
+                Cart{' '}
+                <span class="count" aria-hidden="true">
+                  {cartUnits}
+                </span>
               </NavLink>
             </ul>
           </nav>
@@ -195,7 +221,15 @@ export interface ProblemLink {
 }
 
 /** A failure or empty state as a page of its own: a heading, what happened, where to go next. */
-export const ProblemContent = ({ title, message, links }: { title: string; message: string; links: readonly ProblemLink[] }): VNode => (
+export const ProblemContent = ({
+  title,
+  message,
+  links,
+}: {
+  title: string;
+  message: string;
+  links: readonly ProblemLink[];
+}): VNode => (
   <div class="panel problem" role="alert">
     <h1>{title}</h1>
     <p>{message}</p>

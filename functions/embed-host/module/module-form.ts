@@ -2,9 +2,9 @@ import { FormTooLarge } from '../../domain/errors';
 import type { ApiEvent } from '../../api/pipeline/api-context';
 
 /** The module's largest form (checkout, a search) is well under 1 KiB; 16 KiB leaves room and stops a flood. */
-export const MAX_FORM_BYTES = 16 * 1024;
+const MAX_FORM_BYTES = 16 * 1024;
 /** The module's forms have at most a handful of fields. */
-export const MAX_FORM_FIELDS = 200;
+const MAX_FORM_FIELDS = 200;
 
 /**
  * The fields of a form post (`application/x-www-form-urlencoded`, what the module's

@@ -17,7 +17,10 @@ export interface ModulePaths {
   /** The approval requests' page; a POST here submits the cart for approval. */
   readonly approvals: string;
   /** One approval request's page; `submitted` or `decided` says what just happened to it. */
-  approval(requestId: string, query?: { readonly submitted?: boolean; readonly done?: 'approved' | 'rejected' | 'withdrawn' }): string;
+  approval(
+    requestId: string,
+    query?: { readonly submitted?: boolean; readonly done?: 'approved' | 'rejected' | 'withdrawn' },
+  ): string;
   /** Where a request's Approve, Reject or Withdraw form posts. */
   approvalAction(requestId: string, action: 'approve' | 'reject' | 'withdraw'): string;
   cartItem(productId: string): string;
@@ -56,19 +59,25 @@ export function modulePaths(partnerId: string): ModulePaths {
     orderGuideItems: `${home}/order-guide/items`,
     approvals: `${home}/approvals`,
     approval: (requestId, query = {}) =>
-      withQuery(`${home}/approvals/${encodeURIComponent(requestId)}`, { submitted: query.submitted ? '1' : undefined, done: query.done }),
+      withQuery(`${home}/approvals/${encodeURIComponent(requestId)}`, {
+        submitted: query.submitted ? '1' : undefined,
+        done: query.done,
+      }),
     approvalAction: (requestId, action) => `${home}/approvals/${encodeURIComponent(requestId)}/${action}`,
     buyAgain: (orderId) => `${home}/orders/${encodeURIComponent(orderId)}/buy-again`,
     orderList: (query) => withQuery(`${home}/orders`, query),
-    cartAfterAdding: (added, skipped) => withQuery(`${home}/cart`, { added: String(added), skipped: skipped.join(',') }),
+    cartAfterAdding: (added, skipped) =>
+      withQuery(`${home}/cart`, { added: String(added), skipped: skipped.join(',') }),
     cartItem: (productId) => `${home}/cart/items/${encodeURIComponent(productId)}`,
-    product: (productId, query = {}) => `${home}/products/${encodeURIComponent(productId)}${query.added ? '?added=1' : ''}`,
+    product: (productId, query = {}) =>
+      `${home}/products/${encodeURIComponent(productId)}${query.added ? '?added=1' : ''}`,
     order: (orderId) => `${home}/orders/${encodeURIComponent(orderId)}`,
     catalog: (query) => {
       const search = new URLSearchParams();
       for (const [name, value] of Object.entries(query)) {
         // The default sort and the first page are the catalog's plain address.
-        if (value && !(name === 'sort' && value === 'name') && !(name === 'page' && value === 1)) search.set(name, String(value));
+        if (value && !(name === 'sort' && value === 'name') && !(name === 'page' && value === 1))
+          search.set(name, String(value));
       }
       const text = search.toString();
       return text ? `${home}?${text}` : home;

@@ -26,7 +26,10 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view'>;
   readonly orderService: Pick<OrderService, 'placeOrder' | 'get' | 'listForOrganization'>;
   readonly orderGuide: Pick<OrderGuideService, 'view' | 'add' | 'changeQuantity' | 'remove' | 'addToCart'>;
-  readonly approvalService: Pick<ApprovalService, 'submit' | 'approve' | 'reject' | 'withdraw' | 'get' | 'listForOrganization' | 'countPending'>;
+  readonly approvalService: Pick<
+    ApprovalService,
+    'submit' | 'approve' | 'reject' | 'withdraw' | 'get' | 'listForOrganization' | 'countPending'
+  >;
   /** How long requests have waited. */
   readonly clock: Clock;
 }
@@ -54,8 +57,13 @@ export interface ModuleSession {
  * default (else first) shipping location; 4. UTC. An order's page uses its own
  * destination's state for 3.
  */
-function timeZonesOf(event: ModuleRequest['event'], view: EmbeddedModuleView): Pick<ModuleSession, 'preferredTimeZone' | 'timeZone'> {
-  const preferred = readTimeZoneCookie(event) ?? (view.organization.timeZone ? canonicalTimeZone(view.organization.timeZone) : undefined);
+function timeZonesOf(
+  event: ModuleRequest['event'],
+  view: EmbeddedModuleView,
+): Pick<ModuleSession, 'preferredTimeZone' | 'timeZone'> {
+  const preferred =
+    readTimeZoneCookie(event) ??
+    (view.organization.timeZone ? canonicalTimeZone(view.organization.timeZone) : undefined);
   const location = view.locations.find((l) => l.isDefault && l.isActive) ?? view.locations[0];
   const fallback = location ? STATE_TIME_ZONES[location.address.province] : 'UTC';
   return { ...(preferred ? { preferredTimeZone: preferred } : {}), timeZone: preferred ?? fallback };
@@ -82,7 +90,9 @@ export async function moduleSession({ event, partnerId, deps, frameAncestors }: 
  * 2. the session must be live, else the 401 page;
  * 3. it must carry the session's form token, else 403.
  */
-export async function verifiedFormPost(request: ModuleRequest): Promise<{ session: ModuleSession; form: ReadonlyMap<string, string> }> {
+export async function verifiedFormPost(
+  request: ModuleRequest,
+): Promise<{ session: ModuleSession; form: ReadonlyMap<string, string> }> {
   assertSameOrigin(request.event, request.deps.config.EMBED_BASE_URL);
   const session = await moduleSession(request);
   const form = readForm(request.event);
@@ -96,11 +106,17 @@ export async function moduleFrame(deps: ModuleDependencies, session: ModuleSessi
 }
 
 /** The frame for a page that reads (and prices) the cart itself. */
-export async function frameWithCart(deps: ModuleDependencies, session: ModuleSession, cart: PricedCart | Promise<PricedCart>): Promise<ModuleFrame> {
+export async function frameWithCart(
+  deps: ModuleDependencies,
+  session: ModuleSession,
+  cart: PricedCart | Promise<PricedCart>,
+): Promise<ModuleFrame> {
   const [units, waiting] = await Promise.all([Promise.resolve(cart).then(cartUnits), approvalsWaiting(deps, session)]);
   return { ...session, cartUnits: units, ...(waiting === undefined ? {} : { approvalsWaiting: waiting }) };
 }
 
 /** An approver's header shows how many of the organization's requests wait; others have no Approvals link. */
 const approvalsWaiting = (deps: ModuleDependencies, session: ModuleSession): Promise<number | undefined> =>
-  roleOf(session.view.profile) === 'approver' ? deps.approvalService.countPending(session.view.organization.id) : Promise.resolve(undefined);
+  roleOf(session.view.profile) === 'approver'
+    ? deps.approvalService.countPending(session.view.organization.id)
+    : Promise.resolve(undefined);

@@ -18,7 +18,15 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 `;
 
 /** The buyer's PO number and notes, when there are any. */
-export const References = ({ poNumber, notes, label }: { poNumber: string | undefined; notes: string | undefined; label: string }): VNode | null =>
+export const References = ({
+  poNumber,
+  notes,
+  label,
+}: {
+  poNumber: string | undefined;
+  notes: string | undefined;
+  label: string;
+}): VNode | null =>
   poNumber === undefined && notes === undefined ? null : (
     <dl class="refs" aria-label={label}>
       {poNumber !== undefined && (

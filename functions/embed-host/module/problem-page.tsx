@@ -13,7 +13,11 @@ export interface Problem {
  * A module failure as a page of its own: the module's navigation, without the user or the
  * cart count (the error responder that renders it has no session to read them from).
  */
-export const problemPage = ({ title, message, links }: Problem, paths: ModulePaths, frameAncestors: readonly string[]): string =>
+export const problemPage = (
+  { title, message, links }: Problem,
+  paths: ModulePaths,
+  frameAncestors: readonly string[],
+): string =>
   renderHtmlPage(
     <HtmlDocument title={title} styles={[STYLE]} bridge={{ frameAncestors, page: 'problem' }}>
       <header class="top">

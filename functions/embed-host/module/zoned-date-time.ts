@@ -24,4 +24,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** `timeZone` must be a zone Intl knows (see `canonicalTimeZone`): the module resolves it before rendering. */
-export const formatZonedDateTime = (date: Date, timeZone: string): string => formatterFor(timeZone).format(date).replace(/[\u202f\u00a0]/g, ' ');
+export const formatZonedDateTime = (date: Date, timeZone: string): string =>
+  formatterFor(timeZone)
+    .format(date)
+    .replace(/[\u202f\u00a0]/g, ' ');

@@ -1,5 +1,13 @@
 import { Duration, Validations } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, MathExpression, Metric, Stats, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  MathExpression,
+  Metric,
+  Stats,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -9,7 +17,11 @@ import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
 import { METRIC, type MetricName } from '../../../functions/domain/metrics';
-import { type FunctionName, METRICS_NAMESPACE, type QueueName } from '../../../functions/resources/resource-definitions';
+import {
+  type FunctionName,
+  METRICS_NAMESPACE,
+  type QueueName,
+} from '../../../functions/resources/resource-definitions';
 
 export interface AlarmsProps {
   readonly config: EnvironmentConfig;
@@ -25,7 +37,12 @@ const PERIOD = Duration.minutes(5);
 export const serviceMetric = (
   config: Pick<EnvironmentConfig, 'resourcePrefix'>,
   metricName: MetricName,
-  options: { readonly dimensions?: Record<string, string>; readonly statistic?: string; readonly period?: Duration; readonly label?: string } = {},
+  options: {
+    readonly dimensions?: Record<string, string>;
+    readonly statistic?: string;
+    readonly period?: Duration;
+    readonly label?: string;
+  } = {},
 ): Metric =>
   new Metric({
     namespace: METRICS_NAMESPACE,
@@ -40,7 +57,7 @@ export const serviceMetric = (
  * The thresholds of the alarms on rates and times (each judged over three 5-minute periods,
  * two of them breaching, so one slow minute does not page anyone).
  */
-export const ALARM_THRESHOLDS = {
+const ALARM_THRESHOLDS = {
   /** Share of an API's requests answered 5xx. */
   serverErrorRate: 0.05,
   /** p99 of order change committed → partner's 2xx, first chain: the first attempt is immediate, so 10 minutes means retries for many. */
@@ -75,15 +92,24 @@ export class Alarms extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    const isTheDeadLetterQueue = 'This is the dead-letter queue of the alarm subscription: nothing consumes it, operators read it';
+    const isTheDeadLetterQueue =
+      'This is the dead-letter queue of the alarm subscription: nothing consumes it, operators read it';
     Validations.of(undeliveredAlarms).acknowledge(
       { id: 'Serverless::Serverless-SQSRedrivePolicy', reason: isTheDeadLetterQueue },
       { id: 'AwsSolutions::AwsSolutions-SQS3', reason: isTheDeadLetterQueue },
     );
-    this.topic.addSubscription(new EmailSubscription(config.operatorAlarmEmail, { deadLetterQueue: undeliveredAlarms }));
+    this.topic.addSubscription(
+      new EmailSubscription(config.operatorAlarmEmail, { deadLetterQueue: undeliveredAlarms }),
+    );
     const action = new SnsAction(this.topic);
 
-    const alarmAbove = (alarmId: string, metric: IMetric, threshold: number, description: string, sustained = false): void => {
+    const alarmAbove = (
+      alarmId: string,
+      metric: IMetric,
+      threshold: number,
+      description: string,
+      sustained = false,
+    ): void => {
       const alarm = new Alarm(this, alarmId, {
         metric,
         threshold,
@@ -97,7 +123,8 @@ export class Alarms extends Construct {
       alarm.addOkAction(action);
       this.alarms.push(alarm);
     };
-    const alarmOnAny = (alarmId: string, metric: IMetric, description: string): void => alarmAbove(alarmId, metric, 0, description);
+    const alarmOnAny = (alarmId: string, metric: IMetric, description: string): void =>
+      alarmAbove(alarmId, metric, 0, description);
 
     for (const [name, queue] of Object.entries(deadLetterQueues)) {
       alarmOnAny(
@@ -143,7 +170,11 @@ export class Alarms extends Construct {
       'WebhookFailureRate',
       new MathExpression({
         expression: `IF(delivered + retried + failed >= ${ALARM_THRESHOLDS.webhookFailureMinimumAttempts}, (retried + failed) / (delivered + retried + failed), 0)`,
-        usingMetrics: { delivered: attempts('delivered'), retried: attempts('retry-scheduled'), failed: attempts('failed') },
+        usingMetrics: {
+          delivered: attempts('delivered'),
+          retried: attempts('retry-scheduled'),
+          failed: attempts('failed'),
+        },
         period: PERIOD,
         label: 'webhook attempts failed (share)',
       }),

@@ -77,7 +77,10 @@ class LoggedHttpApi extends Construct {
     // Each route's own ceiling (its row's throttle), so a flood against one route (unauthenticated requests
     // are not counted per partner: there is no partner) throttles that route only.
     const routeSettings = Object.fromEntries(
-      routes.map((route) => [routeKey(route), { ThrottlingRateLimit: route.throttle.rate, ThrottlingBurstLimit: route.throttle.burst }]),
+      routes.map((route) => [
+        routeKey(route),
+        { ThrottlingRateLimit: route.throttle.rate, ThrottlingBurstLimit: route.throttle.burst },
+      ]),
     );
     (this.stage.node.defaultChild as CfnStage).routeSettings = routeSettings;
     Validations.of(this.api).acknowledge({

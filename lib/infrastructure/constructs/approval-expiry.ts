@@ -29,9 +29,15 @@ export class ApprovalExpiry extends Construct {
     this.schedule = new Rule(this, 'Schedule', {
       description: `${config.stage}: expire approval requests undecided for 7 days`,
       schedule: Schedule.rate(Duration.minutes(APPROVAL_EXPIRY_SWEEP_MINUTES)),
-      targets: [new LambdaFunction(this.sweep, { retryAttempts: 0, maxEventAge: Duration.minutes(APPROVAL_EXPIRY_SWEEP_MINUTES) })],
+      targets: [
+        new LambdaFunction(this.sweep, {
+          retryAttempts: 0,
+          maxEventAge: Duration.minutes(APPROVAL_EXPIRY_SWEEP_MINUTES),
+        }),
+      ],
     });
-    const nextRunRetries = 'A missed or failed run needs no replay: the next scheduled run finds the same requests due (reads show them expired meanwhile), and a failure raises the function\'s errors alarm';
+    const nextRunRetries =
+      "A missed or failed run needs no replay: the next scheduled run finds the same requests due (reads show them expired meanwhile), and a failure raises the function's errors alarm";
     Validations.of(this.sweep).acknowledge(
       { id: 'Serverless::Serverless-LambdaDLQ', reason: nextRunRetries },
       { id: 'Serverless::Serverless-LambdaAsyncFailureDestination', reason: nextRunRetries },

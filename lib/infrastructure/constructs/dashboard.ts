@@ -1,6 +1,14 @@
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { type Alarm, AlarmStatusWidget, Dashboard, GraphWidget, MathExpression, Stats, TextWidget } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  type Alarm,
+  AlarmStatusWidget,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Stats,
+  TextWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC } from '../../../functions/domain/metrics';
@@ -52,7 +60,9 @@ export class OperationsDashboard extends Construct {
     this.dashboard.addWidgets(
       new GraphWidget({
         title: 'API requests',
-        left: Object.entries(apis).map(([name, api]) => api.metricCount({ statistic: Stats.SUM, period: PERIOD, label: `${name} requests` })),
+        left: Object.entries(apis).map(([name, api]) =>
+          api.metricCount({ statistic: Stats.SUM, period: PERIOD, label: `${name} requests` }),
+        ),
         width: WIDTH,
         height: HEIGHT,
       }),
@@ -118,10 +128,18 @@ export class OperationsDashboard extends Construct {
       new GraphWidget({
         title: 'Queue depth and oldest message (s)',
         left: Object.entries(queues).map(([name, queue]) =>
-          queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: PERIOD, label: `${name} visible` }),
+          queue.metricApproximateNumberOfMessagesVisible({
+            statistic: Stats.MAXIMUM,
+            period: PERIOD,
+            label: `${name} visible`,
+          }),
         ),
         right: Object.entries(queues).map(([name, queue]) =>
-          queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: PERIOD, label: `${name} oldest (s)` }),
+          queue.metricApproximateAgeOfOldestMessage({
+            statistic: Stats.MAXIMUM,
+            period: PERIOD,
+            label: `${name} oldest (s)`,
+          }),
         ),
         width: WIDTH,
         height: HEIGHT,
@@ -129,7 +147,11 @@ export class OperationsDashboard extends Construct {
       new GraphWidget({
         title: 'Dead-letter queues',
         left: Object.entries(deadLetterQueues).map(([name, queue]) =>
-          queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: PERIOD, label: `${name} DLQ` }),
+          queue.metricApproximateNumberOfMessagesVisible({
+            statistic: Stats.MAXIMUM,
+            period: PERIOD,
+            label: `${name} DLQ`,
+          }),
         ),
         width: WIDTH,
         height: HEIGHT,

@@ -6,8 +6,19 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
-import { LAMBDA_BUNDLE, lambdaExternals, ON_DEMAND_PACKAGE_JSON, ON_DEMAND_PACKAGES, onDemandPackageDir, onDemandPackageFlags } from '../bundling';
-import { FUNCTION_ENTRIES, FUNCTION_TIMEOUT_SECONDS, type FunctionName } from '../../../functions/resources/resource-definitions';
+import {
+  LAMBDA_BUNDLE,
+  lambdaExternals,
+  ON_DEMAND_PACKAGE_JSON,
+  ON_DEMAND_PACKAGES,
+  onDemandPackageDir,
+  onDemandPackageFlags,
+} from '../bundling';
+import {
+  FUNCTION_ENTRIES,
+  FUNCTION_TIMEOUT_SECONDS,
+  type FunctionName,
+} from '../../../functions/resources/resource-definitions';
 
 /** FUNCTION_ENTRIES paths are relative to the repository root, whatever the working directory. */
 const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -91,23 +102,28 @@ export class NodeFunction extends NodejsFunction {
     Validations.of(this).acknowledge(
       {
         id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        reason: 'The managed policy only lets the function write its own CloudWatch logs; a hand-written copy would add drift, not safety',
+        reason:
+          'The managed policy only lets the function write its own CloudWatch logs; a hand-written copy would add drift, not safety',
       },
       {
         id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-        reason: 'X-Ray tracing (xray:PutTraceSegments, PutTelemetryRecords) has no resource-level permissions; CDK adds it for Tracing.ACTIVE',
+        reason:
+          'X-Ray tracing (xray:PutTraceSegments, PutTelemetryRecords) has no resource-level permissions; CDK adds it for Tracing.ACTIVE',
       },
       {
         id: 'AwsSolutions::AwsSolutions-L1',
-        reason: 'Node.js 22 on purpose: the code must run on the Node 20 of local and CI machines and on Lambda alike (DESIGN.md)',
+        reason:
+          'Node.js 22 on purpose: the code must run on the Node 20 of local and CI machines and on Lambda alike (DESIGN.md)',
       },
       {
         id: 'Serverless::Serverless-LambdaLatestVersion',
-        reason: 'Node.js 22 on purpose: the code must run on the Node 20 of local and CI machines and on Lambda alike (DESIGN.md)',
+        reason:
+          'Node.js 22 on purpose: the code must run on the Node 20 of local and CI machines and on Lambda alike (DESIGN.md)',
       },
       {
         id: 'Serverless::Serverless-LambdaDLQ',
-        reason: 'Nothing invokes these functions asynchronously: API Gateway waits for the answer, and SQS consumers fail into their queue\'s own dead-letter queue',
+        reason:
+          "Nothing invokes these functions asynchronously: API Gateway waits for the answer, and SQS consumers fail into their queue's own dead-letter queue",
       },
     );
   }

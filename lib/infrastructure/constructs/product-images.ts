@@ -30,18 +30,22 @@ export class ProductImages extends Construct {
     });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions::AwsSolutions-S1',
-      reason: 'Catalog pictures, written only by the operator CLI and read only by the embed function (whose requests the embed API access log records); nothing in it is confidential',
+      reason:
+        'Catalog pictures, written only by the operator CLI and read only by the embed function (whose requests the embed API access log records); nothing in it is confidential',
     });
   }
 
   /** `s3:GetObject` on the pictures and nothing else: the embed function serves them. */
   grantReadPictures(grantee: IGrantable & IConstruct): void {
     const pictures = this.bucket.arnForObjects('products/*');
-    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [pictures] }));
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [pictures] }),
+    );
     const bucketLogicalId = Stack.of(this).resolve((this.bucket.node.defaultChild as CfnBucket).logicalId) as string;
     Validations.of(grantee).acknowledge({
       id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/products/*]`,
-      reason: 'Pictures are stored under content keys the import makes; the wildcard covers only the products/ prefix of this stage\'s picture bucket, read-only',
+      reason:
+        "Pictures are stored under content keys the import makes; the wildcard covers only the products/ prefix of this stage's picture bucket, read-only",
     });
   }
 }

@@ -2,7 +2,13 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
-import { QUEUES, deadLetterQueueName, queueName, type QueueDefinition, type QueueName } from '../../../functions/resources/resource-definitions';
+import {
+  QUEUES,
+  deadLetterQueueName,
+  queueName,
+  type QueueDefinition,
+  type QueueName,
+} from '../../../functions/resources/resource-definitions';
 
 export interface QueuesProps {
   readonly config: EnvironmentConfig;
@@ -25,7 +31,8 @@ export class Queues extends Construct {
       });
       Validations.of(deadLetterQueue).acknowledge({
         id: 'Serverless::Serverless-SQSRedrivePolicy',
-        reason: 'This is the dead-letter queue: its messages wait here for an operator (alarm on depth > 0), there is nowhere further to go',
+        reason:
+          'This is the dead-letter queue: its messages wait here for an operator (alarm on depth > 0), there is nowhere further to go',
       });
       const queue = new Queue(this, name, {
         queueName: queueName(config.resourcePrefix, name),

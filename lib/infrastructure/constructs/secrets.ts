@@ -27,7 +27,8 @@ export class Secrets extends Construct {
     });
     Validations.of(this.stripeSecret).acknowledge({
       id: 'AwsSolutions::AwsSolutions-SMG4',
-      reason: 'A Stripe secret key is rolled in the Stripe dashboard, not by a Lambda; operators then put the new key (docs/operations.md)',
+      reason:
+        'A Stripe secret key is rolled in the Stripe dashboard, not by a Lambda; operators then put the new key (docs/operations.md)',
     });
   }
 
@@ -48,7 +49,8 @@ export class Secrets extends Construct {
     );
     Validations.of(grantee).acknowledge({
       id: `AwsSolutions::AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${webhookSecretName(this.config.resourcePrefix, '*')}]`,
-      reason: 'One signing secret per partner, created by the operator CLI after deploy: the wildcard is limited to this stage\'s webhook-secrets/ path',
+      reason:
+        "One signing secret per partner, created by the operator CLI after deploy: the wildcard is limited to this stage's webhook-secrets/ path",
     });
   }
 }

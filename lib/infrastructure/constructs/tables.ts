@@ -1,8 +1,20 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
-import { TABLES, tableName, type TableDefinition, type TableName } from '../../../functions/resources/resource-definitions';
+import {
+  TABLES,
+  tableName,
+  type TableDefinition,
+  type TableName,
+} from '../../../functions/resources/resource-definitions';
 
 export interface TablesProps {
   readonly config: EnvironmentConfig;

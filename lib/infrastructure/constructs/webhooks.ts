@@ -45,7 +45,12 @@ export class Webhooks extends Construct {
         batchSize: ORDER_OUTBOX_BATCH_SIZE,
         reportBatchItemFailures: true,
         // Only outbox items are events; order items and cart-free updates never wake the relay.
-        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(OUTBOX_KEY_PREFIX) } } } })],
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(OUTBOX_KEY_PREFIX) } } },
+          }),
+        ],
         // A record that keeps failing for a day goes to the dead-letter queue rather than blocking its shard.
         retryAttempts: 1000,
         maxRecordAge: Duration.days(1),
@@ -61,12 +66,16 @@ export class Webhooks extends Construct {
       environment,
     });
     this.orderFanout.addEventSource(
-      new SqsEventSource(orderEvents, { batchSize: QUEUES.orderEvents.consumerBatchSize, reportBatchItemFailures: true }),
+      new SqsEventSource(orderEvents, {
+        batchSize: QUEUES.orderEvents.consumerBatchSize,
+        reportBatchItemFailures: true,
+      }),
     );
     webhookDeliveries.grantSendMessages(this.orderFanout);
     const failedBatchesGoToTheQueuesDlq = {
       id: 'Serverless::Serverless-LambdaEventSourceMappingDestination',
-      reason: "A message that keeps failing moves to its queue's dead-letter queue (redrive policy, alarm on depth > 0) with its body; an on-failure destination would only hold the batch's metadata",
+      reason:
+        "A message that keeps failing moves to its queue's dead-letter queue (redrive policy, alarm on depth > 0) with its body; an on-failure destination would only hold the batch's metadata",
     };
     Validations.of(this.orderFanout).acknowledge(failedBatchesGoToTheQueuesDlq);
 

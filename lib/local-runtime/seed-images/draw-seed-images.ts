@@ -7,7 +7,26 @@
 import { writeFileSync } from 'node:fs';
 import { SEED_CATALOG } from '../../../functions/domain/catalog/seed-catalog';
 
-type Shape = 'glove' | 'mask' | 'shield' | 'gown' | 'cap' | 'bottle' | 'spray' | 'jug' | 'canister' | 'roll' | 'stack' | 'box' | 'pen' | 'clipboard' | 'folder' | 'cup' | 'syringe' | 'pouch' | 'notes';
+type Shape =
+  | 'glove'
+  | 'mask'
+  | 'shield'
+  | 'gown'
+  | 'cap'
+  | 'bottle'
+  | 'spray'
+  | 'jug'
+  | 'canister'
+  | 'roll'
+  | 'stack'
+  | 'box'
+  | 'pen'
+  | 'clipboard'
+  | 'folder'
+  | 'cup'
+  | 'syringe'
+  | 'pouch'
+  | 'notes';
 
 const TINTS: Readonly<Record<string, { bg: string; ink: string; fill: string }>> = {
   'Gloves & PPE': { bg: '#e8f1fb', ink: '#1d4f86', fill: '#5b9bd5' },
@@ -117,6 +136,9 @@ export function drawSeedImage(productId: string, category: string): string {
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() as string)) {
   for (const product of SEED_CATALOG) {
-    writeFileSync(new URL(`${product.product_id}.svg`, import.meta.url), drawSeedImage(product.product_id, product.category));
+    writeFileSync(
+      new URL(`${product.product_id}.svg`, import.meta.url),
+      drawSeedImage(product.product_id, product.category),
+    );
   }
 }

@@ -1,4 +1,10 @@
-import type { ApprovalRequest, ApprovalRequestChange, ApprovalRequestList, SandboxApproveRequest, SandboxRejectRequest } from '../api-types.js';
+import type {
+  ApprovalRequest,
+  ApprovalRequestChange,
+  ApprovalRequestList,
+  SandboxApproveRequest,
+  SandboxRejectRequest,
+} from '../api-types.js';
 import type { HttpTransport } from '../http-transport.js';
 import type { ChangeOptions } from './organizations.js';
 
@@ -23,7 +29,9 @@ export interface RejectInput {
 }
 
 const segment = encodeURIComponent;
-const idempotencyKeyOf = (options: ChangeOptions) => ({ 'Idempotency-Key': options.idempotencyKey ?? `sdk-${globalThis.crypto.randomUUID()}` });
+const idempotencyKeyOf = (options: ChangeOptions) => ({
+  'Idempotency-Key': options.idempotencyKey ?? `sdk-${globalThis.crypto.randomUUID()}`,
+});
 
 /** `GET /v1/organizations/{internalOrgId}/approval-requests` and `GET /v1/approval-requests/{approval_request_id}`. */
 export class ApprovalRequests {
@@ -78,7 +86,12 @@ export class SandboxApprovalRequests {
     return this.decide(approvalRequestId, 'reject', body, options);
   }
 
-  private decide(approvalRequestId: string, action: 'approve' | 'reject', body: object, options: ChangeOptions): Promise<ApprovalRequestChange> {
+  private decide(
+    approvalRequestId: string,
+    action: 'approve' | 'reject',
+    body: object,
+    options: ChangeOptions,
+  ): Promise<ApprovalRequestChange> {
     return this.transport.request<ApprovalRequestChange>({
       method: 'POST',
       path: `/v1/sandbox/approval-requests/${segment(approvalRequestId)}/${action}`,

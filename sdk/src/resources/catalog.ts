@@ -7,6 +7,11 @@ export class Catalog {
 
   /** The active products of the environment's catalog, on one page. */
   list(): Promise<CatalogProductList> {
-    return this.transport.request<CatalogProductList>({ method: 'GET', path: '/v1/catalog/products', credential: 'bearer', retryable: 'on-failure' });
+    return this.transport.request<CatalogProductList>({
+      method: 'GET',
+      path: '/v1/catalog/products',
+      credential: 'bearer',
+      retryable: 'on-failure',
+    });
   }
 }

@@ -13,7 +13,12 @@ export class Orders {
   constructor(private readonly transport: HttpTransport) {}
 
   retrieve(orderId: string): Promise<Order> {
-    return this.transport.request<Order>({ method: 'GET', path: `/v1/orders/${encodeURIComponent(orderId)}`, credential: 'bearer', retryable: 'on-failure' });
+    return this.transport.request<Order>({
+      method: 'GET',
+      path: `/v1/orders/${encodeURIComponent(orderId)}`,
+      credential: 'bearer',
+      retryable: 'on-failure',
+    });
   }
 
   /** Every order of the organization, newest first, fetching page after page (`starting_after`) as you iterate. */

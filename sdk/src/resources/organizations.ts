@@ -22,7 +22,9 @@ export interface SetupOptions {
 /** As for setup: a change carries an `Idempotency-Key` its retries reuse. */
 export type ChangeOptions = SetupOptions;
 
-const idempotencyKeyOf = (options: SetupOptions) => ({ 'Idempotency-Key': options.idempotencyKey ?? `sdk-${globalThis.crypto.randomUUID()}` });
+const idempotencyKeyOf = (options: SetupOptions) => ({
+  'Idempotency-Key': options.idempotencyKey ?? `sdk-${globalThis.crypto.randomUUID()}`,
+});
 const segment = encodeURIComponent;
 
 /** `GET` and `PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}`. */
@@ -38,7 +40,12 @@ export class OrganizationUsers {
     });
   }
 
-  update(internalOrgId: string, internalUserId: string, body: OrganizationUserUpdateRequest, options: ChangeOptions = {}): Promise<OrganizationUserResponse> {
+  update(
+    internalOrgId: string,
+    internalUserId: string,
+    body: OrganizationUserUpdateRequest,
+    options: ChangeOptions = {},
+  ): Promise<OrganizationUserResponse> {
     return this.transport.request<OrganizationUserResponse>({
       method: 'PATCH',
       path: `/v1/organizations/${segment(internalOrgId)}/users/${segment(internalUserId)}`,
@@ -54,7 +61,11 @@ export class OrganizationUsers {
 export class OrganizationShippingLocations {
   constructor(private readonly transport: HttpTransport) {}
 
-  create(internalOrgId: string, body: ShippingLocationCreateRequest, options: ChangeOptions = {}): Promise<ShippingLocationResponse> {
+  create(
+    internalOrgId: string,
+    body: ShippingLocationCreateRequest,
+    options: ChangeOptions = {},
+  ): Promise<ShippingLocationResponse> {
     return this.transport.request<ShippingLocationResponse>({
       method: 'POST',
       path: `/v1/organizations/${segment(internalOrgId)}/shipping-locations`,

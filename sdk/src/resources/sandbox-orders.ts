@@ -1,4 +1,13 @@
-import type { ApprovalRequestChange, CancelOrderRequest, ConfirmOrderRequest, DeliverOrderRequest, OrderChange, RefundOrderRequest, SandboxOrderRequest, ShipOrderRequest } from '../api-types.js';
+import type {
+  ApprovalRequestChange,
+  CancelOrderRequest,
+  ConfirmOrderRequest,
+  DeliverOrderRequest,
+  OrderChange,
+  RefundOrderRequest,
+  SandboxOrderRequest,
+  ShipOrderRequest,
+} from '../api-types.js';
 import type { HttpTransport } from '../http-transport.js';
 import { type HandshakeInput, toUserReference } from './sessions.js';
 
@@ -6,7 +15,7 @@ import { type HandshakeInput, toUserReference } from './sessions.js';
  * One line of an order: `productId` (the catalog's `product_id`; the wire name is accepted
  * too, as plain JavaScript copied from the API reference sends it).
  */
-export type SandboxOrderItemInput =
+type SandboxOrderItemInput =
   | { readonly productId: string; readonly quantity: number }
   | { readonly product_id: string; readonly quantity: number };
 
@@ -16,7 +25,8 @@ export type SandboxOrderInput = HandshakeInput & {
   readonly internalShippingLocationId?: string;
 };
 
-const productIdOf = (item: SandboxOrderItemInput): string => ('productId' in item && item.productId !== undefined ? item.productId : (item as { product_id: string }).product_id);
+const productIdOf = (item: SandboxOrderItemInput): string =>
+  'productId' in item && item.productId !== undefined ? item.productId : (item as { product_id: string }).product_id;
 
 /**
  * The shipment's tracking. The sandbox makes up what is left out (a UPS number, its
@@ -51,7 +61,8 @@ type Action = 'confirm' | 'ship' | 'deliver' | 'cancel' | 'refund';
 export type SandboxOrderOutcome = OrderChange | ApprovalRequestChange;
 
 /** Leaves out what the caller did not give, so the body holds only chosen fields. */
-const given = <T extends object>(body: T): T => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as T;
+const given = <T extends object>(body: T): T =>
+  Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as T;
 
 /**
  * The sandbox's order routes (production answers 404): place an order as one of your
@@ -71,9 +82,17 @@ export class SandboxOrders {
     const body: SandboxOrderRequest = {
       ...toUserReference(input),
       items: input.items.map((item) => ({ product_id: productIdOf(item), quantity: item.quantity })),
-      ...(input.internalShippingLocationId === undefined ? {} : { internal_shipping_location_id: input.internalShippingLocationId }),
+      ...(input.internalShippingLocationId === undefined
+        ? {}
+        : { internal_shipping_location_id: input.internalShippingLocationId }),
     };
-    return this.transport.request<SandboxOrderOutcome>({ method: 'POST', path: '/v1/sandbox/orders', credential: 'bearer', body, retryable: 'on-rate-limit' });
+    return this.transport.request<SandboxOrderOutcome>({
+      method: 'POST',
+      path: '/v1/sandbox/orders',
+      credential: 'bearer',
+      body,
+      retryable: 'on-rate-limit',
+    });
   }
 
   confirm(orderId: string): Promise<OrderChange> {

@@ -2,7 +2,8 @@ import type { HandshakeRequest, HandshakeResponse } from '../api-types.js';
 import type { HttpTransport } from '../http-transport.js';
 
 /** The user to open a session for: your own user id (recommended) or the profile id setup returned. */
-export type HandshakeInput = { internalUserId: string; internalOrgId?: string } | { profileId: string; internalOrgId?: string };
+export type HandshakeInput =
+  { internalUserId: string; internalOrgId?: string } | { profileId: string; internalOrgId?: string };
 
 export const toUserReference = (input: HandshakeInput): HandshakeRequest => ({
   ...('profileId' in input ? { profile_id: input.profileId } : { internal_user_id: input.internalUserId }),

@@ -31,7 +31,14 @@ export class WebhookDeliveries {
       const page = await this.transport.request<WebhookDeliveryList>({
         method: 'GET',
         path: '/v1/webhooks/deliveries',
-        query: { status: params.status, event: params.event, order_id: params.orderId, since, limit: params.pageSize, starting_after: startingAfter },
+        query: {
+          status: params.status,
+          event: params.event,
+          order_id: params.orderId,
+          since,
+          limit: params.pageSize,
+          starting_after: startingAfter,
+        },
         credential: 'bearer',
         retryable: 'on-failure',
       });
@@ -72,6 +79,11 @@ export class WebhookEndpoints {
   constructor(private readonly transport: HttpTransport) {}
 
   retrieve(): Promise<WebhookEndpoint> {
-    return this.transport.request<WebhookEndpoint>({ method: 'GET', path: '/v1/webhooks/endpoint', credential: 'bearer', retryable: 'on-failure' });
+    return this.transport.request<WebhookEndpoint>({
+      method: 'GET',
+      path: '/v1/webhooks/endpoint',
+      credential: 'bearer',
+      retryable: 'on-failure',
+    });
   }
 }

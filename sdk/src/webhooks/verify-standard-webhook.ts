@@ -24,7 +24,8 @@ export interface StandardWebhookOptions {
   readonly now?: () => Date;
 }
 
-const signingKey = (secret: string): Buffer => (secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8'));
+const signingKey = (secret: string): Buffer =>
+  secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
 
 export function verifyStandardWebhook(
   rawBody: string | Uint8Array,

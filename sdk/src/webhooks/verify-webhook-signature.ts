@@ -21,7 +21,9 @@ export type WebhookSecrets = string | readonly string[];
 
 /** The non-empty secrets given: an empty secret never verifies anything. (Here, so this file stays one to copy.) */
 export const secretList = (secrets: WebhookSecrets): string[] =>
-  (typeof secrets === 'string' ? [secrets] : [...secrets]).filter((secret) => typeof secret === 'string' && secret.length > 0);
+  (typeof secrets === 'string' ? [secrets] : [...secrets]).filter(
+    (secret) => typeof secret === 'string' && secret.length > 0,
+  );
 
 export function verifyWebhookSignature(
   rawBody: string | Uint8Array,

@@ -30,11 +30,21 @@ function headerOf(headers: WebhookHeaders, name: string): string | undefined {
  * within its replay window too. `secret` may be a list: during a rotation's overlap, pass
  * the old and the new one.
  */
-export function verify(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: WebhookSecrets, options: StandardWebhookOptions = {}): boolean {
+export function verify(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: WebhookSecrets,
+  options: StandardWebhookOptions = {},
+): boolean {
   if (!verifyWebhookSignature(rawBody, headerOf(headers, 'x-service-signature'), secret)) return false;
   const signature = headerOf(headers, 'webhook-signature');
   if (signature === undefined) return true;
-  return verifyStandardWebhook(rawBody, { id: headerOf(headers, 'webhook-id'), timestamp: headerOf(headers, 'webhook-timestamp'), signature }, secret, options);
+  return verifyStandardWebhook(
+    rawBody,
+    { id: headerOf(headers, 'webhook-id'), timestamp: headerOf(headers, 'webhook-timestamp'), signature },
+    secret,
+    options,
+  );
 }
 
 /**
@@ -42,9 +52,16 @@ export function verify(rawBody: string | Uint8Array, headers: WebhookHeaders, se
  * narrows `data`); throws PartnerSignatureVerificationError otherwise. The approval kinds
  * come only to an endpoint subscribed to them.
  */
-export function constructEvent(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: WebhookSecrets, options: StandardWebhookOptions = {}): WebhookEvent {
+export function constructEvent(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: WebhookSecrets,
+  options: StandardWebhookOptions = {},
+): WebhookEvent {
   if (!verify(rawBody, headers, secret, options)) {
-    throw new PartnerSignatureVerificationError({ message: 'The webhook signature does not match the body and secret' });
+    throw new PartnerSignatureVerificationError({
+      message: 'The webhook signature does not match the body and secret',
+    });
   }
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   let event: unknown;

@@ -1,6 +1,10 @@
 import type { PartnerId } from '../../../functions/domain/partners/partner';
 import type { Delivery, DeliveryAttempt, DeliveryId, DeliveryStatus } from '../../../functions/webhooks/delivery';
-import type { AttemptOutcome, DeliveryFilter, DeliveryRepository } from '../../../functions/webhooks/delivery-repository';
+import type {
+  AttemptOutcome,
+  DeliveryFilter,
+  DeliveryRepository,
+} from '../../../functions/webhooks/delivery-repository';
 
 /**
  * DeliveryRepository in a Map, with the DynamoDB adapter's conditions (status, chain,
@@ -18,7 +22,9 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
   }
 
   async createForEvent(delivery: Delivery) {
-    const existing = [...this.deliveries.values()].find((d) => d.partnerId === delivery.partnerId && d.eventId === delivery.eventId);
+    const existing = [...this.deliveries.values()].find(
+      (d) => d.partnerId === delivery.partnerId && d.eventId === delivery.eventId,
+    );
     if (existing) return { created: false as const, existing };
     this.seed(delivery);
     return { created: true as const };
@@ -62,7 +68,8 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
   }
 
   async settleAlert(deliveryId: DeliveryId, status: 'sent' | 'no-address' | 'pending', at: Date) {
-    if (this.deliveries.get(deliveryId)?.alertStatus !== 'sending') throw new Error(`alert of ${deliveryId} is not claimed`);
+    if (this.deliveries.get(deliveryId)?.alertStatus !== 'sending')
+      throw new Error(`alert of ${deliveryId} is not claimed`);
     this.update(deliveryId, { alertStatus: status }, at);
   }
 
@@ -99,7 +106,11 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     const matching = [...this.deliveries.values()]
       .filter((d) => d.partnerId === partnerId)
       .filter((d) => (!filter.status || d.status === filter.status) && (!filter.event || d.event === filter.event))
-      .filter((d) => (filter.orderId === undefined || d.orderId === filter.orderId) && (!filter.since || d.createdAt >= filter.since))
+      .filter(
+        (d) =>
+          (filter.orderId === undefined || d.orderId === filter.orderId) &&
+          (!filter.since || d.createdAt >= filter.since),
+      )
       .filter((d) => !page.startingAfter || key(d) < key(page.startingAfter))
       .sort((a, b) => key(b).localeCompare(key(a)));
     return {
@@ -110,7 +121,12 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
 
   async hold(delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount'>, at: Date) {
     const current = this.deliveries.get(delivery.deliveryId);
-    if (current?.status !== 'pending' || current.chain !== delivery.chain || current.attemptCount !== delivery.attemptCount) return false;
+    if (
+      current?.status !== 'pending' ||
+      current.chain !== delivery.chain ||
+      current.attemptCount !== delivery.attemptCount
+    )
+      return false;
     this.update(delivery.deliveryId, { heldAt: at.toISOString() }, at);
     return true;
   }

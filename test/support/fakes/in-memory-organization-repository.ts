@@ -45,7 +45,11 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
     const id = key(input.organization.partnerId, input.organization.internalOrgId);
     if (this.aggregates.has(id)) throw new OrganizationAlreadyExists(input.organization.internalOrgId);
     this.complete(input.completion);
-    this.aggregates.set(id, { organization: input.organization, profiles: [input.profile], locations: [...input.locations] });
+    this.aggregates.set(id, {
+      organization: input.organization,
+      profiles: [input.profile],
+      locations: [...input.locations],
+    });
     this.users.push(input.user);
   }
 
@@ -63,7 +67,8 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
     const taken = current.profiles.find((p) => p.internalUserId === input.profile.internalUserId);
     if (taken) throw new ProfileAlreadyExists(taken);
     const known = new Set(current.locations.map((l) => l.internalShippingLocationId));
-    if (input.newLocations.some((l) => known.has(l.internalShippingLocationId))) throw new ConcurrentModification('location added meanwhile');
+    if (input.newLocations.some((l) => known.has(l.internalShippingLocationId)))
+      throw new ConcurrentModification('location added meanwhile');
     this.complete(input.completion);
     this.aggregates.set(id, {
       organization: current.organization,
@@ -78,7 +83,9 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
   }
 
   async listOrganizations(partnerId: PartnerId) {
-    return [...this.aggregates.values()].filter((a) => a.organization.partnerId === partnerId).map((a) => a.organization);
+    return [...this.aggregates.values()]
+      .filter((a) => a.organization.partnerId === partnerId)
+      .map((a) => a.organization);
   }
 
   async getProfile(profileId: ProfileId) {
@@ -86,7 +93,9 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
   }
 
   async getProfileInOrganization(partnerId: PartnerId, internalOrgId: string, internalUserId: string) {
-    return this.aggregates.get(key(partnerId, internalOrgId))?.profiles.find((p) => p.internalUserId === internalUserId);
+    return this.aggregates
+      .get(key(partnerId, internalOrgId))
+      ?.profiles.find((p) => p.internalUserId === internalUserId);
   }
 
   async findProfilesByInternalUserId(partnerId: PartnerId, internalUserId: string) {

@@ -26,7 +26,10 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
   readonly inFlight = new Map<PartnerId, Map<number, { until: string; lease: string }>>();
   private probes = new Map<PartnerId, string>();
 
-  async admit(partnerId: PartnerId, { now, leaseUntil, token, policy }: { now: Date; leaseUntil: Date; token: string; policy: FairnessPolicy }): Promise<Admission> {
+  async admit(
+    partnerId: PartnerId,
+    { now, leaseUntil, token, policy }: { now: Date; leaseUntil: Date; token: string; policy: FairnessPolicy },
+  ): Promise<Admission> {
     const endpoint = this.endpoints.get(partnerId);
     if (!endpoint) return { kind: 'no-endpoint' };
     const circuit = endpoint.circuit ?? CLOSED_CIRCUIT;
@@ -34,10 +37,21 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
     const nowIso = now.toISOString();
     if (circuit.state !== 'closed') {
       const until = circuit.state === 'open' ? circuit.retryAt : circuit.probeUntil;
-      if (until && until > nowIso) return { kind: 'circuit-open', until: new Date(until), ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}) };
-      this.endpoints.set(partnerId, { ...endpoint, circuit: { ...circuit, state: 'half-open', probeUntil: leaseUntil.toISOString() } });
+      if (until && until > nowIso)
+        return {
+          kind: 'circuit-open',
+          until: new Date(until),
+          ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}),
+        };
+      this.endpoints.set(partnerId, {
+        ...endpoint,
+        circuit: { ...circuit, state: 'half-open', probeUntil: leaseUntil.toISOString() },
+      });
       this.probes.set(partnerId, lease);
-      return { kind: 'admitted', ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1, halfOpened: circuit.state === 'open' } };
+      return {
+        kind: 'admitted',
+        ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1, halfOpened: circuit.state === 'open' },
+      };
     }
     const failing = circuit.consecutiveFailures > 0;
     const slots = this.inFlight.get(partnerId) ?? new Map();
@@ -64,7 +78,9 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
     const circuit = endpoint.circuit ?? CLOSED_CIRCUIT;
     if (succeeded) {
       this.endpoints.set(partnerId, { ...endpoint, circuit: CLOSED_CIRCUIT });
-      return circuit.state === 'closed' ? undefined : { to: 'closed', ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}) };
+      return circuit.state === 'closed'
+        ? undefined
+        : { to: 'closed', ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}) };
     }
     const consecutiveFailures = circuit.consecutiveFailures + 1;
     if (ticket.kind === 'probe') {
@@ -72,7 +88,10 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
       const opens = ticket.opens + 1;
       const retryAt = new Date(at.getTime() + policy.openSeconds(opens) * 1000).toISOString();
       const { probeUntil: _probe, ...rest } = circuit;
-      this.endpoints.set(partnerId, { ...endpoint, circuit: { ...rest, state: 'open', retryAt, opens, consecutiveFailures } });
+      this.endpoints.set(partnerId, {
+        ...endpoint,
+        circuit: { ...rest, state: 'open', retryAt, opens, consecutiveFailures },
+      });
       return { to: 'open', retryAt, probe: true };
     }
     if (circuit.state !== 'closed' || consecutiveFailures < policy.failureThreshold) {
@@ -80,7 +99,10 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
       return undefined;
     }
     const retryAt = new Date(at.getTime() + policy.openSeconds(1) * 1000).toISOString();
-    this.endpoints.set(partnerId, { ...endpoint, circuit: { state: 'open', consecutiveFailures, openedAt: at.toISOString(), retryAt, opens: 1 } });
+    this.endpoints.set(partnerId, {
+      ...endpoint,
+      circuit: { state: 'open', consecutiveFailures, openedAt: at.toISOString(), retryAt, opens: 1 },
+    });
     return { to: 'open', retryAt, consecutiveFailures, probe: false };
   }
 
@@ -112,7 +134,8 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
 
   async markFailing(partnerId: PartnerId, since: Date) {
     const current = this.endpoints.get(partnerId);
-    if (current && !current.failingSince) this.endpoints.set(partnerId, { ...current, failingSince: since.toISOString() });
+    if (current && !current.failingSince)
+      this.endpoints.set(partnerId, { ...current, failingSince: since.toISOString() });
   }
 
   async markHealthy(partnerId: PartnerId) {

@@ -24,7 +24,10 @@ export async function submitForApproval(request: ModuleRequest): Promise<JsonRes
   const { view } = session;
   const location = form.get('location');
   // A textarea's line breaks are the browser's, not the buyer's intent, as at Place order.
-  const references = parseOrderReferences({ po_number: form.get('po_number'), notes: form.get('notes')?.replace(/\r?\n|\r/g, ' ') });
+  const references = parseOrderReferences({
+    po_number: form.get('po_number'),
+    notes: form.get('notes')?.replace(/\r?\n|\r/g, ' '),
+  });
   const submitted = await request.deps.approvalService.submit({
     partner: { id: request.partnerId },
     profile: view.profile,
@@ -49,8 +52,14 @@ export async function listApprovals(request: ModuleRequest): Promise<JsonRespons
   const approver = roleOf(profile) === 'approver';
   const [frame, waiting, recent] = await Promise.all([
     moduleFrame(request.deps, session),
-    approver ? approvalService.listForOrganization(organization, { status: 'pending', limit: WAITING_SHOWN }) : Promise.resolve({ requests: [] }),
-    approvalService.listForOrganization(organization, { since, limit: RECENT_SHOWN, ...(approver ? {} : { profileId: profile.id }) }),
+    approver
+      ? approvalService.listForOrganization(organization, { status: 'pending', limit: WAITING_SHOWN })
+      : Promise.resolve({ requests: [] }),
+    approvalService.listForOrganization(organization, {
+      since,
+      limit: RECENT_SHOWN,
+      ...(approver ? {} : { profileId: profile.id }),
+    }),
   ]);
   return html(
     200,
@@ -78,9 +87,15 @@ export async function showApproval(request: ModuleRequest): Promise<JsonResponse
   // The query only says which banner the redirect asked for; the request's own state says whether it is true for this viewer.
   const viewer = session.view.profile.id;
   const done = doneOf(query.done);
-  const saidDone = done !== undefined && approval.status === done && (done === 'withdrawn' ? approval.profileId : approval.decidedBy?.profileId) === viewer;
+  const saidDone =
+    done !== undefined &&
+    approval.status === done &&
+    (done === 'withdrawn' ? approval.profileId : approval.decidedBy?.profileId) === viewer;
   const submitted = query.submitted === '1' && approval.profileId === viewer;
-  return html(200, approvalPage(frame, approval, { submitted, ...(saidDone ? { done } : {}), now: request.deps.clock.now() }));
+  return html(
+    200,
+    approvalPage(frame, approval, { submitted, ...(saidDone ? { done } : {}), now: request.deps.clock.now() }),
+  );
 }
 
 const requestIdOf = (request: ModuleRequest): string => request.event.pathParameters?.requestId ?? '';
@@ -88,7 +103,10 @@ const requestIdOf = (request: ModuleRequest): string => request.event.pathParame
 /** `POST …/approvals/{requestId}/approve`: places the request's order (or the page saying why not), then the request, approved. */
 export async function approveRequest(request: ModuleRequest): Promise<JsonResponse> {
   const { session } = await verifiedFormPost(request);
-  const approved = await request.deps.approvalService.approve({ requestId: requestIdOf(request), approver: session.view.profile });
+  const approved = await request.deps.approvalService.approve({
+    requestId: requestIdOf(request),
+    approver: session.view.profile,
+  });
   return seeOther(session.paths.approval(approved.id, { done: 'approved' }));
 }
 
@@ -97,13 +115,20 @@ export async function rejectRequest(request: ModuleRequest): Promise<JsonRespons
   const { session, form } = await verifiedFormPost(request);
   // The reason is one line like every stored text; a textarea's line breaks become spaces.
   const { reason } = parseRejection({ reason: form.get('reason')?.replace(/\r?\n|\r/g, ' ') });
-  const rejected = await request.deps.approvalService.reject({ requestId: requestIdOf(request), approver: session.view.profile, reason });
+  const rejected = await request.deps.approvalService.reject({
+    requestId: requestIdOf(request),
+    approver: session.view.profile,
+    reason,
+  });
   return seeOther(session.paths.approval(rejected.id, { done: 'rejected' }));
 }
 
 /** `POST …/approvals/{requestId}/withdraw`, by its requester: its products back in the cart, then the request, withdrawn. */
 export async function withdrawRequest(request: ModuleRequest): Promise<JsonResponse> {
   const { session } = await verifiedFormPost(request);
-  const { request: withdrawn } = await request.deps.approvalService.withdraw({ requestId: requestIdOf(request), requester: session.view.profile });
+  const { request: withdrawn } = await request.deps.approvalService.withdraw({
+    requestId: requestIdOf(request),
+    requester: session.view.profile,
+  });
   return seeOther(session.paths.approval(withdrawn.id, { done: 'withdrawn' }));
 }

@@ -1,5 +1,9 @@
 import type { VNode } from 'preact';
-import { type ApprovalRequest, type ApprovalStatus, MAX_REJECTION_REASON_LENGTH } from '../../../domain/approvals/approval-request';
+import {
+  type ApprovalRequest,
+  type ApprovalStatus,
+  MAX_REJECTION_REASON_LENGTH,
+} from '../../../domain/approvals/approval-request';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { css } from '../../html-page';
@@ -50,31 +54,47 @@ const STATUS_LABEL: Readonly<Record<ApprovalStatus, string>> = {
   withdrawn: 'Withdrawn',
 };
 
-export const ApprovalBadge = ({ status }: { status: ApprovalStatus }): VNode => (
+const ApprovalBadge = ({ status }: { status: ApprovalStatus }): VNode => (
   <span class={`badge a-${status}`} data-testid="approval-status">
     {STATUS_LABEL[status]}
   </span>
 );
 
 /** The first 8 characters of a request's id, as orders are named. */
-export const shortRequestId = (id: string): string => id.slice(0, 8);
+const shortRequestId = (id: string): string => id.slice(0, 8);
 
 /** "12 minutes", "5 hours", "3 days": how long a request has waited, in the largest whole unit. */
-export function ageOf(createdAt: string, now: Date): string {
+function ageOf(createdAt: string, now: Date): string {
   const minutes = Math.max(0, Math.floor((now.getTime() - Date.parse(createdAt)) / 60_000));
-  const [amount, unit] = minutes < 60 ? [minutes, 'minute'] : minutes < 48 * 60 ? [Math.floor(minutes / 60), 'hour'] : [Math.floor(minutes / 1440), 'day'];
+  const [amount, unit] =
+    minutes < 60
+      ? [minutes, 'minute']
+      : minutes < 48 * 60
+        ? [Math.floor(minutes / 60), 'hour']
+        : [Math.floor(minutes / 1440), 'day'];
   return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
 }
 
 /** "Gauze Sponges × 3, Procedure Masks × 2 and 4 more". */
 const itemsSummary = (request: ApprovalRequest): string => {
-  const named = request.items.slice(0, 3).map((item) => `${item.name} × ${item.quantity}`).join(', ');
+  const named = request.items
+    .slice(0, 3)
+    .map((item) => `${item.name} × ${item.quantity}`)
+    .join(', ');
   const rest = request.items.length - 3;
   return rest > 0 ? `${named} and ${rest} more` : named;
 };
 
 /** What became of a decided request, in a sentence: who, when, why, which order. */
-const Outcome = ({ request, paths, zone }: { request: ApprovalRequest; paths: ModulePaths; zone: string }): VNode | null => {
+const Outcome = ({
+  request,
+  paths,
+  zone,
+}: {
+  request: ApprovalRequest;
+  paths: ModulePaths;
+  zone: string;
+}): VNode | null => {
   const at = request.decidedAt ? <When iso={request.decidedAt} zone={zone} /> : null;
   switch (request.status) {
     case 'approved':
@@ -116,7 +136,15 @@ export interface ApprovalListOptions {
 }
 
 /** Requests as rows: the request's link, requester, items, PO number, age or outcome, total and state. */
-export const ApprovalList = ({ requests, frame, options }: { requests: readonly ApprovalRequest[]; frame: ModuleFrame; options: ApprovalListOptions }): VNode => {
+export const ApprovalList = ({
+  requests,
+  frame,
+  options,
+}: {
+  requests: readonly ApprovalRequest[];
+  frame: ModuleFrame;
+  options: ApprovalListOptions;
+}): VNode => {
   const { paths, view } = frame;
   return (
     <section class="panel" style="padding:4px 0" aria-label={options.label}>
@@ -191,16 +219,27 @@ export function approvalsPage(frame: ModuleFrame, view: ApprovalsView): string {
     view.approver ? (
       <>
         <h1>Approvals</h1>
-        <p class="lede">Orders above their buyer's order limit wait here for an approver of {frame.view.organization.name}. Requests not decided within 7 days expire.</p>
+        <p class="lede">
+          Orders above their buyer's order limit wait here for an approver of {frame.view.organization.name}. Requests
+          not decided within 7 days expire.
+        </p>
         <h2>Waiting for a decision ({view.waiting.length})</h2>
         {view.waiting.length ? (
-          <ApprovalList requests={view.waiting} frame={frame} options={{ showRequester: true, now: view.now, label: 'Waiting for a decision' }} />
+          <ApprovalList
+            requests={view.waiting}
+            frame={frame}
+            options={{ showRequester: true, now: view.now, label: 'Waiting for a decision' }}
+          />
         ) : (
           <p class="panel">Nothing is waiting for a decision.</p>
         )}
         <h2 style="margin-top:22px">Decided in the last 30 days</h2>
         {view.recent.length ? (
-          <ApprovalList requests={view.recent} frame={frame} options={{ showRequester: true, now: view.now, label: 'Decided in the last 30 days' }} />
+          <ApprovalList
+            requests={view.recent}
+            frame={frame}
+            options={{ showRequester: true, now: view.now, label: 'Decided in the last 30 days' }}
+          />
         ) : (
           <p class="panel">No request was decided in the last 30 days.</p>
         )}
@@ -210,11 +249,17 @@ export function approvalsPage(frame: ModuleFrame, view: ApprovalsView): string {
         <h1>Your approval requests</h1>
         <p class="lede">Orders above your order limit, submitted for an approver's decision in the last 30 days.</p>
         {view.recent.length ? (
-          <ApprovalList requests={view.recent} frame={frame} options={{ showRequester: false, now: view.now, label: 'Your approval requests' }} />
+          <ApprovalList
+            requests={view.recent}
+            frame={frame}
+            options={{ showRequester: false, now: view.now, label: 'Your approval requests' }}
+          />
         ) : (
           <div class="panel problem">
             <h2>No approval requests</h2>
-            <p class="lede">When an order is above your order limit, checkout offers Submit for approval, and the request shows here.</p>
+            <p class="lede">
+              When an order is above your order limit, checkout offers Submit for approval, and the request shows here.
+            </p>
             <div class="actions">
               <a class="button primary" href={paths.home}>
                 Browse supplies
@@ -260,7 +305,10 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
         <div class="submitted" role="status">
           <div>
             <h1>Submitted for approval</h1>
-            <p>Its total is above your order limit, so an approver in your organization decides on it. Nothing is ordered until then; you can follow it under Orders.</p>
+            <p>
+              Its total is above your order limit, so an approver in your organization decides on it. Nothing is ordered
+              until then; you can follow it under Orders.
+            </p>
           </div>
         </div>
       ) : (
@@ -283,7 +331,8 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
         </p>
         {pending ? (
           <p class="meta" style="margin-top:6px">
-            Waiting {ageOf(request.createdAt, options.now)}; expires <When iso={request.expiresAt} zone={zone} /> unless an approver decides before.
+            Waiting {ageOf(request.createdAt, options.now)}; expires <When iso={request.expiresAt} zone={zone} /> unless
+            an approver decides before.
           </p>
         ) : (
           <div style="margin-top:6px">
@@ -334,8 +383,10 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
             <section class="panel decide" aria-labelledby="yours">
               <h2 id="yours">Your request</h2>
               <p class="meta" style="margin:0">
-                {approver ? 'Another approver of your organization decides on it.' : 'An approver of your organization decides on it.'} You may withdraw it while it
-                waits; its products go back to your cart.
+                {approver
+                  ? 'Another approver of your organization decides on it.'
+                  : 'An approver of your organization decides on it.'}{' '}
+                You may withdraw it while it waits; its products go back to your cart.
               </p>
               <WithdrawForm request={request} frame={frame} />
             </section>
@@ -343,7 +394,9 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
         </div>
       </div>
       <p>
-        <a href={approver ? paths.approvals : paths.orders}>{approver ? 'All approval requests' : 'Your orders and requests'}</a>
+        <a href={approver ? paths.approvals : paths.orders}>
+          {approver ? 'All approval requests' : 'Your orders and requests'}
+        </a>
       </p>
     </>,
     [CART_STYLE, ORDER_PARTS_STYLE, APPROVAL_STYLE, REQUEST_STYLE],

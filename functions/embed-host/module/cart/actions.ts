@@ -22,7 +22,8 @@ export async function showCart(request: ModuleRequest): Promise<JsonResponse> {
     request.deps.cartService.view(session.view.profile.id),
     skippedIds.length ? request.deps.catalog.get(skippedIds) : new Map<ProductId, Product>(),
   ]);
-  const notice = added === undefined ? undefined : { added, skipped: skippedIds.map((id) => products.get(id)?.name ?? id) };
+  const notice =
+    added === undefined ? undefined : { added, skipped: skippedIds.map((id) => products.get(id)?.name ?? id) };
   return html(200, cartPage(await frameWithCart(request.deps, session, cart), cart, notice));
 }
 
@@ -42,7 +43,9 @@ export async function changeCartLine(request: ModuleRequest): Promise<JsonRespon
   } else {
     const text = form.get('quantity') ?? '';
     if (!QUANTITY_TEXT.test(text)) {
-      throw new ValidationFailed([{ code: 'INVALID_TYPE', message: 'Enter a quantity from 0 to 99 (0 removes the product)', path: ['quantity'] }]);
+      throw new ValidationFailed([
+        { code: 'INVALID_TYPE', message: 'Enter a quantity from 0 to 99 (0 removes the product)', path: ['quantity'] },
+      ]);
     }
     await request.deps.cartService.changeQuantity(profileId, productId, Number(text));
   }
@@ -65,4 +68,3 @@ export async function showCheckout(request: ModuleRequest): Promise<JsonResponse
   if (!chosen) return html(200, noShippingLocationPage(frame));
   return html(200, checkoutPage(frame, { cart, locations, chosen }));
 }
-

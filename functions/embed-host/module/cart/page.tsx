@@ -20,7 +20,17 @@ export const CART_STYLE = css`
 /** Units of available products: what the header's Cart link counts. */
 export const cartUnits = (cart: PricedCart): number => cart.lines.reduce((sum, line) => sum + line.quantity, 0);
 
-const LineForm = ({ frame, productId, name, quantity }: { frame: ModuleFrame; productId: string; name: string; quantity: number }): VNode => {
+const LineForm = ({
+  frame,
+  productId,
+  name,
+  quantity,
+}: {
+  frame: ModuleFrame;
+  productId: string;
+  name: string;
+  quantity: number;
+}): VNode => {
   const field = `qty-${productId}`;
   return (
     <form method="post" action={frame.paths.cartItem(productId)}>
@@ -28,7 +38,16 @@ const LineForm = ({ frame, productId, name, quantity }: { frame: ModuleFrame; pr
       <label for={field}>
         Quantity<span class="sr"> of {name}</span>
       </label>
-      <input type="number" id={field} name="quantity" value={quantity} min={0} max={MAX_LINE_QUANTITY} inputmode="numeric" required />
+      <input
+        type="number"
+        id={field}
+        name="quantity"
+        value={quantity}
+        min={0}
+        max={MAX_LINE_QUANTITY}
+        inputmode="numeric"
+        required
+      />
       <button type="submit" name="action" value="update">
         Update<span class="sr"> quantity of {name}</span>
       </button>
@@ -40,7 +59,13 @@ const LineForm = ({ frame, productId, name, quantity }: { frame: ModuleFrame; pr
 };
 
 // A line's product name is an h2: the page's h1 is "Cart" and headings do not skip a level.
-const Line = ({ frame, line: { product, quantity, lineTotalCents } }: { frame: ModuleFrame; line: PricedCartLine }): VNode => (
+const Line = ({
+  frame,
+  line: { product, quantity, lineTotalCents },
+}: {
+  frame: ModuleFrame;
+  line: PricedCartLine;
+}): VNode => (
   <li class="line">
     <div>
       <h2>{product.name}</h2>

@@ -1,5 +1,11 @@
 import { categoriesOf } from '../../../domain/catalog/categories';
-import { type CatalogSort, isCatalogSort, matchesCatalogFilter, pageOfCatalog, sortCatalog } from '../../../domain/catalog/catalog-listing';
+import {
+  type CatalogSort,
+  isCatalogSort,
+  matchesCatalogFilter,
+  pageOfCatalog,
+  sortCatalog,
+} from '../../../domain/catalog/catalog-listing';
 import { isProductId } from '../../../domain/catalog/product';
 import { ProductNotFound, ValidationFailed } from '../../../domain/errors';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
@@ -19,7 +25,9 @@ const sortOf = (value: string | undefined): CatalogSort => (isCatalogSort(value)
 const pageOf = (value: string | undefined): number => (value && /^\d{1,4}$/.test(value) ? Number(value) : 1);
 
 /** The catalog view a request names: what the address keeps, and what an add from a card returns to. */
-const catalogQueryOf = (read: (name: string) => string | undefined): CatalogQuery & { readonly sort: CatalogSort; readonly page: number } => ({
+const catalogQueryOf = (
+  read: (name: string) => string | undefined,
+): CatalogQuery & { readonly sort: CatalogSort; readonly page: number } => ({
   category: categoryOf(read('category')),
   q: searchOf(read('q')),
   sort: sortOf(read('sort')),
@@ -37,8 +45,14 @@ export async function showCatalog(request: ModuleRequest): Promise<JsonResponse>
   listing.catch(() => undefined);
   const session = await moduleSession(request);
   const [frame, active] = await Promise.all([moduleFrame(deps, session), listing]);
-  const added = query.added && isProductId(query.added) ? active.find((product) => product.productId === query.added) : undefined;
-  const found = active.filter((product) => matchesCatalogFilter(product, { ...(view.category ? { category: view.category } : {}), ...(view.q ? { search: view.q } : {}) }));
+  const added =
+    query.added && isProductId(query.added) ? active.find((product) => product.productId === query.added) : undefined;
+  const found = active.filter((product) =>
+    matchesCatalogFilter(product, {
+      ...(view.category ? { category: view.category } : {}),
+      ...(view.q ? { search: view.q } : {}),
+    }),
+  );
   return html(
     200,
     catalogPage(frame, {
@@ -65,7 +79,9 @@ export async function addToCart(request: ModuleRequest): Promise<JsonResponse> {
   const productId = form.get('product_id') ?? '';
   const quantityText = form.get('quantity') ?? '1';
   if (!QUANTITY_TEXT.test(quantityText)) {
-    throw new ValidationFailed([{ code: 'INVALID_TYPE', message: 'Enter a quantity from 1 to 99', path: ['quantity'] }]);
+    throw new ValidationFailed([
+      { code: 'INVALID_TYPE', message: 'Enter a quantity from 1 to 99', path: ['quantity'] },
+    ]);
   }
   await request.deps.cartService.add(session.view.profile.id, productId, Number(quantityText));
   if (form.get('from') === 'product') return seeOther(session.paths.product(productId, { added: true }));

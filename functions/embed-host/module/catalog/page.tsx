@@ -48,13 +48,28 @@ export interface CatalogView {
 }
 
 /** The view's address parts, kept by every link and form on the page. */
-const queryOf = (view: CatalogView): CatalogQuery => ({ category: view.category, q: view.search, sort: view.sort, page: view.page });
+const queryOf = (view: CatalogView): CatalogQuery => ({
+  category: view.category,
+  q: view.search,
+  sort: view.sort,
+  page: view.page,
+});
 
 const Hidden = ({ name, value }: { name: string; value: string | number | undefined }): VNode | null =>
   value === undefined ? null : <input type="hidden" name={name} value={value} />;
 
 /** A quantity field and the add button: on every card and on the product page. */
-export const AddToCart = ({ frame, product, id, children }: { frame: ModuleFrame; product: Product; id: string; children?: VNode | (VNode | null)[] | null }): VNode => (
+export const AddToCart = ({
+  frame,
+  product,
+  id,
+  children,
+}: {
+  frame: ModuleFrame;
+  product: Product;
+  id: string;
+  children?: VNode | (VNode | null)[] | null;
+}): VNode => (
   <form method="post" action={frame.paths.cartItems}>
     <TokenField token={frame.token} />
     <input type="hidden" name="product_id" value={product.productId} />
@@ -63,7 +78,18 @@ export const AddToCart = ({ frame, product, id, children }: { frame: ModuleFrame
       <label class="sr" for={id}>
         Quantity of {product.name}
       </label>
-      <input class="qty" type="number" id={id} name="quantity" value="1" min={1} max={99} step={1} inputMode="numeric" required />
+      <input
+        class="qty"
+        type="number"
+        id={id}
+        name="quantity"
+        value="1"
+        min={1}
+        max={99}
+        step={1}
+        inputMode="numeric"
+        required
+      />
       <button type="submit" class="primary">
         Add<span class="sr"> {product.name}</span> to cart
       </button>
@@ -73,11 +99,28 @@ export const AddToCart = ({ frame, product, id, children }: { frame: ModuleFrame
 
 /** A product's picture in a slot of `size` CSS pixels; the name is its text alternative. */
 export const ProductImage = ({ product, size, lazy }: { product: Product; size: number; lazy: boolean }): VNode => (
-  <img src={productImagePath(product.image)} alt={product.name} width={size} height={size} {...(lazy ? { loading: 'lazy' as const } : {})} decoding="async" />
+  <img
+    src={productImagePath(product.image)}
+    alt={product.name}
+    width={size}
+    height={size}
+    {...(lazy ? { loading: 'lazy' as const } : {})}
+    decoding="async"
+  />
 );
 
 // The product's name is the card's h2 and the link to its page: the page's h1 is "Supplies" and headings do not skip a level.
-const Card = ({ frame, view, product, index }: { frame: ModuleFrame; view: CatalogView; product: Product; index: number }): VNode => {
+const Card = ({
+  frame,
+  view,
+  product,
+  index,
+}: {
+  frame: ModuleFrame;
+  view: CatalogView;
+  product: Product;
+  index: number;
+}): VNode => {
   const query = queryOf(view);
   return (
     <li class="product">
@@ -102,7 +145,14 @@ const Card = ({ frame, view, product, index }: { frame: ModuleFrame; view: Catal
       <form class="guide-add" method="post" action={frame.paths.orderGuideItems}>
         <TokenField token={frame.token} />
         <input type="hidden" name="product_id" value={product.productId} />
-        <input type="number" name="quantity" min={1} max={99} value="1" aria-label={`Usual quantity of ${product.name}`} />
+        <input
+          type="number"
+          name="quantity"
+          min={1}
+          max={99}
+          value="1"
+          aria-label={`Usual quantity of ${product.name}`}
+        />
         <button type="submit" aria-label={`Add ${product.name} to order guide`}>
           Add to order guide
         </button>
@@ -157,7 +207,14 @@ export function catalogPage(frame: ModuleFrame, view: CatalogView): string {
         <label class="sr" for="q">
           Search supplies
         </label>
-        <input type="search" id="q" name="q" value={view.search ?? ''} placeholder="Search gloves, paper, coffee…" maxlength={100} />
+        <input
+          type="search"
+          id="q"
+          name="q"
+          value={view.search ?? ''}
+          placeholder="Search gloves, paper, coffee…"
+          maxlength={100}
+        />
         <Hidden name="category" value={view.category} />
         <span class="sortby">
           <label for="sort">Sort</label>
@@ -174,13 +231,19 @@ export function catalogPage(frame: ModuleFrame, view: CatalogView): string {
       <nav aria-label="Categories">
         <ul class="chips">
           <li>
-            <a href={paths.catalog({ q: view.search, sort: view.sort })} aria-current={view.category ? undefined : 'page'}>
+            <a
+              href={paths.catalog({ q: view.search, sort: view.sort })}
+              aria-current={view.category ? undefined : 'page'}
+            >
               All
             </a>
           </li>
           {view.categories.map((category) => (
             <li>
-              <a href={paths.catalog({ category, q: view.search, sort: view.sort })} aria-current={view.category === category ? 'page' : undefined}>
+              <a
+                href={paths.catalog({ category, q: view.search, sort: view.sort })}
+                aria-current={view.category === category ? 'page' : undefined}
+              >
                 {category}
               </a>
             </li>

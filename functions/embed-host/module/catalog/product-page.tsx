@@ -50,7 +50,8 @@ export function productPage(frame: ModuleFrame, { product, related, added }: Pro
         </div>
       )}
       <p class="crumbs">
-        <a href={paths.home}>Supplies</a> / <a href={paths.catalog({ category: product.category })}>{product.category}</a>
+        <a href={paths.home}>Supplies</a> /{' '}
+        <a href={paths.catalog({ category: product.category })}>{product.category}</a>
       </p>
       <div class="item">
         <ProductImage product={product} size={320} lazy={false} />

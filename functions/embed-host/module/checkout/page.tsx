@@ -29,7 +29,11 @@ legend{font-weight:700;font-size:16px;margin-bottom:10px;padding:0}
 `;
 
 /** An address as its lines, one under the other. */
-export const AddressLines = ({ address }: { address: Pick<Address, 'line1' | 'line2' | 'city' | 'province' | 'postalCode'> }): VNode => (
+export const AddressLines = ({
+  address,
+}: {
+  address: Pick<Address, 'line1' | 'line2' | 'city' | 'province' | 'postalCode'>;
+}): VNode => (
   <>
     {[address.line1, address.line2, `${address.city}, ${address.province} ${address.postalCode}`]
       .filter((part): part is string => Boolean(part))
@@ -43,7 +47,15 @@ export const AddressLines = ({ address }: { address: Pick<Address, 'line1' | 'li
 );
 
 /** A shipping location to choose; with `only`, the one there is, shown checked and not to be changed. */
-const Place = ({ location, chosen, only = false }: { location: ShippingLocation; chosen: boolean; only?: boolean }): VNode => (
+const Place = ({
+  location,
+  chosen,
+  only = false,
+}: {
+  location: ShippingLocation;
+  chosen: boolean;
+  only?: boolean;
+}): VNode => (
   <label class="place">
     <input type="radio" disabled={only} name="location" value={location.id} checked={chosen} />
     <span>
@@ -161,8 +173,8 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
           </p>
           {needsApproval && (
             <p class="approval-note" data-testid="approval-note">
-              This total is above your order limit of <Usd cents={limit} />, so an approver in your organization decides on it. Nothing is ordered until
-              they approve.
+              This total is above your order limit of <Usd cents={limit} />, so an approver in your organization decides
+              on it. Nothing is ordered until they approve.
             </p>
           )}
           <form method="post" action={needsApproval ? paths.approvals : paths.orders} class="refs">

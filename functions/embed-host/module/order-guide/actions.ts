@@ -9,19 +9,26 @@ const WHOLE_NUMBER = /^\s*\d{1,3}\s*$/;
 
 const quantityOf = (text: string | undefined, name: string): number => {
   if (text === undefined || !WHOLE_NUMBER.test(text)) {
-    throw new ValidationFailed([{ code: 'INVALID_TYPE', message: `Enter a quantity from 1 to 99 for ${name}`, path: ['quantity'] }]);
+    throw new ValidationFailed([
+      { code: 'INVALID_TYPE', message: `Enter a quantity from 1 to 99 for ${name}`, path: ['quantity'] },
+    ]);
   }
   return Number(text);
 };
 
-const versionOf = (text: string | undefined): number | undefined => (text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined);
+const versionOf = (text: string | undefined): number | undefined =>
+  text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
 
 /** `GET /embedded/{partnerId}/order-guide[?added=…]`: the organization's order guide. */
 export async function showOrderGuide(request: ModuleRequest): Promise<JsonResponse> {
   const session = await moduleSession(request);
   const added = request.event.queryStringParameters?.added;
-  const [frame, entries] = await Promise.all([moduleFrame(request.deps, session), request.deps.orderGuide.view(session.view.organization.id)]);
-  const addedProduct = added && isProductId(added) ? entries.find((entry) => entry.line.productId === added)?.product : undefined;
+  const [frame, entries] = await Promise.all([
+    moduleFrame(request.deps, session),
+    request.deps.orderGuide.view(session.view.organization.id),
+  ]);
+  const addedProduct =
+    added && isProductId(added) ? entries.find((entry) => entry.line.productId === added)?.product : undefined;
   return html(200, orderGuidePage(frame, { entries, ...(addedProduct ? { added: addedProduct } : {}) }));
 }
 
@@ -55,11 +62,18 @@ export async function changeOrderGuide(request: ModuleRequest): Promise<JsonResp
   const [verb, productId = ''] = action.split(/:(.*)/s, 2);
   const version = versionOf(form.get(`version:${productId}`));
   if (verb === 'save') {
-    await request.deps.orderGuide.changeQuantity(organizationId, productId, quantityOf(form.get(`quantity:${productId}`), productId), version);
+    await request.deps.orderGuide.changeQuantity(
+      organizationId,
+      productId,
+      quantityOf(form.get(`quantity:${productId}`), productId),
+      version,
+    );
   } else if (verb === 'remove') {
     await request.deps.orderGuide.remove(organizationId, productId, version);
   } else {
-    throw new ValidationFailed([{ code: 'INVALID_VALUE', message: 'Choose Add selected to cart, Save or Remove', path: ['action'] }]);
+    throw new ValidationFailed([
+      { code: 'INVALID_VALUE', message: 'Choose Add selected to cart, Save or Remove', path: ['action'] },
+    ]);
   }
   return seeOther(session.paths.orderGuide);
 }

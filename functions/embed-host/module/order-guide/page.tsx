@@ -31,7 +31,15 @@ const Row = ({ entry }: { entry: OrderGuideEntry }): VNode => {
   return (
     <tr>
       <td class="pick">
-        <input type="checkbox" id={`select-${id}`} name={`select:${id}`} value="1" checked={sold} disabled={!sold} aria-label={`Select ${name}`} />
+        <input
+          type="checkbox"
+          id={`select-${id}`}
+          name={`select:${id}`}
+          value="1"
+          checked={sold}
+          disabled={!sold}
+          aria-label={`Select ${name}`}
+        />
       </td>
       <td>
         <label for={`select-${id}`}>
@@ -56,13 +64,27 @@ const Row = ({ entry }: { entry: OrderGuideEntry }): VNode => {
       </td>
       <td class="qty">
         <input type="hidden" name={`version:${id}`} value={String(line.version)} />
-        <input type="number" name={`quantity:${id}`} min={1} max={99} value={String(line.quantity)} aria-label={`Quantity of ${name}`} inputmode="numeric" />
+        <input
+          type="number"
+          name={`quantity:${id}`}
+          min={1}
+          max={99}
+          value={String(line.quantity)}
+          aria-label={`Quantity of ${name}`}
+          inputmode="numeric"
+        />
       </td>
       <td class="ops">
         <button type="submit" name="action" value={`save:${id}`} aria-label={`Save usual quantity of ${name}`}>
           Save
         </button>{' '}
-        <button type="submit" name="action" value={`remove:${id}`} class="quiet" aria-label={`Remove ${name} from order guide`}>
+        <button
+          type="submit"
+          name="action"
+          value={`remove:${id}`}
+          class="quiet"
+          aria-label={`Remove ${name} from order guide`}
+        >
           Remove
         </button>
       </td>
@@ -91,7 +113,10 @@ export function orderGuidePage(frame: ModuleFrame, view: OrderGuideView): string
         </div>
       )}
       <h1>Order guide</h1>
-      <p class="lede">What {frame.view.organization.name} orders regularly, shared by everyone in your organization. Choose lines, adjust quantities, and add them to your cart.</p>
+      <p class="lede">
+        What {frame.view.organization.name} orders regularly, shared by everyone in your organization. Choose lines,
+        adjust quantities, and add them to your cart.
+      </p>
       {view.entries.length ? (
         <form method="post" action={paths.orderGuide} class="panel">
           <TokenField token={frame.token} />
@@ -114,7 +139,10 @@ export function orderGuidePage(frame: ModuleFrame, view: OrderGuideView): string
       ) : (
         <div class="panel problem">
           <h2>Your order guide is empty</h2>
-          <p class="lede">Add the supplies your office orders regularly from their catalog cards ("Add to order guide"); everyone in your organization sees them here.</p>
+          <p class="lede">
+            Add the supplies your office orders regularly from their catalog cards ("Add to order guide"); everyone in
+            your organization sees them here.
+          </p>
           <div class="actions">
             <a class="button primary" href={paths.home}>
               Browse supplies

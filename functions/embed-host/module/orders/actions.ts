@@ -18,7 +18,10 @@ export async function placeOrder(request: ModuleRequest): Promise<JsonResponse> 
   const { view } = session;
   const location = form.get('location');
   // A textarea's line breaks are the browser's, not the buyer's intent: notes are one line like every stored text.
-  const references = parseOrderReferences({ po_number: form.get('po_number'), notes: form.get('notes')?.replace(/\r?\n|\r/g, ' ') });
+  const references = parseOrderReferences({
+    po_number: form.get('po_number'),
+    notes: form.get('notes')?.replace(/\r?\n|\r/g, ' '),
+  });
   const order = await request.deps.orderService.placeOrder({
     partner: { id: request.partnerId },
     profile: view.profile,
@@ -71,7 +74,13 @@ function statusFilter(value: string | undefined): OrderStatus | undefined {
   if (value === undefined || value === '') return undefined;
   const parsed = OrderStatus.safeParse(value);
   if (!parsed.success) {
-    throw new ValidationFailed([{ code: 'INVALID_VALUE', message: `Choose a status from the list (${ORDER_STATUSES.join(', ')})`, path: ['status'] }]);
+    throw new ValidationFailed([
+      {
+        code: 'INVALID_VALUE',
+        message: `Choose a status from the list (${ORDER_STATUSES.join(', ')})`,
+        path: ['status'],
+      },
+    ]);
   }
   return parsed.data;
 }

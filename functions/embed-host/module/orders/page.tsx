@@ -1,6 +1,12 @@
 import type { VNode } from 'preact';
 import { type Cents, formatUsd } from '../../../domain/money';
-import { ORDER_STATUSES, type Order, type OrderChange, type OrderStatus, refundedCentsOf } from '../../../domain/orders/order';
+import {
+  ORDER_STATUSES,
+  type Order,
+  type OrderChange,
+  type OrderStatus,
+  refundedCentsOf,
+} from '../../../domain/orders/order';
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { css } from '../../html-page';
@@ -46,10 +52,18 @@ const STATUS_LABEL: Readonly<Record<OrderStatus, string>> = {
 /** A delivered order refunded in part reads "Partially refunded" with the amount (it stays delivered, so it can be refunded again). */
 export const statusLabel = (status: OrderStatus, order?: Pick<Order, 'refund' | 'refundedCents'>): string => {
   const refunded = order ? refundedCentsOf(order) : 0;
-  return status === 'delivered' && refunded > 0 ? `Partially refunded (${formatUsd(refunded as Cents)})` : STATUS_LABEL[status];
+  return status === 'delivered' && refunded > 0
+    ? `Partially refunded (${formatUsd(refunded as Cents)})`
+    : STATUS_LABEL[status];
 };
 
-export const StatusBadge = ({ status, order }: { status: OrderStatus; order?: Pick<Order, 'refund' | 'refundedCents'> }): VNode => (
+const StatusBadge = ({
+  status,
+  order,
+}: {
+  status: OrderStatus;
+  order?: Pick<Order, 'refund' | 'refundedCents'>;
+}): VNode => (
   <span class={`badge s-${status}`} data-testid="order-status">
     {statusLabel(status, order)}
   </span>
@@ -80,7 +94,11 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
       {view.requests && view.requests.list.length > 0 && (
         <>
           <h2>Your approval requests</h2>
-          <ApprovalList requests={view.requests.list} frame={frame} options={{ showRequester: false, now: view.requests.now, label: 'Your approval requests' }} />
+          <ApprovalList
+            requests={view.requests.list}
+            frame={frame}
+            options={{ showRequester: false, now: view.requests.now, label: 'Your approval requests' }}
+          />
           <h2 style="margin-top:22px">Orders</h2>
         </>
       )}
@@ -172,7 +190,12 @@ const ChangeText = ({ change }: { change: OrderChange }): VNode | null => {
       return <> · Signed for by {change.signature}</>;
     case 'cancelled':
     case 'refunded': {
-      const refunded = change.status === 'refunded' ? <><Usd cents={change.amountCents} /> refunded</> : null;
+      const refunded =
+        change.status === 'refunded' ? (
+          <>
+            <Usd cents={change.amountCents} /> refunded
+          </>
+        ) : null;
       if (!refunded && !change.reason) return null;
       return (
         <>
@@ -226,7 +249,11 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
         <StatusBadge status={order.status} order={order} />{' '}
         <span class="meta">
           placed <When iso={order.createdAt} zone={zone} /> by {order.userEmail}
-          {order.approvedBy && <span data-testid="approved-by">, approved by {order.approvedBy.name} ({order.approvedBy.email})</span>}
+          {order.approvedBy && (
+            <span data-testid="approved-by">
+              , approved by {order.approvedBy.name} ({order.approvedBy.email})
+            </span>
+          )}
         </span>
       </p>
       <References poNumber={order.poNumber} notes={order.notes} label="Your references" />
