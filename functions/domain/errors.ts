@@ -415,3 +415,31 @@ export class ApprovalCannotBePlaced extends DomainError {
     );
   }
 }
+
+/** A refund of an order whose invoice is not recorded yet: its credit note waits (the message is retried). */
+export class InvoiceNotIssuedYet extends DomainError {
+  override readonly name = 'InvoiceNotIssuedYet';
+  constructor(readonly orderId: string) {
+    super(`Order ${orderId} has no invoice yet`);
+  }
+}
+
+/** The payment provider's invoice does not add up to the order's total: it is left a draft, never sent. */
+export class InvoiceTotalMismatch extends DomainError {
+  override readonly name = 'InvoiceTotalMismatch';
+  constructor(
+    readonly orderId: string,
+    readonly invoiceTotalCents: number,
+    readonly orderTotalCents: number,
+  ) {
+    super(`The invoice of order ${orderId} totals ${invoiceTotalCents} cents, the order ${orderTotalCents}`);
+  }
+}
+
+/** A Stripe event whose id was processed before: it changes nothing a second time. */
+export class StripeEventAlreadyProcessed extends DomainError {
+  override readonly name = 'StripeEventAlreadyProcessed';
+  constructor(readonly eventId: string) {
+    super(`Stripe event ${eventId} was already processed`);
+  }
+}

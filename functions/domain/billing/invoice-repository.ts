@@ -1,0 +1,26 @@
+import type { InvoiceRecord } from './invoice';
+
+/**
+ * Storage port for invoice records (one per order, keyed by it). Every write is
+ * conditional, so concurrent consumers and retries can never record two invoices for an
+ * order nor lose a change.
+ */
+export interface InvoiceRepository {
+  /**
+   * Stores the order's first invoice record. If one is already there (a concurrent or
+   * earlier delivery recorded it), nothing is written and the stored one is returned
+   * with `created: false`.
+   */
+  record(invoice: InvoiceRecord): Promise<{ readonly invoice: InvoiceRecord; readonly created: boolean }>;
+  /** Consistent read: the next step depends on what was just written. */
+  getByOrder(orderId: string): Promise<InvoiceRecord | undefined>;
+  /**
+   * Replaces the record with `invoice` only if the stored version is still
+   * `invoice.version - 1` (ConcurrentModification otherwise, nothing written). With
+   * `stripeEventId`, the event is marked processed in the same transaction, and a second
+   * processing of it is StripeEventAlreadyProcessed, nothing written.
+   */
+  update(invoice: InvoiceRecord, stripeEventId?: string): Promise<void>;
+  /** Marks a Stripe event processed that changed nothing; false when it already was. */
+  markEventProcessed(stripeEventId: string): Promise<boolean>;
+}
