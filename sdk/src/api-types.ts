@@ -51,6 +51,8 @@ export interface SetupRequest {
   organizationEmail?: string;
   organizationPhone?: string;
   timeZone?: string;
+  paymentTerms?: "net15" | "net30" | "net60";
+  billingEmail?: string;
 }
 
 export interface SetupResponse {
@@ -61,6 +63,7 @@ export interface SetupResponse {
       name: string;
       internalOrgId: string;
       paymentCustomerId: string;
+      paymentTerms: "net15" | "net30" | "net60";
     };
     profile: {
       id: string;
@@ -215,6 +218,93 @@ export interface HandshakeFailedError {
   details: string;
 }
 
+export interface OrganizationResponse {
+  success: true;
+  data: {
+    organization: {
+      id: string;
+      name: string;
+      internalOrgId: string;
+      paymentCustomerId: string;
+      paymentTerms: "net15" | "net30" | "net60";
+      billingEmail: string | null;
+      organizationEmail: string | null;
+      organizationPhone: string | null;
+      billingAddress: {
+        line1: string;
+        line2?: string;
+        city: string;
+        province: string;
+        postalCode: string;
+        country: string;
+      } | null;
+      timeZone: string | null;
+      createdAt: string;
+    };
+  };
+}
+
+export interface OrganizationNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "ORGANIZATION_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface InternalError {
+  error: "Internal Server Error";
+  message: string;
+  code: "INTERNAL_ERROR";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface OrganizationUpdateRequest {
+  organizationName?: string;
+  organizationEmail?: string | null;
+  organizationPhone?: string | null;
+  billingAddress?: {
+    line1: string;
+    line2?: string;
+    city: string;
+    province: string;
+    postalCode: string;
+    country?: string;
+  } | null;
+  billingEmail?: string | null;
+  paymentTerms?: "net15" | "net30" | "net60";
+  timeZone?: string | null;
+}
+
+export interface OrganizationChangeBadRequestError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface IdempotencyKeyInUseError {
+  error: "Conflict";
+  message: string;
+  code: "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface OrganizationUserResponse {
   success: true;
   data: {
@@ -247,17 +337,6 @@ export interface OrganizationUserNotFoundError {
   }>;
 }
 
-export interface InternalError {
-  error: "Internal Server Error";
-  message: string;
-  code: "INTERNAL_ERROR";
-  details: Array<{
-    code: string;
-    message: string;
-    path: string[];
-  }>;
-}
-
 export interface OrganizationUserUpdateRequest {
   user?: {
     firstName?: string;
@@ -268,28 +347,6 @@ export interface OrganizationUserUpdateRequest {
   role?: "buyer" | "approver";
   orderLimit?: number | null;
   active?: boolean;
-}
-
-export interface OrganizationChangeBadRequestError {
-  error: "Validation Error";
-  message: string;
-  code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED";
-  details: Array<{
-    code: string;
-    message: string;
-    path: string[];
-  }>;
-}
-
-export interface IdempotencyKeyInUseError {
-  error: "Conflict";
-  message: string;
-  code: "IDEMPOTENCY_KEY_IN_USE";
-  details: Array<{
-    code: string;
-    message: string;
-    path: string[];
-  }>;
 }
 
 export interface ShippingLocationCreateRequest {
@@ -451,17 +508,6 @@ export interface ValidationError {
   error: "Validation Error";
   message: string;
   code: "VALIDATION_ERROR";
-  details: Array<{
-    code: string;
-    message: string;
-    path: string[];
-  }>;
-}
-
-export interface OrganizationNotFoundError {
-  error: "Not Found";
-  message: string;
-  code: "ORGANIZATION_NOT_FOUND";
   details: Array<{
     code: string;
     message: string;

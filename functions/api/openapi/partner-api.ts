@@ -17,6 +17,7 @@ import { HANDSHAKE_ROUTE } from '../handshake/document';
 import { GET_ORDER_ROUTE, LIST_ORDERS_ROUTE } from '../orders/orders-document';
 import { CREATE_SANDBOX_ORDER_ROUTE } from '../orders/sandbox-order-document';
 import { SANDBOX_ORDER_TRANSITION_DOCUMENTS } from '../orders/sandbox-transition-documents';
+import { GET_ORGANIZATION_ROUTE, UPDATE_ORGANIZATION_ROUTE } from '../organizations/document';
 import { GET_ORGANIZATION_USER_ROUTE, UPDATE_ORGANIZATION_USER_ROUTE } from '../organization-users/document';
 import { SETUP_ROUTE } from '../setup/document';
 import { CREATE_SHIPPING_LOCATION_ROUTE, UPDATE_SHIPPING_LOCATION_ROUTE } from '../shipping-locations/document';
@@ -35,6 +36,8 @@ export { WEBHOOK_HEADERS, WEBHOOKS } from '../../webhooks/document';
 /** Every API route of the table has one (a route without a document does not compile). */
 const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteKey, RouteDocument>> = {
   'POST /v1/organizations/setup': SETUP_ROUTE,
+  'GET /v1/organizations/{internalOrgId}': GET_ORGANIZATION_ROUTE,
+  'PATCH /v1/organizations/{internalOrgId}': UPDATE_ORGANIZATION_ROUTE,
   'GET /v1/organizations/{internalOrgId}/users/{internalUserId}': GET_ORGANIZATION_USER_ROUTE,
   'PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}': UPDATE_ORGANIZATION_USER_ROUTE,
   'POST /v1/organizations/{internalOrgId}/shipping-locations': CREATE_SHIPPING_LOCATION_ROUTE,

@@ -2,6 +2,7 @@ import { type SetupDependencies, setupFromEnvironment } from '../../composition/
 import type { SetupResult } from '../../domain/organizations/organization-setup';
 import { SetupRequest } from '../../domain/organizations/setup-request';
 import { organizationUserRoutes } from '../organization-users/handler';
+import { organizationRoutes } from '../organizations/handler';
 import { idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
 import { json } from '../pipeline/responses';
@@ -35,6 +36,7 @@ const setupRoute = (getDependencies: () => Promise<SetupDependencies>) =>
 export const createSetupHandler = (getDependencies: () => Promise<SetupDependencies>) =>
   routedHandler('setup', {
     'POST /v1/organizations/setup': setupRoute(getDependencies),
+    ...organizationRoutes(getDependencies),
     ...organizationUserRoutes(getDependencies),
     ...shippingLocationRoutes(getDependencies),
   });

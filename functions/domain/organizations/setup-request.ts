@@ -6,6 +6,7 @@
 // zod/mini: setup parses this at cold start, and the classic API alone is ~440 KB bundled.
 import * as z from 'zod/mini';
 import { AddressInput } from '../addresses/address';
+import { PaymentTerms } from '../billing/payment-terms';
 import { canonicalTimeZone } from '../time-zones';
 import { documented } from '../documented-rules';
 import { optionalEmail, optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
@@ -18,7 +19,7 @@ export const MAX_SHIPPING_LOCATIONS = 50;
  * when the browser has not told it its own; stored in canonical form. The document lists
  * the zones this runtime's Intl names (Intl accepts a few aliases more).
  */
-const OrganizationTimeZone = documented(
+export const OrganizationTimeZone = documented(
   z.pipe(
     z.string({ error: requiredField }).check(z.trim()),
     z.transform((value: string, ctx) => {
@@ -39,6 +40,11 @@ const OrganizationTimeZone = documented(
     description: 'An IANA time zone name, e.g. `America/Chicago` (`INVALID_TIME_ZONE` otherwise).',
   },
 );
+
+/** `net15`, `net30` or `net60`: how long the organization has to pay an invoice. */
+export const PaymentTermsInput = documented(z.enum(PaymentTerms.options, { error: requiredField }), {
+  description: 'How long the organization has to pay an invoice: `net15`, `net30` (the default) or `net60` days.',
+});
 
 export const Contact = z.object(
   {
@@ -150,6 +156,10 @@ export const SetupRequest = z.object(
     organizationEmail: optionalEmail(),
     organizationPhone: optionalText(),
     timeZone: z.optional(OrganizationTimeZone),
+    /** Taken when the organization is created (default `net30`); a later setup of it leaves the stored terms. */
+    paymentTerms: z.optional(PaymentTermsInput),
+    /** Where invoices go; the organization's e-mail when absent. */
+    billingEmail: optionalEmail(),
   },
   { error: requiredField },
 );
