@@ -23,7 +23,7 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import type { PartnerId } from '../functions/domain/partners/partner';
 import type { DeliveryId } from '../functions/webhooks/delivery';
 import { FAIRNESS_POLICY } from '../functions/webhooks/endpoint-circuit';
-import type { OrderEventMessage } from '../functions/webhooks/order-event-message';
+import type { OrderEventMessage } from '../functions/domain/events/order-event-message';
 import { createWebhookDispatchHandler } from '../functions/webhooks/handlers/webhook-dispatch';
 import { QUEUES } from '../functions/resources/resource-definitions';
 import { orderCreatedData } from '../test/support/webhook-fixtures';

@@ -18,7 +18,7 @@ import {
   type FairnessPolicy,
 } from './endpoint-circuit';
 import type { AttemptOutcome, DeliveryRepository } from './delivery-repository';
-import type { MessageQueue } from './message-queue';
+import type { MessageQueue } from '../domain/events/message-queue';
 import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, type RetrySchedule, retryAfterSeconds } from './retry-schedule';
 import { liveSecrets, type SigningSecretStore } from './signing-secret-store';
 import type { WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint';
