@@ -24,7 +24,7 @@ import type { PartnerId } from '../functions/domain/partners/partner';
 import type { DeliveryId } from '../functions/webhooks/delivery';
 import { FAIRNESS_POLICY } from '../functions/webhooks/endpoint-circuit';
 import type { OrderEventMessage } from '../functions/domain/events/order-event-message';
-import { createWebhookDispatchHandler } from '../functions/webhooks/handlers/webhook-dispatch';
+import { createWebhookDispatchHandler } from '../functions/lambdas/webhook-dispatch';
 import { QUEUES } from '../functions/resources/resource-definitions';
 import { orderCreatedData } from '../test/support/webhook-fixtures';
 import type { BenchStack } from './bench-stack';

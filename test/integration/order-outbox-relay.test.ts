@@ -11,7 +11,7 @@ import { SqsMessageQueue } from '../../functions/adapters/sqs-queue';
 import type { RuntimeConfig } from '../../functions/config';
 import { OrderOutboxRelay, toOutboxRecord } from '../../functions/domain/events/order-outbox';
 import type { OrderEventMessage } from '../../functions/domain/events/order-event-message';
-import { createOrderOutboxRelayHandler } from '../../functions/webhooks/handlers/order-outbox-relay';
+import { createOrderOutboxRelayHandler } from '../../functions/lambdas/order-outbox-relay';
 import { ORDER_OUTBOX_BATCH_SIZE, OUTBOX_KEY_PREFIX, tableName } from '../../functions/resources/resource-definitions';
 import { provisionLocalResources } from '../../lib/local-runtime/provision';
 import { createStreamConsumer, type StreamConsumer } from '../../lib/local-runtime/stream-poller';
