@@ -67,7 +67,7 @@ export default tseslint.config(
   {
     // Lambda code: what a function bundle may contain. No infrastructure, local runtime or CLI, and no CDK.
     files: ['functions/**/*.ts', 'functions/**/*.tsx'],
-    ignores: ['functions/domain/**/*.ts', 'functions/webhooks/*.ts'],
+    ignores: ['functions/domain/**/*.ts', 'functions/webhooks/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

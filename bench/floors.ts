@@ -52,7 +52,7 @@ import { hashApiKey } from '../functions/domain/partners/api-keys';
 import { hashSecret } from '../functions/domain/sessions/session-token';
 import { EMBED_SESSION_COOKIE } from '../functions/embed-host/session-cookie';
 import { tableName, type TableName } from '../functions/resources/resource-definitions';
-import { USER_AGENT } from '../functions/webhooks/webhook-dispatcher';
+import { USER_AGENT } from '../functions/webhooks/dispatch/signed-post';
 import { signWebhookBody, standardSignatureHeader } from '../functions/webhooks/webhook-signature';
 import type { BenchStack } from './bench-stack';
 import { CONFIRM_ORDER_PATH, HANDSHAKE_PATH, MODULE_PAGE_PATH, PLACE_ORDER_PATH, SETUP_PATH } from './workloads';
