@@ -998,7 +998,7 @@ export interface WebhookTestConflictError {
 export interface WebhookDeliveryList {
   data: Array<{
     id: string;
-    event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided";
+    event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "invoice.credited";
     order_id?: string;
     status: "pending" | "delivered" | "failed" | "cancelled";
     round: number;
@@ -1021,7 +1021,7 @@ export interface WebhookDeliveryList {
 
 export interface WebhookDelivery {
   id: string;
-  event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided";
+  event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "invoice.credited";
   order_id?: string;
   status: "pending" | "delivered" | "failed" | "cancelled";
   round: number;
@@ -1074,7 +1074,7 @@ export interface WebhookDeliveryRetryConflictError {
 
 export interface WebhookEndpoint {
   url: string;
-  events: Array<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided">;
+  events: Array<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "invoice.credited">;
   status: "active" | "paused" | "disabled" | "circuit_open";
   status_reason?: string;
   status_since: string;
@@ -1280,6 +1280,106 @@ export interface ApprovalDecidedEvent {
   };
 }
 
+export interface InvoiceIssuedEvent {
+  event: "invoice.issued";
+  timestamp: string;
+  data: {
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+    };
+    order_id: string;
+    partner_org_id: string;
+    issued_at: string;
+  };
+}
+
+export interface InvoicePaidEvent {
+  event: "invoice.paid";
+  timestamp: string;
+  data: {
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+    };
+    order_id: string;
+    partner_org_id: string;
+    paid_at: string;
+  };
+}
+
+export interface InvoiceOverdueEvent {
+  event: "invoice.overdue";
+  timestamp: string;
+  data: {
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+    };
+    order_id: string;
+    partner_org_id: string;
+    overdue_at: string;
+  };
+}
+
+export interface InvoiceCreditedEvent {
+  event: "invoice.credited";
+  timestamp: string;
+  data: {
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+    };
+    order_id: string;
+    partner_org_id: string;
+    credit_note: {
+      id: string;
+      amount: number;
+      created_at: string;
+    };
+  };
+}
+
 /** Every order webhook body, told apart by `event`. */
 export type OrderEvent = OrderCreatedEvent | OrderConfirmedEvent | OrderShippedEvent | OrderDeliveredEvent | OrderCancelledEvent | OrderRefundedEvent;
 
@@ -1290,7 +1390,12 @@ export type ApprovalEvent = ApprovalRequestedEvent | ApprovalDecidedEvent;
 
 export type ApprovalEventKind = ApprovalEvent['event'];
 
+/** Every invoice webhook body, told apart by `event` (sent only to endpoints subscribed to the invoice kinds). */
+export type InvoiceEvent = InvoiceIssuedEvent | InvoicePaidEvent | InvoiceOverdueEvent | InvoiceCreditedEvent;
+
+export type InvoiceEventKind = InvoiceEvent['event'];
+
 /** Every webhook body, told apart by `event`: what `webhooks.constructEvent` returns. */
-export type WebhookEvent = OrderEvent | ApprovalEvent;
+export type WebhookEvent = OrderEvent | ApprovalEvent | InvoiceEvent;
 
 export type WebhookEventKind = WebhookEvent['event'];

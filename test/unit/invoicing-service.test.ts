@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { InvoicingService } from '../../functions/domain/billing/invoicing-service';
 import { InvoiceNotIssuedYet } from '../../functions/domain/errors';
+import type { OrderEventMessage } from '../../functions/domain/events/order-event-message';
+import { WEBHOOK_EVENT_DATA } from '../../functions/domain/events/order-events';
 import { METRIC } from '../../functions/domain/metrics';
 import type { OrderId } from '../../functions/domain/orders/order';
 import { InMemoryInvoiceRepository, InMemoryInvoicing } from '../support/fakes/in-memory-invoices';
 import { InMemoryOrganizationRepository } from '../support/fakes/in-memory-organization-repository';
+import { RecordingQueue } from '../support/fakes/recording-ports';
 import { anOrderingWorld } from '../support/order-fixtures';
 import { recordingMetrics } from '../support/recording-metrics';
 
@@ -30,6 +33,7 @@ async function aShippedOrder() {
   const invoices = new InMemoryInvoiceRepository();
   const provider = new InMemoryInvoicing();
   const metrics = recordingMetrics();
+  const events = new RecordingQueue<OrderEventMessage>();
   const service = new InvoicingService({
     orders: world.orders,
     organizations,
@@ -37,12 +41,13 @@ async function aShippedOrder() {
     provider,
     clock: world.clock,
     metrics,
+    events,
     stage: 'sandbox',
   });
   const refund = async (amount?: number) =>
     orderService.transition(order.id, 'refund', amount === undefined ? {} : { amount }, scope);
   const deliver = () => orderService.transition(order.id, 'deliver', { signature: 'R. Front-Desk' }, scope);
-  return { order, service, invoices, provider, metrics, refund, deliver };
+  return { order, service, invoices, provider, metrics, events, refund, deliver };
 }
 
 describe('issuing the invoice of a shipped order', () => {
@@ -116,5 +121,76 @@ describe('crediting refunds of an invoiced order', () => {
     await deliver();
     const refunded = await refund(10);
     await expect(service.credit(order.id, refunded.sequence)).rejects.toThrow(InvoiceNotIssuedYet);
+  });
+});
+
+describe("the partner's invoice events", () => {
+  /** The events sent, each parsed with its kind's documented schema (a field too many or missing fails). */
+  const parsed = (events: RecordingQueue<OrderEventMessage>) =>
+    events.sent.map(({ message }) => ({ ...message, data: WEBHOOK_EVENT_DATA[message.event].parse(message.data) }));
+
+  it('announces invoice.issued with the invoice in the order money format, under one id however often it is issued', async () => {
+    const { order, service, events } = await aShippedOrder();
+    const invoice = await service.issue(order.id);
+    await service.issue(order.id);
+
+    const [first, second] = parsed(events);
+    expect(first).toMatchObject({
+      event: 'invoice.issued',
+      partnerId: order.partnerId,
+      orderId: order.id,
+      data: {
+        order_id: order.id,
+        partner_org_id: order.internalOrgId,
+        issued_at: invoice.issuedAt,
+        invoice: {
+          id: invoice.id,
+          number: invoice.number,
+          status: 'open',
+          total: order.totalCents / 100,
+          amount_due: order.totalCents / 100,
+          amount_paid: 0,
+          amount_credited: 0,
+          due_date: invoice.dueDate,
+          hosted_invoice_url: invoice.hostedInvoiceUrl,
+        },
+      },
+    });
+    // The retry's event is the same event: the fan-out makes one delivery of it.
+    expect(second?.eventId).toBe(first?.eventId);
+  });
+
+  it('sends invoice.issued again when the record was written but the event was not', async () => {
+    const { order, service, events } = await aShippedOrder();
+    const failing = { send: () => Promise.reject(new Error('SQS is down')) };
+    // The record is written, then sending fails: the message is retried.
+    Object.assign(events, { send: failing.send });
+    await expect(service.issue(order.id)).rejects.toThrow('SQS is down');
+    Object.assign(events, { send: RecordingQueue.prototype.send });
+
+    await service.issue(order.id);
+    expect(parsed(events).map((event) => event.event)).toEqual(['invoice.issued']);
+  });
+
+  it('announces invoice.credited per refund with its credit note, one id per refund', async () => {
+    const { order, service, events, refund, deliver } = await aShippedOrder();
+    await service.issue(order.id);
+    await deliver();
+    const first = await refund(10);
+    await service.credit(order.id as OrderId, first.sequence);
+    await service.credit(order.id as OrderId, first.sequence);
+    const rest = await refund();
+    await service.credit(order.id as OrderId, rest.sequence);
+
+    const credited = parsed(events).filter((event) => event.event === 'invoice.credited');
+    expect(credited.map((event) => event.data)).toMatchObject([
+      { credit_note: { amount: 10 }, invoice: { amount_credited: 10 } },
+      { credit_note: { amount: 10 }, invoice: { amount_credited: 10 } },
+      {
+        credit_note: { amount: (order.totalCents - 1000) / 100 },
+        invoice: { amount_credited: order.totalCents / 100, amount_due: 0 },
+      },
+    ]);
+    expect(new Set(credited.map((event) => event.eventId)).size).toBe(2);
   });
 });

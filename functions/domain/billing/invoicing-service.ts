@@ -6,7 +6,10 @@ import type { OrderRepository } from '../orders/order-repository';
 import { paymentTermsOf } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
 import type { PartnerId } from '../partners/partner';
+import type { MessageQueue } from '../events/message-queue';
+import type { OrderEventMessage } from '../events/order-event-message';
 import { creditableCents, type InvoiceRecord, invoiceIdFor } from './invoice';
+import { invoiceCreditedEvent, invoiceIssuedEvent } from './invoice-events';
 import type { InvoiceRepository } from './invoice-repository';
 import type { InvoiceLine, InvoicingProvider, ProviderInvoice } from './invoicing-provider';
 import { daysUntilDue } from './payment-terms';
@@ -18,6 +21,13 @@ export interface InvoicingServiceOptions {
   readonly provider: InvoicingProvider;
   readonly clock: Clock;
   readonly metrics: Metrics;
+  /**
+   * The order-events queue: `invoice.issued` and `invoice.credited` go to the partner's
+   * endpoints subscribed to them. Sent after the record is written, and again by every
+   * retry that finds it written (the event id is derived from the invoice, so the fan-out
+   * makes one delivery of them), so a crash between the two never loses the event.
+   */
+  readonly events: MessageQueue<OrderEventMessage>;
   /** `production` or `sandbox`: recorded on the invoice for reconciliation. */
   readonly stage: string;
 }
@@ -48,7 +58,7 @@ export class InvoicingService {
   async issue(orderId: OrderId): Promise<InvoiceRecord> {
     const { invoices, provider } = this.options;
     const recorded = await invoices.getByOrder(orderId);
-    if (recorded) return recorded;
+    if (recorded) return this.announced(recorded, invoiceIssuedEvent(recorded));
 
     const order = await this.options.orders.get(orderId);
     if (!order) throw new OrderNotFound(orderId);
@@ -83,7 +93,7 @@ export class InvoicingService {
     }
     const { invoice: stored, created } = await invoices.record(this.newRecord(order, invoice));
     if (created) this.options.metrics.count(METRIC.invoicesIssued);
-    return stored;
+    return this.announced(stored, invoiceIssuedEvent(stored));
   }
 
   /**
@@ -99,7 +109,8 @@ export class InvoicingService {
     for (let attempt = 1; ; attempt += 1) {
       const invoice = await this.options.invoices.getByOrder(orderId);
       if (!invoice) throw new InvoiceNotIssuedYet(orderId);
-      if (invoice.creditNotes.some((note) => note.refundSequence === refundSequence)) return invoice;
+      if (invoice.creditNotes.some((note) => note.refundSequence === refundSequence))
+        return this.announced(invoice, invoiceCreditedEvent(invoice, refundSequence));
       const amountCents = Math.min(refund.amountCents, creditableCents(invoice));
       if (amountCents === 0) return invoice;
       const note = await this.options.provider.createCreditNote({
@@ -119,13 +130,19 @@ export class InvoicingService {
       };
       try {
         await this.options.invoices.update(credited);
-        return credited;
       } catch (error) {
         // A Stripe event or another refund's note changed the record: read it again (the
         // credit note's idempotency key returns the same note).
         if (!(error instanceof ConcurrentModification) || attempt >= MAX_ATTEMPTS) throw error;
+        continue;
       }
+      return this.announced(credited, invoiceCreditedEvent(credited, refundSequence));
     }
+  }
+
+  private async announced(record: InvoiceRecord, event: OrderEventMessage): Promise<InvoiceRecord> {
+    await this.options.events.send(event, 0);
+    return record;
   }
 
   private lookbackFrom(order: Order): number {
