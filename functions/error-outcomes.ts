@@ -24,6 +24,7 @@ import {
   IdempotencyKeyInFlight,
   IdempotencyKeyReused,
   InvalidOrderTransition,
+  InvoiceNotFound,
   OrderGuideChanged,
   OrderNotFound,
   OrganizationNotFound,
@@ -218,6 +219,8 @@ const ERROR_OUTCOMES: readonly Entry[] = [
       links: [{ ...toOrders(places), primary: true }],
     }),
   }),
+  // Another partner's invoice is none of yours: the same 404 (docs/billing.md).
+  entry(InvoiceNotFound, { api: { general: general(404, 'Not Found', 'INVOICE_NOT_FOUND') } }),
   entry(OrganizationNotFound, {
     // The domain's message names the partner; the partner is told only its own identifier.
     api: {

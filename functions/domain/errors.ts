@@ -424,6 +424,14 @@ export class InvoiceNotIssuedYet extends DomainError {
   }
 }
 
+/** No invoice with this id is the caller's (none at all, or another partner's: the same answer). */
+export class InvoiceNotFound extends DomainError {
+  override readonly name = 'InvoiceNotFound';
+  constructor(readonly invoiceId: string) {
+    super(`No invoice ${invoiceId}`);
+  }
+}
+
 /** The payment provider's invoice does not add up to the order's total: it is left a draft, never sent. */
 export class InvoiceTotalMismatch extends DomainError {
   override readonly name = 'InvoiceTotalMismatch';

@@ -12,7 +12,7 @@ export type InvoiceId = string & { readonly __brand: 'InvoiceId' };
  */
 const INVOICE_STATUSES = ['open', 'paid', 'overdue', 'void', 'uncollectible'] as const;
 const InvoiceStatusSchema = z.enum(INVOICE_STATUSES);
-type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
+export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 
 const cents = () => z.number().check(z.int(), z.nonnegative());
 

@@ -1,6 +1,10 @@
-import { ConcurrentModification, StripeEventAlreadyProcessed } from '../../../functions/domain/errors';
+import {
+  ConcurrentModification,
+  StripeEventAlreadyProcessed,
+  ValidationFailed,
+} from '../../../functions/domain/errors';
 import type { InvoiceRecord } from '../../../functions/domain/billing/invoice';
-import type { InvoiceRepository } from '../../../functions/domain/billing/invoice-repository';
+import type { InvoicePageRequest, InvoiceRepository } from '../../../functions/domain/billing/invoice-repository';
 import type {
   CreditNoteRequest,
   DraftInvoiceRequest,
@@ -33,6 +37,32 @@ export class InMemoryInvoiceRepository implements InvoiceRepository {
     if (stripeEventId && this.processedEvents.has(stripeEventId)) throw new StripeEventAlreadyProcessed(stripeEventId);
     if (stripeEventId) this.processedEvents.add(stripeEventId);
     this.records.set(invoice.orderId, structuredClone(invoice));
+  }
+
+  async get(invoiceId: string) {
+    const stored = [...this.records.values()].find((record) => record.id === invoiceId);
+    return stored && structuredClone(stored);
+  }
+
+  async listByOrganization(organizationId: string, page: InvoicePageRequest) {
+    const newestFirst = [...this.records.values()]
+      .filter((record) => record.organizationId === organizationId)
+      .sort((a, b) => `${b.issuedAt}#${b.id}`.localeCompare(`${a.issuedAt}#${a.id}`));
+    let from = 0;
+    if (page.startingAfter !== undefined) {
+      from = newestFirst.findIndex((record) => record.id === page.startingAfter) + 1;
+      if (from === 0)
+        throw new ValidationFailed([
+          { code: 'INVALID_CURSOR', message: 'is no invoice of this organization', path: ['starting_after'] },
+        ]);
+    }
+    const matching = newestFirst
+      .slice(from)
+      .filter((record) => page.status === undefined || record.status === page.status);
+    return {
+      invoices: matching.slice(0, page.limit).map((record) => structuredClone(record)),
+      hasMore: matching.length > page.limit,
+    };
   }
 
   async markEventProcessed(stripeEventId: string) {
