@@ -5,7 +5,7 @@
  * retrying deliveries").
  */
 import * as z from 'zod/mini';
-import { documented, UUID_PATTERN } from '../../domain/documented-rules';
+import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
 import { DEFAULT_DELIVERY_PAGE_SIZE, MAX_DELIVERY_PAGE_SIZE } from '../../webhooks/partner-webhooks';
 import {
@@ -68,7 +68,7 @@ const DELIVERY_ID_PARAMETER: ParameterDocument = {
   required: true,
   description:
     "The delivery's `id` (a UUID, any case): the `webhook-id` and `X-Service-Delivery-ID` headers your receiver got, or an `id` from the list.",
-  schema: documented(z.string(), { format: 'uuid', pattern: UUID_PATTERN }),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.uuid),
 };
 
 const deliveryNotFound: ResponseDocument = {
