@@ -72,7 +72,7 @@ export const emailRules = (optional: boolean) => ({
 /** The longest partner id in UTF-16 code units, as setup takes it (`MAX_TEXT_LENGTH`). */
 export const MAX_PARTNER_ID_LENGTH = MAX_TEXT_LENGTH;
 /** A UUID's length in its 8-4-4-4-12 form. */
-export const UUID_LENGTH = 36;
+const UUID_LENGTH = 36;
 
 /** A UUID as zod's `z.uuid()` accepts it (RFC 9562 variant, versions 1-8, the nil and max UUIDs). */
 export const UUID_PATTERN = String(z.regexes.uuid()).slice(1, -1);
