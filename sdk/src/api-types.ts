@@ -453,7 +453,12 @@ export interface OrderList {
     id: string;
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
+    internal_user_id: string;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     po_number: string | null;
     notes: string | null;
     items: Array<{
@@ -519,7 +524,12 @@ export interface Order {
   id: string;
   status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
   partner_org_id: string;
+  internal_user_id: string;
   user_email: string;
+  approved_by?: {
+    internal_user_id: string;
+    email: string;
+  };
   po_number: string | null;
   notes: string | null;
   items: Array<{
@@ -598,7 +608,12 @@ export interface OrderChange {
     id: string;
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
+    internal_user_id: string;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     po_number: string | null;
     notes: string | null;
     items: Array<{
@@ -1105,6 +1120,7 @@ export interface OrderCreatedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1142,6 +1158,7 @@ export interface OrderConfirmedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1158,6 +1175,7 @@ export interface OrderShippedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1191,6 +1209,7 @@ export interface OrderDeliveredEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1208,6 +1227,7 @@ export interface OrderCancelledEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1225,6 +1245,7 @@ export interface OrderRefundedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;

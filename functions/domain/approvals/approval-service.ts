@@ -224,7 +224,7 @@ export class ApprovalService {
       id: this.newId() as OrderId,
       partnerId: request.partnerId,
       organization: { id: request.organizationId, internalOrgId: request.internalOrgId },
-      profile: { id: request.profileId, email: request.email },
+      profile: { id: request.profileId, internalUserId: request.internalUserId, email: request.email },
       references: {
         ...(request.poNumber === undefined ? {} : { poNumber: request.poNumber }),
         ...(request.notes === undefined ? {} : { notes: request.notes }),
