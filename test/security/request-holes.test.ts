@@ -178,7 +178,8 @@ describe('a key twice in one JSON object', () => {
       const path = route.path.replace(/\{[^}]+\}/g, (name) =>
         name.startsWith('{internal') ? 'org-1' : '4f84fe3d-34b3-4b20-825a-e2c33467164c',
       );
-      const auth = route.credential === 'x-api-key' ? { 'X-API-Key': key } : { Authorization: `Bearer ${key}` };
+      const auth: Record<string, string> =
+        route.credential === 'x-api-key' ? { 'X-API-Key': key } : { Authorization: `Bearer ${key}` };
       for (const body of [
         '{"role":"buyer","role":"approver"}',
         '{"a":{"b":1,"\\u0062":2}}',
