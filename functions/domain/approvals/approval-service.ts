@@ -457,10 +457,12 @@ export class ApprovalService {
    * (ApprovalForbidden, SelfApprovalForbidden), and pending now (ApprovalNotPending).
    */
   private async waiting(requestId: string, user: Profile, action: 'decide' | 'withdraw'): Promise<ApprovalRequest> {
+    // Deciding looks in the whole organization, so a buyer (or a demoted approver) is told
+    // it may not decide (403) rather than that the request is not there.
     const request = await this.get(requestId, {
       partnerId: user.partnerId,
       organizationId: user.organizationId,
-      viewer: user,
+      ...(action === 'withdraw' ? { viewer: user } : {}),
     });
     if (action === 'decide') {
       if (roleOf(user) !== 'approver') throw new ApprovalForbidden(request.id, 'not-approver');
