@@ -99,6 +99,30 @@ function attributeUpdate<T extends object>(
   };
 }
 
+/**
+ * The location update's condition: it exists and, unless the same change settles it, the
+ * result is never a default that is inactive (deactivating needs it not to be the default
+ * now; becoming the default needs it active now), whatever committed since it was read.
+ */
+function staysUsableAsDefault(
+  changes: AttributeChanges<ShippingLocation>,
+  values: Record<string, unknown> | undefined,
+): { ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> } {
+  const guards = ['attribute_exists(pk)'];
+  if (changes.set.isActive === false && changes.set.isDefault !== false)
+    guards.push('(attribute_not_exists(isDefault) OR isDefault = :notDefault)');
+  if (changes.set.isDefault === true && changes.set.isActive !== true) guards.push('isActive = :active');
+  const guardValues = {
+    ...(guards.some((guard) => guard.includes(':notDefault')) ? { ':notDefault': false } : {}),
+    ...(guards.some((guard) => guard.includes(':active')) ? { ':active': true } : {}),
+  };
+  const merged = { ...values, ...guardValues };
+  return {
+    ConditionExpression: guards.join(' AND '),
+    ...(Object.keys(merged).length > 0 ? { ExpressionAttributeValues: merged } : {}),
+  };
+}
+
 const strip = <T>(item: Record<string, unknown>): T => {
   const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, entity: _e, ...rest } = item;
   return rest as T;
@@ -403,13 +427,14 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   ): Promise<ShippingLocation> {
     const { partnerId, internalOrgId } = organization;
     const key = organizationKeys.location(partnerId, internalOrgId, location.internalShippingLocationId);
+    const update = attributeUpdate(changes);
     const items: TransactItem[] = [
       {
         Update: {
           TableName: this.table,
           Key: key,
-          ...attributeUpdate(changes),
-          ConditionExpression: 'attribute_exists(pk)',
+          ...update,
+          ...staysUsableAsDefault(changes, update.ExpressionAttributeValues),
         },
       },
       ...(defaultChange.kind === 'becomes-default'
@@ -432,7 +457,10 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
       const failed = failedConditions(error);
-      if (failed?.includes(0)) throw new ShippingLocationNotFound(location.internalShippingLocationId);
+      const { Item: current } = failed?.includes(0)
+        ? await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))
+        : { Item: {} };
+      if (!current) throw new ShippingLocationNotFound(location.internalShippingLocationId);
       if (failed || lostTransactionConflict(error))
         throw new ConcurrentModification('the shipping location or the default changed meanwhile', { cause: error });
       throw error;
