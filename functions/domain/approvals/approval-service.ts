@@ -18,7 +18,13 @@ import { latestOrderEvent } from '../orders/order-event';
 import type { OrderId } from '../orders/order';
 import type { OrderReferences } from '../orders/order-references';
 import { newOrder, type OrderService, type PlaceOrderInput } from '../orders/order-service';
-import type { Organization, OrganizationAggregate, OrganizationId, Profile } from '../organizations/organization';
+import type {
+  Organization,
+  OrganizationAggregate,
+  OrganizationId,
+  Profile,
+  ShippingLocation,
+} from '../organizations/organization';
 import { roleOf } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
 import type { Partner } from '../partners/partner';
@@ -206,18 +212,15 @@ export class ApprovalService {
    * 4. the order is the submitted snapshot (items, prices, address, references), placed
    *    by the requester with `approvedBy`; the request (approved, with the order id), the
    *    order, its order.created (with `approved_by`) and approval.decided are written in
-   *    one transaction, conditional on the request still waiting unchanged.
+   *    one transaction, conditional on the request still waiting unchanged and on the
+   *    requester and the location still being active (a deactivation committed since 3
+   *    stops it: ApprovalCannotBePlaced).
    */
   async approve(input: { readonly requestId: string; readonly approver: Profile }): Promise<ApprovalRequest> {
     const { approver } = input;
     const request = await this.waiting(input.requestId, approver, 'decide');
     const now = this.clock.now();
-    const organization = await this.organizations.getOrganization(request.partnerId, request.internalOrgId);
-    const requester = organization?.profiles.find((profile) => profile.id === request.profileId);
-    if (!requester || profileSignInBlocker(requester))
-      throw new ApprovalCannotBePlaced(request.id, 'requester-inactive');
-    const location = organization?.locations.find((candidate) => candidate.id === request.shippingLocationId);
-    if (!location?.isActive) throw new ApprovalCannotBePlaced(request.id, 'location-unavailable');
+    const location = await this.placeable(request);
 
     const decidedBy = partyOf(approver);
     const order = newOrder({
@@ -243,15 +246,27 @@ export class ApprovalService {
       orderId: order.id,
       version: request.version + 1,
     };
-    await this.written(request.id, () =>
-      this.approvals.approve({
-        request: approved,
-        expectedVersion: request.version,
-        event: this.correlated(approved, approvalDecidedEvent(approved)),
-        order,
-        orderEvent: this.correlated(approved, latestOrderEvent(order)),
-      }),
-    );
+    try {
+      await this.written(request.id, () =>
+        this.approvals.approve({
+          request: approved,
+          expectedVersion: request.version,
+          event: this.correlated(approved, approvalDecidedEvent(approved)),
+          order,
+          orderEvent: this.correlated(approved, latestOrderEvent(order)),
+          placeable: {
+            partnerId: request.partnerId,
+            internalOrgId: request.internalOrgId,
+            internalUserId: request.internalUserId,
+            internalShippingLocationId: location.internalShippingLocationId,
+          },
+        }),
+      );
+    } catch (error) {
+      // Still waiting: the requester or the location may have been deactivated since we read them.
+      if (error instanceof ConcurrentModification) await this.placeable(request);
+      throw error;
+    }
     this.counted('approved');
     this.metrics.count(METRIC.ordersPlaced);
     return approved;
@@ -472,6 +487,17 @@ export class ApprovalService {
     }
     if (request.status !== 'pending') throw notPending(request);
     return request;
+  }
+
+  /** The request's location, when its requester can still order and the location is active (ApprovalCannotBePlaced otherwise). */
+  private async placeable(request: ApprovalRequest): Promise<ShippingLocation> {
+    const organization = await this.organizations.getOrganization(request.partnerId, request.internalOrgId);
+    const requester = organization?.profiles.find((profile) => profile.id === request.profileId);
+    if (!requester || profileSignInBlocker(requester))
+      throw new ApprovalCannotBePlaced(request.id, 'requester-inactive');
+    const location = organization?.locations.find((candidate) => candidate.id === request.shippingLocationId);
+    if (!location?.isActive) throw new ApprovalCannotBePlaced(request.id, 'location-unavailable');
+    return location;
   }
 
   /** Runs a conditional write; a lost race becomes the page that says what won it. */
