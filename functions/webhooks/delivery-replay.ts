@@ -1,7 +1,7 @@
 import type { Clock } from '../domain/clock';
 import type { Delivery, DeliveryMessage } from './delivery';
 import type { DeliveryRepository } from './delivery-repository';
-import type { MessageQueue } from './message-queue';
+import type { MessageQueue } from '../domain/events/message-queue';
 
 /** Far longer than a replay's write and its SendMessage take. */
 export const UNQUEUED_GRACE_MS = 30_000;

@@ -7,7 +7,7 @@ import type {
   DeliveryStatus,
   DeliveryWithAttempts,
 } from './delivery';
-import type { WebhookEventKind } from './order-event-kinds';
+import type { WebhookEventKind } from '../domain/events/order-event-kinds';
 
 /** What one recorded attempt changes on its delivery. */
 export interface AttemptOutcome {

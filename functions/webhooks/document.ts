@@ -7,13 +7,13 @@
  * kind's schema.
  */
 import { z } from 'zod';
-import { WEBHOOK_EVENT_DATA } from './order-events';
+import { WEBHOOK_EVENT_DATA } from '../domain/events/order-events';
 import {
   WEBHOOK_EVENT_KINDS,
   type ApprovalEventKind,
   type OrderEventKind,
   type WebhookEventKind,
-} from './order-event-kinds';
+} from '../domain/events/order-event-kinds';
 import type { NamedSchema } from '../api/openapi/route-document';
 
 export interface WebhookHeaderDocument {

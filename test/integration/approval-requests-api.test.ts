@@ -10,8 +10,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Product, ProductId } from '../../functions/domain/catalog/product';
 import type { Cents } from '../../functions/domain/money';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { ApprovalDecidedData, ApprovalRequestedData, OrderCreatedData } from '../../functions/webhooks/order-events';
-import { WEBHOOK_EVENT_KINDS } from '../../functions/webhooks/order-event-kinds';
+import {
+  ApprovalDecidedData,
+  ApprovalRequestedData,
+  OrderCreatedData,
+} from '../../functions/domain/events/order-events';
+import { WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { deliverEverything } from '../support/order-pipeline';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';

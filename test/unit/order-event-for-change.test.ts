@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderId } from '../../functions/domain/orders/order';
 import { latestOrderEvent, orderEventFor, orderEventId } from '../../functions/domain/orders/order-event';
-import { ORDER_EVENT_DATA, OrderEventMessage, WEBHOOK_EVENT_DATA } from '../../functions/webhooks/order-events';
+import { ORDER_EVENT_DATA, OrderEventMessage, WEBHOOK_EVENT_DATA } from '../../functions/domain/events/order-events';
 import { anOrderingWorld } from '../support/order-fixtures';
 
 /** The publisher's rule for producer event ids (functions/webhooks/order-event-publisher.ts). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OrderEventMessage } from '../../webhooks/order-event-message';
+import type { OrderEventMessage } from '../events/order-event-message';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
 import { type Correlation, correlate, currentCorrelation } from '../correlation';

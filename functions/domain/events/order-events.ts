@@ -10,8 +10,8 @@
  * documents. `status` may be omitted: it is the kind's own value.
  */
 import { z } from 'zod';
-import { ORDER_STATUSES } from '../domain/orders/order';
-import { requiredField } from '../domain/validation';
+import { ORDER_STATUSES } from '../orders/order';
+import { requiredField } from '../validation';
 import type { ApprovalEventKind, OrderEventKind, WebhookEventKind } from './order-event-kinds';
 
 const text = () => z.string({ error: requiredField }).trim().min(1).max(256);
