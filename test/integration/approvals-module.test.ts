@@ -201,7 +201,9 @@ describe('submitting, deciding, following', () => {
     expect(self.text).toContain('<h1>This is your own request</h1>');
     expect((await buyer.module.get(`${buyer.module.base}/approvals/${own}`)).status).toBe(404);
     const byBuyer = await buyer.module.submit(`${buyer.module.base}/approvals/${own}/approve`, {});
-    expect(byBuyer.status).toBe(404);
+    // Hidden from the buyer's pages, but a decision is refused for what it is: buyers do not decide.
+    expect(byBuyer.status).toBe(403);
+    expect(byBuyer.text).toContain('<h1>Only approvers decide requests</h1>');
 
     const forged = await fetch(`${stack.url}${approver.module.base}/approvals/${own}/approve`, {
       method: 'POST',
