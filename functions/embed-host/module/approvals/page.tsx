@@ -7,9 +7,9 @@ import {
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { css } from '../../html-page';
-import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../order-parts';
-import { CART_STYLE } from '../cart/page';
-import { Totals } from '../checkout/page';
+import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../parts/order-parts';
+import { LINES_STYLE } from '../parts/lines-style';
+import { Totals } from '../parts/totals';
 import { roleOf } from '../../../domain/organizations/organization';
 import { type ModuleFrame, modulePage, shortOrderId, TokenField, Usd, When } from '../layout';
 import type { ModulePaths } from '../module-paths';
@@ -399,7 +399,7 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
         </a>
       </p>
     </>,
-    [CART_STYLE, ORDER_PARTS_STYLE, APPROVAL_STYLE, REQUEST_STYLE],
+    [LINES_STYLE, ORDER_PARTS_STYLE, APPROVAL_STYLE, REQUEST_STYLE],
     { page: 'approval' },
   );
 }

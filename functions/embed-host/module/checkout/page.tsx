@@ -1,12 +1,12 @@
 import type { VNode } from 'preact';
-import type { Address } from '../../../domain/addresses/address';
 import type { PricedCart } from '../../../domain/orders/cart-service';
-import type { OrderPricing } from '../../../domain/orders/order-pricing';
 import { MAX_ORDER_NOTES_LENGTH, MAX_PO_NUMBER_LENGTH } from '../../../domain/orders/order-references';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import type { ShippingLocation } from '../../../domain/organizations/organization';
 import { css } from '../../html-page';
-import { CART_STYLE } from '../cart/page';
+import { LINES_STYLE } from '../parts/lines-style';
+import { AddressLines } from '../parts/address-lines';
+import { Totals } from '../parts/totals';
 import { type ModuleFrame, modulePage, ProblemContent, TokenField, Usd } from '../layout';
 
 const CHECKOUT_STYLE = css`
@@ -27,24 +27,6 @@ legend{font-weight:700;font-size:16px;margin-bottom:10px;padding:0}
 .items li{display:flex;justify-content:space-between;gap:12px;padding:6px 0;border-bottom:1px solid var(--line);font-size:14px}
 .items li:last-child{border-bottom:0}
 `;
-
-/** An address as its lines, one under the other. */
-export const AddressLines = ({
-  address,
-}: {
-  address: Pick<Address, 'line1' | 'line2' | 'city' | 'province' | 'postalCode'>;
-}): VNode => (
-  <>
-    {[address.line1, address.line2, `${address.city}, ${address.province} ${address.postalCode}`]
-      .filter((part): part is string => Boolean(part))
-      .map((part, i) => (
-        <>
-          {i > 0 && <br />}
-          {part}
-        </>
-      ))}
-  </>
-);
 
 /** A shipping location to choose; with `only`, the one there is, shown checked and not to be changed. */
 const Place = ({
@@ -72,26 +54,6 @@ const Place = ({
       </address>
     </span>
   </label>
-);
-
-/** Subtotal, tax (with the state's rate), shipping and total, as the order will have them. */
-export const Totals = ({ pricing, state }: { pricing: OrderPricing; state: string | undefined }): VNode => (
-  <dl class="sums">
-    <dt>Subtotal</dt>
-    <dd>
-      <Usd cents={pricing.subtotalCents} />
-    </dd>
-    <dt>Tax{state ? ` (${state})` : ''}</dt>
-    <dd>
-      <Usd cents={pricing.taxCents} />
-    </dd>
-    <dt>Shipping</dt>
-    <dd>{pricing.shippingCents === 0 ? 'Free' : <Usd cents={pricing.shippingCents} />}</dd>
-    <dt class="total">Total</dt>
-    <dd class="total" data-testid="order-total">
-      <Usd cents={pricing.totalCents} />
-    </dd>
-  </dl>
 );
 
 export interface CheckoutView {
@@ -197,7 +159,7 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
         </aside>
       </div>
     </>,
-    [CART_STYLE, CHECKOUT_STYLE],
+    [LINES_STYLE, CHECKOUT_STYLE],
   );
 }
 

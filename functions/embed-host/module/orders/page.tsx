@@ -10,9 +10,9 @@ import {
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { css } from '../../html-page';
-import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../order-parts';
-import { CART_STYLE } from '../cart/page';
-import { Totals } from '../checkout/page';
+import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../parts/order-parts';
+import { LINES_STYLE } from '../parts/lines-style';
+import { Totals } from '../parts/totals';
 import { type ModuleFrame, modulePage, shortOrderId, TokenField, Usd, When } from '../layout';
 import { APPROVAL_STYLE, ApprovalList } from '../approvals/page';
 import type { ApprovalRequest } from '../../../domain/approvals/approval-request';
@@ -316,7 +316,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
         <a href={paths.orders}>All orders</a>
       </p>
     </>,
-    [CART_STYLE, ORDER_STYLE, ORDER_PARTS_STYLE],
+    [LINES_STYLE, ORDER_STYLE, ORDER_PARTS_STYLE],
     justPlaced ? { page: 'order', order: { id: order.id, totalCents: order.totalCents } } : { page: 'order' },
   );
 }

@@ -1,8 +1,8 @@
 import type { VNode } from 'preact';
-import type { OrderItem, ShippingAddressSnapshot } from '../../domain/orders/order';
-import { css } from '../html-page';
-import { AddressLines } from './checkout/page';
-import { Usd } from './layout';
+import type { OrderItem, ShippingAddressSnapshot } from '../../../domain/orders/order';
+import { css } from '../../html-page';
+import { AddressLines } from './address-lines';
+import { Usd } from '../layout';
 
 /** What an order's page and an approval request's page both show: the snapshot an order is made of. */
 export const ORDER_PARTS_STYLE = css`
