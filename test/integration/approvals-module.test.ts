@@ -80,7 +80,7 @@ describe('checkout above the limit', () => {
     const above = await buyer.module.get(`${buyer.module.base}/checkout`);
     expect(above.text).toContain('>Submit for approval</button>');
     expect(above.text).not.toContain('>Place order</button>');
-    expect(above.text).toMatch(/<form method="post" action="[^"]+\/approvals" class="refs">/);
+    expect(above.text).toMatch(/<form method="post" action="[^"]+\/approvals" class="two" data-checkout/);
     expect(above.text).toContain('above your order limit of $50.00');
 
     const refused = await buyer.module.submit(`${buyer.module.base}/orders`, { location: buyer.who.locations[0]!.id });

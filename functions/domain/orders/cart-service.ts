@@ -176,6 +176,16 @@ export class CartService {
     );
   }
 
+  /** The cart priced for each of the states given (checkout's shipping choices), from one read of the cart and catalog. */
+  async viewForStates(
+    profileId: ProfileId,
+    states: readonly UsStateName[],
+  ): Promise<ReadonlyMap<UsStateName, PricedCart>> {
+    const cart = await this.carts.get(profileId);
+    const products = await this.catalog.get(cart.lines.map((line) => line.productId));
+    return new Map(states.map((state) => [state, priceCart(cart, products, state, this.pricing)]));
+  }
+
   private async activeProduct(productId: string): Promise<Product> {
     const product = isProductId(productId) ? (await this.catalog.get([productId])).get(productId) : undefined;
     if (!product?.active) throw new ProductUnavailable([productId]);

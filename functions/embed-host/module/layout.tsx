@@ -1,8 +1,8 @@
 /**
  * The frame every page of the procurement module shares: a skip link, a header with the
  * organization, the navigation (Catalog, Orders, Cart with its count) and the signed-in
- * user, and one `main` landmark. Inline CSS; the only script is the module bridge (see
- * bridge-markup.tsx), and every page works without it. Pages are JSX, so every value
+ * user, and one `main` landmark. Inline CSS; the scripts are the module bridge (see
+ * bridge-markup.tsx) and the pages' own (module-pages-entry.ts), and every page works without them. Pages are JSX, so every value
  * from data is escaped by the renderer (html-page.tsx).
  */
 import type { ComponentChildren, VNode } from 'preact';
@@ -80,6 +80,9 @@ input,select{font:inherit;border:1px solid #c9d0d8;border-radius:8px;padding:8px
 @media (max-width:760px){.two{grid-template-columns:1fr}}
 @media (max-width:520px){.bar{padding:8px 12px}main{padding:16px 12px 32px}.user span{display:none}.nav a{padding:7px 8px}}
 `;
+
+/** The module pages' own script (script-routes.ts), from our own origin as the CSP wants; every page works without it. */
+const MODULE_PAGES_SCRIPT_PATH = '/embedded/assets/module-v1.js';
 
 export type Section = 'catalog' | 'guide' | 'cart' | 'orders' | 'checkout' | 'approvals' | 'none';
 
@@ -210,6 +213,7 @@ export function modulePage(
       <main id="content" tabindex={-1}>
         {content}
       </main>
+      <script type="module" src={MODULE_PAGES_SCRIPT_PATH} />
     </HtmlDocument>,
   );
 }

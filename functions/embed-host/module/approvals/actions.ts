@@ -2,6 +2,7 @@ import { parseRejection } from '../../../domain/approvals/approval-input';
 import { parseOrderReferences } from '../../../domain/orders/order-references';
 import { roleOf } from '../../../domain/organizations/organization';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
+import { requoteIfMoved } from '../checkout/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 import { approvalPage, approvalsPage } from './page';
 
@@ -21,6 +22,8 @@ const doneOf = (value: string | undefined) => DONE.find((done) => done === value
  */
 export async function submitForApproval(request: ModuleRequest): Promise<JsonResponse> {
   const { session, form } = await verifiedFormPost(request);
+  const requoted = await requoteIfMoved(request, session, form);
+  if (requoted) return requoted;
   const { view } = session;
   const location = form.get('location');
   // A textarea's line breaks are the browser's, not the buyer's intent, as at Place order.

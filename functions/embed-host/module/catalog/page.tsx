@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { CATALOG_SORTS, type CatalogSort } from '../../../domain/catalog/catalog-listing';
 import type { Product } from '../../../domain/catalog/product';
-import { productImagePath } from '../../../domain/catalog/product-image';
+import { ProductImage } from '../parts/product-picture';
 import { css } from '../../html-page';
 import { type ModuleFrame, modulePage, TokenField, Usd } from '../layout';
 import type { CatalogQuery } from '../module-paths';
@@ -95,18 +95,6 @@ export const AddToCart = ({
       </button>
     </span>
   </form>
-);
-
-/** A product's picture in a slot of `size` CSS pixels; the name is its text alternative. */
-export const ProductImage = ({ product, size, lazy }: { product: Product; size: number; lazy: boolean }): VNode => (
-  <img
-    src={productImagePath(product.image)}
-    alt={product.name}
-    width={size}
-    height={size}
-    {...(lazy ? { loading: 'lazy' as const } : {})}
-    decoding="async"
-  />
 );
 
 // The product's name is the card's h2 and the link to its page: the page's h1 is "Supplies" and headings do not skip a level.

@@ -4,6 +4,7 @@ import { ORDER_STATUSES, OrderStatus } from '../../../domain/orders/order';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
 import { orderPage, ordersPage } from './page';
 import { RECENT_REQUESTS_MS } from '../approvals/actions';
+import { requoteIfMoved } from '../checkout/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 
 const ORDERS_PER_PAGE = 20;
@@ -15,6 +16,8 @@ const ORDERS_PER_PAGE = 20;
  */
 export async function placeOrder(request: ModuleRequest): Promise<JsonResponse> {
   const { session, form } = await verifiedFormPost(request);
+  const requoted = await requoteIfMoved(request, session, form);
+  if (requoted) return requoted;
   const { view } = session;
   const location = form.get('location');
   // A textarea's line breaks are the browser's, not the buyer's intent: notes are one line like every stored text.
