@@ -1,3 +1,4 @@
+import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
 import { isProductId, type Product, type ProductId } from '../../../domain/catalog/product';
 import { ValidationFailed } from '../../../domain/errors';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
@@ -43,7 +44,11 @@ export async function changeCartLine(request: ModuleRequest): Promise<JsonRespon
     const text = form.get('quantity') ?? '';
     if (!QUANTITY_TEXT.test(text)) {
       throw new ValidationFailed([
-        { code: 'INVALID_TYPE', message: 'Enter a quantity from 0 to 99 (0 removes the product)', path: ['quantity'] },
+        {
+          code: 'INVALID_TYPE',
+          message: `Enter a quantity from 0 to ${MAX_LINE_QUANTITY} (0 removes the product)`,
+          path: ['quantity'],
+        },
       ]);
     }
     await request.deps.cartService.changeQuantity(profileId, productId, Number(text));

@@ -2,6 +2,7 @@ import type { VNode } from 'preact';
 import type { PricedCart, PricedCartLine, UnavailableCartLine } from '../../../domain/orders/cart-service';
 import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
 import { LINES_STYLE } from '../parts/lines-style';
+import { LinePicture } from '../parts/product-picture';
 import { type ModuleFrame, modulePage, TokenField, Usd } from '../layout';
 
 /** Units of available products: what the header's Cart link counts. */
@@ -54,11 +55,14 @@ const Line = ({
   line: PricedCartLine;
 }): VNode => (
   <li class="line">
-    <div>
-      <h2>{product.name}</h2>
-      <p class="meta">
-        {product.unit} · <Usd cents={product.priceCents} /> each · {product.productId}
-      </p>
+    <div class="named">
+      <LinePicture image={product.image} />
+      <div>
+        <h2>{product.name}</h2>
+        <p class="meta">
+          {product.unit} · <Usd cents={product.priceCents} /> each · {product.productId}
+        </p>
+      </div>
     </div>
     <div class="amount">
       <Usd cents={lineTotalCents} />

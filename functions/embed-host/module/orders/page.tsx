@@ -104,7 +104,7 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
       )}
       <form class="filter" method="get" action={paths.orders}>
         <label for="status">Status</label>
-        <select id="status" name="status">
+        <select id="status" name="status" data-apply-on-change>
           <option value="" selected={!view.status}>
             All statuses
           </option>
@@ -212,7 +212,12 @@ const ChangeText = ({ change }: { change: OrderChange }): VNode | null => {
 };
 
 /** One order: what, where, how much, its history and, once shipped, how to track it. */
-export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean): string {
+export function orderPage(
+  frame: ModuleFrame,
+  order: Order,
+  justPlaced: boolean,
+  pictures: ReadonlyMap<string, string>,
+): string {
   const { paths } = frame;
   const address = order.shippingAddress;
   const rate = salesTaxRate(address.state);
@@ -268,7 +273,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
         <div class="stack">
           <section class="panel" aria-labelledby="items">
             <h2 id="items">Items</h2>
-            <ItemsTable items={order.items} />
+            <ItemsTable items={order.items} pictures={pictures} />
           </section>
           <section class="panel" aria-labelledby="history">
             <h2 id="history">Status history</h2>

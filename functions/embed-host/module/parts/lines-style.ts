@@ -13,4 +13,6 @@ export const LINES_STYLE = css`
 .line.gone h2{color:var(--muted);text-decoration:line-through}
 .note{color:var(--muted);font-size:13px;margin:12px 0 0}
 .pic{display:block;width:48px;height:48px;flex:none;object-fit:contain;background:#fff;border:1px solid var(--line);border-radius:8px}
+.named{display:flex;gap:12px;align-items:flex-start;min-width:0}
+.named>div{min-width:0;overflow-wrap:anywhere}
 `;

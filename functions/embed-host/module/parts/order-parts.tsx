@@ -3,6 +3,7 @@ import type { OrderItem, ShippingAddressSnapshot } from '../../../domain/orders/
 import { css } from '../../html-page';
 import { AddressLines } from './address-lines';
 import { Usd } from '../layout';
+import { LinePicture } from './product-picture';
 
 /** What an order's page and an approval request's page both show: the snapshot an order is made of. */
 export const ORDER_PARTS_STYLE = css`
@@ -44,7 +45,14 @@ export const References = ({
     </dl>
   );
 
-export const ItemsTable = ({ items }: { items: readonly OrderItem[] }): VNode => (
+/** The items of an order or request, each with the product's picture when the catalog still has it. */
+export const ItemsTable = ({
+  items,
+  pictures,
+}: {
+  items: readonly OrderItem[];
+  pictures: ReadonlyMap<string, string>;
+}): VNode => (
   <table>
     <thead>
       <tr>
@@ -64,11 +72,16 @@ export const ItemsTable = ({ items }: { items: readonly OrderItem[] }): VNode =>
       {items.map((i) => (
         <tr>
           <td>
-            {i.name}
-            <br />
-            <span class="meta">
-              {i.unit} · {i.productId}
-            </span>
+            <div class="named">
+              <LinePicture image={pictures.get(i.productId)} />
+              <div>
+                {i.name}
+                <br />
+                <span class="meta">
+                  {i.unit} · {i.productId}
+                </span>
+              </div>
+            </div>
           </td>
           <td class="n">{i.quantity}</td>
           <td class="n">

@@ -1,5 +1,5 @@
 import type { VNode } from 'preact';
-import type { Product } from '../../../domain/catalog/product';
+import type { Product, ProductId } from '../../../domain/catalog/product';
 import { productImagePath } from '../../../domain/catalog/product-image';
 
 /** A product's picture in a slot of `size` CSS pixels; the name is its text alternative. */
@@ -25,3 +25,12 @@ export const LinePicture = ({ image }: { image: string | undefined }): VNode =>
   ) : (
     <img class="pic" src={productImagePath(image)} alt="" width={48} height={48} loading="lazy" decoding="async" />
   );
+
+/** Each product's picture key, from the catalog as it is now: an order's or a request's lines are snapshots without one. */
+export async function picturesOf(
+  catalog: { get(ids: readonly ProductId[]): Promise<ReadonlyMap<ProductId, Product>> },
+  items: readonly { readonly productId: ProductId }[],
+): Promise<ReadonlyMap<ProductId, string>> {
+  const products = await catalog.get(items.map((item) => item.productId));
+  return new Map([...products].map(([id, product]) => [id, product.image]));
+}
