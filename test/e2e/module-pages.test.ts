@@ -6,16 +6,14 @@
  * from a card comes back at the card; the cart, checkout, order guide, order and request pages show the pictures.
  * Screenshots at 1280 and 390 px go to test/artifacts/ (`module-pages-*`). Needs /usr/bin/chromium.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ARTIFACTS, launchChromium, skipWithoutChromium } from '../support/chromium';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const GLOVES = 'Nitrile Exam Gloves, Powder-Free, Medium';
 const PRACTICE = {
   internalOrgId: 'e2e-pages-dental',
@@ -220,7 +218,7 @@ describe.skipIf(skipWithoutChromium)('every module page, for a buyer and an appr
   /** axe-core's serious and critical violations on the page as it is, each as "rule: target". */
   async function axeSeriousViolations(page: Page): Promise<string[]> {
     // The page's CSP (script-src 'self') refuses an injected script; evaluate runs in the page without a tag.
-    await page.evaluate(AXE_SOURCE);
+    await page.evaluate(axe.source);
     const results = await page.evaluate(async () => {
       const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
       return (await axe.run()).violations;
