@@ -16,6 +16,7 @@ table{width:100%;border-collapse:collapse;font-size:14px}
 th,td{padding:8px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{color:var(--muted);font-weight:600;font-size:13px}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+@media (max-width:520px){.items-table th:nth-child(3),.items-table td:nth-child(3){display:none}}
 `;
 
 /** The buyer's PO number and notes, when there are any. */
@@ -53,7 +54,7 @@ export const ItemsTable = ({
   items: readonly OrderItem[];
   pictures: ReadonlyMap<string, string>;
 }): VNode => (
-  <table>
+  <table class="items-table">
     <thead>
       <tr>
         <th scope="col">Product</th>
