@@ -7,17 +7,14 @@ import {
   type DependencyOverrides,
   type FunctionDependencies,
 } from '../../functions/container';
-import {
-  type ApprovalExpiryResult,
-  createApprovalExpiryHandler,
-} from '../../functions/approvals/handlers/approval-expiry';
+import { type ApprovalExpiryResult, createApprovalExpiryHandler } from '../../functions/lambdas/approval-expiry';
 import { createEmbedHandler } from '../../functions/embed-host/handler';
 import { createHandshakeHandler } from '../../functions/api/handshake/handler';
 import { createOrdersApiHandler } from '../../functions/api/orders/handler';
-import { createOrderFanoutHandler } from '../../functions/webhooks/handlers/order-fanout';
-import { createOrderOutboxRelayHandler } from '../../functions/webhooks/handlers/order-outbox-relay';
+import { createOrderFanoutHandler } from '../../functions/lambdas/order-fanout';
+import { createOrderOutboxRelayHandler } from '../../functions/lambdas/order-outbox-relay';
 import { createSetupHandler } from '../../functions/api/setup/handler';
-import { createWebhookDispatchHandler } from '../../functions/webhooks/handlers/webhook-dispatch';
+import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
 import { createWebhookTestHandler } from '../../functions/api/webhook-test/handler';
 import { createWebhooksApiHandler } from '../../functions/api/webhook-deliveries/handler';
 import { functionEnvironment } from '../../functions/resources/function-environment';
