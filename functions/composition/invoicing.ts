@@ -1,7 +1,9 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSecretsClient } from '../adapters/aws/secrets-client';
+import { createSqsClient } from '../adapters/aws/sqs-client';
 import { DynamoInvoiceRepository } from '../adapters/dynamodb/invoice-repository';
 import { traced } from '../adapters/observability/tracing';
 import { stripeClientSource } from '../adapters/stripe-client';
@@ -11,6 +13,7 @@ import type { InvoicingProvider } from '../domain/billing/invoicing-provider';
 import { tableName } from '../resources/resource-definitions';
 import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
+import { orderEventQueue } from './message-queues';
 import { type DynamoTables, orderRepository, organizationRepository } from './repositories';
 
 export interface InvoicingDependencies extends BaseDependencies {
@@ -20,7 +23,7 @@ export interface InvoicingDependencies extends BaseDependencies {
 /** `provider` replaces Stripe (tests inject failures at each step of issuing). */
 export function composeInvoicing(
   base: BaseDependencies,
-  clients: { db: DynamoDBDocumentClient; secrets: SecretsManagerClient },
+  clients: { db: DynamoDBDocumentClient; secrets: SecretsManagerClient; sqs: SQSClient },
   provider?: InvoicingProvider,
 ): InvoicingDependencies {
   const tables: DynamoTables = { config: base.config, db: clients.db };
@@ -33,6 +36,8 @@ export function composeInvoicing(
       provider: provider ?? new StripeInvoicing(stripeClientSource(base.config, clients.secrets)),
       clock: base.clock,
       metrics: base.metrics,
+      // invoice.issued and invoice.credited, to the partner's subscribed endpoints.
+      events: orderEventQueue(base.config, clients.sqs),
       stage: base.config.STAGE,
     }),
   };
@@ -42,5 +47,6 @@ export const invoicingFromEnvironment = lambdaRoot((config) =>
   composeInvoicing(createLambdaBase(config), {
     db: createDocumentClient(undefined, traced),
     secrets: createSecretsClient(undefined, traced),
+    sqs: createSqsClient(undefined, traced),
   }),
 );

@@ -4,6 +4,7 @@ import {
   creditableCents,
   InvoiceRecord,
   invoiceIdFor,
+  orderIdOfInvoice,
 } from '../../functions/domain/billing/invoice';
 import { daysUntilDue, PAYMENT_TERMS, PaymentTerms } from '../../functions/domain/billing/payment-terms';
 import { billingEmailOf, paymentTermsOf } from '../../functions/domain/organizations/organization';
@@ -36,9 +37,18 @@ const overdue = { status: 'overdue', amountPaidCents: 0, amountDueCents: 50_000 
 
 describe('the invoice record', () => {
   it('derives one invoice id per order, the same on every retry', () => {
-    expect(invoiceIdFor('order-1')).toBe(invoiceIdFor('order-1'));
-    expect(invoiceIdFor('order-1')).not.toBe(invoiceIdFor('order-2'));
-    expect(invoiceIdFor('order-1')).toMatch(/^inv_[0-9a-f]{40}$/);
+    const order = '0B6A4C55-0a57-4c1e-9d36-2f0c1f6e8a11';
+    expect(invoiceIdFor(order)).toBe(invoiceIdFor(order));
+    expect(invoiceIdFor(order)).not.toBe(invoiceIdFor('1b6a4c55-0a57-4c1e-9d36-2f0c1f6e8a11'));
+    expect(invoiceIdFor(order)).toBe('inv_0b6a4c550a574c1e9d362f0c1f6e8a11');
+  });
+
+  it('names its order, so an invoice is read by its id beside the order; anything else names none', () => {
+    expect(orderIdOfInvoice(invoiceIdFor('0b6a4c55-0a57-4c1e-9d36-2f0c1f6e8a11'))).toBe(
+      '0b6a4c55-0a57-4c1e-9d36-2f0c1f6e8a11',
+    );
+    expect(orderIdOfInvoice('inv_0B6A4C550A574C1E9D362F0C1F6E8A11')).toBeUndefined();
+    expect(orderIdOfInvoice('in_1Nv0FGQ9RKHgCVdK')).toBeUndefined();
   });
 
   it('refuses a status outside open, paid, overdue, void and uncollectible, and cents that are not whole', () => {

@@ -1,8 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { InvoiceRecord } from '../../domain/billing/invoice';
-import type { InvoiceRepository } from '../../domain/billing/invoice-repository';
-import { ConcurrentModification, StripeEventAlreadyProcessed } from '../../domain/errors';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { InvoiceRecord, orderIdOfInvoice } from '../../domain/billing/invoice';
+import type { InvoicePage, InvoicePageRequest, InvoiceRepository } from '../../domain/billing/invoice-repository';
+import { ConcurrentModification, StripeEventAlreadyProcessed, ValidationFailed } from '../../domain/errors';
 import { epochSeconds, type Clock } from '../../domain/clock';
 import { failedConditions, lostTransactionConflict } from './transactions';
 
@@ -85,6 +91,60 @@ export class DynamoInvoiceRepository implements InvoiceRepository {
         throw new ConcurrentModification(`Invoice ${invoice.id} changed since it was read`, { cause: error });
       throw error;
     }
+  }
+
+  /** The id names the order (`orderIdOfInvoice`): the invoice is read beside it. */
+  async get(invoiceId: string) {
+    const orderId = orderIdOfInvoice(invoiceId);
+    const invoice = orderId === undefined ? undefined : await this.getByOrder(orderId);
+    return invoice?.id === invoiceId ? invoice : undefined;
+  }
+
+  /**
+   * gsi1 newest first, with the status as a filter: as many reads as it takes to find one
+   * more invoice than the page holds, so `hasMore` promises only what exists.
+   */
+  async listByOrganization(organizationId: string, page: InvoicePageRequest): Promise<InvoicePage> {
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    if (page.startingAfter !== undefined) {
+      const after = await this.get(page.startingAfter);
+      if (after?.organizationId !== organizationId)
+        throw new ValidationFailed([
+          {
+            code: 'INVALID_CURSOR',
+            message: 'starting_after is no invoice of this organization',
+            path: ['starting_after'],
+          },
+        ]);
+      const { pk, sk, gsi1pk, gsi1sk } = invoiceItem(after);
+      exclusiveStartKey = { pk, sk, gsi1pk, gsi1sk };
+    }
+    const found: InvoiceRecord[] = [];
+    do {
+      const { Items = [], LastEvaluatedKey } = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ...(page.status === undefined
+            ? { ExpressionAttributeValues: { ':pk': invoiceKeys.invoicesOfOrganization(organizationId) } }
+            : {
+                FilterExpression: '#invoice.#status = :status',
+                ExpressionAttributeNames: { '#invoice': 'invoice', '#status': 'status' },
+                ExpressionAttributeValues: {
+                  ':pk': invoiceKeys.invoicesOfOrganization(organizationId),
+                  ':status': page.status,
+                },
+              }),
+          ScanIndexForward: false,
+          Limit: Math.max(page.limit + 1, 25),
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+      found.push(...Items.map((item) => InvoiceRecord.parse(item.invoice)));
+      exclusiveStartKey = LastEvaluatedKey;
+    } while (found.length <= page.limit && exclusiveStartKey);
+    return { invoices: found.slice(0, page.limit), hasMore: found.length > page.limit };
   }
 
   async markEventProcessed(stripeEventId: string) {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 // zod/mini: the invoicing consumer and the Stripe events route parse stored records at cold start.
 import * as z from 'zod/mini';
 import type { OrderId } from '../orders/order';
@@ -72,12 +71,21 @@ export const InvoiceRecord = z.object({
 export type InvoiceRecord = z.infer<typeof InvoiceRecord>;
 
 /**
- * The invoice id of an order: `inv_` + 40 hex digits of SHA-256(orderId). One order has at
- * most one invoice, so deriving the id makes a second record of it a conditional-write
- * failure rather than a second invoice.
+ * The invoice id of an order: `inv_` + the order's UUID in 32 lower-case hex digits. One
+ * order has at most one invoice, so deriving the id makes a second record of it a
+ * conditional-write failure rather than a second invoice; and the id names its order, so
+ * `GET /v1/invoices/{id}` reads the invoice beside its order with no index of its own.
  */
 export const invoiceIdFor = (orderId: OrderId | string): InvoiceId =>
-  `inv_${createHash('sha256').update(`invoice:${orderId}`).digest('hex').slice(0, 40)}` as InvoiceId;
+  `inv_${orderId.replaceAll('-', '').toLowerCase()}` as InvoiceId;
+
+const INVOICE_ID = /^inv_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/;
+
+/** The order an invoice id names, or `undefined` for anything but an invoice id (names no invoice). */
+export function orderIdOfInvoice(invoiceId: string): string | undefined {
+  const parts = INVOICE_ID.exec(invoiceId);
+  return parts ? parts.slice(1).join('-') : undefined;
+}
 
 /** What is left to credit: refunds beyond the invoice's total are never credited. */
 export const creditableCents = (record: Pick<InvoiceRecord, 'totalCents' | 'amountCreditedCents'>): number =>

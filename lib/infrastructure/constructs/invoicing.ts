@@ -31,6 +31,8 @@ export class Invoicing extends Construct {
         reportBatchItemFailures: true,
       }),
     );
+    // invoice.issued and invoice.credited go on the order-events queue, as the outbox relay's events do.
+    queues.queue.orderEvents.grantSendMessages(this.consumer);
     Validations.of(this.consumer).acknowledge({
       id: 'Serverless::Serverless-LambdaEventSourceMappingDestination',
       reason:
