@@ -446,7 +446,7 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
           'inactive',
           async () => {
             const p = await aPartner();
-            return stackOf().patch(p.locationPath, { isActive: false, nickname: 'Old' }, p.headers);
+            return stackOf().patch(p.locationPath, { isActive: false, isDefault: false, nickname: 'Old' }, p.headers);
           },
         ],
       ],
@@ -505,7 +505,9 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
           'the store down',
           async () => {
             const p = await aPartner();
-            return withStoreDown(() => stackOf().patch(p.locationPath, { isActive: false }, p.headers));
+            return withStoreDown(() =>
+              stackOf().patch(p.locationPath, { isActive: false, isDefault: false }, p.headers),
+            );
           },
         ],
       ],
