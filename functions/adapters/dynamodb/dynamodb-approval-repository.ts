@@ -13,7 +13,7 @@ import type { Order } from '../../domain/orders/order';
 import type { OrganizationId } from '../../domain/organizations/organization';
 import type { OrderEventMessage } from '../../webhooks/order-event-message';
 import { cartLineItem } from './cart-repository';
-import { consumedCartLines, orderItem, outboxPut } from './order-repository';
+import { consumedCartLines, orderItem, outboxPut } from './dynamodb-order-repository';
 import { type TransactItem, writeAllOrNothing } from './transactions';
 
 /**
