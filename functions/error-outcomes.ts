@@ -46,7 +46,7 @@ import {
 } from './domain/errors';
 import type { ModulePaths } from './embed-host/module/module-paths';
 import { formatUsd, fromCents } from './domain/money';
-import { rateLimitHeaders } from './api/pipeline/responses';
+import { rateLimitHeaders } from './http/responses';
 import type { ErrorShape } from './routes';
 
 export interface ApiOutcome {

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { EmbedAccessDenied } from '../domain/errors';
-import type { ApiEvent, ApiResult } from '../api/pipeline/api-context';
-import { html, type JsonResponse } from '../api/pipeline/responses';
+import type { HttpEvent, HttpResult } from '../http/http-context';
+import { html, type HttpResponse } from '../http/responses';
 import type { EmbedContext } from './embed-pipeline';
 import { linkUnusablePage, unavailablePage } from './host-pages';
 import { moduleFailureResponse } from './module/failure-page';
@@ -13,7 +13,7 @@ import { clearedSessionCookie } from './session-cookie';
  * a cross-site request, which must not be able to sign the user out); anything
  * else is a generic 500 page.
  */
-function hostFailureResponse(error: unknown, frameAncestors: readonly string[]): JsonResponse {
+function hostFailureResponse(error: unknown, frameAncestors: readonly string[]): HttpResponse {
   if (error instanceof EmbedAccessDenied) {
     return error.refused === 'session'
       ? html(401, linkUnusablePage(frameAncestors, 'session-ended'), { cookies: [clearedSessionCookie()] })
@@ -28,7 +28,7 @@ function hostFailureResponse(error: unknown, frameAncestors: readonly string[]):
  * pages are in functions/error-outcomes.ts) say what to do next; everything else is the
  * embed host's.
  */
-export const embedErrorResponder = <D>(): MiddlewareObj<ApiEvent, ApiResult, Error, EmbedContext<D>> => ({
+export const embedErrorResponder = <D>(): MiddlewareObj<HttpEvent, HttpResult, Error, EmbedContext<D>> => ({
   onError: async (request) => {
     // A failed read of the partner's origins frames the error page for no one.
     const frameAncestors = await (request.context.frameAncestors ?? Promise.resolve([])).catch(

@@ -5,7 +5,7 @@ import { canonicalTimeZone } from '../domain/time-zones';
 import { type EmbedRequest, embedHandler } from './embed-pipeline';
 import { type EmbedScriptRoute, embedScriptHandler, isEmbedScriptRoute } from './script-routes';
 import { frameCheck } from './frame-check';
-import type { HttpLambda } from '../api/pipeline/api-context';
+import type { HttpLambda } from '../http/http-context';
 import { signedOutPage } from './host-pages';
 import { changeCartLine, showCart, showCheckout } from './module/cart/actions';
 import { addToCart, showCatalog, showProduct } from './module/catalog/actions';
@@ -21,7 +21,7 @@ import {
   submitForApproval,
   withdrawRequest,
 } from './module/approvals/actions';
-import { html, type JsonResponse, seeOther } from '../api/pipeline/responses';
+import { html, type HttpResponse, seeOther } from '../http/responses';
 import type { FunctionRouteKey } from '../routes';
 
 /**
@@ -29,7 +29,7 @@ import type { FunctionRouteKey } from '../routes';
  * session cookie and redirect to the same path without the key (so it never stays in
  * the URL, history or a Referer). A `session_key` always takes precedence over a cookie.
  */
-async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
+async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<HttpResponse> {
   const { event, partnerId, deps } = request;
   const sessionKey = event.queryStringParameters?.session_key;
   if (sessionKey !== undefined) {
@@ -53,7 +53,7 @@ async function logout({
   partnerId,
   deps,
   frameAncestors,
-}: EmbedRequest<EmbedDependencies>): Promise<JsonResponse> {
+}: EmbedRequest<EmbedDependencies>): Promise<HttpResponse> {
   // A forged sign-out is a forged form post: the module's 403 "Request refused" page, the session kept.
   assertSameOrigin(event, deps.config.EMBED_BASE_URL);
   await deps.embeddedSessions.logout(partnerId, readSessionCookie(event));
@@ -63,7 +63,7 @@ async function logout({
 /** Every embed route's action, by API Gateway's route key; the type makes a route of the table without one a compile error. */
 const ACTIONS: Record<
   Exclude<FunctionRouteKey<'embed'>, EmbedScriptRoute | typeof PRODUCT_IMAGE_ROUTE>,
-  (request: EmbedRequest<EmbedDependencies>) => Promise<JsonResponse>
+  (request: EmbedRequest<EmbedDependencies>) => Promise<HttpResponse>
 > = {
   'GET /embedded/{partnerId}': openOrShow,
   'POST /embedded/{partnerId}/logout': logout,

@@ -1,9 +1,9 @@
 import middy from '@middy/core';
-import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from '../api/pipeline/api-context';
+import { type HttpContext, type HttpEvent, type HttpResult, filledIn, type HttpLambda } from '../http/http-context';
 import type { EmbedBrowserScripts } from './browser-scripts';
-import { requestContext } from '../api/pipeline/request-context';
-import { requestLog } from '../api/pipeline/request-log';
-import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencies';
+import { requestContext } from '../http/request-context';
+import { requestLog } from '../http/request-log';
+import type { EmbedHostDependencies } from './embed-pipeline';
 
 const EMBED_SDK_ROUTE = 'GET /sdk/v1/embed.js';
 const MODULE_BRIDGE_ROUTE = 'GET /embedded/assets/bridge-v1.js';
@@ -36,7 +36,7 @@ export interface EmbedScriptDependencies extends EmbedHostDependencies {
 
 /** The embed host's two scripts: request id and log as on every route, no partner, no session. */
 export function embedScriptHandler<D extends EmbedScriptDependencies>(getDependencies: () => Promise<D>): HttpLambda {
-  return middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
+  return middy<HttpEvent, HttpResult, Error, HttpContext<D>>()
     .use(requestContext(getDependencies))
     .use(requestLog<D>('embed'))
     .handler(async (event, context) => {

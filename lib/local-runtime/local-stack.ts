@@ -37,7 +37,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { clientOptions } from '../../functions/adapters/aws/client-options';
-import type { HttpLambda } from '../../functions/api/pipeline/api-context';
+import type { HttpLambda } from '../../functions/http/http-context';
 import { apiGatewayListener, type LocalPage, type LocalRoute } from './api-gateway-adapter';
 import { checkDependencies } from './dependency-health';
 import { provisionLocalResources } from './provision';

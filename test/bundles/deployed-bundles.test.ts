@@ -19,7 +19,7 @@ import { clientOptions } from '../../functions/adapters/aws/client-options';
 import { withCorrelation } from '../../functions/domain/correlation';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import type { ProfileId } from '../../functions/domain/organizations/organization';
-import type { HttpLambda } from '../../functions/api/pipeline/api-context';
+import type { HttpLambda } from '../../functions/http/http-context';
 import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
 import {
   type FunctionName,

@@ -7,7 +7,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Code, Function as LambdaFunction, type IFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { HttpLambda } from '../../functions/api/pipeline/api-context';
+import type { HttpLambda } from '../../functions/http/http-context';
 import { FUNCTION_ENTRIES, type FunctionName } from '../../functions/resources/resource-definitions';
 import { ENVIRONMENTS, STAGES, type Stage } from '../../functions/resources/stages';
 import { type Route, ROUTES, routeKey, routesOn } from '../../functions/routes';

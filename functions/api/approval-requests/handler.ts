@@ -3,7 +3,7 @@ import { SandboxApproveRequest, SandboxRejectRequest } from '../../domain/approv
 import { OrganizationNotFound } from '../../domain/errors';
 import { apiHandler, idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { parseApprovalRequestListQuery } from './list-query';
 import { toApprovalRequestChangeResponse, toApprovalRequestListResponse, toApprovalRequestResponse } from './response';
 

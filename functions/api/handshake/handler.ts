@@ -2,7 +2,7 @@ import { type HandshakeDependencies, handshakeFromEnvironment } from '../../comp
 import { parseHandshakeRequest } from '../../domain/sessions/handshake-request';
 import { apiHandler } from '../pipeline/api-handler';
 import { toHandshakeResponse } from './response';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 
 export const createHandshakeHandler = (getDependencies: () => Promise<HandshakeDependencies>) =>
   apiHandler('POST /v1/partner/handshake', getDependencies, async ({ body, caller, deps }) => {

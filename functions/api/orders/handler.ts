@@ -2,12 +2,12 @@ import { type OrdersApiDependencies, ordersApiFromEnvironment } from '../../comp
 import { OrganizationNotFound } from '../../domain/errors';
 import { type OrderAction, withSandboxDefaults } from '../../domain/orders/transition-input';
 import { parseSandboxOrderRequest } from '../../domain/orders/sandbox-order-request';
-import type { HttpLambda } from '../pipeline/api-context';
+import type { HttpLambda } from '../../http/http-context';
 import { apiHandler } from '../pipeline/api-handler';
 import { parseOrderListQuery } from './order-list-query';
 import { toCatalogResponse } from './catalog-response';
 import { toOrderChangeResponse, toOrderListResponse, toOrderResponse } from './order-response';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { routedHandler } from '../pipeline/routed-handler';
 import { approvalRequestRoutes } from '../approval-requests/handler';
 import { toApprovalRequestChangeResponse } from '../approval-requests/response';

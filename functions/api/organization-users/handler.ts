@@ -2,7 +2,7 @@ import type { SetupDependencies } from '../../composition/setup';
 import { ProfileUpdateRequest } from '../../domain/organizations/change-requests';
 import { apiHandler, idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { toOrganizationUserResponse } from './response';
 
 type GetDependencies = () => Promise<SetupDependencies>;

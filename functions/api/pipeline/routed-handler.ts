@@ -1,9 +1,9 @@
 import type { HttpFunctionName } from '../../resources/resource-definitions';
 import type { FunctionRouteKey } from '../../routes';
-import type { ApiEvent, ApiResult, HttpLambda } from './api-context';
+import type { HttpEvent, HttpResult, HttpLambda } from '../../http/http-context';
 
 /** What API Gateway answers for a route it does not have. */
-export const routeNotFound = (): ApiResult => ({
+export const routeNotFound = (): HttpResult => ({
   statusCode: 404,
   headers: { 'Content-Type': 'application/json' },
   body: JSON.stringify({ message: 'Not Found' }),
@@ -20,7 +20,7 @@ export function routedHandler<F extends HttpFunctionName>(
   routes: Readonly<Record<FunctionRouteKey<F>, HttpLambda>>,
 ): HttpLambda {
   const byKey: Readonly<Record<string, HttpLambda>> = routes;
-  return (event: ApiEvent, context) => {
+  return (event: HttpEvent, context) => {
     const route = Object.hasOwn(byKey, event.routeKey) ? byKey[event.routeKey] : undefined;
     return route ? route(event, context) : Promise.resolve(routeNotFound());
   };

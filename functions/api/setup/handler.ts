@@ -4,7 +4,7 @@ import { SetupRequest } from '../../domain/organizations/setup-request';
 import { organizationUserRoutes } from '../organization-users/handler';
 import { idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { routedHandler } from '../pipeline/routed-handler';
 import { shippingLocationRoutes } from '../shipping-locations/handler';
 import { toSetupResponse } from './response';

@@ -5,7 +5,7 @@ import {
 } from '../../domain/organizations/change-requests';
 import { idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { toShippingLocationResponse } from './response';
 
 type GetDependencies = () => Promise<SetupDependencies>;

@@ -1,6 +1,6 @@
 import { type WebhooksApiDependencies, webhooksApiFromEnvironment } from '../../composition/webhooks-api';
 import { apiHandler } from '../pipeline/api-handler';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { routedHandler } from '../pipeline/routed-handler';
 import { parseDeliveryListQuery } from './delivery-list-query';
 import { toDeliveryListResponse, toDeliveryResponse, toWebhookEndpointResponse } from './response';

@@ -1,7 +1,7 @@
 import { type WebhookTestDependencies, webhookTestFromEnvironment } from '../../composition/webhook-test';
 import { parseWebhookTestRequest } from '../../webhooks/webhook-test-request';
 import { apiHandler } from '../pipeline/api-handler';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { routedHandler } from '../pipeline/routed-handler';
 import { toWebhookTestResponse } from './response';
 
