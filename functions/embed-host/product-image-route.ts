@@ -5,7 +5,8 @@ import { requestLog } from '../http/request-log';
 import type { EmbedHostDependencies } from './embed-pipeline';
 import { contentTypeOf, isProductImageKey, type ProductImageStore } from '../domain/catalog/product-image';
 
-export const PRODUCT_IMAGE_ROUTE = 'GET /embedded/assets/products/{imageKey}';
+/** The pictures' route, by its name in the route table. */
+export const PRODUCT_IMAGE_ROUTE = 'product-image';
 
 export interface ProductImageDependencies extends EmbedHostDependencies {
   readonly productImages: Pick<ProductImageStore, 'get'>;

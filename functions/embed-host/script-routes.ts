@@ -1,16 +1,16 @@
 import middy from '@middy/core';
 import { type HttpContext, type HttpEvent, type HttpResult, filledIn, type HttpLambda } from '../http/http-context';
 import type { EmbedBrowserScripts } from './browser-scripts';
+import { routeNameOf } from '../routes';
 import { requestContext } from '../http/request-context';
 import { requestLog } from '../http/request-log';
 import type { EmbedHostDependencies } from './embed-pipeline';
 
-const EMBED_SDK_ROUTE = 'GET /sdk/v1/embed.js';
-const MODULE_BRIDGE_ROUTE = 'GET /embedded/assets/bridge-v1.js';
-export type EmbedScriptRoute = typeof EMBED_SDK_ROUTE | typeof MODULE_BRIDGE_ROUTE;
+/** The two scripts' routes, by their names in the route table. */
+export type EmbedScriptRoute = 'embed-sdk' | 'module-bridge';
 
-export const isEmbedScriptRoute = (routeKey: string): routeKey is EmbedScriptRoute =>
-  routeKey === EMBED_SDK_ROUTE || routeKey === MODULE_BRIDGE_ROUTE;
+export const isEmbedScriptRoute = (name: string | undefined): name is EmbedScriptRoute =>
+  name === 'embed-sdk' || name === 'module-bridge';
 
 /**
  * How each script is served. The SDK is imported by partner pages on other origins (an ES
@@ -18,12 +18,12 @@ export const isEmbedScriptRoute = (routeKey: string): routeKey is EmbedScriptRou
  * is loaded only by our own pages and must follow a deploy of them: five minutes.
  */
 const SCRIPT_HEADERS: Readonly<Record<EmbedScriptRoute, Record<string, string>>> = {
-  [EMBED_SDK_ROUTE]: {
+  'embed-sdk': {
     'Access-Control-Allow-Origin': '*',
     'Cross-Origin-Resource-Policy': 'cross-origin',
     'Cache-Control': 'public, max-age=31536000, immutable',
   },
-  [MODULE_BRIDGE_ROUTE]: {
+  'module-bridge': {
     'Cross-Origin-Resource-Policy': 'same-origin',
     'Cache-Control': 'public, max-age=300',
   },
@@ -42,7 +42,8 @@ export function embedScriptHandler<D extends EmbedScriptDependencies>(getDepende
     .handler(async (event, context) => {
       const scripts = filledIn(context.deps, 'deps').browserScripts;
       if (!scripts) throw new Error('The embed function was built without its browser scripts');
-      const route = event.routeKey as EmbedScriptRoute;
+      const route = routeNameOf(event.routeKey);
+      if (!isEmbedScriptRoute(route)) throw new Error(`No script is served at ${event.routeKey}`);
       return {
         statusCode: 200,
         headers: {
@@ -50,7 +51,7 @@ export function embedScriptHandler<D extends EmbedScriptDependencies>(getDepende
           'X-Content-Type-Options': 'nosniff',
           ...SCRIPT_HEADERS[route],
         },
-        body: route === EMBED_SDK_ROUTE ? scripts.sdk : scripts.bridge,
+        body: route === 'embed-sdk' ? scripts.sdk : scripts.bridge,
       };
     });
 }

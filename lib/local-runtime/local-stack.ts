@@ -11,15 +11,15 @@ import {
   type ApprovalExpiryResult,
   createApprovalExpiryHandler,
 } from '../../functions/approvals/handlers/approval-expiry';
-import { createEmbedHandler } from '../../functions/embed-host/handler';
-import { createHandshakeHandler } from '../../functions/api/handshake/handler';
-import { createOrdersApiHandler } from '../../functions/api/orders/handler';
+import { createEmbedHandler } from '../../functions/lambdas/embed';
+import { createHandshakeHandler } from '../../functions/lambdas/handshake';
+import { createOrdersApiHandler } from '../../functions/lambdas/orders-api';
 import { createOrderFanoutHandler } from '../../functions/webhooks/handlers/order-fanout';
 import { createOrderOutboxRelayHandler } from '../../functions/webhooks/handlers/order-outbox-relay';
-import { createSetupHandler } from '../../functions/api/setup/handler';
+import { createSetupHandler } from '../../functions/lambdas/setup';
 import { createWebhookDispatchHandler } from '../../functions/webhooks/handlers/webhook-dispatch';
-import { createWebhookTestHandler } from '../../functions/api/webhook-test/handler';
-import { createWebhooksApiHandler } from '../../functions/api/webhook-deliveries/handler';
+import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
+import { createWebhooksApiHandler } from '../../functions/lambdas/webhooks-api';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
 import {

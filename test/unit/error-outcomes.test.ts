@@ -12,9 +12,9 @@ import { apiOutcome, moduleOutcome } from '../../functions/error-outcomes';
 import { apiRoute } from '../../functions/routes';
 import { modulePaths } from '../../functions/embed-host/module/module-paths';
 
-const setup = apiRoute('POST /v1/organizations/setup').errors;
-const handshake = apiRoute('POST /v1/partner/handshake').errors;
-const orders = apiRoute('GET /v1/orders').errors;
+const setup = apiRoute('setup').errors;
+const handshake = apiRoute('handshake').errors;
+const orders = apiRoute('order-list').errors;
 const places = modulePaths('0f6c2f4e-0000-4000-8000-000000000000');
 
 describe('what each failure becomes', () => {

@@ -38,10 +38,10 @@ import {
 import { ApprovalRequestListQuery } from './list-query';
 import { ApprovalRequestBody, ApprovalRequestChangeBody, ApprovalRequestListBody } from './response';
 
-const LIST_ROW = apiRoute('GET /v1/organizations/{internalOrgId}/approval-requests');
-const GET_ROW = apiRoute('GET /v1/approval-requests/{approval_request_id}');
+const LIST_ROW = apiRoute('approval-request-list');
+const GET_ROW = apiRoute('approval-request-get');
 // Approve and reject share one row's scope and window.
-const DECISION_ROW = apiRoute('POST /v1/sandbox/approval-requests/{approval_request_id}/approve');
+const DECISION_ROW = apiRoute('sandbox-approval-approve');
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 

@@ -16,7 +16,7 @@ import {
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 
-const HANDSHAKE_ROUTE_ROW = apiRoute('POST /v1/partner/handshake');
+const HANDSHAKE_ROUTE_ROW = apiRoute('handshake');
 
 const SESSION_KEY = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 const PARTNER_ID = 'edeba35a-c0e1-4d5e-934f-5bc73ad2c424';

@@ -13,7 +13,7 @@ import {
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 
-const CATALOG_PRODUCTS_ROUTE_ROW = apiRoute('GET /v1/catalog/products');
+const CATALOG_PRODUCTS_ROUTE_ROW = apiRoute('catalog-products');
 
 export const LIST_CATALOG_PRODUCTS_ROUTE: RouteDocument = {
   operationId: 'listCatalogProducts',

@@ -20,8 +20,8 @@ import {
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 
-const ORDER_GET_ROUTE_ROW = apiRoute('GET /v1/orders/{order_id}');
-const ORDER_LIST_ROUTE_ROW = apiRoute('GET /v1/orders');
+const ORDER_GET_ROUTE_ROW = apiRoute('order-get');
+const ORDER_LIST_ROUTE_ROW = apiRoute('order-list');
 
 /** The order's `id`. Anything but a UUID is a 404 rather than a 400: it names no order. */
 export const ORDER_ID_PARAMETER: ParameterDocument = {

@@ -19,7 +19,7 @@ import {
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 
-const SANDBOX_ORDER_CREATE_ROUTE_ROW = apiRoute('POST /v1/sandbox/orders');
+const SANDBOX_ORDER_CREATE_ROUTE_ROW = apiRoute('sandbox-order-create');
 
 const profileForbidden = forbiddenResponse(SANDBOX_ORDER_CREATE_ROUTE_ROW.scope, 'profile');
 

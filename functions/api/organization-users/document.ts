@@ -23,8 +23,8 @@ import {
 } from '../openapi/standard-responses';
 import { OrganizationUserResponseBody } from './response';
 
-const ORGANIZATION_USER_GET_ROW = apiRoute('GET /v1/organizations/{internalOrgId}/users/{internalUserId}');
-const ORGANIZATION_USER_UPDATE_ROW = apiRoute('PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}');
+const ORGANIZATION_USER_GET_ROW = apiRoute('organization-user-get');
+const ORGANIZATION_USER_UPDATE_ROW = apiRoute('organization-user-update');
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 

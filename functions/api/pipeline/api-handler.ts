@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Caller } from '../../domain/access/authenticator';
 import type { IdempotentAttempt } from '../../domain/idempotency/idempotency-guard';
-import { type ApiRoute, type ApiRouteKey, apiRoute } from '../../routes';
+import { type ApiRoute, type ApiRouteName, apiRoute } from '../../routes';
 import { type HttpEvent, type HttpResult, filledIn, type HttpLambda } from '../../http/http-context';
 import type { ApiContext } from './api-context';
 import { idempotencyKey, replayed } from './idempotency-key';
@@ -29,18 +29,18 @@ type Middleware<D> = MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext<D>>;
 
 /** The partner API pipeline for a route of the route table (functions/routes.ts) without Idempotency-Key support. */
 export const apiHandler = <D extends ApiAccessDependencies>(
-  key: ApiRouteKey,
+  name: ApiRouteName,
   getDependencies: () => Promise<D>,
   handle: Handle<D>,
-): HttpLambda => pipeline(apiRoute(key), getDependencies, handle, { aroundErrors: [], last: [] });
+): HttpLambda => pipeline(apiRoute(name), getDependencies, handle, { aroundErrors: [], last: [] });
 
 /** The partner API pipeline for a route that honours the `Idempotency-Key` header. */
 export function idempotentApiHandler<D extends IdempotencyDependencies>(
-  key: ApiRouteKey,
+  name: ApiRouteName,
   getDependencies: () => Promise<D>,
   handle: Handle<D>,
 ): HttpLambda {
-  const route = apiRoute(key);
+  const route = apiRoute(name);
   const { claim, settlement } = idempotencyKey<D>(route.endpoint);
   return pipeline(route, getDependencies, handle, { aroundErrors: [settlement], last: [claim] });
 }

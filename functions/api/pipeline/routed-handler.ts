@@ -1,5 +1,5 @@
 import type { HttpFunctionName } from '../../resources/resource-definitions';
-import type { FunctionRouteKey } from '../../routes';
+import { type FunctionRouteName, routeNameOf } from '../../routes';
 import type { HttpEvent, HttpResult, HttpLambda } from '../../http/http-context';
 
 /** What API Gateway answers for a route it does not have. */
@@ -11,17 +11,19 @@ export const routeNotFound = (): HttpResult => ({
 
 /**
  * One Lambda behind several routes: API Gateway names the matched route in `routeKey`
- * (`GET /v1/orders/{order_id}`), and each route has its own pipeline. The function's
- * routes are the route table's rows naming it, so a row without a pipeline here does not
- * compile. A route the function does not serve answers as API Gateway would for a missing one.
+ * (`GET /v1/orders/{order_id}`), the route table names it, and each route has its own
+ * pipeline under that name. The function's routes are the route table's rows naming it,
+ * so a row without a pipeline here does not compile. A route the function does not serve
+ * answers as API Gateway would for a missing one.
  */
 export function routedHandler<F extends HttpFunctionName>(
   _fn: F,
-  routes: Readonly<Record<FunctionRouteKey<F>, HttpLambda>>,
+  routes: Readonly<Record<FunctionRouteName<F>, HttpLambda>>,
 ): HttpLambda {
-  const byKey: Readonly<Record<string, HttpLambda>> = routes;
+  const byName: Readonly<Record<string, HttpLambda>> = routes;
   return (event: HttpEvent, context) => {
-    const route = Object.hasOwn(byKey, event.routeKey) ? byKey[event.routeKey] : undefined;
+    const name = routeNameOf(event.routeKey);
+    const route = name !== undefined && Object.hasOwn(byName, name) ? byName[name] : undefined;
     return route ? route(event, context) : Promise.resolve(routeNotFound());
   };
 }

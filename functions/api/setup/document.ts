@@ -16,7 +16,7 @@ import {
 } from '../openapi/standard-responses';
 import { SetupResponseBody } from './response';
 
-const SETUP_ROUTE_ROW = apiRoute('POST /v1/organizations/setup');
+const SETUP_ROUTE_ROW = apiRoute('setup');
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 

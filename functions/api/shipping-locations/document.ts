@@ -28,10 +28,8 @@ import {
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import { ShippingLocationResponseBody } from './response';
 
-const SHIPPING_LOCATION_CREATE_ROW = apiRoute('POST /v1/organizations/{internalOrgId}/shipping-locations');
-const SHIPPING_LOCATION_UPDATE_ROW = apiRoute(
-  'PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}',
-);
+const SHIPPING_LOCATION_CREATE_ROW = apiRoute('shipping-location-create');
+const SHIPPING_LOCATION_UPDATE_ROW = apiRoute('shipping-location-update');
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 

@@ -36,10 +36,10 @@ import {
 } from './examples';
 import { DeliveryBody, DeliveryListBody, WebhookEndpointBody } from './response';
 
-const LIST_ROW = apiRoute('GET /v1/webhooks/deliveries');
-const GET_ROW = apiRoute('GET /v1/webhooks/deliveries/{delivery_id}');
-const RETRY_ROW = apiRoute('POST /v1/webhooks/deliveries/{delivery_id}/retry');
-const ENDPOINT_ROW = apiRoute('GET /v1/webhooks/endpoint');
+const LIST_ROW = apiRoute('webhook-delivery-list');
+const GET_ROW = apiRoute('webhook-delivery-get');
+const RETRY_ROW = apiRoute('webhook-delivery-retry');
+const ENDPOINT_ROW = apiRoute('webhook-endpoint-get');
 
 const BEARER = 'Authorization: Bearer <API_KEY>';
 

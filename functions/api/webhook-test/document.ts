@@ -16,7 +16,7 @@ import {
 } from '../openapi/standard-responses';
 import { WebhookTestResponseBody } from './response';
 
-const WEBHOOK_TEST_ROUTE_ROW = apiRoute('POST /v1/webhooks/test');
+const WEBHOOK_TEST_ROUTE_ROW = apiRoute('webhook-test');
 
 export const WEBHOOK_TEST_ROUTE: RouteDocument = {
   operationId: 'sendTestWebhook',

@@ -1,15 +1,15 @@
-import { type EmbedDependencies, embedFromEnvironment } from '../composition/embed';
-import { embeddedModulePath } from '../domain/sessions/iframe-embed-url';
+import type { EmbedDependencies } from '../composition/embed';
 import { clearedSessionCookie, readSessionCookie, sessionCookie, timeZoneCookie } from './session-cookie';
 import { canonicalTimeZone } from '../domain/time-zones';
 import { type EmbedRequest, embedHandler } from './embed-pipeline';
-import { type EmbedScriptRoute, embedScriptHandler, isEmbedScriptRoute } from './script-routes';
+import type { EmbedScriptRoute } from './script-routes';
 import { frameCheck } from './frame-check';
 import type { HttpLambda } from '../http/http-context';
+import { modulePaths } from './module/module-paths';
 import { signedOutPage } from './host-pages';
 import { changeCartLine, showCart, showCheckout } from './module/cart/actions';
 import { addToCart, showCatalog, showProduct } from './module/catalog/actions';
-import { PRODUCT_IMAGE_ROUTE, productImageHandler } from './product-image-route';
+import type { PRODUCT_IMAGE_ROUTE } from './product-image-route';
 import { assertSameOrigin } from './module/form-token';
 import { buyAgain, listOrders, placeOrder, showOrder } from './module/orders/actions';
 import { addToOrderGuide, changeOrderGuide, showOrderGuide } from './module/order-guide/actions';
@@ -22,7 +22,7 @@ import {
   withdrawRequest,
 } from './module/approvals/actions';
 import { html, type HttpResponse, seeOther } from '../http/responses';
-import type { FunctionRouteKey } from '../routes';
+import { type FunctionRouteName, routeNameOf } from '../routes';
 
 /**
  * `GET /embedded/{partnerId}?session_key=…`: redeem the handshake token once, set the
@@ -36,7 +36,7 @@ async function openOrShow(request: EmbedRequest<EmbedDependencies>): Promise<Htt
     const opened = await deps.embeddedSessions.redeem(partnerId, sessionKey);
     // The embed SDK adds the browser's zone (`tz`); without it (no script, or a bare link) the module falls back.
     const zone = canonicalTimeZone(event.queryStringParameters?.tz ?? '');
-    return seeOther(embeddedModulePath(partnerId), [
+    return seeOther(modulePaths(partnerId).home, [
       sessionCookie(opened.cookieValue),
       ...(zone ? [timeZoneCookie(zone)] : []),
     ]);
@@ -60,49 +60,40 @@ async function logout({
   return html(200, signedOutPage(frameAncestors), { cookies: [clearedSessionCookie()] });
 }
 
-/** Every embed route's action, by API Gateway's route key; the type makes a route of the table without one a compile error. */
+/** Every embed page route's action, by its name in the route table; the type makes a route of the table without one a compile error. */
 const ACTIONS: Record<
-  Exclude<FunctionRouteKey<'embed'>, EmbedScriptRoute | typeof PRODUCT_IMAGE_ROUTE>,
+  Exclude<FunctionRouteName<'embed'>, EmbedScriptRoute | typeof PRODUCT_IMAGE_ROUTE>,
   (request: EmbedRequest<EmbedDependencies>) => Promise<HttpResponse>
 > = {
-  'GET /embedded/{partnerId}': openOrShow,
-  'POST /embedded/{partnerId}/logout': logout,
-  'GET /embedded/{partnerId}/products/{productId}': showProduct,
-  'GET /embedded/{partnerId}/cart': showCart,
-  'POST /embedded/{partnerId}/cart/items': addToCart,
-  'POST /embedded/{partnerId}/cart/items/{productId}': changeCartLine,
-  'GET /embedded/{partnerId}/checkout': showCheckout,
-  'GET /embedded/{partnerId}/orders': listOrders,
-  'POST /embedded/{partnerId}/orders': placeOrder,
-  'GET /embedded/{partnerId}/orders/{orderId}': showOrder,
-  'POST /embedded/{partnerId}/orders/{orderId}/buy-again': buyAgain,
-  'POST /embedded/{partnerId}/approvals': submitForApproval,
-  'GET /embedded/{partnerId}/approvals': listApprovals,
-  'GET /embedded/{partnerId}/approvals/{requestId}': showApproval,
-  'POST /embedded/{partnerId}/approvals/{requestId}/approve': approveRequest,
-  'POST /embedded/{partnerId}/approvals/{requestId}/reject': rejectRequest,
-  'POST /embedded/{partnerId}/approvals/{requestId}/withdraw': withdrawRequest,
-  'GET /embedded/{partnerId}/order-guide': showOrderGuide,
-  'POST /embedded/{partnerId}/order-guide': changeOrderGuide,
-  'POST /embedded/{partnerId}/order-guide/items': addToOrderGuide,
-  'GET /embedded/{partnerId}/frame-check': frameCheck,
+  'module-open': openOrShow,
+  'module-logout': logout,
+  'module-product': showProduct,
+  'module-cart': showCart,
+  'module-cart-add': addToCart,
+  'module-cart-line': changeCartLine,
+  'module-checkout': showCheckout,
+  'module-orders': listOrders,
+  'module-order-place': placeOrder,
+  'module-order': showOrder,
+  'module-buy-again': buyAgain,
+  'module-approval-submit': submitForApproval,
+  'module-approvals': listApprovals,
+  'module-approval': showApproval,
+  'module-approval-approve': approveRequest,
+  'module-approval-reject': rejectRequest,
+  'module-approval-withdraw': withdrawRequest,
+  'module-order-guide': showOrderGuide,
+  'module-order-guide-change': changeOrderGuide,
+  'module-order-guide-add': addToOrderGuide,
+  'frame-check': frameCheck,
 };
 
-/** The scripts and pictures have no partner and are cached by browsers, so they skip the pages' pipeline (CSP, no-store, HTML errors). */
-export const createEmbedHandler = (getDependencies: () => Promise<EmbedDependencies>): HttpLambda => {
-  const scripts = embedScriptHandler(getDependencies);
-  const pictures = productImageHandler(getDependencies);
-  const pages = embedHandler(getDependencies, (request) => {
-    const action = ACTIONS[request.event.routeKey as keyof typeof ACTIONS] as
-      (typeof ACTIONS)[keyof typeof ACTIONS] | undefined;
+/** The module's pages and the host's own (sign-in, sign-out, frame check): the embed pipeline, then the route's action. */
+export const pageRoutes = (getDependencies: () => Promise<EmbedDependencies>): HttpLambda =>
+  embedHandler(getDependencies, (request) => {
+    const name = routeNameOf(request.event.routeKey);
+    const action =
+      name !== undefined && Object.hasOwn(ACTIONS, name) ? ACTIONS[name as keyof typeof ACTIONS] : undefined;
     if (!action) throw new Error(`The embed function has no action for route ${request.event.routeKey}`);
     return action(request);
   });
-  return (event, context) => {
-    if (isEmbedScriptRoute(event.routeKey)) return scripts(event, context);
-    if (event.routeKey === PRODUCT_IMAGE_ROUTE) return pictures(event, context);
-    return pages(event, context);
-  };
-};
-
-export const handler = createEmbedHandler(embedFromEnvironment);
