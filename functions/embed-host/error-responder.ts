@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { EmbedAccessDenied } from '../domain/errors';
+import { hostOutcome } from '../error-outcomes';
 import type { HttpEvent, HttpResult } from '../http/http-context';
 import { html, type HttpResponse } from '../http/responses';
 import type { EmbedContext } from './embed-pipeline';
@@ -7,25 +7,24 @@ import { linkUnusablePage, unavailablePage } from './host-pages';
 import { moduleFailureResponse } from './module/failure-page';
 import { clearedSessionCookie } from './session-cookie';
 
-/**
- * The embed host's own failures, as pages for a person in an iframe: any unusable link or
- * session is the same 401 page (a refused session cookie is also cleared, but never on
- * a cross-site request, which must not be able to sign the user out); anything
- * else is a generic 500 page.
- */
+const HOST_PAGES = {
+  'session-ended': (frameAncestors: readonly string[]) => linkUnusablePage(frameAncestors, 'session-ended'),
+  'link-unusable': (frameAncestors: readonly string[]) => linkUnusablePage(frameAncestors, 'link-unusable'),
+  unavailable: unavailablePage,
+} as const;
+
+/** The embed host's own failures, as its notices for a person in an iframe (functions/error-outcomes/, `host`). */
 function hostFailureResponse(error: unknown, frameAncestors: readonly string[]): HttpResponse {
-  if (error instanceof EmbedAccessDenied) {
-    return error.refused === 'session'
-      ? html(401, linkUnusablePage(frameAncestors, 'session-ended'), { cookies: [clearedSessionCookie()] })
-      : html(401, linkUnusablePage(frameAncestors, 'link-unusable'));
-  }
-  return html(500, unavailablePage(frameAncestors));
+  const outcome = hostOutcome(error);
+  return html(outcome.status, HOST_PAGES[outcome.page](frameAncestors), {
+    ...(outcome.clearSession ? { cookies: [clearedSessionCookie()] } : {}),
+  });
 }
 
 /**
  * Turns any embed failure into its HTML page; details stay in the log. The module's own
  * failures (an empty cart, a forged form, an order of another organization...: their
- * pages are in functions/error-outcomes.ts) say what to do next; everything else is the
+ * pages are in functions/error-outcomes/) say what to do next; everything else is the
  * embed host's.
  */
 export const embedErrorResponder = <D>(): MiddlewareObj<HttpEvent, HttpResult, Error, EmbedContext<D>> => ({

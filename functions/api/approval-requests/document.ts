@@ -169,7 +169,7 @@ export const LIST_APPROVAL_REQUESTS_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(LIST_ROW.limitPerMinute),
-    500: internalErrorResponse(READ_RETRY),
+    500: internalErrorResponse(LIST_ROW, READ_RETRY),
   },
 };
 
@@ -212,7 +212,7 @@ export const GET_APPROVAL_REQUEST_ROUTE: RouteDocument = {
     403: forbiddenResponse(GET_ROW.scope),
     404: requestNotFound,
     429: rateLimitedResponse(GET_ROW.limitPerMinute),
-    500: internalErrorResponse(READ_RETRY),
+    500: internalErrorResponse(GET_ROW, READ_RETRY),
   },
 };
 
@@ -370,6 +370,7 @@ export const APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE: RouteDocument = {
     },
     429: rateLimitedResponse(DECISION_ROW.limitPerMinute),
     500: internalErrorResponse(
+      DECISION_ROW,
       'Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
     ),
   },
@@ -418,6 +419,7 @@ export const REJECT_SANDBOX_APPROVAL_REQUEST_ROUTE: RouteDocument = {
     },
     429: rateLimitedResponse(DECISION_ROW.limitPerMinute),
     500: internalErrorResponse(
+      DECISION_ROW,
       'Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
     ),
   },

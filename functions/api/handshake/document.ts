@@ -5,15 +5,15 @@
  */
 import { HandshakeRequest } from '../../domain/sessions/handshake-request';
 import { apiRoute } from '../../routes';
-import { HandshakeBadRequestBody, HandshakeFailedBody, ProfileNotFoundBody } from '../pipeline/error-bodies';
+import { HandshakeBadRequestBody, ProfileNotFoundBody } from '../pipeline/error-bodies';
 import { HandshakeResponseBody } from './response';
 import type { RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
-  SERVER_ERROR_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  serverErrorResponse,
 } from '../openapi/standard-responses';
 
 const HANDSHAKE_ROUTE_ROW = apiRoute('handshake');
@@ -102,19 +102,6 @@ export const HANDSHAKE_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(HANDSHAKE_ROUTE_ROW.limitPerMinute),
-    500: {
-      description: 'The session could not be created; retry with exponential backoff.',
-      body: { name: 'HandshakeFailedError', schema: HandshakeFailedBody },
-      examples: {
-        failed: {
-          summary: 'Our failure',
-          value: {
-            error: 'Failed to create authentication session',
-            details: 'The session could not be created; retry with exponential backoff',
-          },
-        },
-      },
-      headers: SERVER_ERROR_HEADERS,
-    },
+    500: serverErrorResponse(HANDSHAKE_ROUTE_ROW, 'The session could not be created; retry with exponential backoff.'),
   },
 };

@@ -135,7 +135,7 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(ORDER_LIST_ROUTE_ROW.limitPerMinute),
-    500: internalErrorResponse(READ_RETRY),
+    500: internalErrorResponse(ORDER_LIST_ROUTE_ROW, READ_RETRY),
   },
 };
 
@@ -176,6 +176,6 @@ export const GET_ORDER_ROUTE: RouteDocument = {
     },
     404: orderNotFoundResponse,
     429: rateLimitedResponse(ORDER_GET_ROUTE_ROW.limitPerMinute),
-    500: internalErrorResponse(READ_RETRY),
+    500: internalErrorResponse(ORDER_GET_ROUTE_ROW, READ_RETRY),
   },
 };

@@ -128,6 +128,7 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
     },
     429: rateLimitedResponse(SANDBOX_ORDER_CREATE_ROUTE_ROW.limitPerMinute),
     500: internalErrorResponse(
+      SANDBOX_ORDER_CREATE_ROUTE_ROW,
       "The order may have been placed (or submitted for approval) before the answer was lost: list the organization's orders (or approval requests) before placing it again.",
     ),
   },

@@ -228,6 +228,7 @@ function transitionRoute(action: OrderAction): RouteDocument {
       },
       429: rateLimitedResponse(SANDBOX_ORDER_TRANSITION_ROUTE_ROW.limitPerMinute),
       500: internalErrorResponse(
+        SANDBOX_ORDER_TRANSITION_ROUTE_ROW,
         `The change may have been committed before the answer was lost: retrying is safe (see above).`,
       ),
     },
