@@ -9,87 +9,11 @@
  * everywhere. Plain data: Lambda code, CDK and the local runtime all import it, so it
  * imports no handler, middleware, schema or AWS code.
  */
-import type { Scope } from './domain/partners/partner';
-import type { HttpFunctionName } from './resources/resource-definitions';
 import type { Stage } from './resources/stages';
+import type { ApiRouteName } from './route-names';
+import type { ApiRoute, ErrorShape, Route } from './route-types';
 
-/** Names the endpoint in the request log and keys its rate-limit window (routes that share a window share a name). */
-export type ApiEndpointName =
-  | 'setup'
-  | 'handshake'
-  | 'catalog-products'
-  | 'order-get'
-  | 'order-list'
-  | 'sandbox-order-create'
-  | 'sandbox-order-transition'
-  | 'webhook-test'
-  | 'organization-user-get'
-  | 'organization-user-update'
-  | 'shipping-location-create'
-  | 'shipping-location-update'
-  | 'webhook-delivery-list'
-  | 'webhook-delivery-get'
-  | 'webhook-delivery-retry'
-  | 'webhook-endpoint-get'
-  | 'approval-request-list'
-  | 'approval-request-get'
-  | 'sandbox-approval-decision';
-
-/**
- * What the route's own failures look like. `general` is `{ error, message, code, details }`
- * with the 500 body's code and message; `handshake` is the contract's `{ error, details }`
- * for the handshake's own failures, with its 500 body. Authentication, permission and
- * rate-limit failures are the general body on every route.
- */
-export type ErrorShape =
-  | {
-      readonly shape: 'general';
-      readonly serverError: { readonly code: 'INTERNAL_ERROR' | 'SETUP_ERROR'; readonly message: string };
-    }
-  | { readonly shape: 'handshake'; readonly serverError: { readonly error: string; readonly details: string } };
-
-/** API Gateway's per-route ceiling (requests per second, burst): a flood against one route throttles that route only. */
-interface Throttle {
-  readonly rate: number;
-  readonly burst: number;
-}
-
-interface RouteBase {
-  /**
-   * The route's own name, unique in the table: handlers, route documents and the module's
-   * links find a route by it, so its method and path are written here only.
-   */
-  readonly name: string;
-  readonly method: 'GET' | 'POST' | 'PATCH';
-  /** With `{name}` path parameters, as API Gateway writes them. */
-  readonly path: string;
-  readonly fn: HttpFunctionName;
-  readonly throttle: Throttle;
-}
-
-export interface ApiRoute extends RouteBase {
-  readonly host: 'api';
-  readonly endpoint: ApiEndpointName;
-  /** The one header the route reads the key from; the other one is a 401. */
-  readonly credential: 'authorization-bearer' | 'x-api-key';
-  readonly scope: Scope;
-  /** Requests per partner per minute (contract: Limits). */
-  readonly limitPerMinute: number;
-  /** `required` (a JSON object), `optional` (an empty body is `{}`), `ignored` (GET routes: never read). */
-  readonly body: 'required' | 'optional' | 'ignored';
-  readonly errors: ErrorShape;
-  /**
-   * Served on the sandbox stage only: production's API has no such route (API Gateway
-   * answers 404), and the function refuses it too on any stage but sandbox.
-   */
-  readonly sandboxOnly: boolean;
-}
-
-interface EmbedRoute extends RouteBase {
-  readonly host: 'embed';
-}
-
-export type Route = ApiRoute | EmbedRoute;
+export type { ApiEndpointName, ApiRoute, ErrorShape, Route } from './route-types';
 
 const GENERAL_ERRORS = {
   shape: 'general',
@@ -459,44 +383,14 @@ export const ROUTES = [
   },
 ] as const satisfies readonly Route[];
 
-type Row = (typeof ROUTES)[number];
-
-export type RouteName = Row['name'];
-export type ApiRouteName = Extract<Row, { host: 'api' }>['name'];
-/** The names of the routes a function serves. */
-export type FunctionRouteName<F extends HttpFunctionName> = Extract<Row, { fn: F }>['name'];
-
 /** API Gateway's route key, e.g. `GET /v1/orders/{order_id}`: the event's `routeKey`. */
 export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;
-
-const BY_KEY: ReadonlyMap<string, RouteName> = new Map(ROUTES.map((route) => [routeKey(route), route.name]));
-
-/** The name of the route API Gateway matched (the event's `routeKey`); undefined for a key the table has not got. */
-export const routeNameOf = (key: string): RouteName | undefined => BY_KEY.get(key);
 
 /** The table's row for an API route. */
 export function apiRoute(name: ApiRouteName, table: readonly Route[] = ROUTES): ApiRoute {
   const row = table.find((candidate): candidate is ApiRoute => candidate.host === 'api' && candidate.name === name);
   if (!row) throw new Error(`No API route ${name} in the route table`);
   return row;
-}
-
-/** The `{name}` parameters of a path, e.g. `'partnerId' | 'orderId'`. */
-type PathParameter<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
-  ? Name | PathParameter<Rest>
-  : never;
-type PathParameters<N extends RouteName> = Readonly<Record<PathParameter<Extract<Row, { name: N }>['path']>, string>>;
-
-/** A route's address with its path parameters filled in (each URI-encoded): where a page's link or form goes. */
-export function routePath<N extends RouteName>(name: N, parameters: PathParameters<N>): string {
-  const row = ROUTES.find((candidate) => candidate.name === name);
-  if (!row) throw new Error(`No route ${name} in the route table`);
-  const values: Readonly<Record<string, string>> = parameters;
-  return row.path.replace(/\{(\w+)\}/g, (_, parameter: string) => {
-    const value = values[parameter];
-    if (value === undefined) throw new Error(`${name} needs its path parameter ${parameter}`);
-    return encodeURIComponent(value);
-  });
 }
 
 /** The routes a stage serves: production has no sandbox-only routes at all. */

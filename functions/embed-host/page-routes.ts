@@ -22,7 +22,7 @@ import {
   withdrawRequest,
 } from './module/approvals/actions';
 import { html, type HttpResponse, seeOther } from '../http/responses';
-import { type FunctionRouteName, routeNameOf } from '../routes';
+import { type FunctionRouteName, routeNameOf } from '../route-names';
 
 /**
  * `GET /embedded/{partnerId}?session_key=…`: redeem the handshake token once, set the

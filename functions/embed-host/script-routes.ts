@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { type HttpContext, type HttpEvent, type HttpResult, filledIn, type HttpLambda } from '../http/http-context';
 import type { EmbedBrowserScripts } from './browser-scripts';
-import { routeNameOf } from '../routes';
+import { routeNameOf } from '../route-names';
 import { requestContext } from '../http/request-context';
 import { requestLog } from '../http/request-log';
 import type { EmbedHostDependencies } from './embed-pipeline';

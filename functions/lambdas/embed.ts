@@ -3,7 +3,7 @@ import { pageRoutes } from '../embed-host/page-routes';
 import { PRODUCT_IMAGE_ROUTE, productImageHandler } from '../embed-host/product-image-route';
 import { embedScriptHandler, isEmbedScriptRoute } from '../embed-host/script-routes';
 import type { HttpLambda } from '../http/http-context';
-import { routeNameOf } from '../routes';
+import { routeNameOf } from '../route-names';
 
 /**
  * The embed Lambda: the module's pages, the host's sign-in and sign-out, its scripts and the

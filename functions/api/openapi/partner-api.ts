@@ -27,7 +27,8 @@ import {
   LIST_DELIVERIES_ROUTE,
   RETRY_DELIVERY_ROUTE,
 } from '../webhook-deliveries/document';
-import { type ApiRoute, type ApiRouteName, ROUTES, type Route } from '../../routes';
+import type { ApiRouteName } from '../../route-names';
+import { type ApiRoute, ROUTES, type Route } from '../../routes';
 import type { DocumentedRoute, RouteDocument } from './route-document';
 
 export { WEBHOOK_HEADERS, WEBHOOKS } from '../../webhooks/document';

@@ -1,7 +1,8 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Caller } from '../../domain/access/authenticator';
 import type { IdempotentAttempt } from '../../domain/idempotency/idempotency-guard';
-import { type ApiRoute, type ApiRouteName, apiRoute } from '../../routes';
+import type { ApiRouteName } from '../../route-names';
+import { type ApiRoute, apiRoute } from '../../routes';
 import { type HttpEvent, type HttpResult, filledIn, type HttpLambda } from '../../http/http-context';
 import type { ApiContext } from './api-context';
 import { idempotencyKey, replayed } from './idempotency-key';

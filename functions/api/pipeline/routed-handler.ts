@@ -1,5 +1,5 @@
 import type { HttpFunctionName } from '../../resources/resource-definitions';
-import { type FunctionRouteName, routeNameOf } from '../../routes';
+import { type FunctionRouteName, routeNameOf } from '../../route-names';
 import type { HttpEvent, HttpResult, HttpLambda } from '../../http/http-context';
 
 /** What API Gateway answers for a route it does not have. */

@@ -1,4 +1,4 @@
-import { routePath } from '../../routes';
+import { routePath } from '../../route-names';
 
 /**
  * Every address of the procurement module, under `/embedded/{partnerId}`: each is a route
