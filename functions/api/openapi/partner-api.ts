@@ -6,12 +6,11 @@
  * expect every status a document declares to be exercised. Only lib/api-docs imports
  * this: the documents' schemas and examples stay out of the Lambda bundles.
  */
+import { GET_APPROVAL_REQUEST_ROUTE, LIST_APPROVAL_REQUESTS_ROUTE } from '../approval-requests/document';
 import {
   APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE,
-  GET_APPROVAL_REQUEST_ROUTE,
-  LIST_APPROVAL_REQUESTS_ROUTE,
   REJECT_SANDBOX_APPROVAL_REQUEST_ROUTE,
-} from '../approval-requests/document';
+} from '../approval-requests/sandbox-decision-documents';
 import { LIST_CATALOG_PRODUCTS_ROUTE } from '../orders/catalog-document';
 import { HANDSHAKE_ROUTE } from '../handshake/document';
 import { GET_ORDER_ROUTE, LIST_ORDERS_ROUTE } from '../orders/orders-document';
