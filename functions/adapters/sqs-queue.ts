@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { MessageQueue } from '../webhooks/message-queue';
+import type { MessageQueue } from '../domain/events/message-queue';
 
 /**
  * JSON with every character outside printable ASCII written as a `\uXXXX` escape: the

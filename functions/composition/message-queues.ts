@@ -2,7 +2,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { SqsMessageQueue } from '../adapters/sqs-queue';
 import type { RuntimeConfig } from '../config';
 import type { DeliveryMessage } from '../webhooks/delivery';
-import type { OrderEventMessage } from '../webhooks/order-events';
+import type { OrderEventMessage } from '../domain/events/order-events';
 
 /** The queue of webhook attempts: fed by the fan-out, the dispatcher and the operator's replays. */
 export const deliveryQueue = (config: Pick<RuntimeConfig, 'WEBHOOK_DELIVERIES_QUEUE_URL'>, sqs: SQSClient) =>

@@ -1,8 +1,8 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { SqsMessageQueue } from '../adapters/sqs-queue';
-import { OrderOutboxRelay } from '../domain/orders/order-outbox';
-import type { OrderEventMessage } from '../webhooks/order-event-message';
+import { OrderOutboxRelay } from '../domain/events/order-outbox';
+import type { OrderEventMessage } from '../domain/events/order-event-message';
 import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { traced } from '../adapters/observability/tracing';

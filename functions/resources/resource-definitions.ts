@@ -148,10 +148,10 @@ export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   ordersApi: 'functions/lambdas/orders-api.ts',
   webhookTest: 'functions/lambdas/webhook-test.ts',
   webhooksApi: 'functions/lambdas/webhooks-api.ts',
-  orderOutboxRelay: 'functions/webhooks/handlers/order-outbox-relay.ts',
-  orderFanout: 'functions/webhooks/handlers/order-fanout.ts',
-  webhookDispatch: 'functions/webhooks/handlers/webhook-dispatch.ts',
-  approvalExpiry: 'functions/approvals/handlers/approval-expiry.ts',
+  orderOutboxRelay: 'functions/lambdas/order-outbox-relay.ts',
+  orderFanout: 'functions/lambdas/order-fanout.ts',
+  webhookDispatch: 'functions/lambdas/webhook-dispatch.ts',
+  approvalExpiry: 'functions/lambdas/approval-expiry.ts',
 };
 
 /**

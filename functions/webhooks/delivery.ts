@@ -1,7 +1,7 @@
 // zod/mini: the dispatcher parses every queue message with this, and the classic API would dominate its cold start.
 import * as z from 'zod/mini';
 import type { PartnerId } from '../domain/partners/partner';
-import type { WebhookEventKind } from './order-event-kinds';
+import type { WebhookEventKind } from '../domain/events/order-event-kinds';
 
 export type DeliveryId = string & { readonly __brand: 'DeliveryId' };
 

@@ -7,13 +7,13 @@
  * kind's schema.
  */
 import { z } from 'zod';
-import { WEBHOOK_EVENT_DATA } from './order-events';
+import { WEBHOOK_EVENT_DATA } from '../domain/events/order-events';
 import {
   WEBHOOK_EVENT_KINDS,
   type ApprovalEventKind,
   type OrderEventKind,
   type WebhookEventKind,
-} from './order-event-kinds';
+} from '../domain/events/order-event-kinds';
 import type { NamedSchema } from '../api/openapi/route-document';
 
 export interface WebhookHeaderDocument {
@@ -85,7 +85,7 @@ const ITEMS = [{ product_id: 'glove-m', name: 'Nitrile gloves (M)', quantity: 2,
 const example = (kind: OrderEventKind, timestamp: string, data: Record<string, unknown>) => ({
   event: kind,
   timestamp,
-  data: { order_id: ORDER_ID, partner_org_id: 'acme-1', ...data },
+  data: { order_id: ORDER_ID, partner_org_id: 'acme-1', internal_user_id: 'u-1', ...data },
 });
 
 const ORDER_WEBHOOKS: readonly WebhookDocument<OrderEventKind>[] = [

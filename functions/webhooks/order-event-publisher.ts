@@ -5,8 +5,8 @@ import type { OrganizationRepository } from '../domain/organizations/organizatio
 import type { PartnerId } from '../domain/partners/partner';
 import type { PartnerRepository } from '../domain/partners/partner-repository';
 import { toValidationIssues } from '../domain/validation';
-import type { MessageQueue } from './message-queue';
-import { ORDER_EVENT_DATA, OrderEventKind, type OrderEventMessage } from './order-events';
+import type { MessageQueue } from '../domain/events/message-queue';
+import { ORDER_EVENT_DATA, OrderEventKind, type OrderEventMessage } from '../domain/events/order-events';
 
 const EVENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -9,8 +9,8 @@ import { orderEventFor } from '../domain/orders/order-event';
 import { priceOrder } from '../domain/orders/order-pricing';
 import type { OrganizationId, ProfileId, ShippingLocationId } from '../domain/organizations/organization';
 import type { PartnerId } from '../domain/partners/partner';
-import type { OrderEventKind } from './order-event-kinds';
-import type { OrderEventMessage } from './order-event-message';
+import type { OrderEventKind } from '../domain/events/order-event-kinds';
+import type { OrderEventMessage } from '../domain/events/order-event-message';
 
 /** Used when the partner has no organization yet: test events need no real one. */
 export const PLACEHOLDER_INTERNAL_ORG_ID = 'test-org';
@@ -77,6 +77,7 @@ export function sampleOrderEvent(input: SampleOrderEventInput): OrderEventMessag
     organizationId: randomUUID() as OrganizationId,
     internalOrgId: input.internalOrgId,
     profileId: randomUUID() as ProfileId,
+    internalUserId: 'user-jordan-rivera',
     userEmail: 'jordan.rivera@example.com',
     poNumber: 'PO-2036-0042',
     items,

@@ -1,6 +1,6 @@
 import type { PartnerId } from '../domain/partners/partner';
 import type { EndpointCircuit } from './endpoint-circuit';
-import type { WebhookEventKind } from './order-event-kinds';
+import type { WebhookEventKind } from '../domain/events/order-event-kinds';
 
 /**
  * Whether deliveries go out: `enabled` sends; `paused` (by the operator) and `disabled`

@@ -5,8 +5,8 @@ import type { PartnerId } from '../domain/partners/partner';
 import type { Delivery, DeliveryId, DeliveryMessage } from './delivery';
 import { deliveryIdFor } from './delivery-id';
 import type { DeliveryRepository } from './delivery-repository';
-import type { MessageQueue } from './message-queue';
-import type { OrderEventMessage } from './order-event-message';
+import type { MessageQueue } from '../domain/events/message-queue';
+import type { OrderEventMessage } from '../domain/events/order-event-message';
 import type { WebhookEndpointRepository } from './webhook-endpoint';
 
 export type FanoutOutcome =

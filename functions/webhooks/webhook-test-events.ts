@@ -4,9 +4,9 @@ import type { OrganizationRepository } from '../domain/organizations/organizatio
 import type { PartnerId } from '../domain/partners/partner';
 import type { DeliveryId } from './delivery';
 import { deliveryIdFor } from './delivery-id';
-import type { MessageQueue } from './message-queue';
-import type { OrderEventKind } from './order-event-kinds';
-import type { OrderEventMessage } from './order-event-message';
+import type { MessageQueue } from '../domain/events/message-queue';
+import type { OrderEventKind } from '../domain/events/order-event-kinds';
+import type { OrderEventMessage } from '../domain/events/order-event-message';
 import { PLACEHOLDER_INTERNAL_ORG_ID, sampleOrderEvent } from './sample-order-event';
 import type { WebhookEndpointRepository } from './webhook-endpoint';
 

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { ValidationFailed } from '../domain/errors';
 import { requiredField, toValidationIssues } from '../domain/validation';
-import { OrderEventKind } from './order-event-kinds';
+import { OrderEventKind } from '../domain/events/order-event-kinds';
 
 export const WebhookTestRequest = z.object(
   { event: z.enum(OrderEventKind.options, { error: requiredField }) },

@@ -7,17 +7,14 @@ import {
   type DependencyOverrides,
   type FunctionDependencies,
 } from '../../functions/container';
-import {
-  type ApprovalExpiryResult,
-  createApprovalExpiryHandler,
-} from '../../functions/approvals/handlers/approval-expiry';
+import { type ApprovalExpiryResult, createApprovalExpiryHandler } from '../../functions/lambdas/approval-expiry';
 import { createEmbedHandler } from '../../functions/lambdas/embed';
 import { createHandshakeHandler } from '../../functions/lambdas/handshake';
 import { createOrdersApiHandler } from '../../functions/lambdas/orders-api';
-import { createOrderFanoutHandler } from '../../functions/webhooks/handlers/order-fanout';
-import { createOrderOutboxRelayHandler } from '../../functions/webhooks/handlers/order-outbox-relay';
+import { createOrderFanoutHandler } from '../../functions/lambdas/order-fanout';
+import { createOrderOutboxRelayHandler } from '../../functions/lambdas/order-outbox-relay';
 import { createSetupHandler } from '../../functions/lambdas/setup';
-import { createWebhookDispatchHandler } from '../../functions/webhooks/handlers/webhook-dispatch';
+import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
 import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
 import { createWebhooksApiHandler } from '../../functions/lambdas/webhooks-api';
 import { functionEnvironment } from '../../functions/resources/function-environment';

@@ -8,7 +8,11 @@ import type { ApiKeyId, PartnerId } from '../../functions/domain/partners/partne
 import { Scope, SCOPES } from '../../functions/domain/partners/partner';
 import { optionalEmail, requiredField, requiredText } from '../../functions/domain/validation';
 import { DELIVERY_STATUSES, type DeliveryId } from '../../functions/webhooks/delivery';
-import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS, WebhookEventKind } from '../../functions/webhooks/order-event-kinds';
+import {
+  ORDER_EVENT_KINDS,
+  WEBHOOK_EVENT_KINDS,
+  WebhookEventKind,
+} from '../../functions/domain/events/order-event-kinds';
 import { checkPreferredSecret } from '../../functions/webhooks/webhook-secret';
 
 const commaSeparated = (raw: string): string[] =>

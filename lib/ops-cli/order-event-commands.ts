@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { Dependencies } from '../../functions/container';
 import { ValidationFailed } from '../../functions/domain/errors';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { ORDER_EVENT_KINDS } from '../../functions/webhooks/order-events';
+import { ORDER_EVENT_KINDS } from '../../functions/domain/events/order-events';
 import { fieldLines } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';
 import { EventIdOption, JsonDataOption, OrderEventKindOption, partnerOption } from './option-schemas';

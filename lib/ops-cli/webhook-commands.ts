@@ -13,7 +13,7 @@
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { CLOSED_CIRCUIT } from '../../functions/webhooks/endpoint-circuit';
-import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/webhooks/order-event-kinds';
+import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import type { EndpointView, RequeuedDeliveries } from '../../functions/webhooks/webhook-admin';
 import { fieldLines, NONE } from './human-format';
 import { type CommandTable, defineCommand } from './ops-command';

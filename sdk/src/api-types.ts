@@ -396,7 +396,12 @@ export interface OrderList {
     id: string;
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
+    internal_user_id: string;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     po_number: string | null;
     notes: string | null;
     items: Array<{
@@ -473,7 +478,12 @@ export interface Order {
   id: string;
   status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
   partner_org_id: string;
+  internal_user_id: string;
   user_email: string;
+  approved_by?: {
+    internal_user_id: string;
+    email: string;
+  };
   po_number: string | null;
   notes: string | null;
   items: Array<{
@@ -552,7 +562,12 @@ export interface OrderChange {
     id: string;
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
+    internal_user_id: string;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     po_number: string | null;
     notes: string | null;
     items: Array<{
@@ -1059,6 +1074,7 @@ export interface OrderCreatedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1096,6 +1112,7 @@ export interface OrderConfirmedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1112,6 +1129,7 @@ export interface OrderShippedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1145,6 +1163,7 @@ export interface OrderDeliveredEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1162,6 +1181,7 @@ export interface OrderCancelledEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1179,6 +1199,7 @@ export interface OrderRefundedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;

@@ -10,8 +10,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Product, ProductId } from '../../functions/domain/catalog/product';
 import type { Cents } from '../../functions/domain/money';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { ApprovalDecidedData, ApprovalRequestedData, OrderCreatedData } from '../../functions/webhooks/order-events';
-import { WEBHOOK_EVENT_KINDS } from '../../functions/webhooks/order-event-kinds';
+import {
+  ApprovalDecidedData,
+  ApprovalRequestedData,
+  OrderCreatedData,
+} from '../../functions/domain/events/order-events';
+import { WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { deliverEverything } from '../support/order-pipeline';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
@@ -352,7 +356,9 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
     const order = await stack.get(`/v1/orders/${approved.order_id}`, office.headers);
     expect(order.status).toBe(200);
     expect(order.body).toMatchObject({
+      internal_user_id: office.buyer.profile.internalUserId,
       user_email: office.buyer.profile.email,
+      approved_by: { internal_user_id: office.approver.profile.internalUserId, email: office.approver.profile.email },
       items: request.items,
       total: request.total,
       po_number: 'PO-9',
@@ -376,6 +382,7 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
     });
     expect(OrderCreatedData.parse(bodies.find((body) => body.event === 'order.created')!.data)).toMatchObject({
       order_id: approved.order_id,
+      internal_user_id: office.buyer.profile.internalUserId,
       approved_by: { internal_user_id: office.approver.profile.internalUserId, email: office.approver.profile.email },
     });
 

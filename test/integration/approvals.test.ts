@@ -26,8 +26,12 @@ import type { OrderId } from '../../functions/domain/orders/order';
 import type { Profile } from '../../functions/domain/organizations/organization';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { OUTBOX_KEY_PREFIX, tableName } from '../../functions/resources/resource-definitions';
-import { ApprovalDecidedData, ApprovalRequestedData, OrderCreatedData } from '../../functions/webhooks/order-events';
-import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/webhooks/order-event-kinds';
+import {
+  ApprovalDecidedData,
+  ApprovalRequestedData,
+  OrderCreatedData,
+} from '../../functions/domain/events/order-events';
+import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { holdUntilAll } from '../support/arrival-gate';
 import { describeCall, FaultPlan, injectAwsFaults, modesFor } from '../support/fault-plan';

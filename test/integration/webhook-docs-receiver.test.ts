@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../lib/local-runtime/free-port';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { PAYMENT_METHOD } from '../../functions/domain/orders/order';
-import { OrderCreatedData } from '../../functions/webhooks/order-events';
+import { OrderCreatedData } from '../../functions/domain/events/order-events';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { aPartnerWithOrganization, orderCreatedData } from '../support/webhook-fixtures';
 

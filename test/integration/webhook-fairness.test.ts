@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC } from '../../functions/domain/metrics';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { type EndpointGate, FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
-import { createWebhookDispatchHandler } from '../../functions/webhooks/handlers/webhook-dispatch';
+import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
 import { emailsTo } from '../support/ses-outbox';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';

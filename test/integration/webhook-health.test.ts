@@ -2,7 +2,7 @@ import { GetSecretValueCommand } from '@aws-sdk/client-secrets-manager';
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { createWebhookDispatchHandler } from '../../functions/webhooks/handlers/webhook-dispatch';
+import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
 import { webhookSecretName } from '../../functions/resources/resource-definitions';
 import { deliveriesList, deliveriesReplay } from '../../lib/ops-cli/delivery-commands';
 import { runOps } from '../../lib/ops-cli/run-ops';

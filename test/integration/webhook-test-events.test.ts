@@ -7,7 +7,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/webhooks/order-events';
+import { ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/domain/events/order-events';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
 import { routesOn } from '../../functions/routes';

@@ -4,7 +4,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryId } from '../../functions/webhooks/delivery';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { createWebhookDispatchHandler } from '../../functions/webhooks/handlers/webhook-dispatch';
+import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
 import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { freePort } from '../../lib/local-runtime/free-port';
 import { emailsTo } from '../support/ses-outbox';

@@ -11,7 +11,7 @@ import {
   type OrderRepository,
 } from '../../functions/domain/orders/order-repository';
 import type { OrganizationId, ProfileId } from '../../functions/domain/organizations/organization';
-import type { OrderEventMessage } from '../../functions/webhooks/order-event-message';
+import type { OrderEventMessage } from '../../functions/domain/events/order-event-message';
 
 /** Stored values are copies, as a database's are: a caller mutating what it got changes nothing stored. */
 const copy = <T>(value: T): T => structuredClone(value);

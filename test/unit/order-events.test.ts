@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/webhooks/order-events';
+import { ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/domain/events/order-events';
 import { orderCreatedData, orderShippedData } from '../support/webhook-fixtures';
 
 const common = { order_id: randomUUID(), partner_org_id: 'acme-1' };

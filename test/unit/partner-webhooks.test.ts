@@ -17,7 +17,7 @@ import type { PartnerId } from '../../functions/domain/partners/partner';
 import type { DeliveryMessage } from '../../functions/webhooks/delivery';
 import { DeliveryReplay } from '../../functions/webhooks/delivery-replay';
 import { circuitOf, PartnerWebhooks } from '../../functions/webhooks/partner-webhooks';
-import { ORDER_EVENT_KINDS } from '../../functions/webhooks/order-event-kinds';
+import { ORDER_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import type { WebhookEndpoint } from '../../functions/webhooks/webhook-endpoint';
 import { InMemoryDeliveryRepository } from '../support/fakes/in-memory-delivery-repository';
 import { InMemoryWebhookEndpoints } from '../support/fakes/in-memory-webhook-endpoints';
@@ -90,7 +90,12 @@ describe('PartnerWebhooks.retry', () => {
       deliveries,
       endpoints,
       new DeliveryReplay(
-        { get: async () => delivery, startNewChain: async () => false, markQueued: async () => undefined },
+        {
+          get: async () => delivery,
+          startNewChain: async () => false,
+          markQueued: async () => undefined,
+          bringForward: async () => false,
+        },
         queue,
         clock,
       ),

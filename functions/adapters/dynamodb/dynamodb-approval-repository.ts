@@ -11,7 +11,7 @@ import { ValidationFailed } from '../../domain/errors';
 import type { Cart, CartLine } from '../../domain/orders/cart';
 import type { Order } from '../../domain/orders/order';
 import type { OrganizationId } from '../../domain/organizations/organization';
-import type { OrderEventMessage } from '../../webhooks/order-event-message';
+import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import { cartLineItem } from './cart-repository';
 import { consumedCartLines, orderItem, outboxPut } from './dynamodb-order-repository';
 import { type TransactItem, writeAllOrNothing } from './transactions';

@@ -3,7 +3,7 @@ import type { Clock } from '../../domain/clock';
 import { ValidationFailed } from '../../domain/errors';
 import type { Cart } from '../../domain/orders/cart';
 import type { Order, OrderId, OrderStatus } from '../../domain/orders/order';
-import { toOutboxRecord } from '../../domain/orders/order-outbox';
+import { toOutboxRecord } from '../../domain/events/order-outbox';
 import {
   DEFAULT_ORDER_PAGE_SIZE,
   MAX_ORDER_PAGE_SIZE,
@@ -12,7 +12,7 @@ import {
   type OrderRepository,
 } from '../../domain/orders/order-repository';
 import type { OrganizationId } from '../../domain/organizations/organization';
-import type { OrderEventMessage } from '../../webhooks/order-event-message';
+import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import { OUTBOX_KEY_PREFIX } from '../../resources/resource-definitions';
 import { cartKeys } from './cart-repository';
 import { type TransactItem, writeAllOrNothing } from './transactions';

@@ -9,7 +9,7 @@ import { documented, LOWER_CASE_UUID_PATTERN } from '../../domain/documented-rul
 import { ValidationFailed } from '../../domain/errors';
 import { requiredField, requiredText, toValidationIssues } from '../../domain/validation';
 import { DeliveryStatus } from '../../webhooks/delivery';
-import { WebhookEventKind } from '../../webhooks/order-event-kinds';
+import { WebhookEventKind } from '../../domain/events/order-event-kinds';
 import { MAX_DELIVERY_PAGE_SIZE } from '../../webhooks/partner-webhooks';
 
 const Limit = z.pipe(

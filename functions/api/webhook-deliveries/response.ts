@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import { DeliveryStatus, type DeliveryAttempt, type DeliveryWithAttempts } from '../../webhooks/delivery';
 import type { DeliveryPage } from '../../webhooks/delivery-repository';
-import { WebhookEventKind } from '../../webhooks/order-event-kinds';
+import { WebhookEventKind } from '../../domain/events/order-event-kinds';
 import { circuitOf } from '../../webhooks/partner-webhooks';
 import type { WebhookEndpoint } from '../../webhooks/webhook-endpoint';
 

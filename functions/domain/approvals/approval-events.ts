@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { fromCents } from '../money';
-import type { ApprovalEventKind } from '../../webhooks/order-event-kinds';
-import type { OrderEventMessage } from '../../webhooks/order-event-message';
+import type { ApprovalEventKind } from '../events/order-event-kinds';
+import type { OrderEventMessage } from '../events/order-event-message';
 // Types only: the classic zod schemas stay out of the embed Lambda's bundle. The tests
 // parse every event produced here with them.
-import type { ApprovalEventData } from '../../webhooks/order-events';
+import type { ApprovalEventData } from '../events/order-events';
 import type { ApprovalRequest } from './approval-request';
 
 /**

@@ -1,7 +1,7 @@
 import type { Cart, CartLine } from '../orders/cart';
 import type { Order } from '../orders/order';
 import type { OrganizationId, ProfileId } from '../organizations/organization';
-import type { OrderEventMessage } from '../../webhooks/order-event-message';
+import type { OrderEventMessage } from '../events/order-event-message';
 import type { ApprovalRequest, ApprovalRequestId, ApprovalStatus } from './approval-request';
 
 export const DEFAULT_APPROVAL_PAGE_SIZE = 20;

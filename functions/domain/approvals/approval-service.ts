@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OrderEventMessage } from '../../webhooks/order-event-message';
+import type { OrderEventMessage } from '../events/order-event-message';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
 import { type Correlation, correlate, currentCorrelation } from '../correlation';
@@ -224,7 +224,7 @@ export class ApprovalService {
       id: this.newId() as OrderId,
       partnerId: request.partnerId,
       organization: { id: request.organizationId, internalOrgId: request.internalOrgId },
-      profile: { id: request.profileId, email: request.email },
+      profile: { id: request.profileId, internalUserId: request.internalUserId, email: request.email },
       references: {
         ...(request.poNumber === undefined ? {} : { poNumber: request.poNumber }),
         ...(request.notes === undefined ? {} : { notes: request.notes }),

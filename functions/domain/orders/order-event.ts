@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { fromCents } from '../money';
-import type { OrderEventKind } from '../../webhooks/order-event-kinds';
-import type { OrderEventMessage } from '../../webhooks/order-event-message';
+import type { OrderEventKind } from '../events/order-event-kinds';
+import type { OrderEventMessage } from '../events/order-event-message';
 // Types only: the classic zod schemas stay out of the orders Lambda's bundle. The unit
 // tests parse every event produced here with them.
-import type { OrderEventData } from '../../webhooks/order-events';
+import type { OrderEventData } from '../events/order-events';
 import { type Order, type OrderChange, type OrderId, type OrderStatus, refundedTotalOf } from './order';
 
 const KIND_OF_STATUS: Readonly<Record<OrderStatus, OrderEventKind>> = {
@@ -59,6 +59,7 @@ function eventData(order: Order, change: OrderChange): Record<string, unknown> {
   const common = {
     order_id: order.id,
     partner_org_id: order.internalOrgId,
+    internal_user_id: order.internalUserId,
     sequence: change.sequence,
     previous_status: previous?.status ?? null,
     // The buyer's references travel with every event of the order, so a receiver of any one can file it.

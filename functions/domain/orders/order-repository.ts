@@ -1,5 +1,5 @@
 import type { OrganizationId } from '../organizations/organization';
-import type { OrderEventMessage } from '../../webhooks/order-event-message';
+import type { OrderEventMessage } from '../events/order-event-message';
 import type { Cart } from './cart';
 import type { Order, OrderId, OrderStatus } from './order';
 

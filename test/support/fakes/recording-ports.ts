@@ -1,6 +1,6 @@
 import type { Logger } from '../../../functions/domain/logger';
 import type { AlertMailer } from '../../../functions/webhooks/alert-mailer';
-import type { MessageQueue } from '../../../functions/webhooks/message-queue';
+import type { MessageQueue } from '../../../functions/domain/events/message-queue';
 import type { TransportResult, WebhookTransport } from '../../../functions/webhooks/webhook-transport';
 
 /**

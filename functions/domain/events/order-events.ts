@@ -10,8 +10,8 @@
  * documents. `status` may be omitted: it is the kind's own value.
  */
 import { z } from 'zod';
-import { ORDER_STATUSES } from '../domain/orders/order';
-import { requiredField } from '../domain/validation';
+import { ORDER_STATUSES } from '../orders/order';
+import { requiredField } from '../validation';
 import type { ApprovalEventKind, OrderEventKind, WebhookEventKind } from './order-event-kinds';
 
 const text = () => z.string({ error: requiredField }).trim().min(1).max(256);
@@ -38,6 +38,8 @@ const common = {
   order_id: z.uuid({ error: requiredField }),
   /** The partner's internalOrgId: resolves the organization (and so the partner) the order belongs to. */
   partner_org_id: text(),
+  /** Your internalUserId of who placed the order (the requester, for an approved one). Events built from orders always carry it. */
+  internal_user_id: text().optional(),
   /**
    * Ordering aids (docs/webhooks.md): the order's change number (1 for order.created, +1
    * per change) and its status before this change (null for order.created). Events built

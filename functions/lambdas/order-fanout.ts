@@ -1,8 +1,8 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type OrderFanoutDependencies, orderFanoutFromEnvironment } from '../../composition/order-fanout';
-import { withCorrelation } from '../../domain/correlation';
-import { OrderEventMessage } from '../order-event-message';
-import { processSqsBatch, redelivered } from '../../queue/sqs-batch';
+import { type OrderFanoutDependencies, orderFanoutFromEnvironment } from '../composition/order-fanout';
+import { withCorrelation } from '../domain/correlation';
+import { OrderEventMessage } from '../domain/events/order-event-message';
+import { processSqsBatch, redelivered } from '../queue/sqs-batch';
 
 /** order-events → one delivery per subscribed partner endpoint, first attempt queued. */
 export const createOrderFanoutHandler =

@@ -1,5 +1,5 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { type ApprovalExpiryDependencies, approvalExpiryFromEnvironment } from '../../composition/approval-expiry';
+import { type ApprovalExpiryDependencies, approvalExpiryFromEnvironment } from '../composition/approval-expiry';
 
 export interface ApprovalExpiryResult {
   /** Requests whose expiry this run recorded, each with its approval.decided. */

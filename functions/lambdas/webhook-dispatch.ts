@@ -1,8 +1,8 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type WebhookDispatchDependencies, webhookDispatchFromEnvironment } from '../../composition/webhook-dispatch';
-import { withCorrelation } from '../../domain/correlation';
-import { DeliveryMessage } from '../delivery';
-import { type ParsedRecord, parseRecordBody, processSqsBatch } from '../../queue/sqs-batch';
+import { type WebhookDispatchDependencies, webhookDispatchFromEnvironment } from '../composition/webhook-dispatch';
+import { withCorrelation } from '../domain/correlation';
+import { DeliveryMessage } from '../webhooks/delivery';
+import { type ParsedRecord, parseRecordBody, processSqsBatch } from '../queue/sqs-batch';
 
 /** webhook-deliveries → one attempt (or a hop towards its due time) per message; the batch shares its reads. */
 export const createWebhookDispatchHandler =

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
-import type { MessageQueue } from '../../webhooks/message-queue';
-import { OrderEventMessage } from '../../webhooks/order-event-message';
+import type { MessageQueue } from './message-queue';
+import { OrderEventMessage } from './order-event-message';
 
 /** How long an outbox item stays after its change (the stream carries it within seconds; this only bounds the table). */
 const OUTBOX_RETENTION_SECONDS = 7 * 24 * 3600;

@@ -1,10 +1,7 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import {
-  type OrderOutboxRelayDependencies,
-  orderOutboxRelayFromEnvironment,
-} from '../../composition/order-outbox-relay';
-import { processStreamBatch } from '../../queue/stream-batch';
-import { OUTBOX_KEY_PREFIX } from '../../resources/resource-definitions';
+import { type OrderOutboxRelayDependencies, orderOutboxRelayFromEnvironment } from '../composition/order-outbox-relay';
+import { processStreamBatch } from '../queue/stream-batch';
+import { OUTBOX_KEY_PREFIX } from '../resources/resource-definitions';
 
 /** orders table stream → the order-events queue, for the outbox items each order change commits. */
 export const createOrderOutboxRelayHandler =
