@@ -365,6 +365,14 @@ export const ROUTES = [
     path: '/embedded/assets/bridge-v1.js',
     throttle: { rate: 50, burst: 100 },
   },
+  // The module pages' own script (apply on change, checkout's totals), cached like the bridge.
+  {
+    ...embed,
+    name: 'module-pages-script',
+    method: 'GET',
+    path: '/embedded/assets/module-v1.js',
+    throttle: { rate: 50, burst: 100 },
+  },
   // Product pictures from the stack's bucket, by content key (immutable): same origin as the pages, so their CSP stays
   // `img-src 'self'`. A catalog page shows up to 24 pictures; browsers keep each for a year.
   {

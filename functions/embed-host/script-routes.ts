@@ -6,16 +6,21 @@ import { requestContext } from '../http/request-context';
 import { requestLog } from '../http/request-log';
 import type { EmbedHostDependencies } from './embed-pipeline';
 
-/** The two scripts' routes, by their names in the route table. */
-export type EmbedScriptRoute = 'embed-sdk' | 'module-bridge';
+/** The scripts' routes, by their names in the route table, and the script each serves. */
+const SCRIPT_OF = {
+  'embed-sdk': 'sdk',
+  'module-bridge': 'bridge',
+  'module-pages-script': 'pages',
+} as const satisfies Readonly<Record<string, keyof EmbedBrowserScripts>>;
+export type EmbedScriptRoute = keyof typeof SCRIPT_OF;
 
 export const isEmbedScriptRoute = (name: string | undefined): name is EmbedScriptRoute =>
-  name === 'embed-sdk' || name === 'module-bridge';
+  name !== undefined && Object.hasOwn(SCRIPT_OF, name);
 
 /**
  * How each script is served. The SDK is imported by partner pages on other origins (an ES
  * module needs CORS) and its path is versioned, so browsers keep it for a year. The bridge
- * is loaded only by our own pages and must follow a deploy of them: five minutes.
+ * and the pages' script are loaded only by our own pages and must follow a deploy of them: five minutes.
  */
 const SCRIPT_HEADERS: Readonly<Record<EmbedScriptRoute, Record<string, string>>> = {
   'embed-sdk': {
@@ -27,6 +32,10 @@ const SCRIPT_HEADERS: Readonly<Record<EmbedScriptRoute, Record<string, string>>>
     'Cross-Origin-Resource-Policy': 'same-origin',
     'Cache-Control': 'public, max-age=300',
   },
+  'module-pages-script': {
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cache-Control': 'public, max-age=300',
+  },
 };
 
 export interface EmbedScriptDependencies extends EmbedHostDependencies {
@@ -34,7 +43,7 @@ export interface EmbedScriptDependencies extends EmbedHostDependencies {
   readonly browserScripts: EmbedBrowserScripts | undefined;
 }
 
-/** The embed host's two scripts: request id and log as on every route, no partner, no session. */
+/** The embed host's scripts: request id and log as on every route, no partner, no session. */
 export function embedScriptHandler<D extends EmbedScriptDependencies>(getDependencies: () => Promise<D>): HttpLambda {
   return middy<HttpEvent, HttpResult, Error, HttpContext<D>>()
     .use(requestContext(getDependencies))
@@ -51,7 +60,7 @@ export function embedScriptHandler<D extends EmbedScriptDependencies>(getDepende
           'X-Content-Type-Options': 'nosniff',
           ...SCRIPT_HEADERS[route],
         },
-        body: route === 'embed-sdk' ? scripts.sdk : scripts.bridge,
+        body: scripts[SCRIPT_OF[route]],
       };
     });
 }

@@ -1,5 +1,6 @@
 /** Setup, the handshake's profiles and the partner's changes after setup (docs/setup.md). */
 import {
+  DefaultLocationInactive,
   OrganizationNotFound,
   ProfileNotFound,
   ProfileNotLinked,
@@ -45,6 +46,7 @@ export const ORGANIZATION_OUTCOMES: readonly Entry[] = [
   }),
   // The partner's shipping locations after setup (docs/setup.md).
   entry(ShippingLocationNotFound, { api: { general: general(404, 'SHIPPING_LOCATION_NOT_FOUND') } }),
+  entry(DefaultLocationInactive, { api: { general: general(409, 'DEFAULT_LOCATION_INACTIVE') } }),
   entry(ShippingLocationAlreadyExists, {
     api: { general: general(409, 'SHIPPING_LOCATION_ALREADY_EXISTS') },
   }),
