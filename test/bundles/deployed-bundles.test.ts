@@ -373,7 +373,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       line,
       column,
     );
-    expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/api\/pipeline\/request-log\.ts$/);
+    expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/http\/request-log\.ts$/);
   });
 
   it('ships Stripe beside setup’s handler, not in it, so a cold start neither reads nor parses it (the first test loaded it from there)', () => {
