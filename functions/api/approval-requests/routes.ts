@@ -3,7 +3,7 @@ import { SandboxApproveRequest, SandboxRejectRequest } from '../../domain/approv
 import { OrganizationNotFound } from '../../domain/errors';
 import { apiHandler, idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { parseApprovalRequestListQuery } from './list-query';
 import { toApprovalRequestChangeResponse, toApprovalRequestListResponse, toApprovalRequestResponse } from './response';
 
@@ -19,37 +19,29 @@ const requestIdOf = (parameters: Record<string, string | undefined> | undefined)
  * approver's two decisions, which honour `Idempotency-Key`.
  */
 export const approvalRequestRoutes = (getDependencies: GetDependencies) => ({
-  'GET /v1/organizations/{internalOrgId}/approval-requests': apiHandler(
-    'GET /v1/organizations/{internalOrgId}/approval-requests',
-    getDependencies,
-    async ({ event, caller, deps }) => {
-      const internalOrgId = event.pathParameters?.internalOrgId ?? '';
-      const query = parseApprovalRequestListQuery(event.queryStringParameters);
-      // Another partner's organization is none of this partner's: the same 404 as the orders list.
-      const organization = await deps.organizations.getOrganization(caller.partnerId, internalOrgId);
-      if (!organization) throw new OrganizationNotFound(caller.partnerId, internalOrgId);
-      const page = await deps.approvalService.listForOrganization(organization.organization, {
-        ...(query.status === undefined ? {} : { status: query.status }),
-        ...(query.limit === undefined ? {} : { limit: query.limit }),
-        ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
-      });
-      return json(200, toApprovalRequestListResponse(page));
-    },
-  ),
+  'approval-request-list': apiHandler('approval-request-list', getDependencies, async ({ event, caller, deps }) => {
+    const internalOrgId = event.pathParameters?.internalOrgId ?? '';
+    const query = parseApprovalRequestListQuery(event.queryStringParameters);
+    // Another partner's organization is none of this partner's: the same 404 as the orders list.
+    const organization = await deps.organizations.getOrganization(caller.partnerId, internalOrgId);
+    if (!organization) throw new OrganizationNotFound(caller.partnerId, internalOrgId);
+    const page = await deps.approvalService.listForOrganization(organization.organization, {
+      ...(query.status === undefined ? {} : { status: query.status }),
+      ...(query.limit === undefined ? {} : { limit: query.limit }),
+      ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
+    });
+    return json(200, toApprovalRequestListResponse(page));
+  }),
 
-  'GET /v1/approval-requests/{approval_request_id}': apiHandler(
-    'GET /v1/approval-requests/{approval_request_id}',
-    getDependencies,
-    async ({ event, caller, deps }) => {
-      const request = await deps.approvalService.get(requestIdOf(event.pathParameters), {
-        partnerId: caller.partnerId,
-      });
-      return json(200, toApprovalRequestResponse(request));
-    },
-  ),
+  'approval-request-get': apiHandler('approval-request-get', getDependencies, async ({ event, caller, deps }) => {
+    const request = await deps.approvalService.get(requestIdOf(event.pathParameters), {
+      partnerId: caller.partnerId,
+    });
+    return json(200, toApprovalRequestResponse(request));
+  }),
 
-  'POST /v1/sandbox/approval-requests/{approval_request_id}/approve': idempotentApiHandler(
-    'POST /v1/sandbox/approval-requests/{approval_request_id}/approve',
+  'sandbox-approval-approve': idempotentApiHandler(
+    'sandbox-approval-approve',
     getDependencies,
     async ({ event, body, caller, deps }) => {
       const { internal_user_id } = parseBody(SandboxApproveRequest, body);
@@ -60,8 +52,8 @@ export const approvalRequestRoutes = (getDependencies: GetDependencies) => ({
     },
   ),
 
-  'POST /v1/sandbox/approval-requests/{approval_request_id}/reject': idempotentApiHandler(
-    'POST /v1/sandbox/approval-requests/{approval_request_id}/reject',
+  'sandbox-approval-reject': idempotentApiHandler(
+    'sandbox-approval-reject',
     getDependencies,
     async ({ event, body, caller, deps }) => {
       const { internal_user_id, reason } = parseBody(SandboxRejectRequest, body);

@@ -15,7 +15,7 @@ import type { OrganizationId } from '../../domain/organizations/organization';
 import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import { cartLineItem } from './cart-repository';
 import { organizationKeys } from './organization-items';
-import { consumedCartLines, orderItem, outboxPut } from './order-repository';
+import { consumedCartLines, orderItem, outboxPut } from './dynamodb-order-repository';
 import { type TransactItem, writeAllOrNothing } from './transactions';
 
 /**
