@@ -54,7 +54,7 @@ describe('the route table', () => {
     const expected = sorted(routesOn(stage).map(routeKey));
     expect(sorted(cdkRouteKeys(stage, ROUTES))).toEqual(expected);
     expect(sorted(localRouteKeys(stage, ROUTES))).toEqual(expected);
-  });
+  }, 120_000); // a whole stack's synthesis: seconds alone, over 30 s on a loaded 2-core machine
 
   it('the partner API document describes exactly its API routes, sandbox-only ones included', () => {
     expect(sorted(documentedRouteKeys(ROUTES))).toEqual(sorted(apiKeys(ROUTES)));
