@@ -50,11 +50,15 @@ const sorted = (keys: readonly string[]) => [...keys].sort();
 const apiKeys = (table: readonly Route[]) => table.filter((route) => route.host === 'api').map(routeKey);
 
 describe('the route table', () => {
-  it.each(STAGES)('%s: the CDK stack and the local gateway serve exactly its routes for the stage', (stage) => {
-    const expected = sorted(routesOn(stage).map(routeKey));
-    expect(sorted(cdkRouteKeys(stage, ROUTES))).toEqual(expected);
-    expect(sorted(localRouteKeys(stage, ROUTES))).toEqual(expected);
-  }, 120_000); // a whole stack's synthesis: seconds alone, over 30 s on a loaded 2-core machine
+  it.each(STAGES)(
+    '%s: the CDK stack and the local gateway serve exactly its routes for the stage',
+    (stage) => {
+      const expected = sorted(routesOn(stage).map(routeKey));
+      expect(sorted(cdkRouteKeys(stage, ROUTES))).toEqual(expected);
+      expect(sorted(localRouteKeys(stage, ROUTES))).toEqual(expected);
+    },
+    120_000,
+  ); // a whole stack's synthesis: seconds alone, over 30 s on a loaded 2-core machine
 
   it('the partner API document describes exactly its API routes, sandbox-only ones included', () => {
     expect(sorted(documentedRouteKeys(ROUTES))).toEqual(sorted(apiKeys(ROUTES)));
