@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { NotFound } from '../../functions/domain/errors';
 import { LOCAL_LOG_FILE } from '../local-runtime/local-log';
 import { NONE, tableLines } from './human-format';
-import { type CommandTable, defineCommand } from './ops-command';
+import { type CommandTable, defineCommand, UsageError } from './ops-command';
 import { DurationOption, FilePathOption, OrderIdOption } from './option-schemas';
 
 type LogLine = Record<string, unknown>;
@@ -56,6 +56,25 @@ function traceOrder(lines: readonly LogLine[], orderId: string): LogLine[] {
       line.orderId === orderId ||
       LINK_FIELDS.some((field) => line[field] !== undefined && linked[field].has(line[field])),
   );
+}
+
+/** The order id the log names that `given` (a UUID or the module's short id) is, or starts. */
+function orderIdInLog(lines: readonly LogLine[], given: string): string {
+  const ids = [
+    ...new Set(
+      lines.map((line) => line.orderId).filter((id): id is string => typeof id === 'string' && id.startsWith(given)),
+    ),
+  ];
+  if (ids.length > 1)
+    throw new UsageError(
+      [`Order id ${given} is ambiguous: the log names ${ids.length} orders starting with it. Give more of the id:`]
+        .concat(ids.map((id) => `  ${id}`))
+        .join('\n'),
+    );
+  const [id] = ids;
+  if (id === undefined)
+    throw new NotFound(`No log line names ${given.length === 36 ? 'order' : 'an order starting with'} ${given}`);
+  return id;
 }
 
 const text = (value: unknown) => (value === undefined || value === null ? NONE : String(value));
@@ -146,12 +165,19 @@ export const logCommands: CommandTable = {
   'order trace': defineCommand({
     summary:
       "Every log line of one order's story, from the request that placed it to each webhook attempt (local stack's log)",
-    options: { order: { schema: OrderIdOption, placeholder: 'ID', description: 'Order id' }, file: fileOption },
+    options: {
+      order: {
+        schema: OrderIdOption,
+        placeholder: 'ID',
+        description: 'Order id, or its first 8 characters (23a38da1)',
+      },
+      file: fileOption,
+    },
     localOnly: true,
     withoutStack: true,
     run: async (_deps, options) => {
-      const lines = traceOrder(readLogLines(options.file ?? LOCAL_LOG_FILE), options.order);
-      if (lines.length === 0) throw new NotFound(`No log line names order ${options.order}`);
+      const all = readLogLines(options.file ?? LOCAL_LOG_FILE);
+      const lines = traceOrder(all, orderIdInLog(all, options.order));
       return { json: lines, text: traceText(lines) };
     },
   }),
