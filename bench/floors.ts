@@ -44,7 +44,7 @@ import { catalogKeys } from '../functions/adapters/dynamodb/catalog-repository';
 import { webhookKeys } from '../functions/adapters/dynamodb/dynamodb-delivery-repository';
 import { identityKeys } from '../functions/adapters/dynamodb/identity-directory';
 import { orderKeys } from '../functions/adapters/dynamodb/order-repository';
-import { organizationKeys } from '../functions/adapters/dynamodb/organization-repository';
+import { organizationKeys } from '../functions/adapters/dynamodb/organization-items';
 import { partnerKeys } from '../functions/adapters/dynamodb/partner-repository';
 import { sessionKeys } from '../functions/adapters/dynamodb/session-repository';
 import { stripeClientSource } from '../functions/adapters/stripe-client';

@@ -17,6 +17,7 @@ import {
   ApprovalRequired,
   ConcurrentModification,
   DeliveryInFlight,
+  DefaultLocationInactive,
   DeliveryNotFound,
   EmptyCart,
   Forbidden,
@@ -254,6 +255,7 @@ const ERROR_OUTCOMES: readonly Entry[] = [
   }),
   // The partner's shipping locations after setup (docs/setup.md).
   entry(ShippingLocationNotFound, { api: { general: general(404, 'Not Found', 'SHIPPING_LOCATION_NOT_FOUND') } }),
+  entry(DefaultLocationInactive, { api: { general: general(409, 'Conflict', 'DEFAULT_LOCATION_INACTIVE') } }),
   entry(ShippingLocationAlreadyExists, {
     api: { general: general(409, 'Conflict', 'SHIPPING_LOCATION_ALREADY_EXISTS') },
   }),

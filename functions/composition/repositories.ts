@@ -67,6 +67,10 @@ export const cartRepository = (tables: DynamoTables) => new DynamoCartRepository
 /** The clock dates the outbox items' expiry. */
 export const orderRepository = (tables: DynamoTables, clock: Clock) =>
   new DynamoOrderRepository(tables.db, { orders: table(tables, 'orders'), carts: table(tables, 'carts') }, clock);
-/** Approval requests are items of the orders table (its stream carries their outbox); withdrawing one puts lines back in a cart. */
+/** Approval requests are items of the orders table (its stream carries their outbox); withdrawing one puts lines back in a cart; approving one conditions on the organization's requester and location. */
 export const approvalRepository = (tables: DynamoTables, clock: Clock) =>
-  new DynamoApprovalRepository(tables.db, { orders: table(tables, 'orders'), carts: table(tables, 'carts') }, clock);
+  new DynamoApprovalRepository(
+    tables.db,
+    { orders: table(tables, 'orders'), carts: table(tables, 'carts'), organizations: table(tables, 'organizations') },
+    clock,
+  );

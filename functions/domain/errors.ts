@@ -281,6 +281,20 @@ export class ShippingLocationNotFound extends DomainError {
   }
 }
 
+/**
+ * A change that would leave the organization's default location inactive (deactivating
+ * the default, or making an inactive location the default): orders that name no location
+ * go to the default, so it must be one they can use. Nothing was changed.
+ */
+export class DefaultLocationInactive extends DomainError {
+  override readonly name = 'DefaultLocationInactive';
+  constructor(readonly internalShippingLocationId: string) {
+    super(
+      `Shipping location "${internalShippingLocationId}" would be the default and inactive: make another location the default first, or send isDefault: false with isActive: false`,
+    );
+  }
+}
+
 /** A location added with an internalShippingLocationId the organization already has. */
 export class ShippingLocationAlreadyExists extends DomainError {
   override readonly name = 'ShippingLocationAlreadyExists';

@@ -3,7 +3,12 @@ import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLamb
 import { requestContext } from '../api/pipeline/request-context';
 import { requestLog } from '../api/pipeline/request-log';
 import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencies';
-import { contentTypeOf, isProductImageKey, type ProductImageStore } from '../domain/catalog/product-image';
+import {
+  checkProductImage,
+  contentTypeOf,
+  isProductImageKey,
+  type ProductImageStore,
+} from '../domain/catalog/product-image';
 
 export const PRODUCT_IMAGE_ROUTE = 'GET /embedded/assets/products/{imageKey}';
 
@@ -14,12 +19,14 @@ export interface ProductImageDependencies extends EmbedHostDependencies {
 /**
  * What every picture response carries. A key names one content forever, so browsers keep
  * it a year without asking again. An SVG opened on its own is a document: its CSP lets it
- * style itself and nothing else (no script, no loads), and nosniff keeps every picture the
- * type we say. Only our own pages may embed them (CORP).
+ * style itself and nothing else (no script, no loads), and `sandbox` with `form-action
+ * 'none'` keeps it from scripting, submitting a form or navigating the page even if the
+ * check at import missed something. nosniff keeps every picture the type we say. Only our
+ * own pages may embed them (CORP).
  */
 const PICTURE_HEADERS = {
   'Cache-Control': 'public, max-age=31536000, immutable',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; sandbox",
   'X-Content-Type-Options': 'nosniff',
   'Cross-Origin-Resource-Policy': 'same-origin',
 } as const;
@@ -48,7 +55,8 @@ export function productImageHandler<D extends ProductImageDependencies>(getDepen
       const key = event.pathParameters?.imageKey ?? '';
       if (!isProductImageKey(key)) return notFound();
       const picture = await filledIn(context.deps, 'deps').productImages.get(key);
-      if (!picture) return notFound();
+      // An SVG is checked again as served: one put in the bucket around the import is not served.
+      if (!picture || !checkProductImage(picture.bytes).ok) return notFound();
       return {
         statusCode: 200,
         headers: { 'Content-Type': contentTypeOf(key), ...PICTURE_HEADERS },

@@ -378,6 +378,17 @@ export interface ShippingLocationUpdateRequest {
   isActive?: boolean;
 }
 
+export interface ShippingLocationUpdateConflictError {
+  error: "Conflict";
+  message: string;
+  code: "DEFAULT_LOCATION_INACTIVE" | "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface CatalogProductList {
   data: Array<{
     product_id: string;

@@ -4,6 +4,7 @@ import type {
   ApprovalPage,
   ApprovalRepository,
   ApprovalChange,
+  PlaceableCondition,
 } from '../../domain/approvals/approval-repository';
 import { APPROVAL_TTL_MS, type ApprovalRequest, type ApprovalRequestId } from '../../domain/approvals/approval-request';
 import type { Clock } from '../../domain/clock';
@@ -13,6 +14,7 @@ import type { Order } from '../../domain/orders/order';
 import type { OrganizationId } from '../../domain/organizations/organization';
 import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import { cartLineItem } from './cart-repository';
+import { organizationKeys } from './organization-items';
 import { consumedCartLines, orderItem, outboxPut } from './order-repository';
 import { type TransactItem, writeAllOrNothing } from './transactions';
 
@@ -54,7 +56,7 @@ const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.
 export class DynamoApprovalRepository implements ApprovalRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
-    private readonly tables: { readonly orders: string; readonly carts: string },
+    private readonly tables: { readonly orders: string; readonly carts: string; readonly organizations: string },
     private readonly clock: Clock,
   ) {}
 
@@ -85,10 +87,32 @@ export class DynamoApprovalRepository implements ApprovalRepository {
   }
 
   async approve(
-    change: ApprovalChange & { readonly order: Order; readonly orderEvent: OrderEventMessage },
+    change: ApprovalChange & {
+      readonly order: Order;
+      readonly orderEvent: OrderEventMessage;
+      readonly placeable: PlaceableCondition;
+    },
   ): Promise<void> {
+    const { partnerId, internalOrgId, internalUserId, internalShippingLocationId } = change.placeable;
     await this.write([
       ...this.decision(change),
+      // A deactivation (of the requester or the location) committed after approve read them stops the order.
+      {
+        ConditionCheck: {
+          TableName: this.tables.organizations,
+          Key: organizationKeys.profile(partnerId, internalOrgId, internalUserId),
+          ConditionExpression: 'attribute_exists(userId) AND (attribute_not_exists(active) OR active = :true)',
+          ExpressionAttributeValues: { ':true': true },
+        },
+      },
+      {
+        ConditionCheck: {
+          TableName: this.tables.organizations,
+          Key: organizationKeys.location(partnerId, internalOrgId, internalShippingLocationId),
+          ConditionExpression: 'isActive = :true',
+          ExpressionAttributeValues: { ':true': true },
+        },
+      },
       {
         Put: {
           TableName: this.tables.orders,

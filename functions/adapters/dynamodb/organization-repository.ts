@@ -27,82 +27,10 @@ import type {
 import type { PartnerId } from '../../domain/partners/partner';
 import { completionInTransaction } from './idempotency-store';
 import { identityKeys } from './identity-directory';
+import { defaultSwitch, locationPut, locationWrites, profileWrites, put } from './organization-writes';
+import { attributeUpdate, organizationKeys, staysUsableAsDefault, strip } from './organization-items';
 import { queryAll } from './query-all';
 import { failedConditions, lostTransactionConflict, type TransactItem } from './transactions';
-
-/**
- * Key shapes of the organizations table. Everything of one organization shares a
- * partition (one query reads it whole); the partner is part of every key, so two
- * partners' identical internal ids can never meet.
- */
-export const organizationKeys = {
-  partition: (partnerId: string, internalOrgId: string) => `ORG#${partnerId}#${internalOrgId}`,
-  organization: (partnerId: string, internalOrgId: string) => ({
-    pk: organizationKeys.partition(partnerId, internalOrgId),
-    sk: '#ORG',
-  }),
-  profile: (partnerId: string, internalOrgId: string, internalUserId: string) => ({
-    pk: organizationKeys.partition(partnerId, internalOrgId),
-    sk: `PROFILE#${internalUserId}`,
-  }),
-  location: (partnerId: string, internalOrgId: string, internalLocationId: string) => ({
-    pk: organizationKeys.partition(partnerId, internalOrgId),
-    sk: `LOCATION#${internalLocationId}`,
-  }),
-  /**
-   * Claimed by the organization's default location: its `attribute_not_exists` condition
-   * keeps "at most one default per organization" true under concurrent setups.
-   */
-  defaultLocation: (partnerId: string, internalOrgId: string) => ({
-    pk: organizationKeys.partition(partnerId, internalOrgId),
-    sk: '#DEFAULT_LOCATION',
-  }),
-  /** A copy of the profile keyed by its id, for the handshake's `profile_id`. */
-  profileById: (profileId: string) => ({ pk: `PROFILEID#${profileId}`, sk: '#PROFILE' }),
-  organizationsOfPartner: (partnerId: string) => `ORGS#${partnerId}`,
-  usersOfPartner: (partnerId: string, internalUserId: string) => `USER#${partnerId}#${internalUserId}`,
-};
-
-/**
- * An UpdateExpression that sets and removes exactly the given attributes, with every name
- * and value as a placeholder (several are reserved words: `name`, `role`, `active`).
- */
-function attributeUpdate<T extends object>(
-  changes: AttributeChanges<T>,
-): {
-  UpdateExpression: string;
-  ExpressionAttributeNames: Record<string, string>;
-  ExpressionAttributeValues?: Record<string, unknown>;
-} {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const set = Object.entries(changes.set)
-    .filter(([, value]) => value !== undefined)
-    .map(([attribute, value], index) => {
-      names[`#s${index}`] = attribute;
-      values[`:s${index}`] = value;
-      return `#s${index} = :s${index}`;
-    });
-  const remove = changes.remove.map((attribute, index) => {
-    names[`#r${index}`] = String(attribute);
-    return `#r${index}`;
-  });
-  const clauses = [
-    set.length ? `SET ${set.join(', ')}` : '',
-    remove.length ? `REMOVE ${remove.join(', ')}` : '',
-  ].filter(Boolean);
-  if (clauses.length === 0) throw new RangeError('an update must set or remove at least one attribute');
-  return {
-    UpdateExpression: clauses.join(' '),
-    ExpressionAttributeNames: names,
-    ...(set.length ? { ExpressionAttributeValues: values } : {}),
-  };
-}
-
-const strip = <T>(item: Record<string, unknown>): T => {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, entity: _e, ...rest } = item;
-  return rest as T;
-};
 
 export class DynamoOrganizationRepository implements OrganizationRepository {
   constructor(
@@ -122,7 +50,8 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   }): Promise<void> {
     const { organization } = input;
     const items: TransactItem[] = [
-      this.put(
+      put(
+        this.table,
         {
           ...organizationKeys.organization(organization.partnerId, organization.internalOrgId),
           gsi1pk: organizationKeys.organizationsOfPartner(organization.partnerId),
@@ -132,8 +61,8 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
         },
         true,
       ),
-      ...this.profileWrites(input.profile, input.user),
-      ...this.locationWrites(organization, input.locations),
+      ...profileWrites({ organizations: this.table, identityUsers: this.identityTable }, input.profile, input.user),
+      ...locationWrites(this.table, organization, input.locations),
       ...this.completionWrite(input.completion),
     ];
     try {
@@ -158,8 +87,8 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   }): Promise<void> {
     const { organization, profile } = input;
     const items: TransactItem[] = [
-      ...this.profileWrites(profile, input.user),
-      ...this.locationWrites(organization, input.newLocations),
+      ...profileWrites({ organizations: this.table, identityUsers: this.identityTable }, profile, input.user),
+      ...locationWrites(this.table, organization, input.newLocations),
       ...this.completionWrite(input.completion),
     ];
     try {
@@ -380,8 +309,8 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     previousDefault: ShippingLocation | undefined,
   ): Promise<void> {
     const items: TransactItem[] = [
-      this.locationPut(organization, location),
-      ...(location.isDefault ? this.defaultSwitch(organization, location, previousDefault) : []),
+      locationPut(this.table, organization, location),
+      ...(location.isDefault ? defaultSwitch(this.table, organization, location, previousDefault) : []),
     ];
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -403,17 +332,18 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
   ): Promise<ShippingLocation> {
     const { partnerId, internalOrgId } = organization;
     const key = organizationKeys.location(partnerId, internalOrgId, location.internalShippingLocationId);
+    const update = attributeUpdate(changes);
     const items: TransactItem[] = [
       {
         Update: {
           TableName: this.table,
           Key: key,
-          ...attributeUpdate(changes),
-          ConditionExpression: 'attribute_exists(pk)',
+          ...update,
+          ...staysUsableAsDefault(changes, update.ExpressionAttributeValues),
         },
       },
       ...(defaultChange.kind === 'becomes-default'
-        ? this.defaultSwitch(organization, location, defaultChange.previous)
+        ? defaultSwitch(this.table, organization, location, defaultChange.previous)
         : []),
       ...(defaultChange.kind === 'stops-being-default'
         ? [
@@ -432,7 +362,10 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
       const failed = failedConditions(error);
-      if (failed?.includes(0)) throw new ShippingLocationNotFound(location.internalShippingLocationId);
+      const { Item: current } = failed?.includes(0)
+        ? await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))
+        : { Item: {} };
+      if (!current) throw new ShippingLocationNotFound(location.internalShippingLocationId);
       if (failed || lostTransactionConflict(error))
         throw new ConcurrentModification('the shipping location or the default changed meanwhile', { cause: error });
       throw error;
@@ -440,115 +373,5 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }));
     if (!Item) throw new ShippingLocationNotFound(location.internalShippingLocationId);
     return strip<ShippingLocation>(Item);
-  }
-
-  /**
-   * `location` takes the organization's default claim from `previous` (which must still
-   * hold it and be the default) or, with no previous default, claims it new: either way,
-   * a concurrent change of the default fails the whole transaction.
-   */
-  private defaultSwitch(
-    organization: Organization,
-    location: ShippingLocation,
-    previous: ShippingLocation | undefined,
-  ): TransactItem[] {
-    const { partnerId, internalOrgId } = organization;
-    const claim = {
-      ...organizationKeys.defaultLocation(partnerId, internalOrgId),
-      entity: 'default-location',
-      locationId: location.id,
-      internalShippingLocationId: location.internalShippingLocationId,
-    };
-    if (!previous)
-      return [{ Put: { TableName: this.table, Item: claim, ConditionExpression: 'attribute_not_exists(pk)' } }];
-    return [
-      {
-        Update: {
-          TableName: this.table,
-          Key: organizationKeys.location(partnerId, internalOrgId, previous.internalShippingLocationId),
-          UpdateExpression: 'SET isDefault = :false',
-          ConditionExpression: 'isDefault = :true',
-          ExpressionAttributeValues: { ':false': false, ':true': true },
-        },
-      },
-      {
-        Put: {
-          TableName: this.table,
-          Item: claim,
-          ConditionExpression: 'internalShippingLocationId = :previous',
-          ExpressionAttributeValues: { ':previous': previous.internalShippingLocationId },
-        },
-      },
-    ];
-  }
-
-  /** The profile, its by-id copy and its identity user: the first item's condition makes internalUserId unique per organization. */
-  private profileWrites(profile: Profile, user: IdentityUser): TransactItem[] {
-    return [
-      this.put(
-        {
-          ...organizationKeys.profile(profile.partnerId, profile.internalOrgId, profile.internalUserId),
-          gsi1pk: organizationKeys.usersOfPartner(profile.partnerId, profile.internalUserId),
-          gsi1sk: profile.internalOrgId,
-          entity: 'profile',
-          ...profile,
-        },
-        true,
-      ),
-      this.put({ ...organizationKeys.profileById(profile.id), entity: 'profile-by-id', ...profile }, true),
-      {
-        Put: {
-          TableName: this.identityTable,
-          Item: { ...identityKeys.user(user.id), ...user },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    ];
-  }
-
-  /** The locations, plus the organization's default claim when one of them is the default. */
-  private locationWrites(organization: Organization, locations: readonly ShippingLocation[]): TransactItem[] {
-    const defaultLocation = locations.find((location) => location.isDefault);
-    return [
-      ...locations.map((location) => this.locationPut(organization, location)),
-      ...(defaultLocation
-        ? [
-            this.put(
-              {
-                ...organizationKeys.defaultLocation(organization.partnerId, organization.internalOrgId),
-                entity: 'default-location',
-                locationId: defaultLocation.id,
-                internalShippingLocationId: defaultLocation.internalShippingLocationId,
-              },
-              true,
-            ),
-          ]
-        : []),
-    ];
-  }
-
-  private locationPut(organization: Organization, location: ShippingLocation): TransactItem {
-    return this.put(
-      {
-        ...organizationKeys.location(
-          organization.partnerId,
-          organization.internalOrgId,
-          location.internalShippingLocationId,
-        ),
-        entity: 'location',
-        ...location,
-      },
-      true,
-    );
-  }
-
-  private put(item: Record<string, unknown>, mustBeNew: boolean): TransactItem {
-    return {
-      Put: {
-        TableName: this.table,
-        Item: item,
-        ...(mustBeNew ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
-      },
-    };
   }
 }

@@ -7,6 +7,7 @@ import { idempotencyKey, replayed } from './idempotency-key';
 import { apiKeyAuth } from './api-key-auth';
 import { errorResponder } from './error-responder';
 import { jsonBody } from './json-body';
+import { pathParameters } from './path-parameters';
 import { inRequestScope, requestContext } from './request-context';
 import { requestLog } from './request-log';
 import type { ApiAccessDependencies, IdempotencyDependencies } from './pipeline-dependencies';
@@ -46,7 +47,7 @@ export function idempotentApiHandler<D extends IdempotencyDependencies>(
 
 /**
  * The partner API pipeline, composed once from the route's row. `before` runs top to
- * bottom (context, auth and rate limit, body); `after`/`onError` run bottom to top, so the
+ * bottom (context, auth and rate limit, path parameters, body); `after`/`onError` run bottom to top, so the
  * error responder shapes the response before the log line and the Request-Id header see
  * it. A route's own middlewares go just above the error responder (`aroundErrors`: they
  * see its response) or at the end (`last`: they see the caller and the body).
@@ -63,6 +64,7 @@ function pipeline<D extends ApiAccessDependencies>(
     ...extra.aroundErrors,
     errorResponder(route.errors),
     apiKeyAuth(route),
+    pathParameters(route),
     jsonBody(route.body),
     ...extra.last,
   ];

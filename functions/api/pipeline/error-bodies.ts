@@ -111,6 +111,10 @@ export const ShippingLocationCreateConflictBody = generalError('Conflict', [
   'SHIPPING_LOCATION_ALREADY_EXISTS',
   'IDEMPOTENCY_KEY_IN_USE',
 ]);
+export const ShippingLocationUpdateConflictBody = generalError('Conflict', [
+  'DEFAULT_LOCATION_INACTIVE',
+  'IDEMPOTENCY_KEY_IN_USE',
+]);
 // ---- end of the partner's users and shipping locations
 
 /** The partner's deliveries and endpoint (GET/POST /v1/webhooks/deliveries…, GET /v1/webhooks/endpoint). */

@@ -34,6 +34,37 @@ function nestingDepth(text: string): number {
 }
 
 /**
+ * The first key an object of the (already valid) JSON text names twice. JSON.parse keeps
+ * the last; a proxy or audit log may read the first, so such a body is refused. One pass
+ * with a set of keys per open object; a key is compared as JSON.parse reads it (escapes decoded).
+ */
+function repeatedKey(text: string): string | undefined {
+  const open: (Set<string> | undefined)[] = []; // undefined for an array
+  let atKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const keys = open.at(-1);
+      if (atKey && keys) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (keys.has(key)) return key;
+        keys.add(key);
+      }
+      atKey = false;
+      i = end;
+    } else if (c === '{') {
+      open.push(new Set());
+      atKey = true;
+    } else if (c === '[') open.push(undefined);
+    else if (c === '}' || c === ']') open.pop();
+    else if (c === ',') atKey = open.at(-1) !== undefined;
+  }
+  return undefined;
+}
+
+/**
  * Strict UTF-8 (RFC 8259 requires it): a byte sequence that is not UTF-8 is refused, not
  * carried on as U+FFFD into names and addresses. A BOM is kept, so it stays malformed JSON.
  */
@@ -95,6 +126,10 @@ export const jsonBody = <D>(mode: ApiRoute['body']): MiddlewareObj<ApiEvent, Api
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalid('INVALID_BODY', 'The request body must be a JSON object');
+    }
+    const repeated = repeatedKey(text);
+    if (repeated !== undefined) {
+      throw invalid('DUPLICATE_KEY', `The request body names the key "${repeated}" more than once in one object`);
     }
     request.context.body = parsed as Record<string, unknown>;
   },

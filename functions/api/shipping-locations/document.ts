@@ -11,7 +11,7 @@ import {
 import { MAX_LOCATIONS_PER_ORGANIZATION } from '../../domain/organizations/organization-setup';
 import { apiRoute } from '../../routes';
 import {
-  IdempotencyKeyInUseBody,
+  ShippingLocationUpdateConflictBody,
   InternalErrorBody,
   OrganizationChangeBadRequestBody,
   ShippingLocationCreateConflictBody,
@@ -208,7 +208,7 @@ export const UPDATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
   description: [
     'Changes only the fields you send: `name`, `nickname`, `address` (the whole address, normalized as at setup), `contact`, `deliveryInstructions` (`null` removes an optional field; a blank one changes nothing), `isDefault` and `isActive`.',
     '',
-    "`isDefault: true` makes the location the organization's default and the previous default stops being one, in the same transaction; `isDefault: false` on the default leaves the organization without one (orders must then name a location). `isActive: false` takes the location out of the module's checkout, and orders naming it are refused with `SHIPPING_LOCATION_UNAVAILABLE`; orders placed before keep the address they were placed with.",
+    "`isDefault: true` makes the location the organization's default and the previous default stops being one, in the same transaction; `isDefault: false` on the default leaves the organization without one (orders must then name a location). The default location is always active: deactivating it, or making an inactive location the default, is 409 `DEFAULT_LOCATION_INACTIVE` (send `isDefault: false` with `isActive: false` to leave the organization without a default). `isActive: false` takes the location out of the module's checkout, and orders naming it are refused with `SHIPPING_LOCATION_UNAVAILABLE`; orders placed before keep the address they were placed with.",
     '',
     'Retries are safe; send an `Idempotency-Key` to get the first answer back (`Idempotent-Replayed: true`).',
   ].join('\n'),
@@ -244,9 +244,21 @@ export const UPDATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
     ),
     409: {
       description:
-        'A request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`); retry shortly.',
-      body: { name: 'IdempotencyKeyInUseError', schema: IdempotencyKeyInUseBody },
-      examples: { idempotencyKeyInUse: inFlight },
+        'The change would leave the default location inactive (`DEFAULT_LOCATION_INACTIVE`: deactivating the default, or making an inactive location the default; make another location the default first, or send `isDefault: false` with `isActive: false`), or a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`; retry shortly). Nothing was changed.',
+      body: { name: 'ShippingLocationUpdateConflictError', schema: ShippingLocationUpdateConflictBody },
+      examples: {
+        defaultLocationInactive: {
+          summary: 'Deactivating the default',
+          value: {
+            error: 'Conflict',
+            message:
+              'Shipping location "loc-1" would be the default and inactive: make another location the default first, or send isDefault: false with isActive: false',
+            code: 'DEFAULT_LOCATION_INACTIVE',
+            details: [],
+          },
+        },
+        idempotencyKeyInUse: inFlight,
+      },
       headers: REPLAYABLE,
     },
     429: rateLimitedResponse(SHIPPING_LOCATION_UPDATE_ROW.limitPerMinute),
