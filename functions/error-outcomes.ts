@@ -21,6 +21,7 @@ import {
   DeliveryNotFound,
   EmptyCart,
   Forbidden,
+  FormNotUtf8,
   FormTooLarge,
   IdempotencyKeyInFlight,
   IdempotencyKeyReused,
@@ -325,6 +326,16 @@ const ERROR_OUTCOMES: readonly Entry[] = [
       title: 'Form too large',
       message:
         'This form sent far more than the page ever sends, so nothing was changed. Reload the page and try again.',
+      links: [{ href: places.home, label: 'Back to the catalog', primary: true }],
+    }),
+  }),
+
+  entry(FormNotUtf8, {
+    module: (_, places) => ({
+      status: 400,
+      title: 'Text not readable',
+      message:
+        'This form sent characters that are not valid text (not UTF-8), so nothing was saved. Retype the text and try again.',
       links: [{ href: places.home, label: 'Back to the catalog', primary: true }],
     }),
   }),

@@ -146,6 +146,14 @@ export class FormTooLarge extends DomainError {
   }
 }
 
+/** A module form post whose bytes, raw or percent-encoded, are not UTF-8 (the API refuses the same as INVALID_UTF8). */
+export class FormNotUtf8 extends DomainError {
+  override readonly name = 'FormNotUtf8';
+  constructor() {
+    super('form post refused: not UTF-8');
+  }
+}
+
 /** An order event names an organization (partner_org_id) the partner does not have. */
 export class OrganizationNotFound extends DomainError {
   override readonly name = 'OrganizationNotFound';
