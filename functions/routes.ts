@@ -381,6 +381,8 @@ export const ROUTES = [
   // five minutes, so these are mostly first visits. The frame check: one per mount of the SDK on another origin.
   { ...embed, method: 'GET', path: '/sdk/v1/embed.js', throttle: { rate: 50, burst: 100 } },
   { ...embed, method: 'GET', path: '/embedded/assets/bridge-v1.js', throttle: { rate: 50, burst: 100 } },
+  // The module pages' own script (apply on change, checkout's totals), cached like the bridge.
+  { ...embed, method: 'GET', path: '/embedded/assets/module-v1.js', throttle: { rate: 50, burst: 100 } },
   // Product pictures from the stack's bucket, by content key (immutable): same origin as the pages, so their CSP stays
   // `img-src 'self'`. A catalog page shows up to 24 pictures; browsers keep each for a year.
   { ...embed, method: 'GET', path: '/embedded/assets/products/{imageKey}', throttle: { rate: 200, burst: 400 } },

@@ -7,7 +7,8 @@ import { type EmbedScriptRoute, embedScriptHandler, isEmbedScriptRoute } from '.
 import { frameCheck } from './frame-check';
 import type { HttpLambda } from '../api/pipeline/api-context';
 import { signedOutPage } from './host-pages';
-import { changeCartLine, showCart, showCheckout } from './module/cart/actions';
+import { changeCartLine, showCart } from './module/cart/actions';
+import { showCheckout } from './module/checkout/actions';
 import { addToCart, showCatalog, showProduct } from './module/catalog/actions';
 import { PRODUCT_IMAGE_ROUTE, productImageHandler } from './product-image-route';
 import { assertSameOrigin } from './module/form-token';

@@ -7,15 +7,22 @@ import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencie
 
 const EMBED_SDK_ROUTE = 'GET /sdk/v1/embed.js';
 const MODULE_BRIDGE_ROUTE = 'GET /embedded/assets/bridge-v1.js';
-export type EmbedScriptRoute = typeof EMBED_SDK_ROUTE | typeof MODULE_BRIDGE_ROUTE;
+const MODULE_PAGES_ROUTE = 'GET /embedded/assets/module-v1.js';
+export type EmbedScriptRoute = typeof EMBED_SDK_ROUTE | typeof MODULE_BRIDGE_ROUTE | typeof MODULE_PAGES_ROUTE;
+
+const SCRIPT_OF: Readonly<Record<EmbedScriptRoute, keyof EmbedBrowserScripts>> = {
+  [EMBED_SDK_ROUTE]: 'sdk',
+  [MODULE_BRIDGE_ROUTE]: 'bridge',
+  [MODULE_PAGES_ROUTE]: 'pages',
+};
 
 export const isEmbedScriptRoute = (routeKey: string): routeKey is EmbedScriptRoute =>
-  routeKey === EMBED_SDK_ROUTE || routeKey === MODULE_BRIDGE_ROUTE;
+  Object.hasOwn(SCRIPT_OF, routeKey);
 
 /**
  * How each script is served. The SDK is imported by partner pages on other origins (an ES
  * module needs CORS) and its path is versioned, so browsers keep it for a year. The bridge
- * is loaded only by our own pages and must follow a deploy of them: five minutes.
+ * and the pages' script are loaded only by our own pages and must follow a deploy of them: five minutes.
  */
 const SCRIPT_HEADERS: Readonly<Record<EmbedScriptRoute, Record<string, string>>> = {
   [EMBED_SDK_ROUTE]: {
@@ -27,6 +34,10 @@ const SCRIPT_HEADERS: Readonly<Record<EmbedScriptRoute, Record<string, string>>>
     'Cross-Origin-Resource-Policy': 'same-origin',
     'Cache-Control': 'public, max-age=300',
   },
+  [MODULE_PAGES_ROUTE]: {
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cache-Control': 'public, max-age=300',
+  },
 };
 
 export interface EmbedScriptDependencies extends EmbedHostDependencies {
@@ -34,7 +45,7 @@ export interface EmbedScriptDependencies extends EmbedHostDependencies {
   readonly browserScripts: EmbedBrowserScripts | undefined;
 }
 
-/** The embed host's two scripts: request id and log as on every route, no partner, no session. */
+/** The embed host's scripts: request id and log as on every route, no partner, no session. */
 export function embedScriptHandler<D extends EmbedScriptDependencies>(getDependencies: () => Promise<D>): HttpLambda {
   return middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
     .use(requestContext(getDependencies))
@@ -50,7 +61,7 @@ export function embedScriptHandler<D extends EmbedScriptDependencies>(getDepende
           'X-Content-Type-Options': 'nosniff',
           ...SCRIPT_HEADERS[route],
         },
-        body: route === EMBED_SDK_ROUTE ? scripts.sdk : scripts.bridge,
+        body: scripts[SCRIPT_OF[route]],
       };
     });
 }

@@ -407,7 +407,12 @@ export interface OrderList {
     id: string;
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
+    internal_user_id: string;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     po_number: string | null;
     notes: string | null;
     items: Array<{
@@ -484,7 +489,12 @@ export interface Order {
   id: string;
   status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
   partner_org_id: string;
+  internal_user_id: string;
   user_email: string;
+  approved_by?: {
+    internal_user_id: string;
+    email: string;
+  };
   po_number: string | null;
   notes: string | null;
   items: Array<{
@@ -563,7 +573,12 @@ export interface OrderChange {
     id: string;
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
+    internal_user_id: string;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     po_number: string | null;
     notes: string | null;
     items: Array<{
@@ -1070,6 +1085,7 @@ export interface OrderCreatedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1107,6 +1123,7 @@ export interface OrderConfirmedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1123,6 +1140,7 @@ export interface OrderShippedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1156,6 +1174,7 @@ export interface OrderDeliveredEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1173,6 +1192,7 @@ export interface OrderCancelledEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1190,6 +1210,7 @@ export interface OrderRefundedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;

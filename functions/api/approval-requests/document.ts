@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { DEFAULT_APPROVAL_PAGE_SIZE, MAX_APPROVAL_PAGE_SIZE } from '../../domain/approvals/approval-repository';
 import { SandboxApproveRequest, SandboxRejectRequest } from '../../domain/approvals/sandbox-decision-request';
-import { documented, UUID_PATTERN } from '../../domain/documented-rules';
+import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
 import {
   ApprovalRequestNotFoundBody,
@@ -51,7 +51,7 @@ const APPROVAL_REQUEST_ID_PARAMETER: ParameterDocument = {
   in: 'path',
   required: true,
   description: "The request's `id` (a UUID, any case), from `approval.requested`, a list, or a sandbox order's 202.",
-  schema: documented(z.string(), { format: 'uuid', pattern: UUID_PATTERN }),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.uuid),
 };
 
 /** A query parameter is text; the document shows `limit` as the number that text must spell. */

@@ -4,7 +4,7 @@
  * `OrderBody`) and the errors `functions/error-outcomes.ts` makes for them.
  */
 import * as z from 'zod/mini';
-import { documented, UUID_PATTERN } from '../../domain/documented-rules';
+import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE } from '../../domain/orders/order-repository';
 import { apiRoute } from '../../routes';
 import { OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
@@ -29,7 +29,7 @@ export const ORDER_ID_PARAMETER: ParameterDocument = {
   in: 'path',
   required: true,
   description: "The order's `id` (a UUID, any case), from `order.created` or a list.",
-  schema: documented(z.string(), { format: 'uuid', pattern: UUID_PATTERN }),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.uuid),
 };
 
 /**

@@ -4,7 +4,7 @@
  * response it answers with and the error bodies `functions/error-outcomes.ts` makes for them.
  */
 import * as z from 'zod/mini';
-import { documented, requiredTextRules } from '../../domain/documented-rules';
+import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { ProfileUpdateRequest } from '../../domain/organizations/change-requests';
 import { apiRoute } from '../../routes';
 import {
@@ -34,7 +34,7 @@ export const INTERNAL_ORG_ID_PARAMETER: ParameterDocument = {
   required: true,
   description:
     "Your `internalOrgId` of the organization, as given to setup. Another partner's organization is not found.",
-  schema: documented(z.string(), requiredTextRules(256)),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.partnerId),
 };
 
 const INTERNAL_USER_ID_PARAMETER: ParameterDocument = {
@@ -42,7 +42,7 @@ const INTERNAL_USER_ID_PARAMETER: ParameterDocument = {
   in: 'path',
   required: true,
   description: 'Your `internalUserId` of the user, as given to setup.',
-  schema: documented(z.string(), requiredTextRules(256)),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.partnerId),
 };
 
 const ORGANIZATION_ID = '4f84fe3d-34b3-4b20-825a-e2c33467164c';

@@ -3,7 +3,7 @@
  * .../shipping-locations/{internalShippingLocationId} in the partner API document.
  */
 import * as z from 'zod/mini';
-import { documented, requiredTextRules } from '../../domain/documented-rules';
+import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import {
   ShippingLocationCreateRequest,
   ShippingLocationUpdateRequest,
@@ -41,7 +41,7 @@ const INTERNAL_SHIPPING_LOCATION_ID_PARAMETER: ParameterDocument = {
   required: true,
   description:
     'Your `internalShippingLocationId` of the location, as given to setup or to POST .../shipping-locations.',
-  schema: documented(z.string(), requiredTextRules(256)),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.partnerId),
 };
 
 const LOCATION = {

@@ -5,7 +5,7 @@
  * retrying deliveries").
  */
 import * as z from 'zod/mini';
-import { documented, UUID_PATTERN } from '../../domain/documented-rules';
+import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
 import { DEFAULT_DELIVERY_PAGE_SIZE, MAX_DELIVERY_PAGE_SIZE } from '../../webhooks/partner-webhooks';
 import {
@@ -68,7 +68,7 @@ const DELIVERY_ID_PARAMETER: ParameterDocument = {
   required: true,
   description:
     "The delivery's `id` (a UUID, any case): the `webhook-id` and `X-Service-Delivery-ID` headers your receiver got, or an `id` from the list.",
-  schema: documented(z.string(), { format: 'uuid', pattern: UUID_PATTERN }),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.uuid),
 };
 
 const deliveryNotFound: ResponseDocument = {
@@ -241,13 +241,13 @@ export const RETRY_DELIVERY_ROUTE: RouteDocument = {
   description: [
     'Sends a delivered, failed or cancelled delivery again: a new round of attempts whose first goes out now, with the same delivery id (`webhook-id`, `X-Service-Delivery-ID`) and the same body, signed afresh with your current secrets; if it fails, the usual schedule (1m, 5m, 15m, 1h, 6h, 24h) follows. De-duplicate on the delivery id as always.',
     '',
-    'A pending delivery is refused (409 `DELIVERY_IN_FLIGHT`): its next attempt is already queued or waiting for its time, or held while your endpoint is paused or disabled; a held retry goes out when the operator resumes or enables the endpoint. A retry that failed (500) before its attempt was queued leaves the delivery pending; retrying it again 30 s later queues that attempt. Nothing is read from a request body.',
+    'A pending delivery waiting for its next attempt (a failed attempt, `next_attempt_at` later) gets that attempt now, in the same round: its schedule is kept, so if it fails the next step of the schedule follows. A delivery with an attempt in flight (queued or due now, or held while your endpoint is paused or disabled) is refused (409 `DELIVERY_IN_FLIGHT`); a held delivery goes out when the operator resumes or enables the endpoint. A retry that failed (500) before its attempt was queued leaves the delivery pending; retrying it again 30 s later queues that attempt. Nothing is read from a request body.',
   ].join('\n'),
   parameters: [DELIVERY_ID_PARAMETER],
   responses: {
     202: {
       description:
-        'The retry is queued: the delivery is `pending` on its next `round`, due now, with the attempts so far.',
+        'The retry is queued: the delivery is `pending`, due now (on its next `round`, or in the same round when it was waiting for its next attempt), with the attempts so far.',
       body: { name: 'WebhookDelivery', schema: DeliveryBody },
       examples: { retried: { summary: 'Queued for now', value: RETRIED_DELIVERY } },
       headers: AUTHENTICATED_HEADERS,
@@ -257,7 +257,7 @@ export const RETRY_DELIVERY_ROUTE: RouteDocument = {
     404: deliveryNotFound,
     409: {
       description:
-        'Nothing was queued: the delivery is still pending (`DELIVERY_IN_FLIGHT`: wait until it is delivered or failed), or you have no webhook endpoint to send it to (`WEBHOOK_ENDPOINT_NOT_CONFIGURED`).',
+        'Nothing was queued: an attempt of the delivery is in flight (`DELIVERY_IN_FLIGHT`: wait for its outcome), or you have no webhook endpoint to send it to (`WEBHOOK_ENDPOINT_NOT_CONFIGURED`).',
       body: { name: 'WebhookDeliveryRetryConflictError', schema: DeliveryRetryConflictBody },
       examples: {
         inFlight: {

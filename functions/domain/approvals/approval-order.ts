@@ -33,7 +33,7 @@ export function approvedOrder(
     id: orderId,
     partnerId: request.partnerId,
     organization: { id: request.organizationId, internalOrgId: request.internalOrgId },
-    profile: { id: request.profileId, email: request.email },
+    profile: { id: request.profileId, internalUserId: request.internalUserId, email: request.email },
     references: {
       ...(request.poNumber === undefined ? {} : { poNumber: request.poNumber }),
       ...(request.notes === undefined ? {} : { notes: request.notes }),

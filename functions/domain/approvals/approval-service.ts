@@ -242,7 +242,7 @@ export class ApprovalService {
   /**
    * Withdraws a waiting request, by its requester only (ApprovalForbidden), and puts its
    * items back in the requester's cart in the same transaction: added to what the cart
-   * holds (at most 99 a line), products no longer sold skipped. A cart that would then
+   * holds (at most 999 a line), products no longer sold skipped. A cart that would then
    * hold more than 50 products refuses the withdrawal (ValidationFailed, nothing changed);
    * a cart changed meanwhile is ConcurrentModification (nothing changed).
    */

@@ -23,7 +23,7 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   readonly config: EmbedHostDependencies['config'] & { readonly EMBED_BASE_URL: string };
   readonly embeddedSessions: Pick<EmbeddedSessions, 'resume'>;
   readonly catalog: Pick<CatalogRepository, 'listActive' | 'get'>;
-  readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view'>;
+  readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view' | 'viewForStates'>;
   readonly orderService: Pick<OrderService, 'placeOrder' | 'get' | 'listForOrganization'>;
   readonly orderGuide: Pick<OrderGuideService, 'view' | 'add' | 'changeQuantity' | 'remove' | 'addToCart'>;
   readonly approvalService: Pick<

@@ -2,6 +2,8 @@ import { parseRejection } from '../../../domain/approvals/approval-input';
 import { parseOrderReferences } from '../../../domain/orders/order-references';
 import { roleOf } from '../../../domain/organizations/organization';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
+import { picturesOf } from '../parts/product-picture';
+import { requoteIfMoved } from '../checkout/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 import { approvalPage, approvalsPage } from './page';
 
@@ -21,6 +23,8 @@ const doneOf = (value: string | undefined) => DONE.find((done) => done === value
  */
 export async function submitForApproval(request: ModuleRequest): Promise<JsonResponse> {
   const { session, form } = await verifiedFormPost(request);
+  const requoted = await requoteIfMoved(request, session, form);
+  if (requoted) return requoted;
   const { view } = session;
   const location = form.get('location');
   // A textarea's line breaks are the browser's, not the buyer's intent, as at Place order.
@@ -92,9 +96,15 @@ export async function showApproval(request: ModuleRequest): Promise<JsonResponse
     approval.status === done &&
     (done === 'withdrawn' ? approval.profileId : approval.decidedBy?.profileId) === viewer;
   const submitted = query.submitted === '1' && approval.profileId === viewer;
+  const pictures = await picturesOf(request.deps.catalog, approval.items);
   return html(
     200,
-    approvalPage(frame, approval, { submitted, ...(saidDone ? { done } : {}), now: request.deps.clock.now() }),
+    approvalPage(frame, approval, {
+      submitted,
+      ...(saidDone ? { done } : {}),
+      now: request.deps.clock.now(),
+      pictures,
+    }),
   );
 }
 

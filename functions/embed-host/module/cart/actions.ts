@@ -1,8 +1,8 @@
+import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
 import { isProductId, type Product, type ProductId } from '../../../domain/catalog/product';
 import { ValidationFailed } from '../../../domain/errors';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
 import { cartPage } from './page';
-import { checkoutPage, emptyCheckoutPage, noShippingLocationPage } from '../checkout/page';
 import { frameWithCart, type ModuleRequest, moduleSession, verifiedFormPost } from '../module-session';
 
 /** At most this many skipped products are named on the cart page (a cart holds at most 50 lines). */
@@ -44,27 +44,14 @@ export async function changeCartLine(request: ModuleRequest): Promise<JsonRespon
     const text = form.get('quantity') ?? '';
     if (!QUANTITY_TEXT.test(text)) {
       throw new ValidationFailed([
-        { code: 'INVALID_TYPE', message: 'Enter a quantity from 0 to 99 (0 removes the product)', path: ['quantity'] },
+        {
+          code: 'INVALID_TYPE',
+          message: `Enter a quantity from 0 to ${MAX_LINE_QUANTITY} (0 removes the product)`,
+          path: ['quantity'],
+        },
       ]);
     }
     await request.deps.cartService.changeQuantity(profileId, productId, Number(text));
   }
   return seeOther(session.paths.cart);
-}
-
-/**
- * `GET /embedded/{partnerId}/checkout[?location=…]`: the cart priced for a shipping
- * location (the one chosen, else the default, else the first active one).
- */
-export async function showCheckout(request: ModuleRequest): Promise<JsonResponse> {
-  const session = await moduleSession(request);
-  const { locations } = session.view;
-  const wanted = request.event.queryStringParameters?.location;
-  const chosen = locations.find((l) => l.id === wanted) ?? locations.find((l) => l.isDefault) ?? locations[0];
-  const cart = await request.deps.cartService.view(session.view.profile.id, chosen?.address.province);
-  const frame = await frameWithCart(request.deps, session, cart);
-  if (cart.lines.length === 0) return html(200, emptyCheckoutPage(frame));
-  if (cart.unavailable.length > 0) return seeOther(session.paths.cart);
-  if (!chosen) return html(200, noShippingLocationPage(frame));
-  return html(200, checkoutPage(frame, { cart, locations, chosen }));
 }

@@ -1,3 +1,4 @@
+import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
 import { categoriesOf } from '../../../domain/catalog/categories';
 import {
   type CatalogSort,
@@ -10,7 +11,7 @@ import { isProductId } from '../../../domain/catalog/product';
 import { ProductNotFound, ValidationFailed } from '../../../domain/errors';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
 import type { CatalogQuery } from '../module-paths';
-import { catalogPage } from './page';
+import { cardId, catalogPage } from './page';
 import { productPage } from './product-page';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 
@@ -70,9 +71,9 @@ export async function showCatalog(request: ModuleRequest): Promise<JsonResponse>
 const QUANTITY_TEXT = /^\s*\d{1,3}\s*$/;
 
 /**
- * `POST /embedded/{partnerId}/cart/items` (`product_id`, `quantity` 1-99, default 1): that
+ * `POST /embedded/{partnerId}/cart/items` (`product_id`, `quantity` 1-999, default 1): that
  * many more in the cart, then back where the add came from: the product's page
- * (`from=product`), else the same catalog view (category, search, sort and page kept).
+ * (`from=product`), else the same catalog view (category, search, sort and page kept) at the card it came from.
  */
 export async function addToCart(request: ModuleRequest): Promise<JsonResponse> {
   const { session, form } = await verifiedFormPost(request);
@@ -80,12 +81,13 @@ export async function addToCart(request: ModuleRequest): Promise<JsonResponse> {
   const quantityText = form.get('quantity') ?? '1';
   if (!QUANTITY_TEXT.test(quantityText)) {
     throw new ValidationFailed([
-      { code: 'INVALID_TYPE', message: 'Enter a quantity from 1 to 99', path: ['quantity'] },
+      { code: 'INVALID_TYPE', message: `Enter a quantity from 1 to ${MAX_LINE_QUANTITY}`, path: ['quantity'] },
     ]);
   }
   await request.deps.cartService.add(session.view.profile.id, productId, Number(quantityText));
   if (form.get('from') === 'product') return seeOther(session.paths.product(productId, { added: true }));
-  return seeOther(session.paths.catalog({ ...catalogQueryOf((name) => form.get(name)), added: productId }));
+  const view = session.paths.catalog({ ...catalogQueryOf((name) => form.get(name)), added: productId });
+  return seeOther(`${view}#${encodeURIComponent(cardId(productId))}`);
 }
 
 /** Other products a product page links to, of the same category. */

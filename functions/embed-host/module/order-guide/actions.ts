@@ -1,3 +1,4 @@
+import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
 import { isProductId } from '../../../domain/catalog/product';
 import { ValidationFailed } from '../../../domain/errors';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
@@ -10,7 +11,11 @@ const WHOLE_NUMBER = /^\s*\d{1,3}\s*$/;
 const quantityOf = (text: string | undefined, name: string): number => {
   if (text === undefined || !WHOLE_NUMBER.test(text)) {
     throw new ValidationFailed([
-      { code: 'INVALID_TYPE', message: `Enter a quantity from 1 to 99 for ${name}`, path: ['quantity'] },
+      {
+        code: 'INVALID_TYPE',
+        message: `Enter a quantity from 1 to ${MAX_LINE_QUANTITY} for ${name}`,
+        path: ['quantity'],
+      },
     ]);
   }
   return Number(text);

@@ -4,6 +4,8 @@ import { ORDER_STATUSES, OrderStatus } from '../../../domain/orders/order';
 import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
 import { orderPage, ordersPage } from './page';
 import { RECENT_REQUESTS_MS } from '../approvals/actions';
+import { picturesOf } from '../parts/product-picture';
+import { requoteIfMoved } from '../checkout/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 
 const ORDERS_PER_PAGE = 20;
@@ -15,6 +17,8 @@ const ORDERS_PER_PAGE = 20;
  */
 export async function placeOrder(request: ModuleRequest): Promise<JsonResponse> {
   const { session, form } = await verifiedFormPost(request);
+  const requoted = await requoteIfMoved(request, session, form);
+  if (requoted) return requoted;
   const { view } = session;
   const location = form.get('location');
   // A textarea's line breaks are the browser's, not the buyer's intent: notes are one line like every stored text.
@@ -88,7 +92,7 @@ function statusFilter(value: string | undefined): OrderStatus | undefined {
 /**
  * `POST /embedded/{partnerId}/orders/{orderId}/buy-again`: every line of one of the
  * organization's orders into the user's cart at today's prices (added to what the cart
- * holds, at most 99 a line), skipping products no longer sold; then the cart, saying
+ * holds, at most 999 a line), skipping products no longer sold; then the cart, saying
  * how many were added and which were skipped.
  */
 export async function buyAgain(request: ModuleRequest): Promise<JsonResponse> {
@@ -108,5 +112,6 @@ export async function showOrder(request: ModuleRequest): Promise<JsonResponse> {
     moduleFrame(request.deps, session),
     request.deps.orderService.get(request.event.pathParameters?.orderId ?? '', session.scope),
   ]);
-  return html(200, orderPage(frame, order, request.event.queryStringParameters?.placed === '1'));
+  const pictures = await picturesOf(request.deps.catalog, order.items);
+  return html(200, orderPage(frame, order, request.event.queryStringParameters?.placed === '1', pictures));
 }

@@ -1,8 +1,9 @@
 import type { VNode } from 'preact';
-import type { OrderItem, ShippingAddressSnapshot } from '../../domain/orders/order';
-import { css } from '../html-page';
-import { AddressLines } from './checkout/page';
-import { Usd } from './layout';
+import type { OrderItem, ShippingAddressSnapshot } from '../../../domain/orders/order';
+import { css } from '../../html-page';
+import { AddressLines } from './address-lines';
+import { Usd } from '../layout';
+import { LinePicture } from './product-picture';
 
 /** What an order's page and an approval request's page both show: the snapshot an order is made of. */
 export const ORDER_PARTS_STYLE = css`
@@ -15,6 +16,7 @@ table{width:100%;border-collapse:collapse;font-size:14px}
 th,td{padding:8px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{color:var(--muted);font-weight:600;font-size:13px}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+@media (max-width:520px){.items-table th:nth-child(3),.items-table td:nth-child(3){display:none}}
 `;
 
 /** The buyer's PO number and notes, when there are any. */
@@ -44,8 +46,15 @@ export const References = ({
     </dl>
   );
 
-export const ItemsTable = ({ items }: { items: readonly OrderItem[] }): VNode => (
-  <table>
+/** The items of an order or request, each with the product's picture when the catalog still has it. */
+export const ItemsTable = ({
+  items,
+  pictures,
+}: {
+  items: readonly OrderItem[];
+  pictures: ReadonlyMap<string, string>;
+}): VNode => (
+  <table class="items-table">
     <thead>
       <tr>
         <th scope="col">Product</th>
@@ -64,11 +73,16 @@ export const ItemsTable = ({ items }: { items: readonly OrderItem[] }): VNode =>
       {items.map((i) => (
         <tr>
           <td>
-            {i.name}
-            <br />
-            <span class="meta">
-              {i.unit} · {i.productId}
-            </span>
+            <div class="named">
+              <LinePicture image={pictures.get(i.productId)} />
+              <div>
+                {i.name}
+                <br />
+                <span class="meta">
+                  {i.unit} · {i.productId}
+                </span>
+              </div>
+            </div>
           </td>
           <td class="n">{i.quantity}</td>
           <td class="n">
