@@ -1058,7 +1058,11 @@ describe('order-event and deliveries', () => {
       1,
       '--status must be one of "pending", "delivered", "failed"',
     );
-    expectOneLineError(await ops(['outbox', '--to', 'not-an-address'], early), 1, '--to must be an e-mail address, e.g. ops@example.com');
+    expectOneLineError(
+      await ops(['outbox', '--to', 'not-an-address'], early),
+      1,
+      '--to must be an e-mail address, e.g. ops@example.com',
+    );
     expect(early.reached()).toBe(false);
     expectOneLineError(await ops(['deliveries', 'list', '--partner', unknown]), 1, `No partner ${unknown}`);
   });
