@@ -1,8 +1,8 @@
 import middy from '@middy/core';
-import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from '../api/pipeline/api-context';
-import { requestContext } from '../api/pipeline/request-context';
-import { requestLog } from '../api/pipeline/request-log';
-import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencies';
+import { type HttpContext, type HttpEvent, type HttpResult, filledIn, type HttpLambda } from '../http/http-context';
+import { requestContext } from '../http/request-context';
+import { requestLog } from '../http/request-log';
+import type { EmbedHostDependencies } from './embed-pipeline';
 import {
   checkProductImage,
   contentTypeOf,
@@ -10,7 +10,8 @@ import {
   type ProductImageStore,
 } from '../domain/catalog/product-image';
 
-export const PRODUCT_IMAGE_ROUTE = 'GET /embedded/assets/products/{imageKey}';
+/** The pictures' route, by its name in the route table. */
+export const PRODUCT_IMAGE_ROUTE = 'product-image';
 
 export interface ProductImageDependencies extends EmbedHostDependencies {
   readonly productImages: Pick<ProductImageStore, 'get'>;
@@ -31,7 +32,7 @@ const PICTURE_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 } as const;
 
-const notFound = (): ApiResult => ({
+const notFound = (): HttpResult => ({
   statusCode: 404,
   headers: {
     'Content-Type': 'text/plain; charset=utf-8',
@@ -48,7 +49,7 @@ const notFound = (): ApiResult => ({
  * partner and no session: pictures are the catalog's, the same for everyone.
  */
 export function productImageHandler<D extends ProductImageDependencies>(getDependencies: () => Promise<D>): HttpLambda {
-  return middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
+  return middy<HttpEvent, HttpResult, Error, HttpContext<D>>()
     .use(requestContext(getDependencies))
     .use(requestLog<D>('embed'))
     .handler(async (event, context) => {

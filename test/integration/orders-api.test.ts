@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_ACTIONS, type OrderAction } from '../../functions/domain/orders/transition-input';
 import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle';
 import { ORDER_STATUSES, type OrderStatus } from '../../functions/domain/orders/order';
-import { createOrdersApiHandler } from '../../functions/api/orders/handler';
+import { createOrdersApiHandler } from '../../functions/lambdas/orders-api';
 import { routesOn } from '../../functions/routes';
 import {
   anItem,

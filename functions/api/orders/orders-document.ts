@@ -20,8 +20,8 @@ import {
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 
-const ORDER_GET_ROUTE_ROW = apiRoute('GET /v1/orders/{order_id}');
-const ORDER_LIST_ROUTE_ROW = apiRoute('GET /v1/orders');
+const ORDER_GET_ROUTE_ROW = apiRoute('order-get');
+const ORDER_LIST_ROUTE_ROW = apiRoute('order-list');
 
 /** The order's `id`. Anything but a UUID is a 404 rather than a 400: it names no order. */
 export const ORDER_ID_PARAMETER: ParameterDocument = {
@@ -135,7 +135,7 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(ORDER_LIST_ROUTE_ROW.limitPerMinute),
-    500: internalErrorResponse(READ_RETRY),
+    500: internalErrorResponse(ORDER_LIST_ROUTE_ROW, READ_RETRY),
   },
 };
 
@@ -176,6 +176,6 @@ export const GET_ORDER_ROUTE: RouteDocument = {
     },
     404: orderNotFoundResponse,
     429: rateLimitedResponse(ORDER_GET_ROUTE_ROW.limitPerMinute),
-    500: internalErrorResponse(READ_RETRY),
+    500: internalErrorResponse(ORDER_GET_ROUTE_ROW, READ_RETRY),
   },
 };

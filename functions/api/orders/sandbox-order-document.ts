@@ -19,7 +19,7 @@ import {
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 
-const SANDBOX_ORDER_CREATE_ROUTE_ROW = apiRoute('POST /v1/sandbox/orders');
+const SANDBOX_ORDER_CREATE_ROUTE_ROW = apiRoute('sandbox-order-create');
 
 const profileForbidden = forbiddenResponse(SANDBOX_ORDER_CREATE_ROUTE_ROW.scope, 'profile');
 
@@ -128,6 +128,7 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
     },
     429: rateLimitedResponse(SANDBOX_ORDER_CREATE_ROUTE_ROW.limitPerMinute),
     500: internalErrorResponse(
+      SANDBOX_ORDER_CREATE_ROUTE_ROW,
       "The order may have been placed (or submitted for approval) before the answer was lost: list the organization's orders (or approval requests) before placing it again.",
     ),
   },

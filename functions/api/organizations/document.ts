@@ -1,29 +1,28 @@
 /**
  * GET and PATCH /v1/organizations/{internalOrgId} in the partner API document: the request
  * schema the handler parses with (`OrganizationUpdateRequest`), the response it answers
- * with and the error bodies `functions/error-outcomes.ts` makes for them.
+ * with and the error bodies `functions/error-outcomes/` makes for them.
  */
 import { OrganizationUpdateRequest } from '../../domain/organizations/change-requests';
-import { apiRoute } from '../../routes';
+import { type ApiRoute, apiRoute } from '../../routes';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import {
   IdempotencyKeyInUseBody,
-  InternalErrorBody,
   OrganizationChangeBadRequestBody,
   OrganizationNotFoundBody,
 } from '../pipeline/error-bodies';
 import type { ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
-  SERVER_ERROR_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
+  serverErrorResponse,
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 import { OrganizationResponseBody } from './response';
 
-const GET_ROW = apiRoute('GET /v1/organizations/{internalOrgId}');
-const UPDATE_ROW = apiRoute('PATCH /v1/organizations/{internalOrgId}');
+const GET_ROW = apiRoute('organization-get');
+const UPDATE_ROW = apiRoute('organization-update');
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 
@@ -65,23 +64,11 @@ const notFound: ResponseDocument = {
   headers: AUTHENTICATED_HEADERS,
 };
 
-const internalError: ResponseDocument = {
-  description:
+const internalError = (route: ApiRoute): ResponseDocument =>
+  serverErrorResponse(
+    route,
     'Something failed on our side (storage, or the payment provider while updating the customer). Retry with exponential backoff; a PATCH is safe to repeat.',
-  body: { name: 'InternalError', schema: InternalErrorBody },
-  examples: {
-    internalError: {
-      summary: 'Our failure',
-      value: {
-        error: 'Internal Server Error',
-        message: 'The request failed; retry with exponential backoff',
-        code: 'INTERNAL_ERROR',
-        details: [],
-      },
-    },
-  },
-  headers: SERVER_ERROR_HEADERS,
-};
+  );
 
 export const GET_ORGANIZATION_ROUTE: RouteDocument = {
   operationId: 'retrieveOrganization',
@@ -106,7 +93,7 @@ export const GET_ORGANIZATION_ROUTE: RouteDocument = {
     403: forbiddenResponse(GET_ROW.scope),
     404: notFound,
     429: rateLimitedResponse(GET_ROW.limitPerMinute),
-    500: internalError,
+    500: internalError(GET_ROW),
   },
 };
 
@@ -186,6 +173,6 @@ export const UPDATE_ORGANIZATION_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     429: rateLimitedResponse(UPDATE_ROW.limitPerMinute),
-    500: internalError,
+    500: internalError(UPDATE_ROW),
   },
 };

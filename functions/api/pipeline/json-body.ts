@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { ValidationFailed } from '../../domain/errors';
-import { type ApiContext, type ApiEvent, type ApiResult, header } from './api-context';
+import { type HttpEvent, type HttpResult, header } from '../../http/http-context';
+import type { ApiContext } from './api-context';
 import type { ApiRoute } from '../../routes';
 
 /** Request bodies above this are refused before parsing (DESIGN.md: size limits). */
@@ -89,7 +90,7 @@ function utf8Text(body: Buffer | string): string {
  * shape. GET routes never read one (`ignored`: whatever was sent is not looked at); an
  * `optional` body may be empty, which reads as `{}`.
  */
-export const jsonBody = <D>(mode: ApiRoute['body']): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
+export const jsonBody = <D>(mode: ApiRoute['body']): MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext<D>> => ({
   before: (request) => {
     const { event } = request;
     if (mode === 'ignored') {

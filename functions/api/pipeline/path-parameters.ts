@@ -11,14 +11,15 @@ import {
 } from '../../domain/errors';
 import type { PartnerId } from '../../domain/partners/partner';
 import { MAX_TEXT_LENGTH, requiredText } from '../../domain/validation';
-import type { ApiRoute, ApiRouteKey } from '../../routes';
-import { type ApiContext, type ApiEvent, type ApiResult, filledIn } from './api-context';
+import { filledIn, type HttpEvent, type HttpResult } from '../../http/http-context';
+import type { ApiRoute, ROUTES } from '../../routes';
+import type { ApiContext } from './api-context';
 
 /** The `{name}`s of a path, as a union. */
 type ParametersOf<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
   ? Name | ParametersOf<Rest>
   : never;
-type ApiPathParameter = ParametersOf<ApiRouteKey>;
+type ApiPathParameter = ParametersOf<Extract<(typeof ROUTES)[number], { host: 'api' }>['path']>;
 
 interface PathParameterRule {
   readonly valid: (value: string) => boolean;
@@ -60,7 +61,7 @@ const parametersOf = (path: string): ApiPathParameter[] =>
   [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name as ApiPathParameter);
 
 /** Refuses a path parameter outside its rule, left to right, with its route's 404 (after authentication: a stranger learns nothing). */
-export const pathParameters = <D>(route: ApiRoute): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => {
+export const pathParameters = <D>(route: ApiRoute): MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext<D>> => {
   const names = parametersOf(route.path);
   return {
     before: (request) => {

@@ -9,10 +9,9 @@ import {
   ShippingLocationUpdateRequest,
 } from '../../domain/organizations/change-requests';
 import { MAX_LOCATIONS_PER_ORGANIZATION } from '../../domain/organizations/organization-setup';
-import { apiRoute } from '../../routes';
+import { type ApiRoute, apiRoute } from '../../routes';
 import {
   ShippingLocationUpdateConflictBody,
-  InternalErrorBody,
   OrganizationChangeBadRequestBody,
   ShippingLocationCreateConflictBody,
   ShippingLocationNotFoundBody,
@@ -20,18 +19,16 @@ import {
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
-  SERVER_ERROR_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  serverErrorResponse,
 } from '../openapi/standard-responses';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import { ShippingLocationResponseBody } from './response';
 
-const SHIPPING_LOCATION_CREATE_ROW = apiRoute('POST /v1/organizations/{internalOrgId}/shipping-locations');
-const SHIPPING_LOCATION_UPDATE_ROW = apiRoute(
-  'PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}',
-);
+const SHIPPING_LOCATION_CREATE_ROW = apiRoute('shipping-location-create');
+const SHIPPING_LOCATION_UPDATE_ROW = apiRoute('shipping-location-update');
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 
@@ -108,23 +105,11 @@ const notFound = (what: string): ResponseDocument => ({
   headers: AUTHENTICATED_HEADERS,
 });
 
-const internalError: ResponseDocument = {
-  description:
+const internalError = (route: ApiRoute): ResponseDocument =>
+  serverErrorResponse(
+    route,
     'Something failed on our side (storage). Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
-  body: { name: 'InternalError', schema: InternalErrorBody },
-  examples: {
-    internalError: {
-      summary: 'Our failure',
-      value: {
-        error: 'Internal Server Error',
-        message: 'The request failed; retry with exponential backoff',
-        code: 'INTERNAL_ERROR',
-        details: [],
-      },
-    },
-  },
-  headers: SERVER_ERROR_HEADERS,
-};
+  );
 
 const inFlight = {
   summary: 'The same Idempotency-Key is in flight',
@@ -197,7 +182,7 @@ export const CREATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     429: rateLimitedResponse(SHIPPING_LOCATION_CREATE_ROW.limitPerMinute),
-    500: internalError,
+    500: internalError(SHIPPING_LOCATION_CREATE_ROW),
   },
 };
 
@@ -262,6 +247,6 @@ export const UPDATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     429: rateLimitedResponse(SHIPPING_LOCATION_UPDATE_ROW.limitPerMinute),
-    500: internalError,
+    500: internalError(SHIPPING_LOCATION_UPDATE_ROW),
   },
 };

@@ -6,22 +6,21 @@
  */
 import * as z from 'zod/mini';
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
-import { apiRoute } from '../../routes';
+import { type ApiRoute, apiRoute } from '../../routes';
 import { DEFAULT_DELIVERY_PAGE_SIZE, MAX_DELIVERY_PAGE_SIZE } from '../../webhooks/partner-webhooks';
 import {
   DeliveryNotFoundBody,
   DeliveryRetryConflictBody,
-  InternalErrorBody,
   ValidationErrorBody,
   WebhookEndpointNotFoundBody,
 } from '../pipeline/error-bodies';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
-  SERVER_ERROR_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  serverErrorResponse,
 } from '../openapi/standard-responses';
 import { DeliveryListQuery } from './delivery-list-query';
 import {
@@ -36,29 +35,15 @@ import {
 } from './examples';
 import { DeliveryBody, DeliveryListBody, WebhookEndpointBody } from './response';
 
-const LIST_ROW = apiRoute('GET /v1/webhooks/deliveries');
-const GET_ROW = apiRoute('GET /v1/webhooks/deliveries/{delivery_id}');
-const RETRY_ROW = apiRoute('POST /v1/webhooks/deliveries/{delivery_id}/retry');
-const ENDPOINT_ROW = apiRoute('GET /v1/webhooks/endpoint');
+const LIST_ROW = apiRoute('webhook-delivery-list');
+const GET_ROW = apiRoute('webhook-delivery-get');
+const RETRY_ROW = apiRoute('webhook-delivery-retry');
+const ENDPOINT_ROW = apiRoute('webhook-endpoint-get');
 
 const BEARER = 'Authorization: Bearer <API_KEY>';
 
-const internalError = (retry: string): ResponseDocument => ({
-  description: `Something failed on our side (storage, the queue). ${retry}`,
-  body: { name: 'InternalError', schema: InternalErrorBody },
-  examples: {
-    internalError: {
-      summary: 'Our failure',
-      value: {
-        error: 'Internal Server Error',
-        message: 'The request failed; retry with exponential backoff',
-        code: 'INTERNAL_ERROR',
-        details: [],
-      },
-    },
-  },
-  headers: SERVER_ERROR_HEADERS,
-});
+const internalError = (route: ApiRoute, retry: string): ResponseDocument =>
+  serverErrorResponse(route, `Something failed on our side (storage, the queue). ${retry}`);
 const READ_RETRY = 'Retry with exponential backoff.';
 
 /** The delivery's id: the `webhook-id` (and `X-Service-Delivery-ID`) your receiver got. Anything but a UUID names none (404). */
@@ -205,7 +190,7 @@ export const LIST_DELIVERIES_ROUTE: RouteDocument = {
     401: unauthorizedResponse(BEARER),
     403: forbiddenResponse(LIST_ROW.scope),
     429: rateLimitedResponse(LIST_ROW.limitPerMinute),
-    500: internalError(READ_RETRY),
+    500: internalError(LIST_ROW, READ_RETRY),
   },
 };
 
@@ -230,7 +215,7 @@ export const GET_DELIVERY_ROUTE: RouteDocument = {
     403: forbiddenResponse(GET_ROW.scope),
     404: deliveryNotFound,
     429: rateLimitedResponse(GET_ROW.limitPerMinute),
-    500: internalError(READ_RETRY),
+    500: internalError(GET_ROW, READ_RETRY),
   },
 };
 
@@ -282,7 +267,7 @@ export const RETRY_DELIVERY_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(RETRY_ROW.limitPerMinute),
-    500: internalError('Read the delivery before retrying: the retry may have been queued.'),
+    500: internalError(RETRY_ROW, 'Read the delivery before retrying: the retry may have been queued.'),
   },
 };
 
@@ -325,6 +310,6 @@ export const GET_WEBHOOK_ENDPOINT_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(ENDPOINT_ROW.limitPerMinute),
-    500: internalError(READ_RETRY),
+    500: internalError(ENDPOINT_ROW, READ_RETRY),
   },
 };

@@ -11,7 +11,7 @@ import type { EmbeddedModuleView, EmbeddedSessions } from '../../domain/sessions
 import { readSessionCookie, readTimeZoneCookie } from '../session-cookie';
 import { canonicalTimeZone, STATE_TIME_ZONES } from '../../domain/time-zones';
 import type { EmbedRequest } from '../embed-pipeline';
-import type { EmbedHostDependencies } from '../../api/pipeline/pipeline-dependencies';
+import type { EmbedHostDependencies } from '../embed-pipeline';
 import { assertFormToken, assertSameOrigin, formToken } from './form-token';
 import { cartUnits } from './cart/page';
 import type { ModuleFrame } from './layout';

@@ -1,7 +1,7 @@
 import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
 import { isProductId, type Product, type ProductId } from '../../../domain/catalog/product';
 import { ValidationFailed } from '../../../domain/errors';
-import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
+import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import { cartPage } from './page';
 import { frameWithCart, type ModuleRequest, moduleSession, verifiedFormPost } from '../module-session';
 
@@ -13,7 +13,7 @@ const MAX_NAMED_SKIPS = 50;
  * an order-guide add it also says how many products were added and names those skipped
  * (no longer sold). The query only chooses what to say: names come from the catalog.
  */
-export async function showCart(request: ModuleRequest): Promise<JsonResponse> {
+export async function showCart(request: ModuleRequest): Promise<HttpResponse> {
   const session = await moduleSession(request);
   const query = request.event.queryStringParameters ?? {};
   const added = /^\d{1,2}$/.test(query.added ?? '') ? Number(query.added) : undefined;
@@ -34,7 +34,7 @@ const QUANTITY_TEXT = /^\s*\d{1,3}\s*$/;
  * `POST /embedded/{partnerId}/cart/items/{productId}`: `action=remove`, or
  * `action=update` with `quantity` (0 removes). Back to the cart either way.
  */
-export async function changeCartLine(request: ModuleRequest): Promise<JsonResponse> {
+export async function changeCartLine(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
   const profileId = session.view.profile.id;
   const productId = request.event.pathParameters?.productId ?? '';

@@ -9,7 +9,7 @@ import {
 } from '../../../domain/catalog/catalog-listing';
 import { isProductId } from '../../../domain/catalog/product';
 import { ProductNotFound, ValidationFailed } from '../../../domain/errors';
-import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
+import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import type { CatalogQuery } from '../module-paths';
 import { cardId, catalogPage } from './page';
 import { productPage } from './product-page';
@@ -36,7 +36,7 @@ const catalogQueryOf = (
 });
 
 /** `GET /embedded/{partnerId}[?category=…&q=…&sort=…&page=…&added=…]`: the catalog, home of the module. */
-export async function showCatalog(request: ModuleRequest): Promise<JsonResponse> {
+export async function showCatalog(request: ModuleRequest): Promise<HttpResponse> {
   const { deps, event } = request;
   const query = event.queryStringParameters ?? {};
   const view = catalogQueryOf((name) => query[name]);
@@ -75,7 +75,7 @@ const QUANTITY_TEXT = /^\s*\d{1,3}\s*$/;
  * many more in the cart, then back where the add came from: the product's page
  * (`from=product`), else the same catalog view (category, search, sort and page kept) at the card it came from.
  */
-export async function addToCart(request: ModuleRequest): Promise<JsonResponse> {
+export async function addToCart(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
   const productId = form.get('product_id') ?? '';
   const quantityText = form.get('quantity') ?? '1';
@@ -97,7 +97,7 @@ const RELATED_PRODUCTS = 4;
  * `GET /embedded/{partnerId}/products/{productId}[?added=1]`: one product on sale, with
  * up to four others of its category; an unknown or inactive one is the 404 page.
  */
-export async function showProduct(request: ModuleRequest): Promise<JsonResponse> {
+export async function showProduct(request: ModuleRequest): Promise<HttpResponse> {
   const { deps, event } = request;
   const productId = event.pathParameters?.productId ?? '';
   const listing = deps.catalog.listActive();

@@ -1,5 +1,5 @@
 import type { EmbeddedModuleView } from '../../../domain/sessions/embedded-sessions';
-import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
+import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import { checkoutPage, emptyCheckoutPage, type LocationQuote, noShippingLocationPage } from './page';
 import { frameWithCart, type ModuleRequest, type ModuleSession, moduleSession } from '../module-session';
 import type { PricedCart } from '../../../domain/orders/cart-service';
@@ -10,7 +10,7 @@ import type { ShippingLocation } from '../../../domain/organizations/organizatio
  * `GET /embedded/{partnerId}/checkout[?location=…]`: the cart priced for every active shipping location, the totals
  * shown for the one chosen (else the default, else the first).
  */
-export async function showCheckout(request: ModuleRequest): Promise<JsonResponse> {
+export async function showCheckout(request: ModuleRequest): Promise<HttpResponse> {
   const session = await moduleSession(request);
   return checkoutFor(request, session, request.event.queryStringParameters?.location);
 }
@@ -24,7 +24,7 @@ export async function requoteIfMoved(
   request: ModuleRequest,
   session: ModuleSession,
   form: ReadonlyMap<string, string>,
-): Promise<JsonResponse | undefined> {
+): Promise<HttpResponse | undefined> {
   const location = form.get('location');
   const quoted = form.get('quoted');
   if (location === undefined || quoted === undefined || location === quoted) return undefined;
@@ -39,7 +39,7 @@ async function checkoutFor(
   session: ModuleSession,
   wanted: string | undefined,
   requoted?: { readonly poNumber: string; readonly notes: string },
-): Promise<JsonResponse> {
+): Promise<HttpResponse> {
   const { locations, profile } = session.view;
   const chosen = locations.find((l) => l.id === wanted) ?? locations.find((l) => l.isDefault) ?? locations[0];
   const states = [...new Set(locations.map((l) => l.address.province))];

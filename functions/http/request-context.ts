@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
-import { correlate, withCorrelation } from '../../domain/correlation';
-import type { ApiContext, ApiEvent, ApiResult, HttpLambda } from './api-context';
-import type { PipelineDependencies } from './pipeline-dependencies';
+import { correlate, withCorrelation } from '../domain/correlation';
+import type { HttpContext, HttpEvent, HttpResult, HttpLambda } from './http-context';
+import type { HttpDependencies } from './http-dependencies';
 
 /**
  * Runs first: resolves the dependencies, assigns the request id and stamps it on
@@ -11,10 +11,10 @@ import type { PipelineDependencies } from './pipeline-dependencies';
  * scope, so every line the request writes carries it; Lambda's context gives the logger
  * the invocation's own request id and cold start.
  */
-export const requestContext = <D extends Partial<PipelineDependencies>>(
+export const requestContext = <D extends Partial<HttpDependencies>>(
   getDependencies: () => Promise<D>,
-): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => {
-  const stamp = (request: { context: ApiContext<D>; response: ApiResult | null }) => {
+): MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext<D>> => {
+  const stamp = (request: { context: HttpContext<D>; response: HttpResult | null }) => {
     const { requestId } = request.context;
     if (request.response && requestId) {
       request.response.headers = { ...request.response.headers, 'Request-Id': requestId };

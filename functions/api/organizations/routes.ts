@@ -2,7 +2,7 @@ import type { SetupDependencies } from '../../composition/setup';
 import { OrganizationUpdateRequest } from '../../domain/organizations/change-requests';
 import { apiHandler, idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { toOrganizationResponse } from './response';
 
 type GetDependencies = () => Promise<SetupDependencies>;
@@ -12,20 +12,17 @@ const internalOrgIdOf = (parameters: Record<string, string | undefined> | undefi
 
 /** GET and PATCH /v1/organizations/{internalOrgId}, served by the setup function. */
 export const organizationRoutes = (getDependencies: GetDependencies) => ({
-  'GET /v1/organizations/{internalOrgId}': apiHandler(
-    'GET /v1/organizations/{internalOrgId}',
-    getDependencies,
-    async ({ event, caller, deps }) =>
-      json(
-        200,
-        toOrganizationResponse(
-          await deps.partnerOrganizations.get(caller.partnerId, internalOrgIdOf(event.pathParameters)),
-        ),
+  'organization-get': apiHandler('organization-get', getDependencies, async ({ event, caller, deps }) =>
+    json(
+      200,
+      toOrganizationResponse(
+        await deps.partnerOrganizations.get(caller.partnerId, internalOrgIdOf(event.pathParameters)),
       ),
+    ),
   ),
 
-  'PATCH /v1/organizations/{internalOrgId}': idempotentApiHandler(
-    'PATCH /v1/organizations/{internalOrgId}',
+  'organization-update': idempotentApiHandler(
+    'organization-update',
     getDependencies,
     async ({ event, body, caller, deps }) => {
       const update = parseBody(OrganizationUpdateRequest, body);

@@ -2,7 +2,7 @@ import type { SetupDependencies } from '../../composition/setup';
 import { ProfileUpdateRequest } from '../../domain/organizations/change-requests';
 import { apiHandler, idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { toOrganizationUserResponse } from './response';
 
 type GetDependencies = () => Promise<SetupDependencies>;
@@ -15,20 +15,16 @@ const pathOf = (parameters: Record<string, string | undefined> | undefined) => (
 
 /** GET and PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}, served by the setup function. */
 export const organizationUserRoutes = (getDependencies: GetDependencies) => ({
-  'GET /v1/organizations/{internalOrgId}/users/{internalUserId}': apiHandler(
-    'GET /v1/organizations/{internalOrgId}/users/{internalUserId}',
-    getDependencies,
-    async ({ event, caller, deps }) => {
-      const { internalOrgId, internalUserId } = pathOf(event.pathParameters);
-      return json(
-        200,
-        toOrganizationUserResponse(await deps.partnerUsers.get(caller.partnerId, internalOrgId, internalUserId)),
-      );
-    },
-  ),
+  'organization-user-get': apiHandler('organization-user-get', getDependencies, async ({ event, caller, deps }) => {
+    const { internalOrgId, internalUserId } = pathOf(event.pathParameters);
+    return json(
+      200,
+      toOrganizationUserResponse(await deps.partnerUsers.get(caller.partnerId, internalOrgId, internalUserId)),
+    );
+  }),
 
-  'PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}': idempotentApiHandler(
-    'PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}',
+  'organization-user-update': idempotentApiHandler(
+    'organization-user-update',
     getDependencies,
     async ({ event, body, caller, deps }) => {
       const { internalOrgId, internalUserId } = pathOf(event.pathParameters);

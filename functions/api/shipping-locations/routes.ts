@@ -5,15 +5,15 @@ import {
 } from '../../domain/organizations/change-requests';
 import { idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
-import { json } from '../pipeline/responses';
+import { json } from '../../http/responses';
 import { toShippingLocationResponse } from './response';
 
 type GetDependencies = () => Promise<SetupDependencies>;
 
 /** POST .../shipping-locations and PATCH .../shipping-locations/{internalShippingLocationId}, served by the setup function. */
 export const shippingLocationRoutes = (getDependencies: GetDependencies) => ({
-  'POST /v1/organizations/{internalOrgId}/shipping-locations': idempotentApiHandler(
-    'POST /v1/organizations/{internalOrgId}/shipping-locations',
+  'shipping-location-create': idempotentApiHandler(
+    'shipping-location-create',
     getDependencies,
     async ({ event, body, caller, deps }) => {
       const input = parseBody(ShippingLocationCreateRequest, body);
@@ -26,8 +26,8 @@ export const shippingLocationRoutes = (getDependencies: GetDependencies) => ({
     },
   ),
 
-  'PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}': idempotentApiHandler(
-    'PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}',
+  'shipping-location-update': idempotentApiHandler(
+    'shipping-location-update',
     getDependencies,
     async ({ event, body, caller, deps }) => {
       const update = parseBody(ShippingLocationUpdateRequest, body);

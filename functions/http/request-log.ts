@@ -1,21 +1,21 @@
 import type { MiddlewareObj } from '@middy/core';
-import { Unauthorized } from '../../domain/errors';
-import { METRIC, statusClass } from '../../domain/metrics';
-import type { ApiContext, ApiEvent, ApiResult } from './api-context';
-import type { PipelineDependencies } from './pipeline-dependencies';
+import { Unauthorized } from '../domain/errors';
+import { METRIC, statusClass } from '../domain/metrics';
+import type { HttpContext, HttpEvent, HttpResult } from './http-context';
+import type { HttpDependencies } from './http-dependencies';
 
 /**
  * One structured line per request (contract: Authentication 7). It holds what an
  * operator needs and nothing secret: no headers, no body, no key. The request's metrics
  * (count by route and status class, latency, 429s) are recorded and flushed here, last.
  */
-export const requestLog = <D extends PipelineDependencies>(
+export const requestLog = <D extends HttpDependencies>(
   endpoint: string,
-): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => {
+): MiddlewareObj<HttpEvent, HttpResult, Error, HttpContext<D>> => {
   const write = (request: {
-    event: ApiEvent;
-    context: ApiContext<D>;
-    response: ApiResult | null;
+    event: HttpEvent;
+    context: HttpContext<D>;
+    response: HttpResult | null;
     error: Error | null;
   }) => {
     const { context, event, response, error } = request;

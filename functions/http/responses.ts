@@ -1,13 +1,13 @@
-import type { RateLimitState } from '../../domain/errors';
+import type { RateLimitState } from '../domain/errors';
 
-export interface JsonResponse {
+export interface HttpResponse {
   readonly statusCode: number;
   readonly headers: Record<string, string>;
   readonly body: string;
   readonly cookies?: string[];
 }
 
-export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): JsonResponse => ({
+export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({
   statusCode,
   headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
   body: JSON.stringify(body),
@@ -25,7 +25,7 @@ export const html = (
   statusCode: number,
   body: string,
   extra: { headers?: Record<string, string>; cookies?: string[] } = {},
-): JsonResponse => ({
+): HttpResponse => ({
   statusCode,
   headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...extra.headers },
   body,
@@ -33,7 +33,7 @@ export const html = (
 });
 
 /** 303 See Other: the browser follows with a GET, whatever the original method. */
-export const seeOther = (location: string, cookies: string[] = []): JsonResponse => ({
+export const seeOther = (location: string, cookies: string[] = []): HttpResponse => ({
   statusCode: 303,
   headers: { Location: location, 'Cache-Control': 'no-store', 'Content-Type': 'text/plain; charset=utf-8' },
   body: '',
