@@ -4,7 +4,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSecretsClient } from '../adapters/aws/secrets-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
-import { DynamoInvoiceRepository } from '../adapters/dynamodb/invoice-repository';
+import { DynamoInvoiceRepository } from '../adapters/dynamodb/dynamodb-invoice-repository';
 import { traced } from '../adapters/observability/tracing';
 import { stripeClientSource } from '../adapters/stripe-client';
 import { StripeInvoicing } from '../adapters/stripe-invoicing';

@@ -112,34 +112,26 @@ export class StripeInvoicingStandIn {
     body: Record<string, FormValue>,
     query: Record<string, FormValue>,
   ): Promise<unknown> {
-    const route = `${method} ${path.replace(/\/(in|cn|we)_[A-Za-z0-9]+/g, '/:id')}`;
+    // Stripe's own paths (not our route table's): the method, then the path with its object id as `:id`.
+    const shape = path.replace(/\/(in|cn|we)_[A-Za-z0-9]+/g, '/:id');
     const id = /\/((in|cn|we)_[A-Za-z0-9]+)/.exec(path)?.[1] ?? '';
-    switch (route) {
-      case 'POST /v1/invoices':
-        return this.createInvoice(body);
-      case 'GET /v1/invoices':
-        return this.listInvoices(query);
-      case 'GET /v1/invoices/:id':
-        return this.invoice(id);
-      case 'POST /v1/invoices/:id/add_lines':
-        return this.addLines(id, body);
-      case 'POST /v1/invoices/:id/finalize':
-        return this.finalize(id);
-      case 'POST /v1/invoices/:id/pay':
-        return this.pay(id);
-      case 'POST /v1/invoices/:id/void':
-        return this.close(id, 'void', 'invoice.voided');
-      case 'POST /v1/invoices/:id/mark_uncollectible':
-        return this.close(id, 'uncollectible', 'invoice.marked_uncollectible');
-      case 'POST /v1/credit_notes':
-        return this.createCreditNote(body);
-      case 'GET /v1/credit_notes':
-        return this.listCreditNotes(query);
-      case 'POST /v1/webhook_endpoints':
-        return this.createEndpoint(body);
-      default:
-        throw new StripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
-    }
+    const served: Readonly<Record<string, Partial<Record<string, () => unknown>>>> = {
+      '/v1/invoices': { POST: () => this.createInvoice(body), GET: () => this.listInvoices(query) },
+      '/v1/invoices/:id': { GET: () => this.invoice(id) },
+      '/v1/invoices/:id/add_lines': { POST: () => this.addLines(id, body) },
+      '/v1/invoices/:id/finalize': { POST: () => this.finalize(id) },
+      '/v1/invoices/:id/pay': { POST: () => this.pay(id) },
+      '/v1/invoices/:id/void': { POST: () => this.close(id, 'void', 'invoice.voided') },
+      '/v1/invoices/:id/mark_uncollectible': {
+        POST: () => this.close(id, 'uncollectible', 'invoice.marked_uncollectible'),
+      },
+      '/v1/credit_notes': { POST: () => this.createCreditNote(body), GET: () => this.listCreditNotes(query) },
+      '/v1/webhook_endpoints': { POST: () => this.createEndpoint(body) },
+    };
+    const methods = Object.hasOwn(served, shape) ? served[shape] : undefined;
+    const run = methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
+    if (!run) throw new StripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
+    return run();
   }
 
   private createInvoice(body: Record<string, FormValue>): Stripe.Invoice {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDocumentClient } from '../../functions/adapters/aws/dynamodb-client';
-import { DynamoInvoiceRepository } from '../../functions/adapters/dynamodb/invoice-repository';
+import { DynamoInvoiceRepository } from '../../functions/adapters/dynamodb/dynamodb-invoice-repository';
 import { type InvoiceRecord, invoiceIdFor } from '../../functions/domain/billing/invoice';
 import { ValidationFailed } from '../../functions/domain/errors';
 import { tableName } from '../../functions/resources/resource-definitions';

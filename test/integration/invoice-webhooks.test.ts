@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createSqsClient } from '../../functions/adapters/aws/sqs-client';
 import type { InvoiceRecord } from '../../functions/domain/billing/invoice';
-import { invoiceCreditedEvent, invoiceIssuedEvent } from '../../functions/domain/billing/invoice-events';
+import { invoiceCreditedEvent, invoiceIssuedEvent } from '../../functions/domain/events/invoice-events';
 import { orderEventQueue } from '../../functions/composition/message-queues';
 import { WEBHOOK_EVENT_DATA } from '../../functions/domain/events/order-events';
 import { runOps } from '../../lib/ops-cli/run-ops';

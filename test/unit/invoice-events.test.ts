@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyInvoiceEvent, type InvoiceRecord } from '../../functions/domain/billing/invoice';
-import { invoiceStatusEvent } from '../../functions/domain/billing/invoice-events';
+import { invoiceStatusEvent } from '../../functions/domain/events/invoice-events';
 import { WEBHOOK_EVENT_DATA } from '../../functions/domain/events/order-events';
 
 const ISSUED: InvoiceRecord = {

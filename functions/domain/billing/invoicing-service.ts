@@ -9,7 +9,7 @@ import type { PartnerId } from '../partners/partner';
 import type { MessageQueue } from '../events/message-queue';
 import type { OrderEventMessage } from '../events/order-event-message';
 import { creditableCents, type InvoiceRecord, invoiceIdFor } from './invoice';
-import { invoiceCreditedEvent, invoiceIssuedEvent } from './invoice-events';
+import { invoiceCreditedEvent, invoiceIssuedEvent } from '../events/invoice-events';
 import type { InvoiceRepository } from './invoice-repository';
 import type { InvoiceLine, InvoicingProvider, ProviderInvoice } from './invoicing-provider';
 import { daysUntilDue } from './payment-terms';

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { InvoiceEventKind } from '../events/order-event-kinds';
-import type { OrderEventMessage } from '../events/order-event-message';
+import type { InvoiceEventKind } from './order-event-kinds';
+import type { OrderEventMessage } from './order-event-message';
 // Types only: the classic zod schemas stay out of the Lambdas that build these. The tests
 // parse every event produced here with them.
-import type { InvoiceEventData } from '../events/order-events';
+import type { InvoiceEventData } from './order-events';
 import { fromCents } from '../money';
-import type { InvoiceRecord } from './invoice';
+import type { InvoiceRecord } from '../billing/invoice';
 
 /** An invoice as partners see it (webhooks, `GET /v1/orders/{id}`, `GET /v1/invoices`): the order's money format. */
 const toInvoicePayload = (record: InvoiceRecord): InvoiceEventData['invoice'] => ({
