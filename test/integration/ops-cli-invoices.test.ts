@@ -32,7 +32,7 @@ async function ops(argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runOps(argv, { deps: stack.deps, out: (line) => out.push(line), err: (line) => err.push(line) });
-  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- the CLI's --json output, asserted field by field
+  let json: any;
   try {
     json = JSON.parse(out.join('\n'));
   } catch {
