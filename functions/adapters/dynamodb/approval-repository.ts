@@ -9,11 +9,12 @@ import { APPROVAL_TTL_MS, type ApprovalRequest, type ApprovalRequestId } from '.
 import type { Clock } from '../../domain/clock';
 import { ValidationFailed } from '../../domain/errors';
 import type { Cart, CartLine } from '../../domain/orders/cart';
+import type { MonthSpendCharge } from '../../domain/orders/monthly-spend';
 import type { Order } from '../../domain/orders/order';
 import type { OrganizationId } from '../../domain/organizations/organization';
 import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import { cartLineItem } from './cart-repository';
-import { consumedCartLines, orderItem, outboxPut } from './order-repository';
+import { consumedCartLines, monthSpendUpdate, orderItem, outboxPut } from './order-repository';
 import { type TransactItem, writeAllOrNothing } from './transactions';
 
 /**
@@ -85,7 +86,11 @@ export class DynamoApprovalRepository implements ApprovalRepository {
   }
 
   async approve(
-    change: ApprovalChange & { readonly order: Order; readonly orderEvent: OrderEventMessage },
+    change: ApprovalChange & {
+      readonly order: Order;
+      readonly orderEvent: OrderEventMessage;
+      readonly spend: MonthSpendCharge;
+    },
   ): Promise<void> {
     await this.write([
       ...this.decision(change),
@@ -97,6 +102,7 @@ export class DynamoApprovalRepository implements ApprovalRepository {
         },
       },
       outboxPut(this.tables.orders, change.orderEvent, this.clock),
+      monthSpendUpdate(this.tables.orders, change.spend),
     ]);
   }
 

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../domain/clock';
-import { ValidationFailed } from '../../domain/errors';
+import { ConcurrentModification, MonthlyLimitReached, ValidationFailed } from '../../domain/errors';
+import type { MonthSpendCharge, SpendMonth } from '../../domain/orders/monthly-spend';
 import type { Cart } from '../../domain/orders/cart';
 import type { Order, OrderId, OrderStatus } from '../../domain/orders/order';
 import { toOutboxRecord } from '../../domain/events/order-outbox';
@@ -11,11 +12,11 @@ import {
   type OrderPageRequest,
   type OrderRepository,
 } from '../../domain/orders/order-repository';
-import type { OrganizationId } from '../../domain/organizations/organization';
+import type { OrganizationId, ProfileId } from '../../domain/organizations/organization';
 import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import { OUTBOX_KEY_PREFIX } from '../../resources/resource-definitions';
 import { cartKeys } from './cart-repository';
-import { type TransactItem, writeAllOrNothing } from './transactions';
+import { failedConditions, type TransactItem, writeAllOrNothing } from './transactions';
 
 /**
  * Key shapes of the orders table: an order by its id, listed per organization through
@@ -26,7 +27,27 @@ export const orderKeys = {
   order: (orderId: string) => ({ pk: `ORDER#${orderId}`, sk: 'ORDER' }),
   ordersOfOrganization: (organizationId: string) => `ORG#${organizationId}`,
   outbox: (eventId: string) => ({ pk: `${OUTBOX_KEY_PREFIX}${eventId}`, sk: 'OUTBOX' }),
+  monthSpend: (profileId: string, month: string) => ({ pk: `SPEND#${profileId}`, sk: `MONTH#${month}` }),
 };
+
+/**
+ * The order's amount added to its user's month total. With a limit, the addition is
+ * conditional on the total staying within it: DynamoDB serializes the transactions on
+ * this one item, so parallel orders can never pass the limit together.
+ */
+export const monthSpendUpdate = (table: string, charge: MonthSpendCharge): TransactItem => ({
+  Update: {
+    TableName: table,
+    Key: orderKeys.monthSpend(charge.profileId, charge.month),
+    UpdateExpression: 'ADD totalCents :amount',
+    ...(charge.limitCents === undefined
+      ? { ExpressionAttributeValues: { ':amount': charge.amountCents } }
+      : {
+          ConditionExpression: 'attribute_not_exists(totalCents) OR totalCents <= :room',
+          ExpressionAttributeValues: { ':amount': charge.amountCents, ':room': charge.limitCents - charge.amountCents },
+        }),
+  },
+});
 
 /** The stored item of an order: approvals place orders in their own transactions, in exactly this shape. */
 export const orderItem = (order: Order) => ({
@@ -84,15 +105,37 @@ export class DynamoOrderRepository implements OrderRepository {
    * was placed from, in one transaction. Each cart line is removed only if its quantity
    * is still the one priced, so a cart changed (or ordered) meanwhile places nothing.
    */
-  async create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
+  async create(order: Order, event: OrderEventMessage, consumedCart?: Cart, spend?: MonthSpendCharge): Promise<void> {
     const cartLines = consumedCart ? consumedCartLines(this.tables.carts, consumedCart) : [];
-    await this.write([
+    const items: TransactItem[] = [
       {
         Put: { TableName: this.tables.orders, Item: orderItem(order), ConditionExpression: 'attribute_not_exists(pk)' },
       },
       this.outboxPut(event),
       ...cartLines,
-    ]);
+    ];
+    if (spend) items.push(monthSpendUpdate(this.tables.orders, spend));
+    try {
+      await this.write(items);
+    } catch (error) {
+      const failed = error instanceof ConcurrentModification ? failedConditions(error.cause) : undefined;
+      if (spend?.limitCents !== undefined && failed?.includes(items.length - 1))
+        throw new MonthlyLimitReached(`The month's orders of ${spend.profileId} would pass the monthly limit`, {
+          cause: error,
+        });
+      throw error;
+    }
+  }
+
+  async monthSpend(profileId: ProfileId, month: SpendMonth): Promise<number> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tables.orders,
+        Key: orderKeys.monthSpend(profileId, month),
+        ConsistentRead: true,
+      }),
+    );
+    return typeof Item?.totalCents === 'number' ? Item.totalCents : 0;
   }
 
   async transition(input: {

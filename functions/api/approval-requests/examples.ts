@@ -32,6 +32,7 @@ export const PENDING_APPROVAL_REQUEST: ApprovalRequestBody = {
   expires_at: '2036-01-07T16:00:00.000Z',
   decided_at: null,
   decided_by: null,
+  limit_reason: 'order_limit',
   reason: null,
   order_id: null,
 };

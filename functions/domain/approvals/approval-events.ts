@@ -39,6 +39,7 @@ export function approvalRequestedEvent(request: ApprovalRequest): OrderEventMess
     total: fromCents(request.totalCents),
     po_number: request.poNumber ?? null,
     notes: request.notes ?? null,
+    limit_reason: request.limitReason ?? 'order_limit',
     created_at: request.createdAt,
     expires_at: request.expiresAt,
   } satisfies ApprovalEventData<'approval.requested'>;

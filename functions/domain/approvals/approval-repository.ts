@@ -1,4 +1,5 @@
 import type { Cart, CartLine } from '../orders/cart';
+import type { MonthSpendCharge } from '../orders/monthly-spend';
 import type { Order } from '../orders/order';
 import type { OrganizationId, ProfileId } from '../organizations/organization';
 import type { OrderEventMessage } from '../events/order-event-message';
@@ -52,8 +53,17 @@ export interface ApprovalRepository {
    * request of given items (no `consumedCart`) touches no cart.
    */
   submit(request: ApprovalRequest, event: OrderEventMessage, consumedCart?: Cart): Promise<void>;
-  /** The request becomes approved and the order (with its order.created event) is placed, in one transaction. */
-  approve(change: ApprovalChange & { readonly order: Order; readonly orderEvent: OrderEventMessage }): Promise<void>;
+  /**
+   * The request becomes approved and the order (with its order.created event) is placed
+   * and added to its requester's month total (`spend`, never refused), in one transaction.
+   */
+  approve(
+    change: ApprovalChange & {
+      readonly order: Order;
+      readonly orderEvent: OrderEventMessage;
+      readonly spend: MonthSpendCharge;
+    },
+  ): Promise<void>;
   /**
    * The request becomes rejected, withdrawn or expired. `restore` puts `lines` in the
    * requester's cart at these quantities, each only if the line is still as `cart` (read

@@ -5,6 +5,7 @@
  * has one outcome, decided by the first of them to commit (docs/module.md, "Approvals").
  */
 import type { Cents } from '../money';
+import type { LimitReason } from '../orders/monthly-spend';
 import type { OrderItem, ShippingAddressSnapshot } from '../orders/order';
 import type { OrganizationId, Profile, ProfileId, ShippingLocationId } from '../organizations/organization';
 import type { PartnerId } from '../partners/partner';
@@ -51,6 +52,8 @@ export interface ApprovalRequest {
   readonly totalCents: Cents;
   readonly poNumber?: string;
   readonly notes?: string;
+  /** Which limit sent it to approval; absent on requests made before monthly limits, all of which were `order_limit`. */
+  readonly limitReason?: LimitReason;
   /** As stored; readers see a pending request past `expiresAt` as expired (`asOf`). */
   readonly status: ApprovalStatus;
   readonly createdAt: string;

@@ -17,6 +17,7 @@ import { type CartLine, type CartRepository, MAX_CART_LINES, MAX_LINE_QUANTITY }
 import { latestOrderEvent } from '../orders/order-event';
 import type { OrderId } from '../orders/order';
 import type { OrderReferences } from '../orders/order-references';
+import { type LimitReason, organizationTimeZone, spendMonthOf } from '../orders/monthly-spend';
 import { newOrder, type OrderService, type PlaceOrderInput } from '../orders/order-service';
 import type { Organization, OrganizationAggregate, OrganizationId, Profile } from '../organizations/organization';
 import { roleOf } from '../organizations/organization';
@@ -62,6 +63,8 @@ export interface SubmitApprovalInput {
   readonly items?: PlaceOrderInput['items'];
   /** The catalog's products for `items`, when the caller read them already. */
   readonly products?: PlaceOrderInput['products'];
+  /** Which limit the order passed, when placing it said so (ApprovalRequired); found out here otherwise. */
+  readonly limitReason?: LimitReason;
 }
 
 /**
@@ -104,7 +107,7 @@ export interface Withdrawal {
 export interface ApprovalServiceOptions {
   readonly approvals: ApprovalRepository;
   /** Quotes the cart exactly as placing an order does. */
-  readonly orders: Pick<OrderService, 'quote'>;
+  readonly orders: Pick<OrderService, 'quote' | 'limitPassed'>;
   /** The requester and the request's location as they are now, at approval. */
   readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
   readonly carts: Pick<CartRepository, 'get'>;
@@ -126,7 +129,7 @@ export interface ApprovalServiceOptions {
  */
 export class ApprovalService {
   private readonly approvals: ApprovalRepository;
-  private readonly orders: Pick<OrderService, 'quote'>;
+  private readonly orders: Pick<OrderService, 'quote' | 'limitPassed'>;
   private readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
   private readonly carts: Pick<CartRepository, 'get'>;
   private readonly catalog: Pick<CatalogRepository, 'get'>;
@@ -165,6 +168,8 @@ export class ApprovalService {
       ...(input.items === undefined ? {} : { items: input.items }),
       ...(input.products === undefined ? {} : { products: input.products }),
     });
+    const limitReason =
+      input.limitReason ?? (await this.orders.limitPassed(profile, organization, quote.pricing.totalCents));
     const now = this.clock.now();
     const requester = partyOf(profile);
     const request: ApprovalRequest = {
@@ -182,6 +187,7 @@ export class ApprovalService {
       ...quote.pricing,
       ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
       ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
+      ...(limitReason === undefined ? {} : { limitReason }),
       status: 'pending',
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS).toISOString(),
@@ -214,7 +220,7 @@ export class ApprovalService {
     const now = this.clock.now();
     const organization = await this.organizations.getOrganization(request.partnerId, request.internalOrgId);
     const requester = organization?.profiles.find((profile) => profile.id === request.profileId);
-    if (!requester || profileSignInBlocker(requester))
+    if (!organization || !requester || profileSignInBlocker(requester))
       throw new ApprovalCannotBePlaced(request.id, 'requester-inactive');
     const location = organization?.locations.find((candidate) => candidate.id === request.shippingLocationId);
     if (!location?.isActive) throw new ApprovalCannotBePlaced(request.id, 'location-unavailable');
@@ -250,6 +256,12 @@ export class ApprovalService {
         event: this.correlated(approved, approvalDecidedEvent(approved)),
         order,
         orderEvent: this.correlated(approved, latestOrderEvent(order)),
+        // The approved order counts in its requester's month, whatever the limit: the approver allowed it.
+        spend: {
+          profileId: request.profileId,
+          month: spendMonthOf(now, organizationTimeZone(organization)),
+          amountCents: order.totalCents,
+        },
       }),
     );
     this.counted('approved');

@@ -10,6 +10,7 @@
  * documents. `status` may be omitted: it is the kind's own value.
  */
 import { z } from 'zod';
+import { LIMIT_REASONS } from '../orders/monthly-spend';
 import { ORDER_STATUSES } from '../orders/order';
 import { requiredField } from '../validation';
 import type { ApprovalEventKind, OrderEventKind, WebhookEventKind } from './order-event-kinds';
@@ -148,6 +149,8 @@ export const ApprovalRequestedData = z.strictObject({
   total: amount(),
   po_number: z.string().max(64).nullable(),
   notes: z.string().max(500).nullable(),
+  /** Which limit sent it to approval: the order's total above `order_limit`, or the month's orders above `monthly_limit`. */
+  limit_reason: z.enum(LIMIT_REASONS, { error: requiredField }),
   created_at: isoTime(),
   /** Undecided by then, the request expires (an approval.decided with `decision: expired`). */
   expires_at: isoTime(),

@@ -1,6 +1,7 @@
-import type { OrganizationId } from '../organizations/organization';
+import type { OrganizationId, ProfileId } from '../organizations/organization';
 import type { OrderEventMessage } from '../events/order-event-message';
 import type { Cart } from './cart';
+import type { MonthSpendCharge, SpendMonth } from './monthly-spend';
 import type { Order, OrderId, OrderStatus } from './order';
 
 export const DEFAULT_ORDER_PAGE_SIZE = 20;
@@ -37,9 +38,13 @@ export interface OrderRepository {
    * Writes a new order (sequence 1) and its order.created event and, when the order was
    * placed from a cart, removes exactly the cart lines it was priced from, all in one
    * transaction. Throws ConcurrentModification, writing nothing, if the id is taken or any of
-   * those lines changed meanwhile (so a double submit places one order).
+   * those lines changed meanwhile (so a double submit places one order). `spend` adds the
+   * order to its user's month total in the same transaction; with a `limitCents`, a total
+   * that would pass it writes nothing and throws MonthlyLimitReached.
    */
-  create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void>;
+  create(order: Order, event: OrderEventMessage, consumedCart?: Cart, spend?: MonthSpendCharge): Promise<void>;
+  /** What the profile's placed orders total in the month, in cents (0 before the first). */
+  monthSpend(profileId: ProfileId, month: SpendMonth): Promise<number>;
   /**
    * Replaces the stored order with `order` and writes its event, only if the stored
    * order's sequence is still `expectedSequence` (the one the change was applied to);

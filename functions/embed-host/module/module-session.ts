@@ -24,7 +24,7 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   readonly embeddedSessions: Pick<EmbeddedSessions, 'resume'>;
   readonly catalog: Pick<CatalogRepository, 'listActive' | 'get'>;
   readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view'>;
-  readonly orderService: Pick<OrderService, 'placeOrder' | 'get' | 'listForOrganization'>;
+  readonly orderService: Pick<OrderService, 'placeOrder' | 'get' | 'listForOrganization' | 'monthSpend'>;
   readonly orderGuide: Pick<OrderGuideService, 'view' | 'add' | 'changeQuantity' | 'remove' | 'addToCart'>;
   readonly approvalService: Pick<
     ApprovalService,

@@ -168,6 +168,7 @@ export const ApprovalList = ({
                 )}
                 <br />
                 <span class="meta">{itemsSummary(r)}</span>
+                {r.limitReason === 'monthly_limit' && <span class="meta"> · over the monthly limit</span>}
               </span>
               <span class="meta">
                 submitted <When iso={r.createdAt} zone={frame.timeZone} />
@@ -328,6 +329,11 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
           <span class="meta">
             submitted <When iso={request.createdAt} zone={zone} /> by {request.requesterName} ({request.email})
           </span>
+        </p>
+        <p class="meta" data-testid="limit-reason">
+          {request.limitReason === 'monthly_limit'
+            ? 'Why: with it, the month’s orders would pass the monthly limit.'
+            : 'Why: its total is above the order limit.'}
         </p>
         {pending ? (
           <p class="meta" style="margin-top:6px">

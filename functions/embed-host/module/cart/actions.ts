@@ -66,5 +66,6 @@ export async function showCheckout(request: ModuleRequest): Promise<JsonResponse
   if (cart.lines.length === 0) return html(200, emptyCheckoutPage(frame));
   if (cart.unavailable.length > 0) return seeOther(session.paths.cart);
   if (!chosen) return html(200, noShippingLocationPage(frame));
-  return html(200, checkoutPage(frame, { cart, locations, chosen }));
+  const month = await request.deps.orderService.monthSpend(session.view.profile, session.view);
+  return html(200, checkoutPage(frame, { cart, locations, chosen, month }));
 }

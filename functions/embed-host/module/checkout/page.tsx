@@ -2,6 +2,7 @@ import type { VNode } from 'preact';
 import type { Address } from '../../../domain/addresses/address';
 import type { PricedCart } from '../../../domain/orders/cart-service';
 import type { OrderPricing } from '../../../domain/orders/order-pricing';
+import type { MonthSpend } from '../../../domain/orders/order-service';
 import { MAX_ORDER_NOTES_LENGTH, MAX_PO_NUMBER_LENGTH } from '../../../domain/orders/order-references';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import type { ShippingLocation } from '../../../domain/organizations/organization';
@@ -99,13 +100,16 @@ export interface CheckoutView {
   readonly locations: readonly ShippingLocation[];
   /** The location the totals are for: the one chosen, else the default, else the first. */
   readonly chosen: ShippingLocation;
+  /** The user's month so far: shown, and weighed, when they have a monthly limit. */
+  readonly month: MonthSpend;
 }
 
 /**
  * Checkout: where to ship (the default preselected; choosing another reloads the totals
  * for its state, without script), what is ordered and what it costs, then Place order,
- * or, when the total is above the user's order limit, Submit for approval (the same form,
- * posted to the approvals instead; the server refuses such an order anyway).
+ * or, when the total is above the user's order limit or would take the month's orders
+ * above their monthly limit, Submit for approval (the same form, posted to the approvals
+ * instead; the server refuses such an order anyway).
  */
 export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
   const { paths } = frame;
@@ -114,7 +118,10 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
   if (!pricing) throw new RangeError('checkout prices the cart for the chosen location');
   const rate = salesTaxRate(chosen.address.province);
   const limit = frame.view.profile.orderLimitCents;
-  const needsApproval = limit !== undefined && pricing.totalCents > limit;
+  const { spentCents, limitCents: monthlyLimit } = view.month;
+  const overOrderLimit = limit !== undefined && pricing.totalCents > limit;
+  const overMonthlyLimit = monthlyLimit !== undefined && spentCents + pricing.totalCents > monthlyLimit;
+  const needsApproval = overOrderLimit || overMonthlyLimit;
   return modulePage(
     frame,
     'checkout',
@@ -171,11 +178,24 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
           <p class="note">
             Shipping to {chosen.name}, {chosen.address.city}. Payment: invoice.
           </p>
-          {needsApproval && (
+          {monthlyLimit !== undefined && (
+            <p class="note" data-testid="month-spend">
+              <Usd cents={spentCents} /> of <Usd cents={monthlyLimit} /> spent this month
+            </p>
+          )}
+          {overOrderLimit ? (
             <p class="approval-note" data-testid="approval-note">
               This total is above your order limit of <Usd cents={limit} />, so an approver in your organization decides
               on it. Nothing is ordered until they approve.
             </p>
+          ) : (
+            overMonthlyLimit && (
+              <p class="approval-note" data-testid="approval-note">
+                With this order your orders this month would total more than your monthly limit of{' '}
+                <Usd cents={monthlyLimit} />, so an approver in your organization decides on it. Nothing is ordered
+                until they approve.
+              </p>
+            )
           )}
           <form method="post" action={needsApproval ? paths.approvals : paths.orders} class="refs">
             <TokenField token={frame.token} />
