@@ -11,6 +11,7 @@ export interface SetupRequest {
     phoneNumber?: string;
     role?: "buyer" | "approver";
     orderLimit?: number;
+    monthlyLimit?: number;
   };
   userAddress?: {
     line1: string;
@@ -231,6 +232,7 @@ export interface OrganizationUserResponse {
       created_at: string;
       role: "buyer" | "approver";
       orderLimit: number | null;
+      monthlyLimit: number | null;
       active: boolean;
     };
   };
@@ -267,6 +269,7 @@ export interface OrganizationUserUpdateRequest {
   };
   role?: "buyer" | "approver";
   orderLimit?: number | null;
+  monthlyLimit?: number | null;
   active?: boolean;
 }
 
@@ -638,6 +641,7 @@ export interface ApprovalRequestChange {
       internal_user_id: string;
       email: string;
     } | null;
+    limit_reason: "order_limit" | "monthly_limit";
     reason: string | null;
     order_id: string | null;
   };
@@ -747,6 +751,7 @@ export interface ApprovalRequestList {
       internal_user_id: string;
       email: string;
     } | null;
+    limit_reason: "order_limit" | "monthly_limit";
     reason: string | null;
     order_id: string | null;
   }>;
@@ -787,6 +792,7 @@ export interface ApprovalRequest {
     internal_user_id: string;
     email: string;
   } | null;
+  limit_reason: "order_limit" | "monthly_limit";
   reason: string | null;
   order_id: string | null;
 }
@@ -1212,6 +1218,7 @@ export interface ApprovalRequestedEvent {
     total: number;
     po_number: string | null;
     notes: string | null;
+    limit_reason: "order_limit" | "monthly_limit";
     created_at: string;
     expires_at: string;
   };

@@ -38,7 +38,13 @@ describe('GET a user', () => {
     const { path, profile } = await aUser();
     const res = await stack.get(path, bearer());
     expect(res.status).toBe(200);
-    expect(res.body.data.profile).toEqual({ ...profile, role: 'buyer', orderLimit: null, monthlyLimit: null, active: true });
+    expect(res.body.data.profile).toEqual({
+      ...profile,
+      role: 'buyer',
+      orderLimit: null,
+      monthlyLimit: null,
+      active: true,
+    });
   });
 
   it('shows the role and limit given at setup, the limit stored as cents', async () => {
