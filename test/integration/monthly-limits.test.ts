@@ -17,6 +17,8 @@ import type { SpendMonth } from '../../functions/domain/orders/monthly-spend';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ApprovalRequestedData } from '../../functions/domain/events/order-events';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
+import { holdUntilAll } from '../support/arrival-gate';
+import { signInToModule } from '../support/module-client';
 import { aSetupRequest } from '../support/setup-request-builder';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
@@ -94,7 +96,17 @@ describe('a monthly limit', () => {
     const office = await anOffice();
     // $37 orders against $100: two fit, a third does not.
     const buyer = await office.limited(Math.floor(office.orderTotal * 2.7));
-    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => office.place(buyer)));
+    // All six transactions reach DynamoDB together, after each has read the profile and priced its order.
+    const gate = holdUntilAll(
+      stack.deps.aws.db,
+      6,
+      (command) =>
+        command.name.startsWith('TransactWrite') && JSON.stringify(command.input).includes(`SPEND#${buyer.profile.id}`),
+    );
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => office.place(buyer))).finally(() =>
+      gate.remove(),
+    );
+    expect(gate.arrived()).toBe(6);
     const placed = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
     expect(placed.length).toBeLessThanOrEqual(2);
@@ -154,6 +166,32 @@ describe('a monthly limit', () => {
     expect(ApprovalRequestedData.parse(requested.data).limit_reason).toBe('monthly_limit');
     await stack.deps.approvalService.approve({ requestId: request.id, approver: approver.profile });
     expect(await stack.deps.orders.monthSpend(buyer.profile.id, '2036-11' as SpendMonth)).toBe(office.orderTotal * 2);
+  });
+});
+
+describe('checkout with a monthly limit', () => {
+  it('shows "$X of $Y spent this month", then offers Submit for approval once the cart would pass it', async () => {
+    const office = await anOffice();
+    const buyer = await office.limited(office.orderTotal * 2);
+    const module = await signInToModule(stack, partner, buyer);
+    const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+    await stack.deps.cartService.add(buyer.profile.id, SUPPLIES.productId, 1);
+    const before = await module.get(`${module.base}/checkout`);
+    expect(before.text.replace(/<[^>]+>/g, '')).toContain(
+      `${usd(0)} of ${usd(office.orderTotal * 2)} spent this month`,
+    );
+    expect(before.text).toContain('>Place order</button>');
+
+    await office.place(buyer);
+    await office.place(buyer);
+    const full = await module.get(`${module.base}/checkout`);
+    expect(full.text.replace(/<[^>]+>/g, '')).toContain(
+      `${usd(office.orderTotal * 2)} of ${usd(office.orderTotal * 2)} spent this month`,
+    );
+    expect(full.text).toContain('>Submit for approval</button>');
+    expect(full.text).toContain('your monthly limit');
+    const refused = await module.submit(`${module.base}/orders`, { location: buyer.locations[0]!.id });
+    expect([refused.status, refused.text]).toEqual([409, expect.stringContaining('above your monthly limit')]);
   });
 });
 
