@@ -381,6 +381,17 @@ export interface ShippingLocationUpdateRequest {
   isActive?: boolean;
 }
 
+export interface ShippingLocationUpdateConflictError {
+  error: "Conflict";
+  message: string;
+  code: "DEFAULT_LOCATION_INACTIVE" | "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface CatalogProductList {
   data: Array<{
     product_id: string;
@@ -399,7 +410,12 @@ export interface OrderList {
     id: string;
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
+    internal_user_id: string;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     po_number: string | null;
     notes: string | null;
     items: Array<{
@@ -476,7 +492,12 @@ export interface Order {
   id: string;
   status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
   partner_org_id: string;
+  internal_user_id: string;
   user_email: string;
+  approved_by?: {
+    internal_user_id: string;
+    email: string;
+  };
   po_number: string | null;
   notes: string | null;
   items: Array<{
@@ -555,7 +576,12 @@ export interface OrderChange {
     id: string;
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
+    internal_user_id: string;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     po_number: string | null;
     notes: string | null;
     items: Array<{
@@ -1065,6 +1091,7 @@ export interface OrderCreatedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1102,6 +1129,7 @@ export interface OrderConfirmedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1118,6 +1146,7 @@ export interface OrderShippedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1151,6 +1180,7 @@ export interface OrderDeliveredEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1168,6 +1198,7 @@ export interface OrderCancelledEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1185,6 +1216,7 @@ export interface OrderRefundedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;

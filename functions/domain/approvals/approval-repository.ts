@@ -31,6 +31,14 @@ export interface ApprovalPage {
 }
 
 /** A state change of a pending request, written only if the stored request is still pending at `expectedVersion`. */
+/** Who places an approved order and where it ships, by the keys the organization stores them under. */
+export interface PlaceableCondition {
+  readonly partnerId: string;
+  readonly internalOrgId: string;
+  readonly internalUserId: string;
+  readonly internalShippingLocationId: string;
+}
+
 export interface ApprovalChange {
   readonly request: ApprovalRequest;
   readonly expectedVersion: number;
@@ -61,6 +69,9 @@ export interface ApprovalRepository {
     change: ApprovalChange & {
       readonly order: Order;
       readonly orderEvent: OrderEventMessage;
+      /** Conditions of the same transaction: the requester can still sign in and the location is still active. */
+      readonly placeable: PlaceableCondition;
+      /** Added to the requester's month total, never refused: the approver allowed it. */
       readonly spend: MonthSpendCharge;
     },
   ): Promise<void>;
