@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { OrderEventMessage } from '../events/order-event-message';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
-import { type Correlation, correlate, currentCorrelation } from '../correlation';
+import { type Correlation, correlate, correlateAction, currentCorrelation } from '../correlation';
 import { ApprovalForbidden, ApprovalNotFound, ConcurrentModification, SelfApprovalForbidden } from '../errors';
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CartRepository } from '../orders/cart';
@@ -112,6 +112,7 @@ export class ApprovalService {
    */
   async submit(input: SubmitApprovalInput): Promise<ApprovalRequest> {
     const { partner, profile, organization } = input;
+    correlateAction('submit-for-approval', profile);
     const quote = await this.orders.quote({
       partner,
       profile,
@@ -169,6 +170,7 @@ export class ApprovalService {
    *    stops it: ApprovalCannotBePlaced).
    */
   async approve(input: { readonly requestId: string; readonly approver: Profile }): Promise<ApprovalRequest> {
+    correlateAction('approve', input.approver);
     const { approver } = input;
     const request = await this.waiting(input.requestId, approver, 'decide');
     const now = this.clock.now();
@@ -217,6 +219,7 @@ export class ApprovalService {
     readonly approver: Profile;
     readonly reason: string;
   }): Promise<ApprovalRequest> {
+    correlateAction('reject', input.approver);
     const request = await this.waiting(input.requestId, input.approver, 'decide');
     const rejected: ApprovalRequest = {
       ...request,
@@ -245,6 +248,7 @@ export class ApprovalService {
    * a cart changed meanwhile is ConcurrentModification (nothing changed).
    */
   async withdraw(input: { readonly requestId: string; readonly requester: Profile }): Promise<Withdrawal> {
+    correlateAction('withdraw', input.requester);
     const request = await this.waiting(input.requestId, input.requester, 'withdraw');
     const [cart, products] = await Promise.all([
       this.carts.get(request.profileId),
@@ -394,6 +398,7 @@ export class ApprovalService {
       partnerId: request.partnerId,
       organizationId: request.organizationId,
       ...(request.orderId === undefined ? {} : { orderId: request.orderId }),
+      approvalRequestId: request.id,
       eventId: event.eventId,
     });
     return { ...event, ...(requestId ? { requestId } : {}) };
