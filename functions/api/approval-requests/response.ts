@@ -53,8 +53,12 @@ export const ApprovalRequestBody = z.strictObject({
   limit_reason: z.enum(LIMIT_REASONS),
   /** The approver's reason, on rejected requests; null otherwise. */
   reason: z.nullable(z.string()),
+  /** The approver's comment, on approved requests when one was given; null otherwise. */
+  comment: z.nullable(z.string()),
   /** The order placed, on approved requests; null otherwise. */
   order_id: z.nullable(z.uuid()),
+  /** The rejected or expired request this one resubmits (its requester's `Edit and resubmit` in the module); null otherwise. */
+  resubmitted_from: z.nullable(z.uuid()),
 });
 export type ApprovalRequestBody = z.infer<typeof ApprovalRequestBody>;
 
@@ -92,7 +96,9 @@ export const toApprovalRequestResponse = (request: ApprovalRequest): ApprovalReq
     : null,
   limit_reason: request.limitReason ?? 'order_limit',
   reason: request.reason ?? null,
+  comment: request.comment ?? null,
   order_id: request.orderId ?? null,
+  resubmitted_from: request.resubmittedFrom ?? null,
 });
 
 export const toApprovalRequestListResponse = (page: ApprovalPage): ApprovalRequestListBody => ({

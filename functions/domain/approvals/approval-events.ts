@@ -40,6 +40,7 @@ export function approvalRequestedEvent(request: ApprovalRequest): OrderEventMess
     po_number: request.poNumber ?? null,
     notes: request.notes ?? null,
     limit_reason: request.limitReason ?? 'order_limit',
+    resubmitted_from: request.resubmittedFrom ?? null,
     created_at: request.createdAt,
     expires_at: request.expiresAt,
   } satisfies ApprovalEventData<'approval.requested'>;
@@ -66,6 +67,7 @@ export function approvalDecidedEvent(request: ApprovalRequest): OrderEventMessag
       : {}),
     ...(request.orderId === undefined ? {} : { order_id: request.orderId }),
     ...(request.reason === undefined ? {} : { reason: request.reason }),
+    ...(request.comment === undefined ? {} : { comment: request.comment }),
     decided_at: request.decidedAt,
   } satisfies ApprovalEventData<'approval.decided'>;
   return {

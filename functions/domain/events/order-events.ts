@@ -153,6 +153,8 @@ export const ApprovalRequestedData = z.strictObject({
   notes: z.string().max(500).nullable(),
   /** Which limit sent it to approval: the order's total above `order_limit`, or the month's orders above `monthly_limit`. */
   limit_reason: z.enum(LIMIT_REASONS, { error: requiredField }),
+  /** The rejected or expired request this one resubmits, or null. */
+  resubmitted_from: z.uuid().nullable(),
   created_at: isoTime(),
   /** Undecided by then, the request expires (an approval.decided with `decision: expired`). */
   expires_at: isoTime(),
@@ -162,7 +164,7 @@ const APPROVAL_DECISIONS = ['approved', 'rejected', 'expired', 'withdrawn'] as c
 
 /**
  * The request's one outcome. `decided_by` is the approver (approved, rejected); `order_id`
- * the order placed (approved; its order.created follows); `reason` the approver's (rejected).
+ * the order placed (approved; its order.created follows); `reason` the approver's (rejected), `comment` the approver's (approved, optional).
  */
 export const ApprovalDecidedData = z.strictObject({
   ...approvalCommon,
@@ -170,6 +172,8 @@ export const ApprovalDecidedData = z.strictObject({
   decided_by: ApprovalDecider.optional(),
   order_id: z.uuid().optional(),
   reason: z.string().min(1).max(500).optional(),
+  /** The approver's comment (approved, when given). */
+  comment: z.string().min(1).max(500).optional(),
   decided_at: isoTime(),
 });
 

@@ -336,7 +336,7 @@ export function newOrder(input: {
   readonly shippingAddress: ShippingAddressSnapshot;
   readonly pricing: OrderPricing;
   readonly at: string;
-  readonly approval?: { readonly requestId: string; readonly approvedBy: OrderApprover };
+  readonly approval?: { readonly requestId: string; readonly approvedBy: OrderApprover; readonly comment?: string };
 }): Order {
   const { at } = input;
   return {
@@ -349,7 +349,13 @@ export function newOrder(input: {
     userEmail: input.profile.email,
     ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
     ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
-    ...(input.approval ? { approvedBy: input.approval.approvedBy, approvalRequestId: input.approval.requestId } : {}),
+    ...(input.approval
+      ? {
+          approvedBy: input.approval.approvedBy,
+          approvalRequestId: input.approval.requestId,
+          ...(input.approval.comment === undefined ? {} : { approvalComment: input.approval.comment }),
+        }
+      : {}),
     items: input.items,
     shippingAddress: input.shippingAddress,
     subtotalCents: input.pricing.subtotalCents,

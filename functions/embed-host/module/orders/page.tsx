@@ -261,6 +261,11 @@ export function orderPage(
           )}
         </span>
       </p>
+      {order.approvalComment !== undefined && (
+        <p class="said">
+          The approver's comment: <span data-testid="approval-comment">{order.approvalComment}</span>
+        </p>
+      )}
       <References poNumber={order.poNumber} notes={order.notes} label="Your references" />
       <form class="buy-again" method="post" action={paths.buyAgain(order.id)}>
         <TokenField token={frame.token} />
