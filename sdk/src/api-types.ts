@@ -669,7 +669,9 @@ export interface ApprovalRequestChange {
     } | null;
     limit_reason: "order_limit" | "monthly_limit";
     reason: string | null;
+    comment: string | null;
     order_id: string | null;
+    resubmitted_from: string | null;
   };
 }
 
@@ -779,7 +781,9 @@ export interface ApprovalRequestList {
     } | null;
     limit_reason: "order_limit" | "monthly_limit";
     reason: string | null;
+    comment: string | null;
     order_id: string | null;
+    resubmitted_from: string | null;
   }>;
   has_more: boolean;
 }
@@ -820,7 +824,9 @@ export interface ApprovalRequest {
   } | null;
   limit_reason: "order_limit" | "monthly_limit";
   reason: string | null;
+  comment: string | null;
   order_id: string | null;
+  resubmitted_from: string | null;
 }
 
 export interface ApprovalRequestNotFoundError {
@@ -836,6 +842,7 @@ export interface ApprovalRequestNotFoundError {
 
 export interface SandboxApproveRequest {
   internal_user_id: string;
+  comment?: string;
 }
 
 export interface SandboxDecisionBadRequestError {
@@ -1251,6 +1258,7 @@ export interface ApprovalRequestedEvent {
     po_number: string | null;
     notes: string | null;
     limit_reason: "order_limit" | "monthly_limit";
+    resubmitted_from: string | null;
     created_at: string;
     expires_at: string;
   };
@@ -1269,6 +1277,7 @@ export interface ApprovalDecidedEvent {
     };
     order_id?: string;
     reason?: string;
+    comment?: string;
     decided_at: string;
   };
 }
