@@ -671,7 +671,6 @@ export interface ApprovalRequestChange {
     reason: string | null;
     comment: string | null;
     order_id: string | null;
-    resubmitted_from: string | null;
   };
 }
 
@@ -783,7 +782,6 @@ export interface ApprovalRequestList {
     reason: string | null;
     comment: string | null;
     order_id: string | null;
-    resubmitted_from: string | null;
   }>;
   has_more: boolean;
 }
@@ -826,7 +824,6 @@ export interface ApprovalRequest {
   reason: string | null;
   comment: string | null;
   order_id: string | null;
-  resubmitted_from: string | null;
 }
 
 export interface ApprovalRequestNotFoundError {
@@ -1258,7 +1255,6 @@ export interface ApprovalRequestedEvent {
     po_number: string | null;
     notes: string | null;
     limit_reason: "order_limit" | "monthly_limit";
-    resubmitted_from: string | null;
     created_at: string;
     expires_at: string;
   };
