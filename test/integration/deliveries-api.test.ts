@@ -451,7 +451,7 @@ describe('GET /v1/webhooks/endpoint', () => {
     expect((await endpoint()).body).toMatchObject({ status: 'active', circuit: { state: 'half_open', since } });
 
     if (probe.kind !== 'admitted') return;
-    await gate.settle(partner.partnerId, probe.ticket, { succeeded: true, at: probeAt, policy: FAIRNESS_POLICY });
+    await gate.settle(partner.partnerId, probe.ticket, { verdict: 'fast', at: probeAt, policy: FAIRNESS_POLICY });
     const closed = (await endpoint()).body;
     expect(closed).toMatchObject({ status: 'active', circuit: { state: 'closed' } });
     expect(closed.circuit).not.toHaveProperty('since');

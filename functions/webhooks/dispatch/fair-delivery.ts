@@ -2,8 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { METRIC, noMetrics } from '../../domain/metrics';
 import type { PartnerId } from '../../domain/partners/partner';
 import type { Delivery, DeliveryMessage } from '../delivery';
-import { type Admission, type AdmissionTicket, type CircuitState, circuitDeferral } from '../endpoint-circuit';
-import { hopDelaySeconds } from '../retry-schedule';
+import {
+  type Admission,
+  type AdmissionTicket,
+  attemptVerdict,
+  type CircuitState,
+  circuitDeferral,
+} from '../endpoint-circuit';
+import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS, RETRY_AFTER_STATUSES, retryAfterSeconds } from '../retry-schedule';
+import { isSuccess } from './signed-post';
+import type { TransportResult } from '../webhook-transport';
 import type { BatchReads } from './batch-reads';
 import type { WebhookDispatcherDependencies } from './dispatch-dependencies';
 
@@ -28,7 +36,11 @@ type Pass =
  * 1. The batch's snapshot says the circuit is open (or its probe is out): deferred, no write.
  * 2. Otherwise the attempt takes a place in the batch's lane to its endpoint, then the gate
  *    claims a slot of the in-flight cap, or the half-open probe.
- * 3. Over the cap: the message comes back in a few seconds, without a POST, the ladder untouched.
+ *    The cap adapts (docs/webhooks.md, "How throughput adapts"): each fast 2xx raises it
+ *    one step up to `maxInFlight`, a slow 2xx halves it, a failure sets it to one.
+ * 3. Over the cap: the message comes back in a few seconds, without a POST, the ladder
+ *    untouched; over the operator's `maxRate` for this second, or while the endpoint's
+ *    `Retry-After` holds, it comes back when that ends.
  * 4. Circuit open: the message comes back when the circuit allows a probe, but never after
  *    the next rung of the ladder; at that rung the attempt counts as failed, unsent
  *    (the last attempt waits at most `lastAttemptGraceSeconds`, then fails and alerts).
@@ -79,19 +91,29 @@ export class FairDelivery {
         return { kind: 'go', at: asked, leave };
       case 'busy':
         leave();
-        return this.deferBusy(delivery, message, admission.failing);
+        return this.deferBusy(delivery, message, admission.failing, admission.until);
       case 'circuit-open':
         leave();
         return this.deferForCircuit(delivery, message, asked, admission);
     }
   }
 
-  /** Releases the ticket, counts the outcome in the endpoint's circuit, and logs a change of its state. */
-  async settle(partnerId: PartnerId, ticket: AdmissionTicket, succeeded: boolean): Promise<void> {
+  /**
+   * Releases the ticket, counts the outcome (`result`; none when the POST threw) in the
+   * endpoint's circuit and concurrency, and logs a change of the circuit's state.
+   */
+  async settle(partnerId: PartnerId, ticket: AdmissionTicket, result: TransportResult | undefined): Promise<void> {
+    const { clock, fairness: policy } = this.dependencies;
+    const at = clock.now();
+    const asked =
+      result?.kind === 'response' && RETRY_AFTER_STATUSES.has(result.statusCode)
+        ? retryAfterSeconds(result.retryAfter, at)
+        : undefined;
     const transition = await this.dependencies.gate.settle(partnerId, ticket, {
-      succeeded,
-      at: this.dependencies.clock.now(),
-      policy: this.dependencies.fairness,
+      verdict: result ? attemptVerdict(result, isSuccess(result), policy) : 'failed',
+      at,
+      policy,
+      ...(asked ? { throttledUntil: new Date(at.getTime() + Math.min(asked, policy.maxThrottleSeconds) * 1000) } : {}),
     });
     if (!transition) return;
     this.countCircuitChange(transition.to);
@@ -111,11 +133,15 @@ export class FairDelivery {
     }
   }
 
-  private async deferBusy(delivery: Delivery, message: DeliveryMessage, failing: boolean): Promise<Pass> {
-    const delaySeconds = this.dependencies.fairness.busyDeferSeconds(failing);
+  private async deferBusy(delivery: Delivery, message: DeliveryMessage, failing: boolean, until?: Date): Promise<Pass> {
+    const delaySeconds = until
+      ? Math.min(MAX_SQS_DELAY_SECONDS, Math.max(1, hopDelaySeconds(until, this.dependencies.clock.now())))
+      : this.dependencies.fairness.busyDeferSeconds(failing);
     await this.dependencies.queue.send(message, delaySeconds);
     this.dependencies.logger.info({
-      msg: 'webhook attempt deferred: endpoint at its in-flight cap',
+      msg: until
+        ? 'webhook attempt deferred: endpoint at its rate ceiling or asked to wait'
+        : 'webhook attempt deferred: endpoint at its in-flight cap',
       outcome: 'deferred',
       delaySeconds,
       ...attemptLog(delivery, message),
