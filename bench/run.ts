@@ -21,6 +21,7 @@ import { type CapacityCount, type CapacityRow, measureApiCapacity } from './capa
 import { dynamoDollarsPerMillion, PRICES } from './cost-model';
 import { measureDispatcher } from './dispatcher';
 import { measureFairness } from './fairness';
+import { measureBigPartner } from './big-partner';
 import { EMBED_SDK_BUDGET_KB, EMBED_SDK_PATH, measureEmbedSdkScript } from './embed-sdk-budget';
 import { type FloorServer, startFloorServer } from './floors';
 import { measureHttpPipeline } from './http-pipeline';
@@ -346,11 +347,51 @@ async function fairness(): Promise<void> {
   ]);
 }
 
+/** One big partner: delivered of offered, and its webhooks' lag p99 (docs/webhooks.md, "How throughput adapts"). */
+const MIN_BIG_PARTNER_DELIVERED = 0.95;
+const MAX_BIG_PARTNER_P99_MS = 2000;
+const BIG_PARTNER_PER_SECOND = 50;
+const BIG_PARTNER_ANSWER_MS = 250;
+const BIG_PARTNER_SECONDS = Math.max(10, Math.round(Number(process.env.BIG_PARTNER_SECONDS ?? 60)));
+
+async function bigPartner(): Promise<void> {
+  console.log(
+    `\n6. One big partner: one receiver on 127.0.0.1 answering every POST in ${BIG_PARTNER_ANSWER_MS} ms, offered ` +
+      `${BIG_PARTNER_PER_SECOND} order events/s for ${BIG_PARTNER_SECONDS} s (after an untimed warm-up of 15 s at the same rate), ` +
+      "published as the order pipeline does and delivered by the local stack's own pollers (fan-out → dispatcher), in its own stack. " +
+      "delivered: webhooks 2xx'd by 10 s after the last event; lag: publication → 2xx\n",
+  );
+  const result = await measureBigPartner({
+    perSecond: BIG_PARTNER_PER_SECOND,
+    seconds: BIG_PARTNER_SECONDS,
+    warmUpSeconds: 15,
+    answerMs: BIG_PARTNER_ANSWER_MS,
+    drainMs: 10_000,
+  });
+  const deliveredShare = result.delivered / Math.max(1, result.offered);
+  const ok = deliveredShare >= MIN_BIG_PARTNER_DELIVERED && result.p99Ms <= MAX_BIG_PARTNER_P99_MS;
+  printTable([
+    {
+      offered: result.offered,
+      delivered: `${result.delivered} (${(deliveredShare * 100).toFixed(1)} %)`,
+      'lag p50 ms': result.p50Ms.toFixed(0),
+      'lag p99 ms': result.p99Ms.toFixed(0),
+      'lag max ms': result.maxMs.toFixed(0),
+      'concurrency at the end': result.concurrency ?? '-',
+      target: target(
+        `one big partner: delivered >= ${MIN_BIG_PARTNER_DELIVERED}x offered, lag p99 <= ${MAX_BIG_PARTNER_P99_MS} ms`,
+        ok,
+      ),
+    },
+  ]);
+}
+
 const SECTIONS: Record<string, Section> = {
   bundles: () => bundles(),
   api: async (stack) => api(await stack()),
   dispatcher: async (stack) => dispatcher(await stack()),
   fairness: () => fairness(),
+  bigpartner: () => bigPartner(),
 };
 
 const asked = process.argv.slice(2);

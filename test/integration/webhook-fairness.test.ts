@@ -295,7 +295,7 @@ describe("an endpoint's circuit", () => {
 });
 
 describe("an endpoint's attempts in flight", () => {
-  it('are capped at two across dispatchers; the others are deferred without a POST', async () => {
+  it("are capped at a new endpoint's two across dispatchers; the others are deferred without a POST", async () => {
     const hanging = await aReceiver(() => 'hang');
     const partner = await aSubscribedPartner(hanging.url);
     const bodies = await queuedDeliveries(partner, 4);
@@ -303,11 +303,11 @@ describe("an endpoint's attempts in flight", () => {
     const before = deliveryMessages().length;
     const outcomes = await Promise.all([invoke(bodies.slice(0, 2)), invoke(bodies.slice(2))]);
     expect(outcomes.map((o) => o.batchItemFailures)).toEqual([[], []]);
-    expect(hanging.requests).toHaveLength(FAIRNESS_POLICY.maxInFlight);
+    expect(hanging.requests).toHaveLength(FAIRNESS_POLICY.initialInFlight);
     const deferred = deliveryMessages()
       .slice(before)
       .filter((m) => m.body.attempt === 1);
-    expect(deferred).toHaveLength(4 - FAIRNESS_POLICY.maxInFlight);
+    expect(deferred).toHaveLength(4 - FAIRNESS_POLICY.initialInFlight);
     expect(deferred.map((m) => m.delaySeconds)).toEqual(deferred.map(() => FAIRNESS_POLICY.busyDeferSeconds(false)));
   });
 
@@ -328,6 +328,21 @@ describe("an endpoint's attempts in flight", () => {
     expect(await claim()).toEqual({ kind: 'busy', failing: false });
     stack.clock.advance(61_000);
     expect((await claim()).kind).toBe('admitted');
+  });
+});
+
+describe("an endpoint's adaptive concurrency, stored on its item", () => {
+  it('rises with fast 2xx answers across invocations, then lets that many attempts in flight at once', async () => {
+    // Four quick 2xx answers, then it hangs.
+    const receiver = await aReceiver((index) => (index < 4 ? 200 : 'hang'));
+    const partner = await aSubscribedPartner(receiver.url);
+    for (const body of await queuedDeliveries(partner, 4)) await invoke([body]);
+    const endpoint = await stack.deps.webhookEndpoints.get(partner.partnerId);
+    expect(endpoint?.circuit?.concurrency).toBe(FAIRNESS_POLICY.initialInFlight + 4);
+
+    const bodies = await queuedDeliveries(partner, 8);
+    await Promise.all(bodies.map((body) => invoke([body])));
+    expect(receiver.requests).toHaveLength(4 + FAIRNESS_POLICY.initialInFlight + 4);
   });
 });
 
