@@ -71,8 +71,13 @@ export async function recordAttempt(
   metrics.count(METRIC.webhookAttempts, { outcome: outcome.status === 'pending' ? 'retry-scheduled' : outcome.status });
   if (outcome.status === 'delivered') {
     // From the order change's commit; a replay (a later chain) is an operator's choice, not lag.
-    if (delivery.chain === 1 && delivery.occurredAt)
-      metrics.observe(METRIC.deliveryLag, finishedAt.getTime() - Date.parse(delivery.occurredAt));
+    if (delivery.chain === 1 && delivery.occurredAt) {
+      const lag = finishedAt.getTime() - Date.parse(delivery.occurredAt);
+      metrics.observe(METRIC.deliveryLag, lag);
+      // A busy endpoint's own lag, on its first attempt only: a healthy endpoint's lag is then queueing, not retries.
+      if (attemptNumber === 1 && dependencies.endpointVolume?.busy(delivery.partnerId, finishedAt))
+        metrics.observe(METRIC.deliveryLag, lag, { partner: delivery.partnerId });
+    }
     logger.info({ msg: 'webhook delivered', outcome: 'delivered', ...log });
     return 'delivered';
   }
