@@ -18,6 +18,9 @@ import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fak
 import { RecordingLogger, RecordingMailer, RecordingQueue } from '../support/fakes/recording-ports';
 import { ManualClock } from '../support/manual-clock';
 import { aQueuedDelivery } from '../support/webhook-fixtures';
+import { METRIC } from '../../functions/domain/metrics';
+import { EndpointVolume } from '../../functions/webhooks/dispatch/endpoint-volume';
+import { type RecordingMetrics, recordingMetrics } from '../support/recording-metrics';
 
 const partnerId = randomUUID() as PartnerId;
 const LEASE_SECONDS = 60;
@@ -46,6 +49,9 @@ let endpoints: InMemoryWebhookEndpoints;
 let queue: RecordingQueue<DeliveryMessage>;
 let receiver: ScriptedReceiver;
 let dispatcher: WebhookDispatcher;
+let metrics: RecordingMetrics;
+/** Deliveries a minute from which the endpoint's lag is published with its own dimension, in these tests. */
+const BUSY_PER_MINUTE = 3;
 
 function anEndpoint(extra: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
   const now = clock.now().toISOString();
@@ -67,6 +73,7 @@ beforeEach(() => {
   deliveries = new InMemoryDeliveryRepository();
   queue = new RecordingQueue();
   receiver = new ScriptedReceiver();
+  metrics = recordingMetrics();
   endpoints = new InMemoryWebhookEndpoints();
   void endpoints.put(anEndpoint());
   const secrets = new InMemorySigningSecrets();
@@ -87,11 +94,15 @@ beforeEach(() => {
     disableAfterSeconds: 5 * 24 * 3600,
     clock,
     logger: new RecordingLogger(),
+    metrics,
+    endpointVolume: new EndpointVolume(BUSY_PER_MINUTE),
   });
 });
 
 const aMessage = (): DeliveryMessage => {
-  const delivery = deliveries.seed(aQueuedDelivery(partnerId, clock.now().toISOString()));
+  const delivery = deliveries.seed(
+    aQueuedDelivery(partnerId, clock.now().toISOString(), { occurredAt: clock.now().toISOString() }),
+  );
   return {
     deliveryId: delivery.deliveryId,
     partnerId,
@@ -218,5 +229,16 @@ describe('a dispatcher that crashes holding slots', () => {
     clock.advance(LEASE_SECONDS * 1000 + 1);
     queue.sent.length = 0;
     expect(await attemptsTakenAtOnce(6)).toBe(4);
+  });
+});
+
+describe("a busy endpoint's own DeliveryLag", () => {
+  it('is observed with its partner id once it had the threshold of deliveries this minute, on first attempts', async () => {
+    await deliverSequentially(BUSY_PER_MINUTE + 1);
+    expect(metrics.total(METRIC.deliveryLag)).toBe(BUSY_PER_MINUTE + 1 + 2);
+    expect(metrics.total(METRIC.deliveryLag, { partner: partnerId })).toBe(2);
+    clock.advance(60_000); // a new minute counts from zero
+    await deliverSequentially(1);
+    expect(metrics.total(METRIC.deliveryLag, { partner: partnerId })).toBe(2);
   });
 });
