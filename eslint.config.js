@@ -9,6 +9,7 @@ const INFRASTRUCTURE = [
   'aws-lambda',
   '**/adapters/**',
   '**/api/**',
+  '**/http/**',
   '**/embed-host/**',
   '**/composition/**',
   '**/lib/**',
@@ -77,6 +78,27 @@ export default tseslint.config(
               group: ['**/lib/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
               message:
                 'Lambda code imports neither infrastructure (lib/) nor CDK; shared definitions live in functions/resources/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The embed host is served by the HTTP kit (functions/http/), never by the partner API's pipeline.
+    files: ['functions/embed-host/**/*.ts', 'functions/embed-host/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/lib/**', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
+              message: 'Lambda code imports no infrastructure.',
+            },
+            {
+              group: ['**/api/**'],
+              message: 'The embed host shares the HTTP kit (functions/http/), not the partner API.',
             },
           ],
         },

@@ -40,13 +40,13 @@ import {
 import type Stripe from 'stripe';
 import { type AwsClients, createAwsClients } from '../functions/adapters/aws-clients';
 import { cartKeys } from '../functions/adapters/dynamodb/cart-repository';
-import { catalogKeys } from '../functions/adapters/dynamodb/catalog-repository';
+import { catalogKeys } from '../functions/adapters/dynamodb/dynamodb-catalog-repository';
 import { webhookKeys } from '../functions/adapters/dynamodb/dynamodb-delivery-repository';
 import { identityKeys } from '../functions/adapters/dynamodb/identity-directory';
-import { orderKeys } from '../functions/adapters/dynamodb/order-repository';
-import { organizationKeys } from '../functions/adapters/dynamodb/organization-repository';
-import { partnerKeys } from '../functions/adapters/dynamodb/partner-repository';
-import { sessionKeys } from '../functions/adapters/dynamodb/session-repository';
+import { orderKeys } from '../functions/adapters/dynamodb/dynamodb-order-repository';
+import { organizationKeys } from '../functions/adapters/dynamodb/organization-items';
+import { partnerKeys } from '../functions/adapters/dynamodb/dynamodb-partner-repository';
+import { sessionKeys } from '../functions/adapters/dynamodb/dynamodb-session-repository';
 import { stripeClientSource } from '../functions/adapters/stripe-client';
 import { hashApiKey } from '../functions/domain/partners/api-keys';
 import { hashSecret } from '../functions/domain/sessions/session-token';

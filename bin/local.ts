@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole service on this machine, on embedded stand-ins for AWS.
- * `npm start -- --reset` starts with empty data. Ctrl-C stops everything it started.
+ * `npm start -- --reset` starts with empty data; `npm start -- --verbose` (or `LOG_TO_CONSOLE=1`)
+ * prints every log line, not only errors. Ctrl-C stops everything it started.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,7 +20,9 @@ import { startStandIns } from '../lib/local-runtime/stand-ins';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const { values } = parseArgs({ options: { reset: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { reset: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
+});
 const dataDir = resolve('.local');
 if (values.reset) rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
@@ -40,8 +43,11 @@ const standIns = await startStandIns({ dataDir }).catch((error: unknown) => {
   process.stderr.write(`npm start: ${error.message}\n`);
   process.exit(1);
 });
-// Every log line is printed and appended to .local/logs/service.jsonl; EMF metrics lines go to the file only (ops order trace, ops metrics).
-const localLog = openLocalLog(LOCAL_LOG_FILE);
+// Every log line is appended to .local/logs/service.jsonl and only errors printed (all with --verbose);
+// EMF metrics lines go to the file only (ops order trace, ops metrics).
+const localLog = openLocalLog(LOCAL_LOG_FILE, {
+  echo: values.verbose || process.env.LOG_TO_CONSOLE === '1' ? 'all' : 'errors',
+});
 const stack = await startLocalStack({
   standIns,
   logger: localLog.logger,

@@ -9,82 +9,11 @@
  * everywhere. Plain data: Lambda code, CDK and the local runtime all import it, so it
  * imports no handler, middleware, schema or AWS code.
  */
-import type { Scope } from './domain/partners/partner';
-import type { HttpFunctionName } from './resources/resource-definitions';
 import type { Stage } from './resources/stages';
+import type { ApiRouteName } from './route-names';
+import type { ApiRoute, ErrorShape, Route } from './route-types';
 
-/** Names the endpoint in the request log and keys its rate-limit window (routes that share a window share a name). */
-export type ApiEndpointName =
-  | 'setup'
-  | 'handshake'
-  | 'catalog-products'
-  | 'order-get'
-  | 'order-list'
-  | 'sandbox-order-create'
-  | 'sandbox-order-transition'
-  | 'webhook-test'
-  | 'organization-user-get'
-  | 'organization-user-update'
-  | 'shipping-location-create'
-  | 'shipping-location-update'
-  | 'webhook-delivery-list'
-  | 'webhook-delivery-get'
-  | 'webhook-delivery-retry'
-  | 'webhook-endpoint-get'
-  | 'approval-request-list'
-  | 'approval-request-get'
-  | 'sandbox-approval-decision';
-
-/**
- * What the route's own failures look like. `general` is `{ error, message, code, details }`
- * with the 500 body's code and message; `handshake` is the contract's `{ error, details }`
- * for the handshake's own failures, with its 500 body. Authentication, permission and
- * rate-limit failures are the general body on every route.
- */
-export type ErrorShape =
-  | {
-      readonly shape: 'general';
-      readonly serverError: { readonly code: 'INTERNAL_ERROR' | 'SETUP_ERROR'; readonly message: string };
-    }
-  | { readonly shape: 'handshake'; readonly serverError: { readonly error: string; readonly details: string } };
-
-/** API Gateway's per-route ceiling (requests per second, burst): a flood against one route throttles that route only. */
-interface Throttle {
-  readonly rate: number;
-  readonly burst: number;
-}
-
-interface RouteBase {
-  readonly method: 'GET' | 'POST' | 'PATCH';
-  /** With `{name}` path parameters, as API Gateway writes them. */
-  readonly path: string;
-  readonly fn: HttpFunctionName;
-  readonly throttle: Throttle;
-}
-
-export interface ApiRoute extends RouteBase {
-  readonly host: 'api';
-  readonly endpoint: ApiEndpointName;
-  /** The one header the route reads the key from; the other one is a 401. */
-  readonly credential: 'authorization-bearer' | 'x-api-key';
-  readonly scope: Scope;
-  /** Requests per partner per minute (contract: Limits). */
-  readonly limitPerMinute: number;
-  /** `required` (a JSON object), `optional` (an empty body is `{}`), `ignored` (GET routes: never read). */
-  readonly body: 'required' | 'optional' | 'ignored';
-  readonly errors: ErrorShape;
-  /**
-   * Served on the sandbox stage only: production's API has no such route (API Gateway
-   * answers 404), and the function refuses it too on any stage but sandbox.
-   */
-  readonly sandboxOnly: boolean;
-}
-
-interface EmbedRoute extends RouteBase {
-  readonly host: 'embed';
-}
-
-export type Route = ApiRoute | EmbedRoute;
+export type { ApiEndpointName, ApiRoute, ErrorShape, Route } from './route-types';
 
 const GENERAL_ERRORS = {
   shape: 'general',
@@ -151,6 +80,7 @@ const page = { ...embed, throttle: { rate: 50, burst: 100 } } as const;
 export const ROUTES = [
   {
     host: 'api',
+    name: 'setup',
     method: 'POST',
     path: '/v1/organizations/setup',
     fn: 'setup',
@@ -169,6 +99,7 @@ export const ROUTES = [
   },
   {
     host: 'api',
+    name: 'handshake',
     method: 'POST',
     path: '/v1/partner/handshake',
     fn: 'handshake',
@@ -191,6 +122,7 @@ export const ROUTES = [
   // setup's scope and budget in a window of its own, so syncing users never starves provisioning. No Stripe: a higher ceiling.
   {
     ...organizationChange,
+    name: 'organization-user-get',
     method: 'GET',
     path: '/v1/organizations/{internalOrgId}/users/{internalUserId}',
     endpoint: 'organization-user-get',
@@ -198,6 +130,7 @@ export const ROUTES = [
   },
   {
     ...organizationChange,
+    name: 'organization-user-update',
     method: 'PATCH',
     path: '/v1/organizations/{internalOrgId}/users/{internalUserId}',
     endpoint: 'organization-user-update',
@@ -205,6 +138,7 @@ export const ROUTES = [
   },
   {
     ...organizationChange,
+    name: 'shipping-location-create',
     method: 'POST',
     path: '/v1/organizations/{internalOrgId}/shipping-locations',
     endpoint: 'shipping-location-create',
@@ -212,6 +146,7 @@ export const ROUTES = [
   },
   {
     ...organizationChange,
+    name: 'shipping-location-update',
     method: 'PATCH',
     path: '/v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}',
     endpoint: 'shipping-location-update',
@@ -220,6 +155,7 @@ export const ROUTES = [
   // The catalog changes rarely and is cached by callers. Reads are cheap single queries: the per-partner limits bind long before the ceilings.
   {
     ...orderRead,
+    name: 'catalog-products',
     method: 'GET',
     path: '/v1/catalog/products',
     fn: 'ordersApi',
@@ -229,6 +165,7 @@ export const ROUTES = [
   },
   {
     ...orderRead,
+    name: 'order-list',
     method: 'GET',
     path: '/v1/orders',
     fn: 'ordersApi',
@@ -238,6 +175,7 @@ export const ROUTES = [
   },
   {
     ...orderRead,
+    name: 'order-get',
     method: 'GET',
     path: '/v1/orders/{order_id}',
     fn: 'ordersApi',
@@ -247,6 +185,7 @@ export const ROUTES = [
   },
   {
     ...sandboxWrite,
+    name: 'sandbox-order-create',
     method: 'POST',
     path: '/v1/sandbox/orders',
     fn: 'ordersApi',
@@ -255,15 +194,16 @@ export const ROUTES = [
     body: 'required',
   },
   // The five actions share one window, in the order of the lifecycle.
-  { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/confirm' },
-  { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/ship' },
-  { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/deliver' },
-  { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/cancel' },
-  { ...transition, method: 'POST', path: '/v1/sandbox/orders/{order_id}/refund' },
+  { ...transition, name: 'sandbox-order-confirm', method: 'POST', path: '/v1/sandbox/orders/{order_id}/confirm' },
+  { ...transition, name: 'sandbox-order-ship', method: 'POST', path: '/v1/sandbox/orders/{order_id}/ship' },
+  { ...transition, name: 'sandbox-order-deliver', method: 'POST', path: '/v1/sandbox/orders/{order_id}/deliver' },
+  { ...transition, name: 'sandbox-order-cancel', method: 'POST', path: '/v1/sandbox/orders/{order_id}/cancel' },
+  { ...transition, name: 'sandbox-order-refund', method: 'POST', path: '/v1/sandbox/orders/{order_id}/refund' },
   // Approval requests (docs/orders-api.md) are orders-to-be: reading them is `orders:read` with the order reads'
   // budget, and on sandbox an approver's two decisions share one window, as the order actions do.
   {
     ...orderRead,
+    name: 'approval-request-list',
     method: 'GET',
     path: '/v1/organizations/{internalOrgId}/approval-requests',
     fn: 'ordersApi',
@@ -273,6 +213,7 @@ export const ROUTES = [
   },
   {
     ...orderRead,
+    name: 'approval-request-get',
     method: 'GET',
     path: '/v1/approval-requests/{approval_request_id}',
     fn: 'ordersApi',
@@ -280,12 +221,23 @@ export const ROUTES = [
     limitPerMinute: 300,
     throttle: { rate: 50, burst: 100 },
   },
-  { ...approvalDecision, method: 'POST', path: '/v1/sandbox/approval-requests/{approval_request_id}/approve' },
-  { ...approvalDecision, method: 'POST', path: '/v1/sandbox/approval-requests/{approval_request_id}/reject' },
+  {
+    ...approvalDecision,
+    name: 'sandbox-approval-approve',
+    method: 'POST',
+    path: '/v1/sandbox/approval-requests/{approval_request_id}/approve',
+  },
+  {
+    ...approvalDecision,
+    name: 'sandbox-approval-reject',
+    method: 'POST',
+    path: '/v1/sandbox/approval-requests/{approval_request_id}/reject',
+  },
   // A sample webhook through the real pipeline (docs/webhooks.md, "Test events"). `orders:write` is the sandbox's
   // "make my webhooks fire" scope (docs/decisions.md); each request is one POST to the partner, so its limits are lower.
   {
     ...sandboxWrite,
+    name: 'webhook-test',
     method: 'POST',
     path: '/v1/webhooks/test',
     fn: 'webhookTest',
@@ -297,6 +249,7 @@ export const ROUTES = [
   // Reads are single queries or gets, the order reads' budget; a retry is one more POST to the partner, so it gets the test event's.
   {
     ...webhookRead,
+    name: 'webhook-delivery-list',
     method: 'GET',
     path: '/v1/webhooks/deliveries',
     endpoint: 'webhook-delivery-list',
@@ -305,6 +258,7 @@ export const ROUTES = [
   },
   {
     ...webhookRead,
+    name: 'webhook-delivery-get',
     method: 'GET',
     path: '/v1/webhooks/deliveries/{delivery_id}',
     endpoint: 'webhook-delivery-get',
@@ -313,6 +267,7 @@ export const ROUTES = [
   },
   {
     ...webhookRead,
+    name: 'webhook-delivery-retry',
     method: 'POST',
     path: '/v1/webhooks/deliveries/{delivery_id}/retry',
     endpoint: 'webhook-delivery-retry',
@@ -324,6 +279,7 @@ export const ROUTES = [
   },
   {
     ...webhookRead,
+    name: 'webhook-endpoint-get',
     method: 'GET',
     path: '/v1/webhooks/endpoint',
     endpoint: 'webhook-endpoint-get',
@@ -331,76 +287,117 @@ export const ROUTES = [
     throttle: { rate: 20, burst: 40 },
   },
 
-  { ...embed, method: 'GET', path: '/embedded/{partnerId}', throttle: { rate: 50, burst: 100 } },
-  { ...embed, method: 'POST', path: '/embedded/{partnerId}/logout', throttle: { rate: 10, burst: 20 } },
+  { ...embed, name: 'module-open', method: 'GET', path: '/embedded/{partnerId}', throttle: { rate: 50, burst: 100 } },
+  {
+    ...embed,
+    name: 'module-logout',
+    method: 'POST',
+    path: '/embedded/{partnerId}/logout',
+    throttle: { rate: 10, burst: 20 },
+  },
   // The procurement module (docs/module.md): pages are GETs, every change a form POST.
-  { ...page, method: 'GET', path: '/embedded/{partnerId}/products/{productId}' },
-  { ...page, method: 'GET', path: '/embedded/{partnerId}/cart' },
-  { ...page, method: 'POST', path: '/embedded/{partnerId}/cart/items' },
-  { ...page, method: 'POST', path: '/embedded/{partnerId}/cart/items/{productId}' },
-  { ...page, method: 'GET', path: '/embedded/{partnerId}/checkout' },
-  { ...page, method: 'GET', path: '/embedded/{partnerId}/orders' },
+  { ...page, name: 'module-product', method: 'GET', path: '/embedded/{partnerId}/products/{productId}' },
+  { ...page, name: 'module-cart', method: 'GET', path: '/embedded/{partnerId}/cart' },
+  { ...page, name: 'module-cart-add', method: 'POST', path: '/embedded/{partnerId}/cart/items' },
+  { ...page, name: 'module-cart-line', method: 'POST', path: '/embedded/{partnerId}/cart/items/{productId}' },
+  { ...page, name: 'module-checkout', method: 'GET', path: '/embedded/{partnerId}/checkout' },
+  { ...page, name: 'module-orders', method: 'GET', path: '/embedded/{partnerId}/orders' },
   // Placing an order writes a transaction: the lowest of the module's routes.
-  { ...embed, method: 'POST', path: '/embedded/{partnerId}/orders', throttle: { rate: 20, burst: 40 } },
-  { ...page, method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}' },
+  {
+    ...embed,
+    name: 'module-order-place',
+    method: 'POST',
+    path: '/embedded/{partnerId}/orders',
+    throttle: { rate: 20, burst: 40 },
+  },
+  { ...page, name: 'module-order', method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}' },
   // Buy again writes up to 50 cart lines: a click, not a stream.
   {
     ...embed,
+    name: 'module-buy-again',
     method: 'POST',
     path: '/embedded/{partnerId}/orders/{orderId}/buy-again',
     throttle: { rate: 20, burst: 40 },
   },
   // Approval requests (docs/module.md, "Approvals"): submitting writes a transaction like placing an order, and so
   // do the decisions (an approval places the order); the requester's and approvers' pages are pages.
-  { ...embed, method: 'POST', path: '/embedded/{partnerId}/approvals', throttle: { rate: 20, burst: 40 } },
-  { ...page, method: 'GET', path: '/embedded/{partnerId}/approvals' },
-  { ...page, method: 'GET', path: '/embedded/{partnerId}/approvals/{requestId}' },
   {
     ...embed,
+    name: 'module-approval-submit',
+    method: 'POST',
+    path: '/embedded/{partnerId}/approvals',
+    throttle: { rate: 20, burst: 40 },
+  },
+  { ...page, name: 'module-approvals', method: 'GET', path: '/embedded/{partnerId}/approvals' },
+  { ...page, name: 'module-approval', method: 'GET', path: '/embedded/{partnerId}/approvals/{requestId}' },
+  {
+    ...embed,
+    name: 'module-approval-approve',
     method: 'POST',
     path: '/embedded/{partnerId}/approvals/{requestId}/approve',
     throttle: { rate: 20, burst: 40 },
   },
   {
     ...embed,
+    name: 'module-approval-reject',
     method: 'POST',
     path: '/embedded/{partnerId}/approvals/{requestId}/reject',
     throttle: { rate: 20, burst: 40 },
   },
   {
     ...embed,
+    name: 'module-approval-withdraw',
     method: 'POST',
     path: '/embedded/{partnerId}/approvals/{requestId}/withdraw',
     throttle: { rate: 20, burst: 40 },
   },
   // The organization's order guide: the page, its one form, and the catalog cards' add.
-  { ...page, method: 'GET', path: '/embedded/{partnerId}/order-guide' },
-  { ...page, method: 'POST', path: '/embedded/{partnerId}/order-guide' },
-  { ...page, method: 'POST', path: '/embedded/{partnerId}/order-guide/items' },
+  { ...page, name: 'module-order-guide', method: 'GET', path: '/embedded/{partnerId}/order-guide' },
+  { ...page, name: 'module-order-guide-change', method: 'POST', path: '/embedded/{partnerId}/order-guide' },
+  { ...page, name: 'module-order-guide-add', method: 'POST', path: '/embedded/{partnerId}/order-guide/items' },
   // The host SDK and the module bridge (docs/embedding.md): browsers cache the SDK for a year and the bridge for
   // five minutes, so these are mostly first visits. The frame check: one per mount of the SDK on another origin.
-  { ...embed, method: 'GET', path: '/sdk/v1/embed.js', throttle: { rate: 50, burst: 100 } },
-  { ...embed, method: 'GET', path: '/embedded/assets/bridge-v1.js', throttle: { rate: 50, burst: 100 } },
+  { ...embed, name: 'embed-sdk', method: 'GET', path: '/sdk/v1/embed.js', throttle: { rate: 50, burst: 100 } },
+  {
+    ...embed,
+    name: 'module-bridge',
+    method: 'GET',
+    path: '/embedded/assets/bridge-v1.js',
+    throttle: { rate: 50, burst: 100 },
+  },
+  // The module pages' own script (apply on change, checkout's totals), cached like the bridge.
+  {
+    ...embed,
+    name: 'module-pages-script',
+    method: 'GET',
+    path: '/embedded/assets/module-v1.js',
+    throttle: { rate: 50, burst: 100 },
+  },
   // Product pictures from the stack's bucket, by content key (immutable): same origin as the pages, so their CSP stays
   // `img-src 'self'`. A catalog page shows up to 24 pictures; browsers keep each for a year.
-  { ...embed, method: 'GET', path: '/embedded/assets/products/{imageKey}', throttle: { rate: 200, burst: 400 } },
-  { ...embed, method: 'GET', path: '/embedded/{partnerId}/frame-check', throttle: { rate: 50, burst: 100 } },
+  {
+    ...embed,
+    name: 'product-image',
+    method: 'GET',
+    path: '/embedded/assets/products/{imageKey}',
+    throttle: { rate: 200, burst: 400 },
+  },
+  {
+    ...embed,
+    name: 'frame-check',
+    method: 'GET',
+    path: '/embedded/{partnerId}/frame-check',
+    throttle: { rate: 50, burst: 100 },
+  },
 ] as const satisfies readonly Route[];
 
-type Row = (typeof ROUTES)[number];
-
 /** API Gateway's route key, e.g. `GET /v1/orders/{order_id}`: the event's `routeKey`. */
-type RouteKeyOf<R> = R extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
-export type ApiRouteKey = RouteKeyOf<Extract<Row, { host: 'api' }>>;
-/** The route keys a function serves. */
-export type FunctionRouteKey<F extends HttpFunctionName> = RouteKeyOf<Extract<Row, { fn: F }>>;
-
 export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;
 
 /** The table's row for an API route. */
-export function apiRoute(key: ApiRouteKey, table: readonly Route[] = ROUTES): ApiRoute {
-  const row = table.find((candidate): candidate is ApiRoute => candidate.host === 'api' && routeKey(candidate) === key);
-  if (!row) throw new Error(`No API route ${key} in the route table`);
+export function apiRoute(name: ApiRouteName, table: readonly Route[] = ROUTES): ApiRoute {
+  const row = table.find((candidate): candidate is ApiRoute => candidate.host === 'api' && candidate.name === name);
+  if (!row) throw new Error(`No API route ${name} in the route table`);
   return row;
 }
 

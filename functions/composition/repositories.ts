@@ -1,17 +1,17 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoApprovalRepository } from '../adapters/dynamodb/approval-repository';
+import { DynamoApprovalRepository } from '../adapters/dynamodb/dynamodb-approval-repository';
 import { DynamoCartRepository } from '../adapters/dynamodb/cart-repository';
-import { DynamoCatalogRepository } from '../adapters/dynamodb/catalog-repository';
+import { DynamoCatalogRepository } from '../adapters/dynamodb/dynamodb-catalog-repository';
 import { DynamoDeliveryBatchReader } from '../adapters/dynamodb/dynamodb-delivery-batch-reader';
 import { DynamoDeliveryRepository } from '../adapters/dynamodb/dynamodb-delivery-repository';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
 import { DynamoIdentityDirectory } from '../adapters/dynamodb/identity-directory';
 import { DynamoOrderGuideRepository } from '../adapters/dynamodb/order-guide-repository';
-import { DynamoOrderRepository } from '../adapters/dynamodb/order-repository';
-import { DynamoOrganizationRepository } from '../adapters/dynamodb/organization-repository';
-import { DynamoPartnerRepository } from '../adapters/dynamodb/partner-repository';
+import { DynamoOrderRepository } from '../adapters/dynamodb/dynamodb-order-repository';
+import { DynamoOrganizationRepository } from '../adapters/dynamodb/dynamodb-organization-repository';
+import { DynamoPartnerRepository } from '../adapters/dynamodb/dynamodb-partner-repository';
 import { DynamoRateLimitCounter } from '../adapters/dynamodb/rate-limit-counter';
-import { DynamoSessionRepository } from '../adapters/dynamodb/session-repository';
+import { DynamoSessionRepository } from '../adapters/dynamodb/dynamodb-session-repository';
 import { DynamoWebhookEndpointRepository } from '../adapters/dynamodb/webhook-endpoint-repository';
 import type { RuntimeConfig } from '../config';
 import type { Clock } from '../domain/clock';
@@ -67,6 +67,10 @@ export const cartRepository = (tables: DynamoTables) => new DynamoCartRepository
 /** The clock dates the outbox items' expiry. */
 export const orderRepository = (tables: DynamoTables, clock: Clock) =>
   new DynamoOrderRepository(tables.db, { orders: table(tables, 'orders'), carts: table(tables, 'carts') }, clock);
-/** Approval requests are items of the orders table (its stream carries their outbox); withdrawing one puts lines back in a cart. */
+/** Approval requests are items of the orders table (its stream carries their outbox); withdrawing one puts lines back in a cart; approving one conditions on the organization's requester and location. */
 export const approvalRepository = (tables: DynamoTables, clock: Clock) =>
-  new DynamoApprovalRepository(tables.db, { orders: table(tables, 'orders'), carts: table(tables, 'carts') }, clock);
+  new DynamoApprovalRepository(
+    tables.db,
+    { orders: table(tables, 'orders'), carts: table(tables, 'carts'), organizations: table(tables, 'organizations') },
+    clock,
+  );

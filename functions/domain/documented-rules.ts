@@ -13,6 +13,7 @@
  */
 // zod/mini: on the Lambdas' paths (registering metadata is a Map entry, no code from the classic API).
 import * as z from 'zod/mini';
+import { MAX_TEXT_LENGTH } from './validation-issues';
 
 /** C0 controls, DEL, C1 controls, bidi overrides and isolates, lone surrogates (see `validation-issues.ts`). */
 const UNSAFE = String.raw`\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF`;
@@ -68,6 +69,11 @@ export const emailRules = (optional: boolean) => ({
   description: `An email address: letters, digits and \`_'+-.\` before the \`@\` (no leading, trailing or double dot), a domain with a 2+ letter top level.${optional ? ' Blank counts as not given.' : ''} The server trims surrounding whitespace; the document does not allow it.`,
 });
 
+/** The longest partner id in UTF-16 code units, as setup takes it (`MAX_TEXT_LENGTH`). */
+export const MAX_PARTNER_ID_LENGTH = MAX_TEXT_LENGTH;
+/** A UUID's length in its 8-4-4-4-12 form. */
+const UUID_LENGTH = 36;
+
 /** A UUID as zod's `z.uuid()` accepts it (RFC 9562 variant, versions 1-8, the nil and max UUIDs). */
 export const UUID_PATTERN = String(z.regexes.uuid()).slice(1, -1);
 export const LOWER_CASE_UUID_PATTERN = UUID_PATTERN.replace(/a-fA-F/g, 'a-f').replace('89abAB', '89ab');
@@ -82,6 +88,31 @@ export const anyCase = (text: string): string =>
       /[a-z]/i.test(character) ? `[${character.toUpperCase()}${character.toLowerCase()}]` : character,
     )
     .join('');
+
+/**
+ * The path parameters' rules, in one place: the document states them, and the pipeline
+ * checks them before any read (a value breaking them is a 400 or 404, never a DynamoDB
+ * error). The limits are the ones setup holds the same ids to.
+ */
+export const PATH_PARAMETER_RULES = {
+  /** Your own ids: `internalOrgId`, `internalUserId`, `internalShippingLocationId`. */
+  partnerId: { ...requiredTextRules(MAX_PARTNER_ID_LENGTH), minLength: 1, maxLength: MAX_PARTNER_ID_LENGTH },
+  /** The ids we issue (orders, approval requests, deliveries): a UUID in either case. */
+  uuid: { format: 'uuid', pattern: UUID_PATTERN, minLength: UUID_LENGTH, maxLength: UUID_LENGTH },
+} as const;
+
+/**
+ * A dollar amount above 0. "At most two decimals" is said in words, not as
+ * `multipleOf: 0.01`: validators judge that in binary floating point (19.99 / 0.01 is
+ * 1998.9999999999998), so ajv and Prism refused about one valid amount in six. No JSON
+ * Schema keyword can say "two decimals" of a float, so this one rule is the document's
+ * looser than the server (400 `INVALID_AMOUNT`); every amount the server takes passes it.
+ */
+export const dollarRules = (maximum: number, description: string) => ({
+  exclusiveMinimum: 0,
+  maximum,
+  description: `${description} At most two decimals, as the number is written (\`19.99\`); more are refused with \`INVALID_AMOUNT\`.`,
+});
 
 /** Metadata the document generator merges into the schema's JSON Schema (`lib/api-docs/json-schema.ts`). */
 export function documented<Schema extends z.core.$ZodType>(schema: Schema, keywords: Record<string, unknown>): Schema {

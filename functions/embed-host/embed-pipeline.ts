@@ -1,21 +1,28 @@
 import middy from '@middy/core';
 import { EmbedAccessDenied } from '../domain/errors';
 import { isPartnerId, type PartnerId } from '../domain/partners/partner';
-import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from '../api/pipeline/api-context';
+import { type HttpContext, type HttpEvent, type HttpResult, filledIn, type HttpLambda } from '../http/http-context';
 import { embedErrorResponder } from './error-responder';
 import { embedSecurityHeaders } from './security-headers';
-import { inRequestScope, requestContext } from '../api/pipeline/request-context';
-import { requestLog } from '../api/pipeline/request-log';
-import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencies';
-import type { JsonResponse } from '../api/pipeline/responses';
+import { inRequestScope, requestContext } from '../http/request-context';
+import { requestLog } from '../http/request-log';
+import type { HttpDependencies } from '../http/http-dependencies';
+import type { PartnerRepository } from '../domain/partners/partner-repository';
+import type { HttpResponse } from '../http/responses';
 
-export interface EmbedContext<D> extends ApiContext<D> {
+/** The embed host: the partner named in the path decides who may frame the page. */
+export interface EmbedHostDependencies extends HttpDependencies {
+  readonly partners: Pick<PartnerRepository, 'getPartner'>;
+  readonly config: { readonly DEFAULT_FRAME_ANCESTORS: readonly string[] };
+}
+
+export interface EmbedContext<D> extends HttpContext<D> {
   /** The partner's frame-ancestors sources, read while the handler runs (embed-security-headers.ts). */
   frameAncestors?: Promise<readonly string[]>;
 }
 
 export interface EmbedRequest<D> {
-  readonly event: ApiEvent;
+  readonly event: HttpEvent;
   /** From the path: unauthenticated, so it only ever narrows what a token or cookie may do. */
   readonly partnerId: PartnerId;
   readonly deps: D;
@@ -30,9 +37,9 @@ export interface EmbedRequest<D> {
  */
 export function embedHandler<D extends EmbedHostDependencies>(
   getDependencies: () => Promise<D>,
-  handle: (request: EmbedRequest<D>) => Promise<JsonResponse>,
+  handle: (request: EmbedRequest<D>) => Promise<HttpResponse>,
 ): HttpLambda {
-  const lambda = middy<ApiEvent, ApiResult, Error, EmbedContext<D>>()
+  const lambda = middy<HttpEvent, HttpResult, Error, EmbedContext<D>>()
     .use(requestContext(getDependencies))
     .use(requestLog<D>('embed'))
     .use(embedSecurityHeaders<D>())

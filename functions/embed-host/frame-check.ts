@@ -1,8 +1,8 @@
 import { isAllowedFrameOrigin } from '../embed-sdk/frame-origin';
 import type { EmbedRequest } from './embed-pipeline';
 import { frameAncestorSources } from './frame-ancestor-sources';
-import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencies';
-import { json, type JsonResponse } from '../api/pipeline/responses';
+import type { EmbedHostDependencies } from './embed-pipeline';
+import { json, type HttpResponse } from '../http/responses';
 
 /**
  * `GET /embedded/{partnerId}/frame-check`: may the calling page (its `Origin`) frame this
@@ -16,7 +16,7 @@ export function frameCheck({
   deps,
 }: EmbedRequest<
   EmbedHostDependencies & { readonly config: { readonly EMBED_BASE_URL: string } }
->): Promise<JsonResponse> {
+>): Promise<HttpResponse> {
   const origin = event.headers?.origin;
   const allowed =
     origin !== undefined &&

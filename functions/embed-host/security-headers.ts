@@ -1,9 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isPartnerId } from '../domain/partners/partner';
-import { type ApiEvent, type ApiResult, filledIn } from '../api/pipeline/api-context';
+import { type HttpEvent, type HttpResult, filledIn } from '../http/http-context';
 import type { EmbedContext } from './embed-pipeline';
 import { frameAncestorSources } from './frame-ancestor-sources';
-import type { EmbedHostDependencies } from '../api/pipeline/pipeline-dependencies';
+import type { EmbedHostDependencies } from './embed-pipeline';
 
 /**
  * The pages allow only their own inline style, the bridge script and the product pictures
@@ -33,12 +33,12 @@ function contentSecurityPolicy(frameAncestors: readonly string[]): string {
  * request: `after` rethrows it, and the error page that follows gets `'none'`.
  */
 export const embedSecurityHeaders = <D extends EmbedHostDependencies>(): MiddlewareObj<
-  ApiEvent,
-  ApiResult,
+  HttpEvent,
+  HttpResult,
   Error,
   EmbedContext<D>
 > => {
-  const apply = (request: { response: ApiResult | null }, frameAncestors: readonly string[]) => {
+  const apply = (request: { response: HttpResult | null }, frameAncestors: readonly string[]) => {
     if (!request.response) return;
     request.response.headers = {
       ...request.response.headers,

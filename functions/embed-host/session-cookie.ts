@@ -1,4 +1,4 @@
-import type { ApiEvent } from '../api/pipeline/api-context';
+import type { HttpEvent } from '../http/http-context';
 import { canonicalTimeZone } from '../domain/time-zones';
 
 /**
@@ -23,7 +23,7 @@ export const clearedSessionCookie = (): string => `${EMBED_SESSION_COOKIE}=; ${A
  * overwrite a `__Host-` one), and which of the two is ours cannot be told; taking either
  * could sign the user in as the planter (session fixation).
  */
-function readCookie(event: ApiEvent, name: string): string | undefined {
+function readCookie(event: HttpEvent, name: string): string | undefined {
   let found: string | undefined;
   for (const pair of event.cookies ?? []) {
     const separator = pair.indexOf('=');
@@ -35,7 +35,7 @@ function readCookie(event: ApiEvent, name: string): string | undefined {
   return found;
 }
 
-export const readSessionCookie = (event: ApiEvent): string | undefined => readCookie(event, EMBED_SESSION_COOKIE);
+export const readSessionCookie = (event: HttpEvent): string | undefined => readCookie(event, EMBED_SESSION_COOKIE);
 
 /**
  * The browser's IANA time zone, as the embed SDK put it on the iframe's first address
@@ -47,7 +47,7 @@ const EMBED_TIME_ZONE_COOKIE = '__Host-embed_tz';
 export const timeZoneCookie = (zone: string): string =>
   `${EMBED_TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; ${ATTRIBUTES}`;
 
-export function readTimeZoneCookie(event: ApiEvent): string | undefined {
+export function readTimeZoneCookie(event: HttpEvent): string | undefined {
   const value = readCookie(event, EMBED_TIME_ZONE_COOKIE);
   if (value === undefined) return undefined;
   try {

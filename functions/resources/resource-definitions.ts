@@ -134,17 +134,20 @@ export const deadLetterQueueName = (prefix: string, queue: QueueName): string =>
  */
 export const productImagesBucketName = (prefix: string): string => `${prefix}-product-images`;
 
-/** Lambda handlers, by name; each entry exports `handler`. The HTTP ones serve the routes of functions/routes.ts. */
+/**
+ * Lambda handlers, by name; each entry (`functions/lambdas/<kebab-case name>.ts`) exports
+ * `handler`. The HTTP ones serve the routes of functions/routes.ts.
+ */
 export type HttpFunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest' | 'webhooksApi';
 export type FunctionName = HttpFunctionName | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch' | 'approvalExpiry';
 
 export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
-  setup: 'functions/api/setup/handler.ts',
-  handshake: 'functions/api/handshake/handler.ts',
-  embed: 'functions/embed-host/handler.ts',
-  ordersApi: 'functions/api/orders/handler.ts',
-  webhookTest: 'functions/api/webhook-test/handler.ts',
-  webhooksApi: 'functions/api/webhook-deliveries/handler.ts',
+  setup: 'functions/lambdas/setup.ts',
+  handshake: 'functions/lambdas/handshake.ts',
+  embed: 'functions/lambdas/embed.ts',
+  ordersApi: 'functions/lambdas/orders-api.ts',
+  webhookTest: 'functions/lambdas/webhook-test.ts',
+  webhooksApi: 'functions/lambdas/webhooks-api.ts',
   orderOutboxRelay: 'functions/lambdas/order-outbox-relay.ts',
   orderFanout: 'functions/lambdas/order-fanout.ts',
   webhookDispatch: 'functions/lambdas/webhook-dispatch.ts',

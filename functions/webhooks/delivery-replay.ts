@@ -14,7 +14,7 @@ export const UNQUEUED_GRACE_MS = 30_000;
  */
 export class DeliveryReplay {
   constructor(
-    private readonly deliveries: Pick<DeliveryRepository, 'get' | 'startNewChain' | 'markQueued'>,
+    private readonly deliveries: Pick<DeliveryRepository, 'get' | 'startNewChain' | 'markQueued' | 'bringForward'>,
     private readonly queue: MessageQueue<DeliveryMessage>,
     private readonly clock: Clock,
   ) {}
@@ -24,6 +24,39 @@ export class DeliveryReplay {
     const now = this.clock.now();
     if (!(await this.deliveries.startNewChain(delivery.deliveryId, delivery.chain, now, now))) return undefined;
     return this.queueNextAttempt({ ...delivery, chain: delivery.chain + 1, attemptCount: 0 }, now);
+  }
+
+  /**
+   * Whether a pending delivery waits for its next attempt on the ladder (a failed attempt
+   * was recorded and the next is not due yet), rather than having one in flight.
+   */
+  isWaiting(delivery: Pick<Delivery, 'status' | 'heldAt' | 'attemptCount' | 'nextAttemptAt'>): boolean {
+    return (
+      delivery.status === 'pending' &&
+      !delivery.heldAt &&
+      delivery.attemptCount > 0 &&
+      delivery.nextAttemptAt !== undefined &&
+      Date.parse(delivery.nextAttemptAt) > this.clock.now().getTime()
+    );
+  }
+
+  /**
+   * Makes a waiting delivery's next attempt now, on the same chain and ladder: the attempt
+   * keeps its number, so a failure waits the ladder's next step, and the message queued
+   * for its old time finds it made and is dropped. Undefined when the delivery changed
+   * since it was read (the attempt came due, or another retry brought it forward first).
+   */
+  async sendNow(
+    delivery: Pick<Delivery, 'deliveryId' | 'partnerId' | 'chain' | 'attemptCount' | 'nextAttemptAt'>,
+  ): Promise<Delivery | undefined> {
+    const now = this.clock.now();
+    if (!(await this.deliveries.bringForward(delivery, now))) return undefined;
+    const { deliveryId, partnerId, chain } = delivery;
+    await this.queue.send(
+      { deliveryId, partnerId, chain, attempt: delivery.attemptCount + 1, dueAt: now.toISOString() },
+      0,
+    );
+    return (await this.deliveries.get(deliveryId)) as Delivery;
   }
 
   /**

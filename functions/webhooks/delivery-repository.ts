@@ -58,6 +58,15 @@ export interface DeliveryRepository {
   settleAlert(deliveryId: DeliveryId, status: 'sent' | 'no-address' | 'pending', at: Date): Promise<void>;
   /** Starts a new attempt chain (pending, no attempts) if the delivery is still on `expectedChain`. */
   startNewChain(deliveryId: DeliveryId, expectedChain: number, dueAt: Date, at: Date): Promise<boolean>;
+  /**
+   * Makes the waiting next attempt of a pending delivery due at `at` (a partner's retry),
+   * if it is still the attempt after `attemptCount` of `chain`, due at `nextAttemptAt`;
+   * false when it changed (it was made, or another retry brought it forward first).
+   */
+  bringForward(
+    delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount' | 'nextAttemptAt'>,
+    at: Date,
+  ): Promise<boolean>;
   listAttempts(deliveryId: DeliveryId): Promise<DeliveryAttempt[]>;
   /** The partner's deliveries, newest first; `since`: created at or after that ISO time. */
   listByPartner(

@@ -85,7 +85,7 @@ const ITEMS = [{ product_id: 'glove-m', name: 'Nitrile gloves (M)', quantity: 2,
 const example = (kind: OrderEventKind, timestamp: string, data: Record<string, unknown>) => ({
   event: kind,
   timestamp,
-  data: { order_id: ORDER_ID, partner_org_id: 'acme-1', ...data },
+  data: { order_id: ORDER_ID, partner_org_id: 'acme-1', internal_user_id: 'u-1', ...data },
 });
 
 const ORDER_WEBHOOKS: readonly WebhookDocument<OrderEventKind>[] = [

@@ -83,20 +83,26 @@ export class PartnerWebhooks {
   }
 
   /**
-   * A new attempt now, with the same delivery id and body (the operator's replay). Refused
-   * while the delivery is pending: its next attempt is already queued, due or held, and a
-   * second chain would only race it; except when a retry stopped before queueing its
-   * attempt, which this one queues. A retry with no endpoint would go nowhere.
+   * An attempt now, with the same delivery id and body. A delivery waiting for its next
+   * attempt gets that attempt now, its ladder unchanged; a delivered, failed or cancelled
+   * one a new chain (the operator's replay). Refused while an attempt is in flight (queued,
+   * due or held): a second would only race it; except when a retry stopped before queueing
+   * its attempt, which this one queues. A retry with no endpoint would go nowhere.
    */
   async retry(partnerId: PartnerId, deliveryId: string): Promise<DeliveryWithAttempts> {
     const delivery = await this.own(partnerId, deliveryId);
     if (!delivery) throw new DeliveryNotFound(deliveryId);
     const unqueued = this.replay.isUnqueued(delivery);
-    if (delivery.status === 'pending' && !unqueued) throw new DeliveryInFlight(deliveryId);
+    const waiting = this.replay.isWaiting(delivery);
+    if (delivery.status === 'pending' && !unqueued && !waiting) throw new DeliveryInFlight(deliveryId);
     if (!(await this.endpoints.get(partnerId)))
       throw new WebhookEndpointNotConfigured('You have no webhook endpoint; ask the operator to set one up');
     // Only a replay changes a delivery that is not pending, and it moves the chain on: losing the race means one is in flight.
-    const replayed = unqueued ? await this.replay.requeue(delivery) : await this.replay.start(delivery);
+    const replayed = unqueued
+      ? await this.replay.requeue(delivery)
+      : waiting
+        ? await this.replay.sendNow(delivery)
+        : await this.replay.start(delivery);
     if (!replayed) throw new DeliveryInFlight(deliveryId);
     return { ...replayed, attempts: await this.deliveries.listAttempts(delivery.deliveryId) };
   }

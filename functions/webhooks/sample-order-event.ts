@@ -77,6 +77,7 @@ export function sampleOrderEvent(input: SampleOrderEventInput): OrderEventMessag
     organizationId: randomUUID() as OrganizationId,
     internalOrgId: input.internalOrgId,
     profileId: randomUUID() as ProfileId,
+    internalUserId: 'user-jordan-rivera',
     userEmail: 'jordan.rivera@example.com',
     poNumber: 'PO-2036-0042',
     items,

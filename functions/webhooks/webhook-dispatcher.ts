@@ -74,8 +74,13 @@ export class WebhookDispatcher {
     }
     if (delivery.status === 'delivered') return skipped(logger, log, 'delivery already delivered');
     if (message.attempt !== delivery.attemptCount + 1) {
-      if (message.attempt === delivery.attemptCount && delivery.nextAttemptAt) {
-        // This attempt was recorded but the handler stopped before its retry was queued.
+      // This attempt was recorded but the handler stopped before its retry was queued; unless
+      // the message was due after the record: its attempt was made early (a partner's retry).
+      if (
+        message.attempt === delivery.attemptCount &&
+        delivery.nextAttemptAt &&
+        Date.parse(message.dueAt) <= Date.parse(delivery.updatedAt)
+      ) {
         await queueAttempt(this.dependencies, delivery, delivery.attemptCount + 1, new Date(delivery.nextAttemptAt));
       }
       return skipped(logger, log, 'attempt already recorded');

@@ -27,6 +27,7 @@ function bundle(entry: string): string {
 export const buildEmbedBrowserScripts = (): EmbedBrowserScripts => ({
   sdk: bundle('embed.ts'),
   bridge: bundle('module-bridge-entry.ts'),
+  pages: bundle('module-pages-entry.ts'),
 });
 
 /** The esbuild `define` that compiles the scripts into a Lambda bundle (read by `bundledEmbedBrowserScripts`). */
@@ -35,4 +36,5 @@ export const embedBrowserScriptDefines = (
 ): Record<string, string> => ({
   EMBED_SDK_SCRIPT: JSON.stringify(scripts.sdk),
   EMBED_BRIDGE_SCRIPT: JSON.stringify(scripts.bridge),
+  EMBED_PAGES_SCRIPT: JSON.stringify(scripts.pages),
 });

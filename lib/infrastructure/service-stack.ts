@@ -163,8 +163,10 @@ export const addServiceStacks = (app: App): Readonly<Record<Stage, ServiceStack>
         config: ENVIRONMENTS[stage],
         description: `Partner provisioning and embedded sessions (${stage})`,
       });
-      Tags.of(stack).add('service', 'embed-service');
-      Tags.of(stack).add('stage', stage);
+      // Not on the dashboard: CloudFormation's schema in some regions (us-east-1 among them) has no Tags there (cfn-lint E3002).
+      const untaggable = { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] };
+      Tags.of(stack).add('service', 'embed-service', untaggable);
+      Tags.of(stack).add('stage', stage, untaggable);
       return [stage, stack];
     }),
   ) as Record<Stage, ServiceStack>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { HttpLambda } from '../../functions/api/pipeline/api-context';
+import type { HttpLambda } from '../../functions/http/http-context';
 
 export interface LocalRoute {
   readonly method: string;

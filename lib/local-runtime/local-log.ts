@@ -8,23 +8,29 @@ export const LOCAL_LOG_FILE = resolve('.local', 'logs', 'service.jsonl');
 export interface LocalLog {
   /** Appends one line to the file. */
   readonly append: (line: string) => void;
-  /** Log lines: printed (as before) and appended, each with its time. */
+  /** Log lines, each with its time: appended; errors (every line, with `echo: 'all'`) also printed. */
   readonly logger: Logger;
   close(): Promise<void>;
 }
 
-/** The local stack's log: the file is the owner's only (0600, under `.local/`, itself 0700). */
+/**
+ * The local stack's log: the file is the owner's only (0600, under `.local/`, itself 0700).
+ * Only errors reach the console unless `echo` is `'all'`: a request's lines would scroll
+ * the banner's key and curl lines away.
+ */
 export function openLocalLog(
   file = LOCAL_LOG_FILE,
-  print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  options: { readonly echo?: 'errors' | 'all'; readonly print?: (line: string) => void } = {},
 ): LocalLog {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const stream = createWriteStream(file, { flags: 'a', mode: 0o600 });
   const append = (line: string) => void stream.write(`${line}\n`);
-  const lines = jsonLinesLogger((line) => {
+  const printed = jsonLinesLogger((line) => {
     print(line);
     append(line);
   });
+  const lines = options.echo === 'all' ? printed : { info: jsonLinesLogger(append).info, error: printed.error };
   const stamped = (entry: Record<string, unknown>) => ({ timestamp: new Date().toISOString(), ...entry });
   return {
     append,

@@ -8,15 +8,15 @@ import {
   type FunctionDependencies,
 } from '../../functions/container';
 import { type ApprovalExpiryResult, createApprovalExpiryHandler } from '../../functions/lambdas/approval-expiry';
-import { createEmbedHandler } from '../../functions/embed-host/handler';
-import { createHandshakeHandler } from '../../functions/api/handshake/handler';
-import { createOrdersApiHandler } from '../../functions/api/orders/handler';
+import { createEmbedHandler } from '../../functions/lambdas/embed';
+import { createHandshakeHandler } from '../../functions/lambdas/handshake';
+import { createOrdersApiHandler } from '../../functions/lambdas/orders-api';
 import { createOrderFanoutHandler } from '../../functions/lambdas/order-fanout';
 import { createOrderOutboxRelayHandler } from '../../functions/lambdas/order-outbox-relay';
-import { createSetupHandler } from '../../functions/api/setup/handler';
+import { createSetupHandler } from '../../functions/lambdas/setup';
 import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
-import { createWebhookTestHandler } from '../../functions/api/webhook-test/handler';
-import { createWebhooksApiHandler } from '../../functions/api/webhook-deliveries/handler';
+import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
+import { createWebhooksApiHandler } from '../../functions/lambdas/webhooks-api';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
 import {
@@ -34,7 +34,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { clientOptions } from '../../functions/adapters/aws/client-options';
-import type { HttpLambda } from '../../functions/api/pipeline/api-context';
+import type { HttpLambda } from '../../functions/http/http-context';
 import { apiGatewayListener, type LocalPage, type LocalRoute } from './api-gateway-adapter';
 import { checkDependencies } from './dependency-health';
 import { provisionLocalResources } from './provision';

@@ -77,5 +77,6 @@ ${notice.join('\n')}${notice.length ? '\n' : ''}  Seeded sandbox partner
 
   Operator CLI (talks to this stack): npm run ops -- partner list
   Data: ${input.dataDir} (npm start -- --reset starts empty); ${input.resumedDeliveries} pending webhook deliveries resumed. Ctrl-C to stop.
+  Logs: ${input.dataDir}/logs/service.jsonl (only errors print here; npm start -- --verbose, or LOG_TO_CONSOLE=1, prints every line).
 `;
 }

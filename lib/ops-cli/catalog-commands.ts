@@ -2,8 +2,8 @@
  * Operator commands for the environment's catalog (`catalogCommands`: `catalog import`,
  * `catalog list`). The file format is docs/operations.md "The catalog file".
  */
-import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { Dependencies } from '../../functions/container';
 import { importCatalogFile } from '../../functions/domain/catalog/catalog-file-import';
 import { toProductRecord } from '../../functions/domain/catalog/product';
@@ -17,8 +17,8 @@ type Deps = Pick<Dependencies, 'catalog' | 'productImages'>;
 
 /**
  * `catalog import --file FILE`: upserts every product of a JSON array by product_id. The
- * whole file is checked first, each row's `image` too (a file path relative to FILE,
- * checked by its content and size); one invalid row and nothing is written, every problem
+ * whole file is checked first, each row's `image` too (a file path relative to FILE and
+ * inside its folder, checked by its content and size); one invalid row and nothing is written, every problem
  * is reported by row and field. The pictures are uploaded, then the products written.
  * Products left out of the file stay as they are.
  */
@@ -53,11 +53,11 @@ async function importCatalog(deps: Deps, options: { file: string }) {
       `${options.file} is not valid JSON; nothing was imported`,
     );
   }
-  const base = dirname(resolve(options.file));
+  const folder = await realpath(dirname(resolve(options.file)));
   const parsed = await importCatalogFile(json, {
     catalog: deps.catalog,
     images: deps.productImages,
-    readImage: (path) => readFile(resolve(base, path)),
+    readImage: (path) => readInside(folder, path),
   });
   if (!parsed.ok) {
     const count = parsed.issues.length;
@@ -73,6 +73,20 @@ async function importCatalog(deps: Deps, options: { file: string }) {
     inactive: parsed.products.length - active,
     productIds: parsed.products.map((p) => p.productId),
   };
+}
+
+/**
+ * A picture's bytes, read only from inside the catalog file's folder (its subfolders too):
+ * an absolute path, a `..` that climbs out, or a link that points out is refused, so a
+ * catalog file cannot make the import read (and upload) any other file of the machine.
+ */
+async function readInside(folder: string, path: string): Promise<Uint8Array> {
+  const outside = () => new Error("it is outside the catalog file's folder");
+  if (isAbsolute(path)) throw outside();
+  const target = await realpath(resolve(folder, path));
+  const fromFolder = relative(folder, target);
+  if (fromFolder === '' || fromFolder.startsWith('..') || isAbsolute(fromFolder)) throw outside();
+  return readFile(target);
 }
 
 /** `catalog list`: every product, inactive ones too, as the import file writes them. */

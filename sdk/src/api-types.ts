@@ -378,6 +378,17 @@ export interface ShippingLocationUpdateRequest {
   isActive?: boolean;
 }
 
+export interface ShippingLocationUpdateConflictError {
+  error: "Conflict";
+  message: string;
+  code: "DEFAULT_LOCATION_INACTIVE" | "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface CatalogProductList {
   data: Array<{
     product_id: string;
@@ -396,7 +407,12 @@ export interface OrderList {
     id: string;
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
+    internal_user_id: string;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     po_number: string | null;
     notes: string | null;
     items: Array<{
@@ -473,7 +489,12 @@ export interface Order {
   id: string;
   status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
   partner_org_id: string;
+  internal_user_id: string;
   user_email: string;
+  approved_by?: {
+    internal_user_id: string;
+    email: string;
+  };
   po_number: string | null;
   notes: string | null;
   items: Array<{
@@ -552,7 +573,12 @@ export interface OrderChange {
     id: string;
     status: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded";
     partner_org_id: string;
+    internal_user_id: string;
     user_email: string;
+    approved_by?: {
+      internal_user_id: string;
+      email: string;
+    };
     po_number: string | null;
     notes: string | null;
     items: Array<{
@@ -1064,6 +1090,7 @@ export interface OrderCreatedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1101,6 +1128,7 @@ export interface OrderConfirmedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1117,6 +1145,7 @@ export interface OrderShippedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1150,6 +1179,7 @@ export interface OrderDeliveredEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1167,6 +1197,7 @@ export interface OrderCancelledEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;
@@ -1184,6 +1215,7 @@ export interface OrderRefundedEvent {
   data: {
     order_id: string;
     partner_org_id: string;
+    internal_user_id?: string;
     sequence?: number;
     previous_status?: "pending" | "confirmed" | "shipped" | "delivered" | "cancelled" | "refunded" | null;
     po_number?: string | null;

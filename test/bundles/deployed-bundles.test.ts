@@ -19,7 +19,7 @@ import { clientOptions } from '../../functions/adapters/aws/client-options';
 import { withCorrelation } from '../../functions/domain/correlation';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import type { ProfileId } from '../../functions/domain/organizations/organization';
-import type { HttpLambda } from '../../functions/api/pipeline/api-context';
+import type { HttpLambda } from '../../functions/http/http-context';
 import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
 import {
   type FunctionName,
@@ -373,7 +373,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       line,
       column,
     );
-    expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/api\/pipeline\/request-log\.ts$/);
+    expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/http\/request-log\.ts$/);
   });
 
   it('ships Stripe beside setup’s handler, not in it, so a cold start neither reads nor parses it (the first test loaded it from there)', () => {

@@ -165,7 +165,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 function breaksRuleInWords(body: unknown): string | undefined {
   const repeats = (values: unknown[]) => new Set(values).size < values.length;
-  // `multipleOf: 0.01` is judged in binary floating point (6787728.100000001 passes it); the server reads the number's decimal text.
+  // Money's "at most two decimals" is in words: the server reads the number's decimal text, which no JSON Schema keyword can.
   const moreThanTwoDecimals = (value: unknown): boolean =>
     typeof value === 'number'
       ? (String(value).split('.')[1] ?? '').length > 2

@@ -305,7 +305,7 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
           'inactive',
           async () => {
             const p = await aPartner();
-            return stackOf().patch(p.locationPath, { isActive: false, nickname: 'Old' }, p.headers);
+            return stackOf().patch(p.locationPath, { isActive: false, isDefault: false, nickname: 'Old' }, p.headers);
           },
         ],
       ],
@@ -364,7 +364,9 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
           'the store down',
           async () => {
             const p = await aPartner();
-            return withStoreDown(() => stackOf().patch(p.locationPath, { isActive: false }, p.headers));
+            return withStoreDown(() =>
+              stackOf().patch(p.locationPath, { isActive: false, isDefault: false }, p.headers),
+            );
           },
         ],
       ],

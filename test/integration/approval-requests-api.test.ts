@@ -356,7 +356,9 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
     const order = await stack.get(`/v1/orders/${approved.order_id}`, office.headers);
     expect(order.status).toBe(200);
     expect(order.body).toMatchObject({
+      internal_user_id: office.buyer.profile.internalUserId,
       user_email: office.buyer.profile.email,
+      approved_by: { internal_user_id: office.approver.profile.internalUserId, email: office.approver.profile.email },
       items: request.items,
       total: request.total,
       po_number: 'PO-9',
@@ -380,6 +382,7 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
     });
     expect(OrderCreatedData.parse(bodies.find((body) => body.event === 'order.created')!.data)).toMatchObject({
       order_id: approved.order_id,
+      internal_user_id: office.buyer.profile.internalUserId,
       approved_by: { internal_user_id: office.approver.profile.internalUserId, email: office.approver.profile.email },
     });
 
@@ -482,6 +485,24 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
       status: 403,
       code: 'SELF_APPROVAL_FORBIDDEN',
     });
+    // A buyer deciding someone else's request, and an approver demoted to buyer: forbidden, not "not found".
+    expect(
+      errorOf(await decide(office, own.id, 'approve', { internal_user_id: office.buyer.profile.internalUserId })),
+    ).toEqual({ status: 403, code: 'APPROVAL_FORBIDDEN' });
+    await stack.deps.functions.setup.partnerUsers.update(
+      office.partnerId,
+      office.internalOrgId,
+      office.limitedApprover.profile.internalUserId,
+      { role: 'buyer' },
+    );
+    expect(
+      errorOf(
+        await decide(office, request.id, 'reject', {
+          internal_user_id: office.limitedApprover.profile.internalUserId,
+          reason: 'demoted',
+        }),
+      ),
+    ).toEqual({ status: 403, code: 'APPROVAL_FORBIDDEN' });
     // A deactivated approver cannot sign in to decide, so it cannot here either.
     await stack.deps.functions.setup.partnerUsers.update(
       office.partnerId,

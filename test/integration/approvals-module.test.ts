@@ -80,7 +80,7 @@ describe('checkout above the limit', () => {
     const above = await buyer.module.get(`${buyer.module.base}/checkout`);
     expect(above.text).toContain('>Submit for approval</button>');
     expect(above.text).not.toContain('>Place order</button>');
-    expect(above.text).toMatch(/<form method="post" action="[^"]+\/approvals" class="refs">/);
+    expect(above.text).toMatch(/<form method="post" action="[^"]+\/approvals" class="two" data-checkout/);
     expect(above.text).toContain('above your order limit of $50.00');
 
     const refused = await buyer.module.submit(`${buyer.module.base}/orders`, { location: buyer.who.locations[0]!.id });
@@ -108,7 +108,9 @@ describe('submitting, deciding, following', () => {
     expect(page.text).not.toContain('Approvals (');
 
     const home = await approver.module.get(approver.module.base);
-    expect(home.text).toContain('aria-label="Approvals (1 waiting)"');
+    expect(home.text).toContain(
+      'Approvals <span class="count" aria-hidden="true">1</span><span class="sr"> (1 waiting)</span>',
+    );
     const list = await approver.module.get(`${approver.module.base}/approvals`);
     expect(list.text).toContain('<h2>Waiting for a decision (1)</h2>');
     expect(list.text).toContain(`Request ${id.slice(0, 8)}`);
@@ -135,7 +137,9 @@ describe('submitting, deciding, following', () => {
     expect((await buyer.module.get(`${buyer.module.base}/approvals/${id}?done=approved`)).text).not.toContain(
       'You approved this request',
     );
-    expect(after.text).toContain('aria-label="Approvals (0 waiting)"');
+    expect(after.text).toContain(
+      'Approvals <span class="count" aria-hidden="true">0</span><span class="sr"> (0 waiting)</span>',
+    );
     const [order] = (await stack.deps.orders.listByOrganization(buyer.who.organization.id)).orders;
     expect(after.text).toContain(`href="${approver.module.base}/orders/${order!.id}"`);
 
@@ -201,7 +205,9 @@ describe('submitting, deciding, following', () => {
     expect(self.text).toContain('<h1>This is your own request</h1>');
     expect((await buyer.module.get(`${buyer.module.base}/approvals/${own}`)).status).toBe(404);
     const byBuyer = await buyer.module.submit(`${buyer.module.base}/approvals/${own}/approve`, {});
-    expect(byBuyer.status).toBe(404);
+    // Hidden from the buyer's pages, but a decision is refused for what it is: buyers do not decide.
+    expect(byBuyer.status).toBe(403);
+    expect(byBuyer.text).toContain('<h1>Only approvers decide requests</h1>');
 
     const forged = await fetch(`${stack.url}${approver.module.base}/approvals/${own}/approve`, {
       method: 'POST',

@@ -368,7 +368,8 @@ describe('submitting and approving', () => {
     await expect(
       stack.deps.approvalService.reject({ requestId: own.id, approver: office.secondApprover.profile, reason: 'no' }),
     ).rejects.toBeInstanceOf(SelfApprovalForbidden);
-    await expect(approve(own.id, office.buyer)).rejects.toBeInstanceOf(ApprovalNotFound);
+    // A buyer is told it may not decide, though the request is not its own to see.
+    await expect(approve(own.id, office.buyer)).rejects.toBeInstanceOf(ApprovalForbidden);
     await expect(
       stack.deps.approvalService.withdraw({ requestId: own.id, requester: office.approver.profile }),
     ).rejects.toBeInstanceOf(ApprovalForbidden);
@@ -408,7 +409,7 @@ describe('submitting and approving', () => {
       office.partnerId,
       office.buyer.organization.internalOrgId,
       'loc-main',
-      { isActive: false },
+      { isActive: false, isDefault: false },
     );
     await expect(approve(request.id, office.approver)).rejects.toMatchObject(
       new ApprovalCannotBePlaced(request.id, 'location-unavailable'),
@@ -424,6 +425,64 @@ describe('submitting and approving', () => {
         })
       ).status,
     ).toBe('rejected');
+  });
+});
+
+describe('a deactivation committed while approving', () => {
+  /** Runs `change` just before the approval's transaction reaches DynamoDB, after approve read the requester and location. */
+  async function changedBeforeWrite(
+    request: ApprovalRequest,
+    change: () => Promise<unknown>,
+    act: () => Promise<unknown>,
+  ) {
+    const name = `beforeApprovalWrite-${request.id}`;
+    const middlewares = stack.deps.aws.db.middlewareStack as unknown as {
+      add: (middleware: unknown, options: { step: string; name: string }) => void;
+      remove: (name: string) => boolean;
+    };
+    middlewares.add(
+      (next: (args: { input: unknown }) => Promise<unknown>, context: { commandName?: string }) =>
+        async (args: { input: unknown }) => {
+          if (
+            context.commandName === 'TransactWriteItemsCommand' &&
+            JSON.stringify(args.input).includes(`APPROVAL#${request.id}`)
+          )
+            await change();
+          return next(args);
+        },
+      { step: 'initialize', name },
+    );
+    try {
+      return await act();
+    } finally {
+      middlewares.remove(name);
+    }
+  }
+
+  it.each([
+    ['the location', 'location-unavailable'],
+    ['the requester', 'requester-inactive'],
+  ] as const)('of %s stops the order: nothing is placed and the request keeps waiting', async (what, refused) => {
+    const office = await anOffice();
+    const request = await submitted(office);
+    const { internalOrgId } = office.buyer.organization;
+    const deactivate = () =>
+      what === 'the location'
+        ? stack.deps.functions.setup.partnerShippingLocations.update(office.partnerId, internalOrgId, 'loc-main', {
+            isActive: false,
+            isDefault: false,
+          })
+        : stack.deps.functions.setup.partnerUsers.update(
+            office.partnerId,
+            internalOrgId,
+            office.buyer.profile.internalUserId,
+            { active: false },
+          );
+    await expect(
+      changedBeforeWrite(request, deactivate, () => approve(request.id, office.approver)),
+    ).rejects.toMatchObject(new ApprovalCannotBePlaced(request.id, refused));
+    expect((await stored(request.id))?.status).toBe('pending');
+    expect(await ordersOf(office)).toEqual([]);
   });
 });
 

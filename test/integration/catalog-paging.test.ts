@@ -95,7 +95,9 @@ describe('sorting', () => {
     const page = await browser.request(`${browser.base}?category=Bulk+Trays&sort=price`, { cookie });
     const form = /<form class="find" role="search" method="get" action="([^"]+)">([\s\S]*?)<\/form>/.exec(page.text);
     expect(form?.[1]).toBe(browser.base);
-    expect(form?.[2]).toContain('<label for="sort">Sort</label><select id="sort" name="sort">');
+    expect(form?.[2]).toContain(
+      '<label for="sort">Sort</label><select id="sort" name="sort" data-apply-on-change="true">',
+    );
     expect(form?.[2]).toContain('<option value="price" selected>Price (low to high)</option>');
     expect(form?.[2]).toContain('<button type="submit">Search</button>');
     expect(form?.[2]).toContain('<input type="hidden" name="category" value="Bulk Trays"/>');
@@ -133,7 +135,7 @@ describe('a quantity on every card', () => {
     const view = `${browser.base}?category=Bulk+Trays&q=tray&sort=price&page=2`;
     const page = await browser.request(view, { cookie });
     expect(page.text).toContain(
-      '<label class="sr" for="qty-0">Quantity of Bulk tray 05</label><input class="qty" type="number" id="qty-0" name="quantity" value="1" min="1" max="99"',
+      '<label for="qty-0">Quantity<span class="sr"> of Bulk tray 05</span></label><input class="qty" type="number" id="qty-0" name="quantity" value="1" min="1" max="999"',
     );
     const added = await browser.submit(cookie, `${browser.base}/cart/items`, {
       product_id: 'bulk-05',

@@ -314,6 +314,55 @@ describe('POST /v1/webhooks/deliveries/{delivery_id}/retry', () => {
     expect(Date.parse(shown.body.attempts[1].attempted_at) - retriedAt).toBe(60_000);
   });
 
+  it('sends a delivery waiting for its next attempt at once (202), its ladder kept; 409 while that attempt is in flight', async () => {
+    const partner = await aPartnerWithEndpoint();
+    partner.answer.status = 503;
+    const waiting = await anEvent(partner, 'order.created', randomUUID(), { deliver: false });
+    await stack.consumers.webhookDeliveries.pollOnce(); // attempt 1 fails: attempt 2 waits its rung
+    const before = await stack.deps.deliveries.get(waiting.deliveryId);
+    expect(before).toMatchObject({ status: 'pending', chain: 1, attemptCount: 1 });
+    expect(Date.parse(before!.nextAttemptAt!)).toBeGreaterThan(stack.clock.now().getTime());
+
+    stack.clock.advance(5_000);
+    const retriedAt = stack.clock.now().toISOString();
+    const retry = (id: string) => stack.post(`/v1/webhooks/deliveries/${id}/retry`, '', partner.auth);
+    const retried = await retry(waiting.deliveryId.toUpperCase());
+    expect(retried.status, retried.text).toBe(202);
+    expect(retried.body).toMatchObject({
+      id: waiting.deliveryId,
+      status: 'pending',
+      round: 1,
+      next_attempt_at: retriedAt,
+    });
+    const inFlight = await retry(waiting.deliveryId);
+    expect([inFlight.status, inFlight.body.code]).toEqual([409, 'DELIVERY_IN_FLIGHT']);
+
+    // It fails again: attempt 3 waits the ladder's third rung, and the message of attempt 2's old time sends nothing.
+    const sentBefore = sent.length;
+    await processQueues(stack, sent);
+    const shown = await stack.get(`/v1/webhooks/deliveries/${waiting.deliveryId}`, partner.auth);
+    expect(shown.body.attempts.slice(0, 3)).toEqual([
+      expect.objectContaining({ round: 1, attempt: 1, succeeded: false }),
+      expect.objectContaining({ round: 1, attempt: 2, succeeded: false, attempted_at: retriedAt }),
+      expect.objectContaining({ round: 1, attempt: 3, succeeded: false }),
+    ]);
+    const queuedAttempts = sent
+      .slice(sentBefore)
+      .filter((m) => m.queueUrl === stack.queueUrls.webhookDeliveries && m.body.deliveryId === waiting.deliveryId)
+      .map((m) => m.body.attempt);
+    // Hops of one message repeat its attempt; each attempt after 2 was queued from one chain of hops, not two.
+    const firstQueued = (attempt: number) =>
+      sent
+        .slice(sentBefore)
+        .filter((m) => m.body?.deliveryId === waiting.deliveryId && m.body.attempt === attempt && m.delaySeconds > 0)
+        .map((m) => m.body.dueAt);
+    expect(queuedAttempts).toContain(3);
+    expect(new Set(firstQueued(3)).size).toBe(1);
+    expect(partner.receiver.requests.filter((r) => r.headers['webhook-id'] === waiting.deliveryId).length).toBe(
+      shown.body.attempts.length,
+    );
+  });
+
   it('409 DELIVERY_IN_FLIGHT while the delivery is pending, and for a second retry before the first is sent', async () => {
     const { partner, failed, pending } = await aPartnerWithThreeDeliveries();
     const retry = (id: string) => stack.post(`/v1/webhooks/deliveries/${id}/retry`, '', partner.auth);

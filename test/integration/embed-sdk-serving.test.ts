@@ -58,12 +58,19 @@ describe('the module pages and the bridge', () => {
     expect(page).toContain('<script type="module" src="/embedded/assets/bridge-v1.js"></script>');
     expect(page).toContain(`data-embed-origins="${PARTNER_ORIGIN} https://*.partner.test"`);
     expect(page).toContain('data-embed-page="catalog"');
-    expect(page.match(/<script/g)).toHaveLength(1);
+    expect(page).toContain('<script type="module" src="/embedded/assets/module-v1.js"></script>');
+    expect(page.match(/<script/g)).toHaveLength(2);
 
     const bridge = await fetch(`${stack.url}/embedded/assets/bridge-v1.js`);
     expect(bridge.status).toBe(200);
     expect(bridge.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(bridge.headers.get('access-control-allow-origin')).toBeNull();
+
+    const pages = await fetch(`${stack.url}/embedded/assets/module-v1.js`);
+    expect(pages.status).toBe(200);
+    expect(pages.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(pages.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(await pages.text()).toContain('data-apply-on-change');
   });
 
   it('marks the 401 page of an ended session apart from an unusable link', async () => {

@@ -28,7 +28,11 @@ const OUR_ELEMENTS = new Set(
     ' ',
   ),
 );
-const OUR_SCRIPTS = new Set(['/embedded/assets/bridge-v1.js', '/demo/assets/demo-host.js']);
+const OUR_SCRIPTS = new Set([
+  '/embedded/assets/bridge-v1.js',
+  '/embedded/assets/module-v1.js',
+  '/demo/assets/demo-host.js',
+]);
 
 const COOKIE = '__Host-embed_session';
 
@@ -485,7 +489,15 @@ describe('pages with markup in every value a partner or user chooses', () => {
       for (const image of elementsOf(parseDocument(page.html).children).filter((e) => e.name === 'img')) {
         expect(image.attribs.src, page.label).toMatch(/^\/embedded\/assets\/products\/[A-Za-z0-9%._~!*'()-]+$/);
         expect(Object.keys(image.attribs).sort(), page.label).toEqual(
-          ['alt', 'decoding', 'height', 'src', 'width', ...(image.attribs.loading ? ['loading'] : [])].sort(),
+          [
+            'alt',
+            'decoding',
+            'height',
+            'src',
+            'width',
+            ...(image.attribs.loading ? ['loading'] : []),
+            ...(image.attribs.class === 'pic' ? ['class'] : []),
+          ].sort(),
         );
       }
     }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DynamoPartnerRepository } from '../../functions/adapters/dynamodb/partner-repository';
+import { DynamoPartnerRepository } from '../../functions/adapters/dynamodb/dynamodb-partner-repository';
 import type { Dependencies } from '../../functions/container';
 import { hashApiKey } from '../../functions/domain/partners/api-keys';
 import { LOCAL_STACK_NOT_RUNNING, openOpsTarget } from '../../lib/ops-cli/ops-target';

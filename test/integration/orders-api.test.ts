@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_ACTIONS, type OrderAction } from '../../functions/domain/orders/transition-input';
 import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle';
 import { ORDER_STATUSES, type OrderStatus } from '../../functions/domain/orders/order';
-import { createOrdersApiHandler } from '../../functions/api/orders/handler';
+import { createOrdersApiHandler } from '../../functions/lambdas/orders-api';
 import { routesOn } from '../../functions/routes';
 import {
   anItem,
@@ -133,6 +133,7 @@ describe('POST /v1/sandbox/orders', () => {
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       status: 'pending',
       partner_org_id: partner.buyer.organization.internalOrgId,
+      internal_user_id: partner.buyer.profile.internalUserId,
       user_email: partner.buyer.profile.email,
       po_number: null,
       notes: null,
@@ -158,6 +159,7 @@ describe('POST /v1/sandbox/orders', () => {
     expect(webhooks[0]!.body.data).toEqual({
       order_id: order.id,
       partner_org_id: partner.buyer.organization.internalOrgId,
+      internal_user_id: partner.buyer.profile.internalUserId,
       po_number: null,
       notes: null,
       user_email: partner.buyer.profile.email,
@@ -176,6 +178,8 @@ describe('POST /v1/sandbox/orders', () => {
       sequence: 1,
       previous_status: null,
     });
+    const listed = await get(`/v1/orders?internal_org_id=${partner.buyer.organization.internalOrgId}`, partner.bearer);
+    expect(listed.body.data).toEqual([order]);
     // The user's cart is not touched by a sandbox order.
     expect((await stack.deps.cartService.view(partner.buyer.profile.id)).lines).toEqual([]);
   });
@@ -379,6 +383,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     const common = {
       order_id: placed.id,
       partner_org_id: partner.buyer.organization.internalOrgId,
+      internal_user_id: partner.buyer.profile.internalUserId,
       po_number: null,
       notes: null,
     };
@@ -449,6 +454,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
           'cancelled_at',
           'order_id',
           'partner_org_id',
+          'internal_user_id',
           'po_number',
           'notes',
           'status',

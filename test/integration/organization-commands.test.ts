@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Forbidden, NotFound } from '../../functions/domain/errors';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { organizationKeys } from '../../functions/adapters/dynamodb/organization-repository';
+import { organizationKeys } from '../../functions/adapters/dynamodb/organization-items';
 import { tableName } from '../../functions/resources/resource-definitions';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import {

@@ -42,11 +42,11 @@ describe('the product page', () => {
     expect(html).toContain('<dt>SKU</dt><dd class="sku">GLV-NIT-M-100</dd>');
     expect(html).toContain('<dt>Category</dt><dd>Gloves &amp; PPE</dd>');
     expect(html).toContain('$12.49');
-    // spinbutton "Quantity of …" (a labelled number field), default 1, 1-99; button "Add … to cart".
+    // spinbutton "Quantity of …" (a labelled number field), default 1, 1-999; button "Add … to cart".
     expect(html).toContain(
-      '<label class="sr" for="quantity">Quantity of Nitrile Exam Gloves, Powder-Free, Medium</label>',
+      '<label for="quantity">Quantity<span class="sr"> of Nitrile Exam Gloves, Powder-Free, Medium</span></label>',
     );
-    expect(html).toMatch(/<input class="qty" type="number" id="quantity" name="quantity" value="1" min="1" max="99"/);
+    expect(html).toMatch(/<input class="qty" type="number" id="quantity" name="quantity" value="1" min="1" max="999"/);
     expect(html).toContain('Add<span class="sr"> Nitrile Exam Gloves, Powder-Free, Medium</span> to cart');
     const related = [...html.matchAll(/<li><img [^>]*><a href="([^"]+)">([^<]+)<\/a>/g)].map(([, href, name]) => [
       href,
@@ -92,7 +92,7 @@ describe('the product page', () => {
     const before = await cart();
     const cases: [Record<string, string>, number][] = [
       [{ product_id: 'GLV-NIT-S-100', quantity: '0' }, 400],
-      [{ product_id: 'GLV-NIT-S-100', quantity: '100' }, 400],
+      [{ product_id: 'GLV-NIT-S-100', quantity: '1000' }, 400],
       [{ product_id: 'GLV-NIT-S-100', quantity: '-1' }, 400],
       [{ product_id: 'GLV-NIT-S-100', quantity: '2.5' }, 400],
       [{ product_id: 'GLV-NIT-S-100', quantity: 'ten' }, 400],

@@ -18,8 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const HANDSHAKE = apiRoute('POST /v1/partner/handshake');
-const SETUP = apiRoute('POST /v1/organizations/setup');
+const HANDSHAKE = apiRoute('handshake');
+const SETUP = apiRoute('setup');
 
 const handshake = (apiKey: string, body: unknown) => stack.post('/v1/partner/handshake', body, { 'X-API-Key': apiKey });
 
@@ -109,8 +109,8 @@ describe('the sandbox order routes over their limits', () => {
       stack.post('/v1/sandbox/orders', { profile_id: profile.id, items: [anItem('DRIFT-1999', 2)] }, bearer);
     const confirm = (orderId: string) => stack.post(`/v1/sandbox/orders/${orderId}/confirm`, {}, bearer);
     const orderId = ((await place()).body as { order: { id: string } }).order.id;
-    await useUpLimit(partnerId, apiRoute('POST /v1/sandbox/orders'));
-    await useUpLimit(partnerId, apiRoute('POST /v1/sandbox/orders/{order_id}/confirm'));
+    await useUpLimit(partnerId, apiRoute('sandbox-order-create'));
+    await useUpLimit(partnerId, apiRoute('sandbox-order-confirm'));
     const ordersBefore = (await scanTable(stack, 'orders')).length;
 
     const refused = [

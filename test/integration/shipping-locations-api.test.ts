@@ -1,3 +1,4 @@
+import { ConcurrentModification } from '../../functions/domain/errors';
 /**
  * POST and PATCH /v1/organizations/{internalOrgId}/shipping-locations[/{id}] on the local
  * stack: the partner adds and changes locations after setup; the organization keeps at
@@ -149,6 +150,48 @@ describe('PATCH a shipping location', () => {
     expect(await defaults(body.internalOrgId)).toEqual([]);
     expect((await stack.patch(at('loc-1'), { isDefault: true }, bearer())).status).toBe(200);
     expect(await defaults(body.internalOrgId)).toEqual(['loc-1']);
+  });
+
+  it('keeps the default active: deactivating it, or making an inactive location the default, is 409 and changes nothing', async () => {
+    const { body, base, at } = await anOrganization();
+    await stack.post(base, aLocation('loc-2'), bearer());
+    const deactivate = await stack.patch(at('loc-1'), { isActive: false, name: 'Closed' }, bearer());
+    expect([deactivate.status, deactivate.body.code]).toEqual([409, 'DEFAULT_LOCATION_INACTIVE']);
+    expect(await locationsOf(body.internalOrgId)).toContainEqual(
+      expect.objectContaining({
+        internalShippingLocationId: 'loc-1',
+        isDefault: true,
+        isActive: true,
+      }),
+    );
+    expect((await locationsOf(body.internalOrgId)).map((l) => l.name)).not.toContain('Closed');
+    expect((await stack.patch(at('loc-2'), { isActive: false }, bearer())).status).toBe(200);
+    const promote = await stack.patch(at('loc-2'), { isDefault: true }, bearer());
+    expect([promote.status, promote.body.code]).toEqual([409, 'DEFAULT_LOCATION_INACTIVE']);
+    expect(await defaults(body.internalOrgId)).toEqual(['loc-1']);
+    // Both at once settle it: the organization is left without a default, or gets an active one.
+    expect((await stack.patch(at('loc-2'), { isDefault: true, isActive: true }, bearer())).status).toBe(200);
+    expect((await stack.patch(at('loc-1'), { isActive: false, isDefault: false }, bearer())).status).toBe(200);
+    expect(await defaults(body.internalOrgId)).toEqual(['loc-2']);
+  });
+
+  it('refuses in the transaction a deactivation read before the location became the default', async () => {
+    const { body, base, at } = await anOrganization();
+    await stack.post(base, aLocation('loc-2'), bearer());
+    const aggregate = (await stack.deps.organizations.getOrganization(partner.partnerId, body.internalOrgId))!;
+    const stale = aggregate.locations.find((l) => l.internalShippingLocationId === 'loc-2')!;
+    expect((await stack.patch(at('loc-2'), { isDefault: true }, bearer())).status).toBe(200);
+    await expect(
+      stack.deps.organizations.updateLocation(
+        aggregate.organization,
+        stale,
+        { set: { isActive: false }, remove: [] },
+        { kind: 'none' },
+      ),
+    ).rejects.toBeInstanceOf(ConcurrentModification);
+    expect(await locationsOf(body.internalOrgId)).toContainEqual(
+      expect.objectContaining({ internalShippingLocationId: 'loc-2', isDefault: true, isActive: true }),
+    );
   });
 
   it('keeps exactly one default when two locations are made the default at once', async () => {

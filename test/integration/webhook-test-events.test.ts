@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/domain/events/order-events';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
-import { createWebhookTestHandler } from '../../functions/api/webhook-test/handler';
+import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
 import { routesOn } from '../../functions/routes';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';

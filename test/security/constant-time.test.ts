@@ -79,7 +79,7 @@ describe('API keys, session tokens and cookies are looked up by hash, not compar
     expect(source('functions/domain/access/authenticator.ts')).toMatch(
       /this\.partners\.findKeyByHash\(hashApiKey\(presentedKey\)\)/,
     );
-    const repository = source('functions/adapters/dynamodb/partner-repository.ts');
+    const repository = source('functions/adapters/dynamodb/dynamodb-partner-repository.ts');
     expect(repository).toMatch(
       /async findKeyByHash\(keyHash: string\)[\s\S]{0,200}?new GetCommand\(\{[^}]*Key: partnerKeys\.keyLookup\(keyHash\)/,
     );
@@ -89,7 +89,7 @@ describe('API keys, session tokens and cookies are looked up by hash, not compar
     const sessions = source('functions/domain/sessions/embedded-sessions.ts');
     expect(sessions).toMatch(/redeemToken\(hashSecret\(sessionKey\)/);
     expect(sessions).toMatch(/touchEmbeddedSession\(\s*hashSecret\(cookieValue\)/);
-    const repository = source('functions/adapters/dynamodb/session-repository.ts');
+    const repository = source('functions/adapters/dynamodb/dynamodb-session-repository.ts');
     expect(repository).toMatch(/Key: sessionKeys\.token\(tokenHash\)/);
     expect(repository).toMatch(/Key: sessionKeys\.embeddedSession\(sessionHash\)/);
   });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../functions/domain/partners/partner';
+import { ROUTES, routeKey } from '../../functions/routes';
 import { MAX_LOCATIONS_PER_ORGANIZATION } from '../../functions/domain/organizations/organization-setup';
 import { aLocation, SetupRequestBuilder } from '../support/setup-request-builder';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -164,3 +166,50 @@ describe('locations per organization', () => {
     expect(joined.body.data.shippingLocations).toHaveLength(MAX_LOCATIONS_PER_ORGANIZATION);
   }, 60_000);
 });
+
+describe('a key twice in one JSON object', () => {
+  const bodyRoutes = ROUTES.filter((route) => route.host === 'api' && route.body !== 'ignored');
+
+  it.each(bodyRoutes.map((route) => [routeKey(route), route] as const))(
+    '%s answers 400 DUPLICATE_KEY in its error shape, whatever the key',
+    async (_, route) => {
+      stack.clock.advance(60_000);
+      const { apiKey: key } = await stack.createPartner({ scopes: [...SCOPES] });
+      const path = route.path.replace(/\{[^}]+\}/g, (name) =>
+        name.startsWith('{internal') ? 'org-1' : '4f84fe3d-34b3-4b20-825a-e2c33467164c',
+      );
+      const auth: Record<string, string> =
+        route.credential === 'x-api-key' ? { 'X-API-Key': key } : { Authorization: `Bearer ${key}` };
+      for (const body of [
+        '{"role":"buyer","role":"approver"}',
+        '{"a":{"b":1,"\\u0062":2}}',
+        '{"x":[{"k":1},{"k":2}],"y":{"k":[1,{"k":3,"k":4}]}}',
+      ]) {
+        const res = await send(route.method, path, body, auth);
+        expect(res.status, body).toBe(400);
+        expect(JSON.stringify(res.body), body).toContain('DUPLICATE_KEY');
+      }
+    },
+  );
+
+  it('still takes the same key in sibling and nested objects, and a key spelled like one inside a string', async () => {
+    const res = await send('POST', '/v1/partner/handshake', '{"internal_user_id":"u-x","x":{"internal_user_id":1}}', {
+      'X-API-Key': apiKey,
+    });
+    expect(JSON.stringify(res.body)).not.toContain('DUPLICATE_KEY');
+    const setup = await stack.post(SETUP, new SetupRequestBuilder().with({ organizationName: '"a":1,"a":2' }).build(), {
+      Authorization: `Bearer ${apiKey}`,
+    });
+    expect(setup.status).toBe(200);
+  });
+});
+
+async function send(method: string, path: string, body: string, headers: Record<string, string>) {
+  const res = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, body: JSON.parse(text) as unknown };
+}

@@ -2,19 +2,20 @@ import { describe, expect, it } from 'vitest';
 import {
   ApprovalNotPending,
   ApprovalRequired,
+  EmbedAccessDenied,
   EmptyCart,
   ProfileNotFound,
   RequestForgeryRefused,
   SelfApprovalForbidden,
   ValidationFailed,
 } from '../../functions/domain/errors';
-import { apiOutcome, moduleOutcome } from '../../functions/error-outcomes';
+import { apiOutcome, hostOutcome, moduleOutcome } from '../../functions/error-outcomes';
 import { apiRoute } from '../../functions/routes';
 import { modulePaths } from '../../functions/embed-host/module/module-paths';
 
-const setup = apiRoute('POST /v1/organizations/setup').errors;
-const handshake = apiRoute('POST /v1/partner/handshake').errors;
-const orders = apiRoute('GET /v1/orders').errors;
+const setup = apiRoute('setup').errors;
+const handshake = apiRoute('handshake').errors;
+const orders = apiRoute('order-list').errors;
 const places = modulePaths('0f6c2f4e-0000-4000-8000-000000000000');
 
 describe('what each failure becomes', () => {
@@ -89,5 +90,27 @@ describe('what each failure becomes', () => {
       code: 'APPROVAL_REQUIRED',
       data: { total: 123.45, order_limit: 50 },
     });
+  });
+
+  it('gives the embed host its own notices: one 401 for any unusable link or session, ending only a session, else its 500', () => {
+    expect(hostOutcome(new EmbedAccessDenied('session', 'expired'))).toEqual({
+      status: 401,
+      page: 'session-ended',
+      clearSession: true,
+    });
+    for (const refused of ['link', 'foreign-origin'] as const) {
+      expect(hostOutcome(new EmbedAccessDenied(refused, 'no'))).toEqual({
+        status: 401,
+        page: 'link-unusable',
+        clearSession: false,
+      });
+    }
+    expect(hostOutcome(new Error('DynamoDB is down'))).toEqual({
+      status: 500,
+      page: 'unavailable',
+      clearSession: false,
+    });
+    // A module failure is the module's page, never the host's notice.
+    expect(moduleOutcome(new EmbedAccessDenied('session', 'expired'), places)).toBeUndefined();
   });
 });

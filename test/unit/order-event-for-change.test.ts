@@ -58,6 +58,7 @@ describe('order events', () => {
     expect(created.data).toEqual({
       order_id: placed.id,
       partner_org_id: placed.internalOrgId,
+      internal_user_id: profile.internalUserId,
       sequence: 1,
       previous_status: null,
       po_number: null,
@@ -81,7 +82,13 @@ describe('order events', () => {
     const { orders, final } = await anOrderThroughItsLife();
     const [, confirmed, shipped, delivered, refunded] = orders.events.map((event) => event.data);
     const at = (status: string) => final.statusHistory.find((change) => change.status === status)!.at;
-    const ids = { order_id: final.id, partner_org_id: final.internalOrgId, po_number: null, notes: null };
+    const ids = {
+      order_id: final.id,
+      partner_org_id: final.internalOrgId,
+      internal_user_id: final.internalUserId,
+      po_number: null,
+      notes: null,
+    };
     expect(confirmed).toEqual({
       ...ids,
       sequence: 2,

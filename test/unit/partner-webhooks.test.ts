@@ -90,7 +90,12 @@ describe('PartnerWebhooks.retry', () => {
       deliveries,
       endpoints,
       new DeliveryReplay(
-        { get: async () => delivery, startNewChain: async () => false, markQueued: async () => undefined },
+        {
+          get: async () => delivery,
+          startNewChain: async () => false,
+          markQueued: async () => undefined,
+          bringForward: async () => false,
+        },
         queue,
         clock,
       ),

@@ -4,7 +4,7 @@ import type { DeliveryId } from '../../webhooks/delivery';
 import type { DeliveryBatchReader, DeliveryBatchSnapshot } from '../../webhooks/delivery-batch-reader';
 import { batchGetTables } from './batch-get-all';
 import { deliveryFromItem, webhookKeys } from './dynamodb-delivery-repository';
-import { partnerKeys } from './partner-repository';
+import { partnerKeys } from './dynamodb-partner-repository';
 import { endpointFromItem } from './webhook-endpoint-repository';
 
 /** A batch's deliveries (webhooks table) and endpoints (partners table) in one consistent BatchGetItem. */

@@ -218,6 +218,30 @@ export class DynamoDeliveryRepository implements DeliveryRepository {
     );
   }
 
+  async bringForward(
+    delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount' | 'nextAttemptAt'>,
+    at: Date,
+  ): Promise<boolean> {
+    if (delivery.nextAttemptAt === undefined) return false;
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: webhookKeys.delivery(delivery.deliveryId),
+        UpdateExpression: 'SET nextAttemptAt = :at, updatedAt = :at',
+        ConditionExpression:
+          '#status = :pending AND chain = :chain AND attemptCount = :count AND nextAttemptAt = :next AND attribute_not_exists(heldAt)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':pending': 'pending',
+          ':chain': delivery.chain,
+          ':count': delivery.attemptCount,
+          ':next': delivery.nextAttemptAt,
+          ':at': at.toISOString(),
+        },
+      }),
+    );
+  }
+
   async startNewChain(deliveryId: DeliveryId, expectedChain: number, dueAt: Date, at: Date): Promise<boolean> {
     // Attempts are only ever appended, so the first `dropped` entries stay the oldest until the update lands.
     const dropped = Math.max(0, (await this.listAttempts(deliveryId)).length - KEPT_EARLIER_ATTEMPTS);

@@ -23,7 +23,7 @@ import type {
   WebhookEndpoint,
   WebhookEndpointRepository,
 } from '../../webhooks/webhook-endpoint';
-import { partnerKeys } from './partner-repository';
+import { partnerKeys } from './dynamodb-partner-repository';
 
 /**
  * The circuit and the in-flight leases are top-level attributes of the endpoint's item, so

@@ -5,18 +5,18 @@
  */
 import { HandshakeRequest } from '../../domain/sessions/handshake-request';
 import { apiRoute } from '../../routes';
-import { HandshakeBadRequestBody, HandshakeFailedBody, ProfileNotFoundBody } from '../pipeline/error-bodies';
+import { HandshakeBadRequestBody, ProfileNotFoundBody } from '../pipeline/error-bodies';
 import { HandshakeResponseBody } from './response';
 import type { RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
-  SERVER_ERROR_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  serverErrorResponse,
 } from '../openapi/standard-responses';
 
-const HANDSHAKE_ROUTE_ROW = apiRoute('POST /v1/partner/handshake');
+const HANDSHAKE_ROUTE_ROW = apiRoute('handshake');
 
 const SESSION_KEY = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 const PARTNER_ID = 'edeba35a-c0e1-4d5e-934f-5bc73ad2c424';
@@ -102,19 +102,6 @@ export const HANDSHAKE_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(HANDSHAKE_ROUTE_ROW.limitPerMinute),
-    500: {
-      description: 'The session could not be created; retry with exponential backoff.',
-      body: { name: 'HandshakeFailedError', schema: HandshakeFailedBody },
-      examples: {
-        failed: {
-          summary: 'Our failure',
-          value: {
-            error: 'Failed to create authentication session',
-            details: 'The session could not be created; retry with exponential backoff',
-          },
-        },
-      },
-      headers: SERVER_ERROR_HEADERS,
-    },
+    500: serverErrorResponse(HANDSHAKE_ROUTE_ROW, 'The session could not be created; retry with exponential backoff.'),
   },
 };

@@ -5,7 +5,14 @@
  */
 import { INVALID_API_KEY_MESSAGE } from '../../domain/errors';
 import { wrongHeaderMessage } from '../pipeline/api-key-auth';
-import { ForbiddenBody, RateLimitExceededBody, UnauthorizedBody } from '../pipeline/error-bodies';
+import {
+  ForbiddenBody,
+  RateLimitExceededBody,
+  serverErrorBody,
+  serverErrorExample,
+  UnauthorizedBody,
+} from '../pipeline/error-bodies';
+import type { ApiRoute } from '../../routes';
 import type { ResponseDocument, ResponseHeaders } from './route-document';
 
 /** Every response of an authenticated request: the rate limit was counted. */
@@ -14,7 +21,7 @@ export const AUTHENTICATED_HEADERS: ResponseHeaders = {
 };
 
 /** A 500 may come before the rate limit was counted (the counter's store failing), so the RateLimit headers may be missing. */
-export const SERVER_ERROR_HEADERS: ResponseHeaders = {
+const SERVER_ERROR_HEADERS: ResponseHeaders = {
   required: ['Request-Id'],
   optional: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
 };
@@ -70,4 +77,15 @@ export const rateLimitedResponse = (limitPerMinute: number): ResponseDocument =>
     },
   },
   headers: { required: [...AUTHENTICATED_HEADERS.required, 'Retry-After'] },
+});
+
+/**
+ * The 500 of every route, in the route's error shape (its row's `errors`): `description`
+ * says what failed on our side and whether a retry is safe.
+ */
+export const serverErrorResponse = (route: ApiRoute, description: string): ResponseDocument => ({
+  description,
+  body: serverErrorBody(route),
+  examples: { serverError: { summary: 'Our failure', value: serverErrorExample(route) } },
+  headers: SERVER_ERROR_HEADERS,
 });

@@ -13,7 +13,7 @@ import {
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 
-const CATALOG_PRODUCTS_ROUTE_ROW = apiRoute('GET /v1/catalog/products');
+const CATALOG_PRODUCTS_ROUTE_ROW = apiRoute('catalog-products');
 
 export const LIST_CATALOG_PRODUCTS_ROUTE: RouteDocument = {
   operationId: 'listCatalogProducts',
@@ -63,6 +63,6 @@ export const LIST_CATALOG_PRODUCTS_ROUTE: RouteDocument = {
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(CATALOG_PRODUCTS_ROUTE_ROW.scope),
     429: rateLimitedResponse(CATALOG_PRODUCTS_ROUTE_ROW.limitPerMinute),
-    500: internalErrorResponse(READ_RETRY),
+    500: internalErrorResponse(CATALOG_PRODUCTS_ROUTE_ROW, READ_RETRY),
   },
 };

@@ -3,9 +3,10 @@
  * order, and our failure. Each route adds its own; `standard-responses.ts` has the
  * authentication, scope and rate-limit ones.
  */
-import { InternalErrorBody, OrderNotFoundBody } from '../pipeline/error-bodies';
+import { OrderNotFoundBody } from '../pipeline/error-bodies';
+import type { ApiRoute } from '../../routes';
 import type { ResponseDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, SERVER_ERROR_HEADERS } from '../openapi/standard-responses';
+import { AUTHENTICATED_HEADERS, serverErrorResponse } from '../openapi/standard-responses';
 import { EXAMPLE_ORDER_ID } from './order-examples';
 
 export const orderNotFoundResponse: ResponseDocument = {
@@ -20,22 +21,8 @@ export const orderNotFoundResponse: ResponseDocument = {
   headers: AUTHENTICATED_HEADERS,
 };
 
-export const internalErrorResponse = (retry: string): ResponseDocument => ({
-  description: `Something failed on our side (storage). ${retry}`,
-  body: { name: 'InternalError', schema: InternalErrorBody },
-  examples: {
-    internalError: {
-      summary: 'Our failure',
-      value: {
-        error: 'Internal Server Error',
-        message: 'The request failed; retry with exponential backoff',
-        code: 'INTERNAL_ERROR',
-        details: [],
-      },
-    },
-  },
-  headers: SERVER_ERROR_HEADERS,
-});
+export const internalErrorResponse = (route: ApiRoute, retry: string): ResponseDocument =>
+  serverErrorResponse(route, `Something failed on our side (storage). ${retry}`);
 
 /** What a reader may simply retry. */
 export const READ_RETRY = 'Retry with exponential backoff.';

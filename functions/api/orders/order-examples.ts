@@ -17,6 +17,7 @@ export const PENDING_ORDER: OrderBody = {
   id: EXAMPLE_ORDER_ID,
   status: 'pending',
   partner_org_id: 'acme-1',
+  internal_user_id: 'u-1',
   user_email: 'ada@acme.test',
   po_number: 'PO-2036-0042',
   notes: 'Deliver to the back entrance, please.',

@@ -49,7 +49,11 @@ export const OrderBody = z.strictObject({
   status: OrderStatus,
   /** Your `internalOrgId` of the organization that placed it. */
   partner_org_id: z.string(),
+  /** Your `internalUserId` of who placed it (the requester, for an order placed by approving a request). */
+  internal_user_id: z.string(),
   user_email: z.string(),
+  /** Only on an order placed by approving an approval request: who approved it, as `order.created` has it. */
+  approved_by: z.optional(z.strictObject({ internal_user_id: z.string(), email: z.string() })),
   /** The buyer's purchase-order number from checkout (at most 64 characters), or null. */
   po_number: z.nullable(z.string()),
   /** The buyer's notes from checkout (at most 500 characters), or null. */
@@ -116,7 +120,11 @@ export const toOrderResponse = (order: Order): OrderBody => ({
   id: order.id,
   status: order.status,
   partner_org_id: order.internalOrgId,
+  internal_user_id: order.internalUserId,
   user_email: order.userEmail,
+  ...(order.approvedBy === undefined
+    ? {}
+    : { approved_by: { internal_user_id: order.approvedBy.internalUserId, email: order.approvedBy.email } }),
   po_number: order.poNumber ?? null,
   notes: order.notes ?? null,
   items: order.items.map(toOrderItemBody),

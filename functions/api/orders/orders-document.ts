@@ -4,7 +4,7 @@
  * `OrderBody`) and the errors `functions/error-outcomes.ts` makes for them.
  */
 import * as z from 'zod/mini';
-import { documented, UUID_PATTERN } from '../../domain/documented-rules';
+import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE } from '../../domain/orders/order-repository';
 import { apiRoute } from '../../routes';
 import { OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
@@ -20,8 +20,8 @@ import {
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 
-const ORDER_GET_ROUTE_ROW = apiRoute('GET /v1/orders/{order_id}');
-const ORDER_LIST_ROUTE_ROW = apiRoute('GET /v1/orders');
+const ORDER_GET_ROUTE_ROW = apiRoute('order-get');
+const ORDER_LIST_ROUTE_ROW = apiRoute('order-list');
 
 /** The order's `id`. Anything but a UUID is a 404 rather than a 400: it names no order. */
 export const ORDER_ID_PARAMETER: ParameterDocument = {
@@ -29,7 +29,7 @@ export const ORDER_ID_PARAMETER: ParameterDocument = {
   in: 'path',
   required: true,
   description: "The order's `id` (a UUID, any case), from `order.created` or a list.",
-  schema: documented(z.string(), { format: 'uuid', pattern: UUID_PATTERN }),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.uuid),
 };
 
 /**
@@ -135,7 +135,7 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(ORDER_LIST_ROUTE_ROW.limitPerMinute),
-    500: internalErrorResponse(READ_RETRY),
+    500: internalErrorResponse(ORDER_LIST_ROUTE_ROW, READ_RETRY),
   },
 };
 
@@ -176,6 +176,6 @@ export const GET_ORDER_ROUTE: RouteDocument = {
     },
     404: orderNotFoundResponse,
     429: rateLimitedResponse(ORDER_GET_ROUTE_ROW.limitPerMinute),
-    500: internalErrorResponse(READ_RETRY),
+    500: internalErrorResponse(ORDER_GET_ROUTE_ROW, READ_RETRY),
   },
 };

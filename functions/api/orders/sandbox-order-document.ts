@@ -19,7 +19,7 @@ import {
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 
-const SANDBOX_ORDER_CREATE_ROUTE_ROW = apiRoute('POST /v1/sandbox/orders');
+const SANDBOX_ORDER_CREATE_ROUTE_ROW = apiRoute('sandbox-order-create');
 
 const profileForbidden = forbiddenResponse(SANDBOX_ORDER_CREATE_ROUTE_ROW.scope, 'profile');
 
@@ -32,7 +32,7 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
     '',
     "Above the user's `orderLimit` the sandbox does what the module's checkout has the user do: nothing is ordered, the order is submitted for approval instead, and the answer is 202 with the approval request (`approval.requested` follows, to an endpoint subscribed to it). Decide it with `POST /v1/sandbox/approval-requests/{approval_request_id}/approve` or `/reject`.",
     '',
-    "Name the user as the handshake does: exactly one of `internal_user_id` and `profile_id` (`IDENTIFIER_REQUIRED`, `CONFLICTING_FIELDS`), plus `internal_org_id` when the `internal_user_id` is in several of your organizations (`AMBIGUOUS_USER`). `items`: 1-50 lines of an active `product_id` with a `quantity` of 1-99, each product once (`DUPLICATE_ID`). `internal_shipping_location_id`: one of the organization's active locations; absent, the default. Unknown fields are ignored.",
+    "Name the user as the handshake does: exactly one of `internal_user_id` and `profile_id` (`IDENTIFIER_REQUIRED`, `CONFLICTING_FIELDS`), plus `internal_org_id` when the `internal_user_id` is in several of your organizations (`AMBIGUOUS_USER`). `items`: 1-50 lines of an active `product_id` with a `quantity` of 1-999, each product once (`DUPLICATE_ID`). `internal_shipping_location_id`: one of the organization's active locations; absent, the default. Unknown fields are ignored.",
     '',
     "There is no `Idempotency-Key` here: a retried placement places a second order, so after a lost answer list the organization's orders before trying again.",
   ].join('\n'),
@@ -128,6 +128,7 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
     },
     429: rateLimitedResponse(SANDBOX_ORDER_CREATE_ROUTE_ROW.limitPerMinute),
     500: internalErrorResponse(
+      SANDBOX_ORDER_CREATE_ROUTE_ROW,
       "The order may have been placed (or submitted for approval) before the answer was lost: list the organization's orders (or approval requests) before placing it again.",
     ),
   },

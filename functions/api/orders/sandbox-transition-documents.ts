@@ -36,7 +36,7 @@ import {
 } from '../openapi/standard-responses';
 
 // The five actions share one row's scope and window.
-const SANDBOX_ORDER_TRANSITION_ROUTE_ROW = apiRoute('POST /v1/sandbox/orders/{order_id}/confirm');
+const SANDBOX_ORDER_TRANSITION_ROUTE_ROW = apiRoute('sandbox-order-confirm');
 
 interface ActionDocument {
   readonly operationId: string;
@@ -228,6 +228,7 @@ function transitionRoute(action: OrderAction): RouteDocument {
       },
       429: rateLimitedResponse(SANDBOX_ORDER_TRANSITION_ROUTE_ROW.limitPerMinute),
       500: internalErrorResponse(
+        SANDBOX_ORDER_TRANSITION_ROUTE_ROW,
         `The change may have been committed before the answer was lost: retrying is safe (see above).`,
       ),
     },

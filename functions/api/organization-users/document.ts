@@ -4,27 +4,26 @@
  * response it answers with and the error bodies `functions/error-outcomes.ts` makes for them.
  */
 import * as z from 'zod/mini';
-import { documented, requiredTextRules } from '../../domain/documented-rules';
+import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { ProfileUpdateRequest } from '../../domain/organizations/change-requests';
-import { apiRoute } from '../../routes';
+import { type ApiRoute, apiRoute } from '../../routes';
 import {
   IdempotencyKeyInUseBody,
-  InternalErrorBody,
   OrganizationChangeBadRequestBody,
   OrganizationUserNotFoundBody,
 } from '../pipeline/error-bodies';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
-  SERVER_ERROR_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  serverErrorResponse,
 } from '../openapi/standard-responses';
 import { OrganizationUserResponseBody } from './response';
 
-const ORGANIZATION_USER_GET_ROW = apiRoute('GET /v1/organizations/{internalOrgId}/users/{internalUserId}');
-const ORGANIZATION_USER_UPDATE_ROW = apiRoute('PATCH /v1/organizations/{internalOrgId}/users/{internalUserId}');
+const ORGANIZATION_USER_GET_ROW = apiRoute('organization-user-get');
+const ORGANIZATION_USER_UPDATE_ROW = apiRoute('organization-user-update');
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 
@@ -34,7 +33,7 @@ export const INTERNAL_ORG_ID_PARAMETER: ParameterDocument = {
   required: true,
   description:
     "Your `internalOrgId` of the organization, as given to setup. Another partner's organization is not found.",
-  schema: documented(z.string(), requiredTextRules(256)),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.partnerId),
 };
 
 const INTERNAL_USER_ID_PARAMETER: ParameterDocument = {
@@ -42,7 +41,7 @@ const INTERNAL_USER_ID_PARAMETER: ParameterDocument = {
   in: 'path',
   required: true,
   description: 'Your `internalUserId` of the user, as given to setup.',
-  schema: documented(z.string(), requiredTextRules(256)),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.partnerId),
 };
 
 const ORGANIZATION_ID = '4f84fe3d-34b3-4b20-825a-e2c33467164c';
@@ -90,22 +89,11 @@ const notFound: ResponseDocument = {
   headers: AUTHENTICATED_HEADERS,
 };
 
-const internalError: ResponseDocument = {
-  description: 'Something failed on our side (storage). Retry with exponential backoff; a PATCH is safe to repeat.',
-  body: { name: 'InternalError', schema: InternalErrorBody },
-  examples: {
-    internalError: {
-      summary: 'Our failure',
-      value: {
-        error: 'Internal Server Error',
-        message: 'The request failed; retry with exponential backoff',
-        code: 'INTERNAL_ERROR',
-        details: [],
-      },
-    },
-  },
-  headers: SERVER_ERROR_HEADERS,
-};
+const internalError = (route: ApiRoute): ResponseDocument =>
+  serverErrorResponse(
+    route,
+    'Something failed on our side (storage). Retry with exponential backoff; a PATCH is safe to repeat.',
+  );
 
 export const GET_ORGANIZATION_USER_ROUTE: RouteDocument = {
   operationId: 'retrieveOrganizationUser',
@@ -125,7 +113,7 @@ export const GET_ORGANIZATION_USER_ROUTE: RouteDocument = {
     403: forbiddenResponse(ORGANIZATION_USER_GET_ROW.scope),
     404: notFound,
     429: rateLimitedResponse(ORGANIZATION_USER_GET_ROW.limitPerMinute),
-    500: internalError,
+    500: internalError(ORGANIZATION_USER_GET_ROW),
   },
 };
 
@@ -205,6 +193,6 @@ export const UPDATE_ORGANIZATION_USER_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     429: rateLimitedResponse(ORGANIZATION_USER_UPDATE_ROW.limitPerMinute),
-    500: internalError,
+    500: internalError(ORGANIZATION_USER_UPDATE_ROW),
   },
 };

@@ -1,20 +1,23 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Caller } from '../../domain/access/authenticator';
 import type { IdempotentAttempt } from '../../domain/idempotency/idempotency-guard';
-import { type ApiRoute, type ApiRouteKey, apiRoute } from '../../routes';
-import { type ApiContext, type ApiEvent, type ApiResult, filledIn, type HttpLambda } from './api-context';
+import type { ApiRouteName } from '../../route-names';
+import { type ApiRoute, apiRoute } from '../../routes';
+import { type HttpEvent, type HttpResult, filledIn, type HttpLambda } from '../../http/http-context';
+import type { ApiContext } from './api-context';
 import { idempotencyKey, replayed } from './idempotency-key';
 import { apiKeyAuth } from './api-key-auth';
 import { errorResponder } from './error-responder';
 import { jsonBody } from './json-body';
-import { inRequestScope, requestContext } from './request-context';
-import { requestLog } from './request-log';
+import { pathParameters } from './path-parameters';
+import { inRequestScope, requestContext } from '../../http/request-context';
+import { requestLog } from '../../http/request-log';
 import type { ApiAccessDependencies, IdempotencyDependencies } from './pipeline-dependencies';
-import type { JsonResponse } from './responses';
+import type { HttpResponse } from '../../http/responses';
 import { sandboxOnlyRoute } from './sandbox-only-route';
 
 interface ApiRequest<D> {
-  readonly event: ApiEvent;
+  readonly event: HttpEvent;
   readonly body: Record<string, unknown>;
   readonly caller: Caller;
   readonly requestId: string;
@@ -23,30 +26,30 @@ interface ApiRequest<D> {
   readonly idempotency?: Extract<IdempotentAttempt, { kind: 'first' }>;
 }
 
-type Handle<D> = (request: ApiRequest<D>) => Promise<JsonResponse>;
-type Middleware<D> = MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>;
+type Handle<D> = (request: ApiRequest<D>) => Promise<HttpResponse>;
+type Middleware<D> = MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext<D>>;
 
 /** The partner API pipeline for a route of the route table (functions/routes.ts) without Idempotency-Key support. */
 export const apiHandler = <D extends ApiAccessDependencies>(
-  key: ApiRouteKey,
+  name: ApiRouteName,
   getDependencies: () => Promise<D>,
   handle: Handle<D>,
-): HttpLambda => pipeline(apiRoute(key), getDependencies, handle, { aroundErrors: [], last: [] });
+): HttpLambda => pipeline(apiRoute(name), getDependencies, handle, { aroundErrors: [], last: [] });
 
 /** The partner API pipeline for a route that honours the `Idempotency-Key` header. */
 export function idempotentApiHandler<D extends IdempotencyDependencies>(
-  key: ApiRouteKey,
+  name: ApiRouteName,
   getDependencies: () => Promise<D>,
   handle: Handle<D>,
 ): HttpLambda {
-  const route = apiRoute(key);
+  const route = apiRoute(name);
   const { claim, settlement } = idempotencyKey<D>(route.endpoint);
   return pipeline(route, getDependencies, handle, { aroundErrors: [settlement], last: [claim] });
 }
 
 /**
  * The partner API pipeline, composed once from the route's row. `before` runs top to
- * bottom (context, auth and rate limit, body); `after`/`onError` run bottom to top, so the
+ * bottom (context, auth and rate limit, path parameters, body); `after`/`onError` run bottom to top, so the
  * error responder shapes the response before the log line and the Request-Id header see
  * it. A route's own middlewares go just above the error responder (`aroundErrors`: they
  * see its response) or at the end (`last`: they see the caller and the body).
@@ -63,10 +66,11 @@ function pipeline<D extends ApiAccessDependencies>(
     ...extra.aroundErrors,
     errorResponder(route.errors),
     apiKeyAuth(route),
+    pathParameters(route),
     jsonBody(route.body),
     ...extra.last,
   ];
-  const lambda = middy<ApiEvent, ApiResult, Error, ApiContext<D>>()
+  const lambda = middy<HttpEvent, HttpResult, Error, ApiContext<D>>()
     .use(middlewares)
     .handler(async (event, context) => {
       if (context.idempotency?.kind === 'replay') return replayed(context.idempotency.outcome);

@@ -1,10 +1,11 @@
 import type { MiddlewareObj } from '@middy/core';
 import { requireScope } from '../../domain/access/authenticator';
 import { RateLimited, Unauthorized } from '../../domain/errors';
-import { type ApiContext, type ApiEvent, type ApiResult, filledIn, header } from './api-context';
+import { type HttpEvent, type HttpResult, filledIn, header } from '../../http/http-context';
+import type { ApiContext } from './api-context';
 import type { ApiRoute } from '../../routes';
 import type { ApiAccessDependencies } from './pipeline-dependencies';
-import { rateLimitHeaders } from './responses';
+import { rateLimitHeaders } from '../../http/responses';
 import { correlate } from '../../domain/correlation';
 
 /** The 401 message of a key sent in the other header: telling it helps the partner and reveals nothing about keys. */
@@ -17,7 +18,7 @@ export const wrongHeaderMessage = (credential: ApiRoute['credential']): string =
  * Reads the key from the endpoint's one header (contract: Authentication 3). A key in
  * the other route's header is a 401 even when valid, so integrations fail loudly.
  */
-function presentedKey(event: ApiEvent, credential: ApiRoute['credential']): string | undefined {
+function presentedKey(event: HttpEvent, credential: ApiRoute['credential']): string | undefined {
   // Two credentials are one too many: which one counts would depend on the endpoint, and
   // API Gateway joins repeated headers with a comma (a key never holds one).
   if (header(event, 'authorization') !== undefined && header(event, 'x-api-key') !== undefined) {
@@ -48,7 +49,7 @@ function presentedKey(event: ApiEvent, credential: ApiRoute['credential']): stri
  */
 export const apiKeyAuth = <D extends ApiAccessDependencies>(
   route: ApiRoute,
-): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
+): MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext<D>> => ({
   before: async (request) => {
     const deps = filledIn(request.context.deps, 'deps');
     const caller = await deps.authenticator.authenticate(presentedKey(request.event, route.credential));

@@ -7,6 +7,15 @@
 import * as z from 'zod/mini';
 import { APPROVAL_STATUSES } from '../../domain/approvals/approval-request';
 import { OrderStatus } from '../../domain/orders/order';
+import { serverErrorOutcome } from '../../error-outcomes';
+import {
+  type GeneralCode,
+  type GeneralStatus,
+  HANDSHAKE_TITLES,
+  STATUS_TITLES,
+} from '../../error-outcomes/outcome-kit';
+import type { ApiRoute } from '../../routes';
+import type { NamedSchema } from '../openapi/route-document';
 
 /** One problem of an invalid request (`validation-issues.ts`); array indexes in `path` are strings. */
 const ValidationIssueBody = z.strictObject({
@@ -15,132 +24,130 @@ const ValidationIssueBody = z.strictObject({
   path: z.array(z.string()),
 });
 
-/** The general error body: setup's errors and every authentication, permission and rate-limit failure. */
-const generalError = <E extends string, C extends readonly [string, ...string[]]>(error: E, codes: C) =>
+/**
+ * The general error body with the codes a route answers at one status: the codes and the
+ * title are the error table's (functions/error-outcomes/outcome-kit.ts), so a code the table
+ * does not answer at that status does not compile.
+ */
+const generalError = <S extends GeneralStatus, const C extends readonly [GeneralCode<S>, ...GeneralCode<S>[]]>(
+  status: S,
+  codes: C,
+) =>
   z.strictObject({
-    error: z.literal(error),
+    error: z.literal(STATUS_TITLES[status]),
     message: z.string(),
     code: z.enum(codes),
     details: z.array(ValidationIssueBody),
   });
 
-export const UnauthorizedBody = generalError('Unauthorized', ['UNAUTHORIZED']);
-export const ForbiddenBody = generalError('Forbidden', ['FORBIDDEN']);
+export const UnauthorizedBody = generalError(401, ['UNAUTHORIZED']);
+export const ForbiddenBody = generalError(403, ['FORBIDDEN']);
 
 export const RateLimitExceededBody = z.strictObject({
-  error: z.literal('Too Many Requests'),
+  error: z.literal(STATUS_TITLES[429]),
   message: z.string(),
-  code: z.literal('RATE_LIMIT_EXCEEDED'),
+  code: z.literal('RATE_LIMIT_EXCEEDED' satisfies GeneralCode<429>),
   details: z.array(ValidationIssueBody).check(z.maxLength(0)),
   /** Seconds until the window resets; the same value as the Retry-After header. */
   retry_after: z.int().check(z.minimum(1)),
 });
 
-export const SetupBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
+export const SetupBadRequestBody = generalError(400, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
 
 const UserAlreadyExistsBody = z.strictObject({
-  error: z.literal('Conflict'),
+  error: z.literal(STATUS_TITLES[409]),
   message: z.string(),
-  code: z.literal('USER_ALREADY_EXISTS'),
+  code: z.literal('USER_ALREADY_EXISTS' satisfies GeneralCode<409>),
   details: z.array(ValidationIssueBody),
   data: z.strictObject({ profileId: z.uuid(), email: z.string() }),
 });
-export const IdempotencyKeyInUseBody = generalError('Conflict', ['IDEMPOTENCY_KEY_IN_USE']);
+export const IdempotencyKeyInUseBody = generalError(409, ['IDEMPOTENCY_KEY_IN_USE']);
 export const SetupConflictBody = z.union([UserAlreadyExistsBody, IdempotencyKeyInUseBody]);
-
-export const SetupFailedBody = generalError('Internal Server Error', ['SETUP_ERROR']);
 
 /** The handshake's own errors are `{ error, details }` (contract: Handshake endpoint). */
 const HandshakeInvalidBody = z.strictObject({
-  error: z.literal('Invalid request body'),
+  error: z.literal(HANDSHAKE_TITLES.invalid),
   details: z.array(ValidationIssueBody).check(z.minLength(1)),
 });
 const ProfileNotLinkedBody = z.strictObject({
-  error: z.literal('Profile not set up for authentication'),
+  error: z.literal(HANDSHAKE_TITLES.profileNotLinked),
   details: z.string(),
 });
 export const HandshakeBadRequestBody = z.union([HandshakeInvalidBody, ProfileNotLinkedBody]);
-export const ProfileNotFoundBody = z.strictObject({ error: z.literal('Profile not found'), details: z.string() });
-export const HandshakeFailedBody = z.strictObject({
-  error: z.literal('Failed to create authentication session'),
+export const ProfileNotFoundBody = z.strictObject({
+  error: z.literal(HANDSHAKE_TITLES.profileNotFound),
   details: z.string(),
 });
 
 /** The order API's errors (docs/orders-api.md) are all in the general shape; each route names the codes it can answer. */
-export const ValidationErrorBody = generalError('Validation Error', ['VALIDATION_ERROR']);
-export const SandboxOrderBadRequestBody = generalError('Validation Error', [
+export const ValidationErrorBody = generalError(400, ['VALIDATION_ERROR']);
+export const SandboxOrderBadRequestBody = generalError(400, [
   'VALIDATION_ERROR',
   'PRODUCT_UNAVAILABLE',
   'SHIPPING_LOCATION_UNAVAILABLE',
   'PROFILE_NOT_LINKED',
 ]);
-export const OrderNotFoundBody = generalError('Not Found', ['ORDER_NOT_FOUND']);
-export const OrganizationNotFoundBody = generalError('Not Found', ['ORGANIZATION_NOT_FOUND']);
-export const OrderingProfileNotFoundBody = generalError('Not Found', ['PROFILE_NOT_FOUND']);
+export const OrderNotFoundBody = generalError(404, ['ORDER_NOT_FOUND']);
+export const OrganizationNotFoundBody = generalError(404, ['ORGANIZATION_NOT_FOUND']);
+export const OrderingProfileNotFoundBody = generalError(404, ['PROFILE_NOT_FOUND']);
 
 const InvalidOrderTransitionBody = z.strictObject({
-  error: z.literal('Conflict'),
+  error: z.literal(STATUS_TITLES[409]),
   message: z.string(),
-  code: z.literal('INVALID_ORDER_TRANSITION'),
+  code: z.literal('INVALID_ORDER_TRANSITION' satisfies GeneralCode<409>),
   details: z.array(ValidationIssueBody).check(z.length(1)),
   /** `status` equal to `requested_status` means an earlier try of this very change already happened. */
   data: z.strictObject({ order_id: z.string(), status: OrderStatus, requested_status: OrderStatus }),
 });
-const ConcurrentModificationBody = generalError('Conflict', ['CONCURRENT_MODIFICATION']);
+const ConcurrentModificationBody = generalError(409, ['CONCURRENT_MODIFICATION']);
 export const OrderTransitionConflictBody = z.union([InvalidOrderTransitionBody, ConcurrentModificationBody]);
 
 /** POST /v1/webhooks/test. */
-export const WebhookTestBadRequestBody = generalError('Validation Error', ['VALIDATION_ERROR']);
-export const WebhookTestConflictBody = generalError('Conflict', [
+export const WebhookTestBadRequestBody = generalError(400, ['VALIDATION_ERROR']);
+export const WebhookTestConflictBody = generalError(409, [
   'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
   'WEBHOOK_EVENT_NOT_SUBSCRIBED',
 ]);
-export const InternalErrorBody = generalError('Internal Server Error', ['INTERNAL_ERROR']);
 
 // ---- The partner's users and shipping locations after setup (docs/setup.md).
-export const OrganizationChangeBadRequestBody = generalError('Validation Error', [
-  'VALIDATION_ERROR',
-  'IDEMPOTENCY_KEY_REUSED',
-]);
-export const OrganizationUserNotFoundBody = generalError('Not Found', ['ORGANIZATION_NOT_FOUND', 'PROFILE_NOT_FOUND']);
-export const ShippingLocationNotFoundBody = generalError('Not Found', [
+export const OrganizationChangeBadRequestBody = generalError(400, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
+export const OrganizationUserNotFoundBody = generalError(404, ['ORGANIZATION_NOT_FOUND', 'PROFILE_NOT_FOUND']);
+export const ShippingLocationNotFoundBody = generalError(404, [
   'ORGANIZATION_NOT_FOUND',
   'SHIPPING_LOCATION_NOT_FOUND',
 ]);
-export const ShippingLocationCreateConflictBody = generalError('Conflict', [
+export const ShippingLocationCreateConflictBody = generalError(409, [
   'SHIPPING_LOCATION_ALREADY_EXISTS',
+  'IDEMPOTENCY_KEY_IN_USE',
+]);
+export const ShippingLocationUpdateConflictBody = generalError(409, [
+  'DEFAULT_LOCATION_INACTIVE',
   'IDEMPOTENCY_KEY_IN_USE',
 ]);
 // ---- end of the partner's users and shipping locations
 
 /** The partner's deliveries and endpoint (GET/POST /v1/webhooks/deliveries…, GET /v1/webhooks/endpoint). */
-export const DeliveryNotFoundBody = generalError('Not Found', ['DELIVERY_NOT_FOUND']);
-export const DeliveryRetryConflictBody = generalError('Conflict', [
-  'DELIVERY_IN_FLIGHT',
-  'WEBHOOK_ENDPOINT_NOT_CONFIGURED',
-]);
-export const WebhookEndpointNotFoundBody = generalError('Not Found', ['WEBHOOK_ENDPOINT_NOT_CONFIGURED']);
+export const DeliveryNotFoundBody = generalError(404, ['DELIVERY_NOT_FOUND']);
+export const DeliveryRetryConflictBody = generalError(409, ['DELIVERY_IN_FLIGHT', 'WEBHOOK_ENDPOINT_NOT_CONFIGURED']);
+export const WebhookEndpointNotFoundBody = generalError(404, ['WEBHOOK_ENDPOINT_NOT_CONFIGURED']);
 
 /** Approval requests (docs/orders-api.md, "Approval requests"). */
-export const ApprovalRequestNotFoundBody = generalError('Not Found', ['APPROVAL_REQUEST_NOT_FOUND']);
-export const SandboxDecisionBadRequestBody = generalError('Validation Error', [
+export const ApprovalRequestNotFoundBody = generalError(404, ['APPROVAL_REQUEST_NOT_FOUND']);
+export const SandboxDecisionBadRequestBody = generalError(400, [
   'VALIDATION_ERROR',
   'IDEMPOTENCY_KEY_REUSED',
   'PROFILE_NOT_LINKED',
 ]);
-export const SandboxDecisionForbiddenBody = generalError('Forbidden', [
+export const SandboxDecisionForbiddenBody = generalError(403, [
   'FORBIDDEN',
   'APPROVAL_FORBIDDEN',
   'SELF_APPROVAL_FORBIDDEN',
 ]);
-export const SandboxDecisionNotFoundBody = generalError('Not Found', [
-  'APPROVAL_REQUEST_NOT_FOUND',
-  'PROFILE_NOT_FOUND',
-]);
+export const SandboxDecisionNotFoundBody = generalError(404, ['APPROVAL_REQUEST_NOT_FOUND', 'PROFILE_NOT_FOUND']);
 const ApprovalNotPendingBody = z.strictObject({
-  error: z.literal('Conflict'),
+  error: z.literal(STATUS_TITLES[409]),
   message: z.string(),
-  code: z.literal('APPROVAL_NOT_PENDING'),
+  code: z.literal('APPROVAL_NOT_PENDING' satisfies GeneralCode<409>),
   details: z.array(ValidationIssueBody),
   /** What became of the request: a retried decision that already happened sees its own outcome here. */
   data: z.strictObject({
@@ -151,9 +158,9 @@ const ApprovalNotPendingBody = z.strictObject({
   }),
 });
 const ApprovalCannotBePlacedBody = z.strictObject({
-  error: z.literal('Conflict'),
+  error: z.literal(STATUS_TITLES[409]),
   message: z.string(),
-  code: z.literal('APPROVAL_CANNOT_BE_PLACED'),
+  code: z.literal('APPROVAL_CANNOT_BE_PLACED' satisfies GeneralCode<409>),
   details: z
     .array(z.extend(ValidationIssueBody, { code: z.enum(['SHIPPING_LOCATION_UNAVAILABLE', 'REQUESTER_INACTIVE']) }))
     .check(z.length(1)),
@@ -169,3 +176,28 @@ export const RejectConflictBody = z.union([
   IdempotencyKeyInUseBody,
   ConcurrentModificationBody,
 ]);
+
+/**
+ * The route's 500 body, as its row's error shape says (functions/routes.ts): the same
+ * schema object for every route with the same one, so the document defines each once.
+ */
+const SERVER_ERROR_BODIES = {
+  INTERNAL_ERROR: { name: 'InternalError', schema: generalError(500, ['INTERNAL_ERROR']) },
+  SETUP_ERROR: { name: 'SetupFailedError', schema: generalError(500, ['SETUP_ERROR']) },
+} as const satisfies Record<GeneralCode<500>, NamedSchema>;
+const handshakeFailedBodies = new Map<string, NamedSchema>();
+
+export function serverErrorBody(route: ApiRoute): NamedSchema {
+  if (route.errors.shape === 'general') return SERVER_ERROR_BODIES[route.errors.serverError.code];
+  const { error } = route.errors.serverError;
+  const body = handshakeFailedBodies.get(error) ?? {
+    name: 'HandshakeFailedError',
+    schema: z.strictObject({ error: z.literal(error), details: z.string() }),
+  };
+  handshakeFailedBodies.set(error, body);
+  return body;
+}
+
+/** What the route answers for a failure of ours (the error table's `serverErrorOutcome`). */
+export const serverErrorExample = (route: ApiRoute): Readonly<Record<string, unknown>> =>
+  serverErrorOutcome(route.errors).body;

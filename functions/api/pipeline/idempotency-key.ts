@@ -4,10 +4,11 @@ import * as z from 'zod/mini';
 import { ValidationFailed } from '../../domain/errors';
 import type { StoredOutcome } from '../../domain/idempotency/stored-outcome';
 import { toValidationIssues } from '../../domain/validation';
-import { type ApiContext, type ApiEvent, type ApiResult, filledIn, header } from './api-context';
+import { type HttpEvent, type HttpResult, filledIn, header } from '../../http/http-context';
+import type { ApiContext } from './api-context';
 import type { ApiEndpointName } from '../../routes';
 import type { IdempotencyDependencies } from './pipeline-dependencies';
-import { type JsonResponse, json } from './responses';
+import { type HttpResponse, json } from '../../http/responses';
 
 const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
@@ -18,7 +19,7 @@ export const IdempotencyKey = z.string().check(z.trim(), z.minLength(1), z.maxLe
  * Outcomes worth replaying: the request was processed to a definite answer. A 500 (or
  * anything else) frees the key so the client's retry runs again.
  */
-const isFinal = (response: ApiResult, error: Error | null): boolean =>
+const isFinal = (response: HttpResult, error: Error | null): boolean =>
   response.statusCode === 200 ||
   response.statusCode === 201 ||
   response.statusCode === 409 ||
@@ -48,17 +49,17 @@ export const idempotencyKey = <D extends IdempotencyDependencies>(endpoint: ApiE
         keyedRequest(request.event, body),
       );
     },
-  } satisfies MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>,
+  } satisfies MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext<D>>,
 
   settlement: {
     after: (request) => settle(request.context, request.response, null),
     onError: (request) => settle(request.context, request.response, request.error),
-  } satisfies MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>>,
+  } satisfies MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext<D>>,
 });
 
 async function settle<D extends IdempotencyDependencies>(
   context: ApiContext<D>,
-  response: ApiResult | null,
+  response: HttpResult | null,
   error: Error | null,
 ) {
   const { idempotency: attempt, deps } = context;
@@ -84,12 +85,12 @@ async function settle<D extends IdempotencyDependencies>(
  * another request or action of one endpoint is refused rather than answered with the
  * first one's outcome. Setup's fingerprint stays its body's alone.
  */
-export function keyedRequest(event: Pick<ApiEvent, 'routeKey' | 'pathParameters'>, body: unknown): unknown {
+export function keyedRequest(event: Pick<HttpEvent, 'routeKey' | 'pathParameters'>, body: unknown): unknown {
   const path = event.pathParameters ?? {};
   return Object.keys(path).length === 0 ? body : { route: event.routeKey, path, body };
 }
 
-function presentedIdempotencyKey(event: ApiEvent): string | undefined {
+function presentedIdempotencyKey(event: HttpEvent): string | undefined {
   const raw = header(event, IDEMPOTENCY_KEY_HEADER);
   if (raw === undefined) return undefined;
   const parsed = IdempotencyKey.safeParse(raw);
@@ -103,7 +104,7 @@ function presentedIdempotencyKey(event: ApiEvent): string | undefined {
 }
 
 /** A stored outcome as it was first answered, marked as a replay. */
-export const replayed = (outcome: StoredOutcome): JsonResponse => {
+export const replayed = (outcome: StoredOutcome): HttpResponse => {
   const response = json(outcome.statusCode, null, { 'Idempotent-Replayed': 'true' });
   return { ...response, body: outcome.body };
 };

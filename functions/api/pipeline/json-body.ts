@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { ValidationFailed } from '../../domain/errors';
-import { type ApiContext, type ApiEvent, type ApiResult, header } from './api-context';
+import { type HttpEvent, type HttpResult, header } from '../../http/http-context';
+import type { ApiContext } from './api-context';
 import type { ApiRoute } from '../../routes';
 
 /** Request bodies above this are refused before parsing (DESIGN.md: size limits). */
@@ -34,6 +35,37 @@ function nestingDepth(text: string): number {
 }
 
 /**
+ * The first key an object of the (already valid) JSON text names twice. JSON.parse keeps
+ * the last; a proxy or audit log may read the first, so such a body is refused. One pass
+ * with a set of keys per open object; a key is compared as JSON.parse reads it (escapes decoded).
+ */
+function repeatedKey(text: string): string | undefined {
+  const open: (Set<string> | undefined)[] = []; // undefined for an array
+  let atKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const keys = open.at(-1);
+      if (atKey && keys) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (keys.has(key)) return key;
+        keys.add(key);
+      }
+      atKey = false;
+      i = end;
+    } else if (c === '{') {
+      open.push(new Set());
+      atKey = true;
+    } else if (c === '[') open.push(undefined);
+    else if (c === '}' || c === ']') open.pop();
+    else if (c === ',') atKey = open.at(-1) !== undefined;
+  }
+  return undefined;
+}
+
+/**
  * Strict UTF-8 (RFC 8259 requires it): a byte sequence that is not UTF-8 is refused, not
  * carried on as U+FFFD into names and addresses. A BOM is kept, so it stays malformed JSON.
  */
@@ -58,7 +90,7 @@ function utf8Text(body: Buffer | string): string {
  * shape. GET routes never read one (`ignored`: whatever was sent is not looked at); an
  * `optional` body may be empty, which reads as `{}`.
  */
-export const jsonBody = <D>(mode: ApiRoute['body']): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext<D>> => ({
+export const jsonBody = <D>(mode: ApiRoute['body']): MiddlewareObj<HttpEvent, HttpResult, Error, ApiContext<D>> => ({
   before: (request) => {
     const { event } = request;
     if (mode === 'ignored') {
@@ -95,6 +127,10 @@ export const jsonBody = <D>(mode: ApiRoute['body']): MiddlewareObj<ApiEvent, Api
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalid('INVALID_BODY', 'The request body must be a JSON object');
+    }
+    const repeated = repeatedKey(text);
+    if (repeated !== undefined) {
+      throw invalid('DUPLICATE_KEY', `The request body names the key "${repeated}" more than once in one object`);
     }
     request.context.body = parsed as Record<string, unknown>;
   },

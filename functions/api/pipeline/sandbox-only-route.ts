@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '../../config';
-import type { HttpLambda } from './api-context';
+import type { HttpLambda } from '../../http/http-context';
 import { routeNotFound } from './routed-handler';
 
 /**

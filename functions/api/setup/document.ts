@@ -5,18 +5,18 @@
  */
 import { SetupRequest } from '../../domain/organizations/setup-request';
 import { apiRoute } from '../../routes';
-import { SetupBadRequestBody, SetupConflictBody, SetupFailedBody } from '../pipeline/error-bodies';
+import { SetupBadRequestBody, SetupConflictBody } from '../pipeline/error-bodies';
 import type { RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
-  SERVER_ERROR_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  serverErrorResponse,
 } from '../openapi/standard-responses';
 import { SetupResponseBody } from './response';
 
-const SETUP_ROUTE_ROW = apiRoute('POST /v1/organizations/setup');
+const SETUP_ROUTE_ROW = apiRoute('setup');
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 
@@ -176,22 +176,9 @@ export const SETUP_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     429: rateLimitedResponse(SETUP_ROUTE_ROW.limitPerMinute),
-    500: {
-      description:
-        'Something failed on our side (payment provider, storage). Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
-      body: { name: 'SetupFailedError', schema: SetupFailedBody },
-      examples: {
-        setupError: {
-          summary: 'Our failure',
-          value: {
-            error: 'Internal Server Error',
-            message: 'Setup failed; retry with exponential backoff',
-            code: 'SETUP_ERROR',
-            details: [],
-          },
-        },
-      },
-      headers: SERVER_ERROR_HEADERS,
-    },
+    500: serverErrorResponse(
+      SETUP_ROUTE_ROW,
+      'Something failed on our side (payment provider, storage). Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
+    ),
   },
 };

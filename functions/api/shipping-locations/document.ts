@@ -3,16 +3,15 @@
  * .../shipping-locations/{internalShippingLocationId} in the partner API document.
  */
 import * as z from 'zod/mini';
-import { documented, requiredTextRules } from '../../domain/documented-rules';
+import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import {
   ShippingLocationCreateRequest,
   ShippingLocationUpdateRequest,
 } from '../../domain/organizations/change-requests';
 import { MAX_LOCATIONS_PER_ORGANIZATION } from '../../domain/organizations/organization-setup';
-import { apiRoute } from '../../routes';
+import { type ApiRoute, apiRoute } from '../../routes';
 import {
-  IdempotencyKeyInUseBody,
-  InternalErrorBody,
+  ShippingLocationUpdateConflictBody,
   OrganizationChangeBadRequestBody,
   ShippingLocationCreateConflictBody,
   ShippingLocationNotFoundBody,
@@ -20,18 +19,16 @@ import {
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
-  SERVER_ERROR_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  serverErrorResponse,
 } from '../openapi/standard-responses';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import { ShippingLocationResponseBody } from './response';
 
-const SHIPPING_LOCATION_CREATE_ROW = apiRoute('POST /v1/organizations/{internalOrgId}/shipping-locations');
-const SHIPPING_LOCATION_UPDATE_ROW = apiRoute(
-  'PATCH /v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}',
-);
+const SHIPPING_LOCATION_CREATE_ROW = apiRoute('shipping-location-create');
+const SHIPPING_LOCATION_UPDATE_ROW = apiRoute('shipping-location-update');
 
 const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
 
@@ -41,7 +38,7 @@ const INTERNAL_SHIPPING_LOCATION_ID_PARAMETER: ParameterDocument = {
   required: true,
   description:
     'Your `internalShippingLocationId` of the location, as given to setup or to POST .../shipping-locations.',
-  schema: documented(z.string(), requiredTextRules(256)),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.partnerId),
 };
 
 const LOCATION = {
@@ -108,23 +105,11 @@ const notFound = (what: string): ResponseDocument => ({
   headers: AUTHENTICATED_HEADERS,
 });
 
-const internalError: ResponseDocument = {
-  description:
+const internalError = (route: ApiRoute): ResponseDocument =>
+  serverErrorResponse(
+    route,
     'Something failed on our side (storage). Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
-  body: { name: 'InternalError', schema: InternalErrorBody },
-  examples: {
-    internalError: {
-      summary: 'Our failure',
-      value: {
-        error: 'Internal Server Error',
-        message: 'The request failed; retry with exponential backoff',
-        code: 'INTERNAL_ERROR',
-        details: [],
-      },
-    },
-  },
-  headers: SERVER_ERROR_HEADERS,
-};
+  );
 
 const inFlight = {
   summary: 'The same Idempotency-Key is in flight',
@@ -197,7 +182,7 @@ export const CREATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
       headers: REPLAYABLE,
     },
     429: rateLimitedResponse(SHIPPING_LOCATION_CREATE_ROW.limitPerMinute),
-    500: internalError,
+    500: internalError(SHIPPING_LOCATION_CREATE_ROW),
   },
 };
 
@@ -208,7 +193,7 @@ export const UPDATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
   description: [
     'Changes only the fields you send: `name`, `nickname`, `address` (the whole address, normalized as at setup), `contact`, `deliveryInstructions` (`null` removes an optional field; a blank one changes nothing), `isDefault` and `isActive`.',
     '',
-    "`isDefault: true` makes the location the organization's default and the previous default stops being one, in the same transaction; `isDefault: false` on the default leaves the organization without one (orders must then name a location). `isActive: false` takes the location out of the module's checkout, and orders naming it are refused with `SHIPPING_LOCATION_UNAVAILABLE`; orders placed before keep the address they were placed with.",
+    "`isDefault: true` makes the location the organization's default and the previous default stops being one, in the same transaction; `isDefault: false` on the default leaves the organization without one (orders must then name a location). The default location is always active: deactivating it, or making an inactive location the default, is 409 `DEFAULT_LOCATION_INACTIVE` (send `isDefault: false` with `isActive: false` to leave the organization without a default). `isActive: false` takes the location out of the module's checkout, and orders naming it are refused with `SHIPPING_LOCATION_UNAVAILABLE`; orders placed before keep the address they were placed with.",
     '',
     'Retries are safe; send an `Idempotency-Key` to get the first answer back (`Idempotent-Replayed: true`).',
   ].join('\n'),
@@ -244,12 +229,24 @@ export const UPDATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
     ),
     409: {
       description:
-        'A request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`); retry shortly.',
-      body: { name: 'IdempotencyKeyInUseError', schema: IdempotencyKeyInUseBody },
-      examples: { idempotencyKeyInUse: inFlight },
+        'The change would leave the default location inactive (`DEFAULT_LOCATION_INACTIVE`: deactivating the default, or making an inactive location the default; make another location the default first, or send `isDefault: false` with `isActive: false`), or a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`; retry shortly). Nothing was changed.',
+      body: { name: 'ShippingLocationUpdateConflictError', schema: ShippingLocationUpdateConflictBody },
+      examples: {
+        defaultLocationInactive: {
+          summary: 'Deactivating the default',
+          value: {
+            error: 'Conflict',
+            message:
+              'Shipping location "loc-1" would be the default and inactive: make another location the default first, or send isDefault: false with isActive: false',
+            code: 'DEFAULT_LOCATION_INACTIVE',
+            details: [],
+          },
+        },
+        idempotencyKeyInUse: inFlight,
+      },
       headers: REPLAYABLE,
     },
     429: rateLimitedResponse(SHIPPING_LOCATION_UPDATE_ROW.limitPerMinute),
-    500: internalError,
+    500: internalError(SHIPPING_LOCATION_UPDATE_ROW),
   },
 };

@@ -5,23 +5,22 @@
  * retrying deliveries").
  */
 import * as z from 'zod/mini';
-import { documented, UUID_PATTERN } from '../../domain/documented-rules';
-import { apiRoute } from '../../routes';
+import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
+import { type ApiRoute, apiRoute } from '../../routes';
 import { DEFAULT_DELIVERY_PAGE_SIZE, MAX_DELIVERY_PAGE_SIZE } from '../../webhooks/partner-webhooks';
 import {
   DeliveryNotFoundBody,
   DeliveryRetryConflictBody,
-  InternalErrorBody,
   ValidationErrorBody,
   WebhookEndpointNotFoundBody,
 } from '../pipeline/error-bodies';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
-  SERVER_ERROR_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  serverErrorResponse,
 } from '../openapi/standard-responses';
 import { DeliveryListQuery } from './delivery-list-query';
 import {
@@ -36,29 +35,15 @@ import {
 } from './examples';
 import { DeliveryBody, DeliveryListBody, WebhookEndpointBody } from './response';
 
-const LIST_ROW = apiRoute('GET /v1/webhooks/deliveries');
-const GET_ROW = apiRoute('GET /v1/webhooks/deliveries/{delivery_id}');
-const RETRY_ROW = apiRoute('POST /v1/webhooks/deliveries/{delivery_id}/retry');
-const ENDPOINT_ROW = apiRoute('GET /v1/webhooks/endpoint');
+const LIST_ROW = apiRoute('webhook-delivery-list');
+const GET_ROW = apiRoute('webhook-delivery-get');
+const RETRY_ROW = apiRoute('webhook-delivery-retry');
+const ENDPOINT_ROW = apiRoute('webhook-endpoint-get');
 
 const BEARER = 'Authorization: Bearer <API_KEY>';
 
-const internalError = (retry: string): ResponseDocument => ({
-  description: `Something failed on our side (storage, the queue). ${retry}`,
-  body: { name: 'InternalError', schema: InternalErrorBody },
-  examples: {
-    internalError: {
-      summary: 'Our failure',
-      value: {
-        error: 'Internal Server Error',
-        message: 'The request failed; retry with exponential backoff',
-        code: 'INTERNAL_ERROR',
-        details: [],
-      },
-    },
-  },
-  headers: SERVER_ERROR_HEADERS,
-});
+const internalError = (route: ApiRoute, retry: string): ResponseDocument =>
+  serverErrorResponse(route, `Something failed on our side (storage, the queue). ${retry}`);
 const READ_RETRY = 'Retry with exponential backoff.';
 
 /** The delivery's id: the `webhook-id` (and `X-Service-Delivery-ID`) your receiver got. Anything but a UUID names none (404). */
@@ -68,7 +53,7 @@ const DELIVERY_ID_PARAMETER: ParameterDocument = {
   required: true,
   description:
     "The delivery's `id` (a UUID, any case): the `webhook-id` and `X-Service-Delivery-ID` headers your receiver got, or an `id` from the list.",
-  schema: documented(z.string(), { format: 'uuid', pattern: UUID_PATTERN }),
+  schema: documented(z.string(), PATH_PARAMETER_RULES.uuid),
 };
 
 const deliveryNotFound: ResponseDocument = {
@@ -205,7 +190,7 @@ export const LIST_DELIVERIES_ROUTE: RouteDocument = {
     401: unauthorizedResponse(BEARER),
     403: forbiddenResponse(LIST_ROW.scope),
     429: rateLimitedResponse(LIST_ROW.limitPerMinute),
-    500: internalError(READ_RETRY),
+    500: internalError(LIST_ROW, READ_RETRY),
   },
 };
 
@@ -230,7 +215,7 @@ export const GET_DELIVERY_ROUTE: RouteDocument = {
     403: forbiddenResponse(GET_ROW.scope),
     404: deliveryNotFound,
     429: rateLimitedResponse(GET_ROW.limitPerMinute),
-    500: internalError(READ_RETRY),
+    500: internalError(GET_ROW, READ_RETRY),
   },
 };
 
@@ -241,13 +226,13 @@ export const RETRY_DELIVERY_ROUTE: RouteDocument = {
   description: [
     'Sends a delivered, failed or cancelled delivery again: a new round of attempts whose first goes out now, with the same delivery id (`webhook-id`, `X-Service-Delivery-ID`) and the same body, signed afresh with your current secrets; if it fails, the usual schedule (1m, 5m, 15m, 1h, 6h, 24h) follows. De-duplicate on the delivery id as always.',
     '',
-    'A pending delivery is refused (409 `DELIVERY_IN_FLIGHT`): its next attempt is already queued or waiting for its time, or held while your endpoint is paused or disabled; a held retry goes out when the operator resumes or enables the endpoint. A retry that failed (500) before its attempt was queued leaves the delivery pending; retrying it again 30 s later queues that attempt. Nothing is read from a request body.',
+    'A pending delivery waiting for its next attempt (a failed attempt, `next_attempt_at` later) gets that attempt now, in the same round: its schedule is kept, so if it fails the next step of the schedule follows. A delivery with an attempt in flight (queued or due now, or held while your endpoint is paused or disabled) is refused (409 `DELIVERY_IN_FLIGHT`); a held delivery goes out when the operator resumes or enables the endpoint. A retry that failed (500) before its attempt was queued leaves the delivery pending; retrying it again 30 s later queues that attempt. Nothing is read from a request body.',
   ].join('\n'),
   parameters: [DELIVERY_ID_PARAMETER],
   responses: {
     202: {
       description:
-        'The retry is queued: the delivery is `pending` on its next `round`, due now, with the attempts so far.',
+        'The retry is queued: the delivery is `pending`, due now (on its next `round`, or in the same round when it was waiting for its next attempt), with the attempts so far.',
       body: { name: 'WebhookDelivery', schema: DeliveryBody },
       examples: { retried: { summary: 'Queued for now', value: RETRIED_DELIVERY } },
       headers: AUTHENTICATED_HEADERS,
@@ -257,7 +242,7 @@ export const RETRY_DELIVERY_ROUTE: RouteDocument = {
     404: deliveryNotFound,
     409: {
       description:
-        'Nothing was queued: the delivery is still pending (`DELIVERY_IN_FLIGHT`: wait until it is delivered or failed), or you have no webhook endpoint to send it to (`WEBHOOK_ENDPOINT_NOT_CONFIGURED`).',
+        'Nothing was queued: an attempt of the delivery is in flight (`DELIVERY_IN_FLIGHT`: wait for its outcome), or you have no webhook endpoint to send it to (`WEBHOOK_ENDPOINT_NOT_CONFIGURED`).',
       body: { name: 'WebhookDeliveryRetryConflictError', schema: DeliveryRetryConflictBody },
       examples: {
         inFlight: {
@@ -282,7 +267,7 @@ export const RETRY_DELIVERY_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(RETRY_ROW.limitPerMinute),
-    500: internalError('Read the delivery before retrying: the retry may have been queued.'),
+    500: internalError(RETRY_ROW, 'Read the delivery before retrying: the retry may have been queued.'),
   },
 };
 
@@ -325,6 +310,6 @@ export const GET_WEBHOOK_ENDPOINT_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(ENDPOINT_ROW.limitPerMinute),
-    500: internalError(READ_RETRY),
+    500: internalError(ENDPOINT_ROW, READ_RETRY),
   },
 };

@@ -5,18 +5,18 @@
  */
 import { WebhookTestRequest } from '../../webhooks/webhook-test-request';
 import { apiRoute } from '../../routes';
-import { InternalErrorBody, WebhookTestBadRequestBody, WebhookTestConflictBody } from '../pipeline/error-bodies';
+import { WebhookTestBadRequestBody, WebhookTestConflictBody } from '../pipeline/error-bodies';
 import type { RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
-  SERVER_ERROR_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  serverErrorResponse,
 } from '../openapi/standard-responses';
 import { WebhookTestResponseBody } from './response';
 
-const WEBHOOK_TEST_ROUTE_ROW = apiRoute('POST /v1/webhooks/test');
+const WEBHOOK_TEST_ROUTE_ROW = apiRoute('webhook-test');
 
 export const WEBHOOK_TEST_ROUTE: RouteDocument = {
   operationId: 'sendTestWebhook',
@@ -98,22 +98,9 @@ export const WEBHOOK_TEST_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     429: rateLimitedResponse(WEBHOOK_TEST_ROUTE_ROW.limitPerMinute),
-    500: {
-      description:
-        'Something failed on our side (storage, the queue). Retry with exponential backoff; a retry sends another sample with another `delivery_id`.',
-      body: { name: 'InternalError', schema: InternalErrorBody },
-      examples: {
-        internalError: {
-          summary: 'Our failure',
-          value: {
-            error: 'Internal Server Error',
-            message: 'The request failed; retry with exponential backoff',
-            code: 'INTERNAL_ERROR',
-            details: [],
-          },
-        },
-      },
-      headers: SERVER_ERROR_HEADERS,
-    },
+    500: serverErrorResponse(
+      WEBHOOK_TEST_ROUTE_ROW,
+      'Something failed on our side (storage, the queue). Retry with exponential backoff; a retry sends another sample with another `delivery_id`.',
+    ),
   },
 };

@@ -30,6 +30,14 @@ export interface ApprovalPage {
 }
 
 /** A state change of a pending request, written only if the stored request is still pending at `expectedVersion`. */
+/** Who places an approved order and where it ships, by the keys the organization stores them under. */
+export interface PlaceableCondition {
+  readonly partnerId: string;
+  readonly internalOrgId: string;
+  readonly internalUserId: string;
+  readonly internalShippingLocationId: string;
+}
+
 export interface ApprovalChange {
   readonly request: ApprovalRequest;
   readonly expectedVersion: number;
@@ -53,7 +61,14 @@ export interface ApprovalRepository {
    */
   submit(request: ApprovalRequest, event: OrderEventMessage, consumedCart?: Cart): Promise<void>;
   /** The request becomes approved and the order (with its order.created event) is placed, in one transaction. */
-  approve(change: ApprovalChange & { readonly order: Order; readonly orderEvent: OrderEventMessage }): Promise<void>;
+  approve(
+    change: ApprovalChange & {
+      readonly order: Order;
+      readonly orderEvent: OrderEventMessage;
+      /** Conditions of the same transaction: the requester can still sign in and the location is still active. */
+      readonly placeable: PlaceableCondition;
+    },
+  ): Promise<void>;
   /**
    * The request becomes rejected, withdrawn or expired. `restore` puts `lines` in the
    * requester's cart at these quantities, each only if the line is still as `cart` (read

@@ -4,6 +4,7 @@
  * exactly that order; rejecting, withdrawing or expiring it places nothing. Each request
  * has one outcome, decided by the first of them to commit (docs/module.md, "Approvals").
  */
+import { ApprovalNotPending } from '../errors';
 import type { Cents } from '../money';
 import type { OrderItem, ShippingAddressSnapshot } from '../orders/order';
 import type { OrganizationId, Profile, ProfileId, ShippingLocationId } from '../organizations/organization';
@@ -85,4 +86,10 @@ export const isPendingAt = (request: ApprovalRequest, now: Date): boolean =>
 export function asOf(request: ApprovalRequest, now: Date): ApprovalRequest {
   if (request.status !== 'pending' || isPendingAt(request, now)) return request;
   return { ...request, status: 'expired', decidedAt: request.expiresAt };
+}
+
+/** The refusal of a decision on a request that no longer waits, saying what became of it. */
+export function notPending(request: ApprovalRequest): ApprovalNotPending {
+  if (request.status === 'pending') throw new RangeError(`Approval request ${request.id} is pending`);
+  return new ApprovalNotPending(request.id, request.status, request.decidedBy?.name);
 }

@@ -3,41 +3,30 @@ import type { OrderEventMessage } from '../events/order-event-message';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
 import { type Correlation, correlate, currentCorrelation } from '../correlation';
-import {
-  ApprovalCannotBePlaced,
-  ApprovalForbidden,
-  ApprovalNotFound,
-  ApprovalNotPending,
-  ConcurrentModification,
-  SelfApprovalForbidden,
-  ValidationFailed,
-} from '../errors';
+import { ApprovalForbidden, ApprovalNotFound, ConcurrentModification, SelfApprovalForbidden } from '../errors';
 import { METRIC, type Metrics, noMetrics } from '../metrics';
-import { type CartLine, type CartRepository, MAX_CART_LINES, MAX_LINE_QUANTITY } from '../orders/cart';
+import type { CartRepository } from '../orders/cart';
 import { latestOrderEvent } from '../orders/order-event';
 import type { OrderId } from '../orders/order';
 import type { OrderReferences } from '../orders/order-references';
-import { newOrder, type OrderService, type PlaceOrderInput } from '../orders/order-service';
+import type { OrderService, PlaceOrderInput } from '../orders/order-service';
 import type { Organization, OrganizationAggregate, OrganizationId, Profile } from '../organizations/organization';
 import { roleOf } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
 import type { Partner } from '../partners/partner';
-import { profileSignInBlocker } from '../sessions/sign-in-eligibility';
 import { approvalDecidedEvent, approvalRequestedEvent } from './approval-events';
-import {
-  DEFAULT_APPROVAL_PAGE_SIZE,
-  MAX_APPROVAL_PAGE_SIZE,
-  type ApprovalPage,
-  type ApprovalRepository,
-} from './approval-repository';
+import { approvedOrder, placeableLocation } from './approval-order';
+import { type ApprovalListRequest, type ApprovalScope, listOrganizationRequests, visibleTo } from './approval-queries';
+import { linesToRestore, type Withdrawal } from './approval-withdrawal';
+import type { ApprovalPage, ApprovalRepository } from './approval-repository';
 import {
   APPROVAL_TTL_MS,
   type ApprovalOutcome,
   type ApprovalRequest,
   type ApprovalRequestId,
-  type ApprovalStatus,
   asOf,
   isPendingAt,
+  notPending,
   partyOf,
 } from './approval-request';
 
@@ -62,43 +51,6 @@ export interface SubmitApprovalInput {
   readonly items?: PlaceOrderInput['items'];
   /** The catalog's products for `items`, when the caller read them already. */
   readonly products?: PlaceOrderInput['products'];
-}
-
-/**
- * Who asks to see requests. The module passes its signed-in user (`viewer`): a buyer sees
- * only their own requests, an approver every request of the organization. The partner
- * API passes its partner (and organization) only.
- */
-export interface ApprovalScope {
-  readonly partnerId: Partner['id'];
-  readonly organizationId?: OrganizationId;
-  readonly viewer?: Profile;
-}
-
-export interface ApprovalListRequest {
-  /** 1-100; default 20. */
-  readonly limit?: number;
-  readonly cursor?: string;
-  /** As of now: a pending request past its expiry is `expired`. */
-  readonly status?: ApprovalStatus;
-  /** Only this requester's. */
-  readonly profileId?: Profile['id'];
-  /** Only requests made at or after this ISO 8601 time. */
-  readonly since?: string;
-  /**
-   * Stripe-style: the page starts after this request of the same organization (the last
-   * one of the previous page); an unknown request, or another organization's, throws
-   * ValidationFailed on `starting_after`.
-   */
-  readonly startingAfter?: string;
-}
-
-/** What a withdrawal did: the request, and which of its products went back into the cart. */
-export interface Withdrawal {
-  readonly request: ApprovalRequest;
-  readonly restored: readonly string[];
-  /** Products no longer sold: not put back. */
-  readonly skipped: readonly string[];
 }
 
 export interface ApprovalServiceOptions {
@@ -206,52 +158,38 @@ export class ApprovalService {
    * 4. the order is the submitted snapshot (items, prices, address, references), placed
    *    by the requester with `approvedBy`; the request (approved, with the order id), the
    *    order, its order.created (with `approved_by`) and approval.decided are written in
-   *    one transaction, conditional on the request still waiting unchanged.
+   *    one transaction, conditional on the request still waiting unchanged and on the
+   *    requester and the location still being active (a deactivation committed since 3
+   *    stops it: ApprovalCannotBePlaced).
    */
   async approve(input: { readonly requestId: string; readonly approver: Profile }): Promise<ApprovalRequest> {
     const { approver } = input;
     const request = await this.waiting(input.requestId, approver, 'decide');
     const now = this.clock.now();
-    const organization = await this.organizations.getOrganization(request.partnerId, request.internalOrgId);
-    const requester = organization?.profiles.find((profile) => profile.id === request.profileId);
-    if (!requester || profileSignInBlocker(requester))
-      throw new ApprovalCannotBePlaced(request.id, 'requester-inactive');
-    const location = organization?.locations.find((candidate) => candidate.id === request.shippingLocationId);
-    if (!location?.isActive) throw new ApprovalCannotBePlaced(request.id, 'location-unavailable');
+    const location = await placeableLocation(this.organizations, request);
 
-    const decidedBy = partyOf(approver);
-    const order = newOrder({
-      id: this.newId() as OrderId,
-      partnerId: request.partnerId,
-      organization: { id: request.organizationId, internalOrgId: request.internalOrgId },
-      profile: { id: request.profileId, email: request.email },
-      references: {
-        ...(request.poNumber === undefined ? {} : { poNumber: request.poNumber }),
-        ...(request.notes === undefined ? {} : { notes: request.notes }),
-      },
-      items: request.items,
-      shippingAddress: request.shippingAddress,
-      pricing: request,
-      at: now.toISOString(),
-      approval: { requestId: request.id, approvedBy: decidedBy },
-    });
-    const approved: ApprovalRequest = {
-      ...request,
-      status: 'approved',
-      decidedAt: now.toISOString(),
-      decidedBy,
-      orderId: order.id,
-      version: request.version + 1,
-    };
-    await this.written(request.id, () =>
-      this.approvals.approve({
-        request: approved,
-        expectedVersion: request.version,
-        event: this.correlated(approved, approvalDecidedEvent(approved)),
-        order,
-        orderEvent: this.correlated(approved, latestOrderEvent(order)),
-      }),
-    );
+    const { order, approved } = approvedOrder(request, partyOf(approver), this.newId() as OrderId, now);
+    try {
+      await this.written(request.id, () =>
+        this.approvals.approve({
+          request: approved,
+          expectedVersion: request.version,
+          event: this.correlated(approved, approvalDecidedEvent(approved)),
+          order,
+          orderEvent: this.correlated(approved, latestOrderEvent(order)),
+          placeable: {
+            partnerId: request.partnerId,
+            internalOrgId: request.internalOrgId,
+            internalUserId: request.internalUserId,
+            internalShippingLocationId: location.internalShippingLocationId,
+          },
+        }),
+      );
+    } catch (error) {
+      // Still waiting: the requester or the location may have been deactivated since we read them.
+      if (error instanceof ConcurrentModification) await placeableLocation(this.organizations, request);
+      throw error;
+    }
     this.counted('approved');
     this.metrics.count(METRIC.ordersPlaced);
     return approved;
@@ -290,7 +228,7 @@ export class ApprovalService {
   /**
    * Withdraws a waiting request, by its requester only (ApprovalForbidden), and puts its
    * items back in the requester's cart in the same transaction: added to what the cart
-   * holds (at most 99 a line), products no longer sold skipped. A cart that would then
+   * holds (at most 999 a line), products no longer sold skipped. A cart that would then
    * hold more than 50 products refuses the withdrawal (ValidationFailed, nothing changed);
    * a cart changed meanwhile is ConcurrentModification (nothing changed).
    */
@@ -301,34 +239,7 @@ export class ApprovalService {
       this.catalog.get(request.items.map((item) => item.productId)),
     ]);
     const now = this.clock.now();
-    const lines: CartLine[] = [];
-    const skipped: string[] = [];
-    request.items.forEach((item, index) => {
-      if (!products.get(item.productId)?.active) {
-        skipped.push(item.productId);
-        return;
-      }
-      const held = cart.lines.find((line) => line.productId === item.productId);
-      lines.push({
-        productId: item.productId,
-        quantity: Math.min((held?.quantity ?? 0) + item.quantity, MAX_LINE_QUANTITY),
-        // A millisecond apart, so returned lines list in the request's order (the cart's order is `addedAt`).
-        addedAt: held?.addedAt ?? new Date(now.getTime() + index).toISOString(),
-      });
-    });
-    const newLines = lines.filter((line) => !cart.lines.some((held) => held.productId === line.productId)).length;
-    if (newLines > 0 && cart.lines.length + newLines > MAX_CART_LINES) {
-      throw new ValidationFailed(
-        [
-          {
-            code: 'TOO_MANY_ITEMS',
-            message: `your cart would hold more than ${MAX_CART_LINES} products; remove some from it and withdraw again`,
-            path: ['items'],
-          },
-        ],
-        `The cart would hold more than ${MAX_CART_LINES} different products`,
-      );
-    }
+    const { lines, skipped } = linesToRestore(request, cart, products, now);
     const withdrawn: ApprovalRequest = {
       ...request,
       status: 'withdrawn',
@@ -419,31 +330,7 @@ export class ApprovalService {
     organization: Pick<Organization, 'id'>,
     query: ApprovalListRequest = {},
   ): Promise<ApprovalPage> {
-    const limit = query.limit ?? DEFAULT_APPROVAL_PAGE_SIZE;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_APPROVAL_PAGE_SIZE) {
-      throw new ValidationFailed([
-        {
-          code: limit < 1 ? 'TOO_SMALL' : 'TOO_BIG',
-          message: `limit must be an integer from 1 to ${MAX_APPROVAL_PAGE_SIZE}`,
-          path: ['limit'],
-        },
-      ]);
-    }
-    const now = this.clock.now();
-    // Nothing created before the expiry window can still wait: bounding the read keeps the
-    // pending list from paging through the organization's whole history.
-    const since =
-      query.since ?? (query.status === 'pending' ? new Date(now.getTime() - APPROVAL_TTL_MS).toISOString() : undefined);
-    const page = await this.approvals.listByOrganization(organization.id, {
-      limit,
-      now,
-      ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
-      ...(query.status === undefined ? {} : { status: query.status }),
-      ...(query.profileId === undefined ? {} : { profileId: query.profileId }),
-      ...(since === undefined ? {} : { since }),
-      ...(query.startingAfter === undefined ? {} : { startingAfter: query.startingAfter }),
-    });
-    return { ...page, requests: page.requests.map((request) => asOf(request, now)) };
+    return listOrganizationRequests(this.approvals, this.clock.now(), organization, query);
   }
 
   /** How many of the organization's requests wait for a decision now (the approvers' header count). */
@@ -457,10 +344,12 @@ export class ApprovalService {
    * (ApprovalForbidden, SelfApprovalForbidden), and pending now (ApprovalNotPending).
    */
   private async waiting(requestId: string, user: Profile, action: 'decide' | 'withdraw'): Promise<ApprovalRequest> {
+    // Deciding looks in the whole organization, so a buyer (or a demoted approver) is told
+    // it may not decide (403) rather than that the request is not there.
     const request = await this.get(requestId, {
       partnerId: user.partnerId,
       organizationId: user.organizationId,
-      viewer: user,
+      ...(action === 'withdraw' ? { viewer: user } : {}),
     });
     if (action === 'decide') {
       if (roleOf(user) !== 'approver') throw new ApprovalForbidden(request.id, 'not-approver');
@@ -501,20 +390,4 @@ export class ApprovalService {
   private counted(outcome: 'submitted' | ApprovalOutcome): void {
     this.metrics.count(METRIC.approvalRequests, { outcome });
   }
-}
-
-function visibleTo(request: ApprovalRequest, scope: ApprovalScope): boolean {
-  if (request.partnerId !== scope.partnerId) return false;
-  if (scope.organizationId !== undefined && request.organizationId !== scope.organizationId) return false;
-  const { viewer } = scope;
-  if (!viewer) return true;
-  return (
-    viewer.organizationId === request.organizationId &&
-    (viewer.id === request.profileId || roleOf(viewer) === 'approver')
-  );
-}
-
-function notPending(request: ApprovalRequest): ApprovalNotPending {
-  if (request.status === 'pending') throw new RangeError(`Approval request ${request.id} is pending`);
-  return new ApprovalNotPending(request.id, request.status, request.decidedBy?.name);
 }

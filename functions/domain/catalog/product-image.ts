@@ -7,6 +7,7 @@
  * picture is a new key, and storing the same file twice is one object.
  */
 import { createHash } from 'node:crypto';
+import { checkSvgPicture } from './svg-picture';
 
 export type ProductImageType = 'png' | 'jpeg' | 'webp' | 'svg';
 
@@ -43,21 +44,14 @@ const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0): boole
   prefix.every((byte, index) => bytes[at + index] === byte);
 const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
 
-/** An SVG document: optional BOM, XML declaration, comments and doctype, then the `<svg` root. */
-const SVG_START =
-  /^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE\s+svg[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
-/**
- * What an SVG could run or load. The asset route's CSP (`default-src 'none'`) stops it
- * anyway; refusing it at import keeps such a file out of the bucket altogether.
- */
-const SVG_ACTIVE_CONTENT = /<script|<foreignObject|<iframe|<embed|<object|\son[a-z]+\s*=|javascript:|<!ENTITY/i;
-
 export type ImageCheck =
   { readonly ok: true; readonly type: ProductImageType } | { readonly ok: false; readonly message: string };
 
 /**
  * Which picture the bytes are, by their content (PNG, JPEG and WebP signatures; an SVG
- * document), never by a file name, and whether it is small enough.
+ * document that only draws, `checkSvgPicture`), never by a file name, and whether it is
+ * small enough. The import checks every picture with it, and the asset route checks an
+ * SVG again before serving it, so a picture put in the bucket another way is not served.
  */
 export function checkProductImage(bytes: Uint8Array): ImageCheck {
   if (bytes.length === 0) return { ok: false, message: 'is an empty file' };
@@ -75,9 +69,10 @@ export function checkProductImage(bytes: Uint8Array): ImageCheck {
   } catch {
     return { ok: false, message: 'is not a PNG, JPEG, WebP or SVG image' };
   }
-  if (!SVG_START.test(text)) return { ok: false, message: 'is not a PNG, JPEG, WebP or SVG image' };
-  if (SVG_ACTIVE_CONTENT.test(text))
-    return { ok: false, message: 'is an SVG with script, event handlers, entities or embedded content' };
+  if (!/^\uFEFF?\s*</.test(text) || !/<svg[\s>]/.test(text))
+    return { ok: false, message: 'is not a PNG, JPEG, WebP or SVG image' };
+  const svg = checkSvgPicture(text);
+  if (!svg.ok) return { ok: false, message: `is an SVG that does more than draw: it ${svg.reason}` };
   return { ok: true, type: 'svg' };
 }
 

@@ -38,6 +38,8 @@ const common = {
   order_id: z.uuid({ error: requiredField }),
   /** The partner's internalOrgId: resolves the organization (and so the partner) the order belongs to. */
   partner_org_id: text(),
+  /** Your internalUserId of who placed the order (the requester, for an approved one). Events built from orders always carry it. */
+  internal_user_id: text().optional(),
   /**
    * Ordering aids (docs/webhooks.md): the order's change number (1 for order.created, +1
    * per change) and its status before this change (null for order.created). Events built

@@ -56,7 +56,7 @@ export interface CartServiceOptions {
 }
 
 /**
- * A profile's cart: products that are on sale, 1-99 of each, at most 50 lines. The
+ * A profile's cart: products that are on sale, 1-999 of each, at most 50 lines. The
  * limits are checked against the cart as read; two concurrent adds of new products to a
  * cart holding 49 lines could leave 51, which checkout accepts (orders have no line
  * limit), so no conditional write is spent on it.
@@ -77,8 +77,8 @@ export class CartService {
   /**
    * Puts `quantity` (default 1) more of an active product in the cart:
    * 1. the product must exist and be active (ProductUnavailable);
-   * 2. the line's new quantity must stay within 1-99 (ValidationFailed on `quantity`), checked
-   *    again by the store's atomic add, so concurrent adds are all counted and never pass 99;
+   * 2. the line's new quantity must stay within 1-999 (ValidationFailed on `quantity`), checked
+   *    again by the store's atomic add, so concurrent adds are all counted and never pass 999;
    * 3. a new line must not make more than 50 (ValidationFailed, TOO_MANY_ITEMS).
    */
   async add(profileId: ProfileId, productId: string, quantity: unknown = 1): Promise<void> {
@@ -102,9 +102,9 @@ export class CartService {
 
   /**
    * Puts several products in the cart at once (Buy again, the order guide):
-   * 1. each quantity must be 1-99 (ValidationFailed);
+   * 1. each quantity must be 1-999 (ValidationFailed);
    * 2. products no longer sold (inactive or gone) are skipped and returned as such;
-   * 3. the rest are added to what the cart holds, each line capped at 99;
+   * 3. the rest are added to what the cart holds, each line capped at 999;
    * 4. new lines must not make more than 50 (ValidationFailed, TOO_MANY_ITEMS; nothing is added).
    */
   async addLines(
@@ -145,7 +145,7 @@ export class CartService {
     return { added: [...totals.keys()], skipped };
   }
 
-  /** Sets a line's quantity (0-99); 0 removes it. Setting a product not yet in the cart adds it, as `add` would. */
+  /** Sets a line's quantity (0-999); 0 removes it. Setting a product not yet in the cart adds it, as `add` would. */
   async changeQuantity(profileId: ProfileId, productId: string, quantity: unknown): Promise<void> {
     const wanted = parseQuantity(QuantityChange, quantity);
     if (wanted === 0) return this.remove(profileId, productId);
@@ -174,6 +174,16 @@ export class CartService {
       shippingState,
       this.pricing,
     );
+  }
+
+  /** The cart priced for each of the states given (checkout's shipping choices), from one read of the cart and catalog. */
+  async viewForStates(
+    profileId: ProfileId,
+    states: readonly UsStateName[],
+  ): Promise<ReadonlyMap<UsStateName, PricedCart>> {
+    const cart = await this.carts.get(profileId);
+    const products = await this.catalog.get(cart.lines.map((line) => line.productId));
+    return new Map(states.map((state) => [state, priceCart(cart, products, state, this.pricing)]));
   }
 
   private async activeProduct(productId: string): Promise<Product> {

@@ -4,8 +4,8 @@ import type { ProductId } from '../catalog/product';
 import type { ProfileId } from '../organizations/organization';
 import { requiredField } from '../validation';
 
-/** Per line: at least 1 (0 in a change means remove), at most 99. */
-export const MAX_LINE_QUANTITY = 99;
+/** Per line: at least 1 (0 in a change means remove), at most 999 (a practice orders gloves by the case, not the box). */
+export const MAX_LINE_QUANTITY = 999;
 /** Distinct products in one cart. */
 export const MAX_CART_LINES = 50;
 

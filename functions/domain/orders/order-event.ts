@@ -59,6 +59,7 @@ function eventData(order: Order, change: OrderChange): Record<string, unknown> {
   const common = {
     order_id: order.id,
     partner_org_id: order.internalOrgId,
+    internal_user_id: order.internalUserId,
     sequence: change.sequence,
     previous_status: previous?.status ?? null,
     // The buyer's references travel with every event of the order, so a receiver of any one can file it.

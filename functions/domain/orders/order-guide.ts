@@ -24,7 +24,7 @@ const MAX_ORDER_GUIDE_LINES = 100;
 
 export interface OrderGuideLine {
   readonly productId: ProductId;
-  /** The usual quantity, 1-99. */
+  /** The usual quantity, 1-999. */
   readonly quantity: number;
   /** 1 when added, +1 per change: what a change or removal must name. */
   readonly version: number;
@@ -77,7 +77,7 @@ export class OrderGuideService {
   }
 
   /**
-   * 1. the usual quantity must be 1-99 (ValidationFailed);
+   * 1. the usual quantity must be 1-999 (ValidationFailed);
    * 2. the product must be on sale (ProductUnavailable);
    * 3. a new line must not make more than 100 (ValidationFailed, TOO_MANY_ITEMS);
    * 4. the line is added, or its usual quantity set, atomically.
@@ -103,7 +103,7 @@ export class OrderGuideService {
     return product;
   }
 
-  /** Sets a line's usual quantity (1-99), if the line is still at `version` (OrderGuideChanged). */
+  /** Sets a line's usual quantity (1-999), if the line is still at `version` (OrderGuideChanged). */
   async changeQuantity(
     organizationId: OrganizationId,
     productId: string,
@@ -125,7 +125,7 @@ export class OrderGuideService {
   /**
    * Puts the chosen lines in the profile's cart, each with the quantity given for it:
    * 1. at least one line, each a line of the guide (ValidationFailed);
-   * 2. the cart adds them as `CartService.addLines` does (1-99, capped at 99 with what
+   * 2. the cart adds them as `CartService.addLines` does (1-999, capped at 999 with what
    *    the cart holds, products no longer sold skipped and returned).
    */
   async addToCart(

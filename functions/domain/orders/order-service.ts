@@ -174,7 +174,7 @@ export class OrderService {
       id: this.newId() as OrderId,
       partnerId: partner.id,
       organization: organization.organization,
-      profile: { id: profile.id, email: profile.email },
+      profile,
       ...(input.references ? { references: input.references } : {}),
       items: quote.items,
       shippingAddress: quote.shippingAddress,
@@ -266,7 +266,7 @@ export function newOrder(input: {
   readonly partnerId: Partner['id'];
   readonly organization: Pick<Organization, 'id' | 'internalOrgId'>;
   /** Who placed it: the buyer, or the requester of an approved request. */
-  readonly profile: { readonly id: Profile['id']; readonly email: string };
+  readonly profile: Pick<Profile, 'id' | 'internalUserId' | 'email'>;
   readonly references?: OrderReferences;
   readonly items: readonly OrderItem[];
   readonly shippingAddress: ShippingAddressSnapshot;
@@ -281,6 +281,7 @@ export function newOrder(input: {
     organizationId: input.organization.id,
     internalOrgId: input.organization.internalOrgId,
     profileId: input.profile.id,
+    internalUserId: input.profile.internalUserId,
     userEmail: input.profile.email,
     ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
     ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),

@@ -91,8 +91,9 @@ export interface Order {
   readonly organizationId: OrganizationId;
   /** The partner's identifier of the organization: webhooks call it `partner_org_id`. */
   readonly internalOrgId: string;
-  /** Who placed it. */
+  /** Who placed it: the profile, the partner's id of its user (e-mails need not be unique), its e-mail. */
   readonly profileId: ProfileId;
+  readonly internalUserId: string;
   readonly userEmail: string;
   /** The buyer's purchase-order number, when given at checkout (at most 64 characters). */
   readonly poNumber?: string;

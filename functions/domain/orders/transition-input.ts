@@ -5,7 +5,7 @@
  */
 // zod/mini: parsed by the orders Lambda at runtime.
 import * as z from 'zod/mini';
-import { documented, HTTPS_URL_PATTERN } from '../documented-rules';
+import { documented, dollarRules, HTTPS_URL_PATTERN } from '../documented-rules';
 import { ValidationFailed } from '../errors';
 import { type Cents, fromCents, parseCents } from '../money';
 import { optionalText, requiredField, requiredText, rule, toValidationIssues } from '../validation';
@@ -52,13 +52,8 @@ const refundAmount = () =>
       ),
       z.transform((value: number): Cents => parseCents(value) as Cents),
     ),
-    {
-      exclusiveMinimum: 0,
-      multipleOf: 0.01,
-      // Beyond this the cents are no longer a safe integer.
-      maximum: fromCents(Number.MAX_SAFE_INTEGER),
-      description: "US dollars with at most two decimals; at most the order's total.",
-    },
+    // Beyond this maximum the cents are no longer a safe integer.
+    dollarRules(fromCents(Number.MAX_SAFE_INTEGER), "US dollars above 0, at most the order's total."),
   );
 
 const TRANSITION_INPUT = {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import {
+  DefaultLocationInactive,
   OrganizationNotFound,
   ShippingLocationAlreadyExists,
   ShippingLocationNotFound,
@@ -115,5 +116,8 @@ function locationChanges(
     set.isDefault = false;
     defaultChange = { kind: 'stops-being-default' };
   }
+  const isDefault = set.isDefault ?? location.isDefault;
+  const isActive = set.isActive ?? location.isActive;
+  if (isDefault && !isActive) throw new DefaultLocationInactive(location.internalShippingLocationId);
   return { changes: { set, remove }, defaultChange };
 }

@@ -5,7 +5,7 @@
  */
 // zod/mini: the setup Lambda parses these at cold start, and the classic API alone is ~440 KB bundled.
 import * as z from 'zod/mini';
-import { documented } from '../documented-rules';
+import { documented, dollarRules } from '../documented-rules';
 import { type Cents, parseCents } from '../money';
 import { requiredField, rule } from '../validation';
 import { PROFILE_ROLES } from './organization';
@@ -31,10 +31,5 @@ export const OrderLimitInput = documented(
     ),
     z.transform((value: number): Cents => parseCents(value) as Cents),
   ),
-  {
-    exclusiveMinimum: 0,
-    multipleOf: 0.01,
-    maximum: MAX_ORDER_LIMIT_CENTS / 100,
-    description: 'US dollars above 0 with at most two decimals.',
-  },
+  dollarRules(MAX_ORDER_LIMIT_CENTS / 100, 'US dollars above 0.'),
 );

@@ -6,7 +6,7 @@
 // zod/mini: setup parses this at cold start, and the classic API alone is ~440 KB bundled.
 import * as z from 'zod/mini';
 import { AddressInput } from '../addresses/address';
-import { canonicalTimeZone } from '../time-zones';
+import { IANA_TIME_ZONE_NAMES } from '../time-zone-names';
 import { documented } from '../documented-rules';
 import { optionalEmail, optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
 import { OrderLimitInput, RoleInput } from './profile-fields';
@@ -15,28 +15,35 @@ export const MAX_SHIPPING_LOCATIONS = 50;
 
 /**
  * The organization's IANA time zone (`America/Chicago`), in which the module shows times
- * when the browser has not told it its own; stored in canonical form. The document lists
- * the zones this runtime's Intl names (Intl accepts a few aliases more).
+ * when the browser has not told it its own. Exactly the names the document lists
+ * (`time-zone-names.ts`), spelled as listed, stored as given: one rule for the server and
+ * every validator built from docs/openapi.json (decisions.md, "Time zones").
  */
+const KNOWN_TIME_ZONES = new Set(IANA_TIME_ZONE_NAMES);
+
 const OrganizationTimeZone = documented(
   z.pipe(
-    z.string({ error: requiredField }).check(z.trim()),
+    // Not trimmed: the name must be exactly one of the list, as a validator of the document holds it.
+    z.string({ error: requiredField }),
     z.transform((value: string, ctx) => {
-      const zone = canonicalTimeZone(value);
-      if (zone === undefined) {
+      if (!KNOWN_TIME_ZONES.has(value)) {
         ctx.issues.push({
           code: 'custom',
-          ...rule('INVALID_TIME_ZONE', 'must be an IANA time zone name, e.g. America/Chicago'),
+          ...rule(
+            'INVALID_TIME_ZONE',
+            'must be an IANA time zone name as the tz database spells it, e.g. America/Chicago',
+          ),
           input: ctx.value,
         });
         return z.NEVER;
       }
-      return zone;
+      return value;
     }),
   ),
   {
-    enum: Intl.supportedValuesOf('timeZone'),
-    description: 'An IANA time zone name, e.g. `America/Chicago` (`INVALID_TIME_ZONE` otherwise).',
+    enum: IANA_TIME_ZONE_NAMES,
+    description:
+      'An IANA time zone name, canonical or alias (`America/Chicago`, `Asia/Kolkata`, `US/Eastern`, `UTC`), spelled exactly as the tz database does (`INVALID_TIME_ZONE` otherwise).',
   },
 );
 

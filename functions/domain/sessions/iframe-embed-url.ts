@@ -3,6 +3,3 @@ import type { PartnerId } from '../partners/partner';
 /** Contract: `{embed_host}/embedded/<partner_id>?session_key=<SESSION_KEY>`. */
 export const iframeEmbedUrl = (embedBaseUrl: string, partnerId: PartnerId, sessionKey: string): string =>
   `${embedBaseUrl.replace(/\/+$/, '')}/embedded/${encodeURIComponent(partnerId)}?session_key=${sessionKey}`;
-
-/** Where the embed host sends the browser once the token is exchanged for a cookie: the same path, no key. */
-export const embeddedModulePath = (partnerId: string): string => `/embedded/${encodeURIComponent(partnerId)}`;

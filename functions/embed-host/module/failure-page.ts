@@ -1,5 +1,5 @@
 import { moduleOutcome } from '../../error-outcomes';
-import { html, type JsonResponse } from '../../api/pipeline/responses';
+import { html, type HttpResponse } from '../../http/responses';
 import { modulePaths } from './module-paths';
 import { problemPage } from './problem-page';
 
@@ -15,7 +15,7 @@ export function moduleFailureResponse(
   error: unknown,
   partnerId: string,
   frameAncestors: readonly string[] = [],
-): JsonResponse | undefined {
+): HttpResponse | undefined {
   const problem = problemFor(error, partnerId);
   if (!problem) return undefined;
   return html(problem.status, problemPage(problem, modulePaths(partnerId), frameAncestors));

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { RequestForgeryRefused } from '../../domain/errors';
-import { type ApiEvent, header } from '../../api/pipeline/api-context';
+import { type HttpEvent, header } from '../../http/http-context';
 
 /**
  * The module's per-session form token: an HMAC of a fixed label keyed with the session
@@ -18,7 +18,7 @@ export const formToken = (cookieValue: string): string =>
  * in browsers without Fetch metadata, so `null` (and no Origin at all) passes here and
  * the token decides.
  */
-function isSameOriginRequest(event: ApiEvent, embedBaseUrl: string): boolean {
+function isSameOriginRequest(event: HttpEvent, embedBaseUrl: string): boolean {
   const site = header(event, 'sec-fetch-site');
   if (site !== undefined) return site === 'same-origin';
   const origin = header(event, 'origin');
@@ -26,7 +26,7 @@ function isSameOriginRequest(event: ApiEvent, embedBaseUrl: string): boolean {
 }
 
 /** The same-origin half of the check, before any session is read (a foreign post costs us nothing). */
-export function assertSameOrigin(event: ApiEvent, embedBaseUrl: string): void {
+export function assertSameOrigin(event: HttpEvent, embedBaseUrl: string): void {
   if (!isSameOriginRequest(event, embedBaseUrl)) throw new RequestForgeryRefused('foreign-origin');
 }
 

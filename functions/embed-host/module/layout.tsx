@@ -1,8 +1,8 @@
 /**
  * The frame every page of the procurement module shares: a skip link, a header with the
  * organization, the navigation (Catalog, Orders, Cart with its count) and the signed-in
- * user, and one `main` landmark. Inline CSS; the only script is the module bridge (see
- * bridge-markup.tsx), and every page works without it. Pages are JSX, so every value
+ * user, and one `main` landmark. Inline CSS; the scripts are the module bridge (see
+ * bridge-markup.tsx) and the pages' own (module-pages-entry.ts), and every page works without them. Pages are JSX, so every value
  * from data is escaped by the renderer (html-page.tsx).
  */
 import type { ComponentChildren, VNode } from 'preact';
@@ -39,12 +39,13 @@ a{color:var(--accent-ink)}
 .brand{margin-right:auto;min-width:0;line-height:1.25}
 .brand b{display:block;font-size:17px}
 .brand span{font-size:12px;color:var(--muted);text-transform:uppercase;letter-spacing:.06em;font-weight:600}
-.nav{display:flex;gap:2px;list-style:none;margin:0;padding:0}
+.nav{display:flex;flex-wrap:wrap;gap:2px;list-style:none;margin:0;padding:0}
 .nav a{display:inline-flex;align-items:center;gap:6px;padding:7px 11px;border-radius:8px;text-decoration:none;color:var(--ink);font-weight:550}
 .nav a:hover{background:var(--bg)}
 .nav a[aria-current=page]{background:var(--soft);color:var(--accent-ink)}
 .count{background:var(--accent);color:#fff;border-radius:999px;font-size:12px;line-height:20px;min-width:20px;padding:0 6px;text-align:center}
-.user{display:flex;align-items:center;gap:10px;font-size:13px;color:var(--muted)}
+.user{display:flex;align-items:center;gap:10px;font-size:13px;color:var(--muted);min-width:0}
+.user>span{min-width:0;overflow-wrap:break-word}
 .user strong{color:var(--ink);font-weight:550}
 .user form{margin:0}
 main{max-width:1080px;margin:0 auto;padding:22px 20px 40px}
@@ -78,8 +79,11 @@ input,select{font:inherit;border:1px solid #c9d0d8;border-radius:8px;padding:8px
 .sums .total{font-weight:700;color:var(--ink);font-size:17px;border-top:1px solid var(--line);padding-top:10px;margin-top:4px}
 .two{display:grid;gap:18px;grid-template-columns:minmax(0,1fr) 300px;align-items:start}
 @media (max-width:760px){.two{grid-template-columns:1fr}}
-@media (max-width:520px){.bar{padding:8px 12px}main{padding:16px 12px 32px}.user span{display:none}.nav a{padding:7px 8px}}
+@media (max-width:520px){.bar{padding:8px 12px}main{padding:16px 12px 32px}.bar>nav{order:3;flex-basis:100%}.user .email,.user br{display:none}.nav a{padding:6px 8px}}
 `;
+
+/** The module pages' own script (script-routes.ts), from our own origin as the CSP wants; every page works without it. */
+const MODULE_PAGES_SCRIPT_PATH = '/embedded/assets/module-v1.js';
 
 export type Section = 'catalog' | 'guide' | 'cart' | 'orders' | 'checkout' | 'approvals' | 'none';
 
@@ -120,9 +124,6 @@ const NavLink = ({
     </a>
   </li>
 );
-
-/** The Approvals link shows "Approvals" and a count badge; it is named "Approvals (2 waiting)". */
-const approvalsName = (waiting: number): string => `Approvals (${waiting} waiting)`;
 
 /** The Cart link shows "Cart" and a count badge; it is named "Cart, 3 items" (a badge alone reads as a bare number). */
 const cartName = (units: number): string => `Cart, ${units} ${units === 1 ? 'item' : 'items'}`;
@@ -167,15 +168,12 @@ export function modulePage(
                 Orders
               </NavLink>
               {frame.approvalsWaiting !== undefined && (
-                <NavLink
-                  href={paths.approvals}
-                  current={section === 'approvals'}
-                  name={approvalsName(frame.approvalsWaiting)}
-                >
+                <NavLink href={paths.approvals} current={section === 'approvals'}>
                   Approvals{' '}
                   <span class="count" aria-hidden="true">
                     {frame.approvalsWaiting}
                   </span>
+                  <span class="sr"> ({frame.approvalsWaiting} waiting)</span>
                 </NavLink>
               )}
               <NavLink
@@ -196,7 +194,9 @@ export function modulePage(
                 {view.profile.firstName} {view.profile.lastName}
               </strong>
               <br />
-              <span data-testid="user-email">{view.profile.email}</span>
+              <span class="email" data-testid="user-email">
+                {view.profile.email}
+              </span>
             </span>
             <form method="post" action={paths.logout}>
               <TokenField token={token} />
@@ -210,6 +210,7 @@ export function modulePage(
       <main id="content" tabindex={-1}>
         {content}
       </main>
+      <script type="module" src={MODULE_PAGES_SCRIPT_PATH} />
     </HtmlDocument>,
   );
 }

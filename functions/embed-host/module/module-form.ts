@@ -1,5 +1,5 @@
 import { FormTooLarge } from '../../domain/errors';
-import type { ApiEvent } from '../../api/pipeline/api-context';
+import type { HttpEvent } from '../../http/http-context';
 
 /** The module's largest form (checkout, a search) is well under 1 KiB; 16 KiB leaves room and stops a flood. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -12,7 +12,7 @@ const MAX_FORM_FIELDS = 200;
  * reads as no fields, and the action then refuses what is missing. A body over
  * `MAX_FORM_BYTES` (whatever its type) or over `MAX_FORM_FIELDS` fields is FormTooLarge.
  */
-export function readForm(event: ApiEvent): ReadonlyMap<string, string> {
+export function readForm(event: HttpEvent): ReadonlyMap<string, string> {
   if (!event.body) return new Map();
   const bytes = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
   if (bytes.length > MAX_FORM_BYTES) throw new FormTooLarge('bytes', MAX_FORM_BYTES);

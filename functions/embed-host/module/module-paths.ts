@@ -1,9 +1,9 @@
-import { embeddedModulePath } from '../../domain/sessions/iframe-embed-url';
+import { routePath } from '../../route-names';
 
 /**
- * Every address of the procurement module, under `/embedded/{partnerId}`: the routes in
- * the route table (functions/routes.ts) and the links and form actions of the pages come from here, so a page
- * can never point somewhere no route serves.
+ * Every address of the procurement module, under `/embedded/{partnerId}`: each is a route
+ * of the route table (functions/routes.ts) found by its name, so the links and form actions
+ * of the pages can never point somewhere no route serves.
  */
 export interface ModulePaths {
   readonly home: string;
@@ -47,31 +47,31 @@ export interface CatalogQuery {
 }
 
 export function modulePaths(partnerId: string): ModulePaths {
-  const home = embeddedModulePath(partnerId);
+  const home = routePath('module-open', { partnerId });
   return {
     home,
-    cart: `${home}/cart`,
-    cartItems: `${home}/cart/items`,
-    checkout: `${home}/checkout`,
-    orders: `${home}/orders`,
-    logout: `${home}/logout`,
-    orderGuide: `${home}/order-guide`,
-    orderGuideItems: `${home}/order-guide/items`,
-    approvals: `${home}/approvals`,
+    cart: routePath('module-cart', { partnerId }),
+    cartItems: routePath('module-cart-add', { partnerId }),
+    checkout: routePath('module-checkout', { partnerId }),
+    orders: routePath('module-orders', { partnerId }),
+    logout: routePath('module-logout', { partnerId }),
+    orderGuide: routePath('module-order-guide', { partnerId }),
+    orderGuideItems: routePath('module-order-guide-add', { partnerId }),
+    approvals: routePath('module-approvals', { partnerId }),
     approval: (requestId, query = {}) =>
-      withQuery(`${home}/approvals/${encodeURIComponent(requestId)}`, {
+      withQuery(routePath('module-approval', { partnerId, requestId }), {
         submitted: query.submitted ? '1' : undefined,
         done: query.done,
       }),
-    approvalAction: (requestId, action) => `${home}/approvals/${encodeURIComponent(requestId)}/${action}`,
-    buyAgain: (orderId) => `${home}/orders/${encodeURIComponent(orderId)}/buy-again`,
-    orderList: (query) => withQuery(`${home}/orders`, query),
+    approvalAction: (requestId, action) => routePath(`module-approval-${action}`, { partnerId, requestId }),
+    buyAgain: (orderId) => routePath('module-buy-again', { partnerId, orderId }),
+    orderList: (query) => withQuery(routePath('module-orders', { partnerId }), query),
     cartAfterAdding: (added, skipped) =>
-      withQuery(`${home}/cart`, { added: String(added), skipped: skipped.join(',') }),
-    cartItem: (productId) => `${home}/cart/items/${encodeURIComponent(productId)}`,
+      withQuery(routePath('module-cart', { partnerId }), { added: String(added), skipped: skipped.join(',') }),
+    cartItem: (productId) => routePath('module-cart-line', { partnerId, productId }),
     product: (productId, query = {}) =>
-      `${home}/products/${encodeURIComponent(productId)}${query.added ? '?added=1' : ''}`,
-    order: (orderId) => `${home}/orders/${encodeURIComponent(orderId)}`,
+      `${routePath('module-product', { partnerId, productId })}${query.added ? '?added=1' : ''}`,
+    order: (orderId) => routePath('module-order', { partnerId, orderId }),
     catalog: (query) => {
       const search = new URLSearchParams();
       for (const [name, value] of Object.entries(query)) {

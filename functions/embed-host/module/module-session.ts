@@ -11,7 +11,7 @@ import type { EmbeddedModuleView, EmbeddedSessions } from '../../domain/sessions
 import { readSessionCookie, readTimeZoneCookie } from '../session-cookie';
 import { canonicalTimeZone, STATE_TIME_ZONES } from '../../domain/time-zones';
 import type { EmbedRequest } from '../embed-pipeline';
-import type { EmbedHostDependencies } from '../../api/pipeline/pipeline-dependencies';
+import type { EmbedHostDependencies } from '../embed-pipeline';
 import { assertFormToken, assertSameOrigin, formToken } from './form-token';
 import { cartUnits } from './cart/page';
 import type { ModuleFrame } from './layout';
@@ -23,7 +23,7 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   readonly config: EmbedHostDependencies['config'] & { readonly EMBED_BASE_URL: string };
   readonly embeddedSessions: Pick<EmbeddedSessions, 'resume'>;
   readonly catalog: Pick<CatalogRepository, 'listActive' | 'get'>;
-  readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view'>;
+  readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view' | 'viewForStates'>;
   readonly orderService: Pick<OrderService, 'placeOrder' | 'get' | 'listForOrganization'>;
   readonly orderGuide: Pick<OrderGuideService, 'view' | 'add' | 'changeQuantity' | 'remove' | 'addToCart'>;
   readonly approvalService: Pick<

@@ -73,6 +73,20 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     this.update(deliveryId, { alertStatus: status }, at);
   }
 
+  async bringForward(delivery: Pick<Delivery, 'deliveryId' | 'chain' | 'attemptCount' | 'nextAttemptAt'>, at: Date) {
+    const current = this.deliveries.get(delivery.deliveryId);
+    const unchanged =
+      current?.status === 'pending' &&
+      current.chain === delivery.chain &&
+      current.attemptCount === delivery.attemptCount &&
+      current.nextAttemptAt !== undefined &&
+      current.nextAttemptAt === delivery.nextAttemptAt &&
+      current.heldAt === undefined;
+    if (!unchanged) return false;
+    this.update(delivery.deliveryId, { nextAttemptAt: at.toISOString() }, at);
+    return true;
+  }
+
   async startNewChain(deliveryId: DeliveryId, expectedChain: number, dueAt: Date, at: Date) {
     const current = this.deliveries.get(deliveryId);
     if (current?.chain !== expectedChain) return false;

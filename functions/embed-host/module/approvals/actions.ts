@@ -1,7 +1,9 @@
 import { parseRejection } from '../../../domain/approvals/approval-input';
 import { parseOrderReferences } from '../../../domain/orders/order-references';
 import { roleOf } from '../../../domain/organizations/organization';
-import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
+import { html, type HttpResponse, seeOther } from '../../../http/responses';
+import { picturesOf } from '../parts/product-picture';
+import { requoteIfMoved } from '../checkout/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 import { approvalPage, approvalsPage } from './page';
 
@@ -19,8 +21,10 @@ const doneOf = (value: string | undefined) => DONE.find((done) => done === value
  * (no order), then its page says "Submitted for approval". A second submit of the same
  * cart finds it consumed (ConcurrentModification or EmptyCart), as placing an order does.
  */
-export async function submitForApproval(request: ModuleRequest): Promise<JsonResponse> {
+export async function submitForApproval(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
+  const requoted = await requoteIfMoved(request, session, form);
+  if (requoted) return requoted;
   const { view } = session;
   const location = form.get('location');
   // A textarea's line breaks are the browser's, not the buyer's intent, as at Place order.
@@ -43,7 +47,7 @@ export async function submitForApproval(request: ModuleRequest): Promise<JsonRes
  * waiting for a decision (newest first) and those decided in the last 30 days; for
  * everyone else, their own requests of the last 30 days.
  */
-export async function listApprovals(request: ModuleRequest): Promise<JsonResponse> {
+export async function listApprovals(request: ModuleRequest): Promise<HttpResponse> {
   const session = await moduleSession(request);
   const { approvalService, clock } = request.deps;
   const { organization, profile } = session.view;
@@ -73,7 +77,7 @@ export async function listApprovals(request: ModuleRequest): Promise<JsonRespons
 }
 
 /** `GET /embedded/{partnerId}/approvals/{requestId}[?submitted=1|done=…]`: one request its requester or an approver may see (else the not-found page). */
-export async function showApproval(request: ModuleRequest): Promise<JsonResponse> {
+export async function showApproval(request: ModuleRequest): Promise<HttpResponse> {
   const session = await moduleSession(request);
   const query = request.event.queryStringParameters ?? {};
   const [frame, approval] = await Promise.all([
@@ -92,16 +96,22 @@ export async function showApproval(request: ModuleRequest): Promise<JsonResponse
     approval.status === done &&
     (done === 'withdrawn' ? approval.profileId : approval.decidedBy?.profileId) === viewer;
   const submitted = query.submitted === '1' && approval.profileId === viewer;
+  const pictures = await picturesOf(request.deps.catalog, approval.items);
   return html(
     200,
-    approvalPage(frame, approval, { submitted, ...(saidDone ? { done } : {}), now: request.deps.clock.now() }),
+    approvalPage(frame, approval, {
+      submitted,
+      ...(saidDone ? { done } : {}),
+      now: request.deps.clock.now(),
+      pictures,
+    }),
   );
 }
 
 const requestIdOf = (request: ModuleRequest): string => request.event.pathParameters?.requestId ?? '';
 
 /** `POST …/approvals/{requestId}/approve`: places the request's order (or the page saying why not), then the request, approved. */
-export async function approveRequest(request: ModuleRequest): Promise<JsonResponse> {
+export async function approveRequest(request: ModuleRequest): Promise<HttpResponse> {
   const { session } = await verifiedFormPost(request);
   const approved = await request.deps.approvalService.approve({
     requestId: requestIdOf(request),
@@ -111,7 +121,7 @@ export async function approveRequest(request: ModuleRequest): Promise<JsonRespon
 }
 
 /** `POST …/approvals/{requestId}/reject` (`reason`, 1-500 characters, required): then the request, rejected. */
-export async function rejectRequest(request: ModuleRequest): Promise<JsonResponse> {
+export async function rejectRequest(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
   // The reason is one line like every stored text; a textarea's line breaks become spaces.
   const { reason } = parseRejection({ reason: form.get('reason')?.replace(/\r?\n|\r/g, ' ') });
@@ -124,7 +134,7 @@ export async function rejectRequest(request: ModuleRequest): Promise<JsonRespons
 }
 
 /** `POST …/approvals/{requestId}/withdraw`, by its requester: its products back in the cart, then the request, withdrawn. */
-export async function withdrawRequest(request: ModuleRequest): Promise<JsonResponse> {
+export async function withdrawRequest(request: ModuleRequest): Promise<HttpResponse> {
   const { session } = await verifiedFormPost(request);
   const { request: withdrawn } = await request.deps.approvalService.withdraw({
     requestId: requestIdOf(request),

@@ -7,9 +7,9 @@ import {
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { css } from '../../html-page';
-import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../order-parts';
-import { CART_STYLE } from '../cart/page';
-import { Totals } from '../checkout/page';
+import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../parts/order-parts';
+import { LINES_STYLE } from '../parts/lines-style';
+import { Totals } from '../parts/totals';
 import { roleOf } from '../../../domain/organizations/organization';
 import { type ModuleFrame, modulePage, shortOrderId, TokenField, Usd, When } from '../layout';
 import type { ModulePaths } from '../module-paths';
@@ -20,16 +20,16 @@ export const APPROVAL_STYLE = css`
 .requests li{display:grid;grid-template-columns:minmax(0,1.4fr) minmax(0,1.1fr) auto minmax(0,1fr);gap:4px 16px;align-items:start;padding:12px 16px;border-bottom:1px solid var(--line)}
 .requests li:last-child{border-bottom:0}
 .requests a.req{font-weight:650;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-.requests .meta{color:var(--muted);font-size:13px;overflow-wrap:anywhere}
+.requests .meta{color:var(--muted);font-size:13px;overflow-wrap:break-word}
 .requests .amount{font-weight:700;text-align:right;font-variant-numeric:tabular-nums}
 .requests .state{display:grid;gap:6px;justify-items:start}
 .requests form{margin:0}
-@media (max-width:560px){.requests li{grid-template-columns:1fr auto}}
+@media (max-width:560px){.requests li{grid-template-columns:minmax(0,1fr)}.requests .amount{text-align:left}}
 .a-pending{background:var(--warn-bg);color:var(--warn);border-color:#f3d9a6}
 .a-approved{background:var(--soft);color:var(--accent-ink);border-color:#bfe0d8}
 .a-rejected,.a-expired{background:var(--bad-bg);color:var(--bad);border-color:#f5c6c1}
 .mine{font-size:12px;color:var(--muted);font-weight:600}
-.said{margin:0;color:var(--ink);font-size:14px;overflow-wrap:anywhere}
+.said{margin:0;color:var(--ink);font-size:14px;overflow-wrap:break-word}
 `;
 
 /** The request page's own rules. */
@@ -279,6 +279,8 @@ export interface ApprovalPageOptions {
   /** What the user just did to it. */
   readonly done?: 'approved' | 'rejected' | 'withdrawn';
   readonly now: Date;
+  /** The items' pictures, by product id. */
+  readonly pictures: ReadonlyMap<string, string>;
 }
 
 const DONE_TEXT: Readonly<Record<NonNullable<ApprovalPageOptions['done']>, string>> = {
@@ -345,7 +347,7 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
         <div class="stack">
           <section class="panel" aria-labelledby="items">
             <h2 id="items">Items</h2>
-            <ItemsTable items={request.items} />
+            <ItemsTable items={request.items} pictures={options.pictures} />
             <p class="note">Prices as submitted: an approval orders exactly these.</p>
           </section>
           <section class="panel" aria-labelledby="shipping">
@@ -399,7 +401,7 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
         </a>
       </p>
     </>,
-    [CART_STYLE, ORDER_PARTS_STYLE, APPROVAL_STYLE, REQUEST_STYLE],
+    [LINES_STYLE, ORDER_PARTS_STYLE, APPROVAL_STYLE, REQUEST_STYLE],
     { page: 'approval' },
   );
 }

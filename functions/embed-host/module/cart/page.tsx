@@ -1,21 +1,9 @@
 import type { VNode } from 'preact';
 import type { PricedCart, PricedCartLine, UnavailableCartLine } from '../../../domain/orders/cart-service';
 import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
-import { css } from '../../html-page';
+import { LINES_STYLE } from '../parts/lines-style';
+import { LinePicture } from '../parts/product-picture';
 import { type ModuleFrame, modulePage, TokenField, Usd } from '../layout';
-
-export const CART_STYLE = css`
-.lines{list-style:none;margin:0;padding:0}
-.line{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:6px 16px;padding:14px 0;border-bottom:1px solid var(--line)}
-.line:first-child{padding-top:0}
-.line h2{font-size:15px;margin:0}
-.line .meta{color:var(--muted);font-size:13px;margin:0}
-.line .amount{font-weight:700;text-align:right;font-variant-numeric:tabular-nums}
-.line form{grid-column:1/-1;display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin:0}
-.line input{width:76px}
-.line.gone h2{color:var(--muted);text-decoration:line-through}
-.note{color:var(--muted);font-size:13px;margin:12px 0 0}
-`;
 
 /** Units of available products: what the header's Cart link counts. */
 export const cartUnits = (cart: PricedCart): number => cart.lines.reduce((sum, line) => sum + line.quantity, 0);
@@ -67,11 +55,14 @@ const Line = ({
   line: PricedCartLine;
 }): VNode => (
   <li class="line">
-    <div>
-      <h2>{product.name}</h2>
-      <p class="meta">
-        {product.unit} · <Usd cents={product.priceCents} /> each · {product.productId}
-      </p>
+    <div class="named">
+      <LinePicture image={product.image} />
+      <div>
+        <h2>{product.name}</h2>
+        <p class="meta">
+          {product.unit} · <Usd cents={product.priceCents} /> each · {product.productId}
+        </p>
+      </div>
     </div>
     <div class="amount">
       <Usd cents={lineTotalCents} />
@@ -140,7 +131,7 @@ export function cartPage(frame: ModuleFrame, cart: PricedCart, notice?: CartNoti
           </div>
         </div>
       </>,
-      [CART_STYLE],
+      [LINES_STYLE],
     );
   }
   const units = cartUnits(cart);
@@ -189,6 +180,6 @@ export function cartPage(frame: ModuleFrame, cart: PricedCart, notice?: CartNoti
         </aside>
       </div>
     </>,
-    [CART_STYLE],
+    [LINES_STYLE],
   );
 }

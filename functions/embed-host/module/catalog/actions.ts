@@ -1,3 +1,4 @@
+import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
 import { categoriesOf } from '../../../domain/catalog/categories';
 import {
   type CatalogSort,
@@ -8,9 +9,9 @@ import {
 } from '../../../domain/catalog/catalog-listing';
 import { isProductId } from '../../../domain/catalog/product';
 import { ProductNotFound, ValidationFailed } from '../../../domain/errors';
-import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
+import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import type { CatalogQuery } from '../module-paths';
-import { catalogPage } from './page';
+import { cardId, catalogPage } from './page';
 import { productPage } from './product-page';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 
@@ -35,7 +36,7 @@ const catalogQueryOf = (
 });
 
 /** `GET /embedded/{partnerId}[?category=…&q=…&sort=…&page=…&added=…]`: the catalog, home of the module. */
-export async function showCatalog(request: ModuleRequest): Promise<JsonResponse> {
+export async function showCatalog(request: ModuleRequest): Promise<HttpResponse> {
   const { deps, event } = request;
   const query = event.queryStringParameters ?? {};
   const view = catalogQueryOf((name) => query[name]);
@@ -70,22 +71,23 @@ export async function showCatalog(request: ModuleRequest): Promise<JsonResponse>
 const QUANTITY_TEXT = /^\s*\d{1,3}\s*$/;
 
 /**
- * `POST /embedded/{partnerId}/cart/items` (`product_id`, `quantity` 1-99, default 1): that
+ * `POST /embedded/{partnerId}/cart/items` (`product_id`, `quantity` 1-999, default 1): that
  * many more in the cart, then back where the add came from: the product's page
- * (`from=product`), else the same catalog view (category, search, sort and page kept).
+ * (`from=product`), else the same catalog view (category, search, sort and page kept) at the card it came from.
  */
-export async function addToCart(request: ModuleRequest): Promise<JsonResponse> {
+export async function addToCart(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
   const productId = form.get('product_id') ?? '';
   const quantityText = form.get('quantity') ?? '1';
   if (!QUANTITY_TEXT.test(quantityText)) {
     throw new ValidationFailed([
-      { code: 'INVALID_TYPE', message: 'Enter a quantity from 1 to 99', path: ['quantity'] },
+      { code: 'INVALID_TYPE', message: `Enter a quantity from 1 to ${MAX_LINE_QUANTITY}`, path: ['quantity'] },
     ]);
   }
   await request.deps.cartService.add(session.view.profile.id, productId, Number(quantityText));
   if (form.get('from') === 'product') return seeOther(session.paths.product(productId, { added: true }));
-  return seeOther(session.paths.catalog({ ...catalogQueryOf((name) => form.get(name)), added: productId }));
+  const view = session.paths.catalog({ ...catalogQueryOf((name) => form.get(name)), added: productId });
+  return seeOther(`${view}#${encodeURIComponent(cardId(productId))}`);
 }
 
 /** Other products a product page links to, of the same category. */
@@ -95,7 +97,7 @@ const RELATED_PRODUCTS = 4;
  * `GET /embedded/{partnerId}/products/{productId}[?added=1]`: one product on sale, with
  * up to four others of its category; an unknown or inactive one is the 404 page.
  */
-export async function showProduct(request: ModuleRequest): Promise<JsonResponse> {
+export async function showProduct(request: ModuleRequest): Promise<HttpResponse> {
   const { deps, event } = request;
   const productId = event.pathParameters?.productId ?? '';
   const listing = deps.catalog.listActive();

@@ -1,7 +1,8 @@
+import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
 import type { VNode } from 'preact';
 import { CATALOG_SORTS, type CatalogSort } from '../../../domain/catalog/catalog-listing';
 import type { Product } from '../../../domain/catalog/product';
-import { productImagePath } from '../../../domain/catalog/product-image';
+import { ProductImage } from '../parts/product-picture';
 import { css } from '../../html-page';
 import { type ModuleFrame, modulePage, TokenField, Usd } from '../layout';
 import type { CatalogQuery } from '../module-paths';
@@ -14,7 +15,8 @@ const CATALOG_STYLE = css`
 .chips a{display:inline-block;padding:5px 12px;border-radius:999px;border:1px solid var(--line);background:#fff;color:var(--ink);text-decoration:none;font-size:14px}
 .chips a[aria-current=page]{background:var(--ink);border-color:var(--ink);color:#fff}
 .grid{display:grid;gap:14px;grid-template-columns:repeat(auto-fill,minmax(210px,1fr));list-style:none;margin:0;padding:0}
-.product{background:#fff;border:1px solid var(--line);border-radius:12px;padding:14px 16px;display:flex;flex-direction:column;gap:4px}
+.product .added{margin:4px 0 0;font-size:13px;font-weight:600;color:var(--accent-ink)}
+.product{scroll-margin-top:12px;background:#fff;border:1px solid var(--line);border-radius:12px;padding:14px 16px;display:flex;flex-direction:column;gap:4px}
 .product img{display:block;width:100%;height:auto;max-width:160px;margin:0 auto 6px;aspect-ratio:1}
 .product .cat{font-size:12px;font-weight:600;color:var(--accent-ink);text-transform:uppercase;letter-spacing:.05em}
 .product h2{font-size:15px;line-height:1.3;margin:0}
@@ -22,9 +24,10 @@ const CATALOG_STYLE = css`
 .product .desc{color:var(--muted);font-size:13px;margin:0;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
 .product .unit{font-size:13px;margin:2px 0 0;color:var(--muted)}
 .product .price{font-size:17px;font-weight:700;font-variant-numeric:tabular-nums;margin-top:auto;padding-top:8px}
-.product form,.buy{display:flex;align-items:center;gap:8px;margin:0}
+.product form,.buy{display:flex;flex-wrap:wrap;align-items:center;gap:4px 8px;margin:0}
+.buy label,.guide-add label{flex-basis:100%;font-size:12px;font-weight:600;color:var(--muted)}
 .qty{width:4.2em}
-.product .guide-add{display:flex;gap:6px;align-items:center;margin-top:6px;padding-top:8px;border-top:1px solid var(--line)}
+.product .guide-add{display:flex;flex-wrap:wrap;gap:4px 6px;align-items:center;margin-top:6px;padding-top:8px;border-top:1px solid var(--line)}
 .product .guide-add input{width:64px;padding:4px 6px}
 .product .guide-add button{padding:4px 6px;font-size:13px}
 .results{color:var(--muted);font-size:14px;margin:0 0 10px}
@@ -75,8 +78,8 @@ export const AddToCart = ({
     <input type="hidden" name="product_id" value={product.productId} />
     {children}
     <span class="buy">
-      <label class="sr" for={id}>
-        Quantity of {product.name}
+      <label for={id}>
+        Quantity<span class="sr"> of {product.name}</span>
       </label>
       <input
         class="qty"
@@ -85,7 +88,7 @@ export const AddToCart = ({
         name="quantity"
         value="1"
         min={1}
-        max={99}
+        max={MAX_LINE_QUANTITY}
         step={1}
         inputMode="numeric"
         required
@@ -97,17 +100,8 @@ export const AddToCart = ({
   </form>
 );
 
-/** A product's picture in a slot of `size` CSS pixels; the name is its text alternative. */
-export const ProductImage = ({ product, size, lazy }: { product: Product; size: number; lazy: boolean }): VNode => (
-  <img
-    src={productImagePath(product.image)}
-    alt={product.name}
-    width={size}
-    height={size}
-    {...(lazy ? { loading: 'lazy' as const } : {})}
-    decoding="async"
-  />
-);
+/** A card's element id: an add from the card comes back to it (`#…`), not to the top of a long page. */
+export const cardId = (productId: string): string => `card-${productId}`;
 
 // The product's name is the card's h2 and the link to its page: the page's h1 is "Supplies" and headings do not skip a level.
 const Card = ({
@@ -123,7 +117,7 @@ const Card = ({
 }): VNode => {
   const query = queryOf(view);
   return (
-    <li class="product">
+    <li class="product" id={cardId(product.productId)}>
       <ProductImage product={product} size={160} lazy />
       <span class="cat">{product.category}</span>
       <h2>
@@ -136,6 +130,7 @@ const Card = ({
       <p class="price">
         <Usd cents={product.priceCents} />
       </p>
+      {view.added?.productId === product.productId && <p class="added">Added to your cart</p>}
       <AddToCart frame={frame} product={product} id={`qty-${index}`}>
         <Hidden name="category" value={query.category} />
         <Hidden name="q" value={query.q} />
@@ -145,16 +140,12 @@ const Card = ({
       <form class="guide-add" method="post" action={frame.paths.orderGuideItems}>
         <TokenField token={frame.token} />
         <input type="hidden" name="product_id" value={product.productId} />
-        <input
-          type="number"
-          name="quantity"
-          min={1}
-          max={99}
-          value="1"
-          aria-label={`Usual quantity of ${product.name}`}
-        />
-        <button type="submit" aria-label={`Add ${product.name} to order guide`}>
-          Add to order guide
+        <label for={`usual-${index}`}>
+          Usual quantity<span class="sr"> of {product.name}</span>
+        </label>
+        <input type="number" id={`usual-${index}`} name="quantity" min={1} max={MAX_LINE_QUANTITY} value="1" />
+        <button type="submit">
+          Add<span class="sr"> {product.name}</span> to order guide
         </button>
       </form>
     </li>
@@ -218,7 +209,7 @@ export function catalogPage(frame: ModuleFrame, view: CatalogView): string {
         <Hidden name="category" value={view.category} />
         <span class="sortby">
           <label for="sort">Sort</label>
-          <select id="sort" name="sort">
+          <select id="sort" name="sort" data-apply-on-change>
             {CATALOG_SORTS.map((sort) => (
               <option value={sort.id} selected={sort.id === view.sort}>
                 {sort.label}

@@ -1,7 +1,8 @@
 import type { Product } from '../../../domain/catalog/product';
 import { css } from '../../html-page';
 import { type ModuleFrame, modulePage, Usd } from '../layout';
-import { AddToCart, ProductImage } from './page';
+import { AddToCart } from './page';
+import { ProductImage } from '../parts/product-picture';
 
 const PRODUCT_STYLE = css`
 .crumbs{font-size:14px;margin:0 0 14px}

@@ -1,12 +1,15 @@
 import type { VNode } from 'preact';
-import type { Address } from '../../../domain/addresses/address';
-import type { PricedCart } from '../../../domain/orders/cart-service';
+import { formatUsd } from '../../../domain/money';
 import type { OrderPricing } from '../../../domain/orders/order-pricing';
+import type { PricedCart } from '../../../domain/orders/cart-service';
 import { MAX_ORDER_NOTES_LENGTH, MAX_PO_NUMBER_LENGTH } from '../../../domain/orders/order-references';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import type { ShippingLocation } from '../../../domain/organizations/organization';
 import { css } from '../../html-page';
-import { CART_STYLE } from '../cart/page';
+import { LINES_STYLE } from '../parts/lines-style';
+import { AddressLines } from '../parts/address-lines';
+import { Totals } from '../parts/totals';
+import { LinePicture } from '../parts/product-picture';
 import { type ModuleFrame, modulePage, ProblemContent, TokenField, Usd } from '../layout';
 
 const CHECKOUT_STYLE = css`
@@ -24,97 +27,89 @@ legend{font-weight:700;font-size:16px;margin-bottom:10px;padding:0}
 .place b{font-weight:600}
 .stack{display:grid;gap:18px}
 .items{list-style:none;margin:0;padding:0}
-.items li{display:flex;justify-content:space-between;gap:12px;padding:6px 0;border-bottom:1px solid var(--line);font-size:14px}
+.items li{display:flex;align-items:center;gap:12px;padding:6px 0;border-bottom:1px solid var(--line);font-size:14px}
 .items li:last-child{border-bottom:0}
+.items .what{flex:1;min-width:0;overflow-wrap:anywhere}
+fieldset.panel{border:1px solid var(--line);margin:0;min-width:0}
+legend{float:left;width:100%}
+legend+*{clear:both}
 `;
 
-/** An address as its lines, one under the other. */
-export const AddressLines = ({
-  address,
-}: {
-  address: Pick<Address, 'line1' | 'line2' | 'city' | 'province' | 'postalCode'>;
-}): VNode => (
-  <>
-    {[address.line1, address.line2, `${address.city}, ${address.province} ${address.postalCode}`]
-      .filter((part): part is string => Boolean(part))
-      .map((part, i) => (
-        <>
-          {i > 0 && <br />}
-          {part}
-        </>
-      ))}
-  </>
-);
+/** What the order would cost shipped to a location, with what placing it takes (above the order limit, an approval). */
+export interface LocationQuote {
+  readonly location: ShippingLocation;
+  readonly pricing: OrderPricing;
+  readonly needsApproval: boolean;
+}
 
-/** A shipping location to choose; with `only`, the one there is, shown checked and not to be changed. */
-const Place = ({
-  location,
-  chosen,
-  only = false,
-}: {
-  location: ShippingLocation;
-  chosen: boolean;
-  only?: boolean;
-}): VNode => (
-  <label class="place">
-    <input type="radio" disabled={only} name="location" value={location.id} checked={chosen} />
-    <span>
-      <b>{location.name}</b>
-      {location.nickname ? ` (${location.nickname})` : ''}
-      {location.isDefault && (
-        <>
-          {' '}
-          <span class="badge">Default</span>
-        </>
-      )}
-      <address>
-        <AddressLines address={location.address} />
-      </address>
-    </span>
-  </label>
-);
+const taxLabel = (location: ShippingLocation): string => {
+  const rate = salesTaxRate(location.address.province);
+  return `Tax (${rate.state} ${rate.percent}%)`;
+};
+const shippingLine = (location: ShippingLocation): string =>
+  `Shipping to ${location.name}, ${location.address.city}. Payment: invoice.`;
 
-/** Subtotal, tax (with the state's rate), shipping and total, as the order will have them. */
-export const Totals = ({ pricing, state }: { pricing: OrderPricing; state: string | undefined }): VNode => (
-  <dl class="sums">
-    <dt>Subtotal</dt>
-    <dd>
-      <Usd cents={pricing.subtotalCents} />
-    </dd>
-    <dt>Tax{state ? ` (${state})` : ''}</dt>
-    <dd>
-      <Usd cents={pricing.taxCents} />
-    </dd>
-    <dt>Shipping</dt>
-    <dd>{pricing.shippingCents === 0 ? 'Free' : <Usd cents={pricing.shippingCents} />}</dd>
-    <dt class="total">Total</dt>
-    <dd class="total" data-testid="order-total">
-      <Usd cents={pricing.totalCents} />
-    </dd>
-  </dl>
-);
+/**
+ * A shipping location to choose. Its radio carries the location's quote, so the module's script can show the totals
+ * of the one selected before the order is placed; with `only`, the one there is, shown checked and not to be changed.
+ */
+const Place = ({ quote, chosen, only = false }: { quote: LocationQuote; chosen: boolean; only?: boolean }): VNode => {
+  const { location, pricing } = quote;
+  return (
+    <label class="place">
+      <input
+        type="radio"
+        disabled={only}
+        name="location"
+        value={location.id}
+        checked={chosen}
+        data-subtotal={formatUsd(pricing.subtotalCents)}
+        data-tax-label={taxLabel(location)}
+        data-tax={formatUsd(pricing.taxCents)}
+        data-shipping={pricing.shippingCents === 0 ? 'Free' : formatUsd(pricing.shippingCents)}
+        data-total={formatUsd(pricing.totalCents)}
+        data-ship-line={shippingLine(location)}
+        data-approval={quote.needsApproval ? '1' : undefined}
+      />
+      <span>
+        <b>{location.name}</b>
+        {location.nickname ? ` (${location.nickname})` : ''}
+        {location.isDefault && (
+          <>
+            {' '}
+            <span class="badge">Default</span>
+          </>
+        )}
+        <address>
+          <AddressLines address={location.address} />
+        </address>
+      </span>
+    </label>
+  );
+};
 
 export interface CheckoutView {
   readonly cart: PricedCart;
-  readonly locations: readonly ShippingLocation[];
+  /** Every active location with the cart priced for it. */
+  readonly quotes: readonly LocationQuote[];
   /** The location the totals are for: the one chosen, else the default, else the first. */
-  readonly chosen: ShippingLocation;
+  readonly chosen: LocationQuote;
+  /** A Place order (or Submit) posted with another location than the one its totals were for: shown again, re-quoted. */
+  readonly requoted?: { readonly poNumber: string; readonly notes: string };
 }
 
 /**
- * Checkout: where to ship (the default preselected; choosing another reloads the totals
- * for its state, without script), what is ordered and what it costs, then Place order,
- * or, when the total is above the user's order limit, Submit for approval (the same form,
- * posted to the approvals instead; the server refuses such an order anyway).
+ * Checkout is one form: where to ship, the PO number and notes, and Place order (or, above the user's order limit,
+ * Submit for approval, posted to the approvals instead; the server refuses such an order anyway). It carries the
+ * location its totals were quoted for (`quoted`): with script, choosing another location rewrites the totals and the
+ * button on the spot (module-pages-entry.ts); without, placing with another location than the quoted one answers
+ * with this page re-quoted for it, and nothing is placed until the buyer has seen those totals.
  */
 export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
   const { paths } = frame;
-  const { cart, chosen } = view;
-  const pricing = cart.pricing;
-  if (!pricing) throw new RangeError('checkout prices the cart for the chosen location');
-  const rate = salesTaxRate(chosen.address.province);
+  const { cart, chosen, quotes, requoted } = view;
   const limit = frame.view.profile.orderLimitCents;
-  const needsApproval = limit !== undefined && pricing.totalCents > limit;
+  const anyNeedsApproval = quotes.some((q) => q.needsApproval);
   return modulePage(
     frame,
     'checkout',
@@ -122,27 +117,38 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
     <>
       <h1>Checkout</h1>
       <p class="lede">Review your order. It is billed on account to {frame.view.organization.name} (invoice).</p>
-      <div class="two">
+      {requoted && (
+        <p class="flash" role="status" data-testid="requoted">
+          The totals are now for {chosen.location.name}, where you chose to ship. Check them, then place the order
+          again.
+        </p>
+      )}
+      <form
+        method="post"
+        action={chosen.needsApproval ? paths.approvals : paths.orders}
+        class="two"
+        data-checkout
+        data-orders={paths.orders}
+        data-approvals={paths.approvals}
+      >
+        <TokenField token={frame.token} />
+        <input type="hidden" name="quoted" value={chosen.location.id} />
         <div class="stack">
-          {view.locations.length > 1 ? (
-            <form method="get" action={paths.checkout} class="panel">
-              <fieldset>
-                <legend>Ship to</legend>
-                <div class="places">
-                  {view.locations.map((l) => (
-                    <Place location={l} chosen={l.id === chosen.id} />
-                  ))}
-                </div>
-              </fieldset>
-              <div class="actions">
-                <button type="submit">Use this address</button>
+          {quotes.length > 1 ? (
+            <fieldset class="panel">
+              <legend>Ship to</legend>
+              <div class="places">
+                {quotes.map((q) => (
+                  <Place quote={q} chosen={q.location.id === chosen.location.id} />
+                ))}
               </div>
-            </form>
+            </fieldset>
           ) : (
             <section class="panel" aria-labelledby="ship-to">
               <h2 id="ship-to">Ship to</h2>
+              <input type="hidden" name="location" value={chosen.location.id} />
               <div class="places">
-                <Place location={chosen} chosen only />
+                <Place quote={chosen} chosen only />
               </div>
             </section>
           )}
@@ -151,7 +157,8 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
             <ul class="items">
               {cart.lines.map((l) => (
                 <li>
-                  <span>
+                  <LinePicture image={l.product.image} />
+                  <span class="what">
                     {l.quantity} × {l.product.name} <span class="meta">({l.product.unit})</span>
                   </span>
                   <span>
@@ -167,37 +174,44 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
         </div>
         <aside class="panel" aria-labelledby="summary">
           <h2 id="summary">Order summary</h2>
-          <Totals pricing={pricing} state={`${rate.state} ${rate.percent}%`} />
-          <p class="note">
-            Shipping to {chosen.name}, {chosen.address.city}. Payment: invoice.
+          <Totals pricing={chosen.pricing} state={taxLabel(chosen.location).slice('Tax ('.length, -1)} />
+          <p class="note" data-sum="ship-line">
+            {shippingLine(chosen.location)}
           </p>
-          {needsApproval && (
-            <p class="approval-note" data-testid="approval-note">
+          {limit !== undefined && anyNeedsApproval && (
+            <p class="approval-note" data-testid="approval-note" hidden={!chosen.needsApproval}>
               This total is above your order limit of <Usd cents={limit} />, so an approver in your organization decides
               on it. Nothing is ordered until they approve.
             </p>
           )}
-          <form method="post" action={needsApproval ? paths.approvals : paths.orders} class="refs">
-            <TokenField token={frame.token} />
-            <input type="hidden" name="location" value={chosen.id} />
+          <div class="refs">
             <label for="po_number">
               PO number <span class="meta">(optional)</span>
             </label>
-            <input type="text" id="po_number" name="po_number" maxlength={MAX_PO_NUMBER_LENGTH} autocomplete="off" />
+            <input
+              type="text"
+              id="po_number"
+              name="po_number"
+              maxlength={MAX_PO_NUMBER_LENGTH}
+              autocomplete="off"
+              value={requoted?.poNumber}
+            />
             <label for="notes">
               Order notes <span class="meta">(optional)</span>
             </label>
-            <textarea id="notes" name="notes" rows={3} maxlength={MAX_ORDER_NOTES_LENGTH} />
-            <div class="actions">
-              <button type="submit" class="primary big">
-                {needsApproval ? 'Submit for approval' : 'Place order'}
-              </button>
-            </div>
-          </form>
+            <textarea id="notes" name="notes" rows={3} maxlength={MAX_ORDER_NOTES_LENGTH}>
+              {requoted?.notes}
+            </textarea>
+          </div>
+          <div class="actions">
+            <button type="submit" class="primary big" data-submit>
+              {chosen.needsApproval ? 'Submit for approval' : 'Place order'}
+            </button>
+          </div>
         </aside>
-      </div>
+      </form>
     </>,
-    [CART_STYLE, CHECKOUT_STYLE],
+    [LINES_STYLE, CHECKOUT_STYLE],
   );
 }
 

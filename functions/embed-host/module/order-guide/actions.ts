@@ -1,6 +1,7 @@
+import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
 import { isProductId } from '../../../domain/catalog/product';
 import { ValidationFailed } from '../../../domain/errors';
-import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
+import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import { orderGuidePage } from './page';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 
@@ -10,7 +11,11 @@ const WHOLE_NUMBER = /^\s*\d{1,3}\s*$/;
 const quantityOf = (text: string | undefined, name: string): number => {
   if (text === undefined || !WHOLE_NUMBER.test(text)) {
     throw new ValidationFailed([
-      { code: 'INVALID_TYPE', message: `Enter a quantity from 1 to 99 for ${name}`, path: ['quantity'] },
+      {
+        code: 'INVALID_TYPE',
+        message: `Enter a quantity from 1 to ${MAX_LINE_QUANTITY} for ${name}`,
+        path: ['quantity'],
+      },
     ]);
   }
   return Number(text);
@@ -20,7 +25,7 @@ const versionOf = (text: string | undefined): number | undefined =>
   text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
 
 /** `GET /embedded/{partnerId}/order-guide[?added=…]`: the organization's order guide. */
-export async function showOrderGuide(request: ModuleRequest): Promise<JsonResponse> {
+export async function showOrderGuide(request: ModuleRequest): Promise<HttpResponse> {
   const session = await moduleSession(request);
   const added = request.event.queryStringParameters?.added;
   const [frame, entries] = await Promise.all([
@@ -33,7 +38,7 @@ export async function showOrderGuide(request: ModuleRequest): Promise<JsonRespon
 }
 
 /** `POST /embedded/{partnerId}/order-guide/items` (`product_id`, `quantity`): from a catalog card; then the guide, saying so. */
-export async function addToOrderGuide(request: ModuleRequest): Promise<JsonResponse> {
+export async function addToOrderGuide(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
   const productId = form.get('product_id') ?? '';
   const quantity = form.has('quantity') ? quantityOf(form.get('quantity'), 'the order guide') : 1;
@@ -47,7 +52,7 @@ export async function addToOrderGuide(request: ModuleRequest): Promise<JsonRespo
  * - `action=save:<id>`: `quantity:<id>` becomes the line's usual quantity, if `version:<id>` is still its version;
  * - `action=remove:<id>`: removes the line, on the same condition.
  */
-export async function changeOrderGuide(request: ModuleRequest): Promise<JsonResponse> {
+export async function changeOrderGuide(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
   const organizationId = session.view.organization.id;
   const action = form.get('action') ?? '';

@@ -1,8 +1,11 @@
+import { MAX_LINE_QUANTITY } from '../../../domain/orders/cart';
 import type { VNode } from 'preact';
 import type { Product } from '../../../domain/catalog/product';
 import type { OrderGuideEntry } from '../../../domain/orders/order-guide';
 import { css } from '../../html-page';
 import { type ModuleFrame, modulePage, TokenField, Usd } from '../layout';
+import { LINES_STYLE } from '../parts/lines-style';
+import { LinePicture } from '../parts/product-picture';
 
 const GUIDE_STYLE = css`
 .guide{width:100%;border-collapse:collapse;font-size:14px}
@@ -42,25 +45,30 @@ const Row = ({ entry }: { entry: OrderGuideEntry }): VNode => {
         />
       </td>
       <td>
-        <label for={`select-${id}`}>
-          <strong>{name}</strong>
-        </label>
-        <br />
-        <span class="meta">
-          {product ? (
-            <>
-              {product.unit} · {id} · <Usd cents={product.priceCents} />
-            </>
-          ) : (
-            id
-          )}
-        </span>
-        {!sold && (
-          <>
+        <div class="named">
+          <LinePicture image={product?.image} />
+          <div>
+            <label for={`select-${id}`}>
+              <strong>{name}</strong>
+            </label>
             <br />
-            <span class="gone">No longer sold</span>
-          </>
-        )}
+            <span class="meta">
+              {product ? (
+                <>
+                  {product.unit} · {id} · <Usd cents={product.priceCents} />
+                </>
+              ) : (
+                id
+              )}
+            </span>
+            {!sold && (
+              <>
+                <br />
+                <span class="gone">No longer sold</span>
+              </>
+            )}
+          </div>
+        </div>
       </td>
       <td class="qty">
         <input type="hidden" name={`version:${id}`} value={String(line.version)} />
@@ -68,7 +76,7 @@ const Row = ({ entry }: { entry: OrderGuideEntry }): VNode => {
           type="number"
           name={`quantity:${id}`}
           min={1}
-          max={99}
+          max={MAX_LINE_QUANTITY}
           value={String(line.quantity)}
           aria-label={`Quantity of ${name}`}
           inputmode="numeric"
@@ -151,6 +159,6 @@ export function orderGuidePage(frame: ModuleFrame, view: OrderGuideView): string
         </div>
       )}
     </>,
-    [GUIDE_STYLE],
+    [LINES_STYLE, GUIDE_STYLE],
   );
 }

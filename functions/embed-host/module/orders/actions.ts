@@ -1,9 +1,11 @@
 import { parseOrderReferences } from '../../../domain/orders/order-references';
 import { ValidationFailed } from '../../../domain/errors';
 import { ORDER_STATUSES, OrderStatus } from '../../../domain/orders/order';
-import { html, type JsonResponse, seeOther } from '../../../api/pipeline/responses';
+import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import { orderPage, ordersPage } from './page';
 import { RECENT_REQUESTS_MS } from '../approvals/actions';
+import { picturesOf } from '../parts/product-picture';
+import { requoteIfMoved } from '../checkout/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 
 const ORDERS_PER_PAGE = 20;
@@ -13,8 +15,10 @@ const ORDERS_PER_PAGE = 20;
  * session's organization, then shows it as placed. A second submit of the same cart
  * finds it consumed (ConcurrentModification or EmptyCart): one order, and a page saying so.
  */
-export async function placeOrder(request: ModuleRequest): Promise<JsonResponse> {
+export async function placeOrder(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
+  const requoted = await requoteIfMoved(request, session, form);
+  if (requoted) return requoted;
   const { view } = session;
   const location = form.get('location');
   // A textarea's line breaks are the browser's, not the buyer's intent: notes are one line like every stored text.
@@ -37,7 +41,7 @@ export async function placeOrder(request: ModuleRequest): Promise<JsonResponse> 
  * first, optionally of one status (blank means all; anything else is the 400 page). Its
  * first, unfiltered page also lists the user's own approval requests of the last 30 days.
  */
-export async function listOrders(request: ModuleRequest): Promise<JsonResponse> {
+export async function listOrders(request: ModuleRequest): Promise<HttpResponse> {
   const session = await moduleSession(request);
   const query = request.event.queryStringParameters ?? {};
   const cursor = query.after;
@@ -88,10 +92,10 @@ function statusFilter(value: string | undefined): OrderStatus | undefined {
 /**
  * `POST /embedded/{partnerId}/orders/{orderId}/buy-again`: every line of one of the
  * organization's orders into the user's cart at today's prices (added to what the cart
- * holds, at most 99 a line), skipping products no longer sold; then the cart, saying
+ * holds, at most 999 a line), skipping products no longer sold; then the cart, saying
  * how many were added and which were skipped.
  */
-export async function buyAgain(request: ModuleRequest): Promise<JsonResponse> {
+export async function buyAgain(request: ModuleRequest): Promise<HttpResponse> {
   const { session } = await verifiedFormPost(request);
   const order = await request.deps.orderService.get(request.event.pathParameters?.orderId ?? '', session.scope);
   const result = await request.deps.cartService.addLines(
@@ -102,11 +106,12 @@ export async function buyAgain(request: ModuleRequest): Promise<JsonResponse> {
 }
 
 /** `GET /embedded/{partnerId}/orders/{orderId}[?placed=1]`: one order of the organization (else the not-found page). */
-export async function showOrder(request: ModuleRequest): Promise<JsonResponse> {
+export async function showOrder(request: ModuleRequest): Promise<HttpResponse> {
   const session = await moduleSession(request);
   const [frame, order] = await Promise.all([
     moduleFrame(request.deps, session),
     request.deps.orderService.get(request.event.pathParameters?.orderId ?? '', session.scope),
   ]);
-  return html(200, orderPage(frame, order, request.event.queryStringParameters?.placed === '1'));
+  const pictures = await picturesOf(request.deps.catalog, order.items);
+  return html(200, orderPage(frame, order, request.event.queryStringParameters?.placed === '1', pictures));
 }

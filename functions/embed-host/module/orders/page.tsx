@@ -10,9 +10,9 @@ import {
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { css } from '../../html-page';
-import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../order-parts';
-import { CART_STYLE } from '../cart/page';
-import { Totals } from '../checkout/page';
+import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../parts/order-parts';
+import { LINES_STYLE } from '../parts/lines-style';
+import { Totals } from '../parts/totals';
 import { type ModuleFrame, modulePage, shortOrderId, TokenField, Usd, When } from '../layout';
 import { APPROVAL_STYLE, ApprovalList } from '../approvals/page';
 import type { ApprovalRequest } from '../../../domain/approvals/approval-request';
@@ -104,7 +104,7 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
       )}
       <form class="filter" method="get" action={paths.orders}>
         <label for="status">Status</label>
-        <select id="status" name="status">
+        <select id="status" name="status" data-apply-on-change>
           <option value="" selected={!view.status}>
             All statuses
           </option>
@@ -212,7 +212,12 @@ const ChangeText = ({ change }: { change: OrderChange }): VNode | null => {
 };
 
 /** One order: what, where, how much, its history and, once shipped, how to track it. */
-export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean): string {
+export function orderPage(
+  frame: ModuleFrame,
+  order: Order,
+  justPlaced: boolean,
+  pictures: ReadonlyMap<string, string>,
+): string {
   const { paths } = frame;
   const address = order.shippingAddress;
   const rate = salesTaxRate(address.state);
@@ -268,7 +273,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
         <div class="stack">
           <section class="panel" aria-labelledby="items">
             <h2 id="items">Items</h2>
-            <ItemsTable items={order.items} />
+            <ItemsTable items={order.items} pictures={pictures} />
           </section>
           <section class="panel" aria-labelledby="history">
             <h2 id="history">Status history</h2>
@@ -316,7 +321,7 @@ export function orderPage(frame: ModuleFrame, order: Order, justPlaced: boolean)
         <a href={paths.orders}>All orders</a>
       </p>
     </>,
-    [CART_STYLE, ORDER_STYLE, ORDER_PARTS_STYLE],
+    [LINES_STYLE, ORDER_STYLE, ORDER_PARTS_STYLE],
     justPlaced ? { page: 'order', order: { id: order.id, totalCents: order.totalCents } } : { page: 'order' },
   );
 }

@@ -1,0 +1,349 @@
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type {
+  ApprovalListQuery,
+  ApprovalPage,
+  ApprovalRepository,
+  ApprovalChange,
+  PlaceableCondition,
+} from '../../domain/approvals/approval-repository';
+import { APPROVAL_TTL_MS, type ApprovalRequest, type ApprovalRequestId } from '../../domain/approvals/approval-request';
+import type { Clock } from '../../domain/clock';
+import { ValidationFailed } from '../../domain/errors';
+import type { Cart, CartLine } from '../../domain/orders/cart';
+import type { Order } from '../../domain/orders/order';
+import type { OrganizationId } from '../../domain/organizations/organization';
+import type { OrderEventMessage } from '../../domain/events/order-event-message';
+import { cartLineItem } from './cart-repository';
+import { organizationKeys } from './organization-items';
+import { consumedCartLines, orderItem, outboxPut } from './dynamodb-order-repository';
+import { type TransactItem, writeAllOrNothing } from './transactions';
+
+/**
+ * Key shapes of approval requests in the orders table (whose stream already carries the
+ * outbox): the request by its id, listed per organization through gsi1 under its own
+ * prefix (`APPROVALS#`, never the orders' `ORG#`), and, while it is pending, a due item
+ * listed through gsi1 by expiry in one partition for the expiry sweep. Approvals are
+ * people's clicks, far below one partition's write rate.
+ */
+const approvalKeys = {
+  request: (id: string) => ({ pk: `APPROVAL#${id}`, sk: 'REQUEST' }),
+  due: (id: string) => ({ pk: `APPROVAL#${id}`, sk: 'DUE' }),
+  ofOrganization: (organizationId: string) => `APPROVALS#${organizationId}`,
+  duePartition: 'APPROVALS_DUE',
+};
+
+/** Status, version, expiry and requester sit beside the request for conditions and filters. */
+const requestItem = (request: ApprovalRequest) => ({
+  ...approvalKeys.request(request.id),
+  gsi1pk: approvalKeys.ofOrganization(request.organizationId),
+  gsi1sk: `${request.createdAt}#${request.id}`,
+  status: request.status,
+  version: request.version,
+  expiresAt: request.expiresAt,
+  profileId: request.profileId,
+  request,
+});
+
+const keyOf = (request: ApprovalRequest) => {
+  const { pk, sk, gsi1pk, gsi1sk } = requestItem(request);
+  return { pk, sk, gsi1pk, gsi1sk };
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+export class DynamoApprovalRepository implements ApprovalRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tables: { readonly orders: string; readonly carts: string; readonly organizations: string },
+    private readonly clock: Clock,
+  ) {}
+
+  async submit(request: ApprovalRequest, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
+    await this.write([
+      {
+        Put: {
+          TableName: this.tables.orders,
+          Item: requestItem(request),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: this.tables.orders,
+          Item: {
+            ...approvalKeys.due(request.id),
+            gsi1pk: approvalKeys.duePartition,
+            gsi1sk: `${request.expiresAt}#${request.id}`,
+            requestId: request.id,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      outboxPut(this.tables.orders, event, this.clock),
+      ...(consumedCart ? consumedCartLines(this.tables.carts, consumedCart) : []),
+    ]);
+  }
+
+  async approve(
+    change: ApprovalChange & {
+      readonly order: Order;
+      readonly orderEvent: OrderEventMessage;
+      readonly placeable: PlaceableCondition;
+    },
+  ): Promise<void> {
+    const { partnerId, internalOrgId, internalUserId, internalShippingLocationId } = change.placeable;
+    await this.write([
+      ...this.decision(change),
+      // A deactivation (of the requester or the location) committed after approve read them stops the order.
+      {
+        ConditionCheck: {
+          TableName: this.tables.organizations,
+          Key: organizationKeys.profile(partnerId, internalOrgId, internalUserId),
+          ConditionExpression: 'attribute_exists(userId) AND (attribute_not_exists(active) OR active = :true)',
+          ExpressionAttributeValues: { ':true': true },
+        },
+      },
+      {
+        ConditionCheck: {
+          TableName: this.tables.organizations,
+          Key: organizationKeys.location(partnerId, internalOrgId, internalShippingLocationId),
+          ConditionExpression: 'isActive = :true',
+          ExpressionAttributeValues: { ':true': true },
+        },
+      },
+      {
+        Put: {
+          TableName: this.tables.orders,
+          Item: orderItem(change.order),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      outboxPut(this.tables.orders, change.orderEvent, this.clock),
+    ]);
+  }
+
+  async decide(
+    change: ApprovalChange & { readonly restore?: { readonly cart: Cart; readonly lines: readonly CartLine[] } },
+  ): Promise<void> {
+    const restore = change.restore;
+    const now = this.clock.now();
+    const lines: TransactItem[] = (restore?.lines ?? []).map((line) => {
+      const held = restore!.cart.lines.find((candidate) => candidate.productId === line.productId);
+      return {
+        Put: {
+          TableName: this.tables.carts,
+          Item: cartLineItem(restore!.cart.profileId, line, now),
+          // The line as it was read, or still absent: a cart changed meanwhile restores nothing.
+          ...(held
+            ? { ConditionExpression: 'quantity = :quantity', ExpressionAttributeValues: { ':quantity': held.quantity } }
+            : { ConditionExpression: 'attribute_not_exists(pk)' }),
+        },
+      };
+    });
+    await this.write([...this.decision(change), ...lines]);
+  }
+
+  /**
+   * The request's change (only if it is still pending at the version the change was made
+   * from and, unless it is the expiry itself, not yet expired), the removal of its due
+   * item, and its approval.decided event.
+   */
+  private decision(change: ApprovalChange): TransactItem[] {
+    const { request } = change;
+    const beforeExpiry = request.status !== 'expired' && request.decidedAt !== undefined;
+    return [
+      {
+        Put: {
+          TableName: this.tables.orders,
+          Item: requestItem(request),
+          ConditionExpression: `#status = :pending AND version = :version${beforeExpiry ? ' AND expiresAt > :at' : ''}`,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':pending': 'pending',
+            ':version': change.expectedVersion,
+            ...(beforeExpiry ? { ':at': request.decidedAt } : {}),
+          },
+        },
+      },
+      { Delete: { TableName: this.tables.orders, Key: approvalKeys.due(request.id) } },
+      outboxPut(this.tables.orders, change.event, this.clock),
+    ];
+  }
+
+  private write(items: TransactItem[]): Promise<void> {
+    return writeAllOrNothing(this.db, items, 'The approval request or cart');
+  }
+
+  async get(id: ApprovalRequestId): Promise<ApprovalRequest | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tables.orders, Key: approvalKeys.request(id), ConsistentRead: true }),
+    );
+    return Item?.request as ApprovalRequest | undefined;
+  }
+
+  /**
+   * One page, newest first: gsi1 read with the query's filters, as many reads as it takes
+   * to find one more request than the page holds (so `nextCursor` promises only what
+   * exists). The cursor is the last shown request's key.
+   */
+  async listByOrganization(organizationId: OrganizationId, query: ApprovalListQuery): Promise<ApprovalPage> {
+    const partition = approvalKeys.ofOrganization(organizationId);
+    const filter = filterOf(query);
+    const found: ApprovalRequest[] = [];
+    let exclusiveStartKey =
+      query.startingAfter !== undefined
+        ? await this.keyOfRequestIn(query.startingAfter, organizationId)
+        : query.cursor === undefined
+          ? undefined
+          : decodeCursor(query.cursor, partition);
+    do {
+      const { Items = [], LastEvaluatedKey } = await this.db.send(
+        new QueryCommand({
+          TableName: this.tables.orders,
+          IndexName: 'gsi1',
+          ...keyCondition(query.since),
+          ...withFilter(filter, query.since === undefined ? {} : { ':since': query.since }, partition),
+          ScanIndexForward: false,
+          Limit: Math.max(query.limit + 1, 25),
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+      found.push(...Items.map((item) => item.request as ApprovalRequest));
+      exclusiveStartKey = LastEvaluatedKey;
+    } while (found.length <= query.limit && exclusiveStartKey);
+    const requests = found.slice(0, query.limit);
+    const last = requests.at(-1);
+    return found.length > query.limit && last ? { requests, nextCursor: encodeCursor(keyOf(last)) } : { requests };
+  }
+
+  /** gsi1's key of a request of this organization, to start a page after it. */
+  private async keyOfRequestIn(requestId: string, organizationId: OrganizationId): Promise<Record<string, unknown>> {
+    const request = UUID.test(requestId) ? await this.get(requestId.toLowerCase() as ApprovalRequestId) : undefined;
+    if (!request || request.organizationId !== organizationId) {
+      throw new ValidationFailed([
+        {
+          code: 'INVALID_CURSOR',
+          message: 'starting_after must be the id of an approval request of the same organization',
+          path: ['starting_after'],
+        },
+      ]);
+    }
+    return keyOf(request);
+  }
+
+  async countPending(organizationId: OrganizationId, now: Date): Promise<number> {
+    const partition = approvalKeys.ofOrganization(organizationId);
+    // Nothing made earlier can still wait: the read stays as small as a week's requests.
+    const since = new Date(now.getTime() - APPROVAL_TTL_MS).toISOString();
+    let count = 0;
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const { Count = 0, LastEvaluatedKey } = await this.db.send(
+        new QueryCommand({
+          TableName: this.tables.orders,
+          IndexName: 'gsi1',
+          ...keyCondition(since),
+          ...withFilter(filterOf({ status: 'pending', now }), { ':since': since }, partition),
+          Select: 'COUNT',
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+      count += Count;
+      exclusiveStartKey = LastEvaluatedKey;
+    } while (exclusiveStartKey);
+    return count;
+  }
+
+  async listDue(now: Date, limit: number, cursor?: string): Promise<{ ids: ApprovalRequestId[]; nextCursor?: string }> {
+    const { Items = [], LastEvaluatedKey } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tables.orders,
+        IndexName: 'gsi1',
+        // `~` sorts after `#`: every due item expiring at or before now, none after.
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :bound',
+        ExpressionAttributeValues: { ':pk': approvalKeys.duePartition, ':bound': `${now.toISOString()}~` },
+        ScanIndexForward: true,
+        Limit: limit,
+        ExclusiveStartKey: cursor === undefined ? undefined : decodeCursor(cursor, approvalKeys.duePartition),
+      }),
+    );
+    const ids = Items.map((item) => item.requestId as ApprovalRequestId);
+    return LastEvaluatedKey ? { ids, nextCursor: encodeCursor(LastEvaluatedKey) } : { ids };
+  }
+}
+
+interface Filter {
+  readonly expression: string;
+  readonly names: Record<string, string>;
+  readonly values: Record<string, unknown>;
+}
+
+/** The query's status (as of `now`: a pending request past its expiry is expired) and requester, as a filter. */
+function filterOf(query: Pick<ApprovalListQuery, 'status' | 'profileId' | 'now'>): Filter | undefined {
+  const parts: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (query.status !== undefined) {
+    names['#status'] = 'status';
+    const now = query.now.toISOString();
+    if (query.status === 'pending') {
+      parts.push('(#status = :pending AND expiresAt > :now)');
+      Object.assign(values, { ':pending': 'pending', ':now': now });
+    } else if (query.status === 'expired') {
+      parts.push('(#status = :expired OR (#status = :pending AND expiresAt <= :now))');
+      Object.assign(values, { ':expired': 'expired', ':pending': 'pending', ':now': now });
+    } else {
+      parts.push('#status = :status');
+      values[':status'] = query.status;
+    }
+  }
+  if (query.profileId !== undefined) {
+    parts.push('profileId = :profileId');
+    values[':profileId'] = query.profileId;
+  }
+  return parts.length ? { expression: parts.join(' AND '), names, values } : undefined;
+}
+
+const keyCondition = (since: string | undefined): Pick<QueryCommandInput, 'KeyConditionExpression'> => ({
+  KeyConditionExpression: since === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk >= :since',
+});
+
+function withFilter(
+  filter: Filter | undefined,
+  keyValues: Record<string, unknown>,
+  partition: string,
+): Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
+  const values = { ':pk': partition, ...keyValues, ...(filter?.values ?? {}) };
+  if (!filter) return { ExpressionAttributeValues: values };
+  return {
+    FilterExpression: filter.expression,
+    ...(Object.keys(filter.names).length ? { ExpressionAttributeNames: filter.names } : {}),
+    ExpressionAttributeValues: values,
+  };
+}
+
+function decodeCursor(cursor: string, partition: string): Record<string, unknown> {
+  const invalid = () =>
+    new ValidationFailed([
+      {
+        code: 'INVALID_CURSOR',
+        message: 'cursor must be the next_cursor of an earlier page of the same list',
+        path: ['cursor'],
+      },
+    ]);
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const shaped =
+    typeof key === 'object' &&
+    key !== null &&
+    Object.keys(key).sort().join(',') === 'gsi1pk,gsi1sk,pk,sk' &&
+    Object.values(key).every((value) => typeof value === 'string');
+  if (!shaped || (key as { gsi1pk: string }).gsi1pk !== partition) throw invalid();
+  return key as Record<string, unknown>;
+}

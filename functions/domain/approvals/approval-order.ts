@@ -1,0 +1,56 @@
+/**
+ * The order an approval places: who may still receive it, and the order itself.
+ */
+import { ApprovalCannotBePlaced } from '../errors';
+import type { Order, OrderId } from '../orders/order';
+import { newOrder } from '../orders/order-service';
+import type { ShippingLocation } from '../organizations/organization';
+import type { OrganizationRepository } from '../organizations/organization-repository';
+import { profileSignInBlocker } from '../sessions/sign-in-eligibility';
+import type { ApprovalParty, ApprovalRequest } from './approval-request';
+
+/** The request's location, when its requester can still order and the location is active (ApprovalCannotBePlaced otherwise). */
+export async function placeableLocation(
+  organizations: Pick<OrganizationRepository, 'getOrganization'>,
+  request: ApprovalRequest,
+): Promise<ShippingLocation> {
+  const organization = await organizations.getOrganization(request.partnerId, request.internalOrgId);
+  const requester = organization?.profiles.find((profile) => profile.id === request.profileId);
+  if (!requester || profileSignInBlocker(requester)) throw new ApprovalCannotBePlaced(request.id, 'requester-inactive');
+  const location = organization?.locations.find((candidate) => candidate.id === request.shippingLocationId);
+  if (!location?.isActive) throw new ApprovalCannotBePlaced(request.id, 'location-unavailable');
+  return location;
+}
+
+/** The submitted snapshot (items, prices, address, references) as an order placed by the requester with `approvedBy`, and the request approved with its id. */
+export function approvedOrder(
+  request: ApprovalRequest,
+  decidedBy: ApprovalParty,
+  orderId: OrderId,
+  now: Date,
+): { order: Order; approved: ApprovalRequest } {
+  const order = newOrder({
+    id: orderId,
+    partnerId: request.partnerId,
+    organization: { id: request.organizationId, internalOrgId: request.internalOrgId },
+    profile: { id: request.profileId, internalUserId: request.internalUserId, email: request.email },
+    references: {
+      ...(request.poNumber === undefined ? {} : { poNumber: request.poNumber }),
+      ...(request.notes === undefined ? {} : { notes: request.notes }),
+    },
+    items: request.items,
+    shippingAddress: request.shippingAddress,
+    pricing: request,
+    at: now.toISOString(),
+    approval: { requestId: request.id, approvedBy: decidedBy },
+  });
+  const approved: ApprovalRequest = {
+    ...request,
+    status: 'approved',
+    decidedAt: now.toISOString(),
+    decidedBy,
+    orderId: order.id,
+    version: request.version + 1,
+  };
+  return { order, approved };
+}

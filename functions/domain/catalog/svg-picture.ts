@@ -1,0 +1,141 @@
+/**
+ * Whether an SVG picture only draws (docs/decisions.md, "SVG pictures: parsed, allow-listed").
+ *
+ * The text is parsed as XML by @xmldom/xmldom (strict: any warning stops it), so namespaces
+ * and entities are resolved as a browser resolves them, not guessed by a pattern: an
+ * XHTML-namespaced `<h:script>`, a prefixed `<s:foreignObject>` or `&#106;avascript:` is
+ * seen for what it is. The document is then walked against an allow-list: SVG's drawing
+ * elements in the SVG namespace, their presentation attributes, references only to
+ * fragments of the picture itself. No DOCTYPE (so no entity and no external DTD), no
+ * processing instruction, no style sheet, no script, no event attribute, no link.
+ */
+import { DOMParser, type Element, type Node } from '@xmldom/xmldom';
+
+const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
+const XLINK_NAMESPACE = 'http://www.w3.org/1999/xlink';
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
+
+/** What a product picture draws with: shapes, text, grouping, paint servers, clipping and a few filters. No `a`, `image`, `foreignObject`, `script`, `style`, `animate*` or `set`. */
+const DRAWING_ELEMENTS = new Set([
+  'svg',
+  'g',
+  'defs',
+  'title',
+  'desc',
+  'symbol',
+  'use',
+  'path',
+  'rect',
+  'circle',
+  'ellipse',
+  'line',
+  'polyline',
+  'polygon',
+  'text',
+  'tspan',
+  'linearGradient',
+  'radialGradient',
+  'stop',
+  'clipPath',
+  'mask',
+  'pattern',
+  'filter',
+  'feGaussianBlur',
+  'feOffset',
+  'feFlood',
+  'feComposite',
+  'feBlend',
+  'feMerge',
+  'feMergeNode',
+  'feColorMatrix',
+  'feDropShadow',
+]);
+
+/** Geometry and presentation: nothing here runs, loads or navigates (`href` is checked on its own below). */
+const DRAWING_ATTRIBUTES = new Set([
+  ...['id', 'class', 'version', 'baseProfile', 'viewBox', 'preserveAspectRatio', 'width', 'height', 'x', 'y'],
+  ...['x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'fx', 'fy', 'd', 'points', 'pathLength', 'transform'],
+  ...['fill', 'fill-opacity', 'fill-rule', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-linecap'],
+  ...['stroke-linejoin', 'stroke-miterlimit', 'stroke-dasharray', 'stroke-dashoffset', 'opacity', 'color'],
+  ...['clip-path', 'clip-rule', 'mask', 'filter', 'display', 'visibility', 'vector-effect', 'style'],
+  ...['font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor', 'dominant-baseline', 'letter-spacing'],
+  ...['dx', 'dy', 'rotate', 'textLength', 'lengthAdjust', 'offset', 'stop-color', 'stop-opacity'],
+  ...['gradientUnits', 'gradientTransform', 'spreadMethod', 'patternUnits', 'patternContentUnits'],
+  ...['patternTransform', 'clipPathUnits', 'maskUnits', 'maskContentUnits', 'filterUnits', 'primitiveUnits'],
+  ...['in', 'in2', 'result', 'stdDeviation', 'mode', 'operator', 'k1', 'k2', 'k3', 'k4', 'values', 'type'],
+  ...['flood-color', 'flood-opacity', 'href'],
+]);
+
+/** `url(...)` in a value may only name a fragment of the picture (`url(#shade)`). */
+const FOREIGN_URL = /url\s*\(\s*(?!['"]?#)/i;
+/** A style value that loads, imports or runs something. */
+const ACTIVE_STYLE = /@import|expression\s*\(|behavior\s*:|-moz-binding/i;
+
+export type SvgCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+const refused = (reason: string): SvgCheck => ({ ok: false, reason });
+
+/** Parses the text as XML and walks it against the allow-list; the first thing outside it is the reason. */
+export function checkSvgPicture(text: string): SvgCheck {
+  // The parser drops a DOCTYPE's internal subset without a word; refuse it before it reads.
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) return refused('has a DOCTYPE or entity declaration');
+  let root: Element | null;
+  try {
+    const document = new DOMParser({
+      onError: (level, message) => {
+        throw new Error(`${level}: ${message}`);
+      },
+    }).parseFromString(text, 'image/svg+xml');
+    if (document.doctype) return refused('has a DOCTYPE');
+    for (let node = document.firstChild; node; node = node.nextSibling) {
+      // The XML declaration is the one instruction the parser reports as a node; any other (a style sheet) is refused.
+      if (node.nodeType === node.PROCESSING_INSTRUCTION_NODE && node.nodeName !== 'xml')
+        return refused('has a processing instruction');
+    }
+    root = document.documentElement;
+  } catch (error) {
+    return refused(`is not well-formed XML (${(error as Error).message.split('\n')[0]})`);
+  }
+  if (!root || root.namespaceURI !== SVG_NAMESPACE || root.localName !== 'svg')
+    return refused('has no <svg> root in the SVG namespace');
+  return walk(root);
+}
+
+function walk(element: Element): SvgCheck {
+  const name = element.localName ?? element.nodeName;
+  if (element.namespaceURI !== SVG_NAMESPACE) return refused(`has an element outside SVG (<${element.nodeName}>)`);
+  if (!DRAWING_ELEMENTS.has(name)) return refused(`has a <${element.nodeName}> element`);
+  for (let index = 0; index < element.attributes.length; index++) {
+    const attribute = element.attributes.item(index)!;
+    const problem = attributeProblem(attribute.namespaceURI, attribute.localName ?? attribute.name, attribute.value);
+    if (problem) return refused(`has ${problem} on <${element.nodeName}>`);
+  }
+  for (let child: Node | null = element.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === child.ELEMENT_NODE) {
+      const check = walk(child as Element);
+      if (!check.ok) return check;
+    } else if (child.nodeType === child.PROCESSING_INSTRUCTION_NODE) {
+      return refused('has a processing instruction');
+    }
+  }
+  return { ok: true };
+}
+
+/** What is wrong with one attribute (its value as the parser decoded it), or undefined. */
+function attributeProblem(namespace: string | null, name: string, value: string): string | undefined {
+  if (namespace === XMLNS_NAMESPACE || (namespace === null && name === 'xmlns')) return undefined;
+  if (namespace === XML_NAMESPACE && name === 'space') return undefined;
+  if (/^on/i.test(name)) return `an event attribute (${name})`;
+  const isHref = name === 'href' && (namespace === null || namespace === XLINK_NAMESPACE);
+  if (namespace !== null && !isHref) return `an attribute outside SVG (${name})`;
+  if (!DRAWING_ATTRIBUTES.has(name)) return `a ${name} attribute`;
+  // Browsers skip whitespace and controls inside a URL's scheme: `java\tscript:` is `javascript:`.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const compact = value.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
+  if (isHref && !compact.startsWith('#')) return `a reference outside the picture (${name})`;
+  if (/(?:javascript|vbscript|data):/i.test(compact)) return `a script or data URL (${name})`;
+  if (FOREIGN_URL.test(value)) return `a url() outside the picture (${name})`;
+  if (name === 'style' && ACTIVE_STYLE.test(compact)) return 'a style that loads or runs something';
+  return undefined;
+}

@@ -1,0 +1,83 @@
+/** Approval requests: an order above the user's limit, and an approver's decision on it. */
+import { DomainError } from './domain-error';
+
+/**
+ * An order above the user's order limit was to be placed: it needs an approver's decision
+ * (the module offers "Submit for approval" instead). Nothing was ordered.
+ */
+export class ApprovalRequired extends DomainError {
+  override readonly name = 'ApprovalRequired';
+  constructor(
+    readonly totalCents: number,
+    readonly limitCents: number,
+  ) {
+    super(`The order's total (${totalCents} cents) is above the user's order limit (${limitCents} cents)`);
+  }
+}
+
+/** No approval request with this id that the user may see (another organization's, or another requester's for a buyer). */
+export class ApprovalNotFound extends DomainError {
+  override readonly name = 'ApprovalNotFound';
+  constructor(readonly requestId: string) {
+    super(`No approval request ${requestId}`);
+  }
+}
+
+/**
+ * A decision or withdrawal of a request that is no longer waiting: someone decided it
+ * first (another approver, the requester withdrawing), or it expired. Says what became of
+ * it; nothing was changed.
+ */
+export class ApprovalNotPending extends DomainError {
+  override readonly name = 'ApprovalNotPending';
+  constructor(
+    readonly requestId: string,
+    readonly status: 'approved' | 'rejected' | 'expired' | 'withdrawn',
+    /** Who decided it, when an approver did. */
+    readonly decidedBy?: string,
+  ) {
+    super(`Approval request ${requestId} is ${status}${decidedBy ? ` (by ${decidedBy})` : ''}`);
+  }
+}
+
+/** An approver tried to approve or reject their own request: another approver must decide it. */
+export class SelfApprovalForbidden extends DomainError {
+  override readonly name = 'SelfApprovalForbidden';
+  constructor(readonly requestId: string) {
+    super(`Approval request ${requestId} is the approver's own`);
+  }
+}
+
+/** A user who is not an approver tried to decide a request, or someone other than its requester to withdraw it. */
+export class ApprovalForbidden extends DomainError {
+  override readonly name = 'ApprovalForbidden';
+  constructor(
+    readonly requestId: string,
+    readonly refused: 'not-approver' | 'not-requester',
+  ) {
+    super(
+      refused === 'not-approver'
+        ? `Only approvers decide approval requests (${requestId})`
+        : `Only its requester withdraws approval request ${requestId}`,
+    );
+  }
+}
+
+/**
+ * An approval that would place an order the requester could not place now: the request's
+ * shipping location is no longer active, or the requester was deactivated or removed.
+ * Nothing was ordered; the request still waits (reject it, or let it expire).
+ */
+export class ApprovalCannotBePlaced extends DomainError {
+  override readonly name = 'ApprovalCannotBePlaced';
+  constructor(
+    readonly requestId: string,
+    readonly refused: 'location-unavailable' | 'requester-inactive',
+  ) {
+    super(
+      refused === 'location-unavailable'
+        ? `Approval request ${requestId} ships to a location that is no longer active`
+        : `The requester of approval request ${requestId} can no longer order`,
+    );
+  }
+}

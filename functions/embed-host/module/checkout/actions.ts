@@ -1,0 +1,66 @@
+import type { EmbeddedModuleView } from '../../../domain/sessions/embedded-sessions';
+import { html, type HttpResponse, seeOther } from '../../../http/responses';
+import { checkoutPage, emptyCheckoutPage, type LocationQuote, noShippingLocationPage } from './page';
+import { frameWithCart, type ModuleRequest, type ModuleSession, moduleSession } from '../module-session';
+import type { PricedCart } from '../../../domain/orders/cart-service';
+import type { UsStateName } from '../../../domain/addresses/us-states';
+import type { ShippingLocation } from '../../../domain/organizations/organization';
+
+/**
+ * `GET /embedded/{partnerId}/checkout[?location=…]`: the cart priced for every active shipping location, the totals
+ * shown for the one chosen (else the default, else the first).
+ */
+export async function showCheckout(request: ModuleRequest): Promise<HttpResponse> {
+  const session = await moduleSession(request);
+  return checkoutFor(request, session, request.event.queryStringParameters?.location);
+}
+
+/**
+ * Place order and Submit for approval post the location selected and the one the page's totals were `quoted` for.
+ * When they differ (another radio chosen without script), the buyer has not seen what the order costs there: the
+ * answer is checkout re-quoted for the selected location, their PO number and notes kept, and nothing placed.
+ */
+export async function requoteIfMoved(
+  request: ModuleRequest,
+  session: ModuleSession,
+  form: ReadonlyMap<string, string>,
+): Promise<HttpResponse | undefined> {
+  const location = form.get('location');
+  const quoted = form.get('quoted');
+  if (location === undefined || quoted === undefined || location === quoted) return undefined;
+  return checkoutFor(request, session, location, {
+    poNumber: form.get('po_number') ?? '',
+    notes: form.get('notes') ?? '',
+  });
+}
+
+async function checkoutFor(
+  request: ModuleRequest,
+  session: ModuleSession,
+  wanted: string | undefined,
+  requoted?: { readonly poNumber: string; readonly notes: string },
+): Promise<HttpResponse> {
+  const { locations, profile } = session.view;
+  const chosen = locations.find((l) => l.id === wanted) ?? locations.find((l) => l.isDefault) ?? locations[0];
+  const states = [...new Set(locations.map((l) => l.address.province))];
+  const priced = await request.deps.cartService.viewForStates(profile.id, states);
+  const cart = (chosen && priced.get(chosen.address.province)) ?? (await request.deps.cartService.view(profile.id));
+  const frame = await frameWithCart(request.deps, session, cart);
+  if (cart.lines.length === 0) return html(200, emptyCheckoutPage(frame));
+  if (cart.unavailable.length > 0) return seeOther(session.paths.cart);
+  if (!chosen) return html(200, noShippingLocationPage(frame));
+  const quotes = locations.map((location) => quoteOf(session.view, location, priced));
+  const quote = quoteOf(session.view, chosen, priced);
+  return html(200, checkoutPage(frame, { cart, quotes, chosen: quote, ...(requoted ? { requoted } : {}) }));
+}
+
+function quoteOf(
+  view: EmbeddedModuleView,
+  location: ShippingLocation,
+  priced: ReadonlyMap<UsStateName, PricedCart>,
+): LocationQuote {
+  const pricing = priced.get(location.address.province)?.pricing;
+  if (!pricing) throw new RangeError('checkout prices the cart for every location');
+  const limit = view.profile.orderLimitCents;
+  return { location, pricing, needsApproval: limit !== undefined && pricing.totalCents > limit };
+}

@@ -1,0 +1,81 @@
+/** The route table's types (functions/routes.ts): what a row says. */
+import type { Scope } from './domain/partners/partner';
+import type { HttpFunctionName } from './resources/resource-definitions';
+
+/** Names the endpoint in the request log and keys its rate-limit window (routes that share a window share a name). */
+export type ApiEndpointName =
+  | 'setup'
+  | 'handshake'
+  | 'catalog-products'
+  | 'order-get'
+  | 'order-list'
+  | 'sandbox-order-create'
+  | 'sandbox-order-transition'
+  | 'webhook-test'
+  | 'organization-user-get'
+  | 'organization-user-update'
+  | 'shipping-location-create'
+  | 'shipping-location-update'
+  | 'webhook-delivery-list'
+  | 'webhook-delivery-get'
+  | 'webhook-delivery-retry'
+  | 'webhook-endpoint-get'
+  | 'approval-request-list'
+  | 'approval-request-get'
+  | 'sandbox-approval-decision';
+
+/**
+ * What the route's own failures look like. `general` is `{ error, message, code, details }`
+ * with the 500 body's code and message; `handshake` is the contract's `{ error, details }`
+ * for the handshake's own failures, with its 500 body. Authentication, permission and
+ * rate-limit failures are the general body on every route.
+ */
+export type ErrorShape =
+  | {
+      readonly shape: 'general';
+      readonly serverError: { readonly code: 'INTERNAL_ERROR' | 'SETUP_ERROR'; readonly message: string };
+    }
+  | { readonly shape: 'handshake'; readonly serverError: { readonly error: string; readonly details: string } };
+
+/** API Gateway's per-route ceiling (requests per second, burst): a flood against one route throttles that route only. */
+interface Throttle {
+  readonly rate: number;
+  readonly burst: number;
+}
+
+interface RouteBase {
+  /**
+   * The route's own name, unique in the table: handlers, route documents and the module's
+   * links find a route by it, so its method and path are written here only.
+   */
+  readonly name: string;
+  readonly method: 'GET' | 'POST' | 'PATCH';
+  /** With `{name}` path parameters, as API Gateway writes them. */
+  readonly path: string;
+  readonly fn: HttpFunctionName;
+  readonly throttle: Throttle;
+}
+
+export interface ApiRoute extends RouteBase {
+  readonly host: 'api';
+  readonly endpoint: ApiEndpointName;
+  /** The one header the route reads the key from; the other one is a 401. */
+  readonly credential: 'authorization-bearer' | 'x-api-key';
+  readonly scope: Scope;
+  /** Requests per partner per minute (contract: Limits). */
+  readonly limitPerMinute: number;
+  /** `required` (a JSON object), `optional` (an empty body is `{}`), `ignored` (GET routes: never read). */
+  readonly body: 'required' | 'optional' | 'ignored';
+  readonly errors: ErrorShape;
+  /**
+   * Served on the sandbox stage only: production's API has no such route (API Gateway
+   * answers 404), and the function refuses it too on any stage but sandbox.
+   */
+  readonly sandboxOnly: boolean;
+}
+
+interface EmbedRoute extends RouteBase {
+  readonly host: 'embed';
+}
+
+export type Route = ApiRoute | EmbedRoute;
