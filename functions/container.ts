@@ -31,7 +31,7 @@ import { ProfileAdmin } from './domain/organizations/profile-admin';
 import { SessionAdmin } from './domain/sessions/session-admin';
 import type { SessionRepository } from './domain/sessions/session-repository';
 import type { DeliveryRepository } from './webhooks/delivery-repository';
-import type { OrderRepository } from './domain/orders/order-repository';
+import type { OrderIdSearch, OrderRepository } from './domain/orders/order-repository';
 import type { ProductImageStore } from './domain/catalog/product-image';
 import { OrderEventPublisher } from './webhooks/order-event-publisher';
 import { WebhookAdmin } from './webhooks/webhook-admin';
@@ -75,8 +75,8 @@ export interface Dependencies extends BaseDependencies, CommerceDependencies {
   readonly webhookAdmin: WebhookAdmin;
   readonly webhookEndpoints: WebhookEndpointRepository;
   readonly deliveries: DeliveryRepository;
-  /** Orders by id whatever their partner: the operator CLI acts for an order's own partner. */
-  readonly orders: OrderRepository;
+  /** Orders by id (or the module's short id) whatever their partner: the operator CLI acts for an order's own partner. */
+  readonly orders: OrderRepository & OrderIdSearch;
   /** Product pictures: the catalog import and the local seed write them. */
   readonly productImages: ProductImageStore;
 }

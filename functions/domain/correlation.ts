@@ -13,6 +13,13 @@ export interface Correlation {
   readonly orderId?: string;
   readonly eventId?: string;
   readonly deliveryId?: string;
+  /** The approval request a request submitted or decided (its order, once approved, has `orderId`). */
+  readonly approvalRequestId?: string;
+  /** What the request did to an order or approval request: `checkout`, `approve`, `confirm`, … (docs/operations.md). */
+  readonly action?: string;
+  /** Who did it: the user's profile and the partner's id of that user; absent for the partner's or an operator's own changes. */
+  readonly profileId?: string;
+  readonly internalUserId?: string;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -38,6 +45,12 @@ export function correlate(ids: Correlation): void {
   const current = scope.getStore();
   if (current) Object.assign(current, known(ids));
 }
+
+/** Records what the request does and, when a user does it, who: on the request's log line and every later line of it. */
+export const correlateAction = (
+  action: string,
+  user?: { readonly id: string; readonly internalUserId: string },
+): void => correlate({ action, ...(user ? { profileId: user.id, internalUserId: user.internalUserId } : {}) });
 
 /** The ids of the current scope (none outside one). */
 export const currentCorrelation = (): Correlation => ({ ...scope.getStore() });

@@ -8,13 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { NotFound } from '../../functions/domain/errors';
 import { LOCAL_LOG_FILE } from '../local-runtime/local-log';
 import { NONE, tableLines } from './human-format';
-import { type CommandTable, defineCommand } from './ops-command';
+import { type CommandTable, defineCommand, UsageError } from './ops-command';
 import { DurationOption, FilePathOption, OrderIdOption } from './option-schemas';
 
 type LogLine = Record<string, unknown>;
 
 /** The ids that tie a line to an order's story. */
-const LINK_FIELDS = ['requestId', 'eventId', 'deliveryId'] as const;
+const LINK_FIELDS = ['requestId', 'eventId', 'deliveryId', 'approvalRequestId'] as const;
 
 /** Every JSON line of the file, in order; a line that is not JSON (a crash's stack) is skipped. */
 function readLogLines(file: string): LogLine[] {
@@ -37,37 +37,74 @@ const isMetricsLine = (line: LogLine) => typeof line._aws === 'object' && line._
 
 /**
  * The lines of one order's story, in the order they were written: every line naming the
- * order, and every line sharing a request, event or delivery id with one of them (the
- * fan-out's and dispatcher's lines of its events, the request's own lines before it knew
- * the order).
+ * order, and every line sharing a request, event, delivery or approval request id with one
+ * of them, and so on (the fan-out's and dispatcher's lines of its events, the request's own
+ * lines before it knew the order, the request that submitted it for approval).
  */
 function traceOrder(lines: readonly LogLine[], orderId: string): LogLine[] {
   const logLines = lines.filter((line) => !isMetricsLine(line));
-  const linked = Object.fromEntries(LINK_FIELDS.map((field) => [field, new Set<unknown>()])) as Record<
-    (typeof LINK_FIELDS)[number],
-    Set<unknown>
-  >;
-  for (const line of logLines) {
-    if (line.orderId !== orderId) continue;
-    for (const field of LINK_FIELDS) if (line[field] !== undefined) linked[field].add(line[field]);
+  const linked = new Set<string>();
+  const linkIds = (line: LogLine) =>
+    LINK_FIELDS.flatMap((field) => (typeof line[field] === 'string' ? [`${field}:${line[field]}`] : []));
+  const inStory = (line: LogLine) => line.orderId === orderId || linkIds(line).some((id) => linked.has(id));
+  let size = -1;
+  while (linked.size !== size) {
+    size = linked.size;
+    for (const line of logLines) if (inStory(line)) for (const id of linkIds(line)) linked.add(id);
   }
-  return logLines.filter(
-    (line) =>
-      line.orderId === orderId ||
-      LINK_FIELDS.some((field) => line[field] !== undefined && linked[field].has(line[field])),
-  );
+  return logLines.filter(inStory);
+}
+
+/** What each request did and who did it, from its lines (the request log line carries both). */
+function actionsByRequest(lines: readonly LogLine[]): Map<string, { action: string; user: string }> {
+  const found = new Map<string, { action: string; user: string }>();
+  for (const line of lines) {
+    if (typeof line.requestId !== 'string' || typeof line.action !== 'string') continue;
+    const user = typeof line.internalUserId === 'string' ? `user ${line.internalUserId}` : 'partner';
+    found.set(line.requestId, { action: line.action, user });
+  }
+  return found;
+}
+
+/** The order id the log names that `given` (a UUID or the module's short id) is, or starts. */
+function orderIdInLog(lines: readonly LogLine[], given: string): string {
+  const ids = [
+    ...new Set(
+      lines.map((line) => line.orderId).filter((id): id is string => typeof id === 'string' && id.startsWith(given)),
+    ),
+  ];
+  if (ids.length > 1)
+    throw new UsageError(
+      [`Order id ${given} is ambiguous: the log names ${ids.length} orders starting with it. Give more of the id:`]
+        .concat(ids.map((id) => `  ${id}`))
+        .join('\n'),
+    );
+  const [id] = ids;
+  if (id === undefined)
+    throw new NotFound(`No log line names ${given.length === 36 ? 'order' : 'an order starting with'} ${given}`);
+  return id;
 }
 
 const text = (value: unknown) => (value === undefined || value === null ? NONE : String(value));
 
 function traceText(lines: readonly LogLine[]): string[] {
+  const actions = actionsByRequest(lines);
+  const doneBy = (line: LogLine) => {
+    const requestId = typeof line.requestId === 'string' ? line.requestId : undefined;
+    const known = requestId === undefined ? undefined : actions.get(requestId);
+    if (known) return known;
+    // An operator's change (order confirm|ship|…) logs on the operator's terminal, not here.
+    return requestId?.startsWith('ops-') ? { action: 'operator', user: 'operator' } : { action: NONE, user: NONE };
+  };
   return tableLines(
-    ['time', 'level', 'msg', 'request', 'event', 'delivery', 'detail'],
+    ['time', 'level', 'msg', 'request', 'action', 'by', 'event', 'delivery', 'detail'],
     lines.map((line) => [
       text(line.timestamp),
       text(line.level),
       text(line.msg),
       text(line.requestId),
+      doneBy(line).action,
+      doneBy(line).user,
       text(line.eventId),
       text(line.deliveryId),
       [
@@ -76,6 +113,7 @@ function traceText(lines: readonly LogLine[]): string[] {
         line.outcome && `outcome=${String(line.outcome)}`,
         line.attempt !== undefined && `attempt=${String(line.attempt)}`,
         line.statusCode !== undefined && `http=${String(line.statusCode)}`,
+        line.nextAttemptAt !== undefined && `retry due ${String(line.nextAttemptAt)}`,
       ]
         .filter(Boolean)
         .join(' ') || NONE,
@@ -146,12 +184,19 @@ export const logCommands: CommandTable = {
   'order trace': defineCommand({
     summary:
       "Every log line of one order's story, from the request that placed it to each webhook attempt (local stack's log)",
-    options: { order: { schema: OrderIdOption, placeholder: 'ID', description: 'Order id' }, file: fileOption },
+    options: {
+      order: {
+        schema: OrderIdOption,
+        placeholder: 'ID',
+        description: 'Order id, or its first 8 characters (23a38da1)',
+      },
+      file: fileOption,
+    },
     localOnly: true,
     withoutStack: true,
     run: async (_deps, options) => {
-      const lines = traceOrder(readLogLines(options.file ?? LOCAL_LOG_FILE), options.order);
-      if (lines.length === 0) throw new NotFound(`No log line names order ${options.order}`);
+      const all = readLogLines(options.file ?? LOCAL_LOG_FILE);
+      const lines = traceOrder(all, orderIdInLog(all, options.order));
       return { json: lines, text: traceText(lines) };
     },
   }),

@@ -21,6 +21,9 @@ const commaSeparated = (raw: string): string[] =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/** A UUID option's format error, as operators see it. */
+const UUID_FORMAT = 'must be a UUID, e.g. 0f8fad5b-d9cb-469f-a165-70867728950e';
+
 /**
  * A UUID option. An empty or blank value (often an unset shell variable in quotes) says
  * "must not be blank", as any required field does, rather than "must be a UUID".
@@ -30,7 +33,11 @@ const uuidOption = () =>
     .string({ error: requiredField })
     .trim()
     .min(1)
-    .pipe(z.uuid({ error: requiredField }))
+    .pipe(
+      z
+        .string()
+        .refine((id) => z.uuid().safeParse(id).success, { message: UUID_FORMAT, params: { code: 'INVALID_UUID' } }),
+    )
     .transform((id) => id.toLowerCase());
 
 /** Checked before any lookup, so a typo never reaches the store. Stored ids are lower case. */
@@ -115,7 +122,18 @@ export const DeliveryIdOption = uuidOption().transform((id) => id as DeliveryId)
 export const InternalOrgIdOption = requiredText();
 
 /** `--limit N`: a whole number from 1 to `max`. */
-export const limitOption = (max: number) => z.coerce.number<string>({ error: requiredField }).int().min(1).max(max);
+export const limitOption = (max: number) =>
+  z.string({ error: requiredField }).transform((raw, ctx) => {
+    const value = raw.trim();
+    const limit = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (limit >= 1 && limit <= max) return limit;
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a whole number from 1 to ${max}, e.g. 20`,
+      params: { code: 'INVALID_VALUE' },
+    });
+    return z.NEVER;
+  });
 
 /** `--max-rate N`: deliveries per second to one endpoint, 1 to 1000; 0 removes the ceiling. */
 export const MaxRateOption = z.coerce.number<string>({ error: requiredField }).int().min(0).max(1000);
@@ -156,8 +174,25 @@ export const WebhookUrlOption = z.string({ error: requiredField }).trim().min(1)
 /** A file the command reads, relative to the working directory (the repository root under npm). */
 export const FilePathOption = z.string({ error: requiredField }).trim().min(1);
 
-/** Order ids are the UUIDs the order API and `order list` show; stored lower case. */
-export const OrderIdOption = z.uuid({ error: requiredField }).transform((id) => id.toLowerCase());
+/** How the module shows an order: the first 8 characters of its id (`Order 23a38da1`). */
+const SHORT_ORDER_ID_LENGTH = 8;
+const UUID_SHAPE = 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx';
+/** The start of a UUID's text: hex digits, with the dashes where a UUID has them. */
+const isUuidStart = (value: string) =>
+  [...value].every((char, i) => (UUID_SHAPE[i] === '-' ? char === '-' : /^[0-9a-f]$/.test(char)));
+
+/**
+ * An order: its UUID (as the order API and `order list` show it), or at least the first 8
+ * characters of it (as the module shows it), resolved by `order-lookup.ts`. Lower case, as stored.
+ */
+export const OrderIdOption = z
+  .string({ error: requiredField })
+  .trim()
+  .toLowerCase()
+  .refine((id) => id.length >= SHORT_ORDER_ID_LENGTH && id.length <= UUID_SHAPE.length && isUuidStart(id), {
+    message: `must be an order id: its UUID, or its first ${SHORT_ORDER_ID_LENGTH} characters or more as the module shows them, e.g. 23a38da1`,
+    params: { code: 'INVALID_ORDER_ID' },
+  });
 
 const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86400 };
 /** The longest overlap a rotation may keep an old secret signing. */
@@ -178,8 +213,45 @@ export const DurationOption = z.string({ error: requiredField }).transform((raw,
   return seconds;
 });
 
+const DATE_TIME_FORMAT = 'must be an ISO 8601 date-time with its offset, e.g. 2036-11-22T12:00:00Z';
+
 /** `--since 2036-11-22T12:00:00Z`: an ISO 8601 time with its offset. */
-export const TimeOption = z.iso.datetime({ offset: true, error: requiredField }).transform((raw) => new Date(raw));
+export const TimeOption = z
+  .string({ error: requiredField })
+  .trim()
+  .refine((raw) => z.iso.datetime({ offset: true }).safeParse(raw).success, {
+    message: DATE_TIME_FORMAT,
+    params: { code: 'INVALID_FORMAT' },
+  })
+  .transform((raw) => new Date(raw));
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A real calendar day (`2036-02-30` is not). */
+const isCalendarDate = (value: string) => {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+};
+
+/**
+ * `--estimated-delivery 2036-12-01`, or a date-time with its offset as the API takes it.
+ * A date alone is that day at 17:00 UTC (as the sandbox's default): the same calendar day
+ * in every US time zone, so partners never show the day before.
+ */
+export const DeliveryDateOption = z.string({ error: requiredField }).transform((raw, ctx) => {
+  const value = raw.trim();
+  if (isCalendarDate(value)) return `${value}T17:00:00Z`;
+  if (z.iso.datetime({ offset: true }).safeParse(value).success) return value;
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      'must be a date (YYYY-MM-DD, e.g. 2036-12-01) or an ISO 8601 date-time with its offset, e.g. 2036-12-01T17:00:00Z',
+    params: { code: 'INVALID_DATE' },
+  });
+  return z.NEVER;
+});
 
 /** `--data '{"order_id":…}'` or `--data @order.json`: read and parsed by the command. */
 export const JsonDataOption = z.string({ error: requiredField }).trim().min(1);

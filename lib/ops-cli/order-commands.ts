@@ -7,7 +7,7 @@
 import type { Dependencies } from '../../functions/container';
 import { NotFound } from '../../functions/domain/errors';
 import { formatUsd, toCents } from '../../functions/domain/money';
-import type { Order, OrderId } from '../../functions/domain/orders/order';
+import type { Order } from '../../functions/domain/orders/order';
 import { MAX_ORDER_PAGE_SIZE } from '../../functions/domain/orders/order-repository';
 import type { OrderAction } from '../../functions/domain/orders/transition-input';
 import type { Organization } from '../../functions/domain/organizations/organization';
@@ -15,7 +15,14 @@ import type { PartnerId } from '../../functions/domain/partners/partner';
 import { toOrderResponse } from '../../functions/api/orders/order-response';
 import { fieldLines, NONE, tableLines } from './human-format';
 import { type CommandTable, defineCommand, type OptionSpecs } from './ops-command';
-import { OrderIdOption, partnerOption } from './option-schemas';
+import {
+  DeliveryDateOption,
+  InternalOrgIdOption,
+  OrderIdOption,
+  PartnerIdOption,
+  partnerOption,
+} from './option-schemas';
+import { findOrder, type OrderLookupScope } from './order-lookup';
 import { z } from 'zod';
 
 type Deps = Pick<Dependencies, 'partners' | 'organizations' | 'orders' | 'orderService'>;
@@ -23,12 +30,6 @@ type Deps = Pick<Dependencies, 'partners' | 'organizations' | 'orders' | 'orderS
 type OrderView = ReturnType<typeof toOrderResponse>;
 
 const view = (order: Order) => ({ partner_id: order.partnerId, ...toOrderResponse(order) });
-
-async function requireOrder(deps: Deps, orderId: string): Promise<Order> {
-  const order = await deps.orders.get(orderId as OrderId);
-  if (!order) throw new NotFound(`No order ${orderId}`);
-  return order;
-}
 
 /** Every order of one organization, newest first, all pages. */
 async function allOrdersOf(deps: Deps, organization: Organization): Promise<Order[]> {
@@ -64,9 +65,9 @@ async function listOrders(deps: Deps, options: { partner: string; org?: string |
   return { partnerId: partner.id, orders: orders.map(view) };
 }
 
-/** `order show --order ID`. */
-async function showOrder(deps: Deps, options: { order: string }) {
-  return view(await requireOrder(deps, options.order));
+/** `order show --order ID [--partner ID [--org INTERNAL_ORG_ID]]`. */
+async function showOrder(deps: Deps, options: { order: string } & OrderLookupScope) {
+  return view(await findOrder(deps, options.order, options));
 }
 
 /**
@@ -76,16 +77,29 @@ async function showOrder(deps: Deps, options: { order: string }) {
 async function changeOrder(
   deps: Deps,
   action: OrderAction,
-  options: { order: string; input: Record<string, unknown> },
+  options: { order: string; scope: OrderLookupScope; input: Record<string, unknown> },
 ) {
-  const order = await requireOrder(deps, options.order);
+  const order = await findOrder(deps, options.order, options.scope);
   return view(await deps.orderService.transition(order.id, action, options.input, { partnerId: order.partnerId }));
 }
 
-const orderOption = {
-  schema: OrderIdOption,
-  placeholder: 'ID',
-  description: 'Order id (UUID), as order list shows it',
+/** `--order ID`, with the options that narrow a short id's lookup. */
+const orderOptions = {
+  order: {
+    schema: OrderIdOption,
+    placeholder: 'ID',
+    description: 'Order id: the UUID order list shows, or its first 8 characters as the module shows it (23a38da1)',
+  },
+  partner: {
+    schema: PartnerIdOption.optional(),
+    placeholder: 'ID',
+    description: "Only this partner's orders (a short id then reads only theirs)",
+  },
+  org: {
+    schema: z.optional(InternalOrgIdOption),
+    placeholder: 'INTERNAL_ORG_ID',
+    description: "Only this organization's orders (with --partner)",
+  },
 } as const;
 const text = (placeholder: string, description: string, required: boolean) =>
   ({ schema: required ? z.string() : z.string().optional(), placeholder, description }) as const;
@@ -113,7 +127,11 @@ const ACTION_OPTIONS: Record<OrderAction, { summary: string; options: OptionSpec
       'tracking-number': text('NUMBER', "The carrier's tracking number", true),
       carrier: text('CARRIER', 'e.g. UPS', true),
       'tracking-url': text('URL', 'https link to the tracking page', true),
-      'estimated-delivery': text('ISO_DATE', 'ISO 8601 date-time with offset, e.g. 2026-12-01T17:00:00Z', true),
+      'estimated-delivery': {
+        schema: DeliveryDateOption,
+        placeholder: 'DATE',
+        description: 'A date, e.g. 2026-12-01 (17:00 UTC that day), or an ISO 8601 date-time with offset',
+      },
     },
   },
   deliver: {
@@ -134,7 +152,7 @@ const ACTION_OPTIONS: Record<OrderAction, { summary: string; options: OptionSpec
 const toInput = (values: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(
     Object.entries(values)
-      .filter(([name, value]) => name !== 'order' && value !== undefined)
+      .filter(([name, value]) => !(name in orderOptions) && value !== undefined)
       .map(([name, value]) => [name.replaceAll('-', '_'), value]),
   );
 
@@ -188,10 +206,14 @@ const orderTextLines = (order: OrderView & { partner_id: string }): string[] => 
 const actionCommand = (action: OrderAction) =>
   defineCommand({
     summary: ACTION_OPTIONS[action].summary,
-    options: { order: orderOption, ...ACTION_OPTIONS[action].options },
+    options: { ...orderOptions, ...ACTION_OPTIONS[action].options },
     async run(deps, options) {
-      const values = options as Record<string, unknown> & { order: string };
-      const result = await changeOrder(deps, action, { order: values.order, input: toInput(values) });
+      const values = options as Record<string, unknown> & { order: string } & OrderLookupScope;
+      const result = await changeOrder(deps, action, {
+        order: values.order,
+        scope: { partner: values.partner, org: values.org },
+        input: toInput(values),
+      });
       return {
         json: result,
         text: [
@@ -238,7 +260,7 @@ export const orderCommands: CommandTable = {
 
   'order show': defineCommand({
     summary: 'Show one order: items, totals, shipping address, tracking and status history',
-    options: { order: orderOption },
+    options: orderOptions,
     async run(deps, options) {
       const result = await showOrder(deps, options);
       return { json: result, text: orderTextLines(result) };

@@ -204,7 +204,10 @@ function describeParseFailure(error: Error, command: OpsCommand): string {
 function optionMessage(issue: ValidationIssue): string {
   const [option = '', ...inner] = issue.path;
   const label = fieldLabel(issue.path);
-  const reason = issue.message.startsWith(label) ? issue.message.slice(label.length) : ` ${issue.message}`;
+  // The domain's wording names the format but shows none; an operator gets an example.
+  const message =
+    issue.code === 'INVALID_EMAIL' ? `${label} must be an e-mail address, e.g. ops@example.com` : issue.message;
+  const reason = message.startsWith(label) ? message.slice(label.length) : ` ${message}`;
   return `--${option}${inner.length > 0 ? ` (${inner.join('.')})` : ''}${reason}`;
 }
 

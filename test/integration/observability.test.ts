@@ -114,6 +114,51 @@ describe("one order's story", () => {
   });
 });
 
+describe('ops order trace: what each request did, who did it, when a retry is due', () => {
+  it('names the action and the user of each request (the partner for its own changes) and the time of a scheduled retry', async () => {
+    const failing = await startWebhookReceiver(() => 500);
+    try {
+      const partner = await anOrderingPartner(stack, failing);
+      const placed = await stack.post(
+        '/v1/sandbox/orders',
+        { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-010')] },
+        partner.bearer,
+      );
+      expect(placed.status, placed.text).toBe(201);
+      const orderId = placed.body.order.id as string;
+      const placing = placed.headers.get('request-id') as string;
+      const confirmed = await stack.post(`/v1/sandbox/orders/${orderId}/confirm`, {}, partner.bearer);
+      expect(confirmed.status).toBe(200);
+      await deliverEverything(stack);
+
+      const requestLine = (requestId: string) =>
+        stack.logs.find((line) => line.msg === 'api_request' && line.requestId === requestId);
+      expect(requestLine(placing)).toMatchObject({
+        action: 'checkout',
+        profileId: partner.buyer.profile.id,
+        internalUserId: partner.buyer.profile.internalUserId,
+      });
+      expect(requestLine(confirmed.headers.get('request-id') as string)).toMatchObject({ action: 'confirm' });
+      expect(requestLine(confirmed.headers.get('request-id') as string)).not.toHaveProperty('internalUserId');
+      const retry = stack.logs.find((line) => line.orderId === orderId && line.outcome === 'retry-scheduled');
+      expect(retry, 'a failed attempt schedules a retry').toBeDefined();
+
+      const trace = await ops(['order', 'trace', '--order', orderId.slice(0, 8), '--file', logFile()]);
+      expect(trace.code, trace.out.join('\n')).toBe(0);
+      expect(trace.out[0]).toMatch(/^time\s+level\s+msg\s+request\s+action\s+by\s+event\s+delivery\s+detail$/);
+      const placingLine = trace.out.find((line) => line.includes('api_request') && line.includes(placing))!;
+      expect(placingLine).toMatch(new RegExp(`checkout\\s+user ${partner.buyer.profile.internalUserId}`));
+      expect(trace.out.find((line) => line.includes('api_request') && !line.includes(placing))).toMatch(
+        /confirm\s+partner/,
+      );
+      const retryLine = trace.out.find((line) => line.includes('retry scheduled'))!;
+      expect(retryLine).toContain(`retry due ${new Date(String(retry!.nextAttemptAt)).toISOString()}`);
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
 describe('metrics', () => {
   const linesWith = (metric: string, dimensions: Record<string, string> = {}) =>
     stack.metricLines.filter(

@@ -91,7 +91,7 @@ describe('partner create', () => {
     expectOneLineError(
       await ops(['partner', 'create', '--name', 'X', '--alert-email', 'nope']),
       1,
-      /--alert-email must be a valid email/,
+      /--alert-email must be an e-mail address, e.g. ops@example.com/,
     );
   });
 });

@@ -6,7 +6,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runOps } from '../../lib/ops-cli/run-ops';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { orderItem } from '../../functions/adapters/dynamodb/dynamodb-order-repository';
+import type { Order, OrderId } from '../../functions/domain/orders/order';
+import { tableName } from '../../functions/resources/resource-definitions';
+import { findOrder } from '../../lib/ops-cli/order-lookup';
+import { COMMANDS, runOps } from '../../lib/ops-cli/run-ops';
 import {
   A_PICTURE,
   anItem,
@@ -291,5 +296,149 @@ describe('order commands', () => {
     const help = await ops(['order-event', '--help']);
     expect(help.code).toBe(0);
     expect(help.text).toMatch(/Raw test tool: publish a made-up order event \(no order is created or changed\)/);
+  });
+});
+
+/** A stored copy of `order` under another id, as if placed with that id. */
+async function storeCopy(order: Order, id: string): Promise<Order> {
+  const copy = { ...order, id: id as OrderId };
+  await stack.deps.aws.db.send(
+    new PutCommand({ TableName: tableName(stack.config.RESOURCE_PREFIX, 'orders'), Item: orderItem(copy) }),
+  );
+  return copy;
+}
+
+describe('short order ids (the module shows the first 8 characters)', () => {
+  it('takes the short id wherever an order id goes; refuses an ambiguous one with its candidates (exit 2); says an unknown one is unknown', async () => {
+    const partner = await anOrderingPartner(stack, receiver);
+    const placed = await placeOrder(partner);
+    const stored = (await stack.deps.orders.get(placed.id))!;
+    const short = placed.id.slice(0, 8);
+
+    const shown = await ops(['order', 'show', '--order', short, '--json']);
+    expect(shown.code, shown.err.join()).toBe(0);
+    expect(shown.json.id).toBe(placed.id);
+    expect((await ops(['order', 'show', '--order', short.toUpperCase(), '--json'])).json.id).toBe(placed.id);
+    const confirmed = await ops(['order', 'confirm', '--order', short, '--json']);
+    expect(confirmed.code, confirmed.err.join()).toBe(0);
+    expect(confirmed.json).toMatchObject({ id: placed.id, status: 'confirmed' });
+
+    // Two orders whose ids share their first 8 characters.
+    const twinA = await storeCopy(stored, 'abcdef01-0000-4000-8000-00000000000a');
+    const twinB = await storeCopy(stored, 'abcdef01-0000-4000-8000-00000000000b');
+    const ambiguous = await ops([
+      'order',
+      'ship',
+      '--order',
+      'ABCDEF01',
+      '--tracking-number',
+      '1',
+      '--carrier',
+      'UPS',
+      '--tracking-url',
+      'https://t.example/1',
+      '--estimated-delivery',
+      '2036-01-09',
+    ]);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.err[0]).toMatch(
+      /^Error: Order id abcdef01 is ambiguous: 2 orders start with it\. Give more of the id:/,
+    );
+    const listed = ambiguous.err.join('\n');
+    expect(listed).toContain(`${twinA.id}  pending  partner ${partner.partnerId}`);
+    expect(listed).toContain(twinB.id);
+    // More of the id picks one.
+    const longer = await ops(['order', 'show', '--order', 'abcdef01-0000-4000-8000-00000000000b', '--json']);
+    expect(longer.json.id).toBe(twinB.id);
+    expect((await ops(['order', 'show', '--order', 'abcdef01-0000-4000-8000-00000000000', '--json'])).code).toBe(2);
+
+    const unknown = await ops(['order', 'show', '--order', 'fedcba98']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toEqual(['Error: No order starts with fedcba98']);
+    // Scoped to one partner: another partner's order is not found, the partner's own is.
+    const other = await anOrderingPartner(stack, receiver);
+    const foreign = await ops(['order', 'show', '--order', short, '--partner', other.partnerId]);
+    expect(foreign.code).toBe(1);
+    expect(foreign.err).toEqual([`Error: No order of partner ${other.partnerId} starts with ${short}`]);
+    const own = await ops([
+      'order',
+      'show',
+      '--order',
+      short,
+      '--partner',
+      partner.partnerId,
+      '--org',
+      partner.buyer.organization.internalOrgId,
+      '--json',
+    ]);
+    expect(own.json.id).toBe(placed.id);
+    expect((await ops(['order', 'show', '--order', placed.id, '--partner', other.partnerId])).code).toBe(1);
+    expect((await ops(['order', 'show', '--order', short, '--org', 'x'])).code).toBe(2); // --org needs --partner
+
+    const tooShort = await ops(['order', 'show', '--order', short.slice(0, 7)]);
+    expect(tooShort.code).toBe(1);
+    expect(tooShort.err[0]).toMatch(
+      /--order must be an order id: its UUID, or its first 8 characters .*e\.g\. 23a38da1/,
+    );
+  });
+
+  it('bounds the read of a short id lookup and says so rather than guessing', async () => {
+    const partner = await anOrderingPartner(stack, receiver);
+    const placed = await placeOrder(partner);
+    const short = placed.id.slice(0, 8);
+    // The whole stage's orders, at most 1 read: the lookup cannot know the id is unique.
+    await expect(findOrder(stack.deps, short, {}, 1)).rejects.toThrow(
+      /^Read 1 orders without finding every one starting with .*: give the whole order id, or --partner ID/,
+    );
+    // One partner's orders fit in the bound.
+    expect((await findOrder(stack.deps, short, { partner: partner.partnerId as never }, 50)).id).toBe(placed.id);
+  });
+
+  it('takes --estimated-delivery as a date (17:00 UTC that day) or a date-time, and says the format otherwise', async () => {
+    const partner = await anOrderingPartner(stack, receiver);
+    const placed = await placeOrder(partner);
+    await ops(['order', 'confirm', '--order', placed.id]);
+    const ship = (when: string) =>
+      ops([
+        'order',
+        'ship',
+        '--order',
+        placed.id.slice(0, 8),
+        '--tracking-number',
+        '1Z2',
+        '--carrier',
+        'UPS',
+        '--tracking-url',
+        'https://track.example.com/1Z2',
+        '--estimated-delivery',
+        when,
+        '--json',
+      ]);
+    for (const bad of ['2036-02-30', '12/01/2036', '2036-12-01T17:00:00']) {
+      const run = await ship(bad);
+      expect(run.code, bad).toBe(1);
+      expect(run.err).toEqual([
+        'Error: --estimated-delivery must be a date (YYYY-MM-DD, e.g. 2036-12-01) or an ISO 8601 date-time with its offset, e.g. 2036-12-01T17:00:00Z',
+      ]);
+    }
+    const shipped = await ship('2036-12-01');
+    expect(shipped.code, shipped.err.join()).toBe(0);
+    expect(shipped.json).toMatchObject({ status: 'shipped', estimated_delivery: '2036-12-01T17:00:00Z' });
+  });
+
+  it('says the expected format in every option format error of every command', async () => {
+    const vague: string[] = [];
+    for (const [name, command] of Object.entries(COMMANDS)) {
+      const argv = [...name.split(' ')];
+      for (const [option, spec] of Object.entries(command.options))
+        if (spec.type !== 'boolean') argv.push(`--${option}`, 'x%');
+      const errors: string[] = [];
+      const run = await runOps(argv, { deps: async () => stack.deps, out: () => {}, err: (line) => errors.push(line) });
+      if (run !== 1 || !errors[0]?.startsWith('Error: --')) continue;
+      for (const issue of errors[0].slice('Error: '.length).split('; '))
+        // An example, the values allowed, or the length expected.
+        if (!/e\.g\. | like |one of |from |\(|at least|at most/.test(issue)) vague.push(`${name}: ${issue}`);
+    }
+    expect(vague).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../domain/clock';
 import { ValidationFailed } from '../../domain/errors';
 import type { Cart } from '../../domain/orders/cart';
@@ -7,6 +7,8 @@ import { toOutboxRecord } from '../../domain/events/order-outbox';
 import {
   DEFAULT_ORDER_PAGE_SIZE,
   MAX_ORDER_PAGE_SIZE,
+  type OrderIdSearch,
+  type OrderIdSearchResult,
   type OrderPage,
   type OrderPageRequest,
   type OrderRepository,
@@ -68,7 +70,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The page cursor: gsi1's last evaluated key, opaque to callers. */
 const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 
-export class DynamoOrderRepository implements OrderRepository {
+export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tables: { readonly orders: string; readonly carts: string },
@@ -206,6 +208,49 @@ export class DynamoOrderRepository implements OrderRepository {
     }
     const { pk, sk, gsi1pk, gsi1sk } = orderItem(order);
     return { pk, sk, gsi1pk, gsi1sk };
+  }
+
+  /**
+   * Order ids starting with `prefix`: gsi1 read with a filter on the order's key, one
+   * organization's partition at a time when given, else scanned (gsi1 holds orders and
+   * approval requests, not the outbox items that outnumber them). Stops once
+   * `maxItemsRead` items were read, saying so.
+   */
+  async idsStartingWith(
+    prefix: string,
+    scope: { readonly organizationIds?: readonly OrganizationId[]; readonly maxItemsRead: number },
+  ): Promise<OrderIdSearchResult> {
+    const keyPrefix = orderKeys.order(prefix).pk;
+    const partitions = scope.organizationIds?.map(orderKeys.ordersOfOrganization) ?? [undefined];
+    const ids: OrderId[] = [];
+    let itemsRead = 0;
+    for (const partition of partitions) {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        if (itemsRead >= scope.maxItemsRead) return { ids, complete: false, itemsRead };
+        const read = {
+          TableName: this.tables.orders,
+          IndexName: 'gsi1',
+          FilterExpression: 'begins_with(pk, :prefix)',
+          ProjectionExpression: 'pk',
+          Limit: scope.maxItemsRead - itemsRead,
+          ExclusiveStartKey: startKey,
+        };
+        const page = await this.db.send(
+          partition === undefined
+            ? new ScanCommand({ ...read, ExpressionAttributeValues: { ':prefix': keyPrefix } })
+            : new QueryCommand({
+                ...read,
+                KeyConditionExpression: 'gsi1pk = :pk',
+                ExpressionAttributeValues: { ':pk': partition, ':prefix': keyPrefix },
+              }),
+        );
+        itemsRead += page.ScannedCount ?? 0;
+        for (const item of page.Items ?? []) ids.push(String(item.pk).slice('ORDER#'.length) as OrderId);
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }
+    return { ids, complete: true, itemsRead };
   }
 
   private async hasMore(partition: string, after: Record<string, unknown>): Promise<boolean> {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { OrderEventMessage } from '../events/order-event-message';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
-import { type Correlation, correlate, currentCorrelation } from '../correlation';
+import { type Correlation, correlate, correlateAction, currentCorrelation } from '../correlation';
+import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
 import { ApprovalForbidden, ApprovalNotFound, ConcurrentModification, SelfApprovalForbidden } from '../errors';
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CartRepository } from '../orders/cart';
@@ -34,6 +35,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Due requests one `expireDue` call tries at most; the next sweep takes the rest. */
 const MAX_EXPIRED_PER_SWEEP = 1000;
 const DUE_BATCH = 100;
+
+/**
+ * The Idempotency-Key completion for a decided request (the sandbox API's 200), written in
+ * the decision's own transaction, as setup writes its own (CompletionFor).
+ */
+export type DecisionCompletionFor = (decided: ApprovalRequest) => IdempotencyCompletion;
 
 export interface SubmitApprovalInput {
   readonly partner: Pick<Partner, 'id'>;
@@ -109,6 +116,7 @@ export class ApprovalService {
    */
   async submit(input: SubmitApprovalInput): Promise<ApprovalRequest> {
     const { partner, profile, organization } = input;
+    correlateAction('submit-for-approval', profile);
     const quote = await this.orders.quote({
       partner,
       profile,
@@ -162,7 +170,12 @@ export class ApprovalService {
    *    requester and the location still being active (a deactivation committed since 3
    *    stops it: ApprovalCannotBePlaced).
    */
-  async approve(input: { readonly requestId: string; readonly approver: Profile }): Promise<ApprovalRequest> {
+  async approve(input: {
+    readonly requestId: string;
+    readonly approver: Profile;
+    readonly completionFor?: DecisionCompletionFor;
+  }): Promise<ApprovalRequest> {
+    correlateAction('approve', input.approver);
     const { approver } = input;
     const request = await this.waiting(input.requestId, approver, 'decide');
     const now = this.clock.now();
@@ -177,6 +190,7 @@ export class ApprovalService {
           event: this.correlated(approved, approvalDecidedEvent(approved)),
           order,
           orderEvent: this.correlated(approved, latestOrderEvent(order)),
+          ...(input.completionFor ? { completion: input.completionFor(approved) } : {}),
           placeable: {
             partnerId: request.partnerId,
             internalOrgId: request.internalOrgId,
@@ -204,7 +218,9 @@ export class ApprovalService {
     readonly requestId: string;
     readonly approver: Profile;
     readonly reason: string;
+    readonly completionFor?: DecisionCompletionFor;
   }): Promise<ApprovalRequest> {
+    correlateAction('reject', input.approver);
     const request = await this.waiting(input.requestId, input.approver, 'decide');
     const rejected: ApprovalRequest = {
       ...request,
@@ -219,6 +235,7 @@ export class ApprovalService {
         request: rejected,
         expectedVersion: request.version,
         event: this.correlated(rejected, approvalDecidedEvent(rejected)),
+        ...(input.completionFor ? { completion: input.completionFor(rejected) } : {}),
       }),
     );
     this.counted('rejected');
@@ -233,6 +250,7 @@ export class ApprovalService {
    * a cart changed meanwhile is ConcurrentModification (nothing changed).
    */
   async withdraw(input: { readonly requestId: string; readonly requester: Profile }): Promise<Withdrawal> {
+    correlateAction('withdraw', input.requester);
     const request = await this.waiting(input.requestId, input.requester, 'withdraw');
     const [cart, products] = await Promise.all([
       this.carts.get(request.profileId),
@@ -382,6 +400,7 @@ export class ApprovalService {
       partnerId: request.partnerId,
       organizationId: request.organizationId,
       ...(request.orderId === undefined ? {} : { orderId: request.orderId }),
+      approvalRequestId: request.id,
       eventId: event.eventId,
     });
     return { ...event, ...(requestId ? { requestId } : {}) };

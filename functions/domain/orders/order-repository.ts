@@ -27,6 +27,27 @@ export interface OrderPage {
   readonly nextCursor?: string;
 }
 
+/** What a search of order ids by prefix found, and whether it read every order it was to look at. */
+export interface OrderIdSearchResult {
+  readonly ids: readonly OrderId[];
+  /** False when the search stopped at its bound before reading every order in its scope. */
+  readonly complete: boolean;
+  /** Orders read (and paid for), matching or not. */
+  readonly itemsRead: number;
+}
+
+/**
+ * The operator CLI's lookup of the short order id the module shows (its first characters).
+ * Ids are not keyed by prefix, so this reads orders: those of the given organizations, or
+ * the whole stage's, and stops after `maxItemsRead` so a large table costs a bounded read.
+ */
+export interface OrderIdSearch {
+  idsStartingWith(
+    prefix: string,
+    scope: { readonly organizationIds?: readonly OrganizationId[]; readonly maxItemsRead: number },
+  ): Promise<OrderIdSearchResult>;
+}
+
 /**
  * Storage port for orders. Every write also stores the change's webhook event in the
  * same transaction (the outbox, DESIGN "Order lifecycle"), so an order never changes

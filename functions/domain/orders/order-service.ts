@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { OrderEventMessage } from '../events/order-event-message';
-import { type Correlation, correlate, currentCorrelation } from '../correlation';
+import { type Correlation, correlate, correlateAction, currentCorrelation } from '../correlation';
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
@@ -166,6 +166,7 @@ export class OrderService {
    */
   async placeOrder(input: PlaceOrderInput): Promise<Order> {
     const { partner, profile, organization } = input;
+    correlateAction('checkout', profile);
     const quote = await this.quote(input);
     const limit = profile.orderLimitCents;
     if (limit !== undefined && quote.pricing.totalCents > limit)
@@ -199,6 +200,7 @@ export class OrderService {
    *    otherwise it is read again and the change re-applied, up to `maxAttempts` times.
    */
   async transition(orderId: string, action: string, input: unknown, scope: OrderScope): Promise<Order> {
+    correlateAction(action);
     const change = parseTransition(action, input);
     for (let attempt = 1; ; attempt += 1) {
       const order = await this.get(orderId, scope);
