@@ -350,7 +350,7 @@ async function fairness(): Promise<void> {
 /** One big partner: delivered of offered, and its webhooks' lag p99 (docs/webhooks.md, "How throughput adapts"). */
 const MIN_BIG_PARTNER_DELIVERED = 0.95;
 const MAX_BIG_PARTNER_P99_MS = 2000;
-const BIG_PARTNER_PER_SECOND = 50;
+const BIG_PARTNER_PER_SECOND = Math.max(1, Math.round(Number(process.env.BIG_PARTNER_PER_SECOND ?? 50)));
 const BIG_PARTNER_ANSWER_MS = 250;
 const BIG_PARTNER_SECONDS = Math.max(10, Math.round(Number(process.env.BIG_PARTNER_SECONDS ?? 60)));
 

@@ -25,7 +25,7 @@ export interface EndpointCircuit {
   /**
    * The endpoint's adaptive concurrency: attempts it may have in flight while its last
    * attempt succeeded (absent: the policy's `initialInFlight`). Raised one step by each
-   * 2xx within `healthyLatencyMs`, halved by a slow one, back to 1 on a failure.
+   * 2xx within `healthyLatencyMs`, halved by a slow one (not below `initialInFlight`), back to 1 on a failure.
    */
   readonly concurrency?: number;
   /** A 429 or 503 asked to wait (`Retry-After`): no attempt goes to the endpoint before this. */
@@ -161,8 +161,8 @@ export function inFlightCap(circuit: EndpointCircuit | undefined, policy: Fairne
 
 /**
  * The concurrency after an attempt (AIMD-like): one step up per fast 2xx, up to the
- * ceiling; halved by a slow 2xx; back to one on a failure, so a sick endpoint that
- * recovers climbs again from one.
+ * ceiling; halved by a slow 2xx, but never below `initialInFlight`; back to one on a
+ * failure, so a sick endpoint that recovers climbs again from one.
  */
 export function nextConcurrency(current: number | undefined, verdict: AttemptVerdict, policy: FairnessPolicy): number {
   const now = current ?? policy.initialInFlight;
@@ -170,7 +170,8 @@ export function nextConcurrency(current: number | undefined, verdict: AttemptVer
     case 'fast':
       return Math.min(policy.maxInFlight, now + 1);
     case 'slow':
-      return Math.max(1, Math.floor(now / 2));
+      // Slow is not failing: a healthy endpoint keeps the fair share every endpoint had before concurrency adapted.
+      return Math.max(policy.initialInFlight, Math.floor(now / 2));
     case 'failed':
       return 1;
   }

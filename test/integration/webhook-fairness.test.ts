@@ -331,6 +331,55 @@ describe("an endpoint's attempts in flight", () => {
   });
 });
 
+describe("one dispatcher's claims at once", () => {
+  it("take the endpoint's slots without racing each other: as many admitted as its concurrency, the rest busy at the first answer", async () => {
+    const receiver = await aReceiver();
+    const partner = await aSubscribedPartner(receiver.url);
+    for (const body of await queuedDeliveries(partner, 4)) await invoke([body]);
+    const concurrency = FAIRNESS_POLICY.initialInFlight + 4;
+    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate;
+    const writes = countEndpointWrites();
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        gate.admit(partner.partnerId, {
+          now: stack.clock.now(),
+          leaseUntil: new Date(stack.clock.now().getTime() + 60_000),
+          token: randomUUID(),
+          policy: FAIRNESS_POLICY,
+        }),
+      ),
+    );
+    expect(claims.filter((claim) => claim.kind === 'admitted')).toHaveLength(concurrency);
+    expect(claims.filter((claim) => claim.kind === 'busy')).toHaveLength(20 - concurrency);
+    // One write per slot taken; a claim that finds every slot taken by its siblings answers busy without writing.
+    expect(writes.lost).toBe(0);
+    expect(writes.made).toBe(concurrency);
+  });
+});
+
+/** Conditional writes to webhook endpoint items from now on: made, and lost to their condition. */
+function countEndpointWrites(): { made: number; lost: number } {
+  const counts = { made: 0, lost: 0 };
+  stack.deps.aws.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      // The document client's commands reach the client's stack as UpdateItem, their key marshalled or not yet.
+      const sk = (args.input as { Key?: { sk?: string | { S?: string } } }).Key?.sk;
+      const key = typeof sk === 'string' ? sk : (sk?.S ?? '');
+      if (!/^Update(Item)?Command$/.test(context.commandName ?? '') || !key.startsWith('WEBHOOK')) return next(args);
+      try {
+        const result = await next(args);
+        counts.made += 1;
+        return result;
+      } catch (error) {
+        counts.lost += 1;
+        throw error;
+      }
+    },
+    { step: 'initialize', name: `countEndpointWrites-${randomUUID()}` },
+  );
+  return counts;
+}
+
 describe("an endpoint's adaptive concurrency, stored on its item", () => {
   it('rises with fast 2xx answers across invocations, then lets that many attempts in flight at once', async () => {
     // Four quick 2xx answers, then it hangs.

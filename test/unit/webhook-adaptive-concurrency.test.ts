@@ -168,6 +168,14 @@ describe("an endpoint's concurrency", () => {
     expect(await attemptsTakenAtOnce(8)).toBe(5);
   });
 
+  it('keeps two attempts in flight on slow 2xx answers: slow is not failing', async () => {
+    receiver.answer = { ...OK_FAST, latencyMs: FAIRNESS_POLICY.healthyLatencyMs + 1 };
+    await deliverSequentially(3);
+    expect(concurrency()).toBe(FAIRNESS_POLICY.initialInFlight);
+    queue.sent.length = 0;
+    expect(await attemptsTakenAtOnce(4)).toBe(FAIRNESS_POLICY.initialInFlight);
+  });
+
   it.each([
     ['a timeout', { kind: 'error', error: 'timed out after 10000 ms', latencyMs: 10000 }],
     ['a 500', { kind: 'response', statusCode: 500, body: 'oops', latencyMs: 20 }],

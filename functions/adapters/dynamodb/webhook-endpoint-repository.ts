@@ -139,8 +139,13 @@ const isConditionFailure = (error: unknown) => (error as Error).name === 'Condit
 
 /** The partner's webhook endpoint, one item next to the partner in the partners table, with its circuit and in-flight leases. */
 export class DynamoWebhookEndpointRepository implements WebhookEndpointRepository, EndpointGate {
-  /** Slots this process holds, per endpoint: its first, unread claim tries one it does not hold itself. */
-  private readonly heldHere = new Map<string, Set<number>>();
+  /**
+   * Slots this process holds or is claiming, per endpoint, with their lease's expiry: a claim
+   * never tries one of these while its lease holds.
+   */
+  private readonly heldHere = new Map<string, Map<number, string>>();
+  /** Each endpoint's concurrency as this process last saw it: the first, unread claim picks a slot under it. */
+  private readonly knownConcurrency = new Map<string, number>();
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -291,19 +296,27 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
       if (throttledUntil && throttledUntil > nowIso) return { kind: 'busy', failing, until: new Date(throttledUntil) };
       const rate = ratePlan(item, now);
       if (rate === 'spent') return { kind: 'busy', failing, until: new Date((epochSecond(now) + 1) * 1000) };
-      const cap = inFlightCap(circuit, policy);
+      if (item) this.knownConcurrency.set(partnerId, inFlightCap(circuit, policy));
+      const cap = item
+        ? inFlightCap(circuit, policy)
+        : (this.knownConcurrency.get(partnerId) ?? policy.initialInFlight);
+      const mine = this.heldHere.get(partnerId) ?? new Map<number, string>();
+      this.heldHere.set(partnerId, mine);
+      // Free as last read, and not one this process holds or is claiming: a slot another claim of
+      // this process is taking is not free, and trying it anyway only loses the race and reads again.
       const free = (slot: number) => {
         const expiry = leaseExpiry(item?.[slotAttribute(slot)]);
-        return expiry === undefined || expiry < nowIso;
+        const ours = mine.get(slot);
+        return (expiry === undefined || expiry < nowIso) && (ours === undefined || ours < nowIso);
       };
-      const candidates = Array.from({ length: cap }, (_, slot) => slot).filter(free);
-      if (candidates.length === 0) return { kind: 'busy', failing };
-      const mine = this.heldHere.get(partnerId) ?? new Set<number>();
-      // Not one this process holds or is claiming: its own concurrent claims spread over the free slots.
-      const slot = candidates.find((c) => !mine.has(c)) ?? (candidates[0] as number);
+      const slot = Array.from({ length: cap }, (_, index) => index).find(free);
+      if (slot === undefined) {
+        // Unread, the guess may be stale: read before answering busy.
+        if (!item) continue;
+        return { kind: 'busy', failing };
+      }
       // Reserved here before the write, so a concurrent claim of this process tries another slot.
-      const reserved = !mine.has(slot);
-      this.heldHere.set(partnerId, mine.add(slot));
+      mine.set(slot, leaseUntil.toISOString());
       const conditions = [
         'attribute_exists(pk)',
         '(attribute_not_exists(circuitState) OR circuitState = :closed)',
@@ -321,6 +334,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
       ];
       const claimed = await this.tryUpdate(
         {
+          ReturnValues: 'ALL_NEW',
           UpdateExpression: `SET #slot = :lease${rate.set}`,
           ConditionExpression: conditions.join(' AND '),
           ExpressionAttributeNames: { '#slot': slotAttribute(slot) },
@@ -336,13 +350,15 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
         partnerId,
       );
       if (claimed) {
-        const concurrency = circuit?.concurrency ?? (item ? policy.initialInFlight : undefined);
+        // The claim's own write returns the concurrency it was made under: a settle at the ceiling then tries no raise.
+        const concurrency = Number(claimed.concurrencyLimit ?? policy.initialInFlight);
+        this.knownConcurrency.set(partnerId, concurrency);
         return {
           kind: 'admitted',
-          ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false, ...(concurrency ? { concurrency } : {}) },
+          ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false, concurrency },
         };
       }
-      if (reserved) mine.delete(slot);
+      mine.delete(slot);
     }
     // Lost every race: as good as busy.
     return { kind: 'busy', failing: false };
@@ -508,22 +524,24 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     return undefined; // the endpoint was removed
   }
 
+  /** The item after the write (its attributes when `ReturnValues` asks for them), or undefined when the condition failed. */
   private async tryUpdate(
     update: {
       UpdateExpression: string;
       ConditionExpression: string;
       ExpressionAttributeNames?: Record<string, string>;
       ExpressionAttributeValues: Record<string, unknown>;
+      ReturnValues?: 'ALL_NEW';
     },
     partnerId: PartnerId,
-  ): Promise<boolean> {
+  ): Promise<Record<string, unknown> | undefined> {
     try {
-      await this.db.send(
+      const { Attributes } = await this.db.send(
         new UpdateCommand({ TableName: this.table, Key: partnerKeys.webhookEndpoint(partnerId), ...update }),
       );
-      return true;
+      return Attributes ?? {};
     } catch (error) {
-      if (isConditionFailure(error)) return false;
+      if (isConditionFailure(error)) return undefined;
       throw error;
     }
   }
