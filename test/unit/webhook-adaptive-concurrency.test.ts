@@ -122,13 +122,13 @@ const aBatch = (count: number) => {
 const concurrency = () => endpoints.endpoints.get(partnerId)?.circuit?.concurrency;
 
 /**
- * How many attempts the endpoint takes at once now: a batch of `probe` held at the receiver,
- * then one more invocation, which is deferred when the cap is reached. All are released after.
+ * How many attempts the endpoint takes at once now: `probe` invocations of one message each
+ * (no sibling to wait for), held at the receiver; those over the cap are deferred. All are released after.
  */
 async function attemptsTakenAtOnce(probe = FAIRNESS_POLICY.maxInFlight): Promise<number> {
   receiver.hold = true;
   const before = receiver.posts;
-  const held = aBatch(probe);
+  const held = Promise.all(Array.from({ length: probe }, () => aBatch(1)));
   // Every message of the batch has been admitted or deferred once the queue and the receiver account for all.
   while (receiver.posts - before + queue.sent.length < probe) await new Promise((next) => setImmediate(next));
   const taken = receiver.posts - before;
@@ -189,6 +189,22 @@ describe("an endpoint's concurrency", () => {
     receiver.answer = OK_FAST;
     expect(await attemptsTakenAtOnce(4)).toBe(1); // failing: one slot, the others deferred
     expect(concurrency()).toBe(2); // the held attempt's fast answer
+  });
+});
+
+describe('a burst in one invocation', () => {
+  it("goes out whole at a healthy endpoint's cap: each attempt over it waits for a sibling to finish, none goes back to the queue", async () => {
+    expect(await aBatch(6)).toEqual(Array.from({ length: 6 }, () => 'delivered'));
+    expect(queue.sent).toEqual([]);
+    expect(receiver.posts).toBe(6);
+  });
+
+  it('is deferred beyond the cap when the endpoint is failing: one attempt, no waiting behind it', async () => {
+    receiver.answer = { kind: 'response', statusCode: 500, body: 'oops', latencyMs: 20 };
+    expect(await aBatch(1)).toEqual(['retry-scheduled']);
+    queue.sent.length = 0;
+    expect((await aBatch(3)).sort()).toEqual(['deferred', 'deferred', 'retry-scheduled']);
+    expect(queue.sent.map((sent) => sent.delaySeconds)).toContain(FAIRNESS_POLICY.busyDeferSeconds(true));
   });
 });
 

@@ -311,7 +311,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
       };
       const slot = Array.from({ length: cap }, (_, index) => index).find(free);
       if (slot === undefined) {
-        // Unread, the guess may be stale: read before answering busy.
+        // Unread, the guess may be stale (the concurrency may have risen since): read before answering busy.
         if (!item) continue;
         return { kind: 'busy', failing };
       }
@@ -352,7 +352,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
       if (claimed) {
         // The claim's own write returns the concurrency it was made under: a settle at the ceiling then tries no raise.
         const concurrency = Number(claimed.concurrencyLimit ?? policy.initialInFlight);
-        this.knownConcurrency.set(partnerId, concurrency);
+        this.knownConcurrency.set(partnerId, inFlightCap(circuitFromItem(claimed), policy));
         return {
           kind: 'admitted',
           ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false, concurrency },
