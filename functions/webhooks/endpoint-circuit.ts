@@ -160,6 +160,19 @@ export function inFlightCap(circuit: EndpointCircuit | undefined, policy: Fairne
 }
 
 /**
+ * Leases (`<expiry>|<token>`) that expire after now but before this mark belong to attempts
+ * in flight for longer than `healthyLatencyMs` (every lease runs as long as the one asked for
+ * now). While one is, the endpoint is slowing or hanging, and its answer is not in yet: it
+ * gets no more than `initialInFlight` attempts at once, as before concurrency adapted, so a
+ * receiver that starts hanging holds at most that many dispatchers until its timeouts count.
+ */
+export const slowAttemptMark = (leaseUntil: Date, policy: FairnessPolicy): string =>
+  new Date(leaseUntil.getTime() - policy.healthyLatencyMs).toISOString();
+
+/** The cap while some attempt is in flight past the healthy latency (`slowAttemptMark`). */
+export const capWhileSlow = (cap: number, policy: FairnessPolicy): number => Math.min(cap, policy.initialInFlight);
+
+/**
  * The concurrency after an attempt (AIMD-like): one step up per fast 2xx, up to the
  * ceiling; halved by a slow 2xx, but never below `initialInFlight`; back to one on a
  * failure, so a sick endpoint that recovers climbs again from one.

@@ -357,6 +357,26 @@ describe("one dispatcher's claims at once", () => {
   });
 });
 
+describe('an endpoint with an attempt in flight past the healthy latency', () => {
+  it('gets no more than two attempts at once until it answers, whatever its concurrency', async () => {
+    const receiver = await aReceiver();
+    const partner = await aSubscribedPartner(receiver.url);
+    for (const body of await queuedDeliveries(partner, 4)) await invoke([body]);
+    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate;
+    const claim = () =>
+      gate.admit(partner.partnerId, {
+        now: stack.clock.now(),
+        leaseUntil: new Date(stack.clock.now().getTime() + 60_000),
+        token: randomUUID(),
+        policy: FAIRNESS_POLICY,
+      });
+    expect((await claim()).kind).toBe('admitted');
+    stack.clock.advance(FAIRNESS_POLICY.healthyLatencyMs + 1);
+    const claims = await Promise.all(Array.from({ length: 5 }, claim));
+    expect(claims.filter((c) => c.kind === 'admitted')).toHaveLength(FAIRNESS_POLICY.initialInFlight - 1);
+  });
+});
+
 /** Conditional writes to webhook endpoint items from now on: made, and lost to their condition. */
 function countEndpointWrites(): { made: number; lost: number } {
   const counts = { made: 0, lost: 0 };

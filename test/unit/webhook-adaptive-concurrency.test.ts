@@ -176,6 +176,19 @@ describe("an endpoint's concurrency", () => {
     expect(await attemptsTakenAtOnce(4)).toBe(FAIRNESS_POLICY.initialInFlight);
   });
 
+  it('takes no more than two at once while an attempt is in flight past the healthy latency (a receiver starting to hang)', async () => {
+    await deliverSequentially(8); // 10
+    receiver.hold = true;
+    const first = aBatch(1);
+    while (receiver.posts < 9) await new Promise((next) => setImmediate(next));
+    clock.advance(FAIRNESS_POLICY.healthyLatencyMs + 1);
+    expect(await attemptsTakenAtOnce(6)).toBe(FAIRNESS_POLICY.initialInFlight - 1);
+    await first;
+    queue.sent.length = 0;
+    const now = concurrency() as number; // raised by the answers meanwhile
+    expect(await attemptsTakenAtOnce(now + 4)).toBe(now); // answered: the whole concurrency again
+  });
+
   it.each([
     ['a timeout', { kind: 'error', error: 'timed out after 10000 ms', latencyMs: 10000 }],
     ['a 500', { kind: 'response', statusCode: 500, body: 'oops', latencyMs: 20 }],

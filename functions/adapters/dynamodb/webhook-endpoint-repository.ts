@@ -16,7 +16,7 @@ import type {
   FairnessPolicy,
   SettledAttempt,
 } from '../../webhooks/endpoint-circuit';
-import { inFlightCap, nextConcurrency } from '../../webhooks/endpoint-circuit';
+import { capWhileSlow, inFlightCap, nextConcurrency, slowAttemptMark } from '../../webhooks/endpoint-circuit';
 import type {
   EndpointStatus,
   EndpointStatusChange,
@@ -297,9 +297,17 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
       const rate = ratePlan(item, now);
       if (rate === 'spent') return { kind: 'busy', failing, until: new Date((epochSecond(now) + 1) * 1000) };
       if (item) this.knownConcurrency.set(partnerId, inFlightCap(circuit, policy));
-      const cap = item
+      const slowMark = slowAttemptMark(leaseUntil, policy);
+      const slowing =
+        item !== undefined &&
+        Object.entries(item).some(
+          ([name, value]) =>
+            name.startsWith(IN_FLIGHT_PREFIX) && typeof value === 'string' && value > nowIso && value < slowMark,
+        );
+      const fullCap = item
         ? inFlightCap(circuit, policy)
         : (this.knownConcurrency.get(partnerId) ?? policy.initialInFlight);
+      const cap = slowing ? capWhileSlow(fullCap, policy) : fullCap;
       const mine = this.heldHere.get(partnerId) ?? new Map<number, string>();
       this.heldHere.set(partnerId, mine);
       // Free as last read, and not one this process holds or is claiming: a slot another claim of
@@ -317,6 +325,10 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
       }
       // Reserved here before the write, so a concurrent claim of this process tries another slot.
       mine.set(slot, leaseUntil.toISOString());
+      const others =
+        slot >= policy.initialInFlight
+          ? Array.from({ length: fullCap }, (_, other) => other).filter((other) => other !== slot)
+          : [];
       const conditions = [
         'attribute_exists(pk)',
         '(attribute_not_exists(circuitState) OR circuitState = :closed)',
@@ -330,6 +342,8 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
         ...(slot >= policy.maxInFlightWhileFailing
           ? ['(attribute_not_exists(circuitFailures) OR circuitFailures = :zero)']
           : []),
+        // Slots past the first two only while no attempt is in flight past the healthy latency (slowAttemptMark).
+        ...others.map((other) => `(attribute_not_exists(#s${other}) OR #s${other} < :now OR #s${other} > :slowMark)`),
         ...rate.conditions,
       ];
       const claimed = await this.tryUpdate(
@@ -337,12 +351,16 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
           ReturnValues: 'ALL_NEW',
           UpdateExpression: `SET #slot = :lease${rate.set}`,
           ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeNames: { '#slot': slotAttribute(slot) },
+          ExpressionAttributeNames: {
+            '#slot': slotAttribute(slot),
+            ...Object.fromEntries(others.map((other) => [`#s${other}`, slotAttribute(other)])),
+          },
           ExpressionAttributeValues: {
             ':lease': lease,
             ':closed': 'closed',
             ':now': nowIso,
             ':slotIndex': slot,
+            ...(others.length ? { ':slowMark': slowMark } : {}),
             ...(slot >= policy.maxInFlightWhileFailing ? { ':zero': 0 } : {}),
             ...rate.values,
           },

@@ -6,7 +6,9 @@ import {
   type CircuitTransition,
   type EndpointGate,
   type FairnessPolicy,
+  capWhileSlow,
   inFlightCap,
+  slowAttemptMark,
   nextConcurrency,
   type SettledAttempt,
 } from '../../../functions/webhooks/endpoint-circuit';
@@ -68,7 +70,9 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
       return { kind: 'busy', failing, until: new Date((second + 1) * 1000) };
     const slots = this.inFlight.get(partnerId) ?? new Map();
     this.inFlight.set(partnerId, slots);
-    const cap = inFlightCap(circuit, policy);
+    const mark = slowAttemptMark(leaseUntil, policy);
+    const slow = [...slots.values()].some((held) => held.until >= nowIso && held.until < mark);
+    const cap = slow ? capWhileSlow(inFlightCap(circuit, policy), policy) : inFlightCap(circuit, policy);
     for (let slot = 0; slot < cap; slot += 1) {
       const held = slots.get(slot);
       if (held && held.until >= nowIso) continue;
