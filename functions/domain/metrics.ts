@@ -35,7 +35,10 @@ export const METRIC = {
   ordersMoved: 'OrdersMoved',
   /** Webhook attempts; `outcome`: delivered, retry-scheduled, failed (the last retry failed). */
   webhookAttempts: 'WebhookAttempts',
-  /** Milliseconds from the order change's commit to the partner's 2xx (first chain only: a replay is not lag). */
+  /**
+   * Milliseconds from the order change's commit to the partner's 2xx (first chain only: a
+   * replay is not lag); also with `partner` for a busy endpoint's first attempts (60 a minute and more).
+   */
   deliveryLag: 'DeliveryLag',
   /** Retries put on the ladder after a failed attempt. */
   retriesScheduled: 'RetriesScheduled',
@@ -45,6 +48,12 @@ export const METRIC = {
   approvalRequests: 'ApprovalRequests',
   /** A webhook endpoint's circuit changed state; `state`: the new one, open, half-open (its probe went) or closed. */
   circuitStateChanges: 'CircuitStateChanges',
+  /** Invoices finalized and recorded (one per shipped order). */
+  invoicesIssued: 'InvoicesIssued',
+  /** Invoices Stripe reported paid. */
+  invoicesPaid: 'InvoicesPaid',
+  /** Invoicing messages that failed (each is retried; the dead-letter queue holds those that failed for good); `step`. */
+  invoicingFailures: 'InvoicingFailures',
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

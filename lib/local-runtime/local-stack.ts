@@ -15,6 +15,7 @@ import { createOrderFanoutHandler } from '../../functions/lambdas/order-fanout';
 import { createOrderOutboxRelayHandler } from '../../functions/lambdas/order-outbox-relay';
 import { createSetupHandler } from '../../functions/lambdas/setup';
 import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
+import { createInvoicingHandler } from '../../functions/lambdas/invoicing';
 import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
 import { createWebhooksApiHandler } from '../../functions/lambdas/webhooks-api';
 import { functionEnvironment } from '../../functions/resources/function-environment';
@@ -44,6 +45,13 @@ import { seedCatalog } from './seed';
 import { createStreamConsumer, type StreamConsumer } from './stream-poller';
 import type { StandIns } from './stand-ins';
 import { buildEmbedBrowserScripts } from '../browser-bundling/embed-browser-scripts';
+
+/**
+ * Batches handled at once for a queue whose Lambda scales by itself (the order fan-out): one
+ * loop alone, a few round trips per batch, falls behind 50 events/s on this stack, where
+ * Lambda would run more invocations.
+ */
+const LAMBDA_SCALING_STAND_IN = 4;
 
 export interface LocalStackOptions extends DependencyOverrides {
   readonly standIns: Pick<StandIns, 'endpoints' | 'stripeApiBase'>;
@@ -156,6 +164,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const queueHandlers: Record<QueueName, SqsLambda> = {
     orderEvents: createOrderFanoutHandler(built(deps.functions.orderFanout)),
     webhookDeliveries: createWebhookDispatchHandler(built(deps.functions.webhookDispatch)),
+    invoicing: createInvoicingHandler(built(deps.functions.invoicing)),
   };
   const consumers = Object.fromEntries(
     (Object.keys(QUEUES) as QueueName[]).map((name) => [
@@ -166,7 +175,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         queueArn: `arn:aws:sqs:us-east-1:000000000000:${queueName(options.resourcePrefix, name)}`,
         handler: queueHandlers[name],
         batchSize: QUEUES[name].consumerBatchSize,
-        concurrency: QUEUES[name].consumerConcurrency,
+        concurrency: QUEUES[name].consumerConcurrency ?? LAMBDA_SCALING_STAND_IN,
         onError: (error) => deps.logger.error({ msg: 'queue poller error', queue: name, error: String(error) }),
       }),
     ]),
