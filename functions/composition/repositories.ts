@@ -12,7 +12,8 @@ import { DynamoOrganizationRepository } from '../adapters/dynamodb/dynamodb-orga
 import { DynamoPartnerRepository } from '../adapters/dynamodb/dynamodb-partner-repository';
 import { DynamoRateLimitCounter } from '../adapters/dynamodb/rate-limit-counter';
 import { DynamoSessionRepository } from '../adapters/dynamodb/dynamodb-session-repository';
-import { DynamoWebhookEndpointRepository } from '../adapters/dynamodb/webhook-endpoint-repository';
+import { DynamoEndpointGate } from '../adapters/dynamodb/dynamodb-endpoint-gate';
+import { DynamoWebhookEndpointRepository } from '../adapters/dynamodb/dynamodb-webhook-endpoint-repository';
 import type { RuntimeConfig } from '../config';
 import type { Clock } from '../domain/clock';
 import { type TableName, tableName } from '../resources/resource-definitions';
@@ -35,6 +36,8 @@ export const partnerRepository = (tables: DynamoTables) =>
 /** Endpoints are items of the partners table. */
 export const webhookEndpointRepository = (tables: DynamoTables) =>
   new DynamoWebhookEndpointRepository(tables.db, table(tables, 'partners'));
+/** Admission to endpoints: one per process, since it remembers the slots this process is claiming. */
+export const endpointGate = (tables: DynamoTables) => new DynamoEndpointGate(tables.db, table(tables, 'partners'));
 /** `db` replaces the client of this repository only (tests: a client that fails transactions on demand). */
 export const organizationRepository = (tables: DynamoTables, db = tables.db) =>
   new DynamoOrganizationRepository(
