@@ -19,7 +19,8 @@ const INVOICES_STYLE = css`
 .invoices li.overdue{background:var(--bad-bg);box-shadow:inset 4px 0 0 var(--bad)}
 .invoices .number{font-weight:650;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
 .invoices .amount{font-weight:700;text-align:right;font-variant-numeric:tabular-nums}
-@media (max-width:560px){.invoices li{grid-template-columns:minmax(0,1fr) auto}}
+.invoices .badge{justify-self:end}
+@media (max-width:560px){.invoices li{grid-template-columns:minmax(0,1fr) auto;grid-template-areas:"id amount" "when badge"}.invoices .id{grid-area:id}.invoices .when{grid-area:when}.invoices .amount{grid-area:amount}.invoices .badge{grid-area:badge}}
 .filter{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 14px}
 .filter label{font-weight:600}
 `;
@@ -87,12 +88,12 @@ export function invoicesPage(frame: ModuleFrame, view: InvoicesView): string {
             <ul class="invoices">
               {view.invoices.map((invoice) => (
                 <li class={invoice.status === 'overdue' ? 'overdue' : undefined} data-testid="invoice-row">
-                  <span>
+                  <span class="id">
                     <span class="number">Invoice {invoice.number}</span>
                     <br />
                     <a href={paths.order(invoice.orderId)}>Order {shortOrderId(invoice.orderId)}</a>
                   </span>
-                  <span class="meta">
+                  <span class="meta when">
                     Issued <When iso={invoice.issuedAt} zone={frame.timeZone} />
                     <br />
                     Due <When iso={invoice.dueDate} zone={frame.timeZone} />
