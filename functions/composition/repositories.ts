@@ -4,6 +4,7 @@ import { DynamoCartRepository } from '../adapters/dynamodb/cart-repository';
 import { DynamoCatalogRepository } from '../adapters/dynamodb/dynamodb-catalog-repository';
 import { DynamoDeliveryBatchReader } from '../adapters/dynamodb/dynamodb-delivery-batch-reader';
 import { DynamoDeliveryRepository } from '../adapters/dynamodb/dynamodb-delivery-repository';
+import { DynamoInvoiceRepository } from '../adapters/dynamodb/dynamodb-invoice-repository';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
 import { DynamoIdentityDirectory } from '../adapters/dynamodb/identity-directory';
 import { DynamoOrderGuideRepository } from '../adapters/dynamodb/order-guide-repository';
@@ -82,3 +83,6 @@ export const approvalRepository = (tables: DynamoTables, clock: Clock) =>
     },
     clock,
   );
+/** Invoices are items of the orders table, beside their orders; the clock dates processed Stripe events' expiry. */
+export const invoiceRepository = (tables: DynamoTables, clock: Clock) =>
+  new DynamoInvoiceRepository(tables.db, table(tables, 'orders'), clock);
