@@ -4,18 +4,16 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSecretsClient } from '../adapters/aws/secrets-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
-import { DynamoInvoiceRepository } from '../adapters/dynamodb/dynamodb-invoice-repository';
 import { traced } from '../adapters/observability/tracing';
 import { stripeClientSource } from '../adapters/stripe-client';
 import { StripeInvoicing } from '../adapters/stripe-invoicing';
 import { InvoicingService } from '../domain/billing/invoicing-service';
 import type { InvoicingProvider } from '../domain/billing/invoicing-provider';
 import type { InvoiceRepository } from '../domain/billing/invoice-repository';
-import { tableName } from '../resources/resource-definitions';
 import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { orderEventQueue } from './message-queues';
-import { type DynamoTables, orderRepository, organizationRepository } from './repositories';
+import { type DynamoTables, invoiceRepository, orderRepository, organizationRepository } from './repositories';
 
 export interface InvoicingDependencies extends BaseDependencies {
   readonly invoicing: InvoicingService;
@@ -30,11 +28,7 @@ export function composeInvoicing(
   provider?: InvoicingProvider,
 ): InvoicingDependencies {
   const tables: DynamoTables = { config: base.config, db: clients.db };
-  const invoices = new DynamoInvoiceRepository(
-    clients.db,
-    tableName(base.config.RESOURCE_PREFIX, 'orders'),
-    base.clock,
-  );
+  const invoices = invoiceRepository(tables, base.clock);
   return {
     ...base,
     invoices,
