@@ -112,13 +112,7 @@ describe('ops invoices', () => {
 
     const byId = await ops(['invoices', 'show', '--invoice', one.json.invoices[0].id, '--json']);
     expect(byId.json).toMatchObject({ id: one.json.invoices[0].id, status: 'open' });
-    const byShortOrder = await ops([
-      'invoices',
-      'show',
-      '--order',
-      one.json.invoices[0].orderId.slice(0, 13),
-      '--json',
-    ]);
+    const byShortOrder = await ops(['invoices', 'show', '--order', one.json.invoices[0].orderId.slice(0, 8), '--json']);
     expect(byShortOrder.err).toEqual([]);
     expect(byShortOrder.json).toEqual(byId.json);
   });
@@ -135,7 +129,7 @@ describe('ops invoices', () => {
     expect(await ops(['invoices', 'show', '--order', orderId])).toMatchObject({ code: 1 });
     plan.reset();
 
-    const reissued = await ops(['invoices', 'reissue', '--order', orderId.slice(0, 13), '--json']);
+    const reissued = await ops(['invoices', 'reissue', '--order', orderId.slice(0, 8), '--json']);
     expect(reissued.code, reissued.err.join('\n')).toBe(0);
     expect(reissued.json).toMatchObject({ issued: true, invoice: { orderId, status: 'open' } });
     const again = await ops(['invoices', 'reissue', '--order', orderId]);
