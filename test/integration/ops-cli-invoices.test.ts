@@ -3,7 +3,7 @@
  * filters by organization and status, show by invoice id or the order's short id, a
  * reissue after the invoicing failed gives the order exactly one invoice however often it
  * runs, bad option values are refused with their format, and another partner's
- * organization names nothing.
+ * organization names nothing, and an order not shipped is never invoiced.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
@@ -141,10 +141,10 @@ describe('ops invoices', () => {
     expect(invoices[0]?.id).toBe(reissued.json.invoice.stripeInvoiceId);
   });
 
-  it('refuses bad option values with their format, and another partner’s organization names nothing', async () => {
+  it('refuses bad option values with their format, an order not shipped, and another partner’s organization', async () => {
     const partner = await aPartner();
     const other = await aPartner();
-    const { internalOrgId } = await anOrganization(other.bearer);
+    const { internalOrgId, customerId } = await anOrganization(other.bearer);
 
     const status = await ops(['invoices', 'list', '--partner', partner.partnerId, '--status', 'unpaid']);
     expect(status.code).toBe(1);
@@ -155,6 +155,21 @@ describe('ops invoices', () => {
     const both = await ops(['invoices', 'show']);
     expect(both.code).toBe(2);
     expect(both.err[0]).toMatch(/exactly one of --invoice and --order/);
+
+    const placed = await stack.post(
+      '/v1/sandbox/orders',
+      {
+        internal_user_id: 'u-1',
+        internal_org_id: internalOrgId,
+        items: [{ product_id: 'GLV-NIT-M-100', quantity: 1 }],
+      },
+      other.bearer,
+    );
+    expect(placed.status, placed.text).toBe(201);
+    const unshipped = await ops(['invoices', 'reissue', '--order', placed.body.order.id]);
+    expect(unshipped.code).toBe(1);
+    expect(unshipped.err.join('\n')).toContain('only shipped orders are invoiced');
+    expect(await invoicesOf(customerId)).toEqual([]);
 
     const foreign = await ops(['invoices', 'list', '--partner', partner.partnerId, '--org', internalOrgId]);
     expect(foreign.code).toBe(1);
