@@ -167,7 +167,7 @@ describe('ops invoices', () => {
     );
     expect(placed.status, placed.text).toBe(201);
     const unshipped = await ops(['invoices', 'reissue', '--order', placed.body.order.id]);
-    expect(unshipped.code).toBe(1);
+    expect(unshipped.code).toBe(2);
     expect(unshipped.err.join('\n')).toContain('only shipped orders are invoiced');
     expect(await invoicesOf(customerId)).toEqual([]);
 
