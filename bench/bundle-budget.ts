@@ -23,6 +23,10 @@ import { median } from './util';
  * baseline builds one too (docs/decisions.md).
  */
 const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
+  invoicing: [
+    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
+    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
+  ],
   setup: [
     { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
     { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },

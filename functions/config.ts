@@ -42,6 +42,8 @@ export const RuntimeConfig = z.object({
   EMBED_BASE_URL: z.url(),
   ORDER_EVENTS_QUEUE_URL: withDefault(z.string(), ''),
   WEBHOOK_DELIVERIES_QUEUE_URL: withDefault(z.string(), ''),
+  /** Shipments and refunds to invoice (the outbox relay feeds it, the invoicing consumer reads it). */
+  INVOICING_QUEUE_URL: withDefault(z.string(), ''),
   /** Where the Stripe secret key lives in Secrets Manager (deployed stacks). */
   STRIPE_SECRET_NAME: withDefault(z.string(), ''),
   /** A Stripe key given directly (local runtime and tests only). */

@@ -18,6 +18,7 @@ import {
   sessionRepository,
   webhookEndpointRepository,
 } from './composition/repositories';
+import { composeInvoicing, type InvoicingDependencies } from './composition/invoicing';
 import { composeSetup, type SetupDependencies } from './composition/setup';
 import { composeWebhookDispatch, type WebhookDispatchDependencies } from './composition/webhook-dispatch';
 import { composeWebhookTest, type WebhookTestDependencies } from './composition/webhook-test';
@@ -52,6 +53,7 @@ export interface FunctionDependencies extends Record<FunctionName, BaseDependenc
   readonly orderFanout: OrderFanoutDependencies;
   readonly webhookDispatch: WebhookDispatchDependencies;
   readonly approvalExpiry: ApprovalExpiryDependencies;
+  readonly invoicing: InvoicingDependencies;
 }
 
 /**
@@ -99,6 +101,7 @@ export function createDependencies(
     orderFanout: composeOrderFanout(base, aws),
     webhookDispatch: composeWebhookDispatch(base, aws, overrides),
     approvalExpiry: composeApprovalExpiry(base, aws.db),
+    invoicing: composeInvoicing(base, aws, overrides.invoicingProvider),
   };
   const tables: DynamoTables = { config, db: aws.db };
   const partners = partnerRepository(tables);

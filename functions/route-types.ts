@@ -12,6 +12,8 @@ export type ApiEndpointName =
   | 'sandbox-order-create'
   | 'sandbox-order-transition'
   | 'webhook-test'
+  | 'organization-get'
+  | 'organization-update'
   | 'organization-user-get'
   | 'organization-user-update'
   | 'shipping-location-create'

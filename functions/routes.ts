@@ -118,6 +118,24 @@ export const ROUTES = [
     sandboxOnly: false,
     throttle: { rate: 50, burst: 100 },
   },
+  // The organization itself after setup (docs/setup.md): its contact, billing e-mail and payment terms. A PATCH updates
+  // the organization's Stripe customer, so it keeps setup's ceiling.
+  {
+    ...organizationChange,
+    name: 'organization-get',
+    method: 'GET',
+    path: '/v1/organizations/{internalOrgId}',
+    endpoint: 'organization-get',
+    body: 'ignored',
+  },
+  {
+    ...organizationChange,
+    name: 'organization-update',
+    method: 'PATCH',
+    path: '/v1/organizations/{internalOrgId}',
+    endpoint: 'organization-update',
+    body: 'required',
+  },
   // The partner's users and shipping locations after setup (docs/setup.md), served by the setup function: each has
   // setup's scope and budget in a window of its own, so syncing users never starves provisioning. No Stripe: a higher ceiling.
   {

@@ -1,6 +1,10 @@
 import type Stripe from 'stripe';
 import type { Address } from '../domain/addresses/address';
-import type { PaymentCustomerRequest, PaymentProvider } from '../domain/payments/payment-provider';
+import type {
+  PaymentCustomerDetails,
+  PaymentCustomerRequest,
+  PaymentProvider,
+} from '../domain/payments/payment-provider';
 
 /**
  * Stripe customers for organizations. Two calls, on purpose:
@@ -20,14 +24,19 @@ export class StripePayments implements PaymentProvider {
       { metadata: { partnerId: owner.partnerId, environment: owner.stage, internalOrgId: owner.internalOrgId } },
       { idempotencyKey },
     );
+    await this.updateCustomer(customer.id, details);
+    return customer.id;
+  }
+
+  async updateCustomer(customerId: string, details: PaymentCustomerDetails): Promise<void> {
+    const stripe = await this.stripe();
     // An empty string clears a field at Stripe, so details removed on a retry do not linger.
-    await stripe.customers.update(customer.id, {
+    await stripe.customers.update(customerId, {
       name: details.name,
       email: details.email ?? '',
       phone: details.phone ?? '',
       address: details.billingAddress ? toStripeAddress(details.billingAddress) : '',
     });
-    return customer.id;
   }
 }
 

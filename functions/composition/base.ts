@@ -6,6 +6,7 @@ import { powertoolsMetrics } from '../adapters/observability/powertools-metrics'
 import { correlatingLogger, jsonLinesLogger, type Logger, redactingLogger } from '../domain/logger';
 import type { Metrics } from '../domain/metrics';
 import { METRICS_NAMESPACE } from '../resources/resource-definitions';
+import type { InvoicingProvider } from '../domain/billing/invoicing-provider';
 import type { PaymentProvider } from '../domain/payments/payment-provider';
 import type { EmbedBrowserScripts } from '../embed-host/browser-scripts';
 
@@ -29,6 +30,8 @@ export interface DependencyOverrides {
   readonly random?: () => number;
   /** Replaces Stripe (tests: a provider that fails on demand). */
   readonly payments?: PaymentProvider;
+  /** Replaces Stripe Invoicing (tests: a provider that fails at a chosen step of issuing). */
+  readonly invoicingProvider?: InvoicingProvider;
   /** The DynamoDB client of the organization repository only (tests: inject failing transactions). */
   readonly organizationsDb?: DynamoDBDocumentClient;
   /** The embed host's browser scripts (the local runtime builds them; a Lambda has them compiled in). */

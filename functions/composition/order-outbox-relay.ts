@@ -19,6 +19,7 @@ export function composeOrderOutboxRelay(
     ...base,
     orderOutboxRelay: new OrderOutboxRelay(
       new SqsMessageQueue<OrderEventMessage>(clients.sqs, base.config.ORDER_EVENTS_QUEUE_URL),
+      new SqsMessageQueue<OrderEventMessage>(clients.sqs, base.config.INVOICING_QUEUE_URL),
     ),
   };
 }

@@ -71,6 +71,11 @@ export const orderRepository = (tables: DynamoTables, clock: Clock) =>
 export const approvalRepository = (tables: DynamoTables, clock: Clock) =>
   new DynamoApprovalRepository(
     tables.db,
-    { orders: table(tables, 'orders'), carts: table(tables, 'carts'), organizations: table(tables, 'organizations') },
+    {
+      orders: table(tables, 'orders'),
+      carts: table(tables, 'carts'),
+      organizations: table(tables, 'organizations'),
+      idempotency: table(tables, 'idempotency'),
+    },
     clock,
   );

@@ -6,6 +6,7 @@ import { stripeClientSource } from '../adapters/stripe-client';
 import { StripePayments } from '../adapters/stripe-payments';
 import { IdempotencyGuard } from '../domain/idempotency/idempotency-guard';
 import { OrganizationSetup } from '../domain/organizations/organization-setup';
+import { PartnerOrganizations } from '../domain/organizations/partner-organizations';
 import { PartnerShippingLocations } from '../domain/organizations/partner-shipping-locations';
 import { PartnerUsers } from '../domain/organizations/partner-users';
 import type { PaymentProvider } from '../domain/payments/payment-provider';
@@ -19,7 +20,8 @@ export interface SetupDependencies extends ApiDependencies {
   readonly payments: PaymentProvider;
   readonly organizationSetup: OrganizationSetup;
   readonly idempotency: IdempotencyGuard;
-  /** The partner's users and shipping locations after setup, served by this function too. */
+  /** The partner's organizations, users and shipping locations after setup, served by this function too. */
+  readonly partnerOrganizations: PartnerOrganizations;
   readonly partnerUsers: PartnerUsers;
   readonly partnerShippingLocations: PartnerShippingLocations;
 }
@@ -42,6 +44,7 @@ export function composeSetup(
       stage: base.config.STAGE,
     }),
     idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),
+    partnerOrganizations: new PartnerOrganizations(organizations, payments),
     partnerUsers: new PartnerUsers(organizations, sessionRepository(tables), base.clock),
     partnerShippingLocations: new PartnerShippingLocations(organizations, base.clock),
   };

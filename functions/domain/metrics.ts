@@ -45,6 +45,12 @@ export const METRIC = {
   approvalRequests: 'ApprovalRequests',
   /** A webhook endpoint's circuit changed state; `state`: the new one, open, half-open (its probe went) or closed. */
   circuitStateChanges: 'CircuitStateChanges',
+  /** Invoices finalized and recorded (one per shipped order). */
+  invoicesIssued: 'InvoicesIssued',
+  /** Invoices Stripe reported paid. */
+  invoicesPaid: 'InvoicesPaid',
+  /** Invoicing messages that failed (each is retried; the dead-letter queue holds those that failed for good); `step`. */
+  invoicingFailures: 'InvoicingFailures',
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

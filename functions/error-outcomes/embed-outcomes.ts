@@ -1,5 +1,5 @@
 /** The embed host's refusals of a browser: a forged or oversized form (the module's pages), an unusable link or session (the host's). */
-import { EmbedAccessDenied, FormTooLarge, RequestForgeryRefused } from '../domain/errors';
+import { EmbedAccessDenied, FormNotUtf8, FormTooLarge, RequestForgeryRefused } from '../domain/errors';
 import { type Entry, entry } from './outcome-kit';
 
 export const EMBED_OUTCOMES: readonly Entry[] = [
@@ -18,6 +18,15 @@ export const EMBED_OUTCOMES: readonly Entry[] = [
       title: 'Form too large',
       message:
         'This form sent far more than the page ever sends, so nothing was changed. Reload the page and try again.',
+      links: [{ href: places.home, label: 'Back to the catalog', primary: true }],
+    }),
+  }),
+  entry(FormNotUtf8, {
+    module: (_, places) => ({
+      status: 400,
+      title: 'Text not readable',
+      message:
+        'This form sent characters that are not valid text (not UTF-8), so nothing was saved. Retype the text and try again.',
       links: [{ href: places.home, label: 'Back to the catalog', primary: true }],
     }),
   }),

@@ -14,6 +14,7 @@
  */
 import type { ErrorShape } from '../routes';
 import { APPROVAL_OUTCOMES } from './approval-outcomes';
+import { BILLING_OUTCOMES } from './billing-outcomes';
 import { EMBED_OUTCOMES } from './embed-outcomes';
 import { ORDER_OUTCOMES } from './order-outcomes';
 import { ORGANIZATION_OUTCOMES } from './organization-outcomes';
@@ -37,6 +38,7 @@ const ERROR_OUTCOMES: readonly Entry[] = [
   ...ORDER_OUTCOMES,
   ...APPROVAL_OUTCOMES,
   ...WEBHOOK_OUTCOMES,
+  ...BILLING_OUTCOMES,
 ];
 
 const outcomeOf = (error: unknown) =>

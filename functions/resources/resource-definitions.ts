@@ -83,7 +83,7 @@ export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
   },
 };
 
-export type QueueName = 'orderEvents' | 'webhookDeliveries';
+export type QueueName = 'orderEvents' | 'webhookDeliveries' | 'invoicing';
 
 export interface QueueDefinition {
   readonly suffix: string;
@@ -115,6 +115,9 @@ export const QUEUES: Readonly<Record<QueueName, QueueDefinition>> = {
     consumerBatchSize: 10,
     consumerConcurrency: 20,
   },
+  // Shipments and refunds to invoice: a message may wait on Stripe (four calls of up to ~10 s each), so a long
+  // visibility; eight receives spread over a Stripe outage of about a quarter hour before the dead-letter queue.
+  invoicing: { suffix: 'invoicing', visibilityTimeoutSeconds: 120, maxReceiveCount: 8, consumerBatchSize: 5 },
 };
 
 /** Key prefix of the outbox items in the orders table; the stream consumer reads only these. */
@@ -139,7 +142,8 @@ export const productImagesBucketName = (prefix: string): string => `${prefix}-pr
  * `handler`. The HTTP ones serve the routes of functions/routes.ts.
  */
 export type HttpFunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest' | 'webhooksApi';
-export type FunctionName = HttpFunctionName | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch' | 'approvalExpiry';
+export type FunctionName =
+  HttpFunctionName | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch' | 'approvalExpiry' | 'invoicing';
 
 export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   setup: 'functions/lambdas/setup.ts',
@@ -152,6 +156,7 @@ export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   orderFanout: 'functions/lambdas/order-fanout.ts',
   webhookDispatch: 'functions/lambdas/webhook-dispatch.ts',
   approvalExpiry: 'functions/lambdas/approval-expiry.ts',
+  invoicing: 'functions/lambdas/invoicing.ts',
 };
 
 /**
@@ -172,6 +177,8 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
   webhookDispatch: 120,
   // One sweep expires at most 1000 requests, each a read and a transaction: far under a minute.
   approvalExpiry: 60,
+  // Up to five messages, each at most four Stripe calls of ~10 s when Stripe stalls (stripe-client.ts).
+  invoicing: 100,
 };
 
 /**

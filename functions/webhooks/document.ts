@@ -1,6 +1,6 @@
 /**
- * The `webhooks` section of the partner API document: the six order events and the two
- * approval events, their bodies (from the schemas the publisher validates event data
+ * The `webhooks` section of the partner API document: the six order events, the two
+ * approval events and the four invoice events, their bodies (from the schemas the publisher validates event data
  * with, `WEBHOOK_EVENT_DATA`, inside the envelope the fan-out serialises) and the headers
  * every delivery carries (set in `functions/webhooks/webhook-dispatcher.ts`). A new
  * delivery header is one entry in `WEBHOOK_HEADERS`; a new data field is a field of its
@@ -11,6 +11,7 @@ import { WEBHOOK_EVENT_DATA } from '../domain/events/order-events';
 import {
   WEBHOOK_EVENT_KINDS,
   type ApprovalEventKind,
+  type InvoiceEventKind,
   type OrderEventKind,
   type WebhookEventKind,
 } from '../domain/events/order-event-kinds';
@@ -217,5 +218,69 @@ const APPROVAL_WEBHOOKS: readonly WebhookDocument<ApprovalEventKind>[] = [
   },
 ];
 
+const INVOICE = {
+  id: 'inv_5f0c8e1a2b3c4d5e6f708192a3b4c5d6e7f80912',
+  order_id: ORDER_ID,
+  partner_org_id: 'acme-1',
+  number: 'A1B2C3D4-0001',
+  status: 'open',
+  total: 31.56,
+  amount_due: 31.56,
+  amount_paid: 0,
+  amount_credited: 0,
+  due_date: '2026-12-22T12:05:00.000Z',
+  hosted_invoice_url: 'https://invoice.stripe.com/i/acct_1Nv0FGQ9RKHgCVdK/test_YWNjdF8xTnYwRkdROVJLSGdDVmRL',
+  invoice_pdf: 'https://pay.stripe.com/invoice/acct_1Nv0FGQ9RKHgCVdK/test_YWNjdF8xTnYwRkdROVJLSGdDVmRL/pdf',
+};
+
+const invoiceExample = (kind: InvoiceEventKind, timestamp: string, data: Record<string, unknown>) => ({
+  event: kind,
+  timestamp,
+  data: { order_id: ORDER_ID, partner_org_id: 'acme-1', ...data },
+});
+
+/**
+ * The invoice kinds (docs/billing.md): sent only to endpoints subscribed to them, as the
+ * approval kinds are.
+ */
+const INVOICE_WEBHOOKS: readonly WebhookDocument<InvoiceEventKind>[] = [
+  {
+    kind: 'invoice.issued',
+    summary: "A shipped order's invoice is finalized: it has a number, a hosted payment page and a PDF",
+    body: { name: 'InvoiceIssuedEvent', schema: envelope('invoice.issued') },
+    example: invoiceExample('invoice.issued', '2026-11-22T12:05:00.000Z', {
+      invoice: INVOICE,
+      issued_at: '2026-11-22T12:05:00.000Z',
+    }),
+  },
+  {
+    kind: 'invoice.paid',
+    summary: 'The organization paid the invoice in full',
+    body: { name: 'InvoicePaidEvent', schema: envelope('invoice.paid') },
+    example: invoiceExample('invoice.paid', '2026-12-01T09:30:00.000Z', {
+      invoice: { ...INVOICE, status: 'paid', amount_due: 0, amount_paid: 31.56 },
+      paid_at: '2026-12-01T09:30:00.000Z',
+    }),
+  },
+  {
+    kind: 'invoice.overdue',
+    summary: 'The invoice is past its due date and still unpaid',
+    body: { name: 'InvoiceOverdueEvent', schema: envelope('invoice.overdue') },
+    example: invoiceExample('invoice.overdue', '2026-12-23T00:00:00.000Z', {
+      invoice: { ...INVOICE, status: 'overdue' },
+      overdue_at: '2026-12-23T00:00:00.000Z',
+    }),
+  },
+  {
+    kind: 'invoice.credited',
+    summary: "A refund of the invoiced order is credited: one credit note per refund, up to the invoice's total",
+    body: { name: 'InvoiceCreditedEvent', schema: envelope('invoice.credited') },
+    example: invoiceExample('invoice.credited', '2026-11-25T15:00:00.000Z', {
+      invoice: { ...INVOICE, amount_due: 19.06, amount_credited: 12.5 },
+      credit_note: { id: 'cn_1Nv0FGQ9RKHgCVdK0001', amount: 12.5, created_at: '2026-11-25T15:00:00.000Z' },
+    }),
+  },
+];
+
 /** Every webhook kind's document, the order kinds first. */
-export const WEBHOOKS: readonly WebhookDocument[] = [...ORDER_WEBHOOKS, ...APPROVAL_WEBHOOKS];
+export const WEBHOOKS: readonly WebhookDocument[] = [...ORDER_WEBHOOKS, ...APPROVAL_WEBHOOKS, ...INVOICE_WEBHOOKS];

@@ -39,13 +39,13 @@ const orderStatusRows = Object.entries(ORDER_TRANSITIONS)
 
 const eventRows = WEBHOOKS.map(
   (webhook) =>
-    `| \`${webhook.kind}\` | ${webhook.summary}${webhook.kind.startsWith('approval.') ? ' (only to endpoints subscribed to it)' : ''} |`,
+    `| \`${webhook.kind}\` | ${webhook.summary}${webhook.kind.startsWith('order.') ? '' : ' (only to endpoints subscribed to it)'} |`,
 ).join('\n');
 
 /** Built from the document's routes, so its tables of scopes and limits list exactly the routes it describes. */
 export const apiOverview = (
   routes: readonly DocumentedRoute[],
-): string => `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders and approval requests (and, on sandbox, place and advance orders and decide approval requests so your CI sees every webhook); receive signed order and approval webhooks, and inspect and retry their deliveries.
+): string => `The HTTPS JSON API a software vendor (a partner) uses to embed our procurement module in its own product: provision customer businesses (organizations), their users (profiles) and shipping locations; open a single-use session that signs a user into the embedded module; read the catalog and your organizations' orders and approval requests (and, on sandbox, place and advance orders and decide approval requests so your CI sees every webhook); receive signed order, approval and invoice webhooks, and inspect and retry their deliveries.
 
 All paths start with \`/v1\` and are appended to the environment's address (without \`/v1\`). Requests and responses are JSON: send \`Content-Type: application/json\` with a JSON object body. Every response carries \`Request-Id\`; quote it when asking us about a request. The API sends no CORS headers: keys belong on servers, never in browsers.
 
@@ -148,7 +148,7 @@ Approval request status (a cart above its user's \`orderLimit\`, submitted inste
 
 ## Webhooks
 
-Configured by the operator (your HTTPS URL, the event kinds you want, optionally your own signing secret); no API changes it. An endpoint gets the order kinds unless its kinds are listed; the approval kinds only when listed. \`GET /v1/webhooks/endpoint\` shows it (never the secret), \`GET /v1/webhooks/deliveries[/{delivery_id}]\` lists your deliveries with every attempt and the exact body, and \`POST /v1/webhooks/deliveries/{delivery_id}/retry\` sends one again now.
+Configured by the operator (your HTTPS URL, the event kinds you want, optionally your own signing secret); no API changes it. An endpoint gets the order kinds unless its kinds are listed; the approval and invoice kinds only when listed. \`GET /v1/webhooks/endpoint\` shows it (never the secret), \`GET /v1/webhooks/deliveries[/{delivery_id}]\` lists your deliveries with every attempt and the exact body, and \`POST /v1/webhooks/deliveries/{delivery_id}/retry\` sends one again now.
 
 | Event | Sent when |
 |---|---|

@@ -129,7 +129,8 @@ export function buildOpenApiDocument(table: readonly Route[] = ROUTES): OpenApiD
     info: {
       title: 'Partner embed API',
       version: '1.0.0',
-      summary: 'Provision organizations and users, embed the procurement module, receive order and approval webhooks.',
+      summary:
+        'Provision organizations and users, embed the procurement module, receive order, approval and invoice webhooks.',
       description: apiOverview(routes),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },

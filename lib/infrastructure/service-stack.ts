@@ -6,6 +6,7 @@ import { functionEnvironment } from '../../functions/resources/function-environm
 import { ENVIRONMENTS, STAGES, type EnvironmentConfig, type Stage } from '../../functions/resources/stages';
 import { TABLES, type FunctionName, type TableName } from '../../functions/resources/resource-definitions';
 import { Alarms } from './constructs/alarms';
+import { Invoicing } from './constructs/invoicing';
 import { ApprovalExpiry } from './constructs/approval-expiry';
 import { OperationsDashboard } from './constructs/dashboard';
 import { Api } from './constructs/api';
@@ -47,6 +48,8 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> = {
   webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
   // Each expiry is a read and one transaction (the request, its due item, its outbox event) in the orders table.
   approvalExpiry: { read: [], readWrite: ['orders'] },
+  // Reads the order and its organization (the Stripe customer, the terms); writes the invoice beside the order.
+  invoicing: { read: ['organizations'], readWrite: ['orders'] },
 };
 
 /**
@@ -79,6 +82,7 @@ export class ServiceStack extends Stack {
       queueUrls: {
         orderEvents: queues.queue.orderEvents.queueUrl,
         webhookDeliveries: queues.queue.webhookDeliveries.queueUrl,
+        invoicing: queues.queue.invoicing.queueUrl,
       },
     });
 
@@ -108,6 +112,9 @@ export class ServiceStack extends Stack {
       environment,
     });
     const approvalExpiry = new ApprovalExpiry(this, 'ApprovalExpiry', { config, environment });
+    const invoicing = new Invoicing(this, 'Invoicing', { config, queues, environment });
+    secrets.stripeSecret.grantRead(invoicing.consumer);
+    queues.queue.invoicing.grantSendMessages(webhooks.orderOutboxRelay);
 
     const functions = (this.functions = {
       setup,
@@ -120,6 +127,7 @@ export class ServiceStack extends Stack {
       orderFanout: webhooks.orderFanout,
       webhookDispatch: webhooks.webhookDispatch,
       approvalExpiry: approvalExpiry.sweep,
+      invoicing: invoicing.consumer,
     });
     for (const name of Object.keys(TABLE_ACCESS) as FunctionName[]) {
       const access = tableAccess(config.stage, name);

@@ -15,6 +15,7 @@ import { createOrderFanoutHandler } from '../../functions/lambdas/order-fanout';
 import { createOrderOutboxRelayHandler } from '../../functions/lambdas/order-outbox-relay';
 import { createSetupHandler } from '../../functions/lambdas/setup';
 import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
+import { createInvoicingHandler } from '../../functions/lambdas/invoicing';
 import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
 import { createWebhooksApiHandler } from '../../functions/lambdas/webhooks-api';
 import { functionEnvironment } from '../../functions/resources/function-environment';
@@ -156,6 +157,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const queueHandlers: Record<QueueName, SqsLambda> = {
     orderEvents: createOrderFanoutHandler(built(deps.functions.orderFanout)),
     webhookDeliveries: createWebhookDispatchHandler(built(deps.functions.webhookDispatch)),
+    invoicing: createInvoicingHandler(built(deps.functions.invoicing)),
   };
   const consumers = Object.fromEntries(
     (Object.keys(QUEUES) as QueueName[]).map((name) => [

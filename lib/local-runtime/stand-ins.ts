@@ -6,6 +6,7 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { buildApp as buildFauxqs } from 'fauxqs';
 import sesModule from 'aws-ses-v2-local';
 import { createExpressApp as createStripeMock } from 'stripe-stateful-mock';
+import { servesStripePath, StripeInvoicingStandIn } from './stripe-invoicing-stand-in';
 import type { LocalEndpoints } from '../../functions/adapters/aws-clients';
 import { type DynamoDbLocalProcess, startDynamoDbLocal } from './dynamodb-local-process';
 import { freePort } from './free-port';
@@ -82,7 +83,12 @@ export async function startStandIns(options: StandInOptions = {}): Promise<Stand
     );
     closers.push(() => secrets.close());
 
-    const stripeServer = createServer(createStripeMock());
+    // One port for all of Stripe: the invoicing endpoints go to the project's stand-in, the rest to stripe-stateful-mock.
+    const stripeMock = createStripeMock();
+    const invoicing = new StripeInvoicingStandIn({ baseUrl: () => `http://127.0.0.1:${portOf(stripeServer)}` });
+    const stripeServer = createServer((req, res) =>
+      servesStripePath(req.url ?? '/') ? void invoicing.handle(req, res) : stripeMock(req, res),
+    );
     await new Promise<void>((done) => stripeServer.listen(0, '127.0.0.1', done));
     closers.push(() => closeServer(stripeServer));
 

@@ -19,7 +19,11 @@ const LocalStackFile = z.object({
   apiKeyPrefix: ApiKeyPrefix,
   endpoints: z.object({ dynamodb: z.url(), sqs: z.url(), ses: z.url(), secretsManager: z.url(), s3: z.url() }),
   stripeApiBase: z.url(),
-  queueUrls: z.object({ orderEvents: z.string().min(1), webhookDeliveries: z.string().min(1) }),
+  queueUrls: z.object({
+    orderEvents: z.string().min(1),
+    webhookDeliveries: z.string().min(1),
+    invoicing: z.string().min(1),
+  }),
   pid: z.number().int().positive().optional(),
 });
 

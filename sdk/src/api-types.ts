@@ -52,6 +52,8 @@ export interface SetupRequest {
   organizationEmail?: string;
   organizationPhone?: string;
   timeZone?: string;
+  paymentTerms?: "net15" | "net30" | "net60";
+  billingEmail?: string;
 }
 
 export interface SetupResponse {
@@ -62,6 +64,7 @@ export interface SetupResponse {
       name: string;
       internalOrgId: string;
       paymentCustomerId: string;
+      paymentTerms: "net15" | "net30" | "net60";
     };
     profile: {
       id: string;
@@ -216,6 +219,93 @@ export interface HandshakeFailedError {
   details: string;
 }
 
+export interface OrganizationResponse {
+  success: true;
+  data: {
+    organization: {
+      id: string;
+      name: string;
+      internalOrgId: string;
+      paymentCustomerId: string;
+      paymentTerms: "net15" | "net30" | "net60";
+      billingEmail: string | null;
+      organizationEmail: string | null;
+      organizationPhone: string | null;
+      billingAddress: {
+        line1: string;
+        line2?: string;
+        city: string;
+        province: string;
+        postalCode: string;
+        country: string;
+      } | null;
+      timeZone: string | null;
+      createdAt: string;
+    };
+  };
+}
+
+export interface OrganizationNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "ORGANIZATION_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface InternalError {
+  error: "Internal Server Error";
+  message: string;
+  code: "INTERNAL_ERROR";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface OrganizationUpdateRequest {
+  organizationName?: string;
+  organizationEmail?: string | null;
+  organizationPhone?: string | null;
+  billingAddress?: {
+    line1: string;
+    line2?: string;
+    city: string;
+    province: string;
+    postalCode: string;
+    country?: string;
+  } | null;
+  billingEmail?: string | null;
+  paymentTerms?: "net15" | "net30" | "net60";
+  timeZone?: string | null;
+}
+
+export interface OrganizationChangeBadRequestError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface IdempotencyKeyInUseError {
+  error: "Conflict";
+  message: string;
+  code: "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface OrganizationUserResponse {
   success: true;
   data: {
@@ -249,17 +339,6 @@ export interface OrganizationUserNotFoundError {
   }>;
 }
 
-export interface InternalError {
-  error: "Internal Server Error";
-  message: string;
-  code: "INTERNAL_ERROR";
-  details: Array<{
-    code: string;
-    message: string;
-    path: string[];
-  }>;
-}
-
 export interface OrganizationUserUpdateRequest {
   user?: {
     firstName?: string;
@@ -271,28 +350,6 @@ export interface OrganizationUserUpdateRequest {
   orderLimit?: number | null;
   monthlyLimit?: number | null;
   active?: boolean;
-}
-
-export interface OrganizationChangeBadRequestError {
-  error: "Validation Error";
-  message: string;
-  code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED";
-  details: Array<{
-    code: string;
-    message: string;
-    path: string[];
-  }>;
-}
-
-export interface IdempotencyKeyInUseError {
-  error: "Conflict";
-  message: string;
-  code: "IDEMPOTENCY_KEY_IN_USE";
-  details: Array<{
-    code: string;
-    message: string;
-    path: string[];
-  }>;
 }
 
 export interface ShippingLocationCreateRequest {
@@ -470,17 +527,6 @@ export interface ValidationError {
   error: "Validation Error";
   message: string;
   code: "VALIDATION_ERROR";
-  details: Array<{
-    code: string;
-    message: string;
-    path: string[];
-  }>;
-}
-
-export interface OrganizationNotFoundError {
-  error: "Not Found";
-  message: string;
-  code: "ORGANIZATION_NOT_FOUND";
   details: Array<{
     code: string;
     message: string;
@@ -984,7 +1030,7 @@ export interface WebhookTestConflictError {
 export interface WebhookDeliveryList {
   data: Array<{
     id: string;
-    event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided";
+    event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "invoice.credited";
     order_id?: string;
     status: "pending" | "delivered" | "failed" | "cancelled";
     round: number;
@@ -1007,7 +1053,7 @@ export interface WebhookDeliveryList {
 
 export interface WebhookDelivery {
   id: string;
-  event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided";
+  event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "invoice.credited";
   order_id?: string;
   status: "pending" | "delivered" | "failed" | "cancelled";
   round: number;
@@ -1060,7 +1106,7 @@ export interface WebhookDeliveryRetryConflictError {
 
 export interface WebhookEndpoint {
   url: string;
-  events: Array<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided">;
+  events: Array<"order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "invoice.credited">;
   status: "active" | "paused" | "disabled" | "circuit_open";
   status_reason?: string;
   status_since: string;
@@ -1273,6 +1319,106 @@ export interface ApprovalDecidedEvent {
   };
 }
 
+export interface InvoiceIssuedEvent {
+  event: "invoice.issued";
+  timestamp: string;
+  data: {
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+    };
+    order_id: string;
+    partner_org_id: string;
+    issued_at: string;
+  };
+}
+
+export interface InvoicePaidEvent {
+  event: "invoice.paid";
+  timestamp: string;
+  data: {
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+    };
+    order_id: string;
+    partner_org_id: string;
+    paid_at: string;
+  };
+}
+
+export interface InvoiceOverdueEvent {
+  event: "invoice.overdue";
+  timestamp: string;
+  data: {
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+    };
+    order_id: string;
+    partner_org_id: string;
+    overdue_at: string;
+  };
+}
+
+export interface InvoiceCreditedEvent {
+  event: "invoice.credited";
+  timestamp: string;
+  data: {
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+    };
+    order_id: string;
+    partner_org_id: string;
+    credit_note: {
+      id: string;
+      amount: number;
+      created_at: string;
+    };
+  };
+}
+
 /** Every order webhook body, told apart by `event`. */
 export type OrderEvent = OrderCreatedEvent | OrderConfirmedEvent | OrderShippedEvent | OrderDeliveredEvent | OrderCancelledEvent | OrderRefundedEvent;
 
@@ -1283,7 +1429,12 @@ export type ApprovalEvent = ApprovalRequestedEvent | ApprovalDecidedEvent;
 
 export type ApprovalEventKind = ApprovalEvent['event'];
 
+/** Every invoice webhook body, told apart by `event` (sent only to endpoints subscribed to the invoice kinds). */
+export type InvoiceEvent = InvoiceIssuedEvent | InvoicePaidEvent | InvoiceOverdueEvent | InvoiceCreditedEvent;
+
+export type InvoiceEventKind = InvoiceEvent['event'];
+
 /** Every webhook body, told apart by `event`: what `webhooks.constructEvent` returns. */
-export type WebhookEvent = OrderEvent | ApprovalEvent;
+export type WebhookEvent = OrderEvent | ApprovalEvent | InvoiceEvent;
 
 export type WebhookEventKind = WebhookEvent['event'];

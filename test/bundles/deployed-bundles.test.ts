@@ -16,6 +16,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientOptions } from '../../functions/adapters/aws/client-options';
+import { invoiceIdFor } from '../../functions/domain/billing/invoice';
 import { withCorrelation } from '../../functions/domain/correlation';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import type { ProfileId } from '../../functions/domain/organizations/organization';
@@ -36,6 +37,7 @@ import { apiGatewayListener } from '../../lib/local-runtime/api-gateway-adapter'
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from '../../lib/local-runtime/queue-poller';
 import { createStreamConsumer, type StreamConsumer, type StreamLambda } from '../../lib/local-runtime/stream-poller';
 import { bundleInvoker, type BundleInvocation } from '../support/bundle-invoker';
+import { stripeStandIn } from '../support/inspect';
 import {
   environmentFor,
   type SynthesizedApp,
@@ -108,6 +110,19 @@ const queueConsumer = (queue: QueueName, name: FunctionName): QueueConsumer =>
       (await run<Awaited<ReturnType<SqsLambda>>>(name, event)).result ?? undefined) satisfies SqsLambda,
   });
 
+/** The orders table's stream, read by the outbox relay's bundle (each poll reads on from where the last one stopped). */
+let relay: StreamConsumer | undefined;
+const outboxRelay = (): StreamConsumer =>
+  (relay ??= createStreamConsumer({
+    db: stack.deps.aws.db as unknown as DynamoDBClient,
+    streams: new DynamoDBStreamsClient(clientOptions(standIns.endpoints.dynamodb)),
+    tableName: tableName(stack.config.RESOURCE_PREFIX, 'orders'),
+    batchSize: ORDER_OUTBOX_BATCH_SIZE,
+    handler: (async (event) =>
+      (await run<Awaited<ReturnType<StreamLambda>>>('orderOutboxRelay', event)).result ??
+      undefined) satisfies StreamLambda,
+  }));
+
 beforeAll(async () => {
   app = synthesizeBundledApp('sandbox');
   invoke = bundleInvoker(app.outdir);
@@ -157,6 +172,8 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
   let partnerId: string;
   let apiKey: string;
   let profileId: string;
+  let paymentCustomerId: string;
+  let orderId: string;
 
   it('setup provisions an organization through the bundle: 200, the Stripe customer from the key in Secrets Manager', async () => {
     ({ partnerId, apiKey } = await stack.createPartner());
@@ -176,6 +193,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     expect(response.status).toBe(200);
     expect(json.data.organization.paymentCustomerId).toMatch(/^cus_/);
     profileId = json.data.profile.id;
+    paymentCustomerId = json.data.organization.paymentCustomerId;
     expect(requestLogOf('setup')).toMatchObject({ level: 'info', endpoint: 'setup', status: 200, partnerId });
   });
 
@@ -244,16 +262,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       stack.deps.orderService.placeOrder({ partner: { id: profile.partnerId }, profile, organization }),
     );
 
-    const relay: StreamConsumer = createStreamConsumer({
-      db: stack.deps.aws.db as unknown as DynamoDBClient,
-      streams: new DynamoDBStreamsClient(clientOptions(standIns.endpoints.dynamodb)),
-      tableName: tableName(stack.config.RESOURCE_PREFIX, 'orders'),
-      batchSize: ORDER_OUTBOX_BATCH_SIZE,
-      handler: (async (event) =>
-        (await run<Awaited<ReturnType<StreamLambda>>>('orderOutboxRelay', event)).result ??
-        undefined) satisfies StreamLambda,
-    });
-    expect((await relay.pollOnce()).failed).toBe(0);
+    expect((await outboxRelay().pollOnce()).failed).toBe(0);
     expect(invocations.at(-1)?.logs).toContainEqual(
       expect.objectContaining({ msg: 'order event relayed', event: 'order.created', partnerId }),
     );
@@ -295,6 +304,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       }),
     );
 
+    orderId = order.id;
     const [webhook, ...more] = receiver.requests;
     expect(more).toEqual([]);
     expect(JSON.parse(webhook!.rawBody.toString('utf8'))).toMatchObject({
@@ -302,6 +312,28 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
       data: { order_id: order.id },
     });
     expect(webhook!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+  });
+
+  it('a shipment travels the outbox relay to the invoicing bundle, which issues the order’s Stripe invoice', async () => {
+    const bearer = { Authorization: `Bearer ${apiKey}` };
+    expect((await call('POST', `/v1/sandbox/orders/${orderId}/confirm`, { headers: bearer, body: {} })).status).toBe(
+      200,
+    );
+    const shipped = await call('POST', `/v1/sandbox/orders/${orderId}/ship`, { headers: bearer, body: {} });
+    expect(shipped.status).toBe(200);
+    const { order } = (await shipped.json()) as { order: { total: number } };
+    while ((await outboxRelay().pollOnce()).received > 0);
+
+    expect(await queueConsumer('invoicing', 'invoicing').pollOnce()).toMatchObject({ received: 1, failed: [] });
+    const invoicing = invocations.at(-1)!;
+    expect(invoicing.fn).toBe('invoicing');
+    expect(invoicing.logs).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'order invoiced', orderId, invoiceId: invoiceIdFor(orderId) }),
+    );
+    const invoices = await stripeStandIn().invoices.list({ customer: paymentCustomerId });
+    expect(invoices.data.map(({ status, total, metadata }) => ({ status, total, orderId: metadata?.orderId }))).toEqual(
+      [{ status: 'open', total: Math.round(order.total * 100), orderId }],
+    );
   });
 
   it('the approval expiry bundle, run as its EventBridge schedule runs it, expires a request undecided for 7 days', async () => {

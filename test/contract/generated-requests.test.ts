@@ -55,7 +55,15 @@ const ACTIVE_PRODUCTS = SEED_CATALOG.filter((product) => product.active).map((pr
 /** A partner of its own per operation (so rate limits stay far), with a user who has placed an order, and a colleague's approval request. */
 async function aPartnerWithAnOrder(security: string): Promise<KnownValues> {
   const partner = await stack.createPartner();
-  const { profile, organization, locations } = await provisionProfile(stack.deps, partner.partnerId, aSetupBody());
+  // Through setup, as a partner would: the organization's payment customer is real, so a PATCH can update it.
+  const body = aSetupBody();
+  const setup = await stack.post('/v1/organizations/setup', body, { Authorization: `Bearer ${partner.apiKey}` });
+  expect(setup.status, setup.text).toBe(200);
+  const { profile, organization, shippingLocations } = setup.body.data as {
+    profile: { id: string };
+    organization: { internalOrgId: string };
+    shippingLocations: { internalShippingLocationId: string }[];
+  };
   const headers: Record<string, string> =
     security === 'headerApiKey' ? { 'X-API-Key': partner.apiKey } : { Authorization: `Bearer ${partner.apiKey}` };
   const placed = await stack.post(
@@ -78,10 +86,10 @@ async function aPartnerWithAnOrder(security: string): Promise<KnownValues> {
   return {
     headers,
     internalOrgId: organization.internalOrgId,
-    internalUserId: profile.internalUserId,
+    internalUserId: body.internalUserId,
     profileId: profile.id,
     orderId: placed.body.order.id as string,
-    shippingLocationId: locations[0]!.internalShippingLocationId,
+    shippingLocationId: shippingLocations[0]!.internalShippingLocationId,
     approvalRequestId: requested.body.approval_request.id as string,
   };
 }

@@ -9,6 +9,7 @@ import { exhaustRateLimit } from '../support/rate-limit';
 import type { TestResponse, TestStack } from '../support/test-stack';
 import type { Scenarios } from './order-api-scenarios';
 
+const ORGANIZATION = '/v1/organizations/{internalOrgId}';
 const USER = '/v1/organizations/{internalOrgId}/users/{internalUserId}';
 const LOCATIONS = '/v1/organizations/{internalOrgId}/shipping-locations';
 const LOCATION = '/v1/organizations/{internalOrgId}/shipping-locations/{internalShippingLocationId}';
@@ -32,6 +33,7 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
       ...partner,
       params: { internalOrgId: org, internalUserId: profile.internalUserId, internalShippingLocationId: 'loc-main' },
       headers: bearer(partner.apiKey),
+      organizationPath: `/v1/organizations/${org}`,
       userPath: `/v1/organizations/${org}/users/${profile.internalUserId}`,
       locationsPath: `/v1/organizations/${org}/shipping-locations`,
       locationPath: `/v1/organizations/${org}/shipping-locations/loc-main`,
@@ -52,13 +54,15 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
     return send(partner);
   }
 
-  /** The organizations table failing every write (and, with `reads`, every read) while `send` runs. */
-  async function withStoreDown(send: () => Promise<TestResponse>, reads = false) {
+  /**
+   * The organizations table failing every write (and, with `reads`, every read) while
+   * `send` runs; `operation` names the one call to fail instead.
+   */
+  async function withStoreDown(send: () => Promise<TestResponse>, reads = false, operation?: string) {
     const stack = stackOf();
+    const failing = operation ?? (reads ? 'GetItem' : 'TransactWriteItems');
     const plan = new FaultPlan((call) => call.service === 'dynamodb').when(
-      (call) =>
-        call.target.includes('organizations') &&
-        (reads ? call.operation === 'GetItem' : call.operation === 'TransactWriteItems'),
+      (call) => call.target.includes('organizations') && call.operation === failing,
       'fail',
     );
     const remove = injectAwsFaults(plan, stack.deps.aws.db, {
@@ -91,6 +95,143 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
   }
 
   return {
+    [`GET ${ORGANIZATION}`]: {
+      200: [
+        [
+          'an organization',
+          async () => {
+            const p = await aPartner();
+            return stackOf().get(p.organizationPath, p.headers);
+          },
+        ],
+      ],
+      401: [['no key', async () => stackOf().get((await aPartner()).organizationPath)]],
+      403: [
+        [
+          'a key without organization:write',
+          async () => stackOf().get((await aPartner()).organizationPath, await keyWithout()),
+        ],
+      ],
+      404: [
+        [
+          "another partner's organization",
+          async () => {
+            const theirs = await aPartner();
+            const mine = await aPartner();
+            return stackOf().get(theirs.organizationPath, mine.headers);
+          },
+        ],
+      ],
+      429: [
+        [
+          'over 100 a minute',
+          async () => rateLimited('organization-get', (p) => stackOf().get(p.organizationPath, p.headers)),
+        ],
+      ],
+      500: [
+        [
+          'the store down',
+          async () => {
+            const p = await aPartner();
+            return withStoreDown(() => stackOf().get(p.organizationPath, p.headers), true, 'Query');
+          },
+        ],
+      ],
+    },
+    [`PATCH ${ORGANIZATION}`]: {
+      200: [
+        [
+          'new terms and billing e-mail',
+          async () => {
+            // Set up through the API: the organization's Stripe customer must exist to be updated.
+            const p = await aPartner();
+            const setup = await stackOf().post(
+              '/v1/organizations/setup',
+              aSetupBody({ internalOrgId: 'billed' }),
+              p.headers,
+            );
+            if (setup.status !== 200) return setup;
+            return stackOf().patch(
+              '/v1/organizations/billed',
+              { paymentTerms: 'net60', billingEmail: 'ap@practice.test' },
+              p.headers,
+            );
+          },
+        ],
+      ],
+      400: [
+        [
+          'an unknown term and a malformed billing e-mail',
+          async () => {
+            const p = await aPartner();
+            return stackOf().patch(p.organizationPath, { paymentTerms: 'net45', billingEmail: 'nope' }, p.headers);
+          },
+        ],
+        [
+          'no changes',
+          async () => {
+            const p = await aPartner();
+            return stackOf().patch(p.organizationPath, {}, p.headers);
+          },
+        ],
+      ],
+      401: [['no key', async () => stackOf().patch((await aPartner()).organizationPath, { paymentTerms: 'net15' })]],
+      403: [
+        [
+          'a key without organization:write',
+          async () =>
+            stackOf().patch((await aPartner()).organizationPath, { paymentTerms: 'net15' }, await keyWithout()),
+        ],
+      ],
+      404: [
+        [
+          "another partner's organization",
+          async () => {
+            const theirs = await aPartner();
+            const mine = await aPartner();
+            return stackOf().patch(theirs.organizationPath, { paymentTerms: 'net15' }, mine.headers);
+          },
+        ],
+      ],
+      409: [
+        [
+          'IDEMPOTENCY_KEY_IN_USE',
+          async () => {
+            const p = await aPartner();
+            const body = { paymentTerms: 'net15' };
+            return inFlight(
+              'organization-update',
+              p,
+              { routeKey: `PATCH ${ORGANIZATION}`, params: ['internalOrgId'] },
+              (headers) => stackOf().patch(p.organizationPath, body, headers),
+              body,
+            );
+          },
+        ],
+      ],
+      429: [
+        [
+          'over 100 a minute',
+          async () =>
+            rateLimited('organization-update', (p) =>
+              stackOf().patch(p.organizationPath, { paymentTerms: 'net15' }, p.headers),
+            ),
+        ],
+      ],
+      500: [
+        [
+          'the store down',
+          async () => {
+            const p = await aPartner();
+            return withStoreDown(
+              () => stackOf().patch(p.organizationPath, { paymentTerms: 'net15' }, p.headers),
+              false,
+              'UpdateItem',
+            );
+          },
+        ],
+      ],
+    },
     [`GET ${USER}`]: {
       200: [
         [

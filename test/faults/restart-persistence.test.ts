@@ -28,7 +28,7 @@ afterAll(async () => {
 
 async function start(cwd = workDir): Promise<LocalProcess> {
   // Short retries, so a delivery waiting for its retry is due soon after the restart.
-  const started = await startLocalProcess({ cwd, env: { WEBHOOK_RETRY_DELAYS_S: '1,1,1,1,1,1' } });
+  const started = await startLocalProcess({ cwd, env: { WEBHOOK_RETRY_DELAYS_S: '1,1,1,1,1,1', LOG_TO_CONSOLE: '1' } }); // the tests read the run's own log lines
   running.push(started);
   return started;
 }

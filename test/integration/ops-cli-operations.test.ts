@@ -492,17 +492,17 @@ describe('session list / revoke', () => {
     expectOneLineError(
       await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '0'], early),
       1,
-      '--limit must be at least 1',
+      '--limit must be a whole number from 1 to 500, e.g. 20',
     );
     expectOneLineError(
       await ops(['session', 'list', '--partner', partner.partnerId, '--limit', '501'], early),
       1,
-      '--limit must be at most 500',
+      '--limit must be a whole number from 1 to 500, e.g. 20',
     );
     expectOneLineError(
       await ops(['session', 'list', '--partner', partner.partnerId, '--limit', 'ten'], early),
       1,
-      '--limit must be a number',
+      '--limit must be a whole number from 1 to 500, e.g. 20',
     );
     expect(early.reached()).toBe(false);
     const unknown = randomUUID();
@@ -1058,7 +1058,11 @@ describe('order-event and deliveries', () => {
       1,
       '--status must be one of "pending", "delivered", "failed"',
     );
-    expectOneLineError(await ops(['outbox', '--to', 'not-an-address'], early), 1, '--to must be a valid email address');
+    expectOneLineError(
+      await ops(['outbox', '--to', 'not-an-address'], early),
+      1,
+      '--to must be an e-mail address, e.g. ops@example.com',
+    );
     expect(early.reached()).toBe(false);
     expectOneLineError(await ops(['deliveries', 'list', '--partner', unknown]), 1, `No partner ${unknown}`);
   });

@@ -42,9 +42,12 @@ const consumer = (): StreamConsumer =>
       clock,
       logger,
       metrics: noMetrics,
-      orderOutboxRelay: new OrderOutboxRelay({
-        send: (message, delay) => new SqsMessageQueue<OrderEventMessage>(aws.sqs, queueUrl).send(message, delay),
-      }),
+      orderOutboxRelay: new OrderOutboxRelay(
+        {
+          send: (message, delay) => new SqsMessageQueue<OrderEventMessage>(aws.sqs, queueUrl).send(message, delay),
+        },
+        { send: async () => undefined },
+      ),
     })),
   });
 

@@ -76,6 +76,7 @@ describe('setup of a new organization (contract: setup behaviour 1)', () => {
           name: 'Acme Dental',
           internalOrgId: 'acme-1',
           paymentCustomerId: expect.stringMatching(/^cus_/),
+          paymentTerms: 'net30',
         },
         profile: {
           id: UUID,

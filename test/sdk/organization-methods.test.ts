@@ -56,12 +56,14 @@ describe('organizations.shippingLocations', () => {
     expect(documented('ShippingLocationResponse', created)).toEqual([]);
     expect(created.data.shippingLocation.address.province).toBe('Texas');
 
+    // A default location is always active (409 DEFAULT_LOCATION_INACTIVE otherwise), so the update names the new
+    // default and renames it.
     const updated = await client.organizations.shippingLocations.update(org, 'loc-sdk', {
       isDefault: true,
-      isActive: false,
+      name: 'Annex (main)',
     });
     expect(documented('ShippingLocationResponse', updated)).toEqual([]);
-    expect(updated.data.shippingLocation).toMatchObject({ isDefault: true, isActive: false });
+    expect(updated.data.shippingLocation).toMatchObject({ isDefault: true, isActive: true, name: 'Annex (main)' });
 
     await expect(client.organizations.shippingLocations.create(org, location)).rejects.toBeInstanceOf(
       PartnerConflictError,

@@ -206,6 +206,20 @@ const crossPartnerCommands = (): Record<string, () => string[]> => ({
     '--data',
     JSON.stringify(orderCreatedData(b.ownOnlyOrg)),
   ],
+  // The order commands' --partner/--org narrow the order lookup: B's organization under A names no order of A's.
+  ...Object.fromEntries(
+    (['show', 'confirm', 'ship', 'deliver', 'cancel', 'refund'] as const).map((action) => [
+      `order ${action}`,
+      () => [
+        ...['order', action, '--partner', a.partnerId, '--org', b.ownOnlyOrg, '--order', randomUUID()],
+        ...(action === 'ship'
+          ? ['--carrier', 'UPS', '--tracking-number', '1Z999', '--tracking-url', 'https://ups.test/1Z999']
+          : []),
+        ...(action === 'ship' ? ['--estimated-delivery', '2036-01-02'] : []),
+        ...(action === 'deliver' ? ['--signature', 'R. Receiver'] : []),
+      ],
+    ]),
+  ),
   // --partner with --delivery is refused outright as a usage error (exit 2: one delivery, or a partner's since a time), whoever owns the delivery.
   'deliveries replay': () => ['deliveries', 'replay', '--partner', a.partnerId, '--delivery', randomUUID()],
 });

@@ -5,7 +5,11 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { stripeClientSource } from '../../functions/adapters/stripe-client';
 import { StripePayments } from '../../functions/adapters/stripe-payments';
-import type { PaymentCustomerRequest, PaymentProvider } from '../../functions/domain/payments/payment-provider';
+import type {
+  PaymentCustomerDetails,
+  PaymentCustomerRequest,
+  PaymentProvider,
+} from '../../functions/domain/payments/payment-provider';
 
 const local = (endpoint: string) => ({
   endpoint,
@@ -72,6 +76,15 @@ export class FaultyPayments implements PaymentProvider {
     const id = await this.real.ensureCustomer(request);
     if (failure === 'after') throw Object.assign(new Error('Request timed out'), { name: 'StripeConnectionError' });
     return id;
+  }
+
+  async updateCustomer(customerId: string, details: PaymentCustomerDetails): Promise<void> {
+    this.calls += 1;
+    const failure = this.failures.shift();
+    if (failure === 'before')
+      throw Object.assign(new Error('connect ECONNREFUSED api.stripe.com'), { name: 'StripeConnectionError' });
+    await this.real.updateCustomer(customerId, details);
+    if (failure === 'after') throw Object.assign(new Error('Request timed out'), { name: 'StripeConnectionError' });
   }
 }
 

@@ -31,6 +31,7 @@ describe('placing an order', () => {
       organizationId: organization.organization.id,
       internalOrgId: organization.organization.internalOrgId,
       profileId: profile.id,
+      internalUserId: profile.internalUserId,
       userEmail: 'ada@smile-dental.test',
       items: [
         {

@@ -11,7 +11,11 @@ import { IdempotencyGuard } from '../../functions/domain/idempotency/idempotency
 import { OrganizationSetup, type SetupResult } from '../../functions/domain/organizations/organization-setup';
 import { SetupRequest } from '../../functions/domain/organizations/setup-request';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import type { PaymentCustomerRequest, PaymentProvider } from '../../functions/domain/payments/payment-provider';
+import type {
+  PaymentCustomerDetails,
+  PaymentCustomerRequest,
+  PaymentProvider,
+} from '../../functions/domain/payments/payment-provider';
 import { InMemoryIdempotencyStore } from '../support/fakes/in-memory-idempotency-store';
 import { InMemoryOrganizationRepository } from '../support/fakes/in-memory-organization-repository';
 import { ManualClock, TEST_CLOCK_START } from '../support/manual-clock';
@@ -25,6 +29,10 @@ class RecordingPayments implements PaymentProvider {
   async ensureCustomer(request: PaymentCustomerRequest) {
     this.requests.push(request);
     return `cus_${request.idempotencyKey.slice(-8)}`;
+  }
+  readonly updates: { customerId: string; details: PaymentCustomerDetails }[] = [];
+  async updateCustomer(customerId: string, details: PaymentCustomerDetails) {
+    this.updates.push({ customerId, details });
   }
 }
 

@@ -8,7 +8,7 @@ import type {
 } from '../../domain/approvals/approval-repository';
 import { APPROVAL_TTL_MS, type ApprovalRequest, type ApprovalRequestId } from '../../domain/approvals/approval-request';
 import type { Clock } from '../../domain/clock';
-import { ValidationFailed } from '../../domain/errors';
+import { IdempotencyKeyInFlight, ValidationFailed } from '../../domain/errors';
 import type { Cart, CartLine } from '../../domain/orders/cart';
 import type { MonthSpendCharge } from '../../domain/orders/monthly-spend';
 import type { Order } from '../../domain/orders/order';
@@ -17,7 +17,8 @@ import type { OrderEventMessage } from '../../domain/events/order-event-message'
 import { cartLineItem } from './cart-repository';
 import { organizationKeys } from './organization-items';
 import { consumedCartLines, monthSpendUpdate, orderItem, outboxPut } from './dynamodb-order-repository';
-import { type TransactItem, writeAllOrNothing } from './transactions';
+import { completionInTransaction } from './idempotency-store';
+import { failedConditions, type TransactItem, writeAllOrNothing } from './transactions';
 
 /**
  * Key shapes of approval requests in the orders table (whose stream already carries the
@@ -57,7 +58,13 @@ const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.
 export class DynamoApprovalRepository implements ApprovalRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
-    private readonly tables: { readonly orders: string; readonly carts: string; readonly organizations: string },
+    private readonly tables: {
+      readonly orders: string;
+      readonly carts: string;
+      readonly organizations: string;
+      /** Where a sandbox decision's Idempotency-Key completion goes, in the decision's own transaction. */
+      readonly idempotency: string;
+    },
     private readonly clock: Clock,
   ) {}
 
@@ -96,7 +103,7 @@ export class DynamoApprovalRepository implements ApprovalRepository {
     },
   ): Promise<void> {
     const { partnerId, internalOrgId, internalUserId, internalShippingLocationId } = change.placeable;
-    await this.write([
+    await this.decisionWrite(change, [
       ...this.decision(change),
       // A deactivation (of the requester or the location) committed after approve read them stops the order.
       {
@@ -145,7 +152,7 @@ export class DynamoApprovalRepository implements ApprovalRepository {
         },
       };
     });
-    await this.write([...this.decision(change), ...lines]);
+    await this.decisionWrite(change, [...this.decision(change), ...lines]);
   }
 
   /**
@@ -173,6 +180,26 @@ export class DynamoApprovalRepository implements ApprovalRepository {
       { Delete: { TableName: this.tables.orders, Key: approvalKeys.due(request.id) } },
       outboxPut(this.tables.orders, change.event, this.clock),
     ];
+  }
+
+  /**
+   * `items` with the change's Idempotency-Key completion last, so the other items keep
+   * their indexes. A failed completion means the claim lapsed and another request holds
+   * the key: nothing was written, and that request's outcome is the one to replay.
+   */
+  private async decisionWrite(change: ApprovalChange, items: TransactItem[]): Promise<void> {
+    const { completion } = change;
+    if (!completion) return this.write(items);
+    const all = [...items, completionInTransaction(this.tables.idempotency, completion)];
+    try {
+      await this.write(all);
+    } catch (error) {
+      if (failedConditions((error as Error).cause)?.includes(all.length - 1))
+        throw new IdempotencyKeyInFlight('A request with this Idempotency-Key is still being processed; retry later', {
+          cause: error,
+        });
+      throw error;
+    }
   }
 
   private write(items: TransactItem[]): Promise<void> {

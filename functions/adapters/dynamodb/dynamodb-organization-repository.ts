@@ -1,9 +1,11 @@
-import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   ConcurrentModification,
   IdempotencyKeyInFlight,
   NotFound,
   OrganizationAlreadyExists,
+  OrganizationNotFound,
   ProfileAlreadyExists,
   ProfileNotFound,
   ShippingLocationAlreadyExists,
@@ -243,6 +245,27 @@ export class DynamoOrganizationRepository implements OrganizationRepository {
     }
     const { unlinkedUserId: _relinked, ...rest } = profile;
     return { ...rest, userId: active.id };
+  }
+
+  async updateOrganization(organization: Organization, changes: AttributeChanges<Organization>): Promise<Organization> {
+    const key = organizationKeys.organization(organization.partnerId, organization.internalOrgId);
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: key,
+          ...attributeUpdate(changes),
+          ConditionExpression: 'attribute_exists(pk)',
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      if (!Attributes) throw new OrganizationNotFound(organization.partnerId, organization.internalOrgId);
+      return strip<Organization>(Attributes);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException)
+        throw new OrganizationNotFound(organization.partnerId, organization.internalOrgId);
+      throw error;
+    }
   }
 
   async getProfileInOrganization(

@@ -1,6 +1,9 @@
 import type { OrdersApiDependencies } from '../../composition/orders-api';
 import { SandboxApproveRequest, SandboxRejectRequest } from '../../domain/approvals/sandbox-decision-request';
+import type { ApprovalRequest } from '../../domain/approvals/approval-request';
+import type { DecisionCompletionFor } from '../../domain/approvals/approval-service';
 import { OrganizationNotFound } from '../../domain/errors';
+import type { IdempotentAttempt } from '../../domain/idempotency/idempotency-guard';
 import { apiHandler, idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';
 import { json } from '../../http/responses';
@@ -12,6 +15,22 @@ type GetDependencies = () => Promise<OrdersApiDependencies>;
 /** API Gateway sets the matched route's path parameters; an absent one is a route defined wrongly. */
 const requestIdOf = (parameters: Record<string, string | undefined> | undefined): string =>
   parameters?.approval_request_id ?? '';
+
+const decided = (request: ApprovalRequest) => json(200, toApprovalRequestChangeResponse(request));
+
+/**
+ * With an Idempotency-Key, the decision's 200 to replay, written in the decision's own
+ * transaction (as setup's is), so a retry after a crash between commit and answer replays
+ * it rather than finding the request decided (409 APPROVAL_NOT_PENDING).
+ */
+const completionOf = (
+  idempotency: Extract<IdempotentAttempt, { kind: 'first' }> | undefined,
+): DecisionCompletionFor | undefined =>
+  idempotency &&
+  ((request) => {
+    const { statusCode, body } = decided(request);
+    return idempotency.completionWith({ statusCode, body });
+  });
 
 /**
  * The approval request routes (docs/orders-api.md, "Approval requests"), served by the
@@ -43,25 +62,30 @@ export const approvalRequestRoutes = (getDependencies: GetDependencies) => ({
   'sandbox-approval-approve': idempotentApiHandler(
     'sandbox-approval-approve',
     getDependencies,
-    async ({ event, body, caller, deps }) => {
+    async ({ event, body, caller, deps, idempotency }) => {
       const { internal_user_id } = parseBody(SandboxApproveRequest, body);
-      const request = await deps.sandboxApprovals.approve(caller.partnerId, requestIdOf(event.pathParameters), {
-        internalUserId: internal_user_id,
-      });
-      return json(200, toApprovalRequestChangeResponse(request));
+      const request = await deps.sandboxApprovals.approve(
+        caller.partnerId,
+        requestIdOf(event.pathParameters),
+        { internalUserId: internal_user_id },
+        completionOf(idempotency),
+      );
+      return decided(request);
     },
   ),
 
   'sandbox-approval-reject': idempotentApiHandler(
     'sandbox-approval-reject',
     getDependencies,
-    async ({ event, body, caller, deps }) => {
+    async ({ event, body, caller, deps, idempotency }) => {
       const { internal_user_id, reason } = parseBody(SandboxRejectRequest, body);
-      const request = await deps.sandboxApprovals.reject(caller.partnerId, requestIdOf(event.pathParameters), {
-        internalUserId: internal_user_id,
-        reason,
-      });
-      return json(200, toApprovalRequestChangeResponse(request));
+      const request = await deps.sandboxApprovals.reject(
+        caller.partnerId,
+        requestIdOf(event.pathParameters),
+        { internalUserId: internal_user_id, reason },
+        completionOf(idempotency),
+      );
+      return decided(request);
     },
   ),
 });

@@ -16,6 +16,7 @@ import { HANDSHAKE_ROUTE } from '../handshake/document';
 import { GET_ORDER_ROUTE, LIST_ORDERS_ROUTE } from '../orders/orders-document';
 import { CREATE_SANDBOX_ORDER_ROUTE } from '../orders/sandbox-order-document';
 import { SANDBOX_ORDER_TRANSITION_DOCUMENTS } from '../orders/sandbox-transition-documents';
+import { GET_ORGANIZATION_ROUTE, UPDATE_ORGANIZATION_ROUTE } from '../organizations/document';
 import { GET_ORGANIZATION_USER_ROUTE, UPDATE_ORGANIZATION_USER_ROUTE } from '../organization-users/document';
 import { SETUP_ROUTE } from '../setup/document';
 import { CREATE_SHIPPING_LOCATION_ROUTE, UPDATE_SHIPPING_LOCATION_ROUTE } from '../shipping-locations/document';
@@ -35,6 +36,8 @@ export { WEBHOOK_HEADERS, WEBHOOKS } from '../../webhooks/document';
 /** Every API route of the table has one (a route without a document does not compile). */
 const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteName, RouteDocument>> = {
   setup: SETUP_ROUTE,
+  'organization-get': GET_ORGANIZATION_ROUTE,
+  'organization-update': UPDATE_ORGANIZATION_ROUTE,
   'organization-user-get': GET_ORGANIZATION_USER_ROUTE,
   'organization-user-update': UPDATE_ORGANIZATION_USER_ROUTE,
   'shipping-location-create': CREATE_SHIPPING_LOCATION_ROUTE,

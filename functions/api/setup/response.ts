@@ -7,10 +7,11 @@
 // zod/mini: the setup Lambda builds this schema at cold start, and the classic API alone is ~440 KB bundled.
 import * as z from 'zod/mini';
 import type { Address } from '../../domain/addresses/address';
-import type { Profile, ShippingLocation } from '../../domain/organizations/organization';
+import { PAYMENT_TERMS } from '../../domain/billing/payment-terms';
+import { paymentTermsOf, type Profile, type ShippingLocation } from '../../domain/organizations/organization';
 import type { SetupResult } from '../../domain/organizations/organization-setup';
 
-const AddressBody = z.strictObject({
+export const AddressBody = z.strictObject({
   line1: z.string(),
   line2: z.optional(z.string()),
   city: z.string(),
@@ -50,6 +51,7 @@ export const SetupResponseBody = z.strictObject({
       name: z.string(),
       internalOrgId: z.string(),
       paymentCustomerId: z.string(),
+      paymentTerms: z.enum(PAYMENT_TERMS),
     }),
     profile: ProfileBody,
     shippingLocations: z.array(ShippingLocationBody),
@@ -68,6 +70,7 @@ export function toSetupResponse(result: SetupResult): SetupResponseBody {
         name: organization.name,
         internalOrgId: organization.internalOrgId,
         paymentCustomerId: organization.paymentCustomerId,
+        paymentTerms: paymentTermsOf(organization),
       },
       profile: toProfileBody(result.profile),
       shippingLocations: result.locations.map(toShippingLocationBody),
@@ -104,7 +107,7 @@ export function toShippingLocationBody(location: ShippingLocation): z.infer<type
   };
 }
 
-const toAddressBody = (address: Address): z.infer<typeof AddressBody> => ({
+export const toAddressBody = (address: Address): z.infer<typeof AddressBody> => ({
   line1: address.line1,
   ...(address.line2 ? { line2: address.line2 } : {}),
   city: address.city,

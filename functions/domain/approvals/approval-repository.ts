@@ -1,3 +1,4 @@
+import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
 import type { Cart, CartLine } from '../orders/cart';
 import type { MonthSpendCharge } from '../orders/monthly-spend';
 import type { Order } from '../orders/order';
@@ -44,6 +45,12 @@ export interface ApprovalChange {
   readonly expectedVersion: number;
   /** Its approval.decided event, written in the same transaction. */
   readonly event: OrderEventMessage;
+  /**
+   * A sandbox decision's Idempotency-Key completion, written in the same transaction, so a
+   * decision that committed is never retried into 409 APPROVAL_NOT_PENDING. A claim that
+   * lapsed meanwhile (another request holds the key) writes nothing: IdempotencyKeyInFlight.
+   */
+  readonly completion?: IdempotencyCompletion;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { OrderEventMessage } from '../events/order-event-message';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
 import { type Correlation, correlate, correlateAction, currentCorrelation } from '../correlation';
+import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
 import { ApprovalForbidden, ApprovalNotFound, ConcurrentModification, SelfApprovalForbidden } from '../errors';
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CartRepository } from '../orders/cart';
@@ -35,6 +36,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Due requests one `expireDue` call tries at most; the next sweep takes the rest. */
 const MAX_EXPIRED_PER_SWEEP = 1000;
 const DUE_BATCH = 100;
+
+/**
+ * The Idempotency-Key completion for a decided request (the sandbox API's 200), written in
+ * the decision's own transaction, as setup writes its own (CompletionFor).
+ */
+export type DecisionCompletionFor = (decided: ApprovalRequest) => IdempotencyCompletion;
 
 export interface SubmitApprovalInput {
   readonly partner: Pick<Partner, 'id'>;
@@ -169,7 +176,11 @@ export class ApprovalService {
    *    requester and the location still being active (a deactivation committed since 3
    *    stops it: ApprovalCannotBePlaced).
    */
-  async approve(input: { readonly requestId: string; readonly approver: Profile }): Promise<ApprovalRequest> {
+  async approve(input: {
+    readonly requestId: string;
+    readonly approver: Profile;
+    readonly completionFor?: DecisionCompletionFor;
+  }): Promise<ApprovalRequest> {
     correlateAction('approve', input.approver);
     const { approver } = input;
     const request = await this.waiting(input.requestId, approver, 'decide');
@@ -185,6 +196,7 @@ export class ApprovalService {
           event: this.correlated(approved, approvalDecidedEvent(approved)),
           order,
           orderEvent: this.correlated(approved, latestOrderEvent(order)),
+          ...(input.completionFor ? { completion: input.completionFor(approved) } : {}),
           placeable: {
             partnerId: request.partnerId,
             internalOrgId: request.internalOrgId,
@@ -218,6 +230,7 @@ export class ApprovalService {
     readonly requestId: string;
     readonly approver: Profile;
     readonly reason: string;
+    readonly completionFor?: DecisionCompletionFor;
   }): Promise<ApprovalRequest> {
     correlateAction('reject', input.approver);
     const request = await this.waiting(input.requestId, input.approver, 'decide');
@@ -234,6 +247,7 @@ export class ApprovalService {
         request: rejected,
         expectedVersion: request.version,
         event: this.correlated(rejected, approvalDecidedEvent(rejected)),
+        ...(input.completionFor ? { completion: input.completionFor(rejected) } : {}),
       }),
     );
     this.counted('rejected');

@@ -5,14 +5,15 @@ import type { Profile } from '../organizations/organization';
 import type { PartnerId } from '../partners/partner';
 import { profileSignInBlocker } from '../sessions/sign-in-eligibility';
 import type { ApprovalRequest } from './approval-request';
-import type { ApprovalService } from './approval-service';
+import type { ApprovalService, DecisionCompletionFor } from './approval-service';
 
 /**
  * Deciding approval requests through the sandbox API as the named approver would in the
  * module, so a partner's CI can drive the approval flow without a browser. The decision
  * is ApprovalService's own, so every rule of the module holds: an approver of the
  * request's organization (ApprovalForbidden), not its requester (SelfApprovalForbidden),
- * while the request waits (ApprovalNotPending).
+ * while the request waits (ApprovalNotPending). `completionFor`, with an Idempotency-Key,
+ * is the key's completion, written in the decision's own transaction.
  */
 export class SandboxApprovals {
   constructor(
@@ -24,9 +25,10 @@ export class SandboxApprovals {
     partnerId: PartnerId,
     requestId: string,
     decision: { readonly internalUserId: string },
+    completionFor?: DecisionCompletionFor,
   ): Promise<ApprovalRequest> {
     const approver = await this.approverOf(partnerId, requestId, decision.internalUserId);
-    return this.approvals.approve({ requestId, approver });
+    return this.approvals.approve({ requestId, approver, ...(completionFor ? { completionFor } : {}) });
   }
 
   /** `reason`: already parsed at the edge (1-500 characters). */
@@ -34,9 +36,15 @@ export class SandboxApprovals {
     partnerId: PartnerId,
     requestId: string,
     decision: { readonly internalUserId: string; readonly reason: string },
+    completionFor?: DecisionCompletionFor,
   ): Promise<ApprovalRequest> {
     const approver = await this.approverOf(partnerId, requestId, decision.internalUserId);
-    return this.approvals.reject({ requestId, approver, reason: decision.reason });
+    return this.approvals.reject({
+      requestId,
+      approver,
+      reason: decision.reason,
+      ...(completionFor ? { completionFor } : {}),
+    });
   }
 
   /**

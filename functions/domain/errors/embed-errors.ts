@@ -42,3 +42,11 @@ export class FormTooLarge extends DomainError {
     super(`form post refused: more than ${limit} ${exceeded}`);
   }
 }
+
+/** A module form post whose bytes, raw or percent-encoded, are not UTF-8 (the API refuses the same as INVALID_UTF8). */
+export class FormNotUtf8 extends DomainError {
+  override readonly name = 'FormNotUtf8';
+  constructor() {
+    super('form post refused: not UTF-8');
+  }
+}

@@ -9,3 +9,4 @@ export * from './organization-errors';
 export * from './order-errors';
 export * from './webhook-errors';
 export * from './approval-errors';
+export * from './billing-errors';

@@ -21,7 +21,15 @@ const APPROVAL_EVENT_KINDS = ['approval.requested', 'approval.decided'] as const
 export const ApprovalEventKind = z.enum(APPROVAL_EVENT_KINDS);
 export type ApprovalEventKind = z.infer<typeof ApprovalEventKind>;
 
+/**
+ * The billing kinds (docs/billing.md): an order's invoice issued, paid, overdue or
+ * credited. Opt-in per endpoint like the approval kinds, for the same reason.
+ */
+const INVOICE_EVENT_KINDS = ['invoice.issued', 'invoice.paid', 'invoice.overdue', 'invoice.credited'] as const;
+export const InvoiceEventKind = z.enum(INVOICE_EVENT_KINDS);
+export type InvoiceEventKind = z.infer<typeof InvoiceEventKind>;
+
 /** Every kind a partner's endpoint can subscribe to and the order-events queue carries. */
-export const WEBHOOK_EVENT_KINDS = [...ORDER_EVENT_KINDS, ...APPROVAL_EVENT_KINDS] as const;
+export const WEBHOOK_EVENT_KINDS = [...ORDER_EVENT_KINDS, ...APPROVAL_EVENT_KINDS, ...INVOICE_EVENT_KINDS] as const;
 export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
 export type WebhookEventKind = z.infer<typeof WebhookEventKind>;

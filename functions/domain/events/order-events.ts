@@ -1,5 +1,5 @@
 /**
- * The six order event kinds and the two approval kinds, and the `data` each carries
+ * The six order event kinds, the two approval kinds and the four invoice kinds, and the `data` each carries
  * (contract: Events, Data fields; the approval kinds are ours, docs/module.md "Approvals").
  *
  * order.created, order.shipped and order.delivered follow the contract's tables. The
@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { LIMIT_REASONS } from '../orders/monthly-spend';
 import { ORDER_STATUSES } from '../orders/order';
 import { requiredField } from '../validation';
-import type { ApprovalEventKind, OrderEventKind, WebhookEventKind } from './order-event-kinds';
+import type { ApprovalEventKind, InvoiceEventKind, OrderEventKind, WebhookEventKind } from './order-event-kinds';
 
 const text = () => z.string({ error: requiredField }).trim().min(1).max(256);
 const isoTime = () => z.iso.datetime({ offset: true, error: requiredField });
@@ -173,6 +173,54 @@ export const ApprovalDecidedData = z.strictObject({
   decided_at: isoTime(),
 });
 
+const INVOICE_STATUSES = ['open', 'paid', 'overdue', 'void', 'uncollectible'] as const;
+
+/**
+ * An order's invoice as partners see it, in webhooks and on `GET /v1/orders/{id}` and
+ * `GET /v1/invoices` alike (docs/billing.md, "Fields"): money in the order's format.
+ */
+const InvoicePayload = z.strictObject({
+  id: text(),
+  order_id: z.uuid({ error: requiredField }),
+  partner_org_id: text(),
+  /** Stripe's invoice number, e.g. `A1B2C3D4-0001`. */
+  number: text(),
+  status: z.enum(INVOICE_STATUSES, { error: requiredField }),
+  /** The order's total. */
+  total: amount(),
+  /** What is left to pay: total − paid − credited. */
+  amount_due: amount(),
+  amount_paid: amount(),
+  amount_credited: amount(),
+  due_date: isoTime(),
+  hosted_invoice_url: z.url({ protocol: /^https?$/, error: requiredField }),
+  invoice_pdf: z.url({ protocol: /^https?$/, error: requiredField }),
+});
+
+/** What every invoice kind carries: the invoice, and its order and organization at the top level for routing. */
+const invoiceCommon = {
+  invoice: InvoicePayload,
+  order_id: z.uuid({ error: requiredField }),
+  partner_org_id: text(),
+};
+
+const InvoiceIssuedData = z.strictObject({ ...invoiceCommon, issued_at: isoTime() });
+const InvoicePaidData = z.strictObject({ ...invoiceCommon, paid_at: isoTime() });
+const InvoiceOverdueData = z.strictObject({ ...invoiceCommon, overdue_at: isoTime() });
+
+/** One credit note, for one refund of the order: `invoice.amount_credited` is the sum of them all. */
+const InvoiceCreditedData = z.strictObject({
+  ...invoiceCommon,
+  credit_note: z.strictObject({ id: text(), amount: amount(), created_at: isoTime() }),
+});
+
+const INVOICE_EVENT_DATA = {
+  'invoice.issued': InvoiceIssuedData,
+  'invoice.paid': InvoicePaidData,
+  'invoice.overdue': InvoiceOverdueData,
+  'invoice.credited': InvoiceCreditedData,
+} as const satisfies Record<InvoiceEventKind, z.ZodType>;
+
 export const ORDER_EVENT_DATA = {
   'order.created': OrderCreatedData,
   'order.confirmed': OrderConfirmedData,
@@ -187,11 +235,12 @@ const APPROVAL_EVENT_DATA = {
   'approval.decided': ApprovalDecidedData,
 } as const satisfies Record<ApprovalEventKind, z.ZodType>;
 
-/** Every kind's data, order and approval kinds alike. */
-export const WEBHOOK_EVENT_DATA = { ...ORDER_EVENT_DATA, ...APPROVAL_EVENT_DATA } as const satisfies Record<
-  WebhookEventKind,
-  z.ZodType
->;
+/** Every kind's data, order, approval and invoice kinds alike. */
+export const WEBHOOK_EVENT_DATA = {
+  ...ORDER_EVENT_DATA,
+  ...APPROVAL_EVENT_DATA,
+  ...INVOICE_EVENT_DATA,
+} as const satisfies Record<WebhookEventKind, z.ZodType>;
 
 export { ORDER_EVENT_KINDS, OrderEventKind, WebhookEventKind } from './order-event-kinds';
 export { OrderEventMessage } from './order-event-message';
@@ -199,3 +248,4 @@ export type OrderEventData<K extends OrderEventKind = OrderEventKind> = z.output
 export type ApprovalEventData<K extends ApprovalEventKind = ApprovalEventKind> = z.output<
   (typeof APPROVAL_EVENT_DATA)[K]
 >;
+export type InvoiceEventData<K extends InvoiceEventKind = InvoiceEventKind> = z.output<(typeof INVOICE_EVENT_DATA)[K]>;

@@ -22,16 +22,24 @@ export const toOutboxRecord = (message: OrderEventMessage, clock: Clock): Outbox
   expiresAt: Math.floor(clock.now().getTime() / 1000) + OUTBOX_RETENTION_SECONDS,
 });
 
+/** The order events billing acts on: a shipment is invoiced, a refund credited. */
+const INVOICED_EVENTS: ReadonlySet<string> = new Set(['order.shipped', 'order.refunded']);
+
 /**
- * Carries committed outbox items to the order-events queue. At least once: a record
- * relayed twice carries the same event id, and the fan-out creates one delivery per id.
+ * Carries committed outbox items to the order-events queue, and shipments and refunds to
+ * the invoicing queue as well. At least once: a record relayed twice carries the same
+ * event id; the fan-out creates one delivery per id, and invoicing is idempotent per order.
  */
 export class OrderOutboxRelay {
-  constructor(private readonly queue: MessageQueue<OrderEventMessage>) {}
+  constructor(
+    private readonly queue: MessageQueue<OrderEventMessage>,
+    private readonly invoicing: MessageQueue<OrderEventMessage>,
+  ) {}
 
   async relay(messageText: string): Promise<OrderEventMessage> {
     const message = OrderEventMessage.parse(JSON.parse(messageText));
     await this.queue.send(message, 0);
+    if (INVOICED_EVENTS.has(message.event)) await this.invoicing.send(message, 0);
     return message;
   }
 }

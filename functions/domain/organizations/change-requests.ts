@@ -10,9 +10,17 @@
 import * as z from 'zod/mini';
 import { AddressInput } from '../addresses/address';
 import { documented, requiredTextRules } from '../documented-rules';
-import { MAX_TEXT_LENGTH, optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
+import {
+  MAX_TEXT_LENGTH,
+  optionalEmail,
+  optionalText,
+  requiredEmail,
+  requiredField,
+  requiredText,
+  rule,
+} from '../validation';
 import { OrderLimitInput, RoleInput } from './profile-fields';
-import { Contact, ShippingLocationInput } from './setup-request';
+import { Contact, OrganizationTimeZone, PaymentTermsInput, ShippingLocationInput } from './setup-request';
 
 /** A field given, or an object field with at least one field given (`{ "user": {} }` changes nothing). */
 const namesAChange = (value: unknown): boolean =>
@@ -96,3 +104,39 @@ export const ShippingLocationUpdateRequest = z
     atLeastOneOf('name', 'nickname', 'address', 'contact', 'deliveryInstructions', 'isDefault', 'isActive'),
   );
 export type ShippingLocationUpdate = z.output<typeof ShippingLocationUpdateRequest>;
+
+/** An optional e-mail a PATCH may also remove with `null`; a blank one changes nothing. */
+const removableEmail = () => z.optional(z.nullable(optionalEmail()));
+
+/**
+ * PATCH /v1/organizations/{internalOrgId}: the organization's own fields, by setup's
+ * rules. `null` removes an optional one (`billingEmail: null` sends invoices to the
+ * organization's e-mail again).
+ */
+export const OrganizationUpdateRequest = z
+  .object(
+    {
+      organizationName: z.optional(requiredText()),
+      organizationEmail: removableEmail(),
+      organizationPhone: removableText(),
+      billingAddress: z.optional(z.nullable(AddressInput)),
+      billingEmail: removableEmail(),
+      paymentTerms: z.optional(PaymentTermsInput),
+      timeZone: z.optional(z.nullable(OrganizationTimeZone)),
+    },
+    { error: requiredField },
+  )
+  .check(atLeastOneChange('organization'))
+  .register(
+    z.globalRegistry,
+    atLeastOneOf(
+      'organizationName',
+      'organizationEmail',
+      'organizationPhone',
+      'billingAddress',
+      'billingEmail',
+      'paymentTerms',
+      'timeZone',
+    ),
+  );
+export type OrganizationUpdate = z.output<typeof OrganizationUpdateRequest>;

@@ -52,6 +52,11 @@ export interface OrganizationRepository {
   }): Promise<void>;
 
   getOrganization(partnerId: PartnerId, internalOrgId: string): Promise<OrganizationAggregate | undefined>;
+  /**
+   * Sets and removes only the given attributes of the organization, if it exists
+   * (OrganizationNotFound otherwise). Returns the organization as stored afterwards.
+   */
+  updateOrganization(organization: Organization, changes: AttributeChanges<Organization>): Promise<Organization>;
   listOrganizations(partnerId: PartnerId): Promise<Organization[]>;
   getProfile(profileId: ProfileId): Promise<Profile | undefined>;
   /** The profile with this internalUserId in one organization (consistent read: right after setup it is there). */

@@ -28,7 +28,8 @@ import type {
   ShippingLocationId,
   UserId,
 } from './organization';
-import { inListingOrder } from './organization';
+import { billingEmailOf, inListingOrder } from './organization';
+import { DEFAULT_PAYMENT_TERMS } from '../billing/payment-terms';
 import type { OrganizationRepository } from './organization-repository';
 import type { SetupInput, ShippingLocationInput } from './setup-request';
 
@@ -140,6 +141,8 @@ export class OrganizationSetup {
       ...(input.organizationPhone ? { phone: input.organizationPhone } : {}),
       ...(input.billingAddress ? { billingAddress: input.billingAddress } : {}),
       ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+      paymentTerms: input.paymentTerms ?? DEFAULT_PAYMENT_TERMS,
+      ...(input.billingEmail ? { billingEmail: input.billingEmail } : {}),
       createdAt,
     };
     const { profile, user } = this.newProfile(organization, input, createdAt);
@@ -220,12 +223,7 @@ export class OrganizationSetup {
    */
   private async restoreWinnersDetails(winner: Organization, customer: { id: string; request: PaymentCustomerRequest }) {
     if (winner.paymentCustomerId !== customer.id) return;
-    const details = organizationDetails({
-      organizationName: winner.name,
-      organizationEmail: winner.email,
-      organizationPhone: winner.phone,
-      billingAddress: winner.billingAddress,
-    });
+    const details = customerDetailsOf(winner);
     if (canonicalJson(details) === canonicalJson(customer.request.details)) return;
     await this.options.payments.ensureCustomer({ ...customer.request, details });
   }
@@ -309,16 +307,31 @@ export function newShippingLocation(
   };
 }
 
+/** The payment customer's details of a stored organization. */
+export const customerDetailsOf = (organization: Organization): PaymentCustomerDetails =>
+  organizationDetails({
+    organizationName: organization.name,
+    organizationEmail: organization.email,
+    organizationPhone: organization.phone,
+    billingAddress: organization.billingAddress,
+    billingEmail: organization.billingEmail,
+  });
+
 /**
  * The payment customer carries the organization's own contact fields, not the first
- * user's: so anyone holding the stored organization can derive the same details.
+ * user's: so anyone holding the stored organization can derive the same details. Its
+ * e-mail is where the provider sends invoices: the billing e-mail, else the organization's.
  */
 function organizationDetails(
-  input: Pick<SetupInput, 'organizationName' | 'organizationEmail' | 'organizationPhone' | 'billingAddress'>,
+  input: Pick<
+    SetupInput,
+    'organizationName' | 'organizationEmail' | 'organizationPhone' | 'billingAddress' | 'billingEmail'
+  >,
 ): PaymentCustomerDetails {
+  const email = billingEmailOf({ email: input.organizationEmail, billingEmail: input.billingEmail });
   return {
     name: input.organizationName,
-    ...(input.organizationEmail ? { email: input.organizationEmail } : {}),
+    ...(email ? { email } : {}),
     ...(input.organizationPhone ? { phone: input.organizationPhone } : {}),
     ...(input.billingAddress ? { billingAddress: input.billingAddress } : {}),
   };

@@ -1,4 +1,5 @@
 import type { Address } from '../addresses/address';
+import { DEFAULT_PAYMENT_TERMS, type PaymentTerms } from '../billing/payment-terms';
 import type { PartnerId } from '../partners/partner';
 
 export type OrganizationId = string & { readonly __brand: 'OrganizationId' };
@@ -17,8 +18,19 @@ export interface Organization {
   readonly billingAddress?: Address;
   /** IANA time zone set at setup (`timeZone`); the module shows times in it when the browser's is unknown. */
   readonly timeZone?: string;
+  /** How long it has to pay an invoice; absent on organizations set up before billing: `net30` (see `paymentTermsOf`). */
+  readonly paymentTerms?: PaymentTerms;
+  /** Where invoices go; absent: the organization's e-mail (see `billingEmailOf`). */
+  readonly billingEmail?: string;
   readonly createdAt: string;
 }
+
+export const paymentTermsOf = (organization: Pick<Organization, 'paymentTerms'>): PaymentTerms =>
+  organization.paymentTerms ?? DEFAULT_PAYMENT_TERMS;
+
+/** Where the payment provider sends the organization's invoices. */
+export const billingEmailOf = (organization: Pick<Organization, 'billingEmail' | 'email'>): string | undefined =>
+  organization.billingEmail ?? organization.email;
 
 /** What a profile may do in the module (its approval flow reads it); `buyer` unless set. */
 export type ProfileRole = 'buyer' | 'approver';

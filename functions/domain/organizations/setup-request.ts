@@ -6,6 +6,7 @@
 // zod/mini: setup parses this at cold start, and the classic API alone is ~440 KB bundled.
 import * as z from 'zod/mini';
 import { AddressInput } from '../addresses/address';
+import { PaymentTerms } from '../billing/payment-terms';
 import { IANA_TIME_ZONE_NAMES } from '../time-zone-names';
 import { documented } from '../documented-rules';
 import { optionalEmail, optionalText, requiredEmail, requiredField, requiredText, rule } from '../validation';
@@ -21,7 +22,7 @@ export const MAX_SHIPPING_LOCATIONS = 50;
  */
 const KNOWN_TIME_ZONES = new Set(IANA_TIME_ZONE_NAMES);
 
-const OrganizationTimeZone = documented(
+export const OrganizationTimeZone = documented(
   z.pipe(
     // Not trimmed: the name must be exactly one of the list, as a validator of the document holds it.
     z.string({ error: requiredField }),
@@ -46,6 +47,11 @@ const OrganizationTimeZone = documented(
       'An IANA time zone name, canonical or alias (`America/Chicago`, `Asia/Kolkata`, `US/Eastern`, `UTC`), spelled exactly as the tz database does (`INVALID_TIME_ZONE` otherwise).',
   },
 );
+
+/** `net15`, `net30` or `net60`: how long the organization has to pay an invoice. */
+export const PaymentTermsInput = documented(z.enum(PaymentTerms.options, { error: requiredField }), {
+  description: 'How long the organization has to pay an invoice: `net15`, `net30` (the default) or `net60` days.',
+});
 
 export const Contact = z.object(
   {
@@ -159,6 +165,10 @@ export const SetupRequest = z.object(
     organizationEmail: optionalEmail(),
     organizationPhone: optionalText(),
     timeZone: z.optional(OrganizationTimeZone),
+    /** Taken when the organization is created (default `net30`); a later setup of it leaves the stored terms. */
+    paymentTerms: z.optional(PaymentTermsInput),
+    /** Where invoices go; the organization's e-mail when absent. */
+    billingEmail: optionalEmail(),
   },
   { error: requiredField },
 );

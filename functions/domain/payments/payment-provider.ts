@@ -28,6 +28,11 @@ export interface PaymentProvider {
    * and gives it `details` (the last call's details win). Returns the customer id.
    */
   ensureCustomer(request: PaymentCustomerRequest): Promise<string>;
+  /**
+   * Gives the existing customer `details` (last write wins). Never creates one: the
+   * provider forgets idempotency keys after a day, so a later `ensureCustomer` could.
+   */
+  updateCustomer(customerId: string, details: PaymentCustomerDetails): Promise<void>;
 }
 
 /**

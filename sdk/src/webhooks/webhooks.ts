@@ -15,6 +15,10 @@ const WEBHOOK_EVENT_KINDS: readonly WebhookEventKind[] = [
   'order.refunded',
   'approval.requested',
   'approval.decided',
+  'invoice.issued',
+  'invoice.paid',
+  'invoice.overdue',
+  'invoice.credited',
 ];
 
 function headerOf(headers: WebhookHeaders, name: string): string | undefined {

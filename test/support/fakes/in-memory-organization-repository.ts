@@ -3,6 +3,7 @@ import {
   IdempotencyKeyInFlight,
   NotFound,
   OrganizationAlreadyExists,
+  OrganizationNotFound,
   ProfileAlreadyExists,
 } from '../../../functions/domain/errors';
 import type { IdempotencyCompletion } from '../../../functions/domain/idempotency/idempotency-completion';
@@ -14,7 +15,10 @@ import type {
   ProfileId,
   ShippingLocation,
 } from '../../../functions/domain/organizations/organization';
-import type { OrganizationRepository } from '../../../functions/domain/organizations/organization-repository';
+import type {
+  AttributeChanges,
+  OrganizationRepository,
+} from '../../../functions/domain/organizations/organization-repository';
 import type { PartnerId } from '../../../functions/domain/partners/partner';
 import type { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
 
@@ -115,6 +119,16 @@ export class InMemoryOrganizationRepository implements OrganizationRepository {
   }
 
   // The partner's changes after setup are tested against DynamoDB Local (test/integration/partner-users-api.test.ts, shipping-locations-api.test.ts).
+  async updateOrganization(organization: Organization, changes: AttributeChanges<Organization>) {
+    const id = key(organization.partnerId, organization.internalOrgId);
+    const current = this.aggregates.get(id);
+    if (!current) throw new OrganizationNotFound(organization.partnerId, organization.internalOrgId);
+    const updated = { ...current.organization, ...changes.set } as Record<string, unknown>;
+    for (const attribute of changes.remove) delete updated[attribute];
+    this.aggregates.set(id, { ...current, organization: updated as unknown as Organization });
+    return updated as unknown as Organization;
+  }
+
   async updateProfile(): Promise<Profile> {
     throw new RangeError('updateProfile is not modelled by the in-memory repository');
   }

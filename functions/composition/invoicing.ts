@@ -1,0 +1,52 @@
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../adapters/aws/dynamodb-client';
+import { createSecretsClient } from '../adapters/aws/secrets-client';
+import { createSqsClient } from '../adapters/aws/sqs-client';
+import { DynamoInvoiceRepository } from '../adapters/dynamodb/dynamodb-invoice-repository';
+import { traced } from '../adapters/observability/tracing';
+import { stripeClientSource } from '../adapters/stripe-client';
+import { StripeInvoicing } from '../adapters/stripe-invoicing';
+import { InvoicingService } from '../domain/billing/invoicing-service';
+import type { InvoicingProvider } from '../domain/billing/invoicing-provider';
+import { tableName } from '../resources/resource-definitions';
+import { type BaseDependencies, createLambdaBase } from './base';
+import { lambdaRoot } from './lambda-root';
+import { orderEventQueue } from './message-queues';
+import { type DynamoTables, orderRepository, organizationRepository } from './repositories';
+
+export interface InvoicingDependencies extends BaseDependencies {
+  readonly invoicing: InvoicingService;
+}
+
+/** `provider` replaces Stripe (tests inject failures at each step of issuing). */
+export function composeInvoicing(
+  base: BaseDependencies,
+  clients: { db: DynamoDBDocumentClient; secrets: SecretsManagerClient; sqs: SQSClient },
+  provider?: InvoicingProvider,
+): InvoicingDependencies {
+  const tables: DynamoTables = { config: base.config, db: clients.db };
+  return {
+    ...base,
+    invoicing: new InvoicingService({
+      orders: orderRepository(tables, base.clock),
+      organizations: organizationRepository(tables),
+      invoices: new DynamoInvoiceRepository(clients.db, tableName(base.config.RESOURCE_PREFIX, 'orders'), base.clock),
+      provider: provider ?? new StripeInvoicing(stripeClientSource(base.config, clients.secrets)),
+      clock: base.clock,
+      metrics: base.metrics,
+      // invoice.issued and invoice.credited, to the partner's subscribed endpoints.
+      events: orderEventQueue(base.config, clients.sqs),
+      stage: base.config.STAGE,
+    }),
+  };
+}
+
+export const invoicingFromEnvironment = lambdaRoot((config) =>
+  composeInvoicing(createLambdaBase(config), {
+    db: createDocumentClient(undefined, traced),
+    secrets: createSecretsClient(undefined, traced),
+    sqs: createSqsClient(undefined, traced),
+  }),
+);

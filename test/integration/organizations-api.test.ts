@@ -1,0 +1,130 @@
+/**
+ * Setup's billing fields and GET / PATCH /v1/organizations/{internalOrgId} on the local
+ * stack: the partner reads and changes an organization's contact, billing e-mail and
+ * payment terms, and its Stripe customer follows, never duplicated.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PartnerId } from '../../functions/domain/partners/partner';
+import { stripeStandIn } from '../support/inspect';
+import { aSetupRequest } from '../support/setup-request-builder';
+import { startTestStack, type TestStack } from '../support/test-stack';
+
+let stack: TestStack;
+let partner: { partnerId: PartnerId; apiKey: string };
+beforeAll(async () => {
+  stack = await startTestStack();
+  partner = await stack.createPartner();
+});
+afterAll(() => stack.close());
+
+const bearer = (apiKey = partner.apiKey) => ({ Authorization: `Bearer ${apiKey}` });
+let counter = 0;
+
+/** An organization set up through the API with `fields` at the organization level. */
+async function anOrganization(fields: Record<string, unknown> = {}) {
+  counter += 1;
+  const internalOrgId = `org-billing-${counter}`;
+  const body = aSetupRequest()
+    .with({ internalOrgId, organizationEmail: 'office@practice.test', ...fields })
+    .build();
+  const res = await stack.post('/v1/organizations/setup', body, bearer());
+  expect(res.status, res.text).toBe(200);
+  return { path: `/v1/organizations/${internalOrgId}`, setup: res.body.data.organization };
+}
+
+describe('setup with billing settings', () => {
+  it('defaults to net30 and invoices at the organization e-mail', async () => {
+    const { path, setup } = await anOrganization();
+    expect(setup.paymentTerms).toBe('net30');
+    const res = await stack.get(path, bearer());
+    expect(res.status).toBe(200);
+    expect(res.body.data.organization).toMatchObject({
+      paymentTerms: 'net30',
+      billingEmail: 'office@practice.test',
+      paymentCustomerId: setup.paymentCustomerId,
+    });
+    const customer = await stripeStandIn().customers.retrieve(setup.paymentCustomerId);
+    expect(customer).toMatchObject({ email: 'office@practice.test' });
+  });
+
+  it('takes net60 and a billing e-mail, which becomes the Stripe customer e-mail', async () => {
+    const { setup } = await anOrganization({ paymentTerms: 'net60', billingEmail: 'ap@practice.test' });
+    expect(setup.paymentTerms).toBe('net60');
+    const customer = await stripeStandIn().customers.retrieve(setup.paymentCustomerId);
+    expect(customer).toMatchObject({ email: 'ap@practice.test' });
+  });
+
+  it('refuses an unknown term and a malformed billing e-mail with 400 VALIDATION_ERROR, creating nothing', async () => {
+    const body = aSetupRequest()
+      .with({ internalOrgId: 'org-billing-bad', paymentTerms: 'net45', billingEmail: 'x' })
+      .build();
+    const res = await stack.post('/v1/organizations/setup', body, bearer());
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+    expect(res.body.details.map((d: { path: string[] }) => d.path.join('.')).sort()).toEqual([
+      'billingEmail',
+      'paymentTerms',
+    ]);
+    expect((await stack.get('/v1/organizations/org-billing-bad', bearer())).status).toBe(404);
+  });
+});
+
+describe('PATCH an organization', () => {
+  it('changes only the fields sent, updates the same Stripe customer and keeps paymentCustomerId', async () => {
+    const { path, setup } = await anOrganization({ organizationPhone: '+1 503 555 0100' });
+    const res = await stack.patch(
+      path,
+      { paymentTerms: 'net15', billingEmail: 'ap@practice.test', organizationName: 'Smile Dental Group' },
+      bearer(),
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.organization).toMatchObject({
+      name: 'Smile Dental Group',
+      paymentTerms: 'net15',
+      billingEmail: 'ap@practice.test',
+      organizationEmail: 'office@practice.test',
+      organizationPhone: '+1 503 555 0100',
+      paymentCustomerId: setup.paymentCustomerId,
+    });
+    expect((await stack.get(path, bearer())).body).toEqual(res.body);
+    const customer = await stripeStandIn().customers.retrieve(setup.paymentCustomerId);
+    expect(customer).toMatchObject({ name: 'Smile Dental Group', email: 'ap@practice.test' });
+    const sameOwner = await stripeStandIn().customers.list({ email: 'ap@practice.test', limit: 100 });
+    expect(sameOwner.data.filter((c) => c.metadata.internalOrgId === setup.internalOrgId)).toHaveLength(1);
+  });
+
+  it('removes the billing e-mail with null, so invoices go to the organization e-mail again', async () => {
+    const { path, setup } = await anOrganization({ billingEmail: 'ap@practice.test' });
+    const res = await stack.patch(path, { billingEmail: null }, bearer());
+    expect(res.body.data.organization.billingEmail).toBe('office@practice.test');
+    const customer = await stripeStandIn().customers.retrieve(setup.paymentCustomerId);
+    expect(customer).toMatchObject({ email: 'office@practice.test' });
+  });
+
+  it('replays the first answer for the same Idempotency-Key', async () => {
+    const { path } = await anOrganization();
+    const headers = { ...bearer(), 'Idempotency-Key': 'org-patch-1' };
+    const first = await stack.patch(path, { paymentTerms: 'net60' }, headers);
+    await stack.patch(path, { paymentTerms: 'net15' }, bearer());
+    const replay = await stack.patch(path, { paymentTerms: 'net60' }, headers);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+  });
+
+  it("refuses another partner's organization with 404 and changes nothing", async () => {
+    const { path } = await anOrganization();
+    const other = await stack.createPartner();
+    const res = await stack.patch(path, { paymentTerms: 'net15' }, bearer(other.apiKey));
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('ORGANIZATION_NOT_FOUND');
+    expect((await stack.get(path, bearer())).body.data.organization.paymentTerms).toBe('net30');
+  });
+
+  it('refuses an unknown term with 400 VALIDATION_ERROR and changes nothing', async () => {
+    const { path } = await anOrganization();
+    const res = await stack.patch(path, { paymentTerms: 'monthly' }, bearer());
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: ['paymentTerms'] }] });
+    expect((await stack.get(path, bearer())).body.data.organization.paymentTerms).toBe('net30');
+  });
+});
