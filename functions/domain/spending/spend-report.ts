@@ -13,7 +13,7 @@ import type { Profile } from '../organizations/organization';
 /** The most orders one report reads; a larger month is reported as incomplete, never read unbounded. */
 export const MAX_SPEND_REPORT_ORDERS = 5000;
 
-export interface UserSpend {
+interface UserSpend {
   readonly internalUserId: string;
   readonly name: string;
   readonly totalCents: Cents;
@@ -23,13 +23,13 @@ export interface UserSpend {
   readonly remainingCents?: Cents;
 }
 
-export interface LocationSpend {
+interface LocationSpend {
   readonly internalShippingLocationId: string;
   readonly name: string;
   readonly totalCents: Cents;
 }
 
-export interface CategorySpend {
+interface CategorySpend {
   readonly category: string;
   readonly totalCents: Cents;
 }
@@ -47,7 +47,7 @@ export interface SpendReport {
 }
 
 /** What an order counts for in the report: 0 when cancelled, else its total less its refunds. */
-export const placedCentsOf = (order: Order): Cents =>
+const placedCentsOf = (order: Order): Cents =>
   order.status === 'cancelled' ? 0 : Math.max(order.totalCents - refundedCentsOf(order), 0);
 
 const add = (totals: Map<string, number>, key: string, cents: number) =>
