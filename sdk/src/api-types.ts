@@ -1115,6 +1115,11 @@ export interface WebhookEndpoint {
     since?: string;
   };
   failing_since?: string;
+  throughput: {
+    concurrency: number;
+    max_concurrency: number;
+    max_rate_per_second?: number;
+  };
   secret_rotated_at: string;
   created_at: string;
   updated_at: string;
