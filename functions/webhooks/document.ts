@@ -212,6 +212,7 @@ const APPROVAL_WEBHOOKS: readonly WebhookDocument<ApprovalEventKind>[] = [
         decision: 'approved',
         decided_by: { internal_user_id: 'u-2', email: 'grace@acme.test' },
         order_id: ORDER_ID,
+        comment: 'Approved for the flu season.',
         decided_at: '2026-11-22T12:00:00.000Z',
       },
     },

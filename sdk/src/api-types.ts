@@ -715,6 +715,7 @@ export interface ApprovalRequestChange {
     } | null;
     limit_reason: "order_limit" | "monthly_limit";
     reason: string | null;
+    comment: string | null;
     order_id: string | null;
   };
 }
@@ -825,6 +826,7 @@ export interface ApprovalRequestList {
     } | null;
     limit_reason: "order_limit" | "monthly_limit";
     reason: string | null;
+    comment: string | null;
     order_id: string | null;
   }>;
   has_more: boolean;
@@ -866,6 +868,7 @@ export interface ApprovalRequest {
   } | null;
   limit_reason: "order_limit" | "monthly_limit";
   reason: string | null;
+  comment: string | null;
   order_id: string | null;
 }
 
@@ -882,6 +885,7 @@ export interface ApprovalRequestNotFoundError {
 
 export interface SandboxApproveRequest {
   internal_user_id: string;
+  comment?: string;
 }
 
 export interface SandboxDecisionBadRequestError {
@@ -1320,6 +1324,7 @@ export interface ApprovalDecidedEvent {
     };
     order_id?: string;
     reason?: string;
+    comment?: string;
     decided_at: string;
   };
 }

@@ -159,7 +159,12 @@ export class InMemoryOrderRepository implements OrderRepository {
     const newestFirst = [...this.orders.values()]
       .filter(
         (order) =>
-          order.organizationId === organizationId && (page.status === undefined || order.status === page.status),
+          order.organizationId === organizationId &&
+          (page.status === undefined || order.status === page.status) &&
+          (page.poNumber === undefined || order.poNumber === page.poNumber) &&
+          (page.internalUserId === undefined || order.internalUserId === page.internalUserId) &&
+          (page.createdGte === undefined || order.createdAt >= page.createdGte) &&
+          (page.createdLt === undefined || order.createdAt < page.createdLt),
       )
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
     let start = 0;

@@ -34,6 +34,7 @@ export const PENDING_APPROVAL_REQUEST: ApprovalRequestBody = {
   decided_by: null,
   limit_reason: 'order_limit',
   reason: null,
+  comment: null,
   order_id: null,
 };
 
@@ -44,6 +45,7 @@ export const APPROVED_APPROVAL_REQUEST: ApprovalRequestBody = {
   status: 'approved',
   decided_at: DECIDED_AT,
   decided_by: APPROVER,
+  comment: 'Approved for the flu season.',
   order_id: EXAMPLE_ORDER_ID,
 };
 

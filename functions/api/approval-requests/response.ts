@@ -53,6 +53,8 @@ export const ApprovalRequestBody = z.strictObject({
   limit_reason: z.enum(LIMIT_REASONS),
   /** The approver's reason, on rejected requests; null otherwise. */
   reason: z.nullable(z.string()),
+  /** The approver's comment, on approved requests when one was given; null otherwise. */
+  comment: z.nullable(z.string()),
   /** The order placed, on approved requests; null otherwise. */
   order_id: z.nullable(z.uuid()),
 });
@@ -92,6 +94,7 @@ export const toApprovalRequestResponse = (request: ApprovalRequest): ApprovalReq
     : null,
   limit_reason: request.limitReason ?? 'order_limit',
   reason: request.reason ?? null,
+  comment: request.comment ?? null,
   order_id: request.orderId ?? null,
 });
 

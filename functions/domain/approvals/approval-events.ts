@@ -66,6 +66,7 @@ export function approvalDecidedEvent(request: ApprovalRequest): OrderEventMessag
       : {}),
     ...(request.orderId === undefined ? {} : { order_id: request.orderId }),
     ...(request.reason === undefined ? {} : { reason: request.reason }),
+    ...(request.comment === undefined ? {} : { comment: request.comment }),
     decided_at: request.decidedAt,
   } satisfies ApprovalEventData<'approval.decided'>;
   return {

@@ -23,10 +23,10 @@ export async function placeableLocation(
   return { location, organization };
 }
 
-/** The submitted snapshot (items, prices, address, references) as an order placed by the requester with `approvedBy`, and the request approved with its id. */
+/** The submitted snapshot (items, prices, address, references) as an order placed by the requester with `approvedBy` (and the approver's comment), and the request approved with its id. */
 export function approvedOrder(
   request: ApprovalRequest,
-  decidedBy: ApprovalParty,
+  decision: { readonly by: ApprovalParty; readonly comment?: string },
   orderId: OrderId,
   now: Date,
 ): { order: Order; approved: ApprovalRequest } {
@@ -43,13 +43,18 @@ export function approvedOrder(
     shippingAddress: request.shippingAddress,
     pricing: request,
     at: now.toISOString(),
-    approval: { requestId: request.id, approvedBy: decidedBy },
+    approval: {
+      requestId: request.id,
+      approvedBy: decision.by,
+      ...(decision.comment === undefined ? {} : { comment: decision.comment }),
+    },
   });
   const approved: ApprovalRequest = {
     ...request,
     status: 'approved',
     decidedAt: now.toISOString(),
-    decidedBy,
+    decidedBy: decision.by,
+    ...(decision.comment === undefined ? {} : { comment: decision.comment }),
     orderId: order.id,
     version: request.version + 1,
   };

@@ -19,7 +19,7 @@ export type ApprovalOutcome = Exclude<ApprovalStatus, 'pending'>;
 
 /** How long a request waits for a decision. */
 export const APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000;
-/** The longest reason an approver may give for a rejection. */
+/** The longest reason an approver may give for a rejection, and the longest comment on an approval. */
 export const MAX_REJECTION_REASON_LENGTH = 500;
 
 /** A user as a request names them: the requester or whoever decided it. */
@@ -65,6 +65,8 @@ export interface ApprovalRequest {
   readonly decidedBy?: ApprovalParty;
   /** The approver's reason, on rejected requests. */
   readonly reason?: string;
+  /** The approver's comment, on approved requests when one was given. */
+  readonly comment?: string;
   /** The order placed, on approved requests. */
   readonly orderId?: string;
   /** 1 at submission, +1 per change: the optimistic-concurrency version. */

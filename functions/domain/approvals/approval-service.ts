@@ -179,6 +179,8 @@ export class ApprovalService {
   async approve(input: {
     readonly requestId: string;
     readonly approver: Profile;
+    /** The approver's comment for the requester: parsed at the edge (`parseApprovalComment`). */
+    readonly comment?: string;
     readonly completionFor?: DecisionCompletionFor;
   }): Promise<ApprovalRequest> {
     correlateAction('approve', input.approver);
@@ -187,7 +189,12 @@ export class ApprovalService {
     const now = this.clock.now();
     const { location, organization } = await placeableLocation(this.organizations, request);
 
-    const { order, approved } = approvedOrder(request, partyOf(approver), this.newId() as OrderId, now);
+    const { order, approved } = approvedOrder(
+      request,
+      { by: partyOf(approver), ...(input.comment === undefined ? {} : { comment: input.comment }) },
+      this.newId() as OrderId,
+      now,
+    );
     try {
       await this.written(request.id, () =>
         this.approvals.approve({

@@ -162,7 +162,7 @@ const APPROVAL_DECISIONS = ['approved', 'rejected', 'expired', 'withdrawn'] as c
 
 /**
  * The request's one outcome. `decided_by` is the approver (approved, rejected); `order_id`
- * the order placed (approved; its order.created follows); `reason` the approver's (rejected).
+ * the order placed (approved; its order.created follows); `reason` the approver's (rejected), `comment` the approver's (approved, optional).
  */
 export const ApprovalDecidedData = z.strictObject({
   ...approvalCommon,
@@ -170,6 +170,8 @@ export const ApprovalDecidedData = z.strictObject({
   decided_by: ApprovalDecider.optional(),
   order_id: z.uuid().optional(),
   reason: z.string().min(1).max(500).optional(),
+  /** The approver's comment (approved, when given). */
+  comment: z.string().min(1).max(500).optional(),
   decided_at: isoTime(),
 });
 

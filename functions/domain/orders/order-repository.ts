@@ -20,7 +20,22 @@ export interface OrderPageRequest {
   readonly startingAfter?: string;
   /** Only orders in this status (the module's Status filter). */
   readonly status?: OrderStatus;
+  /** Only orders with exactly this PO number. */
+  readonly poNumber?: string;
+  /** Only orders placed by (or, approved, requested by) this user: the partner's id of the user. */
+  readonly internalUserId?: string;
+  /** Only orders created at or after this instant (ISO 8601, UTC, as `createdAt` is stored). */
+  readonly createdGte?: string;
+  /** Only orders created before this instant (ISO 8601, UTC). */
+  readonly createdLt?: string;
 }
+
+/**
+ * Orders a filtered page reads at most (a filter is applied after the read): past it, the
+ * page holds what was found and `nextCursor` continues the read, so one request costs a
+ * bounded read however few orders match.
+ */
+export const MAX_ORDERS_READ_PER_PAGE = 1000;
 
 export interface OrderPage {
   readonly orders: Order[];

@@ -1,3 +1,4 @@
+import { MAX_ORDERS_SEARCHED, orderMatches } from './order-search';
 import { randomUUID } from 'node:crypto';
 import type { OrderEventMessage } from '../events/order-event-message';
 import { type Correlation, correlate, correlateAction, currentCorrelation } from '../correlation';
@@ -306,6 +307,33 @@ export class OrderService {
     }
     return this.orders.listByOrganization(organization.id, { ...page, limit });
   }
+
+  /**
+   * The organization's orders in the page's range and status that match `text`
+   * (`orderMatches`), newest first, reading at most MAX_ORDERS_SEARCHED orders:
+   * `complete` is false when the read stopped there with older orders unread.
+   */
+  async searchOrganization(
+    organization: Organization,
+    scope: OrderScope,
+    text: string,
+    page: Pick<OrderPageRequest, 'status' | 'createdGte' | 'createdLt'> = {},
+  ): Promise<{ readonly orders: Order[]; readonly complete: boolean }> {
+    const found: Order[] = [];
+    let read = 0;
+    let cursor: string | undefined;
+    do {
+      const next = await this.listForOrganization(organization, scope, {
+        ...page,
+        limit: MAX_ORDER_PAGE_SIZE,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      read += next.orders.length;
+      found.push(...next.orders.filter((order) => orderMatches(order, text)));
+      cursor = next.nextCursor;
+    } while (cursor !== undefined && read < MAX_ORDERS_SEARCHED);
+    return { orders: found, complete: cursor === undefined };
+  }
 }
 
 /** A user's month: what their placed orders total, and their monthly limit if they have one. */
@@ -336,7 +364,7 @@ export function newOrder(input: {
   readonly shippingAddress: ShippingAddressSnapshot;
   readonly pricing: OrderPricing;
   readonly at: string;
-  readonly approval?: { readonly requestId: string; readonly approvedBy: OrderApprover };
+  readonly approval?: { readonly requestId: string; readonly approvedBy: OrderApprover; readonly comment?: string };
 }): Order {
   const { at } = input;
   return {
@@ -349,7 +377,13 @@ export function newOrder(input: {
     userEmail: input.profile.email,
     ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
     ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
-    ...(input.approval ? { approvedBy: input.approval.approvedBy, approvalRequestId: input.approval.requestId } : {}),
+    ...(input.approval
+      ? {
+          approvedBy: input.approval.approvedBy,
+          approvalRequestId: input.approval.requestId,
+          ...(input.approval.comment === undefined ? {} : { approvalComment: input.approval.comment }),
+        }
+      : {}),
     items: input.items,
     shippingAddress: input.shippingAddress,
     subtotalCents: input.pricing.subtotalCents,

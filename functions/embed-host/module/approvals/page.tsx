@@ -102,6 +102,12 @@ const Outcome = ({
         <p class="said">
           Approved by {request.decidedBy?.name} on {at}.{' '}
           {request.orderId && <a href={paths.order(request.orderId)}>Order {shortOrderId(request.orderId)}</a>}
+          {request.comment !== undefined && (
+            <>
+              <br />
+              Comment: <span data-testid="approval-comment">{request.comment}</span>
+            </>
+          )}
         </p>
       );
     case 'rejected':
@@ -371,8 +377,10 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
           {pending && approver && !mine && (
             <section class="panel decide" aria-labelledby="decide">
               <h2 id="decide">Your decision</h2>
-              <form method="post" action={paths.approvalAction(request.id, 'approve')}>
+              <form method="post" action={paths.approvalAction(request.id, 'approve')} class="decide">
                 <TokenField token={frame.token} />
+                <label for="comment">Comment for the requester (optional)</label>
+                <textarea id="comment" name="comment" rows={2} maxlength={MAX_REJECTION_REASON_LENGTH} />
                 <button type="submit" class="primary big">
                   Approve
                 </button>
