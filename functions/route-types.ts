@@ -24,6 +24,7 @@ export type ApiEndpointName =
   | 'webhook-endpoint-get'
   | 'approval-request-list'
   | 'approval-request-get'
+  | 'organization-spend'
   | 'sandbox-approval-decision';
 
 /**

@@ -239,6 +239,17 @@ export const ROUTES = [
     limitPerMinute: 300,
     throttle: { rate: 50, burst: 100 },
   },
+  // The spend report (docs/orders-api.md, "Spend report"): an organization read, so the order reads' scope and budget.
+  {
+    ...orderRead,
+    name: 'organization-spend',
+    method: 'GET',
+    path: '/v1/organizations/{internalOrgId}/spend',
+    fn: 'ordersApi',
+    endpoint: 'organization-spend',
+    limitPerMinute: 300,
+    throttle: { rate: 50, burst: 100 },
+  },
   {
     ...approvalDecision,
     name: 'sandbox-approval-approve',

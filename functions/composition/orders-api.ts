@@ -6,6 +6,7 @@ import { IdempotencyGuard } from '../domain/idempotency/idempotency-guard';
 import type { CatalogRepository } from '../domain/catalog/catalog-repository';
 import { OrderService } from '../domain/orders/order-service';
 import { SandboxOrders } from '../domain/orders/sandbox-orders';
+import { SpendReports } from '../domain/spending/spend-reports';
 import type { OrganizationRepository } from '../domain/organizations/organization-repository';
 import { type ApiDependencies, composeApiAccess } from './api-access';
 import { type BaseDependencies, createLambdaBase } from './base';
@@ -27,6 +28,8 @@ export interface OrdersApiDependencies extends ApiDependencies {
   readonly orderService: OrderService;
   /** The organization's approval requests; on sandbox, decided through `sandboxApprovals`. */
   readonly approvalService: ApprovalService;
+  /** The organization's spend report (GET …/spend). */
+  readonly spendReports: SpendReports;
   /** Used by the sandbox routes only, which production does not have. */
   readonly sandboxOrders: SandboxOrders;
   readonly sandboxApprovals: SandboxApprovals;
@@ -42,8 +45,9 @@ export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentCli
   // request (the requester's own act, in the module): the carts repository is built but
   // never called, and the function has no access to that table.
   const carts = cartRepository(tables);
+  const orders = orderRepository(tables, base.clock);
   const orderService = new OrderService({
-    orders: orderRepository(tables, base.clock),
+    orders,
     carts,
     catalog,
     clock: base.clock,
@@ -64,6 +68,7 @@ export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentCli
     organizations,
     orderService,
     approvalService,
+    spendReports: new SpendReports(organizations, orders, catalog, base.clock),
     sandboxOrders: new SandboxOrders(organizations, catalog, orderService, approvalService),
     sandboxApprovals: new SandboxApprovals(organizations, approvalService),
     idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),

@@ -883,6 +883,33 @@ export interface ApprovalRequestNotFoundError {
   }>;
 }
 
+export interface SpendReport {
+  object: "spend_report";
+  internal_org_id: string;
+  month: string;
+  time_zone: string;
+  order_count: number;
+  total: number;
+  complete: boolean;
+  users: Array<{
+    internal_user_id: string;
+    name: string;
+    total: number;
+    order_limit: number | null;
+    monthly_limit: number | null;
+    remaining: number | null;
+  }>;
+  locations: Array<{
+    internal_shipping_location_id: string;
+    name: string;
+    total: number;
+  }>;
+  categories: Array<{
+    category: string;
+    total: number;
+  }>;
+}
+
 export interface SandboxApproveRequest {
   internal_user_id: string;
   comment?: string;

@@ -48,6 +48,7 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
 
   const listPath = (office: Office, query = '') =>
     `/v1/organizations/${office.internalOrgId}/approval-requests${query}`;
+  const spendPath = (office: Office, query = '') => `/v1/organizations/${office.internalOrgId}/spend${query}`;
   const decide = (office: Office, id: string, action: 'approve' | 'reject', body: unknown) =>
     stackOf().post(`/v1/sandbox/approval-requests/${id}/${action}`, body, office.headers);
   const byApprover = (office: Office, action: 'approve' | 'reject') => ({
@@ -396,6 +397,71 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
             const office = await anOffice();
             const id = await aRequest(office);
             return withOrdersFailing(() => stackOf().get(`/v1/approval-requests/${id}`, office.headers));
+          },
+        ],
+      ],
+    },
+    // The spend report reads the same organization's orders: its scenarios share the office above.
+    'GET /v1/organizations/{internalOrgId}/spend': {
+      200: [
+        [
+          'a month with an approved order',
+          async () => {
+            const office = await anOffice();
+            const id = await aRequest(office);
+            expect((await decide(office, id, 'approve', byApprover(office, 'approve'))).status).toBe(200);
+            const response = await stackOf().get(spendPath(office), office.headers);
+            expect(response.body.order_count).toBe(1);
+            return response;
+          },
+        ],
+        [
+          'a month without orders',
+          async () => {
+            const office = await anOffice();
+            return stackOf().get(spendPath(office, '?month=2020-02'), office.headers);
+          },
+        ],
+      ],
+      400: [
+        [
+          'a malformed month',
+          async () => {
+            const office = await anOffice();
+            return stackOf().get(spendPath(office, '?month=2026-13'), office.headers);
+          },
+        ],
+      ],
+      401: [['no key', async () => stackOf().get('/v1/organizations/acme-1/spend')]],
+      403: [
+        [
+          'a key without orders:read',
+          async () => stackOf().get('/v1/organizations/acme-1/spend', await keyWith('orders:write')),
+        ],
+      ],
+      404: [
+        [
+          'an unknown organization',
+          async () => stackOf().get('/v1/organizations/nobody/spend', (await anOffice()).headers),
+        ],
+        [
+          "another partner's organization",
+          async () => stackOf().get(spendPath(await anOffice()), (await anOffice()).headers),
+        ],
+      ],
+      429: [
+        [
+          'over 300 a minute',
+          async () =>
+            rateLimited('organization-spend', 300, (office) => stackOf().get(spendPath(office), office.headers)),
+        ],
+      ],
+      500: [
+        [
+          'the order store down',
+          async () => {
+            const office = await anOffice();
+            return withOrdersFailing(() => stackOf().get(spendPath(office), office.headers));
           },
         ],
       ],

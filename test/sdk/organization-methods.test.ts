@@ -4,7 +4,12 @@
  * failures a partner branches on reject with their typed errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PartnerClient, PartnerConflictError, PartnerNotFoundError } from '../../sdk/src/index';
+import {
+  PartnerClient,
+  PartnerConflictError,
+  PartnerInvalidRequestError,
+  PartnerNotFoundError,
+} from '../../sdk/src/index';
 import { schemaProblems } from '../support/api-document';
 import { aSetupBody } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -68,5 +73,21 @@ describe('organizations.shippingLocations', () => {
     await expect(client.organizations.shippingLocations.create(org, location)).rejects.toBeInstanceOf(
       PartnerConflictError,
     );
+  });
+});
+
+describe('organizations.spend', () => {
+  it("reads a month's report with the documented body, and rejects a malformed month and another partner's organization", async () => {
+    const { client, org, user } = await aClientWithOrganization();
+    const report = await client.organizations.spend(org, { month: '2020-02' });
+    expect(documented('SpendReport', report)).toEqual([]);
+    expect(report).toMatchObject({ internal_org_id: org, month: '2020-02', total: 0, order_count: 0 });
+    expect(report.users).toEqual([expect.objectContaining({ internal_user_id: user, total: 0, order_limit: 500 })]);
+
+    await expect(client.organizations.spend(org, { month: '2020-2' })).rejects.toBeInstanceOf(
+      PartnerInvalidRequestError,
+    );
+    const other = await aClientWithOrganization();
+    await expect(other.client.organizations.spend(org)).rejects.toBeInstanceOf(PartnerNotFoundError);
   });
 });

@@ -144,6 +144,16 @@ export class InMemoryOrderRepository implements OrderRepository {
     return order && copy(order);
   }
 
+  async listCreatedBetween(
+    organizationId: OrganizationId,
+    range: { readonly from: string; readonly to: string; readonly maxOrders: number },
+  ): Promise<{ readonly orders: Order[]; readonly complete: boolean }> {
+    const inRange = [...this.orders.values()]
+      .filter((o) => o.organizationId === organizationId && o.createdAt >= range.from && o.createdAt < range.to)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+    return { orders: inRange.slice(0, range.maxOrders), complete: inRange.length <= range.maxOrders };
+  }
+
   async listByOrganization(organizationId: OrganizationId, page: OrderPageRequest = {}): Promise<OrderPage> {
     const limit = page.limit ?? DEFAULT_ORDER_PAGE_SIZE;
     const newestFirst = [...this.orders.values()]

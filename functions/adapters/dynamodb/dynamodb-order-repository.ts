@@ -171,6 +171,34 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
     return Item?.order as Order | undefined;
   }
 
+  async listCreatedBetween(
+    organizationId: OrganizationId,
+    range: { readonly from: string; readonly to: string; readonly maxOrders: number },
+  ): Promise<{ readonly orders: Order[]; readonly complete: boolean }> {
+    const orders: Order[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      // gsi1sk is `createdAt#id`: '#' sorts before any digit, '~' after, so the range is exactly [from, to).
+      const { Items = [], LastEvaluatedKey } = await this.db.send(
+        new QueryCommand({
+          TableName: this.tables.orders,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: {
+            ':pk': orderKeys.ordersOfOrganization(organizationId),
+            ':from': range.from,
+            ':to': `${range.to}#`,
+          },
+          Limit: range.maxOrders + 1 - orders.length,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      orders.push(...Items.map((item) => item.order as Order));
+      startKey = LastEvaluatedKey;
+    } while (startKey && orders.length <= range.maxOrders);
+    return { orders: orders.slice(0, range.maxOrders), complete: orders.length <= range.maxOrders };
+  }
+
   async listByOrganization(organizationId: OrganizationId, page: OrderPageRequest = {}): Promise<OrderPage> {
     const limit = Math.min(Math.max(page.limit ?? DEFAULT_ORDER_PAGE_SIZE, 1), MAX_ORDER_PAGE_SIZE);
     const partition = orderKeys.ordersOfOrganization(organizationId);

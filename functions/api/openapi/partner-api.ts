@@ -19,6 +19,7 @@ import { SANDBOX_ORDER_TRANSITION_DOCUMENTS } from '../orders/sandbox-transition
 import { GET_ORGANIZATION_ROUTE, UPDATE_ORGANIZATION_ROUTE } from '../organizations/document';
 import { GET_ORGANIZATION_USER_ROUTE, UPDATE_ORGANIZATION_USER_ROUTE } from '../organization-users/document';
 import { SETUP_ROUTE } from '../setup/document';
+import { GET_SPEND_REPORT_ROUTE } from '../spending/document';
 import { CREATE_SHIPPING_LOCATION_ROUTE, UPDATE_SHIPPING_LOCATION_ROUTE } from '../shipping-locations/document';
 import { WEBHOOK_TEST_ROUTE } from '../webhook-test/document';
 import {
@@ -54,6 +55,7 @@ const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteName, RouteDocument>> = {
   'sandbox-order-refund': SANDBOX_ORDER_TRANSITION_DOCUMENTS.refund,
   'approval-request-list': LIST_APPROVAL_REQUESTS_ROUTE,
   'approval-request-get': GET_APPROVAL_REQUEST_ROUTE,
+  'organization-spend': GET_SPEND_REPORT_ROUTE,
   'sandbox-approval-approve': APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE,
   'sandbox-approval-reject': REJECT_SANDBOX_APPROVAL_REQUEST_ROUTE,
   'webhook-test': WEBHOOK_TEST_ROUTE,

@@ -97,4 +97,12 @@ export interface OrderRepository {
    * that is malformed or from another organization throws ValidationFailed on `cursor`.
    */
   listByOrganization(organizationId: OrganizationId, page?: OrderPageRequest): Promise<OrderPage>;
+  /**
+   * The organization's orders created in [from, to) (ISO 8601 UTC), at most `maxOrders`
+   * (one index range, read in pages): `complete` is false when more were there.
+   */
+  listCreatedBetween(
+    organizationId: OrganizationId,
+    range: { readonly from: string; readonly to: string; readonly maxOrders: number },
+  ): Promise<{ readonly orders: Order[]; readonly complete: boolean }>;
 }

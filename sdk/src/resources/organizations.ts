@@ -3,6 +3,7 @@ import type {
   OrganizationUserUpdateRequest,
   SetupRequest,
   SetupResponse,
+  SpendReport,
   ShippingLocationCreateRequest,
   ShippingLocationResponse,
   ShippingLocationUpdateRequest,
@@ -93,7 +94,7 @@ export class OrganizationShippingLocations {
   }
 }
 
-/** `POST /v1/organizations/setup`, and the organization's users and shipping locations after it. */
+/** `POST /v1/organizations/setup`, the organization's users and shipping locations after it, and its spend report. */
 export class Organizations {
   readonly users: OrganizationUsers;
   readonly shippingLocations: OrganizationShippingLocations;
@@ -110,6 +111,17 @@ export class Organizations {
       credential: 'bearer',
       body,
       headers: idempotencyKeyOf(options),
+      retryable: 'on-failure',
+    });
+  }
+
+  /** `GET /v1/organizations/{internalOrgId}/spend`: a month's totals (`YYYY-MM`; absent: the current month in the organization's zone). */
+  spend(internalOrgId: string, params: { readonly month?: string } = {}): Promise<SpendReport> {
+    return this.transport.request<SpendReport>({
+      method: 'GET',
+      path: `/v1/organizations/${segment(internalOrgId)}/spend`,
+      query: { month: params.month },
+      credential: 'bearer',
       retryable: 'on-failure',
     });
   }
