@@ -69,6 +69,8 @@ export interface ApprovalRequest {
   readonly comment?: string;
   /** The order placed, on approved requests. */
   readonly orderId?: string;
+  /** The rejected or expired request of the same requester this one resubmits. */
+  readonly resubmittedFrom?: ApprovalRequestId;
   /** 1 at submission, +1 per change: the optimistic-concurrency version. */
   readonly version: number;
 }
