@@ -37,6 +37,8 @@ export interface PricedCart {
   /** Available lines, in the order they were added, at current catalog prices. */
   readonly lines: readonly PricedCartLine[];
   readonly unavailable: readonly UnavailableCartLine[];
+  /** The rejected or expired request the cart resubmits (`Edit and resubmit`). */
+  readonly resubmits?: string;
   readonly subtotalCents: Cents;
   /** Tax, shipping and total, when a destination state was given. */
   readonly pricing?: OrderPricing;
@@ -223,7 +225,14 @@ export function priceCart(
           shippingState,
           config,
         );
-  return { profileId: cart.profileId, lines, unavailable, subtotalCents, ...(pricing ? { pricing } : {}) };
+  return {
+    profileId: cart.profileId,
+    lines,
+    unavailable,
+    ...(cart.resubmits === undefined ? {} : { resubmits: cart.resubmits }),
+    subtotalCents,
+    ...(pricing ? { pricing } : {}),
+  };
 }
 
 const lineOf = (cart: Cart, productId: ProductId): CartLine | undefined =>
