@@ -157,10 +157,15 @@ export class CartService {
     await this.carts.setQuantity(profileId, product.productId, wanted, this.clock.now());
   }
 
-  /** Removes a line, available or not; removing an absent one does nothing. */
+  /**
+   * Removes a line, available or not; removing an absent one does nothing. Removing the last
+   * line also ends a resubmission (`resubmits`): an emptied cart is no longer the request's edit.
+   */
   async remove(profileId: ProfileId, productId: string): Promise<void> {
     if (!isProductId(productId)) return;
     await this.carts.remove(profileId, productId);
+    const cart = await this.carts.get(profileId);
+    if (cart.lines.length === 0 && cart.resubmits !== undefined) await this.carts.clear(profileId);
   }
 
   async clear(profileId: ProfileId): Promise<void> {
