@@ -381,6 +381,13 @@ export const ROUTES = [
     path: '/embedded/{partnerId}/approvals/{requestId}/withdraw',
     throttle: { rate: 20, burst: 40 },
   },
+  {
+    ...embed,
+    name: 'module-approval-resubmit',
+    method: 'POST',
+    path: '/embedded/{partnerId}/approvals/{requestId}/resubmit',
+    throttle: { rate: 20, burst: 40 },
+  },
   // The organization's order guide: the page, its one form, and the catalog cards' add.
   { ...page, name: 'module-order-guide', method: 'GET', path: '/embedded/{partnerId}/order-guide' },
   { ...page, name: 'module-order-guide-change', method: 'POST', path: '/embedded/{partnerId}/order-guide' },

@@ -22,6 +22,7 @@ import {
   showApproval,
   submitForApproval,
   withdrawRequest,
+  resubmitRequest,
 } from './module/approvals/actions';
 import { html, type HttpResponse, seeOther } from '../http/responses';
 import { type FunctionRouteName, routeNameOf } from '../route-names';
@@ -85,6 +86,7 @@ const ACTIONS: Record<
   'module-approval-approve': approveRequest,
   'module-approval-reject': rejectRequest,
   'module-approval-withdraw': withdrawRequest,
+  'module-approval-resubmit': resubmitRequest,
   'module-order-guide': showOrderGuide,
   'module-order-guide-change': changeOrderGuide,
   'module-order-guide-add': addToOrderGuide,

@@ -4,6 +4,7 @@ import {
   ApprovalForbidden,
   ApprovalNotFound,
   ApprovalNotPending,
+  ApprovalNotResubmittable,
   ApprovalRequired,
   SelfApprovalForbidden,
 } from '../domain/errors';
@@ -106,6 +107,28 @@ export const APPROVAL_OUTCOMES: readonly Entry[] = [
           ? 'Approving and rejecting requests is for the approvers of your organization. Nothing was changed.'
           : 'A request can be withdrawn only by whoever submitted it. Nothing was changed.',
       links: [toRequest(places, error.requestId)],
+    }),
+  }),
+  // Only the module resubmits (the partner API has no such route).
+  entry(ApprovalNotResubmittable, {
+    module: (error, places) => ({
+      status: error.refused === 'not-requester' ? 403 : 409,
+      title:
+        error.refused === 'not-requester'
+          ? 'Only the requester can resubmit it'
+          : error.refused === 'already-resubmitted'
+            ? 'Already resubmitted'
+            : 'This request cannot be resubmitted',
+      message:
+        error.refused === 'not-requester'
+          ? 'A request can be edited and resubmitted only by whoever submitted it. Nothing was changed.'
+          : error.refused === 'already-resubmitted'
+            ? 'This request was resubmitted already, as another request; a request is resubmitted once. Nothing was changed.'
+            : 'Only a rejected or expired request can be edited and resubmitted. Nothing was changed.',
+      links: [
+        ...(error.resubmittedBy ? [{ ...toRequest(places, error.resubmittedBy), label: 'The new request' }] : []),
+        toRequest(places, error.requestId),
+      ],
     }),
   }),
   entry(ApprovalCannotBePlaced, {

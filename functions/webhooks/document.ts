@@ -193,6 +193,7 @@ const APPROVAL_WEBHOOKS: readonly WebhookDocument<ApprovalEventKind>[] = [
         po_number: 'PO-2026-0042',
         notes: null,
         limit_reason: 'monthly_limit',
+        resubmitted_from: null,
         created_at: '2026-11-22T11:00:00.000Z',
         expires_at: '2026-11-29T11:00:00.000Z',
       },

@@ -717,6 +717,7 @@ export interface ApprovalRequestChange {
     reason: string | null;
     comment: string | null;
     order_id: string | null;
+    resubmitted_from: string | null;
   };
 }
 
@@ -828,6 +829,7 @@ export interface ApprovalRequestList {
     reason: string | null;
     comment: string | null;
     order_id: string | null;
+    resubmitted_from: string | null;
   }>;
   has_more: boolean;
 }
@@ -870,6 +872,7 @@ export interface ApprovalRequest {
   reason: string | null;
   comment: string | null;
   order_id: string | null;
+  resubmitted_from: string | null;
 }
 
 export interface ApprovalRequestNotFoundError {
@@ -1333,6 +1336,7 @@ export interface ApprovalRequestedEvent {
     po_number: string | null;
     notes: string | null;
     limit_reason: "order_limit" | "monthly_limit";
+    resubmitted_from: string | null;
     created_at: string;
     expires_at: string;
   };

@@ -216,6 +216,7 @@ describe('submitting and approving', () => {
       po_number: 'PO-77',
       notes: 'Front desk',
       limit_reason: 'order_limit',
+      resubmitted_from: null,
       created_at: request.createdAt,
       expires_at: request.expiresAt,
     });

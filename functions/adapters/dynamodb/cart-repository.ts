@@ -9,6 +9,8 @@ import { queryAll } from './query-all';
 export const cartKeys = {
   partition: (profileId: string) => `CART#${profileId}`,
   line: (profileId: string, productId: string) => ({ pk: `CART#${profileId}`, sk: `LINE#${productId}` }),
+  /** The request the cart resubmits (`Edit and resubmit`), beside its lines so one query reads both. */
+  resubmits: (profileId: string) => ({ pk: `CART#${profileId}`, sk: 'RESUBMIT' }),
 };
 
 /** An untouched cart is swept after this long. */
@@ -20,6 +22,13 @@ export const cartLineItem = (profileId: string, line: CartLine, at: Date) => ({
   productId: line.productId,
   quantity: line.quantity,
   addedAt: line.addedAt,
+  ttl: Math.floor(at.getTime() / 1000) + CART_RETENTION_SECONDS,
+});
+
+/** The marker saying which request the cart resubmits. */
+export const resubmitMarkerItem = (profileId: string, requestId: string, at: Date) => ({
+  ...cartKeys.resubmits(profileId),
+  requestId,
   ttl: Math.floor(at.getTime() / 1000) + CART_RETENTION_SECONDS,
 });
 
@@ -36,14 +45,16 @@ export class DynamoCartRepository implements CartRepository {
       ExpressionAttributeValues: { ':pk': cartKeys.partition(profileId) },
       ConsistentRead: true,
     });
+    const marker = items.find((item) => item.sk === 'RESUBMIT');
     const lines = items
+      .filter((item) => String(item.sk).startsWith('LINE#'))
       .map((item): CartLine => ({
         productId: item.productId as ProductId,
         quantity: item.quantity as number,
         addedAt: item.addedAt as string,
       }))
       .sort((a, b) => (a.addedAt < b.addedAt ? -1 : a.addedAt > b.addedAt ? 1 : a.productId < b.productId ? -1 : 1));
-    return { profileId, lines };
+    return { profileId, lines, ...(marker ? { resubmits: marker.requestId as string } : {}) };
   }
 
   async setQuantity(profileId: ProfileId, productId: ProductId, quantity: number, at: Date): Promise<void> {
@@ -107,6 +118,9 @@ export class DynamoCartRepository implements CartRepository {
 
   async clear(profileId: ProfileId): Promise<void> {
     const cart = await this.get(profileId);
-    await Promise.all(cart.lines.map((line) => this.remove(profileId, line.productId)));
+    await Promise.all([
+      ...cart.lines.map((line) => this.remove(profileId, line.productId)),
+      this.db.send(new DeleteCommand({ TableName: this.table, Key: cartKeys.resubmits(profileId) })),
+    ]);
   }
 }

@@ -14,7 +14,7 @@ import type { MonthSpendCharge } from '../../domain/orders/monthly-spend';
 import type { Order } from '../../domain/orders/order';
 import type { OrganizationId } from '../../domain/organizations/organization';
 import type { OrderEventMessage } from '../../domain/events/order-event-message';
-import { cartLineItem } from './cart-repository';
+import { cartKeys, cartLineItem, resubmitMarkerItem } from './cart-repository';
 import { organizationKeys } from './organization-items';
 import { consumedCartLines, monthSpendUpdate, orderItem, outboxPut } from './dynamodb-order-repository';
 import { completionInTransaction } from './idempotency-store';
@@ -91,6 +91,65 @@ export class DynamoApprovalRepository implements ApprovalRepository {
       },
       outboxPut(this.tables.orders, event, this.clock),
       ...(consumedCart ? consumedCartLines(this.tables.carts, consumedCart) : []),
+      ...(request.resubmittedFrom === undefined ? [] : [this.resubmittedBy(request.resubmittedFrom, request.id)]),
+    ]);
+  }
+
+  /**
+   * Marks the original request resubmitted by `by`, once: the version moves on, so an
+   * expiry sweep that read it before writes nothing over the mark (and retries later).
+   */
+  private resubmittedBy(original: ApprovalRequestId, by: ApprovalRequestId): TransactItem {
+    return {
+      Update: {
+        TableName: this.tables.orders,
+        Key: approvalKeys.request(original),
+        UpdateExpression:
+          'SET resubmittedBy = :by, #request.resubmittedBy = :by, version = version + :one, #request.version = #request.version + :one',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(resubmittedBy)',
+        ExpressionAttributeNames: { '#request': 'request' },
+        ExpressionAttributeValues: { ':by': by, ':one': 1 },
+      },
+    };
+  }
+
+  async resubmitIntoCart(cart: Cart, lines: readonly CartLine[], requestId: ApprovalRequestId): Promise<void> {
+    const now = this.clock.now();
+    const wanted = new Set(lines.map((line) => line.productId));
+    const asRead = (quantity: number | undefined) =>
+      quantity === undefined
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : { ConditionExpression: 'quantity = :quantity', ExpressionAttributeValues: { ':quantity': quantity } };
+    const held = (productId: string) => cart.lines.find((line) => line.productId === productId)?.quantity;
+    await this.write([
+      ...cart.lines
+        .filter((line) => !wanted.has(line.productId))
+        .map((line): TransactItem => ({
+          Delete: {
+            TableName: this.tables.carts,
+            Key: cartKeys.line(cart.profileId, line.productId),
+            ...asRead(line.quantity),
+          },
+        })),
+      ...lines.map((line): TransactItem => ({
+        Put: {
+          TableName: this.tables.carts,
+          Item: cartLineItem(cart.profileId, line, now),
+          ...asRead(held(line.productId)),
+        },
+      })),
+      {
+        Put: {
+          TableName: this.tables.carts,
+          Item: resubmitMarkerItem(cart.profileId, requestId, now),
+          ...(cart.resubmits === undefined
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : {
+                ConditionExpression: 'requestId = :requestId',
+                ExpressionAttributeValues: { ':requestId': cart.resubmits },
+              }),
+        },
+      },
     ]);
   }
 

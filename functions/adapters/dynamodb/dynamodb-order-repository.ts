@@ -77,15 +77,29 @@ export const outboxPut = (table: string, event: OrderEventMessage, clock: Clock)
 };
 
 /** The removal of exactly the cart lines an order or request was priced from, each only if its quantity is still the one priced. */
-export const consumedCartLines = (table: string, cart: Cart): TransactItem[] =>
-  cart.lines.map((line) => ({
+export const consumedCartLines = (table: string, cart: Cart): TransactItem[] => [
+  ...cart.lines.map((line): TransactItem => ({
     Delete: {
       TableName: table,
       Key: cartKeys.line(cart.profileId, line.productId),
       ConditionExpression: 'quantity = :quantity',
       ExpressionAttributeValues: { ':quantity': line.quantity },
     },
-  }));
+  })),
+  // Whichever checkout takes the lines takes the resubmission's link with them.
+  ...(cart.resubmits === undefined
+    ? []
+    : [
+        {
+          Delete: {
+            TableName: table,
+            Key: cartKeys.resubmits(cart.profileId),
+            ConditionExpression: 'requestId = :requestId',
+            ExpressionAttributeValues: { ':requestId': cart.resubmits },
+          },
+        } satisfies TransactItem,
+      ]),
+];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -36,6 +36,7 @@ export const PENDING_APPROVAL_REQUEST: ApprovalRequestBody = {
   reason: null,
   comment: null,
   order_id: null,
+  resubmitted_from: null,
 };
 
 const APPROVER = { internal_user_id: 'u-2', email: 'grace@acme.test' };

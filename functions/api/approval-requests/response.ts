@@ -57,6 +57,8 @@ export const ApprovalRequestBody = z.strictObject({
   comment: z.nullable(z.string()),
   /** The order placed, on approved requests; null otherwise. */
   order_id: z.nullable(z.uuid()),
+  /** The rejected or expired request this one resubmits (its requester's `Edit and resubmit` in the module); null otherwise. */
+  resubmitted_from: z.nullable(z.uuid()),
 });
 export type ApprovalRequestBody = z.infer<typeof ApprovalRequestBody>;
 
@@ -96,6 +98,7 @@ export const toApprovalRequestResponse = (request: ApprovalRequest): ApprovalReq
   reason: request.reason ?? null,
   comment: request.comment ?? null,
   order_id: request.orderId ?? null,
+  resubmitted_from: request.resubmittedFrom ?? null,
 });
 
 export const toApprovalRequestListResponse = (page: ApprovalPage): ApprovalRequestListBody => ({

@@ -40,6 +40,7 @@ export function approvalRequestedEvent(request: ApprovalRequest): OrderEventMess
     po_number: request.poNumber ?? null,
     notes: request.notes ?? null,
     limit_reason: request.limitReason ?? 'order_limit',
+    resubmitted_from: request.resubmittedFrom ?? null,
     created_at: request.createdAt,
     expires_at: request.expiresAt,
   } satisfies ApprovalEventData<'approval.requested'>;

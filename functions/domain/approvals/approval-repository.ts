@@ -65,7 +65,9 @@ export interface ApprovalRepository {
   /**
    * Writes a new request with its approval.requested event and removes exactly the cart
    * lines it was priced from (each only if its quantity is still the one priced); a
-   * request of given items (no `consumedCart`) touches no cart.
+   * request of given items (no `consumedCart`) touches no cart. A request with
+   * `resubmittedFrom` also marks that request `resubmittedBy` it, only if no other request
+   * did first (else ConcurrentModification, nothing written).
    */
   submit(request: ApprovalRequest, event: OrderEventMessage, consumedCart?: Cart): Promise<void>;
   /**
@@ -90,6 +92,13 @@ export interface ApprovalRepository {
   decide(
     change: ApprovalChange & { readonly restore?: { readonly cart: Cart; readonly lines: readonly CartLine[] } },
   ): Promise<void>;
+  /**
+   * `Edit and resubmit`: the requester's cart becomes exactly `lines`, marked as resubmitting
+   * `requestId`, in one transaction conditional on the cart (lines and marker) being still
+   * as `cart` (read before) has it; a cart changed meanwhile changes nothing
+   * (ConcurrentModification).
+   */
+  resubmitIntoCart(cart: Cart, lines: readonly CartLine[], requestId: ApprovalRequestId): Promise<void>;
   get(id: ApprovalRequestId): Promise<ApprovalRequest | undefined>;
   listByOrganization(organizationId: OrganizationId, query: ApprovalListQuery): Promise<ApprovalPage>;
   /** The organization's requests still waiting at `now` (made within the last 7 days, so one bounded read). */

@@ -69,6 +69,10 @@ export interface ApprovalRequest {
   readonly comment?: string;
   /** The order placed, on approved requests. */
   readonly orderId?: string;
+  /** The rejected or expired request of the same requester this one resubmits. */
+  readonly resubmittedFrom?: ApprovalRequestId;
+  /** The request that resubmitted this one (rejected or expired): set once, by that request's submission. */
+  readonly resubmittedBy?: ApprovalRequestId;
   /** 1 at submission, +1 per change: the optimistic-concurrency version. */
   readonly version: number;
 }
@@ -98,3 +102,9 @@ export function notPending(request: ApprovalRequest): ApprovalNotPending {
   if (request.status === 'pending') throw new RangeError(`Approval request ${request.id} is pending`);
   return new ApprovalNotPending(request.id, request.status, request.decidedBy?.name);
 }
+
+/** Whether its requester may still put it back in the cart to submit again: rejected or expired (at `now`), and not resubmitted yet. */
+export const isResubmittableAt = (request: ApprovalRequest, now: Date): boolean => {
+  const status = asOf(request, now).status;
+  return (status === 'rejected' || status === 'expired') && request.resubmittedBy === undefined;
+};

@@ -4,7 +4,13 @@ import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
 import { type Correlation, correlate, correlateAction, currentCorrelation } from '../correlation';
 import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
-import { ApprovalForbidden, ApprovalNotFound, ConcurrentModification, SelfApprovalForbidden } from '../errors';
+import {
+  ApprovalForbidden,
+  ApprovalNotFound,
+  ApprovalNotResubmittable,
+  ConcurrentModification,
+  SelfApprovalForbidden,
+} from '../errors';
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CartRepository } from '../orders/cart';
 import { latestOrderEvent } from '../orders/order-event';
@@ -28,6 +34,7 @@ import {
   type ApprovalRequestId,
   asOf,
   isPendingAt,
+  isResubmittableAt,
   notPending,
   partyOf,
 } from './approval-request';
@@ -132,6 +139,8 @@ export class ApprovalService {
       input.limitReason ?? (await this.orders.limitPassed(profile, organization, quote.pricing.totalCents));
     const now = this.clock.now();
     const requester = partyOf(profile);
+    // Only the cart carries the link: a sandbox request of given items resubmits nothing.
+    const resubmits = input.items === undefined ? quote.cart.resubmits : undefined;
     const request: ApprovalRequest = {
       id: this.newId() as ApprovalRequestId,
       partnerId: partner.id,
@@ -148,6 +157,7 @@ export class ApprovalService {
       ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
       ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
       ...(limitReason === undefined ? {} : { limitReason }),
+      ...(resubmits === undefined ? {} : { resubmittedFrom: resubmits as ApprovalRequestId }),
       status: 'pending',
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS).toISOString(),
@@ -293,6 +303,58 @@ export class ApprovalService {
     );
     this.counted('withdrawn');
     return { request: withdrawn, restored: lines.map((line) => line.productId), skipped };
+  }
+
+  /**
+   * `Edit and resubmit`, by the requester of a rejected or expired request not resubmitted
+   * yet (ApprovalNotResubmittable otherwise): its lines become the cart (products no longer
+   * sold skipped, each quantity as requested), marked as resubmitting it, so the next
+   * `submit` of the cart links the new request to it. A cart holding lines is replaced only
+   * when `replace` says the user confirmed it (else `needsConfirmation`, nothing changed).
+   * A cart changed meanwhile is ConcurrentModification, unless it is already this
+   * request's resubmission (a second click): then it is left as it is.
+   */
+  async resubmit(input: {
+    readonly requestId: string;
+    readonly requester: Profile;
+    readonly replace: boolean;
+  }): Promise<
+    { readonly needsConfirmation: true; readonly held: number } | ({ readonly needsConfirmation: false } & Withdrawal)
+  > {
+    correlateAction('resubmit', input.requester);
+    const { requester } = input;
+    const request = await this.get(input.requestId, {
+      partnerId: requester.partnerId,
+      organizationId: requester.organizationId,
+      viewer: requester,
+    });
+    if (request.profileId !== requester.id) throw new ApprovalNotResubmittable(request.id, 'not-requester');
+    if (request.resubmittedBy !== undefined)
+      throw new ApprovalNotResubmittable(request.id, 'already-resubmitted', request.resubmittedBy);
+    if (!isResubmittableAt(request, this.clock.now())) throw new ApprovalNotResubmittable(request.id, 'not-closed');
+    const [cart, products] = await Promise.all([
+      this.carts.get(request.profileId),
+      this.catalog.get(request.items.map((item) => item.productId)),
+    ]);
+    const done = { needsConfirmation: false as const, request, skipped: [] as string[] };
+    if (cart.resubmits === request.id) return { ...done, restored: cart.lines.map((line) => line.productId) };
+    if (cart.lines.length > 0 && !input.replace) return { needsConfirmation: true, held: cart.lines.length };
+    // The lines as a withdrawal would restore them into an empty cart: quantities kept, capped, inactive skipped.
+    const { lines, skipped } = linesToRestore(
+      request,
+      { profileId: cart.profileId, lines: [] },
+      products,
+      this.clock.now(),
+    );
+    try {
+      await this.approvals.resubmitIntoCart(cart, lines, request.id);
+    } catch (error) {
+      if (!(error instanceof ConcurrentModification)) throw error;
+      // Two clicks at once: the other one put the same lines in; anything else is a real change.
+      const now = await this.carts.get(request.profileId);
+      if (now.resubmits !== request.id) throw error;
+    }
+    return { ...done, restored: lines.map((line) => line.productId), skipped };
   }
 
   /**

@@ -98,3 +98,19 @@ export class ApprovalCannotBePlaced extends DomainError {
     );
   }
 }
+
+/**
+ * `Edit and resubmit` of a request that cannot be resubmitted: not the user's own, still
+ * waiting or approved or withdrawn (`not-closed`), or resubmitted already (`resubmittedBy`).
+ * Nothing was changed.
+ */
+export class ApprovalNotResubmittable extends DomainError {
+  override readonly name = 'ApprovalNotResubmittable';
+  constructor(
+    readonly requestId: string,
+    readonly refused: 'not-requester' | 'not-closed' | 'already-resubmitted',
+    readonly resubmittedBy?: string,
+  ) {
+    super(`Approval request ${requestId} cannot be resubmitted (${refused})`);
+  }
+}

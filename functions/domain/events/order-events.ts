@@ -153,6 +153,8 @@ export const ApprovalRequestedData = z.strictObject({
   notes: z.string().max(500).nullable(),
   /** Which limit sent it to approval: the order's total above `order_limit`, or the month's orders above `monthly_limit`. */
   limit_reason: z.enum(LIMIT_REASONS, { error: requiredField }),
+  /** The rejected or expired request this one resubmits, or null. */
+  resubmitted_from: z.uuid().nullable(),
   created_at: isoTime(),
   /** Undecided by then, the request expires (an approval.decided with `decision: expired`). */
   expires_at: isoTime(),

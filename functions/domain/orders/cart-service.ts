@@ -37,6 +37,8 @@ export interface PricedCart {
   /** Available lines, in the order they were added, at current catalog prices. */
   readonly lines: readonly PricedCartLine[];
   readonly unavailable: readonly UnavailableCartLine[];
+  /** The rejected or expired request the cart resubmits (`Edit and resubmit`). */
+  readonly resubmits?: string;
   readonly subtotalCents: Cents;
   /** Tax, shipping and total, when a destination state was given. */
   readonly pricing?: OrderPricing;
@@ -155,10 +157,15 @@ export class CartService {
     await this.carts.setQuantity(profileId, product.productId, wanted, this.clock.now());
   }
 
-  /** Removes a line, available or not; removing an absent one does nothing. */
+  /**
+   * Removes a line, available or not; removing an absent one does nothing. Removing the last
+   * line also ends a resubmission (`resubmits`): an emptied cart is no longer the request's edit.
+   */
   async remove(profileId: ProfileId, productId: string): Promise<void> {
     if (!isProductId(productId)) return;
     await this.carts.remove(profileId, productId);
+    const cart = await this.carts.get(profileId);
+    if (cart.lines.length === 0 && cart.resubmits !== undefined) await this.carts.clear(profileId);
   }
 
   async clear(profileId: ProfileId): Promise<void> {
@@ -223,7 +230,14 @@ export function priceCart(
           shippingState,
           config,
         );
-  return { profileId: cart.profileId, lines, unavailable, subtotalCents, ...(pricing ? { pricing } : {}) };
+  return {
+    profileId: cart.profileId,
+    lines,
+    unavailable,
+    ...(cart.resubmits === undefined ? {} : { resubmits: cart.resubmits }),
+    subtotalCents,
+    ...(pricing ? { pricing } : {}),
+  };
 }
 
 const lineOf = (cart: Cart, productId: ProductId): CartLine | undefined =>

@@ -24,6 +24,12 @@ export interface CartLine {
 export interface Cart {
   readonly profileId: ProfileId;
   readonly lines: readonly CartLine[];
+  /**
+   * The rejected or expired approval request whose lines were put here by `Edit and
+   * resubmit`: submitting this cart for approval links the new request to it. Consumed with
+   * the lines by whichever checkout takes them; gone when the cart is emptied.
+   */
+  readonly resubmits?: string;
 }
 
 /** What an atomic add did: the line's quantity now, or what it would have been when refused. */
@@ -44,5 +50,6 @@ export interface CartRepository {
   addToLine(profileId: ProfileId, productId: ProductId, added: number, max: number, at: Date): Promise<LineAddition>;
   /** Removes the line; nothing happens if it is absent. */
   remove(profileId: ProfileId, productId: ProductId): Promise<void>;
+  /** Removes every line and the resubmission marker. */
   clear(profileId: ProfileId): Promise<void>;
 }

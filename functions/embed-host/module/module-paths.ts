@@ -24,7 +24,7 @@ export interface ModulePaths {
     query?: { readonly submitted?: boolean; readonly done?: 'approved' | 'rejected' | 'withdrawn' },
   ): string;
   /** Where a request's Approve, Reject or Withdraw form posts. */
-  approvalAction(requestId: string, action: 'approve' | 'reject' | 'withdraw'): string;
+  approvalAction(requestId: string, action: 'approve' | 'reject' | 'withdraw' | 'resubmit'): string;
   cartItem(productId: string): string;
   /** A product's page; `added` says the page follows an add to the cart. */
   product(productId: string, query?: { readonly added?: boolean }): string;

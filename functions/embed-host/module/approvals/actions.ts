@@ -5,7 +5,7 @@ import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import { picturesOf } from '../parts/product-picture';
 import { requoteIfMoved } from '../checkout/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
-import { approvalPage, approvalsPage } from './page';
+import { approvalPage, approvalsPage, resubmitConfirmationPage } from './page';
 
 /** How far back the approvals page and a requester's Orders page look. */
 export const RECENT_REQUESTS_MS = 30 * 24 * 3600 * 1000;
@@ -147,4 +147,31 @@ export async function withdrawRequest(request: ModuleRequest): Promise<HttpRespo
     requester: session.view.profile,
   });
   return seeOther(session.paths.approval(withdrawn.id, { done: 'withdrawn' }));
+}
+
+/**
+ * `POST …/approvals/{requestId}/resubmit` (`replace=1` once confirmed), by the requester of a
+ * rejected or expired request: its lines become the cart, marked as resubmitting it, then
+ * the cart says so. A cart holding lines is replaced only after the confirmation page
+ * (this same form with `replace=1`); nothing changes before.
+ */
+export async function resubmitRequest(request: ModuleRequest): Promise<HttpResponse> {
+  const { session, form } = await verifiedFormPost(request);
+  const outcome = await request.deps.approvalService.resubmit({
+    requestId: requestIdOf(request),
+    requester: session.view.profile,
+    replace: form.get('replace') === '1',
+  });
+  if (outcome.needsConfirmation) {
+    const [frame, approval] = await Promise.all([
+      moduleFrame(request.deps, session),
+      request.deps.approvalService.get(requestIdOf(request), {
+        partnerId: request.partnerId,
+        organizationId: session.view.organization.id,
+        viewer: session.view.profile,
+      }),
+    ]);
+    return html(200, resubmitConfirmationPage(frame, approval, outcome.held));
+  }
+  return seeOther(session.paths.cartAfterAdding(outcome.restored.length, outcome.skipped));
 }

@@ -1,6 +1,7 @@
 import type { VNode } from 'preact';
 import {
   type ApprovalRequest,
+  isResubmittableAt,
   type ApprovalStatus,
   MAX_REJECTION_REASON_LENGTH,
 } from '../../../domain/approvals/approval-request';
@@ -354,6 +355,18 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
           </div>
         )}
       </div>
+      {request.resubmittedFrom && (
+        <p class="meta" data-testid="resubmitted-from">
+          Resubmits{' '}
+          <a href={paths.approval(request.resubmittedFrom)}>Request {shortRequestId(request.resubmittedFrom)}</a>
+        </p>
+      )}
+      {request.resubmittedBy && (
+        <p class="meta" data-testid="resubmitted-by">
+          Resubmitted as{' '}
+          <a href={paths.approval(request.resubmittedBy)}>Request {shortRequestId(request.resubmittedBy)}</a>
+        </p>
+      )}
       <References poNumber={request.poNumber} notes={request.notes} label="References" />
       <div class="two">
         <div class="stack">
@@ -395,6 +408,21 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
               </form>
             </section>
           )}
+          {mine && isResubmittableAt(request, options.now) && (
+            <section class="panel decide" aria-labelledby="again">
+              <h2 id="again">Order it again</h2>
+              <p class="meta" style="margin:0">
+                Its products that are still sold go back into your cart, at the quantities requested, to change and
+                submit again as a new request linked to this one.
+              </p>
+              <form method="post" action={paths.approvalAction(request.id, 'resubmit')}>
+                <TokenField token={frame.token} />
+                <button type="submit" class="primary">
+                  Edit and resubmit
+                </button>
+              </form>
+            </section>
+          )}
           {pending && mine && (
             <section class="panel decide" aria-labelledby="yours">
               <h2 id="yours">Your request</h2>
@@ -416,6 +444,37 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
       </p>
     </>,
     [LINES_STYLE, ORDER_PARTS_STYLE, APPROVAL_STYLE, REQUEST_STYLE],
+    { page: 'approval' },
+  );
+}
+
+/** Before `Edit and resubmit` replaces a cart holding lines: what will happen, and the same form confirmed (no script needed). */
+export function resubmitConfirmationPage(frame: ModuleFrame, request: ApprovalRequest, held: number): string {
+  const { paths } = frame;
+  return modulePage(
+    frame,
+    'orders',
+    `Replace your cart? Request ${shortRequestId(request.id)}`,
+    <>
+      <h1>Replace your cart?</h1>
+      <div class="panel">
+        <p style="margin-top:0">
+          Your cart holds {held} product{held === 1 ? '' : 's'}. Editing Request {shortRequestId(request.id)} puts its
+          products in their place: what the cart holds now is removed.
+        </p>
+        <form method="post" action={paths.approvalAction(request.id, 'resubmit')} class="actions">
+          <TokenField token={frame.token} />
+          <input type="hidden" name="replace" value="1" />
+          <button type="submit" class="primary">
+            Replace cart
+          </button>
+          <a class="button" href={paths.approval(request.id)}>
+            Keep my cart
+          </a>
+        </form>
+      </div>
+    </>,
+    [],
     { page: 'approval' },
   );
 }

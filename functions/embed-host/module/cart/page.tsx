@@ -142,6 +142,14 @@ export function cartPage(frame: ModuleFrame, cart: PricedCart, notice?: CartNoti
     <>
       <Notice notice={notice} />
       <h1>Cart</h1>
+      {cart.resubmits !== undefined && (
+        <p class="flash" data-testid="resubmits">
+          <span>
+            This cart resubmits <a href={paths.approval(cart.resubmits)}>Request {cart.resubmits.slice(0, 8)}</a>:
+            submitting it for approval links the new request to that one.
+          </span>
+        </p>
+      )}
       <p class="lede">
         {units} item{units === 1 ? '' : 's'} · prices are current catalog prices
       </p>
