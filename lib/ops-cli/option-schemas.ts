@@ -136,7 +136,17 @@ export const limitOption = (max: number) =>
   });
 
 /** `--max-rate N`: deliveries per second to one endpoint, 1 to 1000; 0 removes the ceiling. */
-export const MaxRateOption = z.coerce.number<string>({ error: requiredField }).int().min(0).max(1000);
+export const MaxRateOption = z.string({ error: requiredField }).transform((raw, ctx) => {
+  const value = raw.trim();
+  const rate = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (rate >= 0 && rate <= 1000) return rate;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be a whole number of deliveries a second from 0 (no ceiling) to 1000, e.g. 20',
+    params: { code: 'INVALID_VALUE' },
+  });
+  return z.NEVER;
+});
 
 export const DeliveryStatusOption = z.enum(DELIVERY_STATUSES, { error: requiredField });
 

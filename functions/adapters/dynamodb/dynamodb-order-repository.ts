@@ -223,8 +223,10 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
           ? undefined
           : decodeCursor(page.cursor, partition);
     const range = createdRange(page);
+    const start = startWithin(range, startKey);
+    if (start === 'past-the-range') return { orders: [] };
     const filter = filterOf(page);
-    if (filter) return this.listFiltered(partition, range, filter, limit, startKey);
+    if (filter) return this.listFiltered(partition, range, filter, limit, start);
     const { Items = [], LastEvaluatedKey } = await this.db.send(
       new QueryCommand({
         TableName: this.tables.orders,
@@ -233,7 +235,7 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
         ExpressionAttributeValues: { ':pk': partition, ...range.values },
         ScanIndexForward: false,
         Limit: limit,
-        ExclusiveStartKey: startKey,
+        ExclusiveStartKey: start,
       }),
     );
     const orders = Items.map((item) => item.order as Order);
@@ -390,6 +392,23 @@ function createdRange(page: Pick<OrderPageRequest, 'createdGte' | 'createdLt'>):
   if (gte !== undefined) return { condition: ' AND gsi1sk >= :gte', values: { ':gte': gte } };
   if (lt !== undefined) return { condition: ' AND gsi1sk < :lt', values: { ':lt': lt } };
   return { condition: '', values: {} };
+}
+
+/**
+ * Where a newest-first page starts within the creation range: DynamoDB refuses a start
+ * key outside the key condition, so a cursor newer than the range starts at the range's
+ * newest order, and one older than the range leaves nothing to list.
+ */
+function startWithin(
+  range: CreatedRange,
+  startKey: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined | 'past-the-range' {
+  const at = typeof startKey?.gsi1sk === 'string' ? startKey.gsi1sk : undefined;
+  if (at === undefined) return startKey;
+  const { ':gte': gte, ':lt': lt } = range.values;
+  if (gte !== undefined && at < gte) return 'past-the-range';
+  if (lt !== undefined && at >= lt) return undefined;
+  return startKey;
 }
 
 interface OrderFilter {
