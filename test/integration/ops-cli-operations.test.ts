@@ -585,7 +585,8 @@ describe('webhook set / show / rotate-secret', () => {
       events: ['order.created', 'order.shipped'],
       status: 'enabled',
       since: expect.any(String),
-      circuit: { state: 'closed', consecutiveFailures: 0 },
+      // A new endpoint starts at two attempts in flight, up to the adaptive ceiling.
+      circuit: { state: 'closed', consecutiveFailures: 0, concurrency: 2, maxConcurrency: 32 },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       secretRotatedAt: expect.any(String),
@@ -709,6 +710,9 @@ describe('webhook set / show / rotate-secret', () => {
       consecutiveFailures: stored!.consecutiveFailures,
       openedAt: stored!.openedAt,
       retryAt: stored!.retryAt,
+      // Failing: one attempt at a time.
+      concurrency: 1,
+      maxConcurrency: 32,
     });
 
     const text = (await ops(['webhook', 'show', '--partner', partner.partnerId])).text;

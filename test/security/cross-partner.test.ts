@@ -197,6 +197,7 @@ const crossPartnerCommands = (): Record<string, () => string[]> => ({
   'organization show': () => ['organization', 'show', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'order list': () => ['order', 'list', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'approvals list': () => ['approvals', 'list', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
+  'invoices list': () => ['invoices', 'list', '--partner', a.partnerId, '--org', b.ownOnlyOrg],
   'order-event': () => [
     'order-event',
     '--partner',

@@ -4,6 +4,7 @@
  * orphans, no half-written organization, at most one default location. Returns the
  * problems found (empty when the data is sound), so a failure names the item.
  */
+import { PAYMENT_TERMS } from '../../functions/domain/billing/payment-terms';
 import { z } from 'zod';
 import { US_STATES } from '../../functions/domain/addresses/us-states';
 import type { LocalStack } from '../../lib/local-runtime/local-stack';
@@ -46,7 +47,11 @@ const organization = z.strictObject({
   email: email.optional(),
   phone: text.optional(),
   billingAddress: address.optional(),
+  timeZone: text.optional(),
+  paymentTerms: z.enum(PAYMENT_TERMS).optional(),
+  billingEmail: email.optional(),
   createdAt: isoTime,
+  updatedAt: isoTime.optional(),
 });
 
 const profileFields = {
