@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import type { ApiEndpointName } from '../../functions/routes';
-import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
+import { whileFailing } from '../support/fault-plan';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { exhaustRateLimit } from '../support/rate-limit';
 import type { TestResponse, TestStack } from '../support/test-stack';
@@ -69,22 +69,8 @@ export function approvalRequestScenarios(stackOf: () => TestStack): Scenarios {
     return send(office);
   }
 
-  async function withOrdersFailing(send: () => Promise<TestResponse>) {
-    const stack = stackOf();
-    const plan = new FaultPlan((call) => call.service === 'dynamodb').when(
-      (call) => call.target.split('+').includes('orders'),
-      'fail',
-    );
-    const remove = injectAwsFaults(plan, stack.deps.aws.db, {
-      service: 'dynamodb',
-      prefix: stack.config.RESOURCE_PREFIX,
-    });
-    try {
-      return await send();
-    } finally {
-      remove();
-    }
-  }
+  const withOrdersFailing = (send: () => Promise<TestResponse>) =>
+    whileFailing(stackOf(), 'dynamodb', (call) => call.target.split('+').includes('orders'), send);
 
   const decisionScenarios = (action: 'approve' | 'reject'): Record<number, Scenario[]> => ({
     200: [

@@ -10,7 +10,7 @@ import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle
 import type { OrderStatus } from '../../functions/domain/orders/order';
 import { ORDER_ACTIONS, type OrderAction } from '../../functions/domain/orders/transition-input';
 import type { ApiEndpointName } from '../../functions/routes';
-import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
+import { whileFailing } from '../support/fault-plan';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { exhaustRateLimit } from '../support/rate-limit';
 import type { TestResponse, TestStack } from '../support/test-stack';
@@ -93,23 +93,9 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
     return send(partner);
   }
 
-  /** `send` with the first storage call on `table` failing. */
-  async function withStorageFailing(table: string, send: () => Promise<TestResponse>) {
-    const stack = stackOf();
-    const plan = new FaultPlan((call) => call.service === 'dynamodb').when(
-      (call) => call.target.split('+').includes(table),
-      'fail',
-    );
-    const remove = injectAwsFaults(plan, stack.deps.aws.db, {
-      service: 'dynamodb',
-      prefix: stack.config.RESOURCE_PREFIX,
-    });
-    try {
-      return await send();
-    } finally {
-      remove();
-    }
-  }
+  /** `send` with the storage calls on `table` failing. */
+  const withStorageFailing = (table: string, send: () => Promise<TestResponse>) =>
+    whileFailing(stackOf(), 'dynamodb', (call) => call.target.split('+').includes(table), send);
 
   const transitionScenarios = (action: OrderAction): Record<number, Scenario[]> => {
     const { from } = ORDER_TRANSITIONS[action];

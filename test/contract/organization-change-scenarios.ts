@@ -3,7 +3,7 @@
  * routes (after setup) on a local test stack, for the contract suite.
  */
 import { keyedRequest } from '../../functions/api/pipeline/idempotency-key';
-import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
+import { whileFailing } from '../support/fault-plan';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { exhaustRateLimit } from '../support/rate-limit';
 import type { TestResponse, TestStack } from '../support/test-stack';
@@ -58,22 +58,14 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
    * The organizations table failing every write (and, with `reads`, every read) while
    * `send` runs; `operation` names the one call to fail instead.
    */
-  async function withStoreDown(send: () => Promise<TestResponse>, reads = false, operation?: string) {
-    const stack = stackOf();
+  function withStoreDown(send: () => Promise<TestResponse>, reads = false, operation?: string) {
     const failing = operation ?? (reads ? 'GetItem' : 'TransactWriteItems');
-    const plan = new FaultPlan((call) => call.service === 'dynamodb').when(
+    return whileFailing(
+      stackOf(),
+      'dynamodb',
       (call) => call.target.includes('organizations') && call.operation === failing,
-      'fail',
+      send,
     );
-    const remove = injectAwsFaults(plan, stack.deps.aws.db, {
-      service: 'dynamodb',
-      prefix: stack.config.RESOURCE_PREFIX,
-    });
-    try {
-      return await send();
-    } finally {
-      remove();
-    }
   }
 
   /** A request whose Idempotency-Key another request of the partner, to the same route and resource, holds (claimed, not finished). */

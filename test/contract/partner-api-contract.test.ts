@@ -11,7 +11,7 @@ import type { ProfileId } from '../../functions/domain/organizations/organizatio
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { DOCUMENTED_ROUTES, responseProblems } from '../support/api-document';
 import { FaultyPayments } from '../support/fault-injection';
-import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
+import { whileFailing } from '../support/fault-plan';
 import { exhaustRateLimit } from '../support/rate-limit';
 import { approvalRequestScenarios } from './approval-request-scenarios';
 import { orderApiScenarios, type Scenario } from './order-api-scenarios';
@@ -226,19 +226,12 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
         'the session store down',
         async () => {
           const { apiKey, body } = await partnerWithUser();
-          const plan = new FaultPlan((call) => call.service === 'dynamodb').when(
+          return whileFailing(
+            stack,
+            'dynamodb',
             (call) => call.operation === 'PutItem' && call.target === 'sessions',
-            'fail',
+            () => handshake(apiKey, { internal_user_id: body.internalUserId }),
           );
-          const remove = injectAwsFaults(plan, stack.deps.aws.db, {
-            service: 'dynamodb',
-            prefix: stack.config.RESOURCE_PREFIX,
-          });
-          try {
-            return await handshake(apiKey, { internal_user_id: body.internalUserId });
-          } finally {
-            remove();
-          }
         },
       ],
     ],
@@ -290,19 +283,12 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
         'the order-events queue down',
         async () => {
           const { apiKey } = await partnerWithWebhook();
-          const plan = new FaultPlan((call) => call.service === 'sqs').when(
+          return whileFailing(
+            stack,
+            'sqs',
             (call) => call.operation === 'SendMessage' && call.target.includes('order-events'),
-            'fail',
+            () => sendTest(apiKey, { event: 'order.created' }),
           );
-          const remove = injectAwsFaults(plan, stack.deps.aws.sqs, {
-            service: 'sqs',
-            prefix: stack.config.RESOURCE_PREFIX,
-          });
-          try {
-            return await sendTest(apiKey, { event: 'order.created' });
-          } finally {
-            remove();
-          }
         },
       ],
     ],

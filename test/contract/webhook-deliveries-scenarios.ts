@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { PartnerId, Scope } from '../../functions/domain/partners/partner';
 import type { DeliveryAttempt } from '../../functions/webhooks/delivery';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
-import { FaultPlan, injectAwsFaults, type PlannedCall } from '../support/fault-plan';
+import { whileFailing, type PlannedCall } from '../support/fault-plan';
 import { exhaustRateLimit } from '../support/rate-limit';
 import type { TestResponse, TestStack } from '../support/test-stack';
 import { aQueuedDelivery, orderCreatedData } from '../support/webhook-fixtures';
@@ -64,23 +64,18 @@ export function webhookDeliveriesScenarios(stackOf: () => TestStack, receiverUrl
     return send(partner);
   }
 
-  /** The request with one DynamoDB call failing: the first that `matches` after the request's rate limit was counted. */
-  async function withFailingCall(matches: (call: PlannedCall) => boolean, send: () => Promise<TestResponse>) {
-    const stack = stackOf();
+  /** The request with the DynamoDB calls that `matches` failing once its rate limit was counted. */
+  function withFailingCall(matches: (call: PlannedCall) => boolean, send: () => Promise<TestResponse>) {
     let counted = false;
-    const plan = new FaultPlan((call) => call.service === 'dynamodb').when((call) => {
-      if (call.target === 'rate-limits') counted = true;
-      return counted && matches(call);
-    }, 'fail');
-    const remove = injectAwsFaults(plan, stack.deps.aws.db, {
-      service: 'dynamodb',
-      prefix: stack.config.RESOURCE_PREFIX,
-    });
-    try {
-      return await send();
-    } finally {
-      remove();
-    }
+    return whileFailing(
+      stackOf(),
+      'dynamodb',
+      (call) => {
+        if (call.target === 'rate-limits') counted = true;
+        return counted && matches(call);
+      },
+      send,
+    );
   }
 
   const list = (headers: Record<string, string>, query = '') =>

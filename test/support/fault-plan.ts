@@ -332,3 +332,32 @@ function forward(
     outgoing.end(body);
   });
 }
+
+/** A stack whose AWS clients faults can be put in front of. */
+interface FaultableStack {
+  readonly deps: { readonly aws: { readonly db: SdkClient; readonly sqs: SdkClient } };
+  readonly config: { readonly RESOURCE_PREFIX: string };
+}
+
+/**
+ * `send` with every `service` call that `matches` failing while it runs (a store or queue
+ * down, for a 500 scenario). Every call, not the first: the stack's background consumers
+ * share the clients and could take a single armed fault before the request does.
+ */
+export async function whileFailing<T>(
+  stack: FaultableStack,
+  service: 'dynamodb' | 'sqs',
+  matches: (call: PlannedCall) => boolean,
+  send: () => Promise<T>,
+): Promise<T> {
+  const plan = new FaultPlan((call) => call.service === service).when(matches, 'fail', Number.POSITIVE_INFINITY);
+  const remove = injectAwsFaults(plan, service === 'dynamodb' ? stack.deps.aws.db : stack.deps.aws.sqs, {
+    service,
+    prefix: stack.config.RESOURCE_PREFIX,
+  });
+  try {
+    return await send();
+  } finally {
+    remove();
+  }
+}
