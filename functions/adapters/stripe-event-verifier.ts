@@ -18,12 +18,12 @@ const refused = (message: string) =>
  */
 export function verifyStripeEvent(
   stripe: Pick<Stripe, 'webhooks'>,
-  rawBody: string | undefined,
+  rawBody: Buffer | string | undefined,
   signature: string | undefined,
   endpointSecret: string,
 ): VerifiedStripeEvent {
   if (!signature) throw refused('The Stripe-Signature header is missing');
-  if (!rawBody) throw refused('The body is empty');
+  if (!rawBody || rawBody.length === 0) throw refused('The body is empty');
   if (Buffer.byteLength(rawBody) > MAX_STRIPE_EVENT_BYTES) throw refused('The body is too large');
   let event: Stripe.Event;
   try {

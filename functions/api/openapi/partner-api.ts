@@ -18,6 +18,7 @@ import { CREATE_SANDBOX_ORDER_ROUTE } from '../orders/sandbox-order-document';
 import { SANDBOX_ORDER_TRANSITION_DOCUMENTS } from '../orders/sandbox-transition-documents';
 import { GET_ORGANIZATION_ROUTE, UPDATE_ORGANIZATION_ROUTE } from '../organizations/document';
 import { GET_ORGANIZATION_USER_ROUTE, UPDATE_ORGANIZATION_USER_ROUTE } from '../organization-users/document';
+import { MARK_SANDBOX_INVOICE_OVERDUE_ROUTE, PAY_SANDBOX_INVOICE_ROUTE } from '../sandbox-invoices/document';
 import { SETUP_ROUTE } from '../setup/document';
 import { CREATE_SHIPPING_LOCATION_ROUTE, UPDATE_SHIPPING_LOCATION_ROUTE } from '../shipping-locations/document';
 import { WEBHOOK_TEST_ROUTE } from '../webhook-test/document';
@@ -28,7 +29,7 @@ import {
   RETRY_DELIVERY_ROUTE,
 } from '../webhook-deliveries/document';
 import type { ApiRouteName } from '../../route-names';
-import { type ApiRoute, ROUTES, type Route } from '../../routes';
+import { isPartnerRoute, ROUTES, type Route } from '../../routes';
 import type { DocumentedRoute, RouteDocument } from './route-document';
 
 export { WEBHOOK_HEADERS, WEBHOOKS } from '../../webhooks/document';
@@ -56,6 +57,8 @@ const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteName, RouteDocument>> = {
   'approval-request-get': GET_APPROVAL_REQUEST_ROUTE,
   'sandbox-approval-approve': APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE,
   'sandbox-approval-reject': REJECT_SANDBOX_APPROVAL_REQUEST_ROUTE,
+  'sandbox-invoice-pay': PAY_SANDBOX_INVOICE_ROUTE,
+  'sandbox-invoice-overdue': MARK_SANDBOX_INVOICE_OVERDUE_ROUTE,
   'webhook-test': WEBHOOK_TEST_ROUTE,
   'webhook-delivery-list': LIST_DELIVERIES_ROUTE,
   'webhook-delivery-get': GET_DELIVERY_ROUTE,
@@ -67,21 +70,19 @@ const SECURITY = { 'authorization-bearer': 'bearerApiKey', 'x-api-key': 'headerA
 
 /** The API routes of a route table (every stage's: sandbox-only ones say so), each with its document. */
 export function documentedRoutes(table: readonly Route[] = ROUTES): DocumentedRoute[] {
-  return table
-    .filter((route): route is ApiRoute => route.host === 'api')
-    .map((route) => {
-      const document = Object.hasOwn(ROUTE_DOCUMENTS, route.name)
-        ? ROUTE_DOCUMENTS[route.name as ApiRouteName]
-        : undefined;
-      if (!document) throw new Error(`${route.name} has no route document in ROUTE_DOCUMENTS`);
-      return {
-        method: route.method.toLowerCase() as DocumentedRoute['method'],
-        path: route.path,
-        security: SECURITY[route.credential],
-        scope: route.scope,
-        limitPerMinute: route.limitPerMinute,
-        sandboxOnly: route.sandboxOnly,
-        ...document,
-      };
-    });
+  return table.filter(isPartnerRoute).map((route) => {
+    const document = Object.hasOwn(ROUTE_DOCUMENTS, route.name)
+      ? ROUTE_DOCUMENTS[route.name as ApiRouteName]
+      : undefined;
+    if (!document) throw new Error(`${route.name} has no route document in ROUTE_DOCUMENTS`);
+    return {
+      method: route.method.toLowerCase() as DocumentedRoute['method'],
+      path: route.path,
+      security: SECURITY[route.credential],
+      scope: route.scope,
+      limitPerMinute: route.limitPerMinute,
+      sandboxOnly: route.sandboxOnly,
+      ...document,
+    };
+  });
 }

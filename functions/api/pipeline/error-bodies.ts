@@ -201,3 +201,11 @@ export function serverErrorBody(route: ApiRoute): NamedSchema {
 /** What the route answers for a failure of ours (the error table's `serverErrorOutcome`). */
 export const serverErrorExample = (route: ApiRoute): Readonly<Record<string, unknown>> =>
   serverErrorOutcome(route.errors).body;
+
+/** Invoices (docs/billing.md): another partner's invoice is no invoice. */
+export const InvoiceNotFoundBody = generalError(404, ['INVOICE_NOT_FOUND']);
+
+/** The sandbox's invoice actions (docs/billing.md, "Sandbox"). */
+export const SandboxInvoiceBadRequestBody = generalError(400, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
+export const SandboxInvoiceConflictBody = generalError(409, ['INVOICE_NOT_OPEN', 'IDEMPOTENCY_KEY_IN_USE']);
+export const SandboxInvoiceUnsupportedBody = generalError(501, ['NOT_SUPPORTED_BY_PROVIDER']);
