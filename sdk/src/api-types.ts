@@ -1177,6 +1177,43 @@ export interface WebhookEndpointNotConfiguredError {
   }>;
 }
 
+export interface StripeEvent {
+  id: string;
+  object: "event";
+  type: string;
+  created: number;
+  data: {
+    object: Record<string, never>;
+  };
+}
+
+export interface StripeEventReceived {
+  received: true;
+  outcome: "applied" | "duplicate" | "unchanged" | "ignored";
+}
+
+export interface StripeEventRefusedError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface InvoiceNotRecordedYetError {
+  error: "Service Unavailable";
+  message: string;
+  code: "INVOICE_NOT_RECORDED_YET";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface OrderCreatedEvent {
   event: "order.created";
   timestamp: string;

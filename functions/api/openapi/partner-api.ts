@@ -28,8 +28,9 @@ import {
   LIST_DELIVERIES_ROUTE,
   RETRY_DELIVERY_ROUTE,
 } from '../webhook-deliveries/document';
-import type { ApiRouteName } from '../../route-names';
-import { isPartnerRoute, ROUTES, type Route } from '../../routes';
+import { STRIPE_EVENTS_ROUTE } from '../stripe-events/document';
+import type { ApiRouteName, SignedRouteName } from '../../route-names';
+import { isPartnerRoute, ROUTES, type Route, type SignedRoute } from '../../routes';
 import type { DocumentedRoute, RouteDocument } from './route-document';
 
 export { WEBHOOK_HEADERS, WEBHOOKS } from '../../webhooks/document';
@@ -66,11 +67,23 @@ const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteName, RouteDocument>> = {
   'webhook-endpoint-get': GET_WEBHOOK_ENDPOINT_ROUTE,
 };
 
-const SECURITY = { 'authorization-bearer': 'bearerApiKey', 'x-api-key': 'headerApiKey' } as const;
+/** Stripe's route: in the document so its answers are checked like every route's, marked as not for partners. */
+const SIGNED_ROUTE_DOCUMENTS: Readonly<Record<SignedRouteName, RouteDocument>> = {
+  'stripe-events': STRIPE_EVENTS_ROUTE,
+};
 
-/** The API routes of a route table (every stage's: sandbox-only ones say so), each with its document. */
+const SECURITY = {
+  'authorization-bearer': 'bearerApiKey',
+  'x-api-key': 'headerApiKey',
+  'stripe-signature': 'stripeSignature',
+} as const;
+
+const isSignedRoute = (route: Route): route is SignedRoute =>
+  route.host === 'api' && route.credential === 'stripe-signature';
+
+/** The API routes of a route table (every stage's: sandbox-only ones say so), each with its document; Stripe's last. */
 export function documentedRoutes(table: readonly Route[] = ROUTES): DocumentedRoute[] {
-  return table.filter(isPartnerRoute).map((route) => {
+  const partnerRoutes = table.filter(isPartnerRoute).map((route): DocumentedRoute => {
     const document = Object.hasOwn(ROUTE_DOCUMENTS, route.name)
       ? ROUTE_DOCUMENTS[route.name as ApiRouteName]
       : undefined;
@@ -85,4 +98,14 @@ export function documentedRoutes(table: readonly Route[] = ROUTES): DocumentedRo
       ...document,
     };
   });
+  const signedRoutes = table.filter(isSignedRoute).map((route): DocumentedRoute => ({
+    method: route.method.toLowerCase() as DocumentedRoute['method'],
+    path: route.path,
+    security: SECURITY[route.credential],
+    scope: null,
+    limitPerMinute: null,
+    sandboxOnly: route.sandboxOnly,
+    ...SIGNED_ROUTE_DOCUMENTS[route.name as SignedRouteName],
+  }));
+  return [...partnerRoutes, ...signedRoutes];
 }
