@@ -13,6 +13,7 @@ import { FAIRNESS_POLICY } from '../webhooks/endpoint-circuit';
 import { RetrySchedule } from '../webhooks/retry-schedule';
 import type { SigningSecretStore } from '../webhooks/signing-secret-store';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import { BUSY_ENDPOINT_DELIVERIES_PER_MINUTE, EndpointVolume } from '../webhooks/dispatch/endpoint-volume';
 import type { WebhookTransport } from '../webhooks/webhook-transport';
 import { type BaseDependencies, createLambdaBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
@@ -23,6 +24,7 @@ import {
   deliveryRepository,
   partnerRepository,
   webhookEndpointRepository,
+  endpointGate,
 } from './repositories';
 import { traced, tracedTransport } from '../adapters/observability/tracing';
 
@@ -54,7 +56,7 @@ export function composeWebhookDispatch(
       deliveries: deliveryRepository(tables),
       batchReader: deliveryBatchReader(tables),
       endpoints,
-      gate: endpoints,
+      gate: endpointGate(tables),
       fairness: FAIRNESS_POLICY,
       // Past the transport's deadline by a margin: only a crashed dispatcher's lease ever lapses.
       attemptLeaseSeconds: Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + 30,
@@ -68,6 +70,7 @@ export function composeWebhookDispatch(
       clock,
       logger,
       metrics,
+      endpointVolume: new EndpointVolume(BUSY_ENDPOINT_DELIVERIES_PER_MINUTE),
     }),
   };
 }
