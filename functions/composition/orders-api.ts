@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
+import { PartnerInvoices } from '../domain/billing/partner-invoices';
 import { ApprovalService } from '../domain/approvals/approval-service';
 import { SandboxApprovals } from '../domain/approvals/sandbox-approvals';
 import { IdempotencyGuard } from '../domain/idempotency/idempotency-guard';
@@ -16,6 +17,7 @@ import {
   cartRepository,
   catalogRepository,
   idempotencyStore,
+  invoiceRepository,
   orderRepository,
   organizationRepository,
 } from './repositories';
@@ -32,6 +34,8 @@ export interface OrdersApiDependencies extends ApiDependencies {
   readonly sandboxApprovals: SandboxApprovals;
   /** `Idempotency-Key` of the sandbox decisions (production has none of them, nor access to the table). */
   readonly idempotency: IdempotencyGuard;
+  /** The partner's invoices (GET /v1/invoices…) and an order's invoice on GET /v1/orders/{order_id}. */
+  readonly invoices: PartnerInvoices;
 }
 
 export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentClient): OrdersApiDependencies {
@@ -67,6 +71,7 @@ export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentCli
     sandboxOrders: new SandboxOrders(organizations, catalog, orderService, approvalService),
     sandboxApprovals: new SandboxApprovals(organizations, approvalService),
     idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),
+    invoices: new PartnerInvoices(invoiceRepository(tables, base.clock), organizations),
   };
 }
 

@@ -600,6 +600,52 @@ export interface OrderNotFoundError {
   }>;
 }
 
+export interface InvoiceList {
+  data: Array<{
+    id: string;
+    order_id: string;
+    partner_org_id: string;
+    number: string;
+    status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+    total: number;
+    amount_due: number;
+    amount_paid: number;
+    amount_credited: number;
+    due_date: string;
+    hosted_invoice_url: string;
+    invoice_pdf: string;
+    created: string;
+  }>;
+  has_more: boolean;
+}
+
+export interface Invoice {
+  id: string;
+  order_id: string;
+  partner_org_id: string;
+  number: string;
+  status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+  total: number;
+  amount_due: number;
+  amount_paid: number;
+  amount_credited: number;
+  due_date: string;
+  hosted_invoice_url: string;
+  invoice_pdf: string;
+  created: string;
+}
+
+export interface InvoiceNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "INVOICE_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface SandboxOrderRequest {
   internal_user_id?: string;
   profile_id?: string;
@@ -1329,6 +1375,7 @@ export interface InvoiceIssuedEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;
@@ -1353,6 +1400,7 @@ export interface InvoicePaidEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;
@@ -1377,6 +1425,7 @@ export interface InvoiceOverdueEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;
@@ -1401,6 +1450,7 @@ export interface InvoiceCreditedEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;

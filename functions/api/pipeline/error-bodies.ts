@@ -201,3 +201,6 @@ export function serverErrorBody(route: ApiRoute): NamedSchema {
 /** What the route answers for a failure of ours (the error table's `serverErrorOutcome`). */
 export const serverErrorExample = (route: ApiRoute): Readonly<Record<string, unknown>> =>
   serverErrorOutcome(route.errors).body;
+
+/** Invoices (docs/billing.md): another partner's invoice is no invoice. */
+export const InvoiceNotFoundBody = generalError(404, ['INVOICE_NOT_FOUND']);
