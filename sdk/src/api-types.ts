@@ -587,6 +587,21 @@ export interface Order {
     refunded_at: string;
     reason?: string;
   }>;
+  invoice: {
+    id: string;
+    order_id: string;
+    partner_org_id: string;
+    number: string;
+    status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+    total: number;
+    amount_due: number;
+    amount_paid: number;
+    amount_credited: number;
+    due_date: string;
+    hosted_invoice_url: string;
+    invoice_pdf: string;
+    created: string;
+  } | null;
 }
 
 export interface OrderNotFoundError {

@@ -123,6 +123,26 @@ describe('GET /v1/invoices/{invoice_id}', () => {
   });
 });
 
+describe('GET /v1/orders/{order_id}', () => {
+  it("carries the order's invoice, the same object GET /v1/invoices/{invoice_id} answers, or null before one is issued", async () => {
+    const partner = await anOrderingPartner(stack, receiver);
+    const invoice = await anInvoicedOrder(partner, 5);
+    const invoiced = await get(`/v1/orders/${invoice.orderId}`, partner.bearer);
+    expect(invoiced.status).toBe(200);
+    expect(invoiced.body.invoice).toEqual((await get(`/v1/invoices/${invoice.id}`, partner.bearer)).body);
+    expect(invoiced.body.invoice).toMatchObject({ id: invoice.id, status: 'open', total: 39.98 });
+
+    const placed = await stack.post(
+      '/v1/sandbox/orders',
+      { internal_user_id: partner.buyer.profile.internalUserId, items: [anItem('DRIFT-1999', 1)] },
+      partner.bearer,
+    );
+    const uninvoiced = await get(`/v1/orders/${placed.body.order.id}`, partner.bearer);
+    expect(uninvoiced.status).toBe(200);
+    expect(uninvoiced.body.invoice).toBeNull();
+  });
+});
+
 describe('GET /v1/invoices', () => {
   it("lists an organization's invoices newest first, a page at a time, by status and by order", async () => {
     const partner = await anOrderingPartner(stack, receiver);

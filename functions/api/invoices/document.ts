@@ -9,7 +9,6 @@ import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules'
 import { apiRoute } from '../../routes';
 import { InvoiceNotFoundBody, OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
 import { READ_RETRY, internalErrorResponse } from '../orders/order-api-responses';
-import { EXAMPLE_ORDER_ID } from '../orders/order-examples';
 import type { RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
@@ -18,28 +17,11 @@ import {
   unauthorizedResponse,
 } from '../openapi/standard-responses';
 import { InvoiceListQuery } from './invoice-list-query';
+import { EXAMPLE_INVOICE_ID, OPEN_INVOICE } from './invoice-examples';
 import { InvoiceBody, InvoiceListBody } from './invoice-response';
 
 const GET_ROW = apiRoute('invoice-get');
 const LIST_ROW = apiRoute('invoice-list');
-
-const EXAMPLE_INVOICE_ID = `inv_${EXAMPLE_ORDER_ID.replaceAll('-', '')}`;
-
-const OPEN_INVOICE: InvoiceBody = {
-  id: EXAMPLE_INVOICE_ID,
-  order_id: EXAMPLE_ORDER_ID,
-  partner_org_id: 'acme-1',
-  number: 'A1B2C3D4-0001',
-  status: 'open',
-  total: 31.56,
-  amount_due: 31.56,
-  amount_paid: 0,
-  amount_credited: 0,
-  due_date: '2026-12-22T12:05:00.000Z',
-  hosted_invoice_url: 'https://invoice.stripe.com/i/acct_1Nv0FGQ9RKHgCVdK/test_YWNjdF8xTnYwRkdROVJLSGdDVmRL',
-  invoice_pdf: 'https://pay.stripe.com/invoice/acct_1Nv0FGQ9RKHgCVdK/test_YWNjdF8xTnYwRkdROVJLSGdDVmRL/pdf',
-  created: '2026-11-22T12:05:00.000Z',
-};
 
 const PageSize = z._default(z.int().check(z.gte(1), z.lte(MAX_INVOICE_PAGE_SIZE)), DEFAULT_INVOICE_PAGE_SIZE);
 
