@@ -12,6 +12,8 @@ import { METRICS_NAMESPACE } from '../functions/resources/resource-definitions';
 import { SetupRequest } from '../functions/domain/organizations/setup-request';
 import { type LocalStack, startLocalStack } from '../lib/local-runtime/local-stack';
 import { type StandIns, startStandIns } from '../lib/local-runtime/stand-ins';
+import { openLocalLog } from '../lib/local-runtime/local-log';
+import { join } from 'node:path';
 import { inParallel } from './util';
 
 export interface BenchPartner {
@@ -43,6 +45,12 @@ export interface BenchStackOptions {
   readonly partners: number;
   readonly organizationsPerPartner: number;
   readonly capacityOrganizations: number;
+  /**
+   * Run the stack as `npm start` does (bin/local.ts): data kept in `dataDir` (DynamoDB Local on
+   * disk, the stream's position), queue and stream pollers on, every log and EMF metrics line
+   * appended to a file there. Absent: in memory, pollers off, lines built and dropped.
+   */
+  readonly asNpmStart?: { readonly dataDir: string };
 }
 
 /** The one location every organization starts with; setup requests for existing organizations repeat it. */
@@ -60,21 +68,29 @@ export const userFields = (id: string) => ({
 });
 
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
-  const standIns = await startStandIns();
+  const dataDir = options.asNpmStart?.dataDir;
+  const standIns = await startStandIns(dataDir ? { dataDir } : {});
   const resourcePrefix = `bench${randomUUID().slice(0, 6)}`;
+  const localLog = dataDir ? openLocalLog(join(dataDir, 'logs', 'service.jsonl')) : undefined;
   let stack: LocalStack;
   try {
     stack = await startLocalStack({
       standIns,
       resourcePrefix,
       port: 0,
-      queuePollers: false,
-      // The real JSON-lines logger and EMF metrics (every line is still built and serialized), writing nowhere.
-      logger: jsonLinesLogger(() => undefined),
-      metrics: powertoolsMetrics({ namespace: METRICS_NAMESPACE, service: resourcePrefix, write: () => undefined }),
+      queuePollers: dataDir !== undefined,
+      ...(dataDir ? { dataDir } : {}),
+      // The real JSON-lines logger and EMF metrics (every line is still built and serialized), writing nowhere unless as npm start.
+      logger: localLog?.logger ?? jsonLinesLogger(() => undefined),
+      metrics: powertoolsMetrics({
+        namespace: METRICS_NAMESPACE,
+        service: resourcePrefix,
+        write: localLog?.append ?? (() => undefined),
+      }),
     });
   } catch (error) {
     await standIns.close();
+    await localLog?.close();
     throw error;
   }
   const { deps } = stack;
@@ -120,6 +136,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     close: async () => {
       await stack.close();
       await standIns.close();
+      await localLog?.close();
     },
   };
 }

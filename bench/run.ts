@@ -7,7 +7,9 @@
  * A section is one entry of SECTIONS; a later one (say `fairness`) is added there.
  * BENCH_SECONDS sets the measured seconds per side of each latency series (default 20).
  */
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type BenchStack, startBenchStack } from './bench-stack';
 import {
   BUNDLE_BUDGET_KB,
@@ -21,6 +23,7 @@ import { type CapacityCount, type CapacityRow, measureApiCapacity } from './capa
 import { dynamoDollarsPerMillion, PRICES } from './cost-model';
 import { measureDispatcher } from './dispatcher';
 import { measureFairness } from './fairness';
+import { measureBigPartner } from './big-partner';
 import { EMBED_SDK_BUDGET_KB, EMBED_SDK_PATH, measureEmbedSdkScript } from './embed-sdk-budget';
 import { type FloorServer, startFloorServer } from './floors';
 import { measureHttpPipeline } from './http-pipeline';
@@ -346,11 +349,116 @@ async function fairness(): Promise<void> {
   ]);
 }
 
+/** One big partner: delivered of offered, and its webhooks' lag p99 (docs/webhooks.md, "How throughput adapts"). */
+const MIN_BIG_PARTNER_DELIVERED = 0.95;
+const MAX_BIG_PARTNER_P99_MS = 2000;
+const BIG_PARTNER_PER_SECOND = Math.max(1, Math.round(Number(process.env.BIG_PARTNER_PER_SECOND ?? 50)));
+const BIG_PARTNER_ANSWER_MS = 250;
+const BIG_PARTNER_SECONDS = Math.max(10, Math.round(Number(process.env.BIG_PARTNER_SECONDS ?? 60)));
+
+async function bigPartner(): Promise<void> {
+  console.log(
+    `\n6. One big partner: one receiver on 127.0.0.1 answering every POST in ${BIG_PARTNER_ANSWER_MS} ms, offered ` +
+      `${BIG_PARTNER_PER_SECOND} order events/s for ${BIG_PARTNER_SECONDS} s (after an untimed warm-up of 15 s at the same rate), ` +
+      "published as the order pipeline does and delivered by the local stack's own pollers (fan-out → dispatcher), in its own stack. " +
+      "delivered: webhooks 2xx'd by 10 s after the last event; lag: publication → 2xx\n",
+  );
+  const result = await measureBigPartner({
+    perSecond: BIG_PARTNER_PER_SECOND,
+    seconds: BIG_PARTNER_SECONDS,
+    warmUpSeconds: 15,
+    answerMs: BIG_PARTNER_ANSWER_MS,
+    drainMs: 10_000,
+  });
+  const deliveredShare = result.delivered / Math.max(1, result.offered);
+  const ok = deliveredShare >= MIN_BIG_PARTNER_DELIVERED && result.p99Ms <= MAX_BIG_PARTNER_P99_MS;
+  printTable([
+    {
+      offered: result.offered,
+      delivered: `${result.delivered} (${(deliveredShare * 100).toFixed(1)} %)`,
+      'lag p50 ms': result.p50Ms.toFixed(0),
+      'lag p99 ms': result.p99Ms.toFixed(0),
+      'lag max ms': result.maxMs.toFixed(0),
+      'concurrency at the end': result.concurrency ?? '-',
+      target: target(
+        `one big partner: delivered >= ${MIN_BIG_PARTNER_DELIVERED}x offered, lag p99 <= ${MAX_BIG_PARTNER_P99_MS} ms`,
+        ok,
+      ),
+    },
+  ]);
+}
+
+/** What `npm start` adds to a handshake: its ratio to the floor as `npm start` runs the stack, against as the bench does. */
+const MAX_NPM_START_EXTRA = 1.05;
+
+async function local(): Promise<void> {
+  console.log(
+    `\n7. What npm start adds: the handshake against its floor (four sequential DynamoDB calls), request by request, ` +
+      `${SECONDS_PER_SIDE} s per side, first in a stack run as the bench runs it (pollers off, log lines dropped), then in one ` +
+      'run as npm start runs it (DynamoDB Local on disk, queue and stream pollers on and idle, every log and metrics line appended to a file)\n',
+  );
+  const rows: { stack: string; p50: number; floorP50: number; p99: number }[] = [];
+  for (const asNpmStart of [false, true]) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-local-'));
+    const bench = await startBenchStack({
+      partners: 8,
+      organizationsPerPartner: 2,
+      capacityOrganizations: 0,
+      ...(asNpmStart ? { asNpmStart: { dataDir: dir } } : {}),
+    });
+    const floor = await startFloorServer(bench);
+    try {
+      const [handshake] = await measureHttpPipeline(
+        bench,
+        floor.url,
+        [{ service: handshakeWorkload(bench.organizations), baseline: handshakeWorkload(bench.organizations) }],
+        {
+          seconds: SECONDS_PER_SIDE,
+          stretches: LATENCY_STRETCHES,
+          warmupSeconds: WARMUP_SECONDS,
+          warmupConnections: WARMUP_CONNECTIONS,
+        },
+      );
+      if (!handshake) throw new Error('no handshake series measured');
+      const { service, baseline } = handshake.latency;
+      rows.push({
+        stack: asNpmStart ? 'as npm start' : 'as the bench',
+        p50: service.p50,
+        floorP50: baseline.p50,
+        p99: service.p99,
+      });
+    } finally {
+      await floor.close();
+      await bench.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const [bench, npmStart] = rows.map((row) => row.p50 / row.floorP50) as [number, number];
+  printTable(
+    rows.map((row, index) => ({
+      stack: row.stack,
+      'handshake p50 ms': ms(row.p50),
+      'floor p50 ms': ms(row.floorP50),
+      'p50 ratio': ratio(row.p50, row.floorP50),
+      'p99 ms': ms(row.p99),
+      target:
+        index === 1
+          ? target(
+              `npm start: handshake/floor within ${MAX_NPM_START_EXTRA}x of the bench's stack`,
+              npmStart <= bench * MAX_NPM_START_EXTRA,
+            )
+          : '',
+    })),
+  );
+}
+
 const SECTIONS: Record<string, Section> = {
   bundles: () => bundles(),
   api: async (stack) => api(await stack()),
   dispatcher: async (stack) => dispatcher(await stack()),
   fairness: () => fairness(),
+  bigpartner: () => bigPartner(),
+  local: () => local(),
 };
 
 const asked = process.argv.slice(2);

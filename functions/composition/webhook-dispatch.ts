@@ -13,6 +13,7 @@ import { FAIRNESS_POLICY } from '../webhooks/endpoint-circuit';
 import { RetrySchedule } from '../webhooks/retry-schedule';
 import type { SigningSecretStore } from '../webhooks/signing-secret-store';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import { BUSY_ENDPOINT_DELIVERIES_PER_MINUTE, EndpointVolume } from '../webhooks/dispatch/endpoint-volume';
 import type { WebhookTransport } from '../webhooks/webhook-transport';
 import { type BaseDependencies, createLambdaBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
@@ -68,6 +69,7 @@ export function composeWebhookDispatch(
       clock,
       logger,
       metrics,
+      endpointVolume: new EndpointVolume(BUSY_ENDPOINT_DELIVERIES_PER_MINUTE),
     }),
   };
 }

@@ -35,7 +35,10 @@ export const METRIC = {
   ordersMoved: 'OrdersMoved',
   /** Webhook attempts; `outcome`: delivered, retry-scheduled, failed (the last retry failed). */
   webhookAttempts: 'WebhookAttempts',
-  /** Milliseconds from the order change's commit to the partner's 2xx (first chain only: a replay is not lag). */
+  /**
+   * Milliseconds from the order change's commit to the partner's 2xx (first chain only: a
+   * replay is not lag); also with `partner` for a busy endpoint's first attempts (60 a minute and more).
+   */
   deliveryLag: 'DeliveryLag',
   /** Retries put on the ladder after a failed attempt. */
   retriesScheduled: 'RetriesScheduled',

@@ -39,13 +39,29 @@ export const APPROVAL_OUTCOMES: readonly Entry[] = [
   entry(ApprovalRequired, {
     api: {
       general: general(409, 'APPROVAL_REQUIRED', (error) => ({
-        data: { total: fromCents(error.totalCents), order_limit: fromCents(error.limitCents) },
+        data:
+          error.reason === 'order_limit'
+            ? {
+                limit_reason: error.reason,
+                total: fromCents(error.totalCents),
+                order_limit: fromCents(error.limitCents),
+              }
+            : {
+                limit_reason: error.reason,
+                total: fromCents(error.totalCents),
+                monthly_limit: fromCents(error.limitCents),
+                spent_this_month: fromCents(error.spentCents ?? 0),
+              },
       })),
     },
     module: (error, places) => ({
       status: 409,
       title: 'This order needs approval',
-      message: `Its total, ${formatUsd(error.totalCents)}, is above your order limit of ${formatUsd(error.limitCents)}, so an approver in your organization decides on it. Nothing was ordered: submit it for approval from checkout.`,
+      message: `${
+        error.reason === 'order_limit'
+          ? `Its total, ${formatUsd(error.totalCents)}, is above your order limit of ${formatUsd(error.limitCents)}`
+          : `Its total, ${formatUsd(error.totalCents)}, would take this month's orders above your monthly limit of ${formatUsd(error.limitCents)}`
+      }, so an approver in your organization decides on it. Nothing was ordered: submit it for approval from checkout.`,
       links: [{ href: places.checkout, label: 'Back to checkout', primary: true }],
     }),
   }),

@@ -95,7 +95,7 @@ export interface QueueDefinition {
   readonly consumerBatchSize: number;
   /**
    * Batches handled at once (the Lambda event source's maximum concurrency, and the local
-   * poller's concurrent batches); absent: Lambda's default scaling, one batch at a time locally.
+   * poller's concurrent batches); absent: Lambda's default scaling, a few batches at a time locally.
    */
   readonly consumerConcurrency?: number;
 }

@@ -22,6 +22,14 @@ export interface EndpointCircuit {
   readonly probeUntil?: string;
   /** How often it opened since it last closed: the open period doubles with each. */
   readonly opens?: number;
+  /**
+   * The endpoint's adaptive concurrency: attempts it may have in flight while its last
+   * attempt succeeded (absent: the policy's `initialInFlight`). Raised one step by each
+   * 2xx within `healthyLatencyMs`, halved by a slow one (not below `initialInFlight`), back to 1 on a failure.
+   */
+  readonly concurrency?: number;
+  /** A 429 or 503 asked to wait (`Retry-After`): no attempt goes to the endpoint before this. */
+  readonly throttledUntil?: string;
 }
 
 export const CLOSED_CIRCUIT: EndpointCircuit = { state: 'closed', consecutiveFailures: 0 };
@@ -30,8 +38,14 @@ export const CLOSED_CIRCUIT: EndpointCircuit = { state: 'closed', consecutiveFai
 export interface FairnessPolicy {
   /** Failed attempts in a row that open the circuit. */
   readonly failureThreshold: number;
-  /** Attempts in flight at once to an endpoint whose last attempt succeeded. */
+  /** Adaptive concurrency starts here (a new endpoint, or one stored before it adapted). */
+  readonly initialInFlight: number;
+  /** The ceiling of adaptive concurrency: attempts in flight at once to a healthy endpoint. */
   readonly maxInFlight: number;
+  /** A 2xx answered within this raises the endpoint's concurrency; a slower one halves it. */
+  readonly healthyLatencyMs: number;
+  /** The longest an endpoint-wide `Retry-After` holds every attempt back (one SQS delay). */
+  readonly maxThrottleSeconds: number;
   /** ... and to one with a failing streak (it is probably slow or dead: it gets one slot). */
   readonly maxInFlightWhileFailing: number;
   /** How long the circuit stays open after its `opens`-th opening. */
@@ -47,7 +61,10 @@ export interface FairnessPolicy {
 
 export const FAIRNESS_POLICY: FairnessPolicy = {
   failureThreshold: 5,
-  maxInFlight: 2,
+  initialInFlight: 2,
+  maxInFlight: 32,
+  healthyLatencyMs: 1000,
+  maxThrottleSeconds: 900,
   maxInFlightWhileFailing: 1,
   // 30 s, 1, 2, 4, 8 minutes, then 15 (one SQS delay) for as long as the probes fail.
   openSeconds: (opens) => Math.min(900, 30 * 2 ** Math.max(0, opens - 1)),
@@ -62,6 +79,8 @@ export interface AdmissionTicket {
   readonly slot: number;
   /** The lease written with the claim; only its holder releases it. */
   readonly lease: string;
+  /** The endpoint's concurrency when the slot was claimed (undefined when the claim did not read it). */
+  readonly concurrency?: number;
   /** The circuit's openings so far (kind `probe`): a failed probe opens it for longer. */
   readonly opens: number;
   /**
@@ -75,8 +94,11 @@ export type Admission =
   | { readonly kind: 'admitted'; readonly ticket: AdmissionTicket }
   /** The circuit is open (or its probe is out): not before `until`. */
   | { readonly kind: 'circuit-open'; readonly until: Date; readonly openedAt?: string }
-  /** The endpoint has its cap of attempts in flight. */
-  | { readonly kind: 'busy'; readonly failing: boolean }
+  /**
+   * The endpoint has its cap of attempts in flight, or (with `until`) used its operator's
+   * `maxRate` for this second, or asked to wait with a `Retry-After`.
+   */
+  | { readonly kind: 'busy'; readonly failing: boolean; readonly until?: Date }
   /** No endpoint is configured (it was removed): the attempt goes on and fails as before. */
   | { readonly kind: 'no-endpoint' };
 
@@ -100,12 +122,72 @@ export interface EndpointGate {
     partnerId: PartnerId,
     request: { readonly now: Date; readonly leaseUntil: Date; readonly token: string; readonly policy: FairnessPolicy },
   ): Promise<Admission>;
-  /** Releases the ticket and counts the attempt's outcome in the circuit. */
+  /** Releases the ticket and counts the attempt's outcome in the circuit and the endpoint's concurrency. */
   settle(
     partnerId: PartnerId,
     ticket: AdmissionTicket,
-    outcome: { readonly succeeded: boolean; readonly at: Date; readonly policy: FairnessPolicy },
+    outcome: SettledAttempt,
   ): Promise<CircuitTransition | undefined>;
+}
+
+/**
+ * How an attempt went, for the endpoint's concurrency: `fast` (2xx within
+ * `healthyLatencyMs`), `slow` (a later 2xx) or `failed` (timeout, error, any other status).
+ */
+export type AttemptVerdict = 'fast' | 'slow' | 'failed';
+
+export interface SettledAttempt {
+  readonly verdict: AttemptVerdict;
+  readonly at: Date;
+  readonly policy: FairnessPolicy;
+  /** A 429 or 503 asked the endpoint to wait until then (already capped at `maxThrottleSeconds`). */
+  readonly throttledUntil?: Date;
+}
+
+export function attemptVerdict(
+  result: { readonly kind: 'response' | 'error'; readonly latencyMs: number },
+  succeeded: boolean,
+  policy: FairnessPolicy,
+): AttemptVerdict {
+  if (!succeeded) return 'failed';
+  return result.latencyMs <= policy.healthyLatencyMs ? 'fast' : 'slow';
+}
+
+/** Attempts the endpoint may have in flight now: one while failing, else its adaptive concurrency. */
+export function inFlightCap(circuit: EndpointCircuit | undefined, policy: FairnessPolicy): number {
+  if ((circuit?.consecutiveFailures ?? 0) > 0) return policy.maxInFlightWhileFailing;
+  return Math.min(policy.maxInFlight, Math.max(1, circuit?.concurrency ?? policy.initialInFlight));
+}
+
+/**
+ * Leases (`<expiry>|<token>`) that expire after now but before this mark belong to attempts
+ * in flight for longer than `healthyLatencyMs` (every lease runs as long as the one asked for
+ * now). While one is, the endpoint is slowing or hanging, and its answer is not in yet: it
+ * gets no more than `initialInFlight` attempts at once, as before concurrency adapted, so a
+ * receiver that starts hanging holds at most that many dispatchers until its timeouts count.
+ */
+export const slowAttemptMark = (leaseUntil: Date, policy: FairnessPolicy): string =>
+  new Date(leaseUntil.getTime() - policy.healthyLatencyMs).toISOString();
+
+/** The cap while some attempt is in flight past the healthy latency (`slowAttemptMark`). */
+export const capWhileSlow = (cap: number, policy: FairnessPolicy): number => Math.min(cap, policy.initialInFlight);
+
+/**
+ * The concurrency after an attempt (AIMD-like): one step up per fast 2xx, up to the
+ * ceiling; halved by a slow 2xx, but never below `initialInFlight`; back to one on a
+ * failure, so a sick endpoint that recovers climbs again from one.
+ */
+export function nextConcurrency(current: number | undefined, verdict: AttemptVerdict, policy: FairnessPolicy): number {
+  const now = current ?? policy.initialInFlight;
+  switch (verdict) {
+    case 'fast':
+      return Math.min(policy.maxInFlight, now + 1);
+    case 'slow':
+      // Slow is not failing: a healthy endpoint keeps the fair share every endpoint had before concurrency adapted.
+      return Math.max(policy.initialInFlight, Math.floor(now / 2));
+    case 'failed':
+      return 1;
+  }
 }
 
 /**

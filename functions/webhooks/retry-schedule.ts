@@ -4,6 +4,9 @@ export const MAX_SQS_DELAY_SECONDS = 900;
 /** Each step is lengthened by up to this fraction of itself, so receivers that failed together are not retried together. */
 const JITTER_FRACTION = 0.1;
 
+/** Statuses whose `Retry-After` is honoured (RFC 9110: 429 Too Many Requests, 503 Service Unavailable): for the attempt's retry, and for the whole endpoint. */
+export const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
 /** A receiver's `Retry-After` (on 429 or 503) may lengthen a step up to this, never more. */
 const RETRY_AFTER_CAP_SECONDS = 3600;
 

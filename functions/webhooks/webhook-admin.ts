@@ -89,6 +89,8 @@ export class WebhookAdmin {
     url: string;
     events?: readonly string[];
     secret?: string;
+    /** Deliveries per second at most; null removes the ceiling; kept when absent. */
+    maxRate?: number | null;
   }): Promise<ConfiguredEndpoint> {
     const issues = [];
     const url = checkWebhookUrl(input.url, this.requireHttpsPublic);
@@ -105,6 +107,12 @@ export class WebhookAdmin {
       issues.push({ code: 'TOO_FEW_ITEMS', message: 'events must name at least one kind', path: ['events'] });
     const secretProblem = input.secret === undefined ? undefined : checkPreferredSecret(input.secret);
     if (secretProblem) issues.push({ code: 'INVALID_SECRET', message: `secret ${secretProblem}`, path: ['secret'] });
+    if (input.maxRate != null && !(Number.isInteger(input.maxRate) && input.maxRate >= 1 && input.maxRate <= 1000))
+      issues.push({
+        code: 'INVALID_VALUE',
+        message: 'maxRate must be a whole number of deliveries per second from 1 to 1000',
+        path: ['maxRate'],
+      });
     if (issues.length) throw new ValidationFailed(issues, issues.map((i) => i.message).join('; '));
 
     await this.requirePartner(input.partnerId);
@@ -140,6 +148,13 @@ export class WebhookAdmin {
       ...(existing?.circuit && existing.url === (url.ok ? url.url.href : input.url)
         ? { circuit: existing.circuit }
         : {}),
+      ...(input.maxRate === undefined
+        ? existing?.maxRate !== undefined
+          ? { maxRate: existing.maxRate }
+          : {}
+        : input.maxRate === null
+          ? {}
+          : { maxRate: input.maxRate }),
     };
     await this.endpoints.put(endpoint);
     return { endpoint, ...(generatedSecret ? { generatedSecret } : {}) };

@@ -8,7 +8,7 @@ import type { WebhookDispatcherDependencies } from './dispatch/dispatch-dependen
 import { type DispatchOutcome, queueAttempt, skipped } from './dispatch/dispatch-outcome';
 import { FairDelivery } from './dispatch/fair-delivery';
 import { ensureFailureAlert } from './dispatch/failure-alert';
-import { isSuccess, type PostResult, postSigned } from './dispatch/signed-post';
+import { type PostResult, postSigned } from './dispatch/signed-post';
 
 /** What the handler gets for one queue batch: `dispatch` once per message of the batch. */
 export interface DispatchBatch {
@@ -165,12 +165,12 @@ export class WebhookDispatcher {
     try {
       result = await postSigned(this.dependencies, delivery, startedAt, batch.reads);
     } catch (error) {
-      if (ticket) await batch.fair.settle(partnerId, ticket, false).catch(() => undefined);
+      if (ticket) await batch.fair.settle(partnerId, ticket, undefined).catch(() => undefined);
       throw error;
     }
     if (ticket) {
       // The POST happened: a failed release must not fail the message (SQS would send it again). The lease lapses by itself.
-      await batch.fair.settle(partnerId, ticket, isSuccess(result)).catch((error: unknown) =>
+      await batch.fair.settle(partnerId, ticket, result).catch((error: unknown) =>
         this.dependencies.logger.error({
           msg: 'webhook endpoint gate not settled; its lease lapses',
           partnerId,

@@ -29,6 +29,11 @@ export interface WebhookEndpoint {
    * deliveries wait without a POST until `retryAt`, then one probe goes (`half-open`).
    */
   readonly circuit?: EndpointCircuit;
+  /**
+   * The operator's ceiling (`webhook set --max-rate`): attempts per second the dispatcher
+   * starts to this endpoint at most, for a receiver that cannot take bursts.
+   */
+  readonly maxRate?: number;
 }
 
 export interface EndpointStatusChange {

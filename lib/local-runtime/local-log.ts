@@ -25,7 +25,18 @@ export function openLocalLog(
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const stream = createWriteStream(file, { flags: 'a', mode: 0o600 });
-  const append = (line: string) => void stream.write(`${line}\n`);
+  // A request's lines (its log, its metrics) go out in one write after it, not one file write each.
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return; // flushed by close already
+    const lines = pending;
+    pending = [];
+    stream.write(lines.join(''));
+  };
+  const append = (line: string) => {
+    if (pending.length === 0) setImmediate(flush);
+    pending.push(`${line}\n`);
+  };
   const printed = jsonLinesLogger((line) => {
     print(line);
     append(line);
@@ -35,6 +46,10 @@ export function openLocalLog(
   return {
     append,
     logger: { info: (entry) => lines.info(stamped(entry)), error: (entry) => lines.error(stamped(entry)) },
-    close: () => new Promise<void>((done) => stream.end(() => done())),
+    close: () =>
+      new Promise<void>((done) => {
+        flush();
+        stream.end(() => done());
+      }),
   };
 }

@@ -46,6 +46,13 @@ import { createStreamConsumer, type StreamConsumer } from './stream-poller';
 import type { StandIns } from './stand-ins';
 import { buildEmbedBrowserScripts } from '../browser-bundling/embed-browser-scripts';
 
+/**
+ * Batches handled at once for a queue whose Lambda scales by itself (the order fan-out): one
+ * loop alone, a few round trips per batch, falls behind 50 events/s on this stack, where
+ * Lambda would run more invocations.
+ */
+const LAMBDA_SCALING_STAND_IN = 4;
+
 export interface LocalStackOptions extends DependencyOverrides {
   readonly standIns: Pick<StandIns, 'endpoints' | 'stripeApiBase'>;
   /** Resource name prefix; tests use a fresh one per file so they never share state. */
@@ -168,7 +175,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         queueArn: `arn:aws:sqs:us-east-1:000000000000:${queueName(options.resourcePrefix, name)}`,
         handler: queueHandlers[name],
         batchSize: QUEUES[name].consumerBatchSize,
-        concurrency: QUEUES[name].consumerConcurrency,
+        concurrency: QUEUES[name].consumerConcurrency ?? LAMBDA_SCALING_STAND_IN,
         onError: (error) => deps.logger.error({ msg: 'queue poller error', queue: name, error: String(error) }),
       }),
     ]),

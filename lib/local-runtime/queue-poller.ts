@@ -38,7 +38,11 @@ export function createQueueConsumer(options: {
 }): QueueConsumer {
   const { sqs, queueUrl, handler } = options;
 
-  async function pollOnce({ waitSeconds = 0 } = {}, signal?: AbortSignal): Promise<PollResult> {
+  async function pollOnce(
+    { waitSeconds = 0 } = {},
+    signal?: AbortSignal,
+    onReceived?: (count: number) => void,
+  ): Promise<PollResult> {
     const { Messages = [] } = await sqs.send(
       new ReceiveMessageCommand({
         QueueUrl: queueUrl,
@@ -51,6 +55,7 @@ export function createQueueConsumer(options: {
       // poll short and could lose a message received in the meantime to its visibility timeout.
       { abortSignal: signal, requestTimeout: (waitSeconds + AWS_REQUEST_BOUNDS.requestTimeoutMs / 1000) * 1000 },
     );
+    onReceived?.(Messages.length);
     if (Messages.length === 0) return { received: 0, failed: [] };
     const records = Messages.map((message) => toRecord(message, options.queueArn));
     let failedIds: Set<string>;
@@ -79,8 +84,26 @@ export function createQueueConsumer(options: {
     };
   }
 
+  const idle = new IdleWatch();
   const loops = Array.from({ length: Math.max(1, options.concurrency ?? 1) }, () =>
-    pollingLoop(async (signal) => (await pollOnce({ waitSeconds: 5 }, signal)).received, { onError: options.onError }),
+    pollingLoop(
+      async (signal) => {
+        const role = await idle.turn(signal);
+        if (role === 'stopped') return 0;
+        let reported = false;
+        // Reported as soon as the receive returns, before the batch is handled: the others must not wait on a slow batch.
+        const report = (received: number) => {
+          reported = true;
+          idle.polled(role, received);
+        };
+        try {
+          return (await pollOnce({ waitSeconds: 5 }, signal, report)).received;
+        } finally {
+          if (!reported) idle.polled(role, 0);
+        }
+      },
+      { onError: options.onError },
+    ),
   );
   return {
     pollOnce: (opts) => pollOnce(opts),
@@ -89,6 +112,45 @@ export function createQueueConsumer(options: {
       await Promise.all(loops.map((loop) => loop.stop()));
     },
   };
+}
+
+/**
+ * While a queue is empty, one of its loops long-polls it and the others wait for that one to
+ * receive something: an idle `npm start` keeps one request open per queue instead of one per
+ * loop (twenty-four), each ending and starting again every few seconds.
+ */
+class IdleWatch {
+  // Empty until a poll says otherwise: at start one loop watches, as when idle.
+  private empty = true;
+  private watching = false;
+  private parked: (() => void)[] = [];
+
+  /** How this loop polls now: as the one watching the empty queue, as one of many, or not (stopped while it waited). */
+  async turn(signal: AbortSignal): Promise<'watch' | 'work' | 'stopped'> {
+    while (this.empty && this.watching) {
+      if (signal.aborted) return 'stopped';
+      await new Promise<void>((woken) => {
+        const wake = () => {
+          signal.removeEventListener('abort', wake);
+          woken();
+        };
+        this.parked.push(wake);
+        signal.addEventListener('abort', wake);
+      });
+    }
+    if (signal.aborted) return 'stopped';
+    if (!this.empty) return 'work';
+    this.watching = true;
+    return 'watch';
+  }
+
+  /** A poll ended with `received` messages: the queue is empty, or every waiting loop goes back to work. */
+  polled(role: 'watch' | 'work', received: number): void {
+    if (role === 'watch') this.watching = false;
+    this.empty = received === 0;
+    // The watcher's turn ended (its long poll came back empty or with messages): the others poll, or one of them watches next.
+    if (role === 'watch' || !this.empty) this.parked.splice(0).forEach((wake) => wake());
+  }
 }
 
 function toRecord(message: Message, queueArn: string): SQSRecord {

@@ -135,6 +135,9 @@ export const limitOption = (max: number) =>
     return z.NEVER;
   });
 
+/** `--max-rate N`: deliveries per second to one endpoint, 1 to 1000; 0 removes the ceiling. */
+export const MaxRateOption = z.coerce.number<string>({ error: requiredField }).int().min(0).max(1000);
+
 export const DeliveryStatusOption = z.enum(DELIVERY_STATUSES, { error: requiredField });
 
 export const OrderEventKindOption = z.enum(ORDER_EVENT_KINDS, { error: requiredField });

@@ -2,7 +2,7 @@
  * Operator commands for a partner's webhook endpoint (the contract: URL, events and
  * signing secret are given out of band; no API configures webhooks).
  *
- *   webhook set --partner ID --url URL [--events order.created,order.shipped] [--secret SECRET]
+ *   webhook set --partner ID --url URL [--events order.created,order.shipped] [--secret SECRET] [--max-rate N]
  *   webhook show --partner ID   (with the dispatcher's circuit: state, failures in a row, retry at)
  *   webhook rotate-secret --partner ID [--overlap 24h]
  *   webhook pause | resume | enable | remove --partner ID
@@ -12,7 +12,7 @@
  */
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { CLOSED_CIRCUIT } from '../../functions/webhooks/endpoint-circuit';
+import { CLOSED_CIRCUIT, FAIRNESS_POLICY, inFlightCap } from '../../functions/webhooks/endpoint-circuit';
 import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import type { EndpointView, RequeuedDeliveries } from '../../functions/webhooks/webhook-admin';
 import { fieldLines, NONE } from './human-format';
@@ -20,6 +20,7 @@ import { type CommandTable, defineCommand } from './ops-command';
 import {
   DurationOption,
   EventKindsOption,
+  MaxRateOption,
   partnerOption,
   WebhookSecretOption,
   WebhookUrlOption,
@@ -35,6 +36,8 @@ export interface WebhookSetOptions {
   readonly events?: string;
   /** The partner's preferred signing secret; generated when absent and the partner has none. */
   readonly secret?: string;
+  /** Deliveries per second at most (0 removes the ceiling); kept as it is when absent. */
+  readonly maxRate?: number;
 }
 
 const view = (endpoint: EndpointView) => ({
@@ -45,6 +48,7 @@ const view = (endpoint: EndpointView) => ({
   ...(endpoint.statusReason ? { reason: endpoint.statusReason } : {}),
   since: endpoint.statusSince,
   ...(endpoint.failingSince ? { failingSince: endpoint.failingSince } : {}),
+  ...(endpoint.maxRate !== undefined ? { maxRatePerSecond: endpoint.maxRate } : {}),
   createdAt: endpoint.createdAt,
   updatedAt: endpoint.updatedAt,
   secretRotatedAt: endpoint.secretRotatedAt,
@@ -75,6 +79,7 @@ export async function webhookSet(deps: Dependencies, options: WebhookSetOptions)
     url: options.url,
     events,
     secret: options.secret,
+    ...(options.maxRate === undefined ? {} : { maxRate: options.maxRate === 0 ? null : options.maxRate }),
   });
   const secretNote = generatedSecret
     ? 'Give this signing secret to the partner now; it is not shown again.'
@@ -91,6 +96,10 @@ const circuitView = ({ circuit = CLOSED_CIRCUIT }: EndpointView) => ({
   ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}),
   ...(circuit.retryAt ? { retryAt: circuit.retryAt } : {}),
   ...(circuit.probeUntil ? { probeUntil: circuit.probeUntil } : {}),
+  // Attempts in flight it may have now (adaptive), and the most it can reach.
+  concurrency: inFlightCap(circuit, FAIRNESS_POLICY),
+  maxConcurrency: FAIRNESS_POLICY.maxInFlight,
+  ...(circuit.throttledUntil ? { throttledUntil: circuit.throttledUntil } : {}),
 });
 
 export async function webhookShow(deps: Dependencies, options: { readonly partner: string }) {
@@ -205,9 +214,20 @@ export const webhookCommands: CommandTable = {
         placeholder: 'SECRET',
         description: "The partner's preferred signing secret, 24-256 printable ASCII characters (never printed)",
       },
+      'max-rate': {
+        schema: MaxRateOption.optional(),
+        placeholder: 'N',
+        description:
+          'At most N deliveries per second to this endpoint, for a receiver that cannot take bursts (0 removes it; kept when absent)',
+      },
     },
     async run(deps, options) {
-      const result = await webhookSet(deps, { ...options, events: options.events?.join(',') });
+      const { 'max-rate': maxRate, ...rest } = options;
+      const result = await webhookSet(deps, {
+        ...rest,
+        events: options.events?.join(','),
+        ...(maxRate === undefined ? {} : { maxRate }),
+      });
       return { json: result, text: endpointText(result) };
     },
   }),

@@ -11,6 +11,7 @@ export interface SetupRequest {
     phoneNumber?: string;
     role?: "buyer" | "approver";
     orderLimit?: number;
+    monthlyLimit?: number;
   };
   userAddress?: {
     line1: string;
@@ -321,6 +322,7 @@ export interface OrganizationUserResponse {
       created_at: string;
       role: "buyer" | "approver";
       orderLimit: number | null;
+      monthlyLimit: number | null;
       active: boolean;
     };
   };
@@ -346,6 +348,7 @@ export interface OrganizationUserUpdateRequest {
   };
   role?: "buyer" | "approver";
   orderLimit?: number | null;
+  monthlyLimit?: number | null;
   active?: boolean;
 }
 
@@ -771,7 +774,9 @@ export interface ApprovalRequestChange {
       internal_user_id: string;
       email: string;
     } | null;
+    limit_reason: "order_limit" | "monthly_limit";
     reason: string | null;
+    comment: string | null;
     order_id: string | null;
   };
 }
@@ -880,7 +885,9 @@ export interface ApprovalRequestList {
       internal_user_id: string;
       email: string;
     } | null;
+    limit_reason: "order_limit" | "monthly_limit";
     reason: string | null;
+    comment: string | null;
     order_id: string | null;
   }>;
   has_more: boolean;
@@ -920,7 +927,9 @@ export interface ApprovalRequest {
     internal_user_id: string;
     email: string;
   } | null;
+  limit_reason: "order_limit" | "monthly_limit";
   reason: string | null;
+  comment: string | null;
   order_id: string | null;
 }
 
@@ -937,6 +946,7 @@ export interface ApprovalRequestNotFoundError {
 
 export interface SandboxApproveRequest {
   internal_user_id: string;
+  comment?: string;
 }
 
 export interface SandboxDecisionBadRequestError {
@@ -1170,6 +1180,11 @@ export interface WebhookEndpoint {
     since?: string;
   };
   failing_since?: string;
+  throughput: {
+    concurrency: number;
+    max_concurrency: number;
+    max_rate_per_second?: number;
+  };
   secret_rotated_at: string;
   created_at: string;
   updated_at: string;
@@ -1351,6 +1366,7 @@ export interface ApprovalRequestedEvent {
     total: number;
     po_number: string | null;
     notes: string | null;
+    limit_reason: "order_limit" | "monthly_limit";
     created_at: string;
     expires_at: string;
   };
@@ -1369,6 +1385,7 @@ export interface ApprovalDecidedEvent {
     };
     order_id?: string;
     reason?: string;
+    comment?: string;
     decided_at: string;
   };
 }

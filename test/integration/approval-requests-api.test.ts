@@ -451,6 +451,56 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
     });
   });
 
+  it('approve takes an optional comment of at most 500 characters, keeps it and sends it in approval.decided; two approvers at once place one order', async () => {
+    const office = await anOffice();
+    const request = await aRequest(office);
+    const approver = office.approver.profile.internalUserId;
+
+    const tooLong = await decide(office, request.id, 'approve', {
+      internal_user_id: approver,
+      comment: 'x'.repeat(501),
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ code: 'TOO_LONG', path: ['comment'] }],
+    });
+    expect(errorOf(await decide(office, request.id, 'approve', { internal_user_id: approver, comment: 42 }))).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+    });
+    expect((await stack.get(`/v1/approval-requests/${request.id}`, office.headers)).body.status).toBe('pending');
+
+    // Two approvers at once, each with its own comment: one wins, the other is told, one order.
+    const [first, second] = await Promise.all([
+      decide(office, request.id, 'approve', { internal_user_id: approver, comment: ' Approved for the flu season ' }),
+      decide(office, request.id, 'approve', {
+        internal_user_id: office.limitedApprover.profile.internalUserId,
+        comment: 'Fine by me',
+      }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const won = first.status === 200 ? first : second;
+    const lost = first.status === 200 ? second : first;
+    expect(lost.body).toMatchObject({ code: 'APPROVAL_NOT_PENDING', data: { status: 'approved' } });
+    const winner = won === first ? 'Approved for the flu season' : 'Fine by me';
+    expect(won.body.approval_request).toMatchObject({ status: 'approved', comment: winner });
+    expect((await stack.get(`/v1/approval-requests/${request.id}`, office.headers)).body.comment).toBe(winner);
+    expect(
+      (await stack.get(`/v1/orders?internal_org_id=${office.internalOrgId}`, office.headers)).body.data,
+    ).toHaveLength(1);
+    await deliverEverything(stack);
+    const decided = webhooksAbout([request.id]).filter((body) => body.event === 'approval.decided');
+    expect(decided).toHaveLength(1);
+    expect(ApprovalDecidedData.parse(decided[0]!.data)).toMatchObject({ decision: 'approved', comment: winner });
+
+    // A blank comment is none.
+    const other = await aRequest(office);
+    const blank = await decide(office, other.id, 'approve', { internal_user_id: approver, comment: '   ' });
+    expect(blank.status, blank.text).toBe(200);
+    expect(blank.body.approval_request.comment).toBeNull();
+  });
+
   it("applies the module's rules: an approver of the request's organization who can sign in, not the requester, while it waits", async () => {
     const office = await anOffice();
     const request = await aRequest(office);

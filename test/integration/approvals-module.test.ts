@@ -151,6 +151,27 @@ describe('submitting, deciding, following', () => {
     expect(orderPage.text).toContain(`approved by Grace Tester (${approver.who.profile.email})`);
   });
 
+  it('approve takes an optional comment (at most 500 characters), which the requester reads on the request and its order', async () => {
+    const { buyer, approver } = await anOffice();
+    const id = requestIdIn((await submit(buyer)).location);
+    const shown = await approver.module.get(`${approver.module.base}/approvals/${id}`);
+    expect(shown.text).toContain('<label for="comment">Comment for the requester (optional)</label>');
+    const tooLong = await approver.module.submit(`${approver.module.base}/approvals/${id}/approve`, {
+      comment: 'x'.repeat(501),
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.text).toContain('<h1>Please check that</h1>');
+
+    const approved = await approver.module.submit(`${approver.module.base}/approvals/${id}/approve`, {
+      comment: 'Fine this once:\r\nnext time <ask> first',
+    });
+    expect(approved).toMatchObject({ status: 303, location: `${approver.module.base}/approvals/${id}?done=approved` });
+    const said = '<span data-testid="approval-comment">Fine this once: next time &lt;ask> first</span>';
+    expect((await buyer.module.get(`${buyer.module.base}/approvals/${id}`)).text).toContain(said);
+    const [order] = (await stack.deps.orders.listByOrganization(buyer.who.organization.id)).orders;
+    expect((await buyer.module.get(`${buyer.module.base}/orders/${order!.id}`)).text).toContain(said);
+  });
+
   it('reject needs a reason, which the requester then reads on their orders page', async () => {
     const { buyer, approver } = await anOffice();
     const id = requestIdIn((await submit(buyer)).location);

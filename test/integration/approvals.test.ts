@@ -215,6 +215,7 @@ describe('submitting and approving', () => {
       total: request.totalCents / 100,
       po_number: 'PO-77',
       notes: 'Front desk',
+      limit_reason: 'order_limit',
       created_at: request.createdAt,
       expires_at: request.expiresAt,
     });

@@ -457,6 +457,7 @@ describe('GET /v1/webhooks/endpoint', () => {
       ],
       status: 'active',
       status_since: expect.any(String),
+      throughput: { concurrency: FAIRNESS_POLICY.initialInFlight, max_concurrency: FAIRNESS_POLICY.maxInFlight },
       secret_rotated_at: expect.any(String),
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -469,6 +470,24 @@ describe('GET /v1/webhooks/endpoint', () => {
       status: 'paused',
       status_reason: 'maintenance window',
     });
+  });
+
+  it("shows the operator's max rate (webhook set --max-rate), kept by a later set without it, and removed by --max-rate 0", async () => {
+    const partner = await aPartnerWithEndpoint();
+    const throughput = async () => (await stack.get('/v1/webhooks/endpoint', partner.auth)).body.throughput;
+    const set = (maxRate?: number) =>
+      webhookSet(stack.deps, {
+        partner: partner.partnerId,
+        url: partner.receiver.url,
+        ...(maxRate === undefined ? {} : { maxRate }),
+      });
+    expect((await set(5)).maxRatePerSecond).toBe(5);
+    expect(await throughput()).toEqual({ concurrency: 2, max_concurrency: 32, max_rate_per_second: 5 });
+    await set();
+    expect(await throughput()).toMatchObject({ max_rate_per_second: 5 });
+    await set(0);
+    expect(await throughput()).toEqual({ concurrency: 2, max_concurrency: 32 });
+    await expect(set(1001)).rejects.toThrow(/maxRate must be a whole number/);
   });
 
   it("reads the dispatcher's circuit: circuit_open since the fifth failure in a row, half_open while its probe is out, closed after a success", async () => {
@@ -500,7 +519,7 @@ describe('GET /v1/webhooks/endpoint', () => {
     expect((await endpoint()).body).toMatchObject({ status: 'active', circuit: { state: 'half_open', since } });
 
     if (probe.kind !== 'admitted') return;
-    await gate.settle(partner.partnerId, probe.ticket, { succeeded: true, at: probeAt, policy: FAIRNESS_POLICY });
+    await gate.settle(partner.partnerId, probe.ticket, { verdict: 'fast', at: probeAt, policy: FAIRNESS_POLICY });
     const closed = (await endpoint()).body;
     expect(closed).toMatchObject({ status: 'active', circuit: { state: 'closed' } });
     expect(closed.circuit).not.toHaveProperty('since');

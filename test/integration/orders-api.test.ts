@@ -718,6 +718,73 @@ describe('GET /v1/orders', () => {
     expect(unknown.body).toMatchObject({ code: 'ORGANIZATION_NOT_FOUND' });
   });
 
+  it('filters by po_number, internal_user_id and a created_gte/created_lt range, a page at a time as before', async () => {
+    const partner = await anOrderingPartner(stack, receiver);
+    const org = partner.buyer.organization.internalOrgId;
+    const second = await provisionProfile(
+      stack.deps,
+      partner.partnerId,
+      aSetupBody({ internalOrgId: org, internalUserId: `second-${org}` }),
+    );
+    const placedAt: string[] = [];
+    const ids: string[] = [];
+    for (const [po, user] of [
+      ['PO-A', partner.buyer],
+      ['PO-B', second],
+      ['PO-A', second],
+      ['PO-A', partner.buyer],
+    ] as const) {
+      stack.clock.advance(60_000);
+      const placed = await placeOrder(partner, { po_number: po, internal_user_id: user.profile.internalUserId });
+      expect(placed.status, placed.text).toBe(201);
+      ids.push(placed.body.order.id);
+      placedAt.push(placed.body.order.created_at);
+    }
+    const list = (query: string) => get(`/v1/orders?internal_org_id=${org}&${query}`, partner.bearer);
+    const idsOf = (response: TestResponse) => response.body.data.map((o: { id: string }) => o.id);
+
+    expect(idsOf(await list('po_number=PO-A'))).toEqual([ids[3], ids[2], ids[0]]);
+    expect(idsOf(await list('po_number=po-a'))).toEqual([]);
+    expect(idsOf(await list(`internal_user_id=${second.profile.internalUserId}`))).toEqual([ids[2], ids[1]]);
+    expect(idsOf(await list(`po_number=PO-A&internal_user_id=${second.profile.internalUserId}`))).toEqual([ids[2]]);
+    // The range holds its start and leaves out its end; an offset names the same instant.
+    expect(idsOf(await list(`created_gte=${placedAt[1]}&created_lt=${placedAt[3]}`))).toEqual([ids[2], ids[1]]);
+    expect(idsOf(await list(`created_lt=${placedAt[1]}`))).toEqual([ids[0]]);
+    const offset = new Date(Date.parse(placedAt[2]!) - 5 * 3600_000).toISOString().replace('.000Z', '-05:00');
+    expect(idsOf(await list(`created_gte=${encodeURIComponent(offset)}`))).toEqual([ids[3], ids[2]]);
+
+    // Paging is unchanged: has_more and starting_after within the filter.
+    const first = await list('po_number=PO-A&limit=2');
+    expect(first.body).toMatchObject({ has_more: true });
+    expect(idsOf(first)).toEqual([ids[3], ids[2]]);
+    const next = await list(`po_number=PO-A&limit=2&starting_after=${ids[2]}`);
+    expect(next.body).toMatchObject({ data: [{ id: ids[0] }], has_more: false });
+    const dated = await list(`created_gte=${placedAt[0]}&limit=3`);
+    expect(dated.body.has_more).toBe(true);
+    expect(idsOf(await list(`created_gte=${placedAt[0]}&limit=4`))).toHaveLength(4);
+    expect((await list(`created_gte=${placedAt[0]}&limit=4`)).body.has_more).toBe(false);
+
+    // Bad values: 400 with details; unknown parameters stay ignored.
+    for (const [query, path] of [
+      ['created_gte=yesterday', 'created_gte'],
+      ['created_lt=2026-11-01', 'created_lt'],
+      [`created_gte=${placedAt[2]}&created_lt=${placedAt[1]}`, 'created_lt'],
+      ['po_number=', 'po_number'],
+      [`po_number=${'P'.repeat(65)}`, 'po_number'],
+      ['internal_user_id=%20', 'internal_user_id'],
+    ]) {
+      const refused = await list(query!);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body, query).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: [path] }] });
+    }
+    expect(idsOf(await list('po_numbr=PO-B'))).toHaveLength(4);
+
+    // Another partner's organization of the same name lists none of them, filters or not.
+    const other = await anOrderingPartner(stack, receiver, aSetupBody({ internalOrgId: org }));
+    const theirs = await get(`/v1/orders?internal_org_id=${org}&po_number=PO-A`, other.bearer);
+    expect(theirs.body).toEqual({ data: [], has_more: false });
+  });
+
   it('never lists another partner’s organization, even with the same internal_org_id', async () => {
     const owner = await anOrderingPartner(stack, receiver);
     await placeOrder(owner);

@@ -38,7 +38,13 @@ describe('GET a user', () => {
     const { path, profile } = await aUser();
     const res = await stack.get(path, bearer());
     expect(res.status).toBe(200);
-    expect(res.body.data.profile).toEqual({ ...profile, role: 'buyer', orderLimit: null, active: true });
+    expect(res.body.data.profile).toEqual({
+      ...profile,
+      role: 'buyer',
+      orderLimit: null,
+      monthlyLimit: null,
+      active: true,
+    });
   });
 
   it('shows the role and limit given at setup, the limit stored as cents', async () => {
@@ -88,6 +94,7 @@ describe('PATCH a user', () => {
       email: 'ada.byron@acme.test',
       role: 'approver',
       orderLimit: 99.99,
+      monthlyLimit: null,
       active: true,
     });
   });

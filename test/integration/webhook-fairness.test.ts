@@ -295,7 +295,7 @@ describe("an endpoint's circuit", () => {
 });
 
 describe("an endpoint's attempts in flight", () => {
-  it('are capped at two across dispatchers; the others are deferred without a POST', async () => {
+  it("are capped at a new endpoint's two across dispatchers; the others are deferred without a POST", async () => {
     const hanging = await aReceiver(() => 'hang');
     const partner = await aSubscribedPartner(hanging.url);
     const bodies = await queuedDeliveries(partner, 4);
@@ -303,11 +303,11 @@ describe("an endpoint's attempts in flight", () => {
     const before = deliveryMessages().length;
     const outcomes = await Promise.all([invoke(bodies.slice(0, 2)), invoke(bodies.slice(2))]);
     expect(outcomes.map((o) => o.batchItemFailures)).toEqual([[], []]);
-    expect(hanging.requests).toHaveLength(FAIRNESS_POLICY.maxInFlight);
+    expect(hanging.requests).toHaveLength(FAIRNESS_POLICY.initialInFlight);
     const deferred = deliveryMessages()
       .slice(before)
       .filter((m) => m.body.attempt === 1);
-    expect(deferred).toHaveLength(4 - FAIRNESS_POLICY.maxInFlight);
+    expect(deferred).toHaveLength(4 - FAIRNESS_POLICY.initialInFlight);
     expect(deferred.map((m) => m.delaySeconds)).toEqual(deferred.map(() => FAIRNESS_POLICY.busyDeferSeconds(false)));
   });
 
@@ -328,6 +328,90 @@ describe("an endpoint's attempts in flight", () => {
     expect(await claim()).toEqual({ kind: 'busy', failing: false });
     stack.clock.advance(61_000);
     expect((await claim()).kind).toBe('admitted');
+  });
+});
+
+describe("one dispatcher's claims at once", () => {
+  it("take the endpoint's slots without racing each other: as many admitted as its concurrency, the rest busy at the first answer", async () => {
+    const receiver = await aReceiver();
+    const partner = await aSubscribedPartner(receiver.url);
+    for (const body of await queuedDeliveries(partner, 4)) await invoke([body]);
+    const concurrency = FAIRNESS_POLICY.initialInFlight + 4;
+    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate;
+    const writes = countEndpointWrites();
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        gate.admit(partner.partnerId, {
+          now: stack.clock.now(),
+          leaseUntil: new Date(stack.clock.now().getTime() + 60_000),
+          token: randomUUID(),
+          policy: FAIRNESS_POLICY,
+        }),
+      ),
+    );
+    expect(claims.filter((claim) => claim.kind === 'admitted')).toHaveLength(concurrency);
+    expect(claims.filter((claim) => claim.kind === 'busy')).toHaveLength(20 - concurrency);
+    // One write per slot taken; a claim that finds every slot taken by its siblings answers busy without writing.
+    expect(writes.lost).toBe(0);
+    expect(writes.made).toBe(concurrency);
+  });
+});
+
+describe('an endpoint with an attempt in flight past the healthy latency', () => {
+  it('gets no more than two attempts at once until it answers, whatever its concurrency', async () => {
+    const receiver = await aReceiver();
+    const partner = await aSubscribedPartner(receiver.url);
+    for (const body of await queuedDeliveries(partner, 4)) await invoke([body]);
+    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate;
+    const claim = () =>
+      gate.admit(partner.partnerId, {
+        now: stack.clock.now(),
+        leaseUntil: new Date(stack.clock.now().getTime() + 60_000),
+        token: randomUUID(),
+        policy: FAIRNESS_POLICY,
+      });
+    expect((await claim()).kind).toBe('admitted');
+    stack.clock.advance(FAIRNESS_POLICY.healthyLatencyMs + 1);
+    const claims = await Promise.all(Array.from({ length: 5 }, claim));
+    expect(claims.filter((c) => c.kind === 'admitted')).toHaveLength(FAIRNESS_POLICY.initialInFlight - 1);
+  });
+});
+
+/** Conditional writes to webhook endpoint items from now on: made, and lost to their condition. */
+function countEndpointWrites(): { made: number; lost: number } {
+  const counts = { made: 0, lost: 0 };
+  stack.deps.aws.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      // The document client's commands reach the client's stack as UpdateItem, their key marshalled or not yet.
+      const sk = (args.input as { Key?: { sk?: string | { S?: string } } }).Key?.sk;
+      const key = typeof sk === 'string' ? sk : (sk?.S ?? '');
+      if (!/^Update(Item)?Command$/.test(context.commandName ?? '') || !key.startsWith('WEBHOOK')) return next(args);
+      try {
+        const result = await next(args);
+        counts.made += 1;
+        return result;
+      } catch (error) {
+        counts.lost += 1;
+        throw error;
+      }
+    },
+    { step: 'initialize', name: `countEndpointWrites-${randomUUID()}` },
+  );
+  return counts;
+}
+
+describe("an endpoint's adaptive concurrency, stored on its item", () => {
+  it('rises with fast 2xx answers across invocations, then lets that many attempts in flight at once', async () => {
+    // Four quick 2xx answers, then it hangs.
+    const receiver = await aReceiver((index) => (index < 4 ? 200 : 'hang'));
+    const partner = await aSubscribedPartner(receiver.url);
+    for (const body of await queuedDeliveries(partner, 4)) await invoke([body]);
+    const endpoint = await stack.deps.webhookEndpoints.get(partner.partnerId);
+    expect(endpoint?.circuit?.concurrency).toBe(FAIRNESS_POLICY.initialInFlight + 4);
+
+    const bodies = await queuedDeliveries(partner, 8);
+    await Promise.all(bodies.map((body) => invoke([body])));
+    expect(receiver.requests).toHaveLength(4 + FAIRNESS_POLICY.initialInFlight + 4);
   });
 });
 

@@ -80,11 +80,13 @@ describe('PartnerClient approval request methods on the local stack', () => {
 
     const approved = await client.sandbox.approvalRequests.approve(pending.id, {
       internalUserId: approver.profile.internalUserId,
+      comment: 'For the flu season',
     });
     expect(documented('ApprovalRequestChange', approved)).toEqual([]);
     expect(approved.approval_request).toMatchObject({
       id: pending.id,
       status: 'approved',
+      comment: 'For the flu season',
       decided_by: { internal_user_id: approver.profile.internalUserId },
     });
     const order = await client.orders.retrieve(approved.approval_request.order_id!);

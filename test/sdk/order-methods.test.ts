@@ -139,6 +139,20 @@ describe('PartnerClient order methods on the local stack', () => {
     for (const order of listed) expect(documented('OrderList', { data: [order], has_more: false })).toEqual([]);
     expect(asked.map((url) => url.searchParams.get('starting_after'))).toEqual([null, listed[1]!.id, listed[3]!.id]);
     expect(asked.every((url) => url.searchParams.get('limit') === '2')).toBe(true);
+
+    // The filters go as the API's parameters, a Date as its ISO instant.
+    asked.length = 0;
+    const since = new Date(Date.parse(listed[2]!.created_at));
+    const recent = [];
+    for await (const order of client.orders.list({
+      internalOrgId: buyer.organization.internalOrgId,
+      createdGte: since,
+      internalUserId: buyer.profile.internalUserId,
+    }))
+      recent.push(order.id);
+    expect(recent).toEqual([listed[0]!.id, listed[1]!.id, listed[2]!.id]);
+    expect(asked[0]!.searchParams.get('created_gte')).toBe(since.toISOString());
+    expect(asked[0]!.searchParams.get('internal_user_id')).toBe(buyer.profile.internalUserId);
   });
 
   describe('typed errors', () => {

@@ -1,7 +1,8 @@
 import { inCatalogOrder, matchesCatalogFilter } from '../../functions/domain/catalog/catalog-listing';
 import type { CatalogFilter, CatalogRepository } from '../../functions/domain/catalog/catalog-repository';
 import type { Product, ProductId } from '../../functions/domain/catalog/product';
-import { ConcurrentModification, ValidationFailed } from '../../functions/domain/errors';
+import { ConcurrentModification, MonthlyLimitReached, ValidationFailed } from '../../functions/domain/errors';
+import type { MonthSpendCharge, SpendMonth } from '../../functions/domain/orders/monthly-spend';
 import type { Cart, CartLine, CartRepository, LineAddition } from '../../functions/domain/orders/cart';
 import type { Order, OrderId } from '../../functions/domain/orders/order';
 import {
@@ -104,11 +105,21 @@ export class InMemoryOrderRepository implements OrderRepository {
   /** The carts an order consumes lines of, as the DynamoDB adapter's transaction does. */
   constructor(private readonly carts?: InMemoryCartRepository) {}
 
-  async create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
+  /** Month totals by `profileId#month`, as the DynamoDB adapter keeps them. */
+  readonly monthTotals = new Map<string, number>();
+
+  async create(order: Order, event: OrderEventMessage, consumedCart?: Cart, spend?: MonthSpendCharge): Promise<void> {
     if (this.orders.has(order.id)) throw new ConcurrentModification(`Order ${order.id} already exists`);
     // Checked and applied with no await in between: one transaction.
     if (consumedCart && this.carts && !this.carts.holds(consumedCart))
       throw new ConcurrentModification('The cart changed meanwhile');
+    if (spend) {
+      const key = `${spend.profileId}#${spend.month}`;
+      const total = this.monthTotals.get(key) ?? 0;
+      if (spend.limitCents !== undefined && total + spend.amountCents > spend.limitCents)
+        throw new MonthlyLimitReached('The month would pass the monthly limit');
+      this.monthTotals.set(key, total + spend.amountCents);
+    }
     this.orders.set(order.id, copy(order));
     this.events.push(copy(event));
     if (consumedCart) this.carts?.removeLines(consumedCart);
@@ -124,6 +135,10 @@ export class InMemoryOrderRepository implements OrderRepository {
     this.events.push(copy(input.event));
   }
 
+  async monthSpend(profileId: ProfileId, month: SpendMonth): Promise<number> {
+    return this.monthTotals.get(`${profileId}#${month}`) ?? 0;
+  }
+
   async get(orderId: OrderId): Promise<Order | undefined> {
     const order = this.orders.get(orderId);
     return order && copy(order);
@@ -134,7 +149,12 @@ export class InMemoryOrderRepository implements OrderRepository {
     const newestFirst = [...this.orders.values()]
       .filter(
         (order) =>
-          order.organizationId === organizationId && (page.status === undefined || order.status === page.status),
+          order.organizationId === organizationId &&
+          (page.status === undefined || order.status === page.status) &&
+          (page.poNumber === undefined || order.poNumber === page.poNumber) &&
+          (page.internalUserId === undefined || order.internalUserId === page.internalUserId) &&
+          (page.createdGte === undefined || order.createdAt >= page.createdGte) &&
+          (page.createdLt === undefined || order.createdAt < page.createdLt),
       )
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
     let start = 0;

@@ -81,6 +81,7 @@ export async function provisionProfile(
     // As setup stores them: `orderLimit` is parsed to cents.
     ...(input.user.role ? { role: input.user.role } : {}),
     ...(input.user.orderLimit === undefined ? {} : { orderLimitCents: input.user.orderLimit }),
+    ...(input.user.monthlyLimit === undefined ? {} : { monthlyLimitCents: input.user.monthlyLimit }),
     createdAt: now,
   };
   const user: IdentityUser = {

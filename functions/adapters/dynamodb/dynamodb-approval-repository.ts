@@ -10,12 +10,13 @@ import { APPROVAL_TTL_MS, type ApprovalRequest, type ApprovalRequestId } from '.
 import type { Clock } from '../../domain/clock';
 import { IdempotencyKeyInFlight, ValidationFailed } from '../../domain/errors';
 import type { Cart, CartLine } from '../../domain/orders/cart';
+import type { MonthSpendCharge } from '../../domain/orders/monthly-spend';
 import type { Order } from '../../domain/orders/order';
 import type { OrganizationId } from '../../domain/organizations/organization';
 import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import { cartLineItem } from './cart-repository';
 import { organizationKeys } from './organization-items';
-import { consumedCartLines, orderItem, outboxPut } from './dynamodb-order-repository';
+import { consumedCartLines, monthSpendUpdate, orderItem, outboxPut } from './dynamodb-order-repository';
 import { completionInTransaction } from './idempotency-store';
 import { failedConditions, type TransactItem, writeAllOrNothing } from './transactions';
 
@@ -98,6 +99,7 @@ export class DynamoApprovalRepository implements ApprovalRepository {
       readonly order: Order;
       readonly orderEvent: OrderEventMessage;
       readonly placeable: PlaceableCondition;
+      readonly spend: MonthSpendCharge;
     },
   ): Promise<void> {
     const { partnerId, internalOrgId, internalUserId, internalShippingLocationId } = change.placeable;
@@ -128,6 +130,7 @@ export class DynamoApprovalRepository implements ApprovalRepository {
         },
       },
       outboxPut(this.tables.orders, change.orderEvent, this.clock),
+      monthSpendUpdate(this.tables.orders, change.spend),
     ]);
   }
 

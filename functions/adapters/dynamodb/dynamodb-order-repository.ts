@@ -1,11 +1,13 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../domain/clock';
-import { ValidationFailed } from '../../domain/errors';
+import { ConcurrentModification, MonthlyLimitReached, ValidationFailed } from '../../domain/errors';
+import type { MonthSpendCharge, SpendMonth } from '../../domain/orders/monthly-spend';
 import type { Cart } from '../../domain/orders/cart';
-import type { Order, OrderId, OrderStatus } from '../../domain/orders/order';
+import type { Order, OrderId } from '../../domain/orders/order';
 import { toOutboxRecord } from '../../domain/events/order-outbox';
 import {
   DEFAULT_ORDER_PAGE_SIZE,
+  MAX_ORDERS_READ_PER_PAGE,
   MAX_ORDER_PAGE_SIZE,
   type OrderIdSearch,
   type OrderIdSearchResult,
@@ -13,11 +15,11 @@ import {
   type OrderPageRequest,
   type OrderRepository,
 } from '../../domain/orders/order-repository';
-import type { OrganizationId } from '../../domain/organizations/organization';
+import type { OrganizationId, ProfileId } from '../../domain/organizations/organization';
 import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import { OUTBOX_KEY_PREFIX } from '../../resources/resource-definitions';
 import { cartKeys } from './cart-repository';
-import { type TransactItem, writeAllOrNothing } from './transactions';
+import { failedConditions, type TransactItem, writeAllOrNothing } from './transactions';
 
 /**
  * Key shapes of the orders table: an order by its id, listed per organization through
@@ -28,7 +30,27 @@ export const orderKeys = {
   order: (orderId: string) => ({ pk: `ORDER#${orderId}`, sk: 'ORDER' }),
   ordersOfOrganization: (organizationId: string) => `ORG#${organizationId}`,
   outbox: (eventId: string) => ({ pk: `${OUTBOX_KEY_PREFIX}${eventId}`, sk: 'OUTBOX' }),
+  monthSpend: (profileId: string, month: string) => ({ pk: `SPEND#${profileId}`, sk: `MONTH#${month}` }),
 };
+
+/**
+ * The order's amount added to its user's month total. With a limit, the addition is
+ * conditional on the total staying within it: DynamoDB serializes the transactions on
+ * this one item, so parallel orders can never pass the limit together.
+ */
+export const monthSpendUpdate = (table: string, charge: MonthSpendCharge): TransactItem => ({
+  Update: {
+    TableName: table,
+    Key: orderKeys.monthSpend(charge.profileId, charge.month),
+    UpdateExpression: 'ADD totalCents :amount',
+    ...(charge.limitCents === undefined
+      ? { ExpressionAttributeValues: { ':amount': charge.amountCents } }
+      : {
+          ConditionExpression: 'attribute_not_exists(totalCents) OR totalCents <= :room',
+          ExpressionAttributeValues: { ':amount': charge.amountCents, ':room': charge.limitCents - charge.amountCents },
+        }),
+  },
+});
 
 /** The stored item of an order: approvals place orders in their own transactions, in exactly this shape. */
 export const orderItem = (order: Order) => ({
@@ -86,15 +108,37 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
    * was placed from, in one transaction. Each cart line is removed only if its quantity
    * is still the one priced, so a cart changed (or ordered) meanwhile places nothing.
    */
-  async create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void> {
+  async create(order: Order, event: OrderEventMessage, consumedCart?: Cart, spend?: MonthSpendCharge): Promise<void> {
     const cartLines = consumedCart ? consumedCartLines(this.tables.carts, consumedCart) : [];
-    await this.write([
+    const items: TransactItem[] = [
       {
         Put: { TableName: this.tables.orders, Item: orderItem(order), ConditionExpression: 'attribute_not_exists(pk)' },
       },
       this.outboxPut(event),
       ...cartLines,
-    ]);
+    ];
+    if (spend) items.push(monthSpendUpdate(this.tables.orders, spend));
+    try {
+      await this.write(items);
+    } catch (error) {
+      const failed = error instanceof ConcurrentModification ? failedConditions(error.cause) : undefined;
+      if (spend?.limitCents !== undefined && failed?.includes(items.length - 1))
+        throw new MonthlyLimitReached(`The month's orders of ${spend.profileId} would pass the monthly limit`, {
+          cause: error,
+        });
+      throw error;
+    }
+  }
+
+  async monthSpend(profileId: ProfileId, month: SpendMonth): Promise<number> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tables.orders,
+        Key: orderKeys.monthSpend(profileId, month),
+        ConsistentRead: true,
+      }),
+    );
+    return typeof Item?.totalCents === 'number' ? Item.totalCents : 0;
   }
 
   async transition(input: {
@@ -136,13 +180,15 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
         : page.cursor === undefined
           ? undefined
           : decodeCursor(page.cursor, partition);
-    if (page.status !== undefined) return this.listInStatus(partition, page.status, limit, startKey);
+    const range = createdRange(page);
+    const filter = filterOf(page);
+    if (filter) return this.listFiltered(partition, range, filter, limit, startKey);
     const { Items = [], LastEvaluatedKey } = await this.db.send(
       new QueryCommand({
         TableName: this.tables.orders,
         IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
+        KeyConditionExpression: `gsi1pk = :pk${range.condition}`,
+        ExpressionAttributeValues: { ':pk': partition, ...range.values },
         ScanIndexForward: false,
         Limit: limit,
         ExclusiveStartKey: startKey,
@@ -151,47 +197,59 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
     const orders = Items.map((item) => item.order as Order);
     // DynamoDB may hand back a key after an exactly full last page; only promise more when there is more.
     const nextCursor =
-      LastEvaluatedKey && (await this.hasMore(partition, LastEvaluatedKey))
+      LastEvaluatedKey && (await this.hasMore(partition, range, LastEvaluatedKey))
         ? encodeCursor(LastEvaluatedKey)
         : undefined;
     return { orders, ...(nextCursor ? { nextCursor } : {}) };
   }
 
   /**
-   * One page of the organization's orders in one status: gsi1 read newest first with a
-   * filter, as many reads as it takes to find one more order than the page holds (so
-   * `nextCursor` promises only what exists). The cursor is the last shown order's key.
+   * One page of the organization's orders that pass a filter (status, PO number, user):
+   * gsi1 read newest first with the filter, as many reads as it takes to find one more
+   * order than the page holds (so `nextCursor` promises only what exists), up to
+   * MAX_ORDERS_READ_PER_PAGE orders read; past that, `nextCursor` continues where the read
+   * stopped. The cursor is the last shown order's key.
    */
-  private async listInStatus(
+  private async listFiltered(
     partition: string,
-    status: OrderStatus,
+    range: CreatedRange,
+    filter: OrderFilter,
     limit: number,
     startKey: Record<string, unknown> | undefined,
   ): Promise<OrderPage> {
     const found: Order[] = [];
     let exclusiveStartKey = startKey;
+    let read = 0;
     do {
-      const { Items = [], LastEvaluatedKey } = await this.db.send(
+      const {
+        Items = [],
+        LastEvaluatedKey,
+        ScannedCount = 0,
+      } = await this.db.send(
         new QueryCommand({
           TableName: this.tables.orders,
           IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          FilterExpression: '#order.#status = :status',
-          ExpressionAttributeNames: { '#order': 'order', '#status': 'status' },
-          ExpressionAttributeValues: { ':pk': partition, ':status': status },
+          KeyConditionExpression: `gsi1pk = :pk${range.condition}`,
+          FilterExpression: filter.expression,
+          ExpressionAttributeNames: { '#order': 'order', ...filter.names },
+          ExpressionAttributeValues: { ':pk': partition, ...range.values, ...filter.values },
           ScanIndexForward: false,
-          Limit: Math.max(limit + 1, 25),
+          Limit: Math.min(Math.max(limit + 1, 25), MAX_ORDERS_READ_PER_PAGE - read),
           ExclusiveStartKey: exclusiveStartKey,
         }),
       );
+      read += ScannedCount;
       found.push(...Items.map((item) => item.order as Order));
       exclusiveStartKey = LastEvaluatedKey;
-    } while (found.length <= limit && exclusiveStartKey);
+    } while (found.length <= limit && exclusiveStartKey && read < MAX_ORDERS_READ_PER_PAGE);
     const orders = found.slice(0, limit);
     const last = orders.at(-1);
-    if (found.length <= limit || !last) return { orders };
-    const { pk, sk, gsi1pk, gsi1sk } = orderItem(last);
-    return { orders, nextCursor: encodeCursor({ pk, sk, gsi1pk, gsi1sk }) };
+    if (found.length > limit && last) {
+      const { pk, sk, gsi1pk, gsi1sk } = orderItem(last);
+      return { orders, nextCursor: encodeCursor({ pk, sk, gsi1pk, gsi1sk }) };
+    }
+    // The read stopped at its bound with orders left to look at: the next page goes on from there.
+    return exclusiveStartKey ? { orders, nextCursor: encodeCursor(exclusiveStartKey) } : { orders };
   }
 
   /** gsi1's key of an order of this organization, to start a page after it. */
@@ -253,13 +311,13 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
     return { ids, complete: true, itemsRead };
   }
 
-  private async hasMore(partition: string, after: Record<string, unknown>): Promise<boolean> {
+  private async hasMore(partition: string, range: CreatedRange, after: Record<string, unknown>): Promise<boolean> {
     const { Items = [] } = await this.db.send(
       new QueryCommand({
         TableName: this.tables.orders,
         IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': partition },
+        KeyConditionExpression: `gsi1pk = :pk${range.condition}`,
+        ExpressionAttributeValues: { ':pk': partition, ...range.values },
         ScanIndexForward: false,
         Limit: 1,
         ExclusiveStartKey: after,
@@ -268,6 +326,53 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
     );
     return Items.length > 0;
   }
+}
+
+interface CreatedRange {
+  /** Appended to the key condition: '' or ` AND gsi1sk …`. */
+  readonly condition: string;
+  readonly values: Record<string, string>;
+}
+
+/**
+ * The creation range as a condition on gsi1's sort key (`<createdAt>#<id>`): an order
+ * created at exactly `createdGte` sorts after it (in), one at exactly `createdLt` after
+ * it too (out, since the bound is inclusive only of the bare instant).
+ */
+function createdRange(page: Pick<OrderPageRequest, 'createdGte' | 'createdLt'>): CreatedRange {
+  const { createdGte: gte, createdLt: lt } = page;
+  if (gte !== undefined && lt !== undefined)
+    return { condition: ' AND gsi1sk BETWEEN :gte AND :lt', values: { ':gte': gte, ':lt': lt } };
+  if (gte !== undefined) return { condition: ' AND gsi1sk >= :gte', values: { ':gte': gte } };
+  if (lt !== undefined) return { condition: ' AND gsi1sk < :lt', values: { ':lt': lt } };
+  return { condition: '', values: {} };
+}
+
+interface OrderFilter {
+  readonly expression: string;
+  readonly names: Record<string, string>;
+  readonly values: Record<string, string>;
+}
+
+/** The page's status, PO number and user as one filter on the stored order, or undefined when none is asked. */
+function filterOf(page: Pick<OrderPageRequest, 'status' | 'poNumber' | 'internalUserId'>): OrderFilter | undefined {
+  const parts: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, string> = {};
+  if (page.status !== undefined) {
+    parts.push('#order.#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = page.status;
+  }
+  if (page.poNumber !== undefined) {
+    parts.push('#order.poNumber = :poNumber');
+    values[':poNumber'] = page.poNumber;
+  }
+  if (page.internalUserId !== undefined) {
+    parts.push('#order.internalUserId = :internalUserId');
+    values[':internalUserId'] = page.internalUserId;
+  }
+  return parts.length ? { expression: parts.join(' AND '), names, values } : undefined;
 }
 
 function decodeCursor(cursor: string, partition: string): Record<string, unknown> {

@@ -14,7 +14,9 @@ import type {
   EndpointCircuit,
   EndpointGate,
   FairnessPolicy,
+  SettledAttempt,
 } from '../../webhooks/endpoint-circuit';
+import { capWhileSlow, inFlightCap, nextConcurrency, slowAttemptMark } from '../../webhooks/endpoint-circuit';
 import type {
   EndpointStatus,
   EndpointStatusChange,
@@ -26,9 +28,11 @@ import { partnerKeys } from './dynamodb-partner-repository';
 /**
  * The circuit and the in-flight leases are top-level attributes of the endpoint's item, so
  * each claim and count is one conditional UpdateItem: `circuitState`, `circuitFailures`,
- * `circuitOpenedAt`, `circuitRetryAt`, `circuitOpens`, `circuitProbe` (the probe's lease)
- * and `inFlight0`, `inFlight1`, … (one lease per slot). A lease is `<expiry ISO>|<token>`:
- * it compares with an ISO time as its expiry does, and names its holder.
+ * `circuitOpenedAt`, `circuitRetryAt`, `circuitOpens`, `circuitProbe` (the probe's lease),
+ * `concurrencyLimit` (adaptive concurrency), `throttledUntil` (an endpoint-wide
+ * `Retry-After`), `rateSecond` and `rateCount` (attempts started in that epoch second, for
+ * the operator's `maxRate`) and `inFlight0`, `inFlight1`, … (one lease per slot). A lease
+ * is `<expiry ISO>|<token>`: it compares with an ISO time as its expiry does, and names its holder.
  */
 const CIRCUIT_ATTRIBUTES = [
   'circuitState',
@@ -37,14 +41,27 @@ const CIRCUIT_ATTRIBUTES = [
   'circuitRetryAt',
   'circuitOpens',
   'circuitProbe',
+  'concurrencyLimit',
+  'throttledUntil',
+  'rateSecond',
+  'rateCount',
 ] as const;
+
+/** Claims that lose a race read the item again and try again this many times at most, then count as busy. */
+const CLAIM_ROUNDS = 8;
 const IN_FLIGHT_PREFIX = 'inFlight';
 const slotAttribute = (slot: number) => `${IN_FLIGHT_PREFIX}${slot}`;
 const leaseOf = (until: Date, token: string) => `${until.toISOString()}|${token}`;
 const leaseExpiry = (lease: unknown) => (typeof lease === 'string' ? lease.split('|')[0] : undefined);
 
 function circuitFromItem(item: Record<string, unknown>): EndpointCircuit | undefined {
-  if (item.circuitState === undefined && item.circuitFailures === undefined) return undefined;
+  if (
+    item.circuitState === undefined &&
+    item.circuitFailures === undefined &&
+    item.concurrencyLimit === undefined &&
+    item.throttledUntil === undefined
+  )
+    return undefined;
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   const probeUntil = leaseExpiry(item.circuitProbe);
   return {
@@ -54,6 +71,8 @@ function circuitFromItem(item: Record<string, unknown>): EndpointCircuit | undef
     ...(text(item.circuitRetryAt) ? { retryAt: text(item.circuitRetryAt) } : {}),
     ...(probeUntil ? { probeUntil } : {}),
     ...(item.circuitOpens !== undefined ? { opens: Number(item.circuitOpens) } : {}),
+    ...(item.concurrencyLimit !== undefined ? { concurrency: Number(item.concurrencyLimit) } : {}),
+    ...(text(item.throttledUntil) ? { throttledUntil: text(item.throttledUntil) } : {}),
   };
 }
 
@@ -86,6 +105,33 @@ function circuitItem(circuit: EndpointCircuit | undefined): Record<string, unkno
     ...(circuit.openedAt ? { circuitOpenedAt: circuit.openedAt } : {}),
     ...(circuit.retryAt ? { circuitRetryAt: circuit.retryAt } : {}),
     ...(circuit.opens !== undefined ? { circuitOpens: circuit.opens } : {}),
+    ...(circuit.concurrency !== undefined ? { concurrencyLimit: circuit.concurrency } : {}),
+    ...(circuit.throttledUntil ? { throttledUntil: circuit.throttledUntil } : {}),
+  };
+}
+
+const epochSecond = (at: Date) => Math.floor(at.getTime() / 1000);
+
+/** What a slot claim adds for the operator's `maxRate`: the second's count, or `spent` when it is used up. */
+type RatePlan =
+  { readonly conditions: string[]; readonly set: string; readonly values: Record<string, unknown> } | 'spent';
+
+function ratePlan(item: Record<string, unknown> | undefined, now: Date): RatePlan {
+  // Unread, or no ceiling: the claim holds only while there is none (set since, it reads again).
+  if (item?.maxRate === undefined) return { conditions: ['attribute_not_exists(maxRate)'], set: '', values: {} };
+  const second = epochSecond(now);
+  if (Number(item.rateSecond) === second) {
+    if (Number(item.rateCount ?? 0) >= Number(item.maxRate)) return 'spent';
+    return {
+      conditions: ['rateSecond = :rateSecond', 'rateCount < maxRate'],
+      set: ', rateCount = rateCount + :rateOne',
+      values: { ':rateSecond': second, ':rateOne': 1 },
+    };
+  }
+  return {
+    conditions: ['maxRate > :rateZero', '(attribute_not_exists(rateSecond) OR rateSecond < :rateSecond)'],
+    set: ', rateSecond = :rateSecond, rateCount = :rateOne',
+    values: { ':rateSecond': second, ':rateOne': 1, ':rateZero': 0 },
   };
 }
 
@@ -93,8 +139,13 @@ const isConditionFailure = (error: unknown) => (error as Error).name === 'Condit
 
 /** The partner's webhook endpoint, one item next to the partner in the partners table, with its circuit and in-flight leases. */
 export class DynamoWebhookEndpointRepository implements WebhookEndpointRepository, EndpointGate {
-  /** Slots this process holds, per endpoint: its first, unread claim tries one it does not hold itself. */
-  private readonly heldHere = new Map<string, Set<number>>();
+  /**
+   * Slots this process holds or is claiming, per endpoint, with their lease's expiry: a claim
+   * never tries one of these while its lease holds.
+   */
+  private readonly heldHere = new Map<string, Map<number, string>>();
+  /** Each endpoint's concurrency as this process last saw it: the first, unread claim picks a slot under it. */
+  private readonly knownConcurrency = new Map<string, number>();
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -198,7 +249,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     const lease = leaseOf(leaseUntil, token);
     const nowIso = now.toISOString();
     let item: Record<string, unknown> | undefined;
-    for (let round = 0; round < 2 * policy.maxInFlight + 3; round += 1) {
+    for (let round = 0; round < CLAIM_ROUNDS; round += 1) {
       if (round > 0) {
         const { Item } = await this.db.send(
           new GetCommand({ TableName: this.table, Key: partnerKeys.webhookEndpoint(partnerId), ConsistentRead: true }),
@@ -241,41 +292,91 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
         continue;
       }
       const failing = (circuit?.consecutiveFailures ?? 0) > 0;
-      const cap = failing ? policy.maxInFlightWhileFailing : policy.maxInFlight;
+      const throttledUntil = circuit?.throttledUntil;
+      if (throttledUntil && throttledUntil > nowIso) return { kind: 'busy', failing, until: new Date(throttledUntil) };
+      const rate = ratePlan(item, now);
+      if (rate === 'spent') return { kind: 'busy', failing, until: new Date((epochSecond(now) + 1) * 1000) };
+      if (item) this.knownConcurrency.set(partnerId, inFlightCap(circuit, policy));
+      const slowMark = slowAttemptMark(leaseUntil, policy);
+      const slowing =
+        item !== undefined &&
+        Object.entries(item).some(
+          ([name, value]) =>
+            name.startsWith(IN_FLIGHT_PREFIX) && typeof value === 'string' && value > nowIso && value < slowMark,
+        );
+      const fullCap = item
+        ? inFlightCap(circuit, policy)
+        : (this.knownConcurrency.get(partnerId) ?? policy.initialInFlight);
+      const cap = slowing ? capWhileSlow(fullCap, policy) : fullCap;
+      const mine = this.heldHere.get(partnerId) ?? new Map<number, string>();
+      this.heldHere.set(partnerId, mine);
+      // Free as last read, and not one this process holds or is claiming: a slot another claim of
+      // this process is taking is not free, and trying it anyway only loses the race and reads again.
       const free = (slot: number) => {
         const expiry = leaseExpiry(item?.[slotAttribute(slot)]);
-        return expiry === undefined || expiry < nowIso;
+        const ours = mine.get(slot);
+        return (expiry === undefined || expiry < nowIso) && (ours === undefined || ours < nowIso);
       };
-      const candidates = Array.from({ length: cap }, (_, slot) => slot).filter(free);
-      if (candidates.length === 0) return { kind: 'busy', failing };
-      const mine = this.heldHere.get(partnerId) ?? new Set<number>();
-      const slot = item
-        ? (candidates[0] as number)
-        : (candidates.find((c) => !mine.has(c)) ?? (candidates[0] as number));
+      const slot = Array.from({ length: cap }, (_, index) => index).find(free);
+      if (slot === undefined) {
+        // Unread, the guess may be stale (the concurrency may have risen since): read before answering busy.
+        if (!item) continue;
+        return { kind: 'busy', failing };
+      }
       // Reserved here before the write, so a concurrent claim of this process tries another slot.
-      const reserved = !mine.has(slot);
-      this.heldHere.set(partnerId, mine.add(slot));
+      mine.set(slot, leaseUntil.toISOString());
+      const others =
+        slot >= policy.initialInFlight
+          ? Array.from({ length: fullCap }, (_, other) => other).filter((other) => other !== slot)
+          : [];
+      const conditions = [
+        'attribute_exists(pk)',
+        '(attribute_not_exists(circuitState) OR circuitState = :closed)',
+        '(attribute_not_exists(#slot) OR #slot < :now)',
+        '(attribute_not_exists(throttledUntil) OR throttledUntil <= :now)',
+        // Under the endpoint's concurrency as stored now, not as this claim last read it.
+        slot < policy.initialInFlight
+          ? '(attribute_not_exists(concurrencyLimit) OR concurrencyLimit > :slotIndex)'
+          : 'concurrencyLimit > :slotIndex',
+        // Slots past the failing cap only while the streak is clean.
+        ...(slot >= policy.maxInFlightWhileFailing
+          ? ['(attribute_not_exists(circuitFailures) OR circuitFailures = :zero)']
+          : []),
+        // Slots past the first two only while no attempt is in flight past the healthy latency (slowAttemptMark).
+        ...others.map((other) => `(attribute_not_exists(#s${other}) OR #s${other} < :now OR #s${other} > :slowMark)`),
+        ...rate.conditions,
+      ];
       const claimed = await this.tryUpdate(
         {
-          UpdateExpression: 'SET #slot = :lease',
-          ConditionExpression:
-            'attribute_exists(pk) AND (attribute_not_exists(circuitState) OR circuitState = :closed) AND (attribute_not_exists(#slot) OR #slot < :now)' +
-            // Slots past the failing cap only while the streak is clean.
-            (slot >= policy.maxInFlightWhileFailing
-              ? ' AND (attribute_not_exists(circuitFailures) OR circuitFailures = :zero)'
-              : ''),
-          ExpressionAttributeNames: { '#slot': slotAttribute(slot) },
+          ReturnValues: 'ALL_NEW',
+          UpdateExpression: `SET #slot = :lease${rate.set}`,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: {
+            '#slot': slotAttribute(slot),
+            ...Object.fromEntries(others.map((other) => [`#s${other}`, slotAttribute(other)])),
+          },
           ExpressionAttributeValues: {
             ':lease': lease,
             ':closed': 'closed',
             ':now': nowIso,
+            ':slotIndex': slot,
+            ...(others.length ? { ':slowMark': slowMark } : {}),
             ...(slot >= policy.maxInFlightWhileFailing ? { ':zero': 0 } : {}),
+            ...rate.values,
           },
         },
         partnerId,
       );
-      if (claimed) return { kind: 'admitted', ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false } };
-      if (reserved) mine.delete(slot);
+      if (claimed) {
+        // The claim's own write returns the concurrency it was made under: a settle at the ceiling then tries no raise.
+        const concurrency = Number(claimed.concurrencyLimit ?? policy.initialInFlight);
+        this.knownConcurrency.set(partnerId, inFlightCap(circuitFromItem(claimed), policy));
+        return {
+          kind: 'admitted',
+          ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false, concurrency },
+        };
+      }
+      mine.delete(slot);
     }
     // Lost every race: as good as busy.
     return { kind: 'busy', failing: false };
@@ -290,23 +391,43 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
   async settle(
     partnerId: PartnerId,
     ticket: AdmissionTicket,
-    { succeeded, at, policy }: { succeeded: boolean; at: Date; policy: FairnessPolicy },
+    { verdict, at, policy, throttledUntil }: SettledAttempt,
   ): Promise<CircuitTransition | undefined> {
     const atIso = at.toISOString();
     if (ticket.kind === 'slot') this.heldHere.get(partnerId)?.delete(ticket.slot);
-    if (succeeded) {
+    if (verdict !== 'failed') {
+      // A fast answer raises the limit atomically (concurrent raises all count), up to the ceiling;
+      // a slow one sets half the limit its claim saw; a probe's success restarts from one.
+      const raise = ticket.kind === 'slot' && verdict === 'fast' && (ticket.concurrency ?? 0) < policy.maxInFlight;
+      const limit =
+        ticket.kind === 'probe'
+          ? 1
+          : verdict === 'slow'
+            ? nextConcurrency(ticket.concurrency, 'slow', policy)
+            : undefined;
       const old = await this.releaseAnd(
         partnerId,
         ticket,
         {
-          set: 'circuitState = :closed, circuitFailures = :zero',
+          set:
+            'circuitState = :closed, circuitFailures = :zero' +
+            (limit !== undefined ? ', concurrencyLimit = :limit' : ''),
           remove: [
             'circuitOpenedAt',
             'circuitRetryAt',
             'circuitOpens',
             ...(ticket.kind === 'probe' ? ['circuitProbe'] : []),
           ],
-          values: { ':closed': 'closed', ':zero': 0 },
+          values: { ':closed': 'closed', ':zero': 0, ...(limit !== undefined ? { ':limit': limit } : {}) },
+          ...(raise
+            ? {
+                conditional: {
+                  set: ', concurrencyLimit = if_not_exists(concurrencyLimit, :initial) + :one',
+                  condition: '(attribute_not_exists(concurrencyLimit) OR concurrencyLimit < :max)',
+                  values: { ':initial': policy.initialInFlight, ':one': 1, ':max': policy.maxInFlight },
+                },
+              }
+            : {}),
         },
         'ALL_OLD',
       );
@@ -315,13 +436,17 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
         ? { to: 'closed', ...(typeof old?.circuitOpenedAt === 'string' ? { openedAt: old.circuitOpenedAt } : {}) }
         : undefined;
     }
+    // Any failure: back to one attempt at a time; a 429 or 503 with Retry-After also holds the endpoint back.
+    const failedChange = {
+      set: ', concurrencyLimit = :one' + (throttledUntil ? ', throttledUntil = :throttledUntil' : ''),
+      values: throttledUntil ? { ':throttledUntil': throttledUntil.toISOString() } : {},
+    };
     if (ticket.kind === 'probe') {
       const opens = ticket.opens + 1;
       const retryAt = new Date(at.getTime() + policy.openSeconds(opens) * 1000).toISOString();
       const reopened = await this.tryUpdate(
         {
-          UpdateExpression:
-            'SET circuitState = :open, circuitRetryAt = :retryAt, circuitOpens = :opens, circuitFailures = if_not_exists(circuitFailures, :zero) + :one REMOVE circuitProbe',
+          UpdateExpression: `SET circuitState = :open, circuitRetryAt = :retryAt, circuitOpens = :opens, circuitFailures = if_not_exists(circuitFailures, :zero) + :one${failedChange.set} REMOVE circuitProbe`,
           ConditionExpression: 'circuitState = :halfOpen AND circuitProbe = :lease',
           ExpressionAttributeValues: {
             ':open': 'open',
@@ -331,6 +456,7 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
             ':one': 1,
             ':halfOpen': 'half-open',
             ':lease': ticket.lease,
+            ...failedChange.values,
           },
         },
         partnerId,
@@ -341,9 +467,9 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
       partnerId,
       ticket,
       {
-        set: 'circuitFailures = if_not_exists(circuitFailures, :zero) + :one',
+        set: `circuitFailures = if_not_exists(circuitFailures, :zero) + :one${failedChange.set}`,
         remove: [],
-        values: { ':zero': 0, ':one': 1 },
+        values: { ':zero': 0, ':one': 1, ...failedChange.values },
       },
       'ALL_NEW',
     );
@@ -374,55 +500,66 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
   private async releaseAnd(
     partnerId: PartnerId,
     ticket: AdmissionTicket,
-    change: { set: string; remove: string[]; values: Record<string, unknown> },
+    change: {
+      set: string;
+      remove: string[];
+      values: Record<string, unknown>;
+      /** A part of the change with a condition of its own (a raise below the ceiling): when that fails, the rest is written alone. */
+      conditional?: { set: string; condition: string; values: Record<string, unknown> };
+    },
     returnValues: 'ALL_OLD' | 'ALL_NEW',
   ): Promise<Record<string, unknown> | undefined> {
-    const attempt = async (withSlot: boolean) => {
+    const attempt = async (withSlot: boolean, whole: boolean) => {
       const remove = [...change.remove, ...(withSlot ? ['#slot'] : [])];
+      const part = whole ? change.conditional : undefined;
+      const set = `${change.set}${part?.set ?? ''}`;
+      const values = { ...change.values, ...part?.values };
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: partnerKeys.webhookEndpoint(partnerId),
-          UpdateExpression: `SET ${change.set}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
-          ConditionExpression: `attribute_exists(pk)${withSlot ? ' AND #slot = :lease' : ''}`,
+          UpdateExpression: `SET ${set}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+          ConditionExpression: `attribute_exists(pk)${withSlot ? ' AND #slot = :lease' : ''}${part ? ` AND ${part.condition}` : ''}`,
           ...(withSlot ? { ExpressionAttributeNames: { '#slot': slotAttribute(ticket.slot) } } : {}),
-          ExpressionAttributeValues: { ...change.values, ...(withSlot ? { ':lease': ticket.lease } : {}) },
+          ExpressionAttributeValues: { ...values, ...(withSlot ? { ':lease': ticket.lease } : {}) },
           ReturnValues: returnValues,
         }),
       );
       return Attributes;
     };
-    try {
-      return await attempt(ticket.kind === 'slot');
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+    // The whole change with the slot's release; then without the conditional part (at the ceiling);
+    // then without the release (the lease lapsed and was taken, or a `webhook set` rewrote the item).
+    const tries: [boolean, boolean][] = [[ticket.kind === 'slot', true]];
+    if (change.conditional) tries.push([ticket.kind === 'slot', false]);
+    if (ticket.kind === 'slot') tries.push([false, false]);
+    for (const [withSlot, whole] of tries) {
+      try {
+        return await attempt(withSlot, whole);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
     }
-    if (ticket.kind !== 'slot') return undefined;
-    try {
-      // The lease lapsed and was taken, or a `webhook set` rewrote the item: count the outcome anyway.
-      return await attempt(false);
-    } catch (error) {
-      if (isConditionFailure(error)) return undefined; // the endpoint was removed
-      throw error;
-    }
+    return undefined; // the endpoint was removed
   }
 
+  /** The item after the write (its attributes when `ReturnValues` asks for them), or undefined when the condition failed. */
   private async tryUpdate(
     update: {
       UpdateExpression: string;
       ConditionExpression: string;
       ExpressionAttributeNames?: Record<string, string>;
       ExpressionAttributeValues: Record<string, unknown>;
+      ReturnValues?: 'ALL_NEW';
     },
     partnerId: PartnerId,
-  ): Promise<boolean> {
+  ): Promise<Record<string, unknown> | undefined> {
     try {
-      await this.db.send(
+      const { Attributes } = await this.db.send(
         new UpdateCommand({ TableName: this.table, Key: partnerKeys.webhookEndpoint(partnerId), ...update }),
       );
-      return true;
+      return Attributes ?? {};
     } catch (error) {
-      if (isConditionFailure(error)) return false;
+      if (isConditionFailure(error)) return undefined;
       throw error;
     }
   }

@@ -32,7 +32,9 @@ export const PENDING_APPROVAL_REQUEST: ApprovalRequestBody = {
   expires_at: '2036-01-07T16:00:00.000Z',
   decided_at: null,
   decided_by: null,
+  limit_reason: 'order_limit',
   reason: null,
+  comment: null,
   order_id: null,
 };
 
@@ -43,6 +45,7 @@ export const APPROVED_APPROVAL_REQUEST: ApprovalRequestBody = {
   status: 'approved',
   decided_at: DECIDED_AT,
   decided_by: APPROVER,
+  comment: 'Approved for the flu season.',
   order_id: EXAMPLE_ORDER_ID,
 };
 

@@ -11,6 +11,7 @@ import * as z from 'zod/mini';
 import type { ApprovalPage } from '../../domain/approvals/approval-repository';
 import { APPROVAL_STATUSES, type ApprovalRequest } from '../../domain/approvals/approval-request';
 import { fromCents } from '../../domain/money';
+import { LIMIT_REASONS } from '../../domain/orders/monthly-spend';
 import {
   Dollars,
   OrderItemBody,
@@ -48,8 +49,12 @@ export const ApprovalRequestBody = z.strictObject({
   decided_at: z.nullable(z.iso.datetime()),
   /** The approver, on approved and rejected requests; null otherwise. */
   decided_by: z.nullable(DeciderBody),
+  /** Which limit sent it to approval: `order_limit` (its total) or `monthly_limit` (the month's orders with it). */
+  limit_reason: z.enum(LIMIT_REASONS),
   /** The approver's reason, on rejected requests; null otherwise. */
   reason: z.nullable(z.string()),
+  /** The approver's comment, on approved requests when one was given; null otherwise. */
+  comment: z.nullable(z.string()),
   /** The order placed, on approved requests; null otherwise. */
   order_id: z.nullable(z.uuid()),
 });
@@ -87,7 +92,9 @@ export const toApprovalRequestResponse = (request: ApprovalRequest): ApprovalReq
   decided_by: request.decidedBy
     ? { internal_user_id: request.decidedBy.internalUserId, email: request.decidedBy.email }
     : null,
+  limit_reason: request.limitReason ?? 'order_limit',
   reason: request.reason ?? null,
+  comment: request.comment ?? null,
   order_id: request.orderId ?? null,
 });
 

@@ -63,11 +63,11 @@ export const approvalRequestRoutes = (getDependencies: GetDependencies) => ({
     'sandbox-approval-approve',
     getDependencies,
     async ({ event, body, caller, deps, idempotency }) => {
-      const { internal_user_id } = parseBody(SandboxApproveRequest, body);
+      const { internal_user_id, comment } = parseBody(SandboxApproveRequest, body);
       const request = await deps.sandboxApprovals.approve(
         caller.partnerId,
         requestIdOf(event.pathParameters),
-        { internalUserId: internal_user_id },
+        { internalUserId: internal_user_id, ...(comment === undefined ? {} : { comment }) },
         completionOf(idempotency),
       );
       return decided(request);

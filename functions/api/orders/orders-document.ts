@@ -48,6 +48,8 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
     'The orders of one of your organizations, newest first (creation time, then id), a page at a time: to reconcile what a missed webhook would have told you.',
     '',
     '`has_more: true` means a next page exists: ask for it with `starting_after` set to the `id` of the last order of this page. Unknown query parameters are ignored.',
+    '',
+    "`po_number`, `internal_user_id`, `created_gte` and `created_lt` narrow the list (all given must hold) and page the same way. A page filtered by `po_number` or `internal_user_id` reads at most 1000 of the organization's orders: when it stops there, it may hold fewer orders than `limit` (even none) with `has_more: true`; follow `starting_after` as usual (or narrow the range with `created_gte`/`created_lt`, which costs no extra read).",
   ].join('\n'),
   parameters: [
     {
@@ -72,6 +74,37 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
         'The `id` (a lower-case UUID) of the last order of the previous page. It must be an order of the same organization (else 400 with detail `INVALID_CURSOR`).',
       schema: OrderListQuery.shape.starting_after,
     },
+    {
+      name: 'po_number',
+      in: 'query',
+      required: false,
+      description: 'Only orders with exactly this PO number (case-sensitive, as given at checkout).',
+      schema: OrderListQuery.shape.po_number,
+    },
+    {
+      name: 'internal_user_id',
+      in: 'query',
+      required: false,
+      description:
+        'Only orders of this user: your `internalUserId` (on an approved order, the requester, who placed it).',
+      schema: OrderListQuery.shape.internal_user_id,
+    },
+    {
+      name: 'created_gte',
+      in: 'query',
+      required: false,
+      description:
+        'Only orders created at or after this instant: an ISO 8601 date-time with `Z` or an offset, e.g. `2026-11-01T00:00:00-05:00`.',
+      schema: OrderListQuery.shape.created_gte,
+    },
+    {
+      name: 'created_lt',
+      in: 'query',
+      required: false,
+      description:
+        'Only orders created before this instant (same format); it must be after `created_gte` (else 400 with detail `INVALID_RANGE`).',
+      schema: OrderListQuery.shape.created_lt,
+    },
   ],
   responses: {
     200: {
@@ -88,7 +121,7 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
     },
     400: {
       description:
-        'The query is invalid: `internal_org_id` missing (`REQUIRED`), `limit` not a whole number from 1 to 100, or `starting_after` not an order of this organization (`INVALID_CURSOR`). Every problem is in `details`.',
+        'The query is invalid: `internal_org_id` missing (`REQUIRED`), `limit` not a whole number from 1 to 100, `starting_after` not an order of this organization (`INVALID_CURSOR`), `po_number` or `internal_user_id` blank or too long, `created_gte`/`created_lt` not an ISO 8601 date-time with an offset (`INVALID_FORMAT`), or `created_lt` not after `created_gte` (`INVALID_RANGE`). Every problem is in `details`.',
       body: { name: 'ValidationError', schema: ValidationErrorBody },
       examples: {
         limit: {

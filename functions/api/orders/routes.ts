@@ -52,6 +52,10 @@ export const orderRoutes = (getDependencies: GetDependencies) => ({
       {
         ...(query.limit === undefined ? {} : { limit: query.limit }),
         ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
+        ...(query.po_number === undefined ? {} : { poNumber: query.po_number }),
+        ...(query.internal_user_id === undefined ? {} : { internalUserId: query.internal_user_id }),
+        ...(query.created_gte === undefined ? {} : { createdGte: query.created_gte }),
+        ...(query.created_lt === undefined ? {} : { createdLt: query.created_lt }),
       },
     );
     return json(200, toOrderListResponse(page));

@@ -59,6 +59,7 @@ const PROFILE = {
   created_at: '2026-11-22T15:00:45.080Z',
   role: 'buyer',
   orderLimit: 2500,
+  monthlyLimit: null,
   active: true,
 };
 

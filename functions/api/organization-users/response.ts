@@ -14,6 +14,8 @@ const OrganizationUserBody = z.extend(ProfileBody, {
   role: z.enum(PROFILE_ROLES),
   /** USD; `null` when the user has no limit. */
   orderLimit: z.nullable(z.number()),
+  /** USD a calendar month; `null` when the user has no monthly limit. */
+  monthlyLimit: z.nullable(z.number()),
   active: z.boolean(),
 });
 
@@ -33,6 +35,7 @@ export function toOrganizationUserResponse(profile: Profile): OrganizationUserRe
         user: profile.userId ?? profile.unlinkedUserId ?? '',
         role: roleOf(profile),
         orderLimit: profile.orderLimitCents === undefined ? null : fromCents(profile.orderLimitCents),
+        monthlyLimit: profile.monthlyLimitCents === undefined ? null : fromCents(profile.monthlyLimitCents),
         active: isActive(profile),
       },
     },

@@ -6,6 +6,7 @@
  * their types, so the handler cannot answer a field the document lacks.
  */
 // zod/mini: the webhooks API Lambda builds these schemas at cold start.
+import { FAIRNESS_POLICY, inFlightCap } from '../../webhooks/endpoint-circuit';
 import * as z from 'zod/mini';
 import { DeliveryStatus, type DeliveryAttempt, type DeliveryWithAttempts } from '../../webhooks/delivery';
 import type { DeliveryPage } from '../../webhooks/delivery-repository';
@@ -133,6 +134,16 @@ export const WebhookEndpointBody = z.strictObject({
   ),
   /** The first failed attempt since the last success: how long every delivery has failed. */
   failing_since: z.optional(z.iso.datetime()),
+  /**
+   * How fast deliveries go to it now: attempts in flight at once (adaptive: rises while it
+   * answers 2xx quickly, falls to 1 on failures), the most it can reach, and the operator's
+   * ceiling in attempts per second when one is set.
+   */
+  throughput: z.strictObject({
+    concurrency: z.int().check(z.gte(1)),
+    max_concurrency: z.int().check(z.gte(1)),
+    max_rate_per_second: z.optional(z.int().check(z.gte(1))),
+  }),
   /** When the current signing secret was set (never the secret itself). */
   secret_rotated_at: z.iso.datetime(),
   created_at: z.iso.datetime(),
@@ -155,6 +166,11 @@ export const toWebhookEndpointResponse = (endpoint: WebhookEndpoint): WebhookEnd
       ? {}
       : { circuit: { state: circuit.state, ...(circuit.since === undefined ? {} : { since: circuit.since }) } }),
     ...(endpoint.failingSince === undefined ? {} : { failing_since: endpoint.failingSince }),
+    throughput: {
+      concurrency: inFlightCap(endpoint.circuit, FAIRNESS_POLICY),
+      max_concurrency: FAIRNESS_POLICY.maxInFlight,
+      ...(endpoint.maxRate === undefined ? {} : { max_rate_per_second: endpoint.maxRate }),
+    },
     secret_rotated_at: endpoint.secretRotatedAt,
     created_at: endpoint.createdAt,
     updated_at: endpoint.updatedAt,

@@ -39,6 +39,7 @@ export function approvalRequestedEvent(request: ApprovalRequest): OrderEventMess
     total: fromCents(request.totalCents),
     po_number: request.poNumber ?? null,
     notes: request.notes ?? null,
+    limit_reason: request.limitReason ?? 'order_limit',
     created_at: request.createdAt,
     expires_at: request.expiresAt,
   } satisfies ApprovalEventData<'approval.requested'>;
@@ -65,6 +66,7 @@ export function approvalDecidedEvent(request: ApprovalRequest): OrderEventMessag
       : {}),
     ...(request.orderId === undefined ? {} : { order_id: request.orderId }),
     ...(request.reason === undefined ? {} : { reason: request.reason }),
+    ...(request.comment === undefined ? {} : { comment: request.comment }),
     decided_at: request.decidedAt,
   } satisfies ApprovalEventData<'approval.decided'>;
   return {

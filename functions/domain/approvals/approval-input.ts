@@ -1,17 +1,30 @@
 // zod/mini: the embed Lambda parses the reject form with this.
 import * as z from 'zod/mini';
 import { ValidationFailed } from '../errors';
-import { requiredField, requiredText, toValidationIssues } from '../validation';
+import { optionalText, requiredField, requiredText, toValidationIssues } from '../validation';
 import { MAX_REJECTION_REASON_LENGTH } from './approval-request';
 
 /** An approver's reason for a rejection: single-line text like every stored text, 1-500 characters once trimmed. */
 export const RejectionInput = z.object({ reason: requiredText(MAX_REJECTION_REASON_LENGTH) }, { error: requiredField });
 export type RejectionInput = z.output<typeof RejectionInput>;
 
+/** An approver's comment on an approval: optional (blank is none), otherwise as a rejection's reason. */
+export const ApprovalCommentInput = z.object({ comment: optionalText(MAX_REJECTION_REASON_LENGTH) });
+export type ApprovalCommentInput = z.output<typeof ApprovalCommentInput>;
+
 /** The reason as given; ValidationFailed names the problem (missing, blank, too long, control characters). */
 export function parseRejection(input: { reason?: unknown }): RejectionInput {
-  const parsed = RejectionInput.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issues = toValidationIssues(parsed.error);
+  return parsed(RejectionInput, input);
+}
+
+/** The comment as given, if any; ValidationFailed names the problem (too long, control characters). */
+export function parseApprovalComment(input: { comment?: unknown }): ApprovalCommentInput {
+  return parsed(ApprovalCommentInput, input);
+}
+
+function parsed<T extends z.ZodMiniType>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = toValidationIssues(result.error);
   throw new ValidationFailed(issues, issues.map((issue) => issue.message).join('; '));
 }

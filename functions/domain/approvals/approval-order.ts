@@ -4,28 +4,29 @@
 import { ApprovalCannotBePlaced } from '../errors';
 import type { Order, OrderId } from '../orders/order';
 import { newOrder } from '../orders/order-service';
-import type { ShippingLocation } from '../organizations/organization';
+import type { OrganizationAggregate, ShippingLocation } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
 import { profileSignInBlocker } from '../sessions/sign-in-eligibility';
 import type { ApprovalParty, ApprovalRequest } from './approval-request';
 
-/** The request's location, when its requester can still order and the location is active (ApprovalCannotBePlaced otherwise). */
+/** The request's location and organization, when its requester can still order and the location is active (ApprovalCannotBePlaced otherwise). */
 export async function placeableLocation(
   organizations: Pick<OrganizationRepository, 'getOrganization'>,
   request: ApprovalRequest,
-): Promise<ShippingLocation> {
+): Promise<{ readonly location: ShippingLocation; readonly organization: OrganizationAggregate }> {
   const organization = await organizations.getOrganization(request.partnerId, request.internalOrgId);
   const requester = organization?.profiles.find((profile) => profile.id === request.profileId);
-  if (!requester || profileSignInBlocker(requester)) throw new ApprovalCannotBePlaced(request.id, 'requester-inactive');
-  const location = organization?.locations.find((candidate) => candidate.id === request.shippingLocationId);
+  if (!organization || !requester || profileSignInBlocker(requester))
+    throw new ApprovalCannotBePlaced(request.id, 'requester-inactive');
+  const location = organization.locations.find((candidate) => candidate.id === request.shippingLocationId);
   if (!location?.isActive) throw new ApprovalCannotBePlaced(request.id, 'location-unavailable');
-  return location;
+  return { location, organization };
 }
 
-/** The submitted snapshot (items, prices, address, references) as an order placed by the requester with `approvedBy`, and the request approved with its id. */
+/** The submitted snapshot (items, prices, address, references) as an order placed by the requester with `approvedBy` (and the approver's comment), and the request approved with its id. */
 export function approvedOrder(
   request: ApprovalRequest,
-  decidedBy: ApprovalParty,
+  decision: { readonly by: ApprovalParty; readonly comment?: string },
   orderId: OrderId,
   now: Date,
 ): { order: Order; approved: ApprovalRequest } {
@@ -42,13 +43,18 @@ export function approvedOrder(
     shippingAddress: request.shippingAddress,
     pricing: request,
     at: now.toISOString(),
-    approval: { requestId: request.id, approvedBy: decidedBy },
+    approval: {
+      requestId: request.id,
+      approvedBy: decision.by,
+      ...(decision.comment === undefined ? {} : { comment: decision.comment }),
+    },
   });
   const approved: ApprovalRequest = {
     ...request,
     status: 'approved',
     decidedAt: now.toISOString(),
-    decidedBy,
+    decidedBy: decision.by,
+    ...(decision.comment === undefined ? {} : { comment: decision.comment }),
     orderId: order.id,
     version: request.version + 1,
   };

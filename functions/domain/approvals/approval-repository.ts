@@ -1,5 +1,6 @@
 import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
 import type { Cart, CartLine } from '../orders/cart';
+import type { MonthSpendCharge } from '../orders/monthly-spend';
 import type { Order } from '../orders/order';
 import type { OrganizationId, ProfileId } from '../organizations/organization';
 import type { OrderEventMessage } from '../events/order-event-message';
@@ -67,13 +68,18 @@ export interface ApprovalRepository {
    * request of given items (no `consumedCart`) touches no cart.
    */
   submit(request: ApprovalRequest, event: OrderEventMessage, consumedCart?: Cart): Promise<void>;
-  /** The request becomes approved and the order (with its order.created event) is placed, in one transaction. */
+  /**
+   * The request becomes approved and the order (with its order.created event) is placed
+   * and added to its requester's month total (`spend`, never refused), in one transaction.
+   */
   approve(
     change: ApprovalChange & {
       readonly order: Order;
       readonly orderEvent: OrderEventMessage;
       /** Conditions of the same transaction: the requester can still sign in and the location is still active. */
       readonly placeable: PlaceableCondition;
+      /** Added to the requester's month total, never refused: the approver allowed it. */
+      readonly spend: MonthSpendCharge;
     },
   ): Promise<void>;
   /**

@@ -6,6 +6,7 @@
  */
 import { ApprovalNotPending } from '../errors';
 import type { Cents } from '../money';
+import type { LimitReason } from '../orders/monthly-spend';
 import type { OrderItem, ShippingAddressSnapshot } from '../orders/order';
 import type { OrganizationId, Profile, ProfileId, ShippingLocationId } from '../organizations/organization';
 import type { PartnerId } from '../partners/partner';
@@ -18,7 +19,7 @@ export type ApprovalOutcome = Exclude<ApprovalStatus, 'pending'>;
 
 /** How long a request waits for a decision. */
 export const APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000;
-/** The longest reason an approver may give for a rejection. */
+/** The longest reason an approver may give for a rejection, and the longest comment on an approval. */
 export const MAX_REJECTION_REASON_LENGTH = 500;
 
 /** A user as a request names them: the requester or whoever decided it. */
@@ -52,6 +53,8 @@ export interface ApprovalRequest {
   readonly totalCents: Cents;
   readonly poNumber?: string;
   readonly notes?: string;
+  /** Which limit sent it to approval; absent on requests made before monthly limits, all of which were `order_limit`. */
+  readonly limitReason?: LimitReason;
   /** As stored; readers see a pending request past `expiresAt` as expired (`asOf`). */
   readonly status: ApprovalStatus;
   readonly createdAt: string;
@@ -62,6 +65,8 @@ export interface ApprovalRequest {
   readonly decidedBy?: ApprovalParty;
   /** The approver's reason, on rejected requests. */
   readonly reason?: string;
+  /** The approver's comment, on approved requests when one was given. */
+  readonly comment?: string;
   /** The order placed, on approved requests. */
   readonly orderId?: string;
   /** 1 at submission, +1 per change: the optimistic-concurrency version. */

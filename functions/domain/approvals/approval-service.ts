@@ -10,6 +10,7 @@ import type { CartRepository } from '../orders/cart';
 import { latestOrderEvent } from '../orders/order-event';
 import type { OrderId } from '../orders/order';
 import type { OrderReferences } from '../orders/order-references';
+import { type LimitReason, organizationTimeZone, spendMonthOf } from '../orders/monthly-spend';
 import type { OrderService, PlaceOrderInput } from '../orders/order-service';
 import type { Organization, OrganizationAggregate, OrganizationId, Profile } from '../organizations/organization';
 import { roleOf } from '../organizations/organization';
@@ -58,12 +59,14 @@ export interface SubmitApprovalInput {
   readonly items?: PlaceOrderInput['items'];
   /** The catalog's products for `items`, when the caller read them already. */
   readonly products?: PlaceOrderInput['products'];
+  /** Which limit the order passed, when placing it said so (ApprovalRequired); found out here otherwise. */
+  readonly limitReason?: LimitReason;
 }
 
 export interface ApprovalServiceOptions {
   readonly approvals: ApprovalRepository;
   /** Quotes the cart exactly as placing an order does. */
-  readonly orders: Pick<OrderService, 'quote'>;
+  readonly orders: Pick<OrderService, 'quote' | 'limitPassed'>;
   /** The requester and the request's location as they are now, at approval. */
   readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
   readonly carts: Pick<CartRepository, 'get'>;
@@ -85,7 +88,7 @@ export interface ApprovalServiceOptions {
  */
 export class ApprovalService {
   private readonly approvals: ApprovalRepository;
-  private readonly orders: Pick<OrderService, 'quote'>;
+  private readonly orders: Pick<OrderService, 'quote' | 'limitPassed'>;
   private readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
   private readonly carts: Pick<CartRepository, 'get'>;
   private readonly catalog: Pick<CatalogRepository, 'get'>;
@@ -125,6 +128,8 @@ export class ApprovalService {
       ...(input.items === undefined ? {} : { items: input.items }),
       ...(input.products === undefined ? {} : { products: input.products }),
     });
+    const limitReason =
+      input.limitReason ?? (await this.orders.limitPassed(profile, organization, quote.pricing.totalCents));
     const now = this.clock.now();
     const requester = partyOf(profile);
     const request: ApprovalRequest = {
@@ -142,6 +147,7 @@ export class ApprovalService {
       ...quote.pricing,
       ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
       ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
+      ...(limitReason === undefined ? {} : { limitReason }),
       status: 'pending',
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS).toISOString(),
@@ -173,15 +179,22 @@ export class ApprovalService {
   async approve(input: {
     readonly requestId: string;
     readonly approver: Profile;
+    /** The approver's comment for the requester: parsed at the edge (`parseApprovalComment`). */
+    readonly comment?: string;
     readonly completionFor?: DecisionCompletionFor;
   }): Promise<ApprovalRequest> {
     correlateAction('approve', input.approver);
     const { approver } = input;
     const request = await this.waiting(input.requestId, approver, 'decide');
     const now = this.clock.now();
-    const location = await placeableLocation(this.organizations, request);
+    const { location, organization } = await placeableLocation(this.organizations, request);
 
-    const { order, approved } = approvedOrder(request, partyOf(approver), this.newId() as OrderId, now);
+    const { order, approved } = approvedOrder(
+      request,
+      { by: partyOf(approver), ...(input.comment === undefined ? {} : { comment: input.comment }) },
+      this.newId() as OrderId,
+      now,
+    );
     try {
       await this.written(request.id, () =>
         this.approvals.approve({
@@ -196,6 +209,12 @@ export class ApprovalService {
             internalOrgId: request.internalOrgId,
             internalUserId: request.internalUserId,
             internalShippingLocationId: location.internalShippingLocationId,
+          },
+          // The approved order counts in its requester's month, whatever the limit: the approver allowed it.
+          spend: {
+            profileId: request.profileId,
+            month: spendMonthOf(now, organizationTimeZone(organization)),
+            amountCents: order.totalCents,
           },
         }),
       );

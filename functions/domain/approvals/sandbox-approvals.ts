@@ -24,11 +24,16 @@ export class SandboxApprovals {
   async approve(
     partnerId: PartnerId,
     requestId: string,
-    decision: { readonly internalUserId: string },
+    decision: { readonly internalUserId: string; readonly comment?: string },
     completionFor?: DecisionCompletionFor,
   ): Promise<ApprovalRequest> {
     const approver = await this.approverOf(partnerId, requestId, decision.internalUserId);
-    return this.approvals.approve({ requestId, approver, ...(completionFor ? { completionFor } : {}) });
+    return this.approvals.approve({
+      requestId,
+      approver,
+      ...(decision.comment === undefined ? {} : { comment: decision.comment }),
+      ...(completionFor ? { completionFor } : {}),
+    });
   }
 
   /** `reason`: already parsed at the edge (1-500 characters). */

@@ -2,14 +2,17 @@
  * The bodies of POST /v1/sandbox/approval-requests/{approval_request_id}/approve and
  * /reject (docs/orders-api.md): the approver, by the partner's `internal_user_id` (looked
  * up in the request's organization), and for a rejection the reason an approver gives in
- * the module. Unknown fields are ignored, as in every request body.
+ * the module (for an approval, the comment an approver may add). Unknown fields are ignored, as in every request body.
  */
 // zod/mini: parsed by the orders Lambda at runtime.
 import * as z from 'zod/mini';
-import { requiredField, requiredText } from '../validation';
+import { optionalText, requiredField, requiredText } from '../validation';
 import { MAX_REJECTION_REASON_LENGTH } from './approval-request';
 
-export const SandboxApproveRequest = z.object({ internal_user_id: requiredText() }, { error: requiredField });
+export const SandboxApproveRequest = z.object(
+  { internal_user_id: requiredText(), comment: optionalText(MAX_REJECTION_REASON_LENGTH) },
+  { error: requiredField },
+);
 export type SandboxApproveRequest = z.output<typeof SandboxApproveRequest>;
 
 export const SandboxRejectRequest = z.object(

@@ -1,18 +1,35 @@
 /** Approval requests: an order above the user's limit, and an approver's decision on it. */
+import type { LimitReason } from '../orders/monthly-spend';
 import { DomainError } from './domain-error';
 
 /**
- * An order above the user's order limit was to be placed: it needs an approver's decision
- * (the module offers "Submit for approval" instead). Nothing was ordered.
+ * An order above the user's order limit, or one that would take the user's placed total
+ * for the month above their monthly limit, was to be placed: it needs an approver's
+ * decision (the module offers "Submit for approval" instead). Nothing was ordered.
  */
 export class ApprovalRequired extends DomainError {
   override readonly name = 'ApprovalRequired';
   constructor(
     readonly totalCents: number,
     readonly limitCents: number,
+    readonly reason: LimitReason = 'order_limit',
+    /** What the user's orders already total this month, for `monthly_limit`. */
+    readonly spentCents?: number,
   ) {
-    super(`The order's total (${totalCents} cents) is above the user's order limit (${limitCents} cents)`);
+    super(
+      reason === 'order_limit'
+        ? `The order's total (${totalCents} cents) is above the user's order limit (${limitCents} cents)`
+        : `The order's total (${totalCents} cents) would take the month's orders above the user's monthly limit (${limitCents} cents)`,
+    );
   }
+}
+
+/**
+ * The month's total of a user's orders would pass their monthly limit (a parallel order
+ * took the room first): the order's transaction wrote nothing.
+ */
+export class MonthlyLimitReached extends DomainError {
+  override readonly name = 'MonthlyLimitReached';
 }
 
 /** No approval request with this id that the user may see (another organization's, or another requester's for a buyer). */

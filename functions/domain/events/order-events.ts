@@ -10,6 +10,7 @@
  * documents. `status` may be omitted: it is the kind's own value.
  */
 import { z } from 'zod';
+import { LIMIT_REASONS } from '../orders/monthly-spend';
 import { ORDER_STATUSES } from '../orders/order';
 import { requiredField } from '../validation';
 import type { ApprovalEventKind, InvoiceEventKind, OrderEventKind, WebhookEventKind } from './order-event-kinds';
@@ -150,6 +151,8 @@ export const ApprovalRequestedData = z.strictObject({
   total: amount(),
   po_number: z.string().max(64).nullable(),
   notes: z.string().max(500).nullable(),
+  /** Which limit sent it to approval: the order's total above `order_limit`, or the month's orders above `monthly_limit`. */
+  limit_reason: z.enum(LIMIT_REASONS, { error: requiredField }),
   created_at: isoTime(),
   /** Undecided by then, the request expires (an approval.decided with `decision: expired`). */
   expires_at: isoTime(),
@@ -159,7 +162,7 @@ const APPROVAL_DECISIONS = ['approved', 'rejected', 'expired', 'withdrawn'] as c
 
 /**
  * The request's one outcome. `decided_by` is the approver (approved, rejected); `order_id`
- * the order placed (approved; its order.created follows); `reason` the approver's (rejected).
+ * the order placed (approved; its order.created follows); `reason` the approver's (rejected), `comment` the approver's (approved, optional).
  */
 export const ApprovalDecidedData = z.strictObject({
   ...approvalCommon,
@@ -167,6 +170,8 @@ export const ApprovalDecidedData = z.strictObject({
   decided_by: ApprovalDecider.optional(),
   order_id: z.uuid().optional(),
   reason: z.string().min(1).max(500).optional(),
+  /** The approver's comment (approved, when given). */
+  comment: z.string().min(1).max(500).optional(),
   decided_at: isoTime(),
 });
 

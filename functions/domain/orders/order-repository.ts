@@ -1,6 +1,7 @@
-import type { OrganizationId } from '../organizations/organization';
+import type { OrganizationId, ProfileId } from '../organizations/organization';
 import type { OrderEventMessage } from '../events/order-event-message';
 import type { Cart } from './cart';
+import type { MonthSpendCharge, SpendMonth } from './monthly-spend';
 import type { Order, OrderId, OrderStatus } from './order';
 
 export const DEFAULT_ORDER_PAGE_SIZE = 20;
@@ -19,7 +20,22 @@ export interface OrderPageRequest {
   readonly startingAfter?: string;
   /** Only orders in this status (the module's Status filter). */
   readonly status?: OrderStatus;
+  /** Only orders with exactly this PO number. */
+  readonly poNumber?: string;
+  /** Only orders placed by (or, approved, requested by) this user: the partner's id of the user. */
+  readonly internalUserId?: string;
+  /** Only orders created at or after this instant (ISO 8601, UTC, as `createdAt` is stored). */
+  readonly createdGte?: string;
+  /** Only orders created before this instant (ISO 8601, UTC). */
+  readonly createdLt?: string;
 }
+
+/**
+ * Orders a filtered page reads at most (a filter is applied after the read): past it, the
+ * page holds what was found and `nextCursor` continues the read, so one request costs a
+ * bounded read however few orders match.
+ */
+export const MAX_ORDERS_READ_PER_PAGE = 1000;
 
 export interface OrderPage {
   readonly orders: Order[];
@@ -58,9 +74,13 @@ export interface OrderRepository {
    * Writes a new order (sequence 1) and its order.created event and, when the order was
    * placed from a cart, removes exactly the cart lines it was priced from, all in one
    * transaction. Throws ConcurrentModification, writing nothing, if the id is taken or any of
-   * those lines changed meanwhile (so a double submit places one order).
+   * those lines changed meanwhile (so a double submit places one order). `spend` adds the
+   * order to its user's month total in the same transaction; with a `limitCents`, a total
+   * that would pass it writes nothing and throws MonthlyLimitReached.
    */
-  create(order: Order, event: OrderEventMessage, consumedCart?: Cart): Promise<void>;
+  create(order: Order, event: OrderEventMessage, consumedCart?: Cart, spend?: MonthSpendCharge): Promise<void>;
+  /** What the profile's placed orders total in the month, in cents (0 before the first). */
+  monthSpend(profileId: ProfileId, month: SpendMonth): Promise<number>;
   /**
    * Replaces the stored order with `order` and writes its event, only if the stored
    * order's sequence is still `expectedSequence` (the one the change was applied to);

@@ -1,3 +1,4 @@
+import { MAX_ORDERS_SEARCHED, orderMatches } from './order-search';
 import { randomUUID } from 'node:crypto';
 import type { OrderEventMessage } from '../events/order-event-message';
 import { type Correlation, correlate, correlateAction, currentCorrelation } from '../correlation';
@@ -9,6 +10,7 @@ import {
   ConcurrentModification,
   EmptyCart,
   Forbidden,
+  MonthlyLimitReached,
   OrderNotFound,
   ProductUnavailable,
   ShippingLocationUnavailable,
@@ -28,6 +30,7 @@ import {
   type ShippingAddressSnapshot,
 } from './order';
 import type { OrderReferences } from './order-references';
+import { type LimitReason, organizationTimeZone, type SpendMonth, spendMonthOf } from './monthly-spend';
 import { latestOrderEvent, orderEventFor } from './order-event';
 import { applyTransition } from './order-lifecycle';
 import { DEFAULT_PRICING, type OrderPricing, type PricingConfig } from './order-pricing';
@@ -157,20 +160,30 @@ export class OrderService {
   /**
    * Places an order from the profile's cart (or the given items):
    * 1. it is quoted (`quote`: owner, location, cart, products, snapshot and prices);
-   * 2. it must not total more than the profile's order limit (ApprovalRequired: it is
-   *    submitted for approval instead), from the cart (the module's checkout) or of given
-   *    items (the sandbox API) alike, so the sandbox behaves as the module does;
-   * 3. the order is written with its order.created event, and the cart lines it was
-   *    priced from are removed, in one transaction (a cart changed meanwhile, or ordered
-   *    by a second click, places nothing: ConcurrentModification).
+   * 2. it must not total more than the profile's order limit, nor take the profile's
+   *    placed total for the month above its monthly limit (ApprovalRequired with the
+   *    reason: it is submitted for approval instead), from the cart (the module's
+   *    checkout) or of given items (the sandbox API) alike, so the sandbox behaves as the
+   *    module does;
+   * 3. the order is written with its order.created event, the cart lines it was priced
+   *    from are removed and its total is added to the month's, in one transaction (a cart
+   *    changed meanwhile, or ordered by a second click, places nothing:
+   *    ConcurrentModification; a month another order filled meanwhile places nothing:
+   *    ApprovalRequired), so parallel orders never pass the monthly limit together.
    */
   async placeOrder(input: PlaceOrderInput): Promise<Order> {
     const { partner, profile, organization } = input;
     correlateAction('checkout', profile);
     const quote = await this.quote(input);
+    const now = this.clock.now();
+    const month = spendMonthOf(now, organizationTimeZone(organization));
+    const totalCents = quote.pricing.totalCents;
     const limit = profile.orderLimitCents;
-    if (limit !== undefined && quote.pricing.totalCents > limit)
-      throw new ApprovalRequired(quote.pricing.totalCents, limit);
+    if (limit !== undefined && totalCents > limit) throw new ApprovalRequired(totalCents, limit, 'order_limit');
+    const monthly = profile.monthlyLimitCents;
+    // Alone above the limit: no month total could make room, so nothing is tried.
+    if (monthly !== undefined && totalCents > monthly)
+      throw new ApprovalRequired(totalCents, monthly, 'monthly_limit', await this.orders.monthSpend(profile.id, month));
     const order = newOrder({
       id: this.newId() as OrderId,
       partnerId: partner.id,
@@ -180,15 +193,58 @@ export class OrderService {
       items: quote.items,
       shippingAddress: quote.shippingAddress,
       pricing: quote.pricing,
-      at: this.clock.now().toISOString(),
+      at: now.toISOString(),
     });
-    await this.orders.create(
-      order,
-      this.correlated(order, latestOrderEvent(order)),
-      input.items ? undefined : quote.cart,
-    );
+    try {
+      await this.orders.create(
+        order,
+        this.correlated(order, latestOrderEvent(order)),
+        input.items ? undefined : quote.cart,
+        {
+          profileId: profile.id,
+          month,
+          amountCents: totalCents,
+          ...(monthly === undefined ? {} : { limitCents: monthly }),
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof MonthlyLimitReached) || monthly === undefined) throw error;
+      throw new ApprovalRequired(totalCents, monthly, 'monthly_limit', await this.orders.monthSpend(profile.id, month));
+    }
     this.metrics.count(METRIC.ordersPlaced);
     return order;
+  }
+
+  /**
+   * Where the profile stands this month (the organization's zone): its placed orders'
+   * total and its monthly limit, if it has one. Checkout shows it.
+   */
+  async monthSpend(
+    profile: Profile,
+    organization: Pick<OrganizationAggregate, 'organization' | 'locations'>,
+  ): Promise<MonthSpend> {
+    const month = spendMonthOf(this.clock.now(), organizationTimeZone(organization));
+    const spentCents = await this.orders.monthSpend(profile.id, month);
+    return {
+      month,
+      spentCents,
+      ...(profile.monthlyLimitCents === undefined ? {} : { limitCents: profile.monthlyLimitCents }),
+    };
+  }
+
+  /**
+   * Which limit, if any, an order of `totalCents` by the profile would pass now: the
+   * order limit first, then the monthly one (with what the month holds already).
+   */
+  async limitPassed(
+    profile: Profile,
+    organization: Pick<OrganizationAggregate, 'organization' | 'locations'>,
+    totalCents: number,
+  ): Promise<LimitReason | undefined> {
+    if (profile.orderLimitCents !== undefined && totalCents > profile.orderLimitCents) return 'order_limit';
+    if (profile.monthlyLimitCents === undefined) return undefined;
+    const { spentCents } = await this.monthSpend(profile, organization);
+    return spentCents + totalCents > profile.monthlyLimitCents ? 'monthly_limit' : undefined;
   }
 
   /**
@@ -251,6 +307,40 @@ export class OrderService {
     }
     return this.orders.listByOrganization(organization.id, { ...page, limit });
   }
+
+  /**
+   * The organization's orders in the page's range and status that match `text`
+   * (`orderMatches`), newest first, reading at most MAX_ORDERS_SEARCHED orders:
+   * `complete` is false when the read stopped there with older orders unread.
+   */
+  async searchOrganization(
+    organization: Organization,
+    scope: OrderScope,
+    text: string,
+    page: Pick<OrderPageRequest, 'status' | 'createdGte' | 'createdLt'> = {},
+  ): Promise<{ readonly orders: Order[]; readonly complete: boolean }> {
+    const found: Order[] = [];
+    let read = 0;
+    let cursor: string | undefined;
+    do {
+      const next = await this.listForOrganization(organization, scope, {
+        ...page,
+        limit: MAX_ORDER_PAGE_SIZE,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      read += next.orders.length;
+      found.push(...next.orders.filter((order) => orderMatches(order, text)));
+      cursor = next.nextCursor;
+    } while (cursor !== undefined && read < MAX_ORDERS_SEARCHED);
+    return { orders: found, complete: cursor === undefined };
+  }
+}
+
+/** A user's month: what their placed orders total, and their monthly limit if they have one. */
+export interface MonthSpend {
+  readonly month: SpendMonth;
+  readonly spentCents: number;
+  readonly limitCents?: number;
 }
 
 /** An order as `quote` priced it, before it is placed (or submitted for approval). */
@@ -274,7 +364,7 @@ export function newOrder(input: {
   readonly shippingAddress: ShippingAddressSnapshot;
   readonly pricing: OrderPricing;
   readonly at: string;
-  readonly approval?: { readonly requestId: string; readonly approvedBy: OrderApprover };
+  readonly approval?: { readonly requestId: string; readonly approvedBy: OrderApprover; readonly comment?: string };
 }): Order {
   const { at } = input;
   return {
@@ -287,7 +377,13 @@ export function newOrder(input: {
     userEmail: input.profile.email,
     ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
     ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
-    ...(input.approval ? { approvedBy: input.approval.approvedBy, approvalRequestId: input.approval.requestId } : {}),
+    ...(input.approval
+      ? {
+          approvedBy: input.approval.approvedBy,
+          approvalRequestId: input.approval.requestId,
+          ...(input.approval.comment === undefined ? {} : { approvalComment: input.approval.comment }),
+        }
+      : {}),
     items: input.items,
     shippingAddress: input.shippingAddress,
     subtotalCents: input.pricing.subtotalCents,

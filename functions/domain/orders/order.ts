@@ -103,6 +103,8 @@ export interface Order {
   readonly approvedBy?: OrderApprover;
   /** The approval request it was placed from, with `approvedBy`. */
   readonly approvalRequestId?: string;
+  /** The approver's comment for the buyer, when they gave one. */
+  readonly approvalComment?: string;
   readonly items: readonly OrderItem[];
   readonly shippingAddress: ShippingAddressSnapshot;
   readonly subtotalCents: Cents;

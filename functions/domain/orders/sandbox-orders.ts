@@ -72,7 +72,10 @@ export class SandboxOrders {
       return { outcome: 'placed', order: await this.orderService.placeOrder(input) };
     } catch (error) {
       if (!(error instanceof ApprovalRequired)) throw error;
-      return { outcome: 'approval-requested', request: await this.approvals.submit(input) };
+      return {
+        outcome: 'approval-requested',
+        request: await this.approvals.submit({ ...input, limitReason: error.reason }),
+      };
     }
   }
 }

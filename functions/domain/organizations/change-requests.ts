@@ -69,12 +69,14 @@ export const ProfileUpdateRequest = z
       role: z.optional(RoleInput),
       /** `null` removes the limit. */
       orderLimit: z.optional(z.nullable(OrderLimitInput)),
+      /** `null` removes the limit. */
+      monthlyLimit: z.optional(z.nullable(OrderLimitInput)),
       active: z.optional(z.boolean({ error: requiredField })),
     },
     { error: requiredField },
   )
   .check(atLeastOneChange('user'))
-  .register(z.globalRegistry, atLeastOneOf('user', 'role', 'orderLimit', 'active'));
+  .register(z.globalRegistry, atLeastOneOf('user', 'role', 'orderLimit', 'monthlyLimit', 'active'));
 export type ProfileUpdate = z.output<typeof ProfileUpdateRequest>;
 
 /** POST /v1/organizations/{internalOrgId}/shipping-locations: one location, as in setup's `shippingLocations`. */

@@ -258,6 +258,7 @@ export class OrganizationSetup {
       ...(input.userAddress ? { address: input.userAddress } : {}),
       ...(input.user.role ? { role: input.user.role } : {}),
       ...(input.user.orderLimit === undefined ? {} : { orderLimitCents: input.user.orderLimit }),
+      ...(input.user.monthlyLimit === undefined ? {} : { monthlyLimitCents: input.user.monthlyLimit }),
       createdAt,
     };
     const user: IdentityUser = {

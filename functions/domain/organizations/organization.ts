@@ -55,6 +55,8 @@ export interface Profile {
   readonly role?: ProfileRole;
   /** The most one order of this user may total, in cents; no limit when absent. */
   readonly orderLimitCents?: number;
+  /** The most this user's placed orders may total in a calendar month (organization's zone), in cents; no limit when absent. */
+  readonly monthlyLimitCents?: number;
   /**
    * The partner's switch (PATCH `active`): false refuses sign-in whatever the identity
    * user's state; absent means true. Independent of the operator's `profile disable`.

@@ -68,6 +68,8 @@ function profileChanges(update: ProfileUpdate, now: Date): AttributeChanges<Prof
   if (update.role !== undefined) set.role = update.role;
   if (update.orderLimit === null) remove.push('orderLimitCents');
   else if (update.orderLimit !== undefined) set.orderLimitCents = update.orderLimit;
+  if (update.monthlyLimit === null) remove.push('monthlyLimitCents');
+  else if (update.monthlyLimit !== undefined) set.monthlyLimitCents = update.monthlyLimit;
   if (update.active !== undefined) set.active = update.active;
   if (update.active === false) set.deactivatedAt = now.toISOString();
   return { set, remove };

@@ -154,6 +154,8 @@ export const SetupRequest = z.object(
         role: z.optional(RoleInput),
         /** Beyond the contract: USD, > 0, at most two decimals; stored as `orderLimitCents`; no limit when absent. */
         orderLimit: z.optional(OrderLimitInput),
+        /** Beyond the contract: USD, as `orderLimit`; the most the user's orders may total in a calendar month of the organization's zone. */
+        monthlyLimit: z.optional(OrderLimitInput),
       },
       { error: requiredField },
     ),

@@ -29,7 +29,13 @@ export interface ModulePaths {
   order(orderId: string): string;
   buyAgain(orderId: string): string;
   /** The orders list with a status filter and/or page kept. */
-  orderList(query: { readonly status?: string | undefined; readonly after?: string | undefined }): string;
+  orderList(query: {
+    readonly status?: string | undefined;
+    readonly after?: string | undefined;
+    readonly q?: string | undefined;
+    readonly from?: string | undefined;
+    readonly to?: string | undefined;
+  }): string;
   /** The cart saying what a Buy again or an order-guide add did. */
   cartAfterAdding(added: number, skipped: readonly string[]): string;
   /** The catalog with a category and/or search kept, and optionally the query `added`. */

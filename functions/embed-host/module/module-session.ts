@@ -24,7 +24,10 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   readonly embeddedSessions: Pick<EmbeddedSessions, 'resume'>;
   readonly catalog: Pick<CatalogRepository, 'listActive' | 'get'>;
   readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view' | 'viewForStates'>;
-  readonly orderService: Pick<OrderService, 'placeOrder' | 'get' | 'listForOrganization'>;
+  readonly orderService: Pick<
+    OrderService,
+    'placeOrder' | 'get' | 'listForOrganization' | 'searchOrganization' | 'monthSpend'
+  >;
   readonly orderGuide: Pick<OrderGuideService, 'view' | 'add' | 'changeQuantity' | 'remove' | 'addToCart'>;
   readonly approvalService: Pick<
     ApprovalService,

@@ -1,7 +1,7 @@
 import { METRIC, noMetrics } from '../../domain/metrics';
 import type { Delivery, DeliveryAttempt } from '../delivery';
 import type { AttemptOutcome } from '../delivery-repository';
-import { retryAfterSeconds } from '../retry-schedule';
+import { RETRY_AFTER_STATUSES, retryAfterSeconds } from '../retry-schedule';
 import type { BatchReads } from './batch-reads';
 import type { WebhookDispatcherDependencies } from './dispatch-dependencies';
 import { type DispatchOutcome, queueAttempt, skipped } from './dispatch-outcome';
@@ -10,8 +10,6 @@ import { ensureFailureAlert } from './failure-alert';
 import { isSuccess, type PostResult } from './signed-post';
 
 const RESPONSE_BODY_LIMIT = 1024;
-/** Statuses whose `Retry-After` may lengthen the next wait (RFC 9110: 429 Too Many Requests, 503 Service Unavailable). */
-const RETRY_AFTER_STATUSES = new Set([429, 503]);
 
 /**
  * Records an attempt's result: delivered, or failed with its retry queued, or failed for
@@ -73,8 +71,13 @@ export async function recordAttempt(
   metrics.count(METRIC.webhookAttempts, { outcome: outcome.status === 'pending' ? 'retry-scheduled' : outcome.status });
   if (outcome.status === 'delivered') {
     // From the order change's commit; a replay (a later chain) is an operator's choice, not lag.
-    if (delivery.chain === 1 && delivery.occurredAt)
-      metrics.observe(METRIC.deliveryLag, finishedAt.getTime() - Date.parse(delivery.occurredAt));
+    if (delivery.chain === 1 && delivery.occurredAt) {
+      const lag = finishedAt.getTime() - Date.parse(delivery.occurredAt);
+      metrics.observe(METRIC.deliveryLag, lag);
+      // A busy endpoint's own lag, on its first attempt only: a healthy endpoint's lag is then queueing, not retries.
+      if (attemptNumber === 1 && dependencies.endpointVolume?.busy(delivery.partnerId, finishedAt))
+        metrics.observe(METRIC.deliveryLag, lag, { partner: delivery.partnerId });
+    }
     logger.info({ msg: 'webhook delivered', outcome: 'delivered', ...log });
     return 'delivered';
   }

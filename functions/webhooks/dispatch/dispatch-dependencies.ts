@@ -12,6 +12,7 @@ import type { RetrySchedule } from '../retry-schedule';
 import type { SigningSecretStore } from '../signing-secret-store';
 import type { WebhookEndpointRepository } from '../webhook-endpoint';
 import type { WebhookTransport } from '../webhook-transport';
+import type { EndpointVolume } from './endpoint-volume';
 
 /** What the dispatcher and its parts are given; each part takes only the ones it uses. */
 export interface WebhookDispatcherDependencies {
@@ -37,4 +38,6 @@ export interface WebhookDispatcherDependencies {
   readonly logger: Logger;
   /** Attempts by outcome, delivery lag, retries scheduled, alerts sent, circuit state changes. */
   readonly metrics?: Metrics;
+  /** Busy endpoints get a `DeliveryLag` of their own (`partner` dimension); absent: none do. */
+  readonly endpointVolume?: EndpointVolume;
 }

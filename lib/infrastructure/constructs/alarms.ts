@@ -62,6 +62,8 @@ const ALARM_THRESHOLDS = {
   serverErrorRate: 0.05,
   /** p99 of order change committed → partner's 2xx, first chain: the first attempt is immediate, so 10 minutes means retries for many. */
   deliveryLagP99Ms: 10 * 60 * 1000,
+  /** A busy endpoint's first attempts answered 2xx a minute or more after the change: deliveries queue behind each other. */
+  busyEndpointLagMs: 60 * 1000,
   /** Share of webhook attempts that failed (retry scheduled or the last retry failed), judged once 20 attempts were made. */
   webhookFailureRate: 0.25,
   webhookFailureMinimumAttempts: 20,
@@ -168,6 +170,20 @@ export class Alarms extends Construct {
       serviceMetric(config, METRIC.deliveryLag, { statistic: 'p99' }),
       ALARM_THRESHOLDS.deliveryLagP99Ms,
       `p99 of webhook delivery lag (order change committed to the partner's 2xx) is over ${ALARM_THRESHOLDS.deliveryLagP99Ms / 60000} minutes`,
+      true,
+    );
+    // Per endpoint (the `partner` dimension, busy endpoints' first attempts only): Metrics Insights has
+    // no percentiles, so the alarm takes the worst lag of any of them, sustained like the others.
+    alarmAbove(
+      'BusyEndpointDeliveryLag',
+      new MathExpression({
+        expression: `SELECT MAX(${METRIC.deliveryLag}) FROM SCHEMA("${METRICS_NAMESPACE}", partner, service) WHERE service = '${config.resourcePrefix}'`,
+        usingMetrics: {},
+        period: PERIOD,
+        label: 'worst busy-endpoint delivery lag',
+      }),
+      ALARM_THRESHOLDS.busyEndpointLagMs,
+      `a busy, healthy webhook endpoint's deliveries reach it over ${ALARM_THRESHOLDS.busyEndpointLagMs / 60000} minute after the order change (first attempts: queueing, not retries)`,
       true,
     );
     const attempts = (outcome: string) => serviceMetric(config, METRIC.webhookAttempts, { dimensions: { outcome } });

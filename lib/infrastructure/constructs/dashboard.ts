@@ -100,6 +100,12 @@ export class OperationsDashboard extends Construct {
         height: HEIGHT,
       }),
       new GraphWidget({
+        title: 'Webhook delivery lag p99 per busy endpoint (ms, partner id; first attempts)',
+        left: [search(METRIC.deliveryLag, ['partner'], 'p99', '')],
+        width: WIDTH,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
         title: 'Webhook attempts by outcome; retries; open circuits',
         left: ['delivered', 'retry-scheduled', 'failed'].map((outcome) =>
           serviceMetric(config, METRIC.webhookAttempts, { dimensions: { outcome }, label: outcome }),

@@ -20,6 +20,8 @@ export interface ApprovalRequestListParams {
 /** An approver's decision as the sandbox takes it: your `internalUserId` of an approver of the request's organization. */
 export interface ApproveInput {
   readonly internalUserId: string;
+  /** The approver's comment for the requester: at most 500 characters, single-line. */
+  readonly comment?: string;
 }
 
 /** `reason`: 1-500 characters, single-line, as the module requires one. */
@@ -76,7 +78,10 @@ export class SandboxApprovalRequests {
 
   /** Places the request's order; `approval.decided` and `order.created` follow. */
   approve(approvalRequestId: string, input: ApproveInput, options: ChangeOptions = {}): Promise<ApprovalRequestChange> {
-    const body: SandboxApproveRequest = { internal_user_id: input.internalUserId };
+    const body: SandboxApproveRequest = {
+      internal_user_id: input.internalUserId,
+      ...(input.comment === undefined ? {} : { comment: input.comment }),
+    };
     return this.decide(approvalRequestId, 'approve', body, options);
   }
 

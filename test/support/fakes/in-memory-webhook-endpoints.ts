@@ -6,6 +6,11 @@ import {
   type CircuitTransition,
   type EndpointGate,
   type FairnessPolicy,
+  capWhileSlow,
+  inFlightCap,
+  slowAttemptMark,
+  nextConcurrency,
+  type SettledAttempt,
 } from '../../../functions/webhooks/endpoint-circuit';
 import type { SigningSecrets, SigningSecretStore } from '../../../functions/webhooks/signing-secret-store';
 import type {
@@ -25,6 +30,8 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
   /** Leases of the attempts in flight per endpoint, by slot: their expiry and token. */
   readonly inFlight = new Map<PartnerId, Map<number, { until: string; lease: string }>>();
   private probes = new Map<PartnerId, string>();
+  /** Attempts started per endpoint in the current second (the operator's `maxRate`). */
+  private readonly rate = new Map<PartnerId, { second: number; count: number }>();
 
   async admit(
     partnerId: PartnerId,
@@ -54,14 +61,27 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
       };
     }
     const failing = circuit.consecutiveFailures > 0;
+    if (circuit.throttledUntil && circuit.throttledUntil > nowIso)
+      return { kind: 'busy', failing, until: new Date(circuit.throttledUntil) };
+    const second = Math.floor(now.getTime() / 1000);
+    const used = this.rate.get(partnerId);
+    const count = used?.second === second ? used.count : 0;
+    if (endpoint.maxRate !== undefined && count >= endpoint.maxRate)
+      return { kind: 'busy', failing, until: new Date((second + 1) * 1000) };
     const slots = this.inFlight.get(partnerId) ?? new Map();
     this.inFlight.set(partnerId, slots);
-    const cap = failing ? policy.maxInFlightWhileFailing : policy.maxInFlight;
+    const mark = slowAttemptMark(leaseUntil, policy);
+    const slow = [...slots.values()].some((held) => held.until >= nowIso && held.until < mark);
+    const cap = slow ? capWhileSlow(inFlightCap(circuit, policy), policy) : inFlightCap(circuit, policy);
     for (let slot = 0; slot < cap; slot += 1) {
       const held = slots.get(slot);
       if (held && held.until >= nowIso) continue;
       slots.set(slot, { until: leaseUntil.toISOString(), lease });
-      return { kind: 'admitted', ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false } };
+      if (endpoint.maxRate !== undefined) this.rate.set(partnerId, { second, count: count + 1 });
+      return {
+        kind: 'admitted',
+        ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false, concurrency: circuit.concurrency },
+      };
     }
     return { kind: 'busy', failing };
   }
@@ -69,15 +89,27 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
   async settle(
     partnerId: PartnerId,
     ticket: AdmissionTicket,
-    { succeeded, at, policy }: { succeeded: boolean; at: Date; policy: FairnessPolicy },
+    { verdict, at, policy, throttledUntil }: SettledAttempt,
   ): Promise<CircuitTransition | undefined> {
     const slots = this.inFlight.get(partnerId);
     if (ticket.kind === 'slot' && slots?.get(ticket.slot)?.lease === ticket.lease) slots.delete(ticket.slot);
     const endpoint = this.endpoints.get(partnerId);
     if (!endpoint) return undefined;
-    const circuit = endpoint.circuit ?? CLOSED_CIRCUIT;
-    if (succeeded) {
-      this.endpoints.set(partnerId, { ...endpoint, circuit: CLOSED_CIRCUIT });
+    const stored = endpoint.circuit ?? CLOSED_CIRCUIT;
+    // A probe's success starts the endpoint again from one attempt at a time.
+    const concurrency =
+      ticket.kind === 'probe' && verdict !== 'failed' ? 1 : nextConcurrency(stored.concurrency, verdict, policy);
+    const circuit = {
+      ...stored,
+      concurrency,
+      ...(throttledUntil ? { throttledUntil: throttledUntil.toISOString() } : {}),
+    };
+    if (verdict !== 'failed') {
+      const { throttledUntil: asked } = stored;
+      this.endpoints.set(partnerId, {
+        ...endpoint,
+        circuit: { ...CLOSED_CIRCUIT, concurrency, ...(asked ? { throttledUntil: asked } : {}) },
+      });
       return circuit.state === 'closed'
         ? undefined
         : { to: 'closed', ...(circuit.openedAt ? { openedAt: circuit.openedAt } : {}) };
@@ -101,7 +133,7 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
     const retryAt = new Date(at.getTime() + policy.openSeconds(1) * 1000).toISOString();
     this.endpoints.set(partnerId, {
       ...endpoint,
-      circuit: { state: 'open', consecutiveFailures, openedAt: at.toISOString(), retryAt, opens: 1 },
+      circuit: { ...circuit, state: 'open', consecutiveFailures, openedAt: at.toISOString(), retryAt, opens: 1 },
     });
     return { to: 'open', retryAt, consecutiveFailures, probe: false };
   }

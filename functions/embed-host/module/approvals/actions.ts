@@ -1,4 +1,4 @@
-import { parseRejection } from '../../../domain/approvals/approval-input';
+import { parseApprovalComment, parseRejection } from '../../../domain/approvals/approval-input';
 import { parseOrderReferences } from '../../../domain/orders/order-references';
 import { roleOf } from '../../../domain/organizations/organization';
 import { html, type HttpResponse, seeOther } from '../../../http/responses';
@@ -110,12 +110,18 @@ export async function showApproval(request: ModuleRequest): Promise<HttpResponse
 
 const requestIdOf = (request: ModuleRequest): string => request.event.pathParameters?.requestId ?? '';
 
-/** `POST …/approvals/{requestId}/approve`: places the request's order (or the page saying why not), then the request, approved. */
+/**
+ * `POST …/approvals/{requestId}/approve` (`comment`, optional, at most 500 characters):
+ * places the request's order (or the page saying why not), then the request, approved.
+ */
 export async function approveRequest(request: ModuleRequest): Promise<HttpResponse> {
-  const { session } = await verifiedFormPost(request);
+  const { session, form } = await verifiedFormPost(request);
+  // One line like the rejection's reason.
+  const { comment } = parseApprovalComment({ comment: form.get('comment')?.replace(/\r?\n|\r/g, ' ') });
   const approved = await request.deps.approvalService.approve({
     requestId: requestIdOf(request),
     approver: session.view.profile,
+    ...(comment === undefined ? {} : { comment }),
   });
   return seeOther(session.paths.approval(approved.id, { done: 'approved' }));
 }

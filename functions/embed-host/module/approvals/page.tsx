@@ -102,6 +102,12 @@ const Outcome = ({
         <p class="said">
           Approved by {request.decidedBy?.name} on {at}.{' '}
           {request.orderId && <a href={paths.order(request.orderId)}>Order {shortOrderId(request.orderId)}</a>}
+          {request.comment !== undefined && (
+            <>
+              <br />
+              Comment: <span data-testid="approval-comment">{request.comment}</span>
+            </>
+          )}
         </p>
       );
     case 'rejected':
@@ -168,6 +174,7 @@ export const ApprovalList = ({
                 )}
                 <br />
                 <span class="meta">{itemsSummary(r)}</span>
+                {r.limitReason === 'monthly_limit' && <span class="meta"> · over the monthly limit</span>}
               </span>
               <span class="meta">
                 submitted <When iso={r.createdAt} zone={frame.timeZone} />
@@ -331,6 +338,11 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
             submitted <When iso={request.createdAt} zone={zone} /> by {request.requesterName} ({request.email})
           </span>
         </p>
+        <p class="meta" data-testid="limit-reason">
+          {request.limitReason === 'monthly_limit'
+            ? 'Why: with it, the month’s orders would pass the monthly limit.'
+            : 'Why: its total is above the order limit.'}
+        </p>
         {pending ? (
           <p class="meta" style="margin-top:6px">
             Waiting {ageOf(request.createdAt, options.now)}; expires <When iso={request.expiresAt} zone={zone} /> unless
@@ -365,8 +377,10 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
           {pending && approver && !mine && (
             <section class="panel decide" aria-labelledby="decide">
               <h2 id="decide">Your decision</h2>
-              <form method="post" action={paths.approvalAction(request.id, 'approve')}>
+              <form method="post" action={paths.approvalAction(request.id, 'approve')} class="decide">
                 <TokenField token={frame.token} />
+                <label for="comment">Comment for the requester (optional)</label>
+                <textarea id="comment" name="comment" rows={2} maxlength={MAX_REJECTION_REASON_LENGTH} />
                 <button type="submit" class="primary big">
                   Approve
                 </button>

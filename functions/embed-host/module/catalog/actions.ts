@@ -73,7 +73,7 @@ const QUANTITY_TEXT = /^\s*\d{1,3}\s*$/;
 /**
  * `POST /embedded/{partnerId}/cart/items` (`product_id`, `quantity` 1-999, default 1): that
  * many more in the cart, then back where the add came from: the product's page
- * (`from=product`), else the same catalog view (category, search, sort and page kept) at the card it came from.
+ * (`from=product`), the cart (`from=order`, an order page's line), else the same catalog view (category, search, sort and page kept) at the card it came from.
  */
 export async function addToCart(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
@@ -86,6 +86,8 @@ export async function addToCart(request: ModuleRequest): Promise<HttpResponse> {
   }
   await request.deps.cartService.add(session.view.profile.id, productId, Number(quantityText));
   if (form.get('from') === 'product') return seeOther(session.paths.product(productId, { added: true }));
+  // An order page's line: the cart says it was added.
+  if (form.get('from') === 'order') return seeOther(session.paths.cartAfterAdding(1, []));
   const view = session.paths.catalog({ ...catalogQueryOf((name) => form.get(name)), added: productId });
   return seeOther(`${view}#${encodeURIComponent(cardId(productId))}`);
 }

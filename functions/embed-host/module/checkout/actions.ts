@@ -5,6 +5,7 @@ import { frameWithCart, type ModuleRequest, type ModuleSession, moduleSession } 
 import type { PricedCart } from '../../../domain/orders/cart-service';
 import type { UsStateName } from '../../../domain/addresses/us-states';
 import type { ShippingLocation } from '../../../domain/organizations/organization';
+import type { MonthSpend } from '../../../domain/orders/order-service';
 
 /**
  * `GET /embedded/{partnerId}/checkout[?location=…]`: the cart priced for every active shipping location, the totals
@@ -49,18 +50,27 @@ async function checkoutFor(
   if (cart.lines.length === 0) return html(200, emptyCheckoutPage(frame));
   if (cart.unavailable.length > 0) return seeOther(session.paths.cart);
   if (!chosen) return html(200, noShippingLocationPage(frame));
-  const quotes = locations.map((location) => quoteOf(session.view, location, priced));
-  const quote = quoteOf(session.view, chosen, priced);
-  return html(200, checkoutPage(frame, { cart, quotes, chosen: quote, ...(requoted ? { requoted } : {}) }));
+  const month = await request.deps.orderService.monthSpend(profile, session.view);
+  const quotes = locations.map((location) => quoteOf(session.view, location, priced, month));
+  const quote = quoteOf(session.view, chosen, priced, month);
+  return html(200, checkoutPage(frame, { cart, quotes, chosen: quote, month, ...(requoted ? { requoted } : {}) }));
 }
 
 function quoteOf(
   view: EmbeddedModuleView,
   location: ShippingLocation,
   priced: ReadonlyMap<UsStateName, PricedCart>,
+  month: MonthSpend,
 ): LocationQuote {
   const pricing = priced.get(location.address.province)?.pricing;
   if (!pricing) throw new RangeError('checkout prices the cart for every location');
   const limit = view.profile.orderLimitCents;
-  return { location, pricing, needsApproval: limit !== undefined && pricing.totalCents > limit };
+  // As placing the order weighs them (OrderService.placeOrder): the order limit first.
+  const limitPassed =
+    limit !== undefined && pricing.totalCents > limit
+      ? 'order_limit'
+      : month.limitCents !== undefined && month.spentCents + pricing.totalCents > month.limitCents
+        ? 'monthly_limit'
+        : undefined;
+  return { location, pricing, needsApproval: limitPassed !== undefined, ...(limitPassed ? { limitPassed } : {}) };
 }

@@ -1,6 +1,8 @@
 import type { VNode } from 'preact';
 import { formatUsd } from '../../../domain/money';
+import type { LimitReason } from '../../../domain/orders/monthly-spend';
 import type { OrderPricing } from '../../../domain/orders/order-pricing';
+import type { MonthSpend } from '../../../domain/orders/order-service';
 import type { PricedCart } from '../../../domain/orders/cart-service';
 import { MAX_ORDER_NOTES_LENGTH, MAX_PO_NUMBER_LENGTH } from '../../../domain/orders/order-references';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
@@ -35,11 +37,15 @@ legend{float:left;width:100%}
 legend+*{clear:both}
 `;
 
-/** What the order would cost shipped to a location, with what placing it takes (above the order limit, an approval). */
+/**
+ * What the order would cost shipped to a location, with what placing it takes (above the
+ * order limit, or taking the month above the monthly limit, an approval: `limitPassed`).
+ */
 export interface LocationQuote {
   readonly location: ShippingLocation;
   readonly pricing: OrderPricing;
   readonly needsApproval: boolean;
+  readonly limitPassed?: LimitReason;
 }
 
 const taxLabel = (location: ShippingLocation): string => {
@@ -96,11 +102,13 @@ export interface CheckoutView {
   readonly chosen: LocationQuote;
   /** A Place order (or Submit) posted with another location than the one its totals were for: shown again, re-quoted. */
   readonly requoted?: { readonly poNumber: string; readonly notes: string };
+  /** The user's month so far: shown, and weighed, when they have a monthly limit. */
+  readonly month: MonthSpend;
 }
 
 /**
- * Checkout is one form: where to ship, the PO number and notes, and Place order (or, above the user's order limit,
- * Submit for approval, posted to the approvals instead; the server refuses such an order anyway). It carries the
+ * Checkout is one form: where to ship, the PO number and notes, and Place order (or, above the user's order limit or
+ * taking the month's orders above the monthly limit, Submit for approval, posted to the approvals instead; the server refuses such an order anyway). It carries the
  * location its totals were quoted for (`quoted`): with script, choosing another location rewrites the totals and the
  * button on the spot (module-pages-entry.ts); without, placing with another location than the quoted one answers
  * with this page re-quoted for it, and nothing is placed until the buyer has seen those totals.
@@ -110,6 +118,13 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
   const { cart, chosen, quotes, requoted } = view;
   const limit = frame.view.profile.orderLimitCents;
   const anyNeedsApproval = quotes.some((q) => q.needsApproval);
+  const { spentCents, limitCents: monthlyLimit } = view.month;
+  // One note, which the page's script shows or hides per location: the order limit's words when any location passes it.
+  const noteFor: LimitReason | undefined = quotes.some((q) => q.limitPassed === 'order_limit')
+    ? 'order_limit'
+    : anyNeedsApproval
+      ? 'monthly_limit'
+      : undefined;
   return modulePage(
     frame,
     'checkout',
@@ -178,10 +193,22 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
           <p class="note" data-sum="ship-line">
             {shippingLine(chosen.location)}
           </p>
-          {limit !== undefined && anyNeedsApproval && (
+          {monthlyLimit !== undefined && (
+            <p class="note" data-testid="month-spend">
+              <Usd cents={spentCents} /> of <Usd cents={monthlyLimit} /> spent this month
+            </p>
+          )}
+          {noteFor === 'order_limit' && limit !== undefined && (
             <p class="approval-note" data-testid="approval-note" hidden={!chosen.needsApproval}>
               This total is above your order limit of <Usd cents={limit} />, so an approver in your organization decides
               on it. Nothing is ordered until they approve.
+            </p>
+          )}
+          {noteFor === 'monthly_limit' && monthlyLimit !== undefined && (
+            <p class="approval-note" data-testid="approval-note" hidden={!chosen.needsApproval}>
+              With this order your orders this month would total more than your monthly limit of{' '}
+              <Usd cents={monthlyLimit} />, so an approver in your organization decides on it. Nothing is ordered until
+              they approve.
             </p>
           )}
           <div class="refs">

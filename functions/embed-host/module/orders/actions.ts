@@ -1,6 +1,8 @@
 import { parseOrderReferences } from '../../../domain/orders/order-references';
 import { ValidationFailed } from '../../../domain/errors';
 import { ORDER_STATUSES, OrderStatus } from '../../../domain/orders/order';
+import { organizationTimeZone } from '../../../domain/orders/monthly-spend';
+import { parseOrderSearch } from '../../../domain/orders/order-search';
 import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import { orderPage, ordersPage } from './page';
 import { RECENT_REQUESTS_MS } from '../approvals/actions';
@@ -37,24 +39,42 @@ export async function placeOrder(request: ModuleRequest): Promise<HttpResponse> 
 }
 
 /**
- * `GET /embedded/{partnerId}/orders[?status=…&after=…]`: the organization's orders, newest
- * first, optionally of one status (blank means all; anything else is the 400 page). Its
- * first, unfiltered page also lists the user's own approval requests of the last 30 days.
+ * `GET /embedded/{partnerId}/orders[?status=…&q=…&from=…&to=…&after=…]`: the
+ * organization's orders, newest first, optionally of one status (blank means all;
+ * anything else is the 400 page), created within days `from`-`to` of the organization's
+ * zone, and matching the search text `q` (a short order id, PO number or product name,
+ * any case; read as a bounded search, not paged). Its first, unfiltered page also lists
+ * the user's own approval requests of the last 30 days.
  */
 export async function listOrders(request: ModuleRequest): Promise<HttpResponse> {
   const session = await moduleSession(request);
   const query = request.event.queryStringParameters ?? {};
   const cursor = query.after;
   const status = statusFilter(query.status);
+  const { view } = session;
+  const search = parseOrderSearch(query, organizationTimeZone(view));
+  const range = {
+    ...(search.createdGte === undefined ? {} : { createdGte: search.createdGte }),
+    ...(search.createdLt === undefined ? {} : { createdLt: search.createdLt }),
+  };
+  const searching = search.text !== undefined || search.createdGte !== undefined || search.createdLt !== undefined;
   const now = request.deps.clock.now();
-  const withRequests = !cursor && !status;
+  const withRequests = !cursor && !status && !searching;
   const [frame, page, requests] = await Promise.all([
     moduleFrame(request.deps, session),
-    request.deps.orderService.listForOrganization(session.view.organization, session.scope, {
-      limit: ORDERS_PER_PAGE,
-      ...(cursor ? { cursor } : {}),
-      ...(status ? { status } : {}),
-    }),
+    search.text === undefined
+      ? request.deps.orderService.listForOrganization(view.organization, session.scope, {
+          limit: ORDERS_PER_PAGE,
+          ...(cursor ? { cursor } : {}),
+          ...(status ? { status } : {}),
+          ...range,
+        })
+      : request.deps.orderService
+          .searchOrganization(view.organization, session.scope, search.text, {
+            ...(status ? { status } : {}),
+            ...range,
+          })
+          .then((found) => ({ orders: found.orders, complete: found.complete })),
     withRequests
       ? request.deps.approvalService.listForOrganization(session.view.organization, {
           profileId: session.view.profile.id,
@@ -69,7 +89,18 @@ export async function listOrders(request: ModuleRequest): Promise<HttpResponse> 
       orders: page.orders,
       requests: { list: requests.requests, now },
       ...(status ? { status } : {}),
-      ...(page.nextCursor ? { olderHref: session.paths.orderList({ status, after: page.nextCursor }) } : {}),
+      ...(searching ? { search: { q: query.q, from: query.from, to: query.to } } : {}),
+      ...('complete' in page ? { searchComplete: page.complete } : {}),
+      ...('nextCursor' in page && page.nextCursor
+        ? {
+            olderHref: session.paths.orderList({
+              status,
+              after: page.nextCursor,
+              from: query.from || undefined,
+              to: query.to || undefined,
+            }),
+          }
+        : {}),
     }),
   );
 }

@@ -7,6 +7,7 @@ import {
   type OrderStatus,
   refundedCentsOf,
 } from '../../../domain/orders/order';
+import { MAX_ORDERS_SEARCHED } from '../../../domain/orders/order-search';
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { css } from '../../html-page';
@@ -38,6 +39,8 @@ const ORDER_STYLE = css`
 .filter{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 14px}
 .filter label{font-weight:600}
 .buy-again{margin:0 0 18px}
+.again{list-style:none;margin:10px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:8px}
+.again form{margin:0}
 `;
 
 const STATUS_LABEL: Readonly<Record<OrderStatus, string>> = {
@@ -75,6 +78,10 @@ export interface OrdersView {
   readonly orders: readonly Order[];
   /** The status the list is filtered by, if any. */
   readonly status?: OrderStatus;
+  /** The search text and days (YYYY-MM-DD, the organization's zone) as the user typed them. */
+  readonly search?: { readonly q?: string; readonly from?: string; readonly to?: string };
+  /** False when a text search stopped at its bound with older orders unread. */
+  readonly searchComplete?: boolean;
   /** The next page's address, when older orders follow. */
   readonly olderHref?: string;
   /** The user's own approval requests of the last 30 days, as of `now` (first, unfiltered page only). */
@@ -114,8 +121,26 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
             </option>
           ))}
         </select>
+        <label for="q">Search orders</label>
+        <input
+          type="search"
+          id="q"
+          name="q"
+          value={view.search?.q ?? ''}
+          maxlength={64}
+          placeholder="Order number, PO number or product"
+        />
+        <label for="from">From</label>
+        <input type="date" id="from" name="from" value={view.search?.from ?? ''} />
+        <label for="to">To</label>
+        <input type="date" id="to" name="to" value={view.search?.to ?? ''} />
         <button type="submit">Filter</button>
       </form>
+      {view.searchComplete === false && (
+        <p class="note" role="status" data-testid="search-bound">
+          Only the newest {MAX_ORDERS_SEARCHED} orders were searched: set From and To to search older ones.
+        </p>
+      )}
       {view.orders.length ? (
         <>
           <section class="panel" style="padding:4px 0" aria-label="Orders">
@@ -152,7 +177,14 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
         </>
       ) : (
         <div class="panel problem">
-          {view.status ? (
+          {view.search?.q || view.search?.from || view.search?.to ? (
+            <>
+              <h2>No orders match</h2>
+              <p class="lede">
+                <a href={paths.orders}>Show all orders</a>
+              </p>
+            </>
+          ) : view.status ? (
             <>
               <h2>No {STATUS_LABEL[view.status].toLowerCase()} orders</h2>
               <p class="lede">
@@ -261,6 +293,11 @@ export function orderPage(
           )}
         </span>
       </p>
+      {order.approvalComment !== undefined && (
+        <p class="said">
+          The approver's comment: <span data-testid="approval-comment">{order.approvalComment}</span>
+        </p>
+      )}
       <References poNumber={order.poNumber} notes={order.notes} label="Your references" />
       <form class="buy-again" method="post" action={paths.buyAgain(order.id)}>
         <TokenField token={frame.token} />
@@ -274,6 +311,19 @@ export function orderPage(
           <section class="panel" aria-labelledby="items">
             <h2 id="items">Items</h2>
             <ItemsTable items={order.items} pictures={pictures} />
+            <ul class="again">
+              {order.items.map((item) => (
+                <li>
+                  <form method="post" action={paths.cartItems}>
+                    <TokenField token={frame.token} />
+                    <input type="hidden" name="product_id" value={item.productId} />
+                    <input type="hidden" name="quantity" value={String(item.quantity)} />
+                    <input type="hidden" name="from" value="order" />
+                    <button type="submit">Add {item.name} to cart</button>
+                  </form>
+                </li>
+              ))}
+            </ul>
           </section>
           <section class="panel" aria-labelledby="history">
             <h2 id="history">Status history</h2>
