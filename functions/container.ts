@@ -17,6 +17,7 @@ import {
   partnerRepository,
   sessionRepository,
   webhookEndpointRepository,
+  endpointGate,
 } from './composition/repositories';
 import { composeInvoicing, type InvoicingDependencies } from './composition/invoicing';
 import { composeSetup, type SetupDependencies } from './composition/setup';
@@ -37,6 +38,7 @@ import type { ProductImageStore } from './domain/catalog/product-image';
 import { OrderEventPublisher } from './webhooks/order-event-publisher';
 import { WebhookAdmin } from './webhooks/webhook-admin';
 import type { WebhookEndpointRepository } from './webhooks/webhook-endpoint';
+import type { EndpointGate } from './webhooks/endpoint-circuit';
 import type { FunctionName } from './resources/resource-definitions';
 
 export type { DependencyOverrides } from './composition/base';
@@ -76,6 +78,8 @@ export interface Dependencies extends BaseDependencies, CommerceDependencies {
   readonly orderEvents: OrderEventPublisher;
   readonly webhookAdmin: WebhookAdmin;
   readonly webhookEndpoints: WebhookEndpointRepository;
+  /** Admission to endpoints as the dispatcher claims it (tests: a crashed claim, a race of claims). */
+  readonly endpointGate: EndpointGate;
   readonly deliveries: DeliveryRepository;
   /** Orders by id (or the module's short id) whatever their partner: the operator CLI acts for an order's own partner. */
   readonly orders: OrderRepository & OrderIdSearch;
@@ -134,6 +138,7 @@ export function createDependencies(
       clock,
     }),
     webhookEndpoints,
+    endpointGate: endpointGate(tables),
     deliveries,
     orders: orderRepository(tables, clock),
     productImages: functions.embed.productImages,

@@ -349,6 +349,7 @@ export const ROUTES = [
     throttle: { rate: 20, burst: 40 },
   },
   { ...page, name: 'module-order', method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}' },
+  { ...page, name: 'module-invoices', method: 'GET', path: '/embedded/{partnerId}/invoices' },
   // Buy again writes up to 50 cart lines: a click, not a stream.
   {
     ...embed,

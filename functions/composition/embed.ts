@@ -11,9 +11,11 @@ import { type BaseDependencies, createLambdaBase } from './base';
 import { type CommerceDependencies, composeCommerce } from './commerce';
 import { lambdaRoot } from './lambda-root';
 import { OrderGuideService } from '../domain/orders/order-guide';
+import { PartnerInvoices } from '../domain/billing/partner-invoices';
 import {
   type DynamoTables,
   identityDirectory,
+  invoiceRepository,
   orderGuideRepository,
   organizationRepository,
   partnerRepository,
@@ -30,6 +32,8 @@ export interface EmbedDependencies extends BaseDependencies, CommerceDependencie
   readonly browserScripts: EmbedBrowserScripts | undefined;
   /** Product pictures, which the embed host serves from the stack's bucket. */
   readonly productImages: ProductImageStore;
+  /** The organization's invoices: the order page's Invoice section and the Invoices page. */
+  readonly invoices: PartnerInvoices;
 }
 
 export function composeEmbed(
@@ -57,6 +61,7 @@ export function composeEmbed(
     ),
     browserScripts,
     productImages: new S3ProductImageStore(clients.s3, base.config.PRODUCT_IMAGES_BUCKET),
+    invoices: new PartnerInvoices(invoiceRepository(tables, base.clock), organizationRepository(tables)),
   };
 }
 

@@ -4,17 +4,15 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSecretsClient } from '../adapters/aws/secrets-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
-import { DynamoInvoiceRepository } from '../adapters/dynamodb/dynamodb-invoice-repository';
 import { traced } from '../adapters/observability/tracing';
 import { stripeClientSource } from '../adapters/stripe-client';
 import { StripeInvoicing } from '../adapters/stripe-invoicing';
 import { InvoicingService } from '../domain/billing/invoicing-service';
 import type { InvoicingProvider } from '../domain/billing/invoicing-provider';
-import { tableName } from '../resources/resource-definitions';
 import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { orderEventQueue } from './message-queues';
-import { type DynamoTables, orderRepository, organizationRepository } from './repositories';
+import { type DynamoTables, invoiceRepository, orderRepository, organizationRepository } from './repositories';
 
 export interface InvoicingDependencies extends BaseDependencies {
   readonly invoicing: InvoicingService;
@@ -32,7 +30,7 @@ export function composeInvoicing(
     invoicing: new InvoicingService({
       orders: orderRepository(tables, base.clock),
       organizations: organizationRepository(tables),
-      invoices: new DynamoInvoiceRepository(clients.db, tableName(base.config.RESOURCE_PREFIX, 'orders'), base.clock),
+      invoices: invoiceRepository(tables, base.clock),
       provider: provider ?? new StripeInvoicing(stripeClientSource(base.config, clients.secrets)),
       clock: base.clock,
       metrics: base.metrics,

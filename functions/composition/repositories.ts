@@ -5,6 +5,7 @@ import { DynamoCartRepository } from '../adapters/dynamodb/cart-repository';
 import { DynamoCatalogRepository } from '../adapters/dynamodb/dynamodb-catalog-repository';
 import { DynamoDeliveryBatchReader } from '../adapters/dynamodb/dynamodb-delivery-batch-reader';
 import { DynamoDeliveryRepository } from '../adapters/dynamodb/dynamodb-delivery-repository';
+import { DynamoInvoiceRepository } from '../adapters/dynamodb/dynamodb-invoice-repository';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
 import { DynamoIdentityDirectory } from '../adapters/dynamodb/identity-directory';
 import { DynamoOrderGuideRepository } from '../adapters/dynamodb/order-guide-repository';
@@ -13,7 +14,8 @@ import { DynamoOrganizationRepository } from '../adapters/dynamodb/dynamodb-orga
 import { DynamoPartnerRepository } from '../adapters/dynamodb/dynamodb-partner-repository';
 import { DynamoRateLimitCounter } from '../adapters/dynamodb/rate-limit-counter';
 import { DynamoSessionRepository } from '../adapters/dynamodb/dynamodb-session-repository';
-import { DynamoWebhookEndpointRepository } from '../adapters/dynamodb/webhook-endpoint-repository';
+import { DynamoEndpointGate } from '../adapters/dynamodb/dynamodb-endpoint-gate';
+import { DynamoWebhookEndpointRepository } from '../adapters/dynamodb/dynamodb-webhook-endpoint-repository';
 import type { RuntimeConfig } from '../config';
 import type { Clock } from '../domain/clock';
 import { type TableName, tableName } from '../resources/resource-definitions';
@@ -36,6 +38,8 @@ export const partnerRepository = (tables: DynamoTables) =>
 /** Endpoints are items of the partners table. */
 export const webhookEndpointRepository = (tables: DynamoTables) =>
   new DynamoWebhookEndpointRepository(tables.db, table(tables, 'partners'));
+/** Admission to endpoints: one per process, since it remembers the slots this process is claiming. */
+export const endpointGate = (tables: DynamoTables) => new DynamoEndpointGate(tables.db, table(tables, 'partners'));
 /** `db` replaces the client of this repository only (tests: a client that fails transactions on demand). */
 export const organizationRepository = (tables: DynamoTables, db = tables.db) =>
   new DynamoOrganizationRepository(
@@ -83,3 +87,6 @@ export const approvalRepository = (tables: DynamoTables, clock: Clock) =>
     },
     clock,
   );
+/** Invoices are items of the orders table, beside their orders; the clock dates processed Stripe events' expiry. */
+export const invoiceRepository = (tables: DynamoTables, clock: Clock) =>
+  new DynamoInvoiceRepository(tables.db, table(tables, 'orders'), clock);

@@ -24,6 +24,7 @@ import {
   deliveryRepository,
   partnerRepository,
   webhookEndpointRepository,
+  endpointGate,
 } from './repositories';
 import { traced, tracedTransport } from '../adapters/observability/tracing';
 
@@ -55,7 +56,7 @@ export function composeWebhookDispatch(
       deliveries: deliveryRepository(tables),
       batchReader: deliveryBatchReader(tables),
       endpoints,
-      gate: endpoints,
+      gate: endpointGate(tables),
       fairness: FAIRNESS_POLICY,
       // Past the transport's deadline by a margin: only a crashed dispatcher's lease ever lapses.
       attemptLeaseSeconds: Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + 30,

@@ -13,6 +13,7 @@ import { addToCart, showCatalog, showProduct } from './module/catalog/actions';
 import type { PRODUCT_IMAGE_ROUTE } from './product-image-route';
 import { assertSameOrigin } from './module/form-token';
 import { buyAgain, listOrders, placeOrder, showOrder } from './module/orders/actions';
+import { listInvoices } from './module/invoices/actions';
 import { addToOrderGuide, changeOrderGuide, showOrderGuide } from './module/order-guide/actions';
 import {
   approveRequest,
@@ -76,6 +77,7 @@ const ACTIONS: Record<
   'module-orders': listOrders,
   'module-order-place': placeOrder,
   'module-order': showOrder,
+  'module-invoices': listInvoices,
   'module-buy-again': buyAgain,
   'module-approval-submit': submitForApproval,
   'module-approvals': listApprovals,

@@ -3,13 +3,18 @@
  * (#35 items 9 to 12): no page scrolls sideways at 360 and 390 px; approval rows stay readable at 390 px; the signed-in
  * user stays visible on phones; axe finds no serious or critical violation; the module's own script applies Sort and
  * the Status filter on change and shows the selected location's totals at checkout, so the order ships there; an add
- * from a card comes back at the card; the cart, checkout, order guide, order and request pages show the pictures.
+ * from a card comes back at the card; the cart, checkout, order guide, order and request pages show the pictures; the
+ * order page's Invoice section and the Invoices page (with an overdue invoice) are among the pages.
  * Screenshots at 1280 and 390 px go to test/artifacts/ (`module-pages-*`). Needs /usr/bin/chromium.
  */
 import { resolve } from 'node:path';
 import axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDocumentClient } from '../../functions/adapters/aws/dynamodb-client';
+import { DynamoInvoiceRepository } from '../../functions/adapters/dynamodb/dynamodb-invoice-repository';
+import { invoiceIdFor } from '../../functions/domain/billing/invoice';
+import { tableName } from '../../functions/resources/resource-definitions';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ARTIFACTS, launchChromium, skipWithoutChromium } from '../support/chromium';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -68,6 +73,50 @@ describe.skipIf(skipWithoutChromium)('every module page, for a buyer and an appr
     const page = await context.newPage();
     await page.goto(shake.body.iframe_embed_url);
     return page;
+  }
+
+  /** Ships the order and records the invoice the invoicing consumer (not running here) would, overdue so its row stands out. */
+  async function shippedAndInvoicedOverdue(orderId: string): Promise<void> {
+    const order = await stack.deps.orderService.get(orderId, { partnerId: partner.partnerId });
+    const scope = { partnerId: partner.partnerId, organizationId: order.organizationId };
+    await stack.deps.orderService.transition(orderId, 'confirm', {}, scope);
+    await stack.deps.orderService.transition(
+      orderId,
+      'ship',
+      {
+        carrier: 'UPS',
+        tracking_number: '1Z999AA10123456784',
+        tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+        estimated_delivery: '2036-12-05T17:00:00.000Z',
+      },
+      scope,
+    );
+    const now = stack.clock.now().toISOString();
+    await new DynamoInvoiceRepository(
+      createDocumentClient(inject('standIns').endpoints.dynamodb),
+      tableName(stack.config.RESOURCE_PREFIX, 'orders'),
+      stack.clock,
+    ).record({
+      id: invoiceIdFor(orderId),
+      orderId,
+      partnerId: partner.partnerId,
+      organizationId: order.organizationId,
+      internalOrgId: order.internalOrgId,
+      stripeInvoiceId: 'in_pages',
+      number: 'RIVERSIDE-0001',
+      status: 'overdue',
+      totalCents: order.totalCents,
+      amountDueCents: order.totalCents,
+      amountPaidCents: 0,
+      amountCreditedCents: 0,
+      dueDate: now,
+      hostedInvoiceUrl: `${stack.url}/nowhere/in_pages`,
+      invoicePdf: `${stack.url}/nowhere/in_pages/pdf`,
+      creditNotes: [],
+      issuedAt: now,
+      updatedAt: now,
+      version: 1,
+    });
   }
 
   const total = async (page: Page) => ((await page.getByTestId('order-total').textContent()) ?? '').trim();
@@ -152,6 +201,8 @@ describe.skipIf(skipWithoutChromium)('every module page, for a buyer and an appr
       .first()
       .waitFor();
 
+    await shippedAndInvoicedOverdue(orderPath.split('/').at(-1) as string);
+
     const pages = {
       catalog: '',
       product: '/products/GLV-NIT-M-100',
@@ -160,6 +211,7 @@ describe.skipIf(skipWithoutChromium)('every module page, for a buyer and an appr
       checkout: '/checkout',
       orders: '/orders',
       order: orderPath.slice(`/embedded/${partner.partnerId}`.length),
+      invoices: '/invoices',
       approvals: '/approvals',
       request: requestPath.slice(`/embedded/${partner.partnerId}`.length),
     };

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId, Scope } from '../../functions/domain/partners/partner';
 import { UNQUEUED_GRACE_MS } from '../../functions/webhooks/delivery-replay';
-import { type EndpointGate, FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
+import { FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
@@ -506,7 +506,7 @@ describe('GET /v1/webhooks/endpoint', () => {
     });
 
     // The dispatcher's own claim of the probe, as it makes it once the circuit's wait is over.
-    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate; // the DynamoDB repository is the gate
+    const gate = stack.deps.endpointGate;
     const { retryAt } = (await stack.deps.webhookEndpoints.get(partner.partnerId))!.circuit!;
     const probeAt = new Date(retryAt!);
     const probe = await gate.admit(partner.partnerId, {

@@ -10,7 +10,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC } from '../../functions/domain/metrics';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { type EndpointGate, FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
+import { FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
 import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
 import { emailsTo } from '../support/ses-outbox';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
@@ -259,7 +259,7 @@ describe("an endpoint's circuit", () => {
     const partner = await aSubscribedPartner(receiver.url);
     const [body] = await queuedDeliveries(partner);
     await openCircuit(partner.partnerId, stack.clock.now());
-    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate; // the DynamoDB repository is the gate
+    const gate = stack.deps.endpointGate;
     const leaseUntil = new Date(stack.clock.now().getTime() + 60_000);
     // A dispatcher claims the probe and crashes: it never settles.
     const crashed = await gate.admit(partner.partnerId, {
@@ -314,7 +314,7 @@ describe("an endpoint's attempts in flight", () => {
   it("are leased: a crashed dispatcher's slot frees itself when its lease lapses", async () => {
     const receiver = await aReceiver();
     const partner = await aSubscribedPartner(receiver.url);
-    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate; // the DynamoDB repository is the gate
+    const gate = stack.deps.endpointGate;
     const claim = () =>
       gate.admit(partner.partnerId, {
         now: stack.clock.now(),
@@ -337,7 +337,7 @@ describe("one dispatcher's claims at once", () => {
     const partner = await aSubscribedPartner(receiver.url);
     for (const body of await queuedDeliveries(partner, 4)) await invoke([body]);
     const concurrency = FAIRNESS_POLICY.initialInFlight + 4;
-    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate;
+    const gate = stack.deps.endpointGate;
     const writes = countEndpointWrites();
     const claims = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -362,7 +362,7 @@ describe('an endpoint with an attempt in flight past the healthy latency', () =>
     const receiver = await aReceiver();
     const partner = await aSubscribedPartner(receiver.url);
     for (const body of await queuedDeliveries(partner, 4)) await invoke([body]);
-    const gate = stack.deps.webhookEndpoints as unknown as EndpointGate;
+    const gate = stack.deps.endpointGate;
     const claim = () =>
       gate.admit(partner.partnerId, {
         now: stack.clock.now(),

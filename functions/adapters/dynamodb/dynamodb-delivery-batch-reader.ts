@@ -5,7 +5,7 @@ import type { DeliveryBatchReader, DeliveryBatchSnapshot } from '../../webhooks/
 import { batchGetTables } from './batch-get-all';
 import { deliveryFromItem, webhookKeys } from './dynamodb-delivery-repository';
 import { partnerKeys } from './dynamodb-partner-repository';
-import { endpointFromItem } from './webhook-endpoint-repository';
+import { endpointFromItem } from './dynamodb-webhook-endpoint-items';
 
 /** A batch's deliveries (webhooks table) and endpoints (partners table) in one consistent BatchGetItem. */
 export class DynamoDeliveryBatchReader implements DeliveryBatchReader {

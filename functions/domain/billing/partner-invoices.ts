@@ -6,8 +6,21 @@ import {
   DEFAULT_INVOICE_PAGE_SIZE,
   MAX_INVOICE_PAGE_SIZE,
   type InvoicePage,
+  type InvoicePageRequest,
   type InvoiceRepository,
 } from './invoice-repository';
+
+/**
+ * What an organization owes: the amount due of its open and overdue invoices. Read from
+ * one page (the largest) of each status, so the read stays bounded; past that, `complete`
+ * is false and the sum counts the newest of them only.
+ */
+export interface OpenBalance {
+  readonly amountDueCents: number;
+  readonly openInvoices: number;
+  readonly overdueInvoices: number;
+  readonly complete: boolean;
+}
 
 export interface InvoiceListQuery {
   /** The partner's id of the organization. */
@@ -40,6 +53,27 @@ export class PartnerInvoices {
   /** The order's invoice, `undefined` until one is issued (the order is already known to be the caller's). */
   forOrder(orderId: string): Promise<InvoiceRecord | undefined> {
     return this.invoices.getByOrder(orderId);
+  }
+
+  /**
+   * The organization's invoices (its service id, from the session: the module's user is
+   * of that organization already), newest first, a page at a time.
+   */
+  ofOrganization(organizationId: string, page: InvoicePageRequest): Promise<InvoicePage> {
+    return this.invoices.listByOrganization(organizationId, page);
+  }
+
+  async openBalance(organizationId: string): Promise<OpenBalance> {
+    const read = (status: InvoiceStatus) =>
+      this.invoices.listByOrganization(organizationId, { limit: MAX_INVOICE_PAGE_SIZE, status });
+    const [open, overdue] = await Promise.all([read('open'), read('overdue')]);
+    const unpaid = [...open.invoices, ...overdue.invoices];
+    return {
+      amountDueCents: unpaid.reduce((sum, invoice) => sum + invoice.amountDueCents, 0),
+      openInvoices: open.invoices.length,
+      overdueInvoices: overdue.invoices.length,
+      complete: !open.hasMore && !overdue.hasMore,
+    };
   }
 
   async list(partnerId: PartnerId, query: InvoiceListQuery): Promise<InvoicePage> {

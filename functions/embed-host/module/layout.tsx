@@ -85,7 +85,7 @@ input,select{font:inherit;border:1px solid #c9d0d8;border-radius:8px;padding:8px
 /** The module pages' own script (script-routes.ts), from our own origin as the CSP wants; every page works without it. */
 const MODULE_PAGES_SCRIPT_PATH = '/embedded/assets/module-v1.js';
 
-export type Section = 'catalog' | 'guide' | 'cart' | 'orders' | 'checkout' | 'approvals' | 'none';
+export type Section = 'catalog' | 'guide' | 'cart' | 'orders' | 'invoices' | 'checkout' | 'approvals' | 'none';
 
 export interface ModuleFrame {
   readonly view: EmbeddedModuleView;
@@ -166,6 +166,9 @@ export function modulePage(
               </NavLink>
               <NavLink href={paths.orders} current={section === 'orders'}>
                 Orders
+              </NavLink>
+              <NavLink href={paths.invoices} current={section === 'invoices'}>
+                Invoices
               </NavLink>
               {frame.approvalsWaiting !== undefined && (
                 <NavLink href={paths.approvals} current={section === 'approvals'}>

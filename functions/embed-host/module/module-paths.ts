@@ -11,6 +11,8 @@ export interface ModulePaths {
   readonly cartItems: string;
   readonly checkout: string;
   readonly orders: string;
+  /** The organization's invoices. */
+  readonly invoices: string;
   readonly logout: string;
   readonly orderGuide: string;
   readonly orderGuideItems: string;
@@ -36,6 +38,8 @@ export interface ModulePaths {
     readonly from?: string | undefined;
     readonly to?: string | undefined;
   }): string;
+  /** The invoices list with a status filter and/or page kept. */
+  invoiceList(query: { readonly status?: string | undefined; readonly after?: string | undefined }): string;
   /** The cart saying what a Buy again or an order-guide add did. */
   cartAfterAdding(added: number, skipped: readonly string[]): string;
   /** The catalog with a category and/or search kept, and optionally the query `added`. */
@@ -60,6 +64,7 @@ export function modulePaths(partnerId: string): ModulePaths {
     cartItems: routePath('module-cart-add', { partnerId }),
     checkout: routePath('module-checkout', { partnerId }),
     orders: routePath('module-orders', { partnerId }),
+    invoices: routePath('module-invoices', { partnerId }),
     logout: routePath('module-logout', { partnerId }),
     orderGuide: routePath('module-order-guide', { partnerId }),
     orderGuideItems: routePath('module-order-guide-add', { partnerId }),
@@ -72,6 +77,7 @@ export function modulePaths(partnerId: string): ModulePaths {
     approvalAction: (requestId, action) => routePath(`module-approval-${action}`, { partnerId, requestId }),
     buyAgain: (orderId) => routePath('module-buy-again', { partnerId, orderId }),
     orderList: (query) => withQuery(routePath('module-orders', { partnerId }), query),
+    invoiceList: (query) => withQuery(routePath('module-invoices', { partnerId }), query),
     cartAfterAdding: (added, skipped) =>
       withQuery(routePath('module-cart', { partnerId }), { added: String(added), skipped: skipped.join(',') }),
     cartItem: (productId) => routePath('module-cart-line', { partnerId, productId }),

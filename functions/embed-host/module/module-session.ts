@@ -1,4 +1,5 @@
 import type { ApprovalService } from '../../domain/approvals/approval-service';
+import type { PartnerInvoices } from '../../domain/billing/partner-invoices';
 import type { CatalogRepository } from '../../domain/catalog/catalog-repository';
 import type { Clock } from '../../domain/clock';
 import type { PricedCart } from '../../domain/orders/cart-service';
@@ -35,6 +36,7 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   >;
   /** How long requests have waited. */
   readonly clock: Clock;
+  readonly invoices: Pick<PartnerInvoices, 'forOrder' | 'ofOrganization' | 'openBalance'>;
 }
 
 export type ModuleRequest = EmbedRequest<ModuleDependencies>;

@@ -143,6 +143,10 @@ export async function showOrder(request: ModuleRequest): Promise<HttpResponse> {
     moduleFrame(request.deps, session),
     request.deps.orderService.get(request.event.pathParameters?.orderId ?? '', session.scope),
   ]);
-  const pictures = await picturesOf(request.deps.catalog, order.items);
-  return html(200, orderPage(frame, order, request.event.queryStringParameters?.placed === '1', pictures));
+  // Only a shipped order is invoiced: before that there is no invoice to read.
+  const [pictures, invoice] = await Promise.all([
+    picturesOf(request.deps.catalog, order.items),
+    order.shipment ? request.deps.invoices.forOrder(order.id) : Promise.resolve(undefined),
+  ]);
+  return html(200, orderPage(frame, order, request.event.queryStringParameters?.placed === '1', pictures, invoice));
 }

@@ -17,6 +17,8 @@ import { Totals } from '../parts/totals';
 import { type ModuleFrame, modulePage, shortOrderId, TokenField, Usd, When } from '../layout';
 import { APPROVAL_STYLE, ApprovalList } from '../approvals/page';
 import type { ApprovalRequest } from '../../../domain/approvals/approval-request';
+import type { InvoiceRecord } from '../../../domain/billing/invoice';
+import { INVOICE_PARTS_STYLE, InvoiceBadge } from '../parts/invoice-parts';
 
 const ORDER_STYLE = css`
 .orders{list-style:none;margin:0;padding:0}
@@ -39,6 +41,7 @@ const ORDER_STYLE = css`
 .filter{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 14px}
 .filter label{font-weight:600}
 .buy-again{margin:0 0 18px}
+.invoice-links{display:flex;flex-wrap:wrap;gap:6px 16px;margin:12px 0 0}
 .again{list-style:none;margin:10px 0 0;padding:0;display:flex;flex-wrap:wrap;gap:8px}
 .again form{margin:0}
 `;
@@ -243,12 +246,52 @@ const ChangeText = ({ change }: { change: OrderChange }): VNode | null => {
   }
 };
 
+/** A shipped order's invoice, or word that it is on its way (invoicing runs shortly after the shipment). */
+const InvoiceSection = ({ invoice, zone }: { invoice: InvoiceRecord | undefined; zone: string }): VNode => (
+  <section class="panel" aria-labelledby="invoice">
+    <h2 id="invoice">Invoice</h2>
+    {invoice ? (
+      <>
+        <dl class="sums">
+          <dt>Number</dt>
+          <dd data-testid="invoice-number">{invoice.number}</dd>
+          <dt>Status</dt>
+          <dd>
+            <InvoiceBadge status={invoice.status} />
+          </dd>
+          <dt>Due</dt>
+          <dd>
+            <When iso={invoice.dueDate} zone={zone} />
+          </dd>
+          <dt>Amount due</dt>
+          <dd data-testid="invoice-amount-due">
+            <Usd cents={invoice.amountDueCents as Cents} />
+          </dd>
+        </dl>
+        <p class="invoice-links">
+          <a href={invoice.hostedInvoiceUrl} target="_blank" rel="noopener noreferrer">
+            View invoice<span class="sr"> (opens in a new tab)</span>
+          </a>
+          <a href={invoice.invoicePdf} target="_blank" rel="noopener noreferrer">
+            Download PDF<span class="sr"> (opens in a new tab)</span>
+          </a>
+        </p>
+      </>
+    ) : (
+      <p class="meta" style="margin:0">
+        No invoice yet: it is issued shortly after the order ships.
+      </p>
+    )}
+  </section>
+);
+
 /** One order: what, where, how much, its history and, once shipped, how to track it. */
 export function orderPage(
   frame: ModuleFrame,
   order: Order,
   justPlaced: boolean,
   pictures: ReadonlyMap<string, string>,
+  invoice?: InvoiceRecord,
 ): string {
   const { paths } = frame;
   const address = order.shippingAddress;
@@ -346,6 +389,7 @@ export function orderPage(
             <Totals pricing={order} state={`${rate.state} ${rate.percent}%`} />
             <p class="note">Payment: invoice, billed on account.</p>
           </aside>
+          {order.shipment && <InvoiceSection invoice={invoice} zone={zone} />}
           <section class="panel" aria-labelledby="shipping">
             <h2 id="shipping">Shipping</h2>
             <p style="margin:0 0 8px">
@@ -371,7 +415,7 @@ export function orderPage(
         <a href={paths.orders}>All orders</a>
       </p>
     </>,
-    [LINES_STYLE, ORDER_STYLE, ORDER_PARTS_STYLE],
+    [LINES_STYLE, ORDER_STYLE, ORDER_PARTS_STYLE, INVOICE_PARTS_STYLE],
     justPlaced ? { page: 'order', order: { id: order.id, totalCents: order.totalCents } } : { page: 'order' },
   );
 }

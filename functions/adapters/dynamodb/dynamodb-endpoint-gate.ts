@@ -1,114 +1,26 @@
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PartnerId } from '../../domain/partners/partner';
 import type {
   Admission,
   AdmissionTicket,
-  CircuitState,
   CircuitTransition,
-  EndpointCircuit,
   EndpointGate,
   FairnessPolicy,
   SettledAttempt,
 } from '../../webhooks/endpoint-circuit';
 import { capWhileSlow, inFlightCap, nextConcurrency, slowAttemptMark } from '../../webhooks/endpoint-circuit';
-import type {
-  EndpointStatus,
-  EndpointStatusChange,
-  WebhookEndpoint,
-  WebhookEndpointRepository,
-} from '../../webhooks/webhook-endpoint';
 import { partnerKeys } from './dynamodb-partner-repository';
-
-/**
- * The circuit and the in-flight leases are top-level attributes of the endpoint's item, so
- * each claim and count is one conditional UpdateItem: `circuitState`, `circuitFailures`,
- * `circuitOpenedAt`, `circuitRetryAt`, `circuitOpens`, `circuitProbe` (the probe's lease),
- * `concurrencyLimit` (adaptive concurrency), `throttledUntil` (an endpoint-wide
- * `Retry-After`), `rateSecond` and `rateCount` (attempts started in that epoch second, for
- * the operator's `maxRate`) and `inFlight0`, `inFlight1`, … (one lease per slot). A lease
- * is `<expiry ISO>|<token>`: it compares with an ISO time as its expiry does, and names its holder.
- */
-const CIRCUIT_ATTRIBUTES = [
-  'circuitState',
-  'circuitFailures',
-  'circuitOpenedAt',
-  'circuitRetryAt',
-  'circuitOpens',
-  'circuitProbe',
-  'concurrencyLimit',
-  'throttledUntil',
-  'rateSecond',
-  'rateCount',
-] as const;
+import {
+  circuitFromItem,
+  IN_FLIGHT_PREFIX,
+  isConditionFailure,
+  leaseExpiry,
+  leaseOf,
+  slotAttribute,
+} from './dynamodb-webhook-endpoint-items';
 
 /** Claims that lose a race read the item again and try again this many times at most, then count as busy. */
 const CLAIM_ROUNDS = 8;
-const IN_FLIGHT_PREFIX = 'inFlight';
-const slotAttribute = (slot: number) => `${IN_FLIGHT_PREFIX}${slot}`;
-const leaseOf = (until: Date, token: string) => `${until.toISOString()}|${token}`;
-const leaseExpiry = (lease: unknown) => (typeof lease === 'string' ? lease.split('|')[0] : undefined);
-
-function circuitFromItem(item: Record<string, unknown>): EndpointCircuit | undefined {
-  if (
-    item.circuitState === undefined &&
-    item.circuitFailures === undefined &&
-    item.concurrencyLimit === undefined &&
-    item.throttledUntil === undefined
-  )
-    return undefined;
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  const probeUntil = leaseExpiry(item.circuitProbe);
-  return {
-    state: (text(item.circuitState) as CircuitState | undefined) ?? 'closed',
-    consecutiveFailures: Number(item.circuitFailures ?? 0),
-    ...(text(item.circuitOpenedAt) ? { openedAt: text(item.circuitOpenedAt) } : {}),
-    ...(text(item.circuitRetryAt) ? { retryAt: text(item.circuitRetryAt) } : {}),
-    ...(probeUntil ? { probeUntil } : {}),
-    ...(item.circuitOpens !== undefined ? { opens: Number(item.circuitOpens) } : {}),
-    ...(item.concurrencyLimit !== undefined ? { concurrency: Number(item.concurrencyLimit) } : {}),
-    ...(text(item.throttledUntil) ? { throttledUntil: text(item.throttledUntil) } : {}),
-  };
-}
-
-export const endpointFromItem = (item: Record<string, unknown>): WebhookEndpoint => {
-  const endpoint = Object.fromEntries(
-    Object.entries(item).filter(
-      ([name]) =>
-        name !== 'pk' &&
-        name !== 'sk' &&
-        !name.startsWith(IN_FLIGHT_PREFIX) &&
-        !(CIRCUIT_ATTRIBUTES as readonly string[]).includes(name),
-    ),
-  );
-  const circuit = circuitFromItem(item);
-  // Endpoints stored before endpoint health had no status: they were sending.
-  return {
-    status: 'enabled',
-    statusSince: endpoint.createdAt,
-    ...endpoint,
-    ...(circuit ? { circuit } : {}),
-  } as WebhookEndpoint;
-};
-
-/** The circuit's attributes for a whole-item put (leases are not kept: their holders' releases then change nothing). */
-function circuitItem(circuit: EndpointCircuit | undefined): Record<string, unknown> {
-  if (!circuit) return {};
-  return {
-    circuitState: circuit.state,
-    circuitFailures: circuit.consecutiveFailures,
-    ...(circuit.openedAt ? { circuitOpenedAt: circuit.openedAt } : {}),
-    ...(circuit.retryAt ? { circuitRetryAt: circuit.retryAt } : {}),
-    ...(circuit.opens !== undefined ? { circuitOpens: circuit.opens } : {}),
-    ...(circuit.concurrency !== undefined ? { concurrencyLimit: circuit.concurrency } : {}),
-    ...(circuit.throttledUntil ? { throttledUntil: circuit.throttledUntil } : {}),
-  };
-}
 
 const epochSecond = (at: Date) => Math.floor(at.getTime() / 1000);
 
@@ -135,10 +47,12 @@ function ratePlan(item: Record<string, unknown> | undefined, now: Date): RatePla
   };
 }
 
-const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
-
-/** The partner's webhook endpoint, one item next to the partner in the partners table, with its circuit and in-flight leases. */
-export class DynamoWebhookEndpointRepository implements WebhookEndpointRepository, EndpointGate {
+/**
+ * Admission to a partner's endpoint (fair delivery): the circuit and one lease per
+ * in-flight slot are attributes of the endpoint's item, so each claim and each settle is
+ * one conditional UpdateItem.
+ */
+export class DynamoEndpointGate implements EndpointGate {
   /**
    * Slots this process holds or is claiming, per endpoint, with their lease's expiry: a claim
    * never tries one of these while its lease holds.
@@ -151,89 +65,6 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
-
-  async get(partnerId: PartnerId): Promise<WebhookEndpoint | undefined> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: partnerKeys.webhookEndpoint(partnerId), ConsistentRead: true }),
-    );
-    return Item ? endpointFromItem(Item) : undefined;
-  }
-
-  async put(endpoint: WebhookEndpoint): Promise<void> {
-    const { circuit, ...stored } = endpoint;
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: { ...partnerKeys.webhookEndpoint(endpoint.partnerId), ...stored, ...circuitItem(circuit) },
-      }),
-    );
-  }
-
-  async remove(partnerId: PartnerId): Promise<boolean> {
-    const { Attributes } = await this.db.send(
-      new DeleteCommand({
-        TableName: this.table,
-        Key: partnerKeys.webhookEndpoint(partnerId),
-        ReturnValues: 'ALL_OLD',
-      }),
-    );
-    return Attributes !== undefined;
-  }
-
-  async changeStatus(
-    partnerId: PartnerId,
-    change: EndpointStatusChange,
-    from: readonly EndpointStatus[],
-  ): Promise<boolean> {
-    const allowed = from.map((_, index) => `:from${index}`);
-    const values: Record<string, unknown> = Object.fromEntries(from.map((status, index) => [`:from${index}`, status]));
-    const unset = from.includes('enabled') ? ' OR attribute_not_exists(#status)' : '';
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: partnerKeys.webhookEndpoint(partnerId),
-          UpdateExpression: `SET #status = :status, statusSince = :since, updatedAt = :since${change.reason ? ', statusReason = :reason' : ''} REMOVE failingSince${change.reason ? '' : ', statusReason'}`,
-          ConditionExpression: `attribute_exists(pk) AND (#status IN (${allowed.join(', ')})${unset})`,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ...values,
-            ':status': change.status,
-            ':since': change.since,
-            ...(change.reason ? { ':reason': change.reason } : {}),
-          },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  }
-
-  async markFailing(partnerId: PartnerId, since: Date): Promise<void> {
-    await this.conditionally(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: partnerKeys.webhookEndpoint(partnerId),
-        UpdateExpression: 'SET failingSince = :since',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(failingSince)',
-        ExpressionAttributeValues: { ':since': since.toISOString() },
-      }),
-    );
-  }
-
-  async markHealthy(partnerId: PartnerId): Promise<void> {
-    await this.conditionally(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: partnerKeys.webhookEndpoint(partnerId),
-        UpdateExpression: 'REMOVE failingSince',
-        ConditionExpression: 'attribute_exists(failingSince)',
-      }),
-    );
-  }
-
   /**
    * 1. Plans from what is known (nothing at first: an optimistic claim of a random slot).
    * 2. Open circuit before `retryAt`, or a probe out: deferred, no write. Open past
@@ -561,15 +392,6 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     } catch (error) {
       if (isConditionFailure(error)) return undefined;
       throw error;
-    }
-  }
-
-  /** A streak another handler already noted (or ended) is the same outcome. */
-  private async conditionally(command: UpdateCommand): Promise<void> {
-    try {
-      await this.db.send(command);
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
     }
   }
 }
