@@ -1,4 +1,3 @@
-import { DynamoInvoiceRepository } from '../adapters/dynamodb/dynamodb-invoice-repository';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoApprovalRepository } from '../adapters/dynamodb/dynamodb-approval-repository';
 import { DynamoCartRepository } from '../adapters/dynamodb/cart-repository';
@@ -72,9 +71,6 @@ export const cartRepository = (tables: DynamoTables) => new DynamoCartRepository
 /** The clock dates the outbox items' expiry. */
 export const orderRepository = (tables: DynamoTables, clock: Clock) =>
   new DynamoOrderRepository(tables.db, { orders: table(tables, 'orders'), carts: table(tables, 'carts') }, clock);
-/** An order's invoice sits beside the order in the orders table. */
-export const invoiceRepository = (tables: DynamoTables, clock: Clock) =>
-  new DynamoInvoiceRepository(tables.db, table(tables, 'orders'), clock);
 /** Approval requests are items of the orders table (its stream carries their outbox); withdrawing one puts lines back in a cart; approving one conditions on the organization's requester and location. */
 export const approvalRepository = (tables: DynamoTables, clock: Clock) =>
   new DynamoApprovalRepository(
