@@ -41,7 +41,7 @@ import type Stripe from 'stripe';
 import { type AwsClients, createAwsClients } from '../functions/adapters/aws-clients';
 import { cartKeys } from '../functions/adapters/dynamodb/cart-repository';
 import { catalogKeys } from '../functions/adapters/dynamodb/dynamodb-catalog-repository';
-import { webhookKeys } from '../functions/adapters/dynamodb/dynamodb-delivery-repository';
+import { webhookKeys } from '../functions/adapters/dynamodb/dynamodb-delivery-items';
 import { identityKeys } from '../functions/adapters/dynamodb/identity-directory';
 import { orderKeys } from '../functions/adapters/dynamodb/dynamodb-order-repository';
 import { organizationKeys } from '../functions/adapters/dynamodb/organization-items';

@@ -9,6 +9,7 @@ import { stripeClientSource } from '../adapters/stripe-client';
 import { StripeInvoicing } from '../adapters/stripe-invoicing';
 import { InvoicingService } from '../domain/billing/invoicing-service';
 import type { InvoicingProvider } from '../domain/billing/invoicing-provider';
+import type { InvoiceRepository } from '../domain/billing/invoice-repository';
 import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { orderEventQueue } from './message-queues';
@@ -16,6 +17,8 @@ import { type DynamoTables, invoiceRepository, orderRepository, organizationRepo
 
 export interface InvoicingDependencies extends BaseDependencies {
   readonly invoicing: InvoicingService;
+  /** The invoice records the service keeps (the operator CLI lists and shows them). */
+  readonly invoices: InvoiceRepository;
 }
 
 /** `provider` replaces Stripe (tests inject failures at each step of issuing). */
@@ -25,12 +28,14 @@ export function composeInvoicing(
   provider?: InvoicingProvider,
 ): InvoicingDependencies {
   const tables: DynamoTables = { config: base.config, db: clients.db };
+  const invoices = invoiceRepository(tables, base.clock);
   return {
     ...base,
+    invoices,
     invoicing: new InvoicingService({
       orders: orderRepository(tables, base.clock),
       organizations: organizationRepository(tables),
-      invoices: invoiceRepository(tables, base.clock),
+      invoices,
       provider: provider ?? new StripeInvoicing(stripeClientSource(base.config, clients.secrets)),
       clock: base.clock,
       metrics: base.metrics,

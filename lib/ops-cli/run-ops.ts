@@ -9,6 +9,7 @@ import type { Stage } from '../../functions/resources/stages';
 import { approvalCommands } from './approval-commands';
 import { catalogCommands } from './catalog-commands';
 import { deliveryCommands } from './delivery-commands';
+import { invoiceCommands } from './invoice-commands';
 import { keyCommands } from './key-commands';
 import { logCommands } from './log-commands';
 import { type CommandTable, type OpsCommand, UsageError } from './ops-command';
@@ -38,6 +39,7 @@ export const COMMANDS: CommandTable = {
   ...orderEventCommands,
   ...deliveryCommands,
   ...outboxCommands,
+  ...invoiceCommands,
 };
 
 const EXIT_OK = 0;

@@ -624,6 +624,17 @@ describe.each(STAGES)('the %s stack: dashboard and alarms (issue 31)', (stage) =
     for (const id of Object.keys(resourcesOf(stage, 'AWS::CloudWatch::Alarm'))) expect(body).toContain(id);
   });
 
+  it('has a billing row: invoices issued and paid, invoicing failures by event, the invoicing DLQ depth', () => {
+    const body = dashboardBody();
+    expect(body).toContain('Invoices issued, paid; invoicing failures; invoicing DLQ depth');
+    for (const metric of ['InvoicesIssued', 'InvoicesPaid'])
+      expect(body).toContain(`"PartnerEmbed\\",\\"${metric}\\",\\"service\\",\\"${resourcePrefix}`);
+    expect(body).toContain(
+      `SEARCH('{PartnerEmbed,service,event} MetricName=\\\\\\"InvoicingFailures\\\\\\" service=\\\\\\"${resourcePrefix}\\\\\\"', 'Sum', 300)`,
+    );
+    expect(body).toContain('invoicing DLQ');
+  });
+
   it('alarms on the 5xx rate of each API, sustained', () => {
     const rates = alarms().filter((a) => a.MetricName === '5xx' && a.Statistic === 'Average');
     expect(rates).toHaveLength(2);

@@ -3,7 +3,7 @@ import type { PartnerId } from '../../domain/partners/partner';
 import type { DeliveryId } from '../../webhooks/delivery';
 import type { DeliveryBatchReader, DeliveryBatchSnapshot } from '../../webhooks/delivery-batch-reader';
 import { batchGetTables } from './batch-get-all';
-import { deliveryFromItem, webhookKeys } from './dynamodb-delivery-repository';
+import { deliveryFromItem, webhookKeys } from './dynamodb-delivery-items';
 import { partnerKeys } from './dynamodb-partner-repository';
 import { endpointFromItem } from './dynamodb-webhook-endpoint-items';
 

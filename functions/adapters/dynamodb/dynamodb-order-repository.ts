@@ -270,15 +270,17 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
 
   /**
    * Order ids starting with `prefix`: gsi1 read with a filter on the order's key, one
-   * organization's partition at a time when given, else scanned (gsi1 holds orders and
-   * approval requests, not the outbox items that outnumber them). Stops once
+   * organization's partition at a time when given, else scanned (gsi1 holds orders,
+   * approval requests and invoices, not the outbox items that outnumber them). The filter
+   * names the order item's sort key too: an invoice shares its order's partition key, so
+   * an invoiced order would otherwise count twice and look ambiguous. Stops once
    * `maxItemsRead` items were read, saying so.
    */
   async idsStartingWith(
     prefix: string,
     scope: { readonly organizationIds?: readonly OrganizationId[]; readonly maxItemsRead: number },
   ): Promise<OrderIdSearchResult> {
-    const keyPrefix = orderKeys.order(prefix).pk;
+    const { pk: keyPrefix, sk: orderSortKey } = orderKeys.order(prefix);
     const partitions = scope.organizationIds?.map(orderKeys.ordersOfOrganization) ?? [undefined];
     const ids: OrderId[] = [];
     let itemsRead = 0;
@@ -289,18 +291,18 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
         const read = {
           TableName: this.tables.orders,
           IndexName: 'gsi1',
-          FilterExpression: 'begins_with(pk, :prefix)',
+          FilterExpression: 'begins_with(pk, :prefix) AND sk = :sk',
           ProjectionExpression: 'pk',
           Limit: scope.maxItemsRead - itemsRead,
           ExclusiveStartKey: startKey,
         };
         const page = await this.db.send(
           partition === undefined
-            ? new ScanCommand({ ...read, ExpressionAttributeValues: { ':prefix': keyPrefix } })
+            ? new ScanCommand({ ...read, ExpressionAttributeValues: { ':prefix': keyPrefix, ':sk': orderSortKey } })
             : new QueryCommand({
                 ...read,
                 KeyConditionExpression: 'gsi1pk = :pk',
-                ExpressionAttributeValues: { ':pk': partition, ':prefix': keyPrefix },
+                ExpressionAttributeValues: { ':pk': partition, ':prefix': keyPrefix, ':sk': orderSortKey },
               }),
         );
         itemsRead += page.ScannedCount ?? 0;

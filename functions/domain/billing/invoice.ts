@@ -9,7 +9,7 @@ export type InvoiceId = string & { readonly __brand: 'InvoiceId' };
  * is an open invoice past its due date (Stripe's `invoice.overdue`); Stripe's drafts are
  * never recorded (the record is written only once the invoice is finalized).
  */
-const INVOICE_STATUSES = ['open', 'paid', 'overdue', 'void', 'uncollectible'] as const;
+export const INVOICE_STATUSES = ['open', 'paid', 'overdue', 'void', 'uncollectible'] as const;
 export const InvoiceStatusSchema = z.enum(INVOICE_STATUSES);
 export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 

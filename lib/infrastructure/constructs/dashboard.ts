@@ -163,6 +163,26 @@ export class OperationsDashboard extends Construct {
         height: HEIGHT,
       }),
     );
+    // The money loop on one row: an invoicing failure is retried, a dead letter is an order nobody billed.
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Invoices issued, paid; invoicing failures; invoicing DLQ depth',
+        left: [
+          serviceMetric(config, METRIC.invoicesIssued, { label: 'invoices issued' }),
+          serviceMetric(config, METRIC.invoicesPaid, { label: 'invoices paid' }),
+          search(METRIC.invoicingFailures, ['event'], 'Sum', ''),
+        ],
+        right: [
+          deadLetterQueues.invoicing.metricApproximateNumberOfMessagesVisible({
+            statistic: Stats.MAXIMUM,
+            period: PERIOD,
+            label: 'invoicing DLQ',
+          }),
+        ],
+        width: 24,
+        height: HEIGHT,
+      }),
+    );
     this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: [...alarms], width: 24, height: 4 }));
   }
 }
