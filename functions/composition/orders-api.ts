@@ -4,13 +4,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSecretsClient } from '../adapters/aws/secrets-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
-import { DynamoInvoiceRepository } from '../adapters/dynamodb/dynamodb-invoice-repository';
 import { verifyStripeEvent } from '../adapters/stripe-event-verifier';
 import { stripeClientSource, stripeEndpointSecretSource } from '../adapters/stripe-client';
 import { StripeSandboxPayments } from '../adapters/stripe-sandbox-payments';
+import { PartnerInvoices } from '../domain/billing/partner-invoices';
 import { SandboxInvoices } from '../domain/billing/sandbox-invoices';
 import { StripeEvents, type VerifiedStripeEvent } from '../domain/billing/stripe-events';
-import { tableName } from '../resources/resource-definitions';
 import { orderEventQueue } from './message-queues';
 import { ApprovalService } from '../domain/approvals/approval-service';
 import { SandboxApprovals } from '../domain/approvals/sandbox-approvals';
@@ -29,6 +28,7 @@ import {
   cartRepository,
   catalogRepository,
   idempotencyStore,
+  invoiceRepository,
   orderRepository,
   organizationRepository,
 } from './repositories';
@@ -47,6 +47,8 @@ export interface OrdersApiDependencies extends ApiDependencies {
   readonly sandboxApprovals: SandboxApprovals;
   /** `Idempotency-Key` of the sandbox decisions (production has none of them, nor access to the table). */
   readonly idempotency: IdempotencyGuard;
+  /** The partner's invoices (GET /v1/invoices…) and an order's invoice on GET /v1/orders/{order_id}. */
+  readonly invoices: PartnerInvoices;
   /** Stripe's route: the exact bytes checked against `Stripe-Signature` and the stack's endpoint secret. */
   readonly verifyStripeEvent: (rawBody: Buffer, signature: string | undefined) => Promise<VerifiedStripeEvent>;
   readonly stripeEvents: StripeEvents;
@@ -96,22 +98,21 @@ export function composeOrdersApi(base: BaseDependencies, clients: OrdersApiClien
     sandboxOrders: new SandboxOrders(organizations, catalog, orderService, approvalService),
     sandboxApprovals: new SandboxApprovals(organizations, approvalService),
     idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),
-    ...composeStripeEvents(base, clients),
+    invoices: new PartnerInvoices(invoiceRepository(tables, base.clock), organizations),
+    ...composeStripeEvents(base, tables, clients.secrets, clients.sqs),
   };
 }
 
 /** Stripe's events in and, on sandbox, the payments that make Stripe send them (docs/billing.md). */
 function composeStripeEvents(
   base: BaseDependencies,
-  clients: OrdersApiClients,
+  tables: DynamoTables,
+  secrets: SecretsManagerClient,
+  sqs: SQSClient,
 ): Pick<OrdersApiDependencies, 'verifyStripeEvent' | 'stripeEvents' | 'sandboxInvoices'> {
-  const invoices = new DynamoInvoiceRepository(
-    clients.db,
-    tableName(base.config.RESOURCE_PREFIX, 'orders'),
-    base.clock,
-  );
-  const stripe = stripeClientSource(base.config, clients.secrets);
-  const endpointSecret = stripeEndpointSecretSource(base.config, clients.secrets);
+  const invoices = invoiceRepository(tables, base.clock);
+  const stripe = stripeClientSource(base.config, secrets);
+  const endpointSecret = stripeEndpointSecretSource(base.config, secrets);
   return {
     verifyStripeEvent: async (rawBody, signature) => {
       // The checks that need no secret (signature header present, size) come first, inside the verifier.
@@ -122,7 +123,7 @@ function composeStripeEvents(
       invoices,
       clock: base.clock,
       metrics: base.metrics,
-      events: orderEventQueue(base.config, clients.sqs),
+      events: orderEventQueue(base.config, sqs),
     }),
     sandboxInvoices: new SandboxInvoices(
       invoices,

@@ -3,15 +3,15 @@
  * answers and the errors functions/error-outcomes makes for them (docs/billing.md, "Sandbox").
  */
 import * as z from 'zod/mini';
-import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
+import { INVOICE_ID_PARAMETER, INVOICE_NOT_FOUND_RESPONSE } from '../invoices/document';
+import { EXAMPLE_INVOICE_ID } from '../invoices/invoice-examples';
 import {
-  InvoiceNotFoundBody,
   SandboxInvoiceBadRequestBody,
   SandboxInvoiceConflictBody,
   SandboxInvoiceUnsupportedBody,
 } from '../pipeline/error-bodies';
-import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
+import type { ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
   forbiddenResponse,
@@ -23,7 +23,6 @@ import { sandboxInvoiceAccepted } from './routes';
 
 const PAY_ROW = apiRoute('sandbox-invoice-pay');
 const OVERDUE_ROW = apiRoute('sandbox-invoice-overdue');
-const EXAMPLE_INVOICE_ID = 'inv_5f0c1a7e2b9d4c3a8e6f1d2c3b4a5968';
 const BEARER = 'Authorization: Bearer <API_KEY>';
 
 const SandboxInvoiceAcceptedBody = z.strictObject({
@@ -32,28 +31,7 @@ const SandboxInvoiceAcceptedBody = z.strictObject({
   message: z.string(),
 });
 
-const INVOICE_ID_PARAMETER: ParameterDocument = {
-  name: 'invoice_id',
-  in: 'path',
-  required: true,
-  description: "The invoice's `id` (`inv_` and 32 lower-case hex digits), from `invoice.issued` or `GET /v1/invoices`.",
-  schema: documented(z.string(), PATH_PARAMETER_RULES.invoiceId),
-};
-
 const error = (status: string, code: string, message: string) => ({ error: status, message, code, details: [] });
-
-const notFound: ResponseDocument = {
-  description:
-    "None of your invoices has this id: unknown, not an invoice id, or another partner's (not told apart from none).",
-  body: { name: 'InvoiceNotFoundError', schema: InvoiceNotFoundBody },
-  examples: {
-    invoiceNotFound: {
-      summary: 'Unknown invoice',
-      value: error('Not Found', 'INVOICE_NOT_FOUND', `No invoice ${EXAMPLE_INVOICE_ID}`),
-    },
-  },
-  headers: AUTHENTICATED_HEADERS,
-};
 
 const badRequest: ResponseDocument = {
   description:
@@ -126,7 +104,7 @@ const action = (
     400: badRequest,
     401: unauthorizedResponse(BEARER),
     403: forbiddenResponse(row.scope, 'invoice'),
-    404: notFound,
+    404: INVOICE_NOT_FOUND_RESPONSE,
     409: conflict,
     429: rateLimitedResponse(row.limitPerMinute),
     500: serverErrorResponse(
