@@ -14,6 +14,7 @@ import { FaultyPayments } from '../support/fault-injection';
 import { whileFailing } from '../support/fault-plan';
 import { exhaustRateLimit } from '../support/rate-limit';
 import { approvalRequestScenarios } from './approval-request-scenarios';
+import { invoiceScenarios } from './invoice-scenarios';
 import { orderApiScenarios, type Scenario } from './order-api-scenarios';
 import { organizationChangeScenarios } from './organization-change-scenarios';
 import { webhookDeliveriesScenarios } from './webhook-deliveries-scenarios';
@@ -294,6 +295,7 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
     ],
   },
   ...orderApiScenarios(() => stack),
+  ...invoiceScenarios(() => stack),
   ...organizationChangeScenarios(() => stack),
   ...approvalRequestScenarios(() => stack),
   ...webhookDeliveriesScenarios(
