@@ -1031,6 +1031,58 @@ export type RejectConflictError = {
   }>;
 };
 
+export type SandboxInvoiceActionRequest = Record<string, never>;
+
+export interface SandboxInvoiceAccepted {
+  invoice_id: string;
+  action: "pay" | "overdue";
+  message: string;
+}
+
+export interface SandboxInvoiceBadRequestError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface InvoiceNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "INVOICE_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface SandboxInvoiceConflictError {
+  error: "Conflict";
+  message: string;
+  code: "INVOICE_NOT_OPEN" | "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface SandboxInvoiceUnsupportedError {
+  error: "Not Implemented";
+  message: string;
+  code: "NOT_SUPPORTED_BY_PROVIDER";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface WebhookTestRequest {
   event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded";
 }
@@ -1163,6 +1215,43 @@ export interface WebhookEndpointNotConfiguredError {
   error: "Not Found";
   message: string;
   code: "WEBHOOK_ENDPOINT_NOT_CONFIGURED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface StripeEvent {
+  id: string;
+  object: "event";
+  type: string;
+  created: number;
+  data: {
+    object: Record<string, never>;
+  };
+}
+
+export interface StripeEventReceived {
+  received: true;
+  outcome: "applied" | "duplicate" | "unchanged" | "ignored";
+}
+
+export interface StripeEventRefusedError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface InvoiceNotRecordedYetError {
+  error: "Service Unavailable";
+  message: string;
+  code: "INVOICE_NOT_RECORDED_YET";
   details: Array<{
     code: string;
     message: string;

@@ -79,7 +79,7 @@ export type InvoiceRecord = z.infer<typeof InvoiceRecord>;
 export const invoiceIdFor = (orderId: OrderId | string): InvoiceId =>
   `inv_${orderId.replaceAll('-', '').toLowerCase()}` as InvoiceId;
 
-const INVOICE_ID = /^inv_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/;
+export const INVOICE_ID = /^inv_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/;
 
 /** The order an invoice id names, or `undefined` for anything but an invoice id (names no invoice). */
 export function orderIdOfInvoice(invoiceId: string): string | undefined {
