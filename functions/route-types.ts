@@ -9,6 +9,8 @@ export type ApiEndpointName =
   | 'catalog-products'
   | 'order-get'
   | 'order-list'
+  | 'invoice-get'
+  | 'invoice-list'
   | 'sandbox-order-create'
   | 'sandbox-order-transition'
   | 'webhook-test'

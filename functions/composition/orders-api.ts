@@ -4,14 +4,13 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSecretsClient } from '../adapters/aws/secrets-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
-import { DynamoInvoiceRepository } from '../adapters/dynamodb/dynamodb-invoice-repository';
 import { verifyStripeEvent } from '../adapters/stripe-event-verifier';
 import { stripeClientSource, stripeEndpointSecretSource } from '../adapters/stripe-client';
 import { StripeSandboxPayments } from '../adapters/stripe-sandbox-payments';
 import { SandboxInvoices } from '../domain/billing/sandbox-invoices';
 import { StripeEvents, type VerifiedStripeEvent } from '../domain/billing/stripe-events';
-import { tableName } from '../resources/resource-definitions';
 import { orderEventQueue } from './message-queues';
+import { PartnerInvoices } from '../domain/billing/partner-invoices';
 import { ApprovalService } from '../domain/approvals/approval-service';
 import { SandboxApprovals } from '../domain/approvals/sandbox-approvals';
 import { IdempotencyGuard } from '../domain/idempotency/idempotency-guard';
@@ -29,6 +28,7 @@ import {
   cartRepository,
   catalogRepository,
   idempotencyStore,
+  invoiceRepository,
   orderRepository,
   organizationRepository,
 } from './repositories';
@@ -52,6 +52,8 @@ export interface OrdersApiDependencies extends ApiDependencies {
   readonly stripeEvents: StripeEvents;
   /** The sandbox's invoice actions (pay, overdue): production has neither route. */
   readonly sandboxInvoices: SandboxInvoices;
+  /** The partner's invoices (GET /v1/invoices…) and an order's invoice on GET /v1/orders/{order_id}. */
+  readonly invoices: PartnerInvoices;
 }
 
 interface OrdersApiClients {
@@ -96,6 +98,7 @@ export function composeOrdersApi(base: BaseDependencies, clients: OrdersApiClien
     sandboxOrders: new SandboxOrders(organizations, catalog, orderService, approvalService),
     sandboxApprovals: new SandboxApprovals(organizations, approvalService),
     idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),
+    invoices: new PartnerInvoices(invoiceRepository(tables, base.clock), organizations),
     ...composeStripeEvents(base, clients),
   };
 }
@@ -105,11 +108,7 @@ function composeStripeEvents(
   base: BaseDependencies,
   clients: OrdersApiClients,
 ): Pick<OrdersApiDependencies, 'verifyStripeEvent' | 'stripeEvents' | 'sandboxInvoices'> {
-  const invoices = new DynamoInvoiceRepository(
-    clients.db,
-    tableName(base.config.RESOURCE_PREFIX, 'orders'),
-    base.clock,
-  );
+  const invoices = invoiceRepository({ config: base.config, db: clients.db }, base.clock);
   const stripe = stripeClientSource(base.config, clients.secrets);
   const endpointSecret = stripeEndpointSecretSource(base.config, clients.secrets);
   return {

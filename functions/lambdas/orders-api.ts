@@ -1,5 +1,6 @@
 import { type OrdersApiDependencies, ordersApiFromEnvironment } from '../composition/orders-api';
 import { approvalRequestRoutes } from '../api/approval-requests/routes';
+import { invoiceRoutes } from '../api/invoices/routes';
 import { orderRoutes } from '../api/orders/routes';
 import { routedHandler } from '../api/pipeline/routed-handler';
 import { sandboxInvoiceRoutes } from '../api/sandbox-invoices/routes';
@@ -14,6 +15,7 @@ import { stripeEventRoutes } from '../api/stripe-events/routes';
 export const createOrdersApiHandler = (getDependencies: () => Promise<OrdersApiDependencies>) =>
   routedHandler('ordersApi', {
     ...orderRoutes(getDependencies),
+    ...invoiceRoutes(getDependencies),
     ...approvalRequestRoutes(getDependencies),
     ...spendRoutes(getDependencies),
     ...sandboxInvoiceRoutes(getDependencies),

@@ -590,12 +590,73 @@ export interface Order {
     refunded_at: string;
     reason?: string;
   }>;
+  invoice: {
+    id: string;
+    order_id: string;
+    partner_org_id: string;
+    number: string;
+    status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+    total: number;
+    amount_due: number;
+    amount_paid: number;
+    amount_credited: number;
+    due_date: string;
+    hosted_invoice_url: string;
+    invoice_pdf: string;
+    created: string;
+  } | null;
 }
 
 export interface OrderNotFoundError {
   error: "Not Found";
   message: string;
   code: "ORDER_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface InvoiceList {
+  data: Array<{
+    id: string;
+    order_id: string;
+    partner_org_id: string;
+    number: string;
+    status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+    total: number;
+    amount_due: number;
+    amount_paid: number;
+    amount_credited: number;
+    due_date: string;
+    hosted_invoice_url: string;
+    invoice_pdf: string;
+    created: string;
+  }>;
+  has_more: boolean;
+}
+
+export interface Invoice {
+  id: string;
+  order_id: string;
+  partner_org_id: string;
+  number: string;
+  status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+  total: number;
+  amount_due: number;
+  amount_paid: number;
+  amount_credited: number;
+  due_date: string;
+  hosted_invoice_url: string;
+  invoice_pdf: string;
+  created: string;
+}
+
+export interface InvoiceNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "INVOICE_NOT_FOUND";
   details: Array<{
     code: string;
     message: string;
@@ -1050,17 +1111,6 @@ export interface SandboxInvoiceBadRequestError {
   }>;
 }
 
-export interface InvoiceNotFoundError {
-  error: "Not Found";
-  message: string;
-  code: "INVOICE_NOT_FOUND";
-  details: Array<{
-    code: string;
-    message: string;
-    path: string[];
-  }>;
-}
-
 export interface SandboxInvoiceConflictError {
   error: "Conflict";
   message: string;
@@ -1466,6 +1516,7 @@ export interface InvoiceIssuedEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;
@@ -1490,6 +1541,7 @@ export interface InvoicePaidEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;
@@ -1514,6 +1566,7 @@ export interface InvoiceOverdueEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;
@@ -1538,6 +1591,7 @@ export interface InvoiceCreditedEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;

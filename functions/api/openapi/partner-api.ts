@@ -13,6 +13,7 @@ import {
 } from '../approval-requests/sandbox-decision-documents';
 import { LIST_CATALOG_PRODUCTS_ROUTE } from '../orders/catalog-document';
 import { HANDSHAKE_ROUTE } from '../handshake/document';
+import { GET_INVOICE_ROUTE, LIST_INVOICES_ROUTE } from '../invoices/document';
 import { GET_ORDER_ROUTE, LIST_ORDERS_ROUTE } from '../orders/orders-document';
 import { CREATE_SANDBOX_ORDER_ROUTE } from '../orders/sandbox-order-document';
 import { SANDBOX_ORDER_TRANSITION_DOCUMENTS } from '../orders/sandbox-transition-documents';
@@ -49,6 +50,8 @@ const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteName, RouteDocument>> = {
   'catalog-products': LIST_CATALOG_PRODUCTS_ROUTE,
   'order-list': LIST_ORDERS_ROUTE,
   'order-get': GET_ORDER_ROUTE,
+  'invoice-list': LIST_INVOICES_ROUTE,
+  'invoice-get': GET_INVOICE_ROUTE,
   'sandbox-order-create': CREATE_SANDBOX_ORDER_ROUTE,
   'sandbox-order-confirm': SANDBOX_ORDER_TRANSITION_DOCUMENTS.confirm,
   'sandbox-order-ship': SANDBOX_ORDER_TRANSITION_DOCUMENTS.ship,

@@ -2,6 +2,7 @@
  * The sandbox's invoice actions in the partner API document: what `sandboxInvoiceRoutes`
  * answers and the errors functions/error-outcomes makes for them (docs/billing.md, "Sandbox").
  */
+import { INVOICE_ID_PARAMETER } from '../invoices/document';
 import * as z from 'zod/mini';
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
@@ -31,14 +32,6 @@ const SandboxInvoiceAcceptedBody = z.strictObject({
   action: z.enum(['pay', 'overdue']),
   message: z.string(),
 });
-
-const INVOICE_ID_PARAMETER: ParameterDocument = {
-  name: 'invoice_id',
-  in: 'path',
-  required: true,
-  description: "The invoice's `id` (`inv_` and 32 lower-case hex digits), from `invoice.issued` or `GET /v1/invoices`.",
-  schema: documented(z.string(), PATH_PARAMETER_RULES.invoiceId),
-};
 
 const error = (status: string, code: string, message: string) => ({ error: status, message, code, details: [] });
 

@@ -10,7 +10,7 @@ export type InvoiceId = string & { readonly __brand: 'InvoiceId' };
  * never recorded (the record is written only once the invoice is finalized).
  */
 export const INVOICE_STATUSES = ['open', 'paid', 'overdue', 'void', 'uncollectible'] as const;
-const InvoiceStatusSchema = z.enum(INVOICE_STATUSES);
+export const InvoiceStatusSchema = z.enum(INVOICE_STATUSES);
 export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 
 const cents = () => z.number().check(z.int(), z.nonnegative());
