@@ -4,7 +4,6 @@
  */
 import { INVOICE_ID_PARAMETER } from '../invoices/document';
 import * as z from 'zod/mini';
-import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
 import {
   InvoiceNotFoundBody,
@@ -12,7 +11,7 @@ import {
   SandboxInvoiceConflictBody,
   SandboxInvoiceUnsupportedBody,
 } from '../pipeline/error-bodies';
-import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
+import type { ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
   forbiddenResponse,
