@@ -9,7 +9,7 @@ import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle';
 import type { OrderStatus } from '../../functions/domain/orders/order';
 import { ORDER_ACTIONS, type OrderAction } from '../../functions/domain/orders/transition-input';
-import { apiRoute, type ApiEndpointName } from '../../functions/routes';
+import type { ApiEndpointName } from '../../functions/routes';
 import { whileFailing } from '../support/fault-plan';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { exhaustRateLimit } from '../support/rate-limit';
@@ -377,110 +377,6 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
             const partner = await anOrderingPartner();
             const orderId = await anOrder(partner);
             return withStorageFailing('orders', () => stackOf().get(`/v1/orders/${orderId}`, partner.headers));
-          },
-        ],
-      ],
-    },
-    'GET /v1/invoices': {
-      200: [
-        [
-          'an organization without invoices',
-          async () => {
-            const partner = await anOrderingPartner();
-            return stackOf().get(
-              `/v1/invoices?internal_org_id=${partner.buyer.organization.internalOrgId}`,
-              partner.headers,
-            );
-          },
-        ],
-      ],
-      400: [
-        [
-          'an unknown status',
-          async () => {
-            const partner = await anOrderingPartner();
-            return stackOf().get(
-              `/v1/invoices?internal_org_id=${partner.buyer.organization.internalOrgId}&status=sent`,
-              partner.headers,
-            );
-          },
-        ],
-      ],
-      401: [['no key', async () => stackOf().get('/v1/invoices?internal_org_id=acme-1')]],
-      403: [
-        [
-          'a key without orders:read',
-          async () => stackOf().get('/v1/invoices?internal_org_id=acme-1', await keyWith('orders:write')),
-        ],
-      ],
-      404: [
-        [
-          'an unknown organization',
-          async () => stackOf().get('/v1/invoices?internal_org_id=nobody', (await anOrderingPartner()).headers),
-        ],
-      ],
-      429: [
-        [
-          'over the order reads budget',
-          async () =>
-            rateLimited('invoice-list', apiRoute('invoice-list').limitPerMinute, (partner) =>
-              stackOf().get(
-                `/v1/invoices?internal_org_id=${partner.buyer.organization.internalOrgId}`,
-                partner.headers,
-              ),
-            ),
-        ],
-      ],
-      500: [
-        [
-          'the order store down',
-          async () => {
-            const partner = await anOrderingPartner();
-            return withStorageFailing('orders', () =>
-              stackOf().get(
-                `/v1/invoices?internal_org_id=${partner.buyer.organization.internalOrgId}`,
-                partner.headers,
-              ),
-            );
-          },
-        ],
-      ],
-    },
-    'GET /v1/invoices/{invoice_id}': {
-      401: [['no key', async () => stackOf().get(`/v1/invoices/inv_${'0'.repeat(32)}`)]],
-      403: [
-        [
-          'a key without orders:read',
-          async () => stackOf().get(`/v1/invoices/inv_${'0'.repeat(32)}`, await keyWith('orders:write')),
-        ],
-      ],
-      404: [
-        [
-          'an unknown invoice',
-          async () => stackOf().get(`/v1/invoices/inv_${'0'.repeat(32)}`, (await anOrderingPartner()).headers),
-        ],
-        [
-          'an id that is not an invoice id',
-          async () => stackOf().get('/v1/invoices/not-an-invoice', (await anOrderingPartner()).headers),
-        ],
-      ],
-      429: [
-        [
-          'over the order reads budget',
-          async () =>
-            rateLimited('invoice-get', apiRoute('invoice-get').limitPerMinute, (partner) =>
-              stackOf().get(`/v1/invoices/inv_${'0'.repeat(32)}`, partner.headers),
-            ),
-        ],
-      ],
-      500: [
-        [
-          'the order store down',
-          async () => {
-            const partner = await anOrderingPartner();
-            return withStorageFailing('orders', () =>
-              stackOf().get(`/v1/invoices/inv_${'0'.repeat(32)}`, partner.headers),
-            );
           },
         ],
       ],
