@@ -8,13 +8,14 @@ import { DEFAULT_INVOICE_PAGE_SIZE, MAX_INVOICE_PAGE_SIZE } from '../../domain/b
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
 import { InvoiceNotFoundBody, OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
-import { READ_RETRY, internalErrorResponse } from '../orders/order-api-responses';
 import type { ParameterDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  READ_RETRY,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 import { InvoiceListQuery } from './invoice-list-query';
 import { EXAMPLE_INVOICE_ID, OPEN_INVOICE } from './invoice-examples';
