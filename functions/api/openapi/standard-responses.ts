@@ -83,7 +83,7 @@ export const rateLimitedResponse = (limitPerMinute: number): ResponseDocument =>
  * The 500 of every route, in the route's error shape (its row's `errors`): `description`
  * says what failed on our side and whether a retry is safe.
  */
-export const serverErrorResponse = (route: ApiRoute, description: string): ResponseDocument => ({
+export const serverErrorResponse = (route: Pick<ApiRoute, 'errors'>, description: string): ResponseDocument => ({
   description,
   body: serverErrorBody(route),
   examples: { serverError: { summary: 'Our failure', value: serverErrorExample(route) } },
