@@ -7,10 +7,10 @@ import { createSqsClient } from '../adapters/aws/sqs-client';
 import { verifyStripeEvent } from '../adapters/stripe-event-verifier';
 import { stripeClientSource, stripeEndpointSecretSource } from '../adapters/stripe-client';
 import { StripeSandboxPayments } from '../adapters/stripe-sandbox-payments';
-import { PartnerInvoices } from '../domain/billing/partner-invoices';
 import { SandboxInvoices } from '../domain/billing/sandbox-invoices';
 import { StripeEvents, type VerifiedStripeEvent } from '../domain/billing/stripe-events';
 import { orderEventQueue } from './message-queues';
+import { PartnerInvoices } from '../domain/billing/partner-invoices';
 import { ApprovalService } from '../domain/approvals/approval-service';
 import { SandboxApprovals } from '../domain/approvals/sandbox-approvals';
 import { IdempotencyGuard } from '../domain/idempotency/idempotency-guard';
@@ -47,13 +47,13 @@ export interface OrdersApiDependencies extends ApiDependencies {
   readonly sandboxApprovals: SandboxApprovals;
   /** `Idempotency-Key` of the sandbox decisions (production has none of them, nor access to the table). */
   readonly idempotency: IdempotencyGuard;
-  /** The partner's invoices (GET /v1/invoices…) and an order's invoice on GET /v1/orders/{order_id}. */
-  readonly invoices: PartnerInvoices;
   /** Stripe's route: the exact bytes checked against `Stripe-Signature` and the stack's endpoint secret. */
   readonly verifyStripeEvent: (rawBody: Buffer, signature: string | undefined) => Promise<VerifiedStripeEvent>;
   readonly stripeEvents: StripeEvents;
   /** The sandbox's invoice actions (pay, overdue): production has neither route. */
   readonly sandboxInvoices: SandboxInvoices;
+  /** The partner's invoices (GET /v1/invoices…) and an order's invoice on GET /v1/orders/{order_id}. */
+  readonly invoices: PartnerInvoices;
 }
 
 interface OrdersApiClients {
@@ -99,20 +99,18 @@ export function composeOrdersApi(base: BaseDependencies, clients: OrdersApiClien
     sandboxApprovals: new SandboxApprovals(organizations, approvalService),
     idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),
     invoices: new PartnerInvoices(invoiceRepository(tables, base.clock), organizations),
-    ...composeStripeEvents(base, tables, clients.secrets, clients.sqs),
+    ...composeStripeEvents(base, clients),
   };
 }
 
 /** Stripe's events in and, on sandbox, the payments that make Stripe send them (docs/billing.md). */
 function composeStripeEvents(
   base: BaseDependencies,
-  tables: DynamoTables,
-  secrets: SecretsManagerClient,
-  sqs: SQSClient,
+  clients: OrdersApiClients,
 ): Pick<OrdersApiDependencies, 'verifyStripeEvent' | 'stripeEvents' | 'sandboxInvoices'> {
-  const invoices = invoiceRepository(tables, base.clock);
-  const stripe = stripeClientSource(base.config, secrets);
-  const endpointSecret = stripeEndpointSecretSource(base.config, secrets);
+  const invoices = invoiceRepository({ config: base.config, db: clients.db }, base.clock);
+  const stripe = stripeClientSource(base.config, clients.secrets);
+  const endpointSecret = stripeEndpointSecretSource(base.config, clients.secrets);
   return {
     verifyStripeEvent: async (rawBody, signature) => {
       // The checks that need no secret (signature header present, size) come first, inside the verifier.
@@ -123,7 +121,7 @@ function composeStripeEvents(
       invoices,
       clock: base.clock,
       metrics: base.metrics,
-      events: orderEventQueue(base.config, sqs),
+      events: orderEventQueue(base.config, clients.sqs),
     }),
     sandboxInvoices: new SandboxInvoices(
       invoices,

@@ -8,8 +8,9 @@ import { spendRoutes } from '../api/spending/routes';
 import { stripeEventRoutes } from '../api/stripe-events/routes';
 
 /**
- * The orders API Lambda (docs/orders-api.md): the catalog, orders, invoices, approval requests, the spend report, and
- * on sandbox the routes that drive them; Stripe's invoice events (docs/billing.md), which change the invoices beside the orders.
+ * The orders API Lambda (docs/orders-api.md): the catalog, orders, approval requests, the spend report, and on
+ * sandbox the routes that drive them; Stripe's invoice events (docs/billing.md), which change the invoices beside
+ * the orders.
  */
 export const createOrdersApiHandler = (getDependencies: () => Promise<OrdersApiDependencies>) =>
   routedHandler('ordersApi', {

@@ -295,9 +295,9 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
     ],
   },
   ...orderApiScenarios(() => stack),
-  ...invoiceScenarios(() => stack),
   ...organizationChangeScenarios(() => stack),
   ...approvalRequestScenarios(() => stack),
+  ...invoiceScenarios(() => stack),
   ...webhookDeliveriesScenarios(
     () => stack,
     () => receiver.url,

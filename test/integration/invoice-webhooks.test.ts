@@ -22,7 +22,7 @@ import type { OrderEventMessage } from '../../functions/domain/events/order-even
 import { tableName } from '../../functions/resources/resource-definitions';
 import { orderEventQueue } from '../../functions/composition/message-queues';
 import { WEBHOOK_EVENT_DATA } from '../../functions/domain/events/order-events';
-import { runOps } from '../../lib/ops-cli/run-ops';
+import { runOpsCapturing } from '../support/ops-run';
 import { deliverEverything } from '../support/order-pipeline';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { purgeQueues } from '../support/webhook-fixtures';
@@ -40,11 +40,7 @@ afterAll(async () => {
   await stack.close();
 });
 
-async function ops(argv: string[]) {
-  const lines: string[] = [];
-  const code = await runOps(argv, { deps: stack.deps, out: (line) => lines.push(line) });
-  return { code, text: lines.join('\n') };
-}
+const ops = (argv: string[]) => runOpsCapturing(argv, { deps: stack.deps });
 
 /** An issued invoice of a new order of the partner, as the invoicing records it. */
 const anInvoice = (partnerId: string): InvoiceRecord => {

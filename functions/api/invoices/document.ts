@@ -8,33 +8,35 @@ import { DEFAULT_INVOICE_PAGE_SIZE, MAX_INVOICE_PAGE_SIZE } from '../../domain/b
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
 import { InvoiceNotFoundBody, OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
-import { READ_RETRY, internalErrorResponse } from '../orders/order-api-responses';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  READ_RETRY,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 import { InvoiceListQuery } from './invoice-list-query';
 import { EXAMPLE_INVOICE_ID, OPEN_INVOICE } from './invoice-examples';
 import { InvoiceBody, InvoiceListBody } from './invoice-response';
 
-const GET_ROW = apiRoute('invoice-get');
-const LIST_ROW = apiRoute('invoice-list');
-
+/** The invoice's `id`, as the invoice routes (and the sandbox's actions on it) take it. */
 export const INVOICE_ID_PARAMETER: ParameterDocument = {
   name: 'invoice_id',
   in: 'path',
   required: true,
   description:
-    "The invoice's `id` (`inv_` and its order's id in 32 lower-case hex digits), from `invoice.issued`, the order or `GET /v1/invoices`.",
+    "The invoice's `id` (`inv_` and its order's id in 32 lower-case hex digits), from `invoice.issued`, `GET /v1/invoices` or an order's `invoice`.",
   schema: documented(z.string(), PATH_PARAMETER_RULES.invoiceId),
 };
 
+const GET_ROW = apiRoute('invoice-get');
+const LIST_ROW = apiRoute('invoice-list');
+
 const PageSize = z._default(z.int().check(z.gte(1), z.lte(MAX_INVOICE_PAGE_SIZE)), DEFAULT_INVOICE_PAGE_SIZE);
 
-/** The invoice routes' 404, the reads' and the sandbox actions' alike. */
+/** The invoice routes' 404: the reads' and the sandbox actions' alike. */
 export const INVOICE_NOT_FOUND_RESPONSE: ResponseDocument = {
   description: "No invoice of yours has this id (another partner's invoice, or an id of another form, is none).",
   body: { name: 'InvoiceNotFoundError', schema: InvoiceNotFoundBody },

@@ -8,7 +8,7 @@ import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules'
 import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE } from '../../domain/orders/order-repository';
 import { apiRoute } from '../../routes';
 import { OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
-import { READ_RETRY, internalErrorResponse, orderNotFoundResponse } from './order-api-responses';
+import { orderNotFoundResponse } from './order-api-responses';
 import { CONFIRMED_ORDER, EXAMPLE_OTHER_PARTNERS_ORDER_ID, PENDING_ORDER, SHIPPED_ORDER } from './order-examples';
 import { OrderListQuery } from './order-list-query';
 import { OrderListBody } from './order-response';
@@ -20,6 +20,8 @@ import {
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  READ_RETRY,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 
 const ORDER_GET_ROUTE_ROW = apiRoute('order-get');
