@@ -8,7 +8,7 @@ import { DEFAULT_INVOICE_PAGE_SIZE, MAX_INVOICE_PAGE_SIZE } from '../../domain/b
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
 import { InvoiceNotFoundBody, OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
-import type { ParameterDocument, RouteDocument } from '../openapi/route-document';
+import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
   forbiddenResponse,
@@ -36,7 +36,8 @@ const LIST_ROW = apiRoute('invoice-list');
 
 const PageSize = z._default(z.int().check(z.gte(1), z.lte(MAX_INVOICE_PAGE_SIZE)), DEFAULT_INVOICE_PAGE_SIZE);
 
-const invoiceNotFound = {
+/** The invoice routes' 404: the reads' and the sandbox actions' alike. */
+export const INVOICE_NOT_FOUND_RESPONSE: ResponseDocument = {
   description: "No invoice of yours has this id (another partner's invoice, or an id of another form, is none).",
   body: { name: 'InvoiceNotFoundError', schema: InvoiceNotFoundBody },
   examples: {
@@ -172,7 +173,7 @@ export const GET_INVOICE_ROUTE: RouteDocument = {
     },
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(GET_ROW.scope),
-    404: invoiceNotFound,
+    404: INVOICE_NOT_FOUND_RESPONSE,
     429: rateLimitedResponse(GET_ROW.limitPerMinute),
     500: internalErrorResponse(GET_ROW, READ_RETRY),
   },

@@ -2,11 +2,11 @@
  * The sandbox's invoice actions in the partner API document: what `sandboxInvoiceRoutes`
  * answers and the errors functions/error-outcomes makes for them (docs/billing.md, "Sandbox").
  */
-import { INVOICE_ID_PARAMETER } from '../invoices/document';
 import * as z from 'zod/mini';
 import { apiRoute } from '../../routes';
+import { INVOICE_ID_PARAMETER, INVOICE_NOT_FOUND_RESPONSE } from '../invoices/document';
+import { EXAMPLE_INVOICE_ID } from '../invoices/invoice-examples';
 import {
-  InvoiceNotFoundBody,
   SandboxInvoiceBadRequestBody,
   SandboxInvoiceConflictBody,
   SandboxInvoiceUnsupportedBody,
@@ -23,7 +23,6 @@ import { sandboxInvoiceAccepted } from './routes';
 
 const PAY_ROW = apiRoute('sandbox-invoice-pay');
 const OVERDUE_ROW = apiRoute('sandbox-invoice-overdue');
-const EXAMPLE_INVOICE_ID = 'inv_5f0c1a7e2b9d4c3a8e6f1d2c3b4a5968';
 const BEARER = 'Authorization: Bearer <API_KEY>';
 
 const SandboxInvoiceAcceptedBody = z.strictObject({
@@ -33,19 +32,6 @@ const SandboxInvoiceAcceptedBody = z.strictObject({
 });
 
 const error = (status: string, code: string, message: string) => ({ error: status, message, code, details: [] });
-
-const notFound: ResponseDocument = {
-  description:
-    "None of your invoices has this id: unknown, not an invoice id, or another partner's (not told apart from none).",
-  body: { name: 'InvoiceNotFoundError', schema: InvoiceNotFoundBody },
-  examples: {
-    invoiceNotFound: {
-      summary: 'Unknown invoice',
-      value: error('Not Found', 'INVOICE_NOT_FOUND', `No invoice ${EXAMPLE_INVOICE_ID}`),
-    },
-  },
-  headers: AUTHENTICATED_HEADERS,
-};
 
 const badRequest: ResponseDocument = {
   description:
@@ -118,7 +104,7 @@ const action = (
     400: badRequest,
     401: unauthorizedResponse(BEARER),
     403: forbiddenResponse(row.scope, 'invoice'),
-    404: notFound,
+    404: INVOICE_NOT_FOUND_RESPONSE,
     409: conflict,
     429: rateLimitedResponse(row.limitPerMinute),
     500: serverErrorResponse(

@@ -91,7 +91,7 @@ export class StripeEvents {
     const { orderId } = event.invoice;
     for (let attempt = 1; ; attempt += 1) {
       const record = await invoices.getByOrder(orderId);
-      // Finalized but not yet recorded (the invoicing consumer is between its steps): a 500, so Stripe sends it again.
+      // Finalized but not yet recorded (the invoicing consumer is between its steps): a 503 with Retry-After, so Stripe sends it again.
       if (!record) throw new InvoiceNotIssuedYet(orderId);
       if (record.stripeInvoiceId !== event.invoice.id) return 'ignored';
       const next = applyInvoiceEvent(record, stateOf(event.type, event, record), clock.now().toISOString());

@@ -1,5 +1,6 @@
-import type { Invoice, InvoiceList } from '../api-types.js';
+import type { Invoice, InvoiceList, SandboxInvoiceAccepted } from '../api-types.js';
 import type { HttpTransport } from '../http-transport.js';
+import { type ChangeOptions, idempotencyKeyOf } from './organizations.js';
 
 export interface InvoiceListParams {
   /** Your `internalOrgId`. */
@@ -47,5 +48,38 @@ export class Invoices {
       if (!page.has_more || !last) return;
       startingAfter = last.id;
     }
+  }
+}
+
+/**
+ * The sandbox's invoice actions (production answers 404): make Stripe pay an invoice or
+ * make it fall due, as a buyer's bank or the calendar would, so your CI sees `invoice.paid`
+ * and `invoice.overdue`. Each resolves when Stripe was asked (202); the invoice changes
+ * when Stripe's event comes back, seconds later. Each call carries an `Idempotency-Key` its
+ * retries reuse, so a retry after a lost answer gets the first answer again rather than
+ * `INVOICE_NOT_OPEN`.
+ */
+export class SandboxInvoices {
+  constructor(private readonly transport: HttpTransport) {}
+
+  /** Pays the invoice in full; `invoice.paid` follows. A paid, void or uncollectible one is `PartnerConflictError`. */
+  pay(invoiceId: string, options: ChangeOptions = {}): Promise<SandboxInvoiceAccepted> {
+    return this.act(invoiceId, 'pay', options);
+  }
+
+  /** Makes the invoice fall due now; `invoice.overdue` follows (the local stack only: Stripe itself answers 501). */
+  overdue(invoiceId: string, options: ChangeOptions = {}): Promise<SandboxInvoiceAccepted> {
+    return this.act(invoiceId, 'overdue', options);
+  }
+
+  private act(invoiceId: string, action: 'pay' | 'overdue', options: ChangeOptions): Promise<SandboxInvoiceAccepted> {
+    return this.transport.request<SandboxInvoiceAccepted>({
+      method: 'POST',
+      path: `/v1/sandbox/invoices/${encodeURIComponent(invoiceId)}/${action}`,
+      credential: 'bearer',
+      body: {},
+      headers: idempotencyKeyOf(options),
+      retryable: 'on-failure',
+    });
   }
 }

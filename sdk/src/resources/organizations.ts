@@ -25,7 +25,8 @@ export interface SetupOptions {
 /** As for setup: a change carries an `Idempotency-Key` its retries reuse. */
 export type ChangeOptions = SetupOptions;
 
-const idempotencyKeyOf = (options: SetupOptions) => ({
+/** The header of a change: the caller's key, or a random one the SDK's own retries of the call reuse. */
+export const idempotencyKeyOf = (options: SetupOptions) => ({
   'Idempotency-Key': options.idempotencyKey ?? `sdk-${globalThis.crypto.randomUUID()}`,
 });
 const segment = encodeURIComponent;
