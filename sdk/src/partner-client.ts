@@ -1,6 +1,7 @@
 import { HttpTransport, type TransportOptions } from './http-transport.js';
 import { ApprovalRequests, SandboxApprovalRequests } from './resources/approval-requests.js';
 import { Catalog } from './resources/catalog.js';
+import { Invoices } from './resources/invoices.js';
 import { Orders } from './resources/orders.js';
 import { Organizations } from './resources/organizations.js';
 import { SandboxOrders } from './resources/sandbox-orders.js';
@@ -28,6 +29,8 @@ export class PartnerClient {
   readonly sessions: Sessions;
   readonly catalog: Catalog;
   readonly orders: Orders;
+  /** Your organizations' invoices (one per shipped order). */
+  readonly invoices: Invoices;
   /** Carts above their user's order limit, waiting for (or given) an approver's decision. */
   readonly approvalRequests: ApprovalRequests;
   /** Sandbox only: place and advance orders, and decide approval requests as one of your approvers. */
@@ -45,6 +48,7 @@ export class PartnerClient {
     this.sessions = new Sessions(transport);
     this.catalog = new Catalog(transport);
     this.orders = new Orders(transport);
+    this.invoices = new Invoices(transport);
     this.approvalRequests = new ApprovalRequests(transport);
     this.sandbox = { orders: new SandboxOrders(transport), approvalRequests: new SandboxApprovalRequests(transport) };
     const tests = new WebhookTests(transport);

@@ -14,8 +14,9 @@ import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import type { Stage } from '../../functions/resources/stages';
 import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
-import { COMMANDS, runOps } from '../../lib/ops-cli/run-ops';
+import { COMMANDS } from '../../lib/ops-cli/run-ops';
 import { webhookSecretName } from '../../functions/resources/resource-definitions';
+import { type OpsRun, runOpsCapturing } from '../support/ops-run';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -47,33 +48,8 @@ afterAll(async () => {
   await stack.close();
 });
 
-interface OpsRun {
-  readonly code: number;
-  readonly lines: string[];
-  readonly text: string;
-  /** The output parsed as JSON, when it is JSON. */
-  readonly json: any;
-}
-
-async function ops(
-  argv: string[],
-  options: { deps?: Dependencies | (() => Promise<Dependencies>); stage?: Stage } = {},
-): Promise<OpsRun> {
-  const lines: string[] = [];
-  const code = await runOps(argv, {
-    deps: options.deps ?? stack.deps,
-    stage: options.stage,
-    out: (line) => lines.push(line),
-  });
-  const text = lines.join('\n');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { code, lines, text, json };
-}
+const ops = (argv: string[], options: { deps?: Dependencies | (() => Promise<Dependencies>); stage?: Stage } = {}) =>
+  runOpsCapturing(argv, { deps: options.deps ?? stack.deps, stage: options.stage });
 
 /** An error an operator sees: one line, saying what, no stack trace. */
 function expectOneLineError(run: OpsRun, code: number, message: string | RegExp) {

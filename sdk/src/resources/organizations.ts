@@ -1,4 +1,6 @@
 import type {
+  OrganizationResponse,
+  OrganizationUpdateRequest,
   OrganizationUserResponse,
   OrganizationUserUpdateRequest,
   SetupRequest,
@@ -108,6 +110,32 @@ export class Organizations {
     return this.transport.request<SetupResponse>({
       method: 'POST',
       path: '/v1/organizations/setup',
+      credential: 'bearer',
+      body,
+      headers: idempotencyKeyOf(options),
+      retryable: 'on-failure',
+    });
+  }
+
+  /** `GET /v1/organizations/{internalOrgId}`: its contact fields, payment terms and billing e-mail. */
+  retrieve(internalOrgId: string): Promise<OrganizationResponse> {
+    return this.transport.request<OrganizationResponse>({
+      method: 'GET',
+      path: `/v1/organizations/${segment(internalOrgId)}`,
+      credential: 'bearer',
+      retryable: 'on-failure',
+    });
+  }
+
+  /** `PATCH /v1/organizations/{internalOrgId}`: any of its fields; its Stripe customer follows. */
+  update(
+    internalOrgId: string,
+    body: OrganizationUpdateRequest,
+    options: ChangeOptions = {},
+  ): Promise<OrganizationResponse> {
+    return this.transport.request<OrganizationResponse>({
+      method: 'PATCH',
+      path: `/v1/organizations/${segment(internalOrgId)}`,
       credential: 'bearer',
       body,
       headers: idempotencyKeyOf(options),
