@@ -1254,6 +1254,8 @@ export interface WebhookEndpoint {
   throughput: {
     concurrency: number;
     max_concurrency: number;
+    latency_baseline_ms?: number;
+    slow_after_ms: number;
     max_rate_per_second?: number;
   };
   secret_rotated_at: string;

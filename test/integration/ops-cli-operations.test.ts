@@ -562,13 +562,15 @@ describe('webhook set / show / rotate-secret', () => {
       status: 'enabled',
       since: expect.any(String),
       // A new endpoint starts at two attempts in flight, up to the adaptive ceiling.
-      circuit: { state: 'closed', consecutiveFailures: 0, concurrency: 2, maxConcurrency: 32 },
+      circuit: { state: 'closed', consecutiveFailures: 0, concurrency: 2, maxConcurrency: 32, slowAfterMs: 1000 },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       secretRotatedAt: expect.any(String),
     });
     const shownText = await ops(['webhook', 'show', '--partner', partner.partnerId]);
     expect(shownText.text).toMatch(/^url: +http:\/\/127\.0\.0\.1:9\/hooks$/m);
+    expect(shownText.text).toMatch(/^concurrency: +2 of 32$/m);
+    expect(shownText.text).toMatch(/^slowAfterMs: +1000$/m);
     for (const output of [shown.text, shownText.text]) expect(output).not.toContain(secret);
 
     const changed = await ops(['webhook', 'set', '--partner', partner.partnerId, '--url', 'http://127.0.0.1:10/hooks']);
@@ -689,6 +691,8 @@ describe('webhook set / show / rotate-secret', () => {
       // Failing: one attempt at a time.
       concurrency: 1,
       maxConcurrency: 32,
+      // No 2xx ever: no latency baseline, slow past the policy's second.
+      slowAfterMs: 1000,
     });
 
     const text = (await ops(['webhook', 'show', '--partner', partner.partnerId])).text;
