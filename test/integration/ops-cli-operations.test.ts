@@ -817,7 +817,8 @@ describe('order-event and deliveries', () => {
     expect(JSON.parse(request!.rawBody.toString())).toEqual({
       event: 'order.created',
       timestamp: published.json.timestamp,
-      data,
+      // The fan-out adds the order's invoice as it is when the webhook leaves: none yet.
+      data: { ...data, invoice: null },
     });
     expect(verifyWebhookSignature(request!.rawBody, request!.headers['x-service-signature'], secret)).toBe(true);
 
