@@ -43,7 +43,7 @@ import { cartKeys } from '../functions/adapters/dynamodb/cart-repository';
 import { catalogKeys } from '../functions/adapters/dynamodb/dynamodb-catalog-repository';
 import { webhookKeys } from '../functions/adapters/dynamodb/dynamodb-delivery-items';
 import { identityKeys } from '../functions/adapters/dynamodb/identity-directory';
-import { orderKeys } from '../functions/adapters/dynamodb/dynamodb-order-repository';
+import { orderKeys } from '../functions/adapters/dynamodb/dynamodb-order-items';
 import { organizationKeys } from '../functions/adapters/dynamodb/organization-items';
 import { partnerKeys } from '../functions/adapters/dynamodb/dynamodb-partner-repository';
 import { sessionKeys } from '../functions/adapters/dynamodb/dynamodb-session-repository';

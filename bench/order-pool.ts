@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { orderKeys } from '../functions/adapters/dynamodb/dynamodb-order-repository';
+import { orderKeys } from '../functions/adapters/dynamodb/dynamodb-order-items';
 import type { Order } from '../functions/domain/orders/order';
 import { parseSandboxOrderRequest } from '../functions/domain/orders/sandbox-order-request';
 import { tableName } from '../functions/resources/resource-definitions';

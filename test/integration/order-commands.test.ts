@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { orderItem } from '../../functions/adapters/dynamodb/dynamodb-order-repository';
+import { orderItem } from '../../functions/adapters/dynamodb/dynamodb-order-items';
 import type { Order, OrderId } from '../../functions/domain/orders/order';
 import { tableName } from '../../functions/resources/resource-definitions';
 import { findOrder } from '../../lib/ops-cli/order-lookup';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Cents } from '../../functions/domain/money';
-import { statusLabel } from '../../functions/embed-host/module/orders/page';
+import { statusLabel } from '../../functions/embed-host/module/parts/order-status';
 
 describe('the order status a module user reads', () => {
   it('says "Partially refunded" with the amount for a delivered order refunded in part', () => {

@@ -1,59 +1,29 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type {
+  ApprovalChange,
   ApprovalListQuery,
   ApprovalPage,
   ApprovalRepository,
-  ApprovalChange,
   PlaceableCondition,
 } from '../../domain/approvals/approval-repository';
 import { APPROVAL_TTL_MS, type ApprovalRequest, type ApprovalRequestId } from '../../domain/approvals/approval-request';
 import type { Clock } from '../../domain/clock';
 import { IdempotencyKeyInFlight, ValidationFailed } from '../../domain/errors';
+import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import type { Cart, CartLine } from '../../domain/orders/cart';
 import type { MonthSpendCharge } from '../../domain/orders/monthly-spend';
 import type { Order } from '../../domain/orders/order';
 import type { OrganizationId } from '../../domain/organizations/organization';
-import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import { cartKeys, cartLineItem, resubmitMarkerItem } from './cart-repository';
-import { organizationKeys } from './organization-items';
-import { consumedCartLines, monthSpendUpdate, orderItem, outboxPut } from './dynamodb-order-repository';
+import { approvalKeys, keyOf, requestItem } from './dynamodb-approval-items';
+import { filterOf, keyCondition, withFilter } from './dynamodb-approval-page-query';
+import { consumedCartLines, monthSpendUpdate, orderItem, outboxPut } from './dynamodb-order-items';
 import { completionInTransaction } from './idempotency-store';
+import { organizationKeys } from './organization-items';
+import { decodeCursor, encodeCursor } from './page-cursor';
 import { failedConditions, type TransactItem, writeAllOrNothing } from './transactions';
 
-/**
- * Key shapes of approval requests in the orders table (whose stream already carries the
- * outbox): the request by its id, listed per organization through gsi1 under its own
- * prefix (`APPROVALS#`, never the orders' `ORG#`), and, while it is pending, a due item
- * listed through gsi1 by expiry in one partition for the expiry sweep. Approvals are
- * people's clicks, far below one partition's write rate.
- */
-const approvalKeys = {
-  request: (id: string) => ({ pk: `APPROVAL#${id}`, sk: 'REQUEST' }),
-  due: (id: string) => ({ pk: `APPROVAL#${id}`, sk: 'DUE' }),
-  ofOrganization: (organizationId: string) => `APPROVALS#${organizationId}`,
-  duePartition: 'APPROVALS_DUE',
-};
-
-/** Status, version, expiry and requester sit beside the request for conditions and filters. */
-const requestItem = (request: ApprovalRequest) => ({
-  ...approvalKeys.request(request.id),
-  gsi1pk: approvalKeys.ofOrganization(request.organizationId),
-  gsi1sk: `${request.createdAt}#${request.id}`,
-  status: request.status,
-  version: request.version,
-  expiresAt: request.expiresAt,
-  profileId: request.profileId,
-  request,
-});
-
-const keyOf = (request: ApprovalRequest) => {
-  const { pk, sk, gsi1pk, gsi1sk } = requestItem(request);
-  return { pk, sk, gsi1pk, gsi1sk };
-};
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 
 export class DynamoApprovalRepository implements ApprovalRepository {
   constructor(
@@ -361,78 +331,4 @@ export class DynamoApprovalRepository implements ApprovalRepository {
     const ids = Items.map((item) => item.requestId as ApprovalRequestId);
     return LastEvaluatedKey ? { ids, nextCursor: encodeCursor(LastEvaluatedKey) } : { ids };
   }
-}
-
-interface Filter {
-  readonly expression: string;
-  readonly names: Record<string, string>;
-  readonly values: Record<string, unknown>;
-}
-
-/** The query's status (as of `now`: a pending request past its expiry is expired) and requester, as a filter. */
-function filterOf(query: Pick<ApprovalListQuery, 'status' | 'profileId' | 'now'>): Filter | undefined {
-  const parts: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  if (query.status !== undefined) {
-    names['#status'] = 'status';
-    const now = query.now.toISOString();
-    if (query.status === 'pending') {
-      parts.push('(#status = :pending AND expiresAt > :now)');
-      Object.assign(values, { ':pending': 'pending', ':now': now });
-    } else if (query.status === 'expired') {
-      parts.push('(#status = :expired OR (#status = :pending AND expiresAt <= :now))');
-      Object.assign(values, { ':expired': 'expired', ':pending': 'pending', ':now': now });
-    } else {
-      parts.push('#status = :status');
-      values[':status'] = query.status;
-    }
-  }
-  if (query.profileId !== undefined) {
-    parts.push('profileId = :profileId');
-    values[':profileId'] = query.profileId;
-  }
-  return parts.length ? { expression: parts.join(' AND '), names, values } : undefined;
-}
-
-const keyCondition = (since: string | undefined): Pick<QueryCommandInput, 'KeyConditionExpression'> => ({
-  KeyConditionExpression: since === undefined ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk >= :since',
-});
-
-function withFilter(
-  filter: Filter | undefined,
-  keyValues: Record<string, unknown>,
-  partition: string,
-): Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
-  const values = { ':pk': partition, ...keyValues, ...(filter?.values ?? {}) };
-  if (!filter) return { ExpressionAttributeValues: values };
-  return {
-    FilterExpression: filter.expression,
-    ...(Object.keys(filter.names).length ? { ExpressionAttributeNames: filter.names } : {}),
-    ExpressionAttributeValues: values,
-  };
-}
-
-function decodeCursor(cursor: string, partition: string): Record<string, unknown> {
-  const invalid = () =>
-    new ValidationFailed([
-      {
-        code: 'INVALID_CURSOR',
-        message: 'cursor must be the next_cursor of an earlier page of the same list',
-        path: ['cursor'],
-      },
-    ]);
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  const shaped =
-    typeof key === 'object' &&
-    key !== null &&
-    Object.keys(key).sort().join(',') === 'gsi1pk,gsi1sk,pk,sk' &&
-    Object.values(key).every((value) => typeof value === 'string');
-  if (!shaped || (key as { gsi1pk: string }).gsi1pk !== partition) throw invalid();
-  return key as Record<string, unknown>;
 }

@@ -1,10 +1,10 @@
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../domain/clock';
 import { ConcurrentModification, MonthlyLimitReached, ValidationFailed } from '../../domain/errors';
-import type { MonthSpendCharge, SpendMonth } from '../../domain/orders/monthly-spend';
+import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import type { Cart } from '../../domain/orders/cart';
+import type { MonthSpendCharge, SpendMonth } from '../../domain/orders/monthly-spend';
 import type { Order, OrderId } from '../../domain/orders/order';
-import { toOutboxRecord } from '../../domain/events/order-outbox';
 import {
   DEFAULT_ORDER_PAGE_SIZE,
   MAX_ORDERS_READ_PER_PAGE,
@@ -16,95 +16,12 @@ import {
   type OrderRepository,
 } from '../../domain/orders/order-repository';
 import type { OrganizationId, ProfileId } from '../../domain/organizations/organization';
-import type { OrderEventMessage } from '../../domain/events/order-event-message';
-import { OUTBOX_KEY_PREFIX } from '../../resources/resource-definitions';
-import { cartKeys } from './cart-repository';
+import { consumedCartLines, monthSpendUpdate, orderItem, orderKeys, outboxPut } from './dynamodb-order-items';
+import { type CreatedRange, createdRange, type OrderFilter, filterOf, startWithin } from './dynamodb-order-page-query';
+import { decodeCursor, encodeCursor } from './page-cursor';
 import { failedConditions, type TransactItem, writeAllOrNothing } from './transactions';
 
-/**
- * Key shapes of the orders table: an order by its id, listed per organization through
- * gsi1 (newest first), and the outbox item of each change, which the table's stream
- * carries to the order-events queue.
- */
-export const orderKeys = {
-  order: (orderId: string) => ({ pk: `ORDER#${orderId}`, sk: 'ORDER' }),
-  ordersOfOrganization: (organizationId: string) => `ORG#${organizationId}`,
-  outbox: (eventId: string) => ({ pk: `${OUTBOX_KEY_PREFIX}${eventId}`, sk: 'OUTBOX' }),
-  monthSpend: (profileId: string, month: string) => ({ pk: `SPEND#${profileId}`, sk: `MONTH#${month}` }),
-};
-
-/**
- * The order's amount added to its user's month total. With a limit, the addition is
- * conditional on the total staying within it: DynamoDB serializes the transactions on
- * this one item, so parallel orders can never pass the limit together.
- */
-export const monthSpendUpdate = (table: string, charge: MonthSpendCharge): TransactItem => ({
-  Update: {
-    TableName: table,
-    Key: orderKeys.monthSpend(charge.profileId, charge.month),
-    UpdateExpression: 'ADD totalCents :amount',
-    ...(charge.limitCents === undefined
-      ? { ExpressionAttributeValues: { ':amount': charge.amountCents } }
-      : {
-          ConditionExpression: 'attribute_not_exists(totalCents) OR totalCents <= :room',
-          ExpressionAttributeValues: { ':amount': charge.amountCents, ':room': charge.limitCents - charge.amountCents },
-        }),
-  },
-});
-
-/** The stored item of an order: approvals place orders in their own transactions, in exactly this shape. */
-export const orderItem = (order: Order) => ({
-  ...orderKeys.order(order.id),
-  gsi1pk: orderKeys.ordersOfOrganization(order.organizationId),
-  gsi1sk: `${order.createdAt}#${order.id}`,
-  sequence: order.sequence,
-  order,
-});
-
-/**
- * The outbox item of one event, written in the change's own transaction. Event ids derive
- * from the change, so a second write of one change is refused, never a second webhook.
- */
-export const outboxPut = (table: string, event: OrderEventMessage, clock: Clock): TransactItem => {
-  const record = toOutboxRecord(event, clock);
-  return {
-    Put: {
-      TableName: table,
-      Item: { ...orderKeys.outbox(record.eventId), message: record.message, ttl: record.expiresAt },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  };
-};
-
-/** The removal of exactly the cart lines an order or request was priced from, each only if its quantity is still the one priced. */
-export const consumedCartLines = (table: string, cart: Cart): TransactItem[] => [
-  ...cart.lines.map((line): TransactItem => ({
-    Delete: {
-      TableName: table,
-      Key: cartKeys.line(cart.profileId, line.productId),
-      ConditionExpression: 'quantity = :quantity',
-      ExpressionAttributeValues: { ':quantity': line.quantity },
-    },
-  })),
-  // Whichever checkout takes the lines takes the resubmission's link with them.
-  ...(cart.resubmits === undefined
-    ? []
-    : [
-        {
-          Delete: {
-            TableName: table,
-            Key: cartKeys.resubmits(cart.profileId),
-            ConditionExpression: 'requestId = :requestId',
-            ExpressionAttributeValues: { ':requestId': cart.resubmits },
-          },
-        } satisfies TransactItem,
-      ]),
-];
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The page cursor: gsi1's last evaluated key, opaque to callers. */
-const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
 
 export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
   constructor(
@@ -372,92 +289,4 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
     );
     return Items.length > 0;
   }
-}
-
-interface CreatedRange {
-  /** Appended to the key condition: '' or ` AND gsi1sk …`. */
-  readonly condition: string;
-  readonly values: Record<string, string>;
-}
-
-/**
- * The creation range as a condition on gsi1's sort key (`<createdAt>#<id>`): an order
- * created at exactly `createdGte` sorts after it (in), one at exactly `createdLt` after
- * it too (out, since the bound is inclusive only of the bare instant).
- */
-function createdRange(page: Pick<OrderPageRequest, 'createdGte' | 'createdLt'>): CreatedRange {
-  const { createdGte: gte, createdLt: lt } = page;
-  if (gte !== undefined && lt !== undefined)
-    return { condition: ' AND gsi1sk BETWEEN :gte AND :lt', values: { ':gte': gte, ':lt': lt } };
-  if (gte !== undefined) return { condition: ' AND gsi1sk >= :gte', values: { ':gte': gte } };
-  if (lt !== undefined) return { condition: ' AND gsi1sk < :lt', values: { ':lt': lt } };
-  return { condition: '', values: {} };
-}
-
-/**
- * Where a newest-first page starts within the creation range: DynamoDB refuses a start
- * key outside the key condition, so a cursor newer than the range starts at the range's
- * newest order, and one older than the range leaves nothing to list.
- */
-function startWithin(
-  range: CreatedRange,
-  startKey: Record<string, unknown> | undefined,
-): Record<string, unknown> | undefined | 'past-the-range' {
-  const at = typeof startKey?.gsi1sk === 'string' ? startKey.gsi1sk : undefined;
-  if (at === undefined) return startKey;
-  const { ':gte': gte, ':lt': lt } = range.values;
-  if (gte !== undefined && at < gte) return 'past-the-range';
-  if (lt !== undefined && at >= lt) return undefined;
-  return startKey;
-}
-
-interface OrderFilter {
-  readonly expression: string;
-  readonly names: Record<string, string>;
-  readonly values: Record<string, string>;
-}
-
-/** The page's status, PO number and user as one filter on the stored order, or undefined when none is asked. */
-function filterOf(page: Pick<OrderPageRequest, 'status' | 'poNumber' | 'internalUserId'>): OrderFilter | undefined {
-  const parts: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, string> = {};
-  if (page.status !== undefined) {
-    parts.push('#order.#status = :status');
-    names['#status'] = 'status';
-    values[':status'] = page.status;
-  }
-  if (page.poNumber !== undefined) {
-    parts.push('#order.poNumber = :poNumber');
-    values[':poNumber'] = page.poNumber;
-  }
-  if (page.internalUserId !== undefined) {
-    parts.push('#order.internalUserId = :internalUserId');
-    values[':internalUserId'] = page.internalUserId;
-  }
-  return parts.length ? { expression: parts.join(' AND '), names, values } : undefined;
-}
-
-function decodeCursor(cursor: string, partition: string): Record<string, unknown> {
-  const invalid = () =>
-    new ValidationFailed([
-      {
-        code: 'INVALID_CURSOR',
-        message: 'cursor must be the next_cursor of an earlier page of the same list',
-        path: ['cursor'],
-      },
-    ]);
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  const shaped =
-    typeof key === 'object' &&
-    key !== null &&
-    Object.keys(key).sort().join(',') === 'gsi1pk,gsi1sk,pk,sk' &&
-    Object.values(key).every((value) => typeof value === 'string');
-  if (!shaped || (key as { gsi1pk: string }).gsi1pk !== partition) throw invalid();
-  return key as Record<string, unknown>;
 }

@@ -3,7 +3,7 @@
  */
 import { ApprovalCannotBePlaced } from '../errors';
 import type { Order, OrderId } from '../orders/order';
-import { newOrder } from '../orders/order-service';
+import { newOrder } from '../orders/order';
 import type { OrganizationAggregate, ShippingLocation } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
 import { profileSignInBlocker } from '../sessions/sign-in-eligibility';

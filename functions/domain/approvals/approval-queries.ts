@@ -11,7 +11,15 @@ import {
   type ApprovalPage,
   type ApprovalRepository,
 } from './approval-repository';
-import { APPROVAL_TTL_MS, type ApprovalRequest, type ApprovalStatus, asOf } from './approval-request';
+import {
+  APPROVAL_TTL_MS,
+  type ApprovalRequest,
+  type ApprovalRequestId,
+  type ApprovalStatus,
+  asOf,
+} from './approval-request';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Who asks to see requests. The module passes its signed-in user (`viewer`): a buyer sees
@@ -40,6 +48,14 @@ export interface ApprovalListRequest {
    * ValidationFailed on `starting_after`.
    */
   readonly startingAfter?: string;
+}
+
+/** The request the id names, as stored; anything but a UUID names none and is never looked up. */
+export async function findRequest(
+  approvals: Pick<ApprovalRepository, 'get'>,
+  requestId: string,
+): Promise<ApprovalRequest | undefined> {
+  return UUID.test(requestId) ? approvals.get(requestId.toLowerCase() as ApprovalRequestId) : undefined;
 }
 
 export function visibleTo(request: ApprovalRequest, scope: ApprovalScope): boolean {

@@ -1,74 +1,40 @@
 import { randomUUID } from 'node:crypto';
-import type { OrderEventMessage } from '../events/order-event-message';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
-import { type Correlation, correlate, correlateAction, currentCorrelation } from '../correlation';
+import { type Correlation, correlateAction, currentCorrelation } from '../correlation';
+import { ApprovalForbidden, ApprovalNotFound, ConcurrentModification, SelfApprovalForbidden } from '../errors';
 import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
-import {
-  ApprovalForbidden,
-  ApprovalNotFound,
-  ApprovalNotResubmittable,
-  ConcurrentModification,
-  SelfApprovalForbidden,
-} from '../errors';
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CartRepository } from '../orders/cart';
-import { latestOrderEvent } from '../orders/order-event';
+import { organizationTimeZone, spendMonthOf } from '../orders/monthly-spend';
 import type { OrderId } from '../orders/order';
-import type { OrderReferences } from '../orders/order-references';
-import { type LimitReason, organizationTimeZone, spendMonthOf } from '../orders/monthly-spend';
-import type { OrderService, PlaceOrderInput } from '../orders/order-service';
-import type { Organization, OrganizationAggregate, OrganizationId, Profile } from '../organizations/organization';
+import { latestOrderEvent } from '../orders/order-event';
+import type { OrderService } from '../orders/order-service';
+import type { Organization, OrganizationId, Profile } from '../organizations/organization';
 import { roleOf } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
-import type { Partner } from '../partners/partner';
 import { approvalDecidedEvent, approvalRequestedEvent } from './approval-events';
+import { expireDueRequests, expireRequest } from './approval-expiry';
 import { approvedOrder, placeableLocation } from './approval-order';
-import { type ApprovalListRequest, type ApprovalScope, listOrganizationRequests, visibleTo } from './approval-queries';
-import { linesToRestore, type Withdrawal } from './approval-withdrawal';
-import type { ApprovalPage, ApprovalRepository } from './approval-repository';
 import {
-  APPROVAL_TTL_MS,
-  type ApprovalOutcome,
-  type ApprovalRequest,
-  type ApprovalRequestId,
-  asOf,
-  isPendingAt,
-  isResubmittableAt,
-  notPending,
-  partyOf,
-} from './approval-request';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Due requests one `expireDue` call tries at most; the next sweep takes the rest. */
-const MAX_EXPIRED_PER_SWEEP = 1000;
-const DUE_BATCH = 100;
+  type ApprovalListRequest,
+  type ApprovalScope,
+  findRequest,
+  listOrganizationRequests,
+  visibleTo,
+} from './approval-queries';
+import type { ApprovalPage, ApprovalRepository } from './approval-repository';
+import { type ApprovalRequest, type ApprovalRequestId, asOf, notPending, partyOf } from './approval-request';
+import { type Resubmission, resubmitIntoCart } from './approval-resubmission';
+import { type SubmitApprovalInput, submittedRequest } from './approval-submission';
+import { linesToRestore, type Withdrawal } from './approval-withdrawal';
+import { type ApprovalChanges, correlatedEvent, countOutcome, writtenWhileWaiting } from './approval-writes';
 
 /**
  * The Idempotency-Key completion for a decided request (the sandbox API's 200), written in
  * the decision's own transaction, as setup writes its own (CompletionFor).
  */
 export type DecisionCompletionFor = (decided: ApprovalRequest) => IdempotencyCompletion;
-
-export interface SubmitApprovalInput {
-  readonly partner: Pick<Partner, 'id'>;
-  /** The requester: the signed-in user of the module. */
-  readonly profile: Profile;
-  /** The requester's organization, with its locations. */
-  readonly organization: OrganizationAggregate;
-  /** One of the organization's active locations; absent means its default location. */
-  readonly shippingLocationId?: string;
-  readonly references?: OrderReferences;
-  /**
-   * What to request instead of the cart (the sandbox API, which never touches the user's
-   * cart); the cart is submitted and emptied when absent.
-   */
-  readonly items?: PlaceOrderInput['items'];
-  /** The catalog's products for `items`, when the caller read them already. */
-  readonly products?: PlaceOrderInput['products'];
-  /** Which limit the order passed, when placing it said so (ApprovalRequired); found out here otherwise. */
-  readonly limitReason?: LimitReason;
-}
 
 export interface ApprovalServiceOptions {
   readonly approvals: ApprovalRepository;
@@ -102,7 +68,8 @@ export class ApprovalService {
   private readonly clock: Clock;
   private readonly newId: () => string;
   private readonly metrics: Metrics;
-  private readonly correlation: () => Correlation;
+  /** What every change shares: correlated events, counted outcomes, lost races explained. */
+  private readonly changes: ApprovalChanges;
 
   constructor(options: ApprovalServiceOptions) {
     this.approvals = options.approvals;
@@ -113,7 +80,12 @@ export class ApprovalService {
     this.clock = options.clock;
     this.newId = options.newId ?? randomUUID;
     this.metrics = options.metrics ?? noMetrics;
-    this.correlation = options.correlation ?? currentCorrelation;
+    this.changes = {
+      approvals: this.approvals,
+      clock: this.clock,
+      metrics: this.metrics,
+      correlation: options.correlation ?? currentCorrelation,
+    };
   }
 
   /**
@@ -137,38 +109,13 @@ export class ApprovalService {
     });
     const limitReason =
       input.limitReason ?? (await this.orders.limitPassed(profile, organization, quote.pricing.totalCents));
-    const now = this.clock.now();
-    const requester = partyOf(profile);
-    // Only the cart carries the link: a sandbox request of given items resubmits nothing.
-    const resubmits = input.items === undefined ? quote.cart.resubmits : undefined;
-    const request: ApprovalRequest = {
-      id: this.newId() as ApprovalRequestId,
-      partnerId: partner.id,
-      organizationId: organization.organization.id,
-      internalOrgId: organization.organization.internalOrgId,
-      profileId: profile.id,
-      internalUserId: profile.internalUserId,
-      email: profile.email,
-      requesterName: requester.name,
-      shippingLocationId: quote.shippingAddress.locationId,
-      shippingAddress: quote.shippingAddress,
-      items: quote.items,
-      ...quote.pricing,
-      ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
-      ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
-      ...(limitReason === undefined ? {} : { limitReason }),
-      ...(resubmits === undefined ? {} : { resubmittedFrom: resubmits as ApprovalRequestId }),
-      status: 'pending',
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + APPROVAL_TTL_MS).toISOString(),
-      version: 1,
-    };
+    const request = submittedRequest(input, quote, limitReason, this.newId() as ApprovalRequestId, this.clock.now());
     await this.approvals.submit(
       request,
-      this.correlated(request, approvalRequestedEvent(request)),
+      correlatedEvent(this.changes, request, approvalRequestedEvent(request)),
       input.items ? undefined : quote.cart,
     );
-    this.counted('submitted');
+    countOutcome(this.changes, 'submitted');
     return request;
   }
 
@@ -206,13 +153,13 @@ export class ApprovalService {
       now,
     );
     try {
-      await this.written(request.id, () =>
+      await writtenWhileWaiting(this.changes, request.id, () =>
         this.approvals.approve({
           request: approved,
           expectedVersion: request.version,
-          event: this.correlated(approved, approvalDecidedEvent(approved)),
+          event: correlatedEvent(this.changes, approved, approvalDecidedEvent(approved)),
           order,
-          orderEvent: this.correlated(approved, latestOrderEvent(order)),
+          orderEvent: correlatedEvent(this.changes, approved, latestOrderEvent(order)),
           ...(input.completionFor ? { completion: input.completionFor(approved) } : {}),
           placeable: {
             partnerId: request.partnerId,
@@ -233,7 +180,7 @@ export class ApprovalService {
       if (error instanceof ConcurrentModification) await placeableLocation(this.organizations, request);
       throw error;
     }
-    this.counted('approved');
+    countOutcome(this.changes, 'approved');
     this.metrics.count(METRIC.ordersPlaced);
     return approved;
   }
@@ -259,15 +206,15 @@ export class ApprovalService {
       reason: input.reason,
       version: request.version + 1,
     };
-    await this.written(request.id, () =>
+    await writtenWhileWaiting(this.changes, request.id, () =>
       this.approvals.decide({
         request: rejected,
         expectedVersion: request.version,
-        event: this.correlated(rejected, approvalDecidedEvent(rejected)),
+        event: correlatedEvent(this.changes, rejected, approvalDecidedEvent(rejected)),
         ...(input.completionFor ? { completion: input.completionFor(rejected) } : {}),
       }),
     );
-    this.counted('rejected');
+    countOutcome(this.changes, 'rejected');
     return rejected;
   }
 
@@ -293,15 +240,15 @@ export class ApprovalService {
       decidedAt: now.toISOString(),
       version: request.version + 1,
     };
-    await this.written(request.id, () =>
+    await writtenWhileWaiting(this.changes, request.id, () =>
       this.approvals.decide({
         request: withdrawn,
         expectedVersion: request.version,
-        event: this.correlated(withdrawn, approvalDecidedEvent(withdrawn)),
+        event: correlatedEvent(this.changes, withdrawn, approvalDecidedEvent(withdrawn)),
         restore: { cart, lines },
       }),
     );
-    this.counted('withdrawn');
+    countOutcome(this.changes, 'withdrawn');
     return { request: withdrawn, restored: lines.map((line) => line.productId), skipped };
   }
 
@@ -318,9 +265,7 @@ export class ApprovalService {
     readonly requestId: string;
     readonly requester: Profile;
     readonly replace: boolean;
-  }): Promise<
-    { readonly needsConfirmation: true; readonly held: number } | ({ readonly needsConfirmation: false } & Withdrawal)
-  > {
+  }): Promise<Resubmission> {
     correlateAction('resubmit', input.requester);
     const { requester } = input;
     const request = await this.get(input.requestId, {
@@ -328,33 +273,12 @@ export class ApprovalService {
       organizationId: requester.organizationId,
       viewer: requester,
     });
-    if (request.profileId !== requester.id) throw new ApprovalNotResubmittable(request.id, 'not-requester');
-    if (request.resubmittedBy !== undefined)
-      throw new ApprovalNotResubmittable(request.id, 'already-resubmitted', request.resubmittedBy);
-    if (!isResubmittableAt(request, this.clock.now())) throw new ApprovalNotResubmittable(request.id, 'not-closed');
-    const [cart, products] = await Promise.all([
-      this.carts.get(request.profileId),
-      this.catalog.get(request.items.map((item) => item.productId)),
-    ]);
-    const done = { needsConfirmation: false as const, request, skipped: [] as string[] };
-    if (cart.resubmits === request.id) return { ...done, restored: cart.lines.map((line) => line.productId) };
-    if (cart.lines.length > 0 && !input.replace) return { needsConfirmation: true, held: cart.lines.length };
-    // The lines as a withdrawal would restore them into an empty cart: quantities kept, capped, inactive skipped.
-    const { lines, skipped } = linesToRestore(
+    return resubmitIntoCart(
+      { approvals: this.approvals, carts: this.carts, catalog: this.catalog, clock: this.clock },
       request,
-      { profileId: cart.profileId, lines: [] },
-      products,
-      this.clock.now(),
+      requester,
+      input.replace,
     );
-    try {
-      await this.approvals.resubmitIntoCart(cart, lines, request.id);
-    } catch (error) {
-      if (!(error instanceof ConcurrentModification)) throw error;
-      // Two clicks at once: the other one put the same lines in; anything else is a real change.
-      const now = await this.carts.get(request.profileId);
-      if (now.resubmits !== request.id) throw error;
-    }
-    return { ...done, restored: lines.map((line) => line.productId), skipped };
   }
 
   /**
@@ -364,7 +288,7 @@ export class ApprovalService {
    * meanwhile is left as it is.
    */
   async expire(requestId: string, now: Date = this.clock.now()): Promise<ApprovalRequest | undefined> {
-    return (await this.expireOne(requestId, now)).request;
+    return (await expireRequest(this.changes, requestId, now)).request;
   }
 
   /**
@@ -372,54 +296,12 @@ export class ApprovalService {
    * organization (the scheduled sweep), at most 1000 a call. Returns the ids it expired.
    */
   async expireDue(now: Date = this.clock.now()): Promise<ApprovalRequestId[]> {
-    const expired: ApprovalRequestId[] = [];
-    let cursor: string | undefined;
-    let tried = 0;
-    // Pages follow each other by key, so a due item the index still lists after its request was decided is passed once, never re-read.
-    do {
-      const page = await this.approvals.listDue(now, DUE_BATCH, cursor);
-      for (const id of page.ids) {
-        tried += 1;
-        if ((await this.expireOne(id, now)).expiredNow) expired.push(id);
-      }
-      cursor = page.nextCursor;
-    } while (cursor !== undefined && tried < MAX_EXPIRED_PER_SWEEP);
-    return expired;
-  }
-
-  private async expireOne(requestId: string, now: Date): Promise<{ request?: ApprovalRequest; expiredNow: boolean }> {
-    const request = UUID.test(requestId)
-      ? await this.approvals.get(requestId.toLowerCase() as ApprovalRequestId)
-      : undefined;
-    if (!request || request.status !== 'pending' || isPendingAt(request, now))
-      return { ...(request ? { request: asOf(request, now) } : {}), expiredNow: false };
-    const expired: ApprovalRequest = {
-      ...request,
-      status: 'expired',
-      decidedAt: request.expiresAt,
-      version: request.version + 1,
-    };
-    try {
-      await this.approvals.decide({
-        request: expired,
-        expectedVersion: request.version,
-        event: this.correlated(expired, approvalDecidedEvent(expired)),
-      });
-    } catch (error) {
-      if (!(error instanceof ConcurrentModification)) throw error;
-      // Decided (or expired by another sweep) meanwhile: left as it is.
-      const current = await this.approvals.get(request.id);
-      return { ...(current ? { request: asOf(current, now) } : {}), expiredNow: false };
-    }
-    this.counted('expired');
-    return { request: expired, expiredNow: true };
+    return expireDueRequests(this.changes, now);
   }
 
   /** One request the scope may see, as it is now (ApprovalNotFound otherwise). */
   async get(requestId: string, scope: ApprovalScope): Promise<ApprovalRequest> {
-    const request = UUID.test(requestId)
-      ? await this.approvals.get(requestId.toLowerCase() as ApprovalRequestId)
-      : undefined;
+    const request = await findRequest(this.approvals, requestId);
     if (!request || !visibleTo(request, scope)) throw new ApprovalNotFound(requestId);
     return asOf(request, this.clock.now());
   }
@@ -458,36 +340,5 @@ export class ApprovalService {
     }
     if (request.status !== 'pending') throw notPending(request);
     return request;
-  }
-
-  /** Runs a conditional write; a lost race becomes the page that says what won it. */
-  private async written(requestId: ApprovalRequestId, write: () => Promise<void>): Promise<void> {
-    try {
-      await write();
-    } catch (error) {
-      if (!(error instanceof ConcurrentModification)) throw error;
-      const current = await this.approvals.get(requestId);
-      const now = this.clock.now();
-      // Still waiting: the cart changed under a withdrawal, or the write lost a transaction conflict; the caller retries.
-      if (!current || isPendingAt(current, now)) throw error;
-      throw notPending(asOf(current, now));
-    }
-  }
-
-  /** The event with the ids that follow it to every delivery attempt (never into the partner's payload). */
-  private correlated(request: ApprovalRequest, event: OrderEventMessage): OrderEventMessage {
-    const { requestId } = this.correlation();
-    correlate({
-      partnerId: request.partnerId,
-      organizationId: request.organizationId,
-      ...(request.orderId === undefined ? {} : { orderId: request.orderId }),
-      approvalRequestId: request.id,
-      eventId: event.eventId,
-    });
-    return { ...event, ...(requestId ? { requestId } : {}) };
-  }
-
-  private counted(outcome: 'submitted' | ApprovalOutcome): void {
-    this.metrics.count(METRIC.approvalRequests, { outcome });
   }
 }

@@ -52,3 +52,10 @@ export interface MonthSpendCharge {
   readonly amountCents: number;
   readonly limitCents?: number;
 }
+
+/** A user's month: what their placed orders total, and their monthly limit if they have one. */
+export interface MonthSpend {
+  readonly month: SpendMonth;
+  readonly spentCents: number;
+  readonly limitCents?: number;
+}

@@ -1,39 +1,25 @@
-import { MAX_ORDERS_SEARCHED, orderMatches } from './order-search';
 import { randomUUID } from 'node:crypto';
-import type { OrderEventMessage } from '../events/order-event-message';
-import { type Correlation, correlate, correlateAction, currentCorrelation } from '../correlation';
-import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { Clock } from '../clock';
+import { type Correlation, correlate, correlateAction, currentCorrelation } from '../correlation';
 import {
   ApprovalRequired,
   ConcurrentModification,
-  EmptyCart,
   Forbidden,
   MonthlyLimitReached,
   OrderNotFound,
-  ProductUnavailable,
-  ShippingLocationUnavailable,
   ValidationFailed,
 } from '../errors';
-import type { Organization, OrganizationAggregate, Profile, ShippingLocation } from '../organizations/organization';
-import type { Partner } from '../partners/partner';
-import type { Product, ProductId } from '../catalog/product';
-import type { Cart, CartRepository } from './cart';
-import { priceCart } from './cart-service';
-import {
-  type Order,
-  type OrderApprover,
-  type OrderId,
-  type OrderItem,
-  PAYMENT_METHOD,
-  type ShippingAddressSnapshot,
-} from './order';
-import type { OrderReferences } from './order-references';
-import { type LimitReason, organizationTimeZone, type SpendMonth, spendMonthOf } from './monthly-spend';
+import type { OrderEventMessage } from '../events/order-event-message';
+import { METRIC, type Metrics, noMetrics } from '../metrics';
+import type { Organization, OrganizationAggregate, Profile } from '../organizations/organization';
+import type { CartRepository } from './cart';
+import { type LimitReason, type MonthSpend, organizationTimeZone, spendMonthOf } from './monthly-spend';
+import { newOrder, type Order, type OrderId } from './order';
 import { latestOrderEvent, orderEventFor } from './order-event';
 import { applyTransition } from './order-lifecycle';
-import { DEFAULT_PRICING, type OrderPricing, type PricingConfig } from './order-pricing';
+import { DEFAULT_PRICING, type PricingConfig } from './order-pricing';
+import { type OrderQuote, type PlaceOrderInput, quoteOrder } from './order-quote';
 import {
   DEFAULT_ORDER_PAGE_SIZE,
   MAX_ORDER_PAGE_SIZE,
@@ -42,31 +28,10 @@ import {
   type OrderRepository,
 } from './order-repository';
 import { assertOrderInScope, type OrderScope } from './order-scope';
+import { MAX_ORDERS_SEARCHED, orderMatches } from './order-search';
 import { parseTransition } from './transition-input';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface PlaceOrderInput {
-  readonly partner: Pick<Partner, 'id'>;
-  /** Who orders: the signed-in user of the module (or the profile a sandbox call names). */
-  readonly profile: Profile;
-  /** The profile's organization, with its locations. */
-  readonly organization: OrganizationAggregate;
-  /** One of the organization's active locations; absent means its default location. */
-  readonly shippingLocationId?: string;
-  /**
-   * What to order instead of the cart (the sandbox API places orders without touching
-   * the user's cart); the cart is ordered and emptied when absent.
-   */
-  readonly items?: readonly { readonly productId: ProductId; readonly quantity: number }[];
-  /**
-   * The catalog's products for `items`, when the caller read them already (the sandbox
-   * reads them while it reads the profile); read here otherwise.
-   */
-  readonly products?: ReadonlyMap<ProductId, Product>;
-  /** The buyer's PO number and notes, already parsed (`parseOrderReferences`). */
-  readonly references?: OrderReferences;
-}
 
 export interface OrderServiceOptions {
   readonly orders: OrderRepository;
@@ -134,27 +99,7 @@ export class OrderService {
    * request is exactly the order its requester would have placed.
    */
   async quote(input: PlaceOrderInput): Promise<OrderQuote> {
-    const { partner, profile, organization } = input;
-    assertSameOwner(partner, profile, organization.organization);
-    const location = shippingLocation(organization, input.shippingLocationId);
-
-    const cart: Cart = input.items
-      ? { profileId: profile.id, lines: input.items.map((item) => ({ ...item, addedAt: '' })) }
-      : await this.carts.get(profile.id);
-    if (cart.lines.length === 0) throw new EmptyCart();
-    const products = input.products ?? (await this.catalog.get(cart.lines.map((line) => line.productId)));
-    const priced = priceCart(cart, products, location.address.province, this.pricing);
-    if (priced.unavailable.length > 0) throw new ProductUnavailable(priced.unavailable.map((line) => line.productId));
-    if (!priced.pricing) throw new RangeError('a cart priced for a state has a pricing');
-
-    const items: OrderItem[] = priced.lines.map(({ product, quantity }) => ({
-      productId: product.productId,
-      name: product.name,
-      unit: product.unit,
-      unitPriceCents: product.priceCents,
-      quantity,
-    }));
-    return { cart, items, shippingAddress: addressSnapshot(location), pricing: priced.pricing };
+    return quoteOrder({ carts: this.carts, catalog: this.catalog, pricing: this.pricing }, input);
   }
 
   /**
@@ -334,100 +279,4 @@ export class OrderService {
     } while (cursor !== undefined && read < MAX_ORDERS_SEARCHED);
     return { orders: found, complete: cursor === undefined };
   }
-}
-
-/** A user's month: what their placed orders total, and their monthly limit if they have one. */
-export interface MonthSpend {
-  readonly month: SpendMonth;
-  readonly spentCents: number;
-  readonly limitCents?: number;
-}
-
-/** An order as `quote` priced it, before it is placed (or submitted for approval). */
-export interface OrderQuote {
-  /** The cart it was priced from (the given items, for an order of items). */
-  readonly cart: Cart;
-  readonly items: readonly OrderItem[];
-  readonly shippingAddress: ShippingAddressSnapshot;
-  readonly pricing: OrderPricing;
-}
-
-/** A new order, pending at sequence 1: how every order is made, placed at checkout or approved. */
-export function newOrder(input: {
-  readonly id: OrderId;
-  readonly partnerId: Partner['id'];
-  readonly organization: Pick<Organization, 'id' | 'internalOrgId'>;
-  /** Who placed it: the buyer, or the requester of an approved request. */
-  readonly profile: Pick<Profile, 'id' | 'internalUserId' | 'email'>;
-  readonly references?: OrderReferences;
-  readonly items: readonly OrderItem[];
-  readonly shippingAddress: ShippingAddressSnapshot;
-  readonly pricing: OrderPricing;
-  readonly at: string;
-  readonly approval?: { readonly requestId: string; readonly approvedBy: OrderApprover; readonly comment?: string };
-}): Order {
-  const { at } = input;
-  return {
-    id: input.id,
-    partnerId: input.partnerId,
-    organizationId: input.organization.id,
-    internalOrgId: input.organization.internalOrgId,
-    profileId: input.profile.id,
-    internalUserId: input.profile.internalUserId,
-    userEmail: input.profile.email,
-    ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
-    ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
-    ...(input.approval
-      ? {
-          approvedBy: input.approval.approvedBy,
-          approvalRequestId: input.approval.requestId,
-          ...(input.approval.comment === undefined ? {} : { approvalComment: input.approval.comment }),
-        }
-      : {}),
-    items: input.items,
-    shippingAddress: input.shippingAddress,
-    subtotalCents: input.pricing.subtotalCents,
-    taxCents: input.pricing.taxCents,
-    shippingCents: input.pricing.shippingCents,
-    totalCents: input.pricing.totalCents,
-    paymentMethod: PAYMENT_METHOD,
-    status: 'pending',
-    createdAt: at,
-    updatedAt: at,
-    sequence: 1,
-    statusHistory: [{ status: 'pending', sequence: 1, at }],
-  };
-}
-
-function assertSameOwner(partner: Pick<Partner, 'id'>, profile: Profile, organization: Organization): void {
-  if (organization.partnerId !== partner.id || profile.partnerId !== partner.id) {
-    throw new Forbidden('The profile or organization belongs to another partner');
-  }
-  if (profile.organizationId !== organization.id)
-    throw new Forbidden(`Profile ${profile.id} is not in organization ${organization.id}`);
-}
-
-function shippingLocation(
-  organization: OrganizationAggregate,
-  shippingLocationId: string | undefined,
-): ShippingLocation {
-  const location =
-    shippingLocationId === undefined
-      ? organization.locations.find((candidate) => candidate.isDefault)
-      : organization.locations.find((candidate) => candidate.id === shippingLocationId);
-  if (!location?.isActive) throw new ShippingLocationUnavailable(shippingLocationId);
-  return location;
-}
-
-function addressSnapshot(location: ShippingLocation): ShippingAddressSnapshot {
-  const { address } = location;
-  return {
-    locationId: location.id,
-    locationName: location.name,
-    line1: address.line1,
-    ...(address.line2 === undefined ? {} : { line2: address.line2 }),
-    city: address.city,
-    state: address.province,
-    zip: address.postalCode,
-  };
 }

@@ -2,8 +2,16 @@ import * as z from 'zod/mini';
 import type { UsStateName } from '../addresses/us-states';
 import type { ProductId } from '../catalog/product';
 import type { Cents } from '../money';
-import type { OrganizationId, ProfileId, ShippingLocationId } from '../organizations/organization';
-import type { PartnerId } from '../partners/partner';
+import type {
+  Organization,
+  OrganizationId,
+  Profile,
+  ProfileId,
+  ShippingLocationId,
+} from '../organizations/organization';
+import type { Partner, PartnerId } from '../partners/partner';
+import type { OrderPricing } from './order-pricing';
+import type { OrderReferences } from './order-references';
 
 export type OrderId = string & { readonly __brand: 'OrderId' };
 
@@ -136,3 +144,50 @@ export const refundedCentsOf = (order: Pick<Order, 'refund' | 'refundedCents'>):
 /** A refund change is partial when the order was not fully refunded by it. */
 export const refundedTotalOf = (change: OrderChangeOf<'refunded'>): Cents =>
   change.refundedTotalCents ?? change.amountCents;
+
+/** A new order, pending at sequence 1: how every order is made, placed at checkout or approved. */
+export function newOrder(input: {
+  readonly id: OrderId;
+  readonly partnerId: Partner['id'];
+  readonly organization: Pick<Organization, 'id' | 'internalOrgId'>;
+  /** Who placed it: the buyer, or the requester of an approved request. */
+  readonly profile: Pick<Profile, 'id' | 'internalUserId' | 'email'>;
+  readonly references?: OrderReferences;
+  readonly items: readonly OrderItem[];
+  readonly shippingAddress: ShippingAddressSnapshot;
+  readonly pricing: OrderPricing;
+  readonly at: string;
+  readonly approval?: { readonly requestId: string; readonly approvedBy: OrderApprover; readonly comment?: string };
+}): Order {
+  const { at } = input;
+  return {
+    id: input.id,
+    partnerId: input.partnerId,
+    organizationId: input.organization.id,
+    internalOrgId: input.organization.internalOrgId,
+    profileId: input.profile.id,
+    internalUserId: input.profile.internalUserId,
+    userEmail: input.profile.email,
+    ...(input.references?.poNumber === undefined ? {} : { poNumber: input.references.poNumber }),
+    ...(input.references?.notes === undefined ? {} : { notes: input.references.notes }),
+    ...(input.approval
+      ? {
+          approvedBy: input.approval.approvedBy,
+          approvalRequestId: input.approval.requestId,
+          ...(input.approval.comment === undefined ? {} : { approvalComment: input.approval.comment }),
+        }
+      : {}),
+    items: input.items,
+    shippingAddress: input.shippingAddress,
+    subtotalCents: input.pricing.subtotalCents,
+    taxCents: input.pricing.taxCents,
+    shippingCents: input.pricing.shippingCents,
+    totalCents: input.pricing.totalCents,
+    paymentMethod: PAYMENT_METHOD,
+    status: 'pending',
+    createdAt: at,
+    updatedAt: at,
+    sequence: 1,
+    statusHistory: [{ status: 'pending', sequence: 1, at }],
+  };
+}

@@ -5,7 +5,8 @@ import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import { picturesOf } from '../parts/product-picture';
 import { requoteIfMoved } from '../checkout/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
-import { approvalPage, approvalsPage, resubmitConfirmationPage } from './page';
+import { approvalsPage } from './page';
+import { approvalPage, resubmitConfirmationPage } from './request-page';
 
 /** How far back the approvals page and a requester's Orders page look. */
 export const RECENT_REQUESTS_MS = 30 * 24 * 3600 * 1000;

@@ -5,7 +5,7 @@ import { frameWithCart, type ModuleRequest, type ModuleSession, moduleSession } 
 import type { PricedCart } from '../../../domain/orders/cart-service';
 import type { UsStateName } from '../../../domain/addresses/us-states';
 import type { ShippingLocation } from '../../../domain/organizations/organization';
-import type { MonthSpend } from '../../../domain/orders/order-service';
+import type { MonthSpend } from '../../../domain/orders/monthly-spend';
 
 /**
  * `GET /embedded/{partnerId}/checkout[?location=…]`: the cart priced for every active shipping location, the totals
