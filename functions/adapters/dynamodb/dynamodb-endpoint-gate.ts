@@ -16,6 +16,7 @@ import {
   slowAttemptMark,
 } from '../../webhooks/endpoint-circuit';
 import { partnerKeys } from './dynamodb-partner-repository';
+import { epochSecond, ratePlan, slotClaim } from './dynamodb-endpoint-claims';
 import {
   circuitFromItem,
   IN_FLIGHT_PREFIX,
@@ -27,31 +28,6 @@ import {
 
 /** Claims that lose a race read the item again and try again this many times at most, then count as busy. */
 const CLAIM_ROUNDS = 8;
-
-const epochSecond = (at: Date) => Math.floor(at.getTime() / 1000);
-
-/** What a slot claim adds for the operator's `maxRate`: the second's count, or `spent` when it is used up. */
-type RatePlan =
-  { readonly conditions: string[]; readonly set: string; readonly values: Record<string, unknown> } | 'spent';
-
-function ratePlan(item: Record<string, unknown> | undefined, now: Date): RatePlan {
-  // Unread, or no ceiling: the claim holds only while there is none (set since, it reads again).
-  if (item?.maxRate === undefined) return { conditions: ['attribute_not_exists(maxRate)'], set: '', values: {} };
-  const second = epochSecond(now);
-  if (Number(item.rateSecond) === second) {
-    if (Number(item.rateCount ?? 0) >= Number(item.maxRate)) return 'spent';
-    return {
-      conditions: ['rateSecond = :rateSecond', 'rateCount < maxRate'],
-      set: ', rateCount = rateCount + :rateOne',
-      values: { ':rateSecond': second, ':rateOne': 1 },
-    };
-  }
-  return {
-    conditions: ['maxRate > :rateZero', '(attribute_not_exists(rateSecond) OR rateSecond < :rateSecond)'],
-    set: ', rateSecond = :rateSecond, rateCount = :rateOne',
-    values: { ':rateSecond': second, ':rateOne': 1, ':rateZero': 0 },
-  };
-}
 
 /**
  * Admission to a partner's endpoint (fair delivery): the circuit and one lease per
@@ -172,46 +148,8 @@ export class DynamoEndpointGate implements EndpointGate {
       }
       // Reserved here before the write, so a concurrent claim of this process tries another slot.
       mine.set(slot, leaseUntil.toISOString());
-      const others =
-        slot >= policy.initialInFlight
-          ? Array.from({ length: fullCap }, (_, other) => other).filter((other) => other !== slot)
-          : [];
-      const conditions = [
-        'attribute_exists(pk)',
-        '(attribute_not_exists(circuitState) OR circuitState = :closed)',
-        '(attribute_not_exists(#slot) OR #slot < :now)',
-        '(attribute_not_exists(throttledUntil) OR throttledUntil <= :now)',
-        // Under the endpoint's concurrency as stored now, not as this claim last read it.
-        slot < policy.initialInFlight
-          ? '(attribute_not_exists(concurrencyLimit) OR concurrencyLimit > :slotIndex)'
-          : 'concurrencyLimit > :slotIndex',
-        // Slots past the failing cap only while the streak is clean.
-        ...(slot >= policy.maxInFlightWhileFailing
-          ? ['(attribute_not_exists(circuitFailures) OR circuitFailures = :zero)']
-          : []),
-        // Slots past the first two only while no attempt is in flight past the endpoint's slowAfterMs (slowAttemptMark).
-        ...others.map((other) => `(attribute_not_exists(#s${other}) OR #s${other} < :now OR #s${other} > :slowMark)`),
-        ...rate.conditions,
-      ];
       const claimed = await this.tryUpdate(
-        {
-          ReturnValues: 'ALL_NEW',
-          UpdateExpression: `SET #slot = :lease${rate.set}`,
-          ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeNames: {
-            '#slot': slotAttribute(slot),
-            ...Object.fromEntries(others.map((other) => [`#s${other}`, slotAttribute(other)])),
-          },
-          ExpressionAttributeValues: {
-            ':lease': lease,
-            ':closed': 'closed',
-            ':now': nowIso,
-            ':slotIndex': slot,
-            ...(others.length ? { ':slowMark': slowMark } : {}),
-            ...(slot >= policy.maxInFlightWhileFailing ? { ':zero': 0 } : {}),
-            ...rate.values,
-          },
-        },
+        slotClaim({ slot, fullCap, policy, lease, now: nowIso, slowMark, rate }),
         partnerId,
       );
       if (claimed) {
