@@ -49,7 +49,7 @@ const byTestId = (html: string, id: string): Element =>
 /** A table's body rows as header cell → the other cells' text. */
 const rowsOf = (table: Element): Record<string, string[]> =>
   Object.fromEntries(
-    DomUtils.findAll((e) => e.name === 'tr' && e.parent?.name === 'tbody', [table]).map((row) => {
+    DomUtils.findAll((e) => e.name === 'tr' && (e.parent as Element | null)?.name === 'tbody', [table]).map((row) => {
       const cells = DomUtils.findAll((e) => e.name === 'th' || e.name === 'td', [row]);
       return [text(cells[0]!), cells.slice(1).map(text)];
     }),

@@ -19,14 +19,17 @@ const SPENDING_STYLE = css`
 .headline{display:flex;flex-wrap:wrap;gap:4px 18px;align-items:baseline;margin:0 0 18px}
 .headline strong{font-size:26px;font-variant-numeric:tabular-nums}
 .spend-grid{display:grid;gap:18px;grid-template-columns:repeat(auto-fit,minmax(min(100%,320px),1fr));margin:18px 0}
+.spend-grid>*{min-width:0}
 .boxed{overflow-x:auto}
 .spend{width:100%;border-collapse:collapse;font-size:14px}
 .spend caption{text-align:left;font-weight:650;font-size:16px;padding:0 0 10px}
-.spend th,.spend td{padding:7px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;overflow-wrap:anywhere}
+.spend th,.spend td{padding:7px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;overflow-wrap:break-word}
 .spend thead th{color:var(--muted);font-weight:600;font-size:13px}
-.spend .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.spend .num{text-align:right;font-variant-numeric:tabular-nums}
+.spend td.num{white-space:nowrap}
 .spend tbody tr:last-child>*{border-bottom:0}
-.chart svg{display:block;width:100%;height:auto;max-height:320px}
+.chart svg{display:block;width:100%;max-width:480px;height:auto}
+@media (max-width:520px){.spend{font-size:13px}.spend th,.spend td{padding:6px 4px}}
 .legend{display:flex;flex-wrap:wrap;gap:6px 16px;list-style:none;margin:10px 0 0;padding:0;font-size:13px}
 .legend li{display:flex;align-items:center;gap:6px}
 .legend i{display:inline-block;width:12px;height:12px;border-radius:3px}
@@ -61,7 +64,7 @@ function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode 
     for (const c of report.categories) totals.set(c.category, (totals.get(c.category) ?? 0) + c.totalCents);
   const categories = [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
   const colorOf = (category: string) => PALETTE[categories.indexOf(category) % PALETTE.length] as string;
-  const width = 480;
+  const width = 420;
   const height = 240;
   const margin = { top: 10, right: 8, bottom: 26, left: 64 };
   const x = scaleBand<string>()
@@ -84,7 +87,7 @@ function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode 
         role="img"
         viewBox={`0 0 ${width} ${height}`}
         aria-labelledby="chart-title chart-desc"
-        font-size="13"
+        font-size="14"
         font-family="inherit"
       >
         <title id="chart-title">Goods ordered by category, {span}</title>
@@ -148,29 +151,32 @@ function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode 
           ))}
         </ul>
       )}
-      <table class="sr" data-testid="chart-table">
-        <caption>Six months by category</caption>
-        <thead>
-          <tr>
-            <th scope="col">Category</th>
-            {history.map((r) => (
-              <th scope="col">{monthName(r.month, 'long')}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {categories.map((category) => (
+      {/* On the element around the table: a table is never narrower than its cells, so it cannot be the 1px box itself. */}
+      <div class="sr">
+        <table data-testid="chart-table">
+          <caption>Six months by category</caption>
+          <thead>
             <tr>
-              <th scope="row">{category}</th>
+              <th scope="col">Category</th>
               {history.map((r) => (
-                <td>
-                  <Usd cents={r.categories.find((c) => c.category === category)?.totalCents ?? (0 as Cents)} />
-                </td>
+                <th scope="col">{monthName(r.month, 'long')}</th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {categories.map((category) => (
+              <tr>
+                <th scope="row">{category}</th>
+                {history.map((r) => (
+                  <td>
+                    <Usd cents={r.categories.find((c) => c.category === category)?.totalCents ?? (0 as Cents)} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
