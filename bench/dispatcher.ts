@@ -16,7 +16,6 @@
  * measure the cap (2 at a time), not the dispatcher.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
@@ -31,6 +30,7 @@ import type { BenchStack } from './bench-stack';
 import { type CapacityCount, meterCapacity, perRequest } from './capacity';
 import type { FloorServer } from './floors';
 import { inParallel } from './util';
+import { startReceiver } from './webhook-receivers';
 
 interface DispatchSide {
   readonly perSecond: number;
@@ -64,23 +64,11 @@ export interface DispatcherOptions {
 }
 
 /** The partner's endpoint: reads the body and answers 200, like a healthy receiver. */
-async function startReceiver(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}/webhooks`,
-    close: () =>
-      new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
-}
+const startHealthyReceiver = () =>
+  startReceiver(
+    () => undefined,
+    (res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'),
+  );
 
 /**
  * The records in batches of `batchSize` distinct partners, consecutive batches from
@@ -171,7 +159,7 @@ export async function measureDispatcher(
   options: DispatcherOptions,
 ): Promise<DispatcherResult> {
   const { deps } = bench.stack;
-  const receiver = await startReceiver();
+  const receiver = await startHealthyReceiver();
   try {
     const { warmup, deliveries: n, concurrency, rounds } = options;
     const batchSize = QUEUES.webhookDeliveries.consumerBatchSize;

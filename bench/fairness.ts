@@ -13,17 +13,8 @@
  * (WEBHOOK_RETRY_DELAYS_S = 5 s each) so the bad endpoints retry, open their circuits and
  * probe within the run; the 30 s attempt timeout is the contract's.
  */
-import { createServer, type Server } from 'node:http';
-import { randomUUID } from 'node:crypto';
-import type { PartnerId } from '../functions/domain/partners/partner';
-import { powertoolsMetrics } from '../functions/adapters/observability/powertools-metrics';
-import { jsonLinesLogger } from '../functions/domain/logger';
-import { METRICS_NAMESPACE } from '../functions/resources/resource-definitions';
-import { SetupRequest } from '../functions/domain/organizations/setup-request';
-import { type LocalStack, startLocalStack } from '../lib/local-runtime/local-stack';
-import { startStandIns } from '../lib/local-runtime/stand-ins';
-import { MAIN_LOCATION, userFields } from './bench-stack';
-import { inParallel, percentile } from './util';
+import { percentile, inParallel } from './util';
+import { aPartnerWithEndpoint, type Receiver, startQuietStack, startReceiver } from './webhook-receivers';
 
 type ReceiverKind = 'healthy' | 'never-answers' | 'answers-500';
 
@@ -52,36 +43,18 @@ export interface PhaseResult {
   readonly circuitsClosed: number;
 }
 
-interface Receiver {
-  readonly url: string;
-  close(): Promise<void>;
-}
-
 const RETRY_DELAYS = '5,5,5,5,5,5';
 /** How long after a phase's last order its healthy webhooks may still arrive. */
 const DRAIN_MS = 20_000;
 
 export async function measureFairness(options: FairnessOptions): Promise<PhaseResult[]> {
-  const standIns = await startStandIns();
   const circuitLines: { msg: string; at: number }[] = [];
-  let stack: LocalStack;
-  try {
-    const resourcePrefix = `fair${randomUUID().slice(0, 6)}`;
-    stack = await startLocalStack({
-      standIns,
-      resourcePrefix,
-      // EMF lines are built as deployed, and written nowhere: the bench prints its own table.
-      metrics: powertoolsMetrics({ namespace: METRICS_NAMESPACE, service: resourcePrefix, write: () => undefined }),
-      port: 0,
-      extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: RETRY_DELAYS },
-      logger: jsonLinesLogger((line) => {
-        if (line.includes('webhook_circuit_')) circuitLines.push({ msg: JSON.parse(line).msg, at: Date.now() });
-      }),
-    });
-  } catch (error) {
-    await standIns.close();
-    throw error;
-  }
+  const { stack, close } = await startQuietStack('fair', {
+    extraEnvironment: { WEBHOOK_RETRY_DELAYS_S: RETRY_DELAYS },
+    onLogLine: (line) => {
+      if (line.includes('webhook_circuit_')) circuitLines.push({ msg: JSON.parse(line).msg, at: Date.now() });
+    },
+  });
   const receivers: Receiver[] = [];
   /** Every POST any receiver got, with its time; healthy ones with the order's lag. */
   const posts: number[] = [];
@@ -97,30 +70,27 @@ export async function measureFairness(options: FairnessOptions): Promise<PhaseRe
     ];
     const partners = await inParallel(kinds, 4, async (kind, index) => {
       const receiver = await startReceiver(
-        () => (misbehaving.on ? kind : 'healthy'),
         (orderId, lagMs) => {
           posts.push(Date.now());
           if (kind === 'healthy' && orderId && !healthyArrivals.has(orderId)) healthyArrivals.set(orderId, lagMs);
         },
+        (res) => {
+          const now = misbehaving.on ? kind : 'healthy';
+          if (now === 'never-answers') return;
+          res.writeHead(now === 'healthy' ? 204 : 500).end();
+        },
       );
       receivers.push(receiver);
-      const { partnerId, apiKey } = await deps.partnerAdmin.createPartner({
-        name: `Fairness ${kind} ${index}`,
-        alertEmail: `ops${index}@partner.example.com`,
-      });
-      const id = randomUUID().slice(0, 8);
-      const setup = await deps.functions.setup.organizationSetup.setup(
-        partnerId,
-        SetupRequest.parse({
-          internalOrgId: `org-${id}`,
-          organizationName: 'Acme Dental',
-          internalUserId: `user-${id}`,
-          user: userFields(id),
-          shippingLocations: [MAIN_LOCATION],
-        }),
+      const partner = await aPartnerWithEndpoint(
+        deps,
+        {
+          partner: `Fairness ${kind} ${index}`,
+          organization: 'Acme Dental',
+          alertEmail: `ops${index}@partner.example.com`,
+        },
+        receiver.url,
       );
-      await deps.webhookAdmin.configureEndpoint({ partnerId, url: receiver.url, events: ['order.created'] });
-      return { kind, partnerId: partnerId as PartnerId, apiKey, internalUserId: setup.profile.internalUserId };
+      return { kind, apiKey: partner.apiKey, internalUserId: partner.internalUserId };
     });
 
     const results: PhaseResult[] = [];
@@ -179,48 +149,6 @@ export async function measureFairness(options: FairnessOptions): Promise<PhaseRe
     return results;
   } finally {
     await Promise.all(receivers.map((receiver) => receiver.close()));
-    await stack.close();
-    await standIns.close();
+    await close();
   }
-}
-
-/** A receiver on 127.0.0.1: answers 204, never answers, or answers 500; reports each POST's order id and lag. */
-async function startReceiver(
-  kindNow: () => ReceiverKind,
-  onPost: (orderId: string | undefined, lagMs: number) => void,
-): Promise<Receiver> {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const arrived = Date.now();
-      let orderId: string | undefined;
-      let lagMs = 0;
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-          timestamp: string;
-          data: { order_id: string };
-        };
-        orderId = body.data.order_id;
-        lagMs = arrived - Date.parse(body.timestamp);
-      } catch {
-        // not a webhook body: counted as a POST only
-      }
-      onPost(orderId, lagMs);
-      const kind = kindNow();
-      if (kind === 'never-answers') return;
-      res.writeHead(kind === 'healthy' ? 204 : 500).end();
-    });
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}/webhooks`,
-    close: () =>
-      new Promise((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
 }

@@ -48,6 +48,10 @@ export const RuntimeConfig = z.object({
   STRIPE_SECRET_NAME: withDefault(z.string(), ''),
   /** A Stripe key given directly (local runtime and tests only). */
   STRIPE_SECRET_KEY: z.optional(z.string()),
+  /** Where Stripe's endpoint secret (`whsec_…`, signs the events it sends us) lives in Secrets Manager (deployed stacks). */
+  STRIPE_WEBHOOK_SECRET_NAME: withDefault(z.string(), ''),
+  /** The endpoint secret given directly (local runtime: the stand-in returns it when `npm start` registers the route). */
+  STRIPE_WEBHOOK_SECRET: z.optional(z.string()),
   /** Points the Stripe SDK at the local stand-in, e.g. `http://127.0.0.1:12111`. */
   STRIPE_API_BASE: z.optional(z.url()),
   ALERT_SENDER_EMAIL: withDefault(z.string(), ''),

@@ -98,7 +98,7 @@ export function createDependencies(
     setup: composeSetup(base, aws, overrides),
     handshake: composeHandshake(base, aws.db),
     embed: composeEmbed(base, aws, overrides.embedBrowserScripts),
-    ordersApi: composeOrdersApi(base, aws.db),
+    ordersApi: composeOrdersApi(base, aws),
     webhookTest: composeWebhookTest(base, aws),
     webhooksApi: composeWebhooksApi(base, aws),
     orderOutboxRelay: composeOrderOutboxRelay(base, aws),

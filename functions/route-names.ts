@@ -9,7 +9,9 @@ import { ROUTES, routeKey } from './routes';
 type Row = (typeof ROUTES)[number];
 
 export type RouteName = Row['name'];
-export type ApiRouteName = Extract<Row, { host: 'api' }>['name'];
+/** The partner API's routes (a partner's key); Stripe's signed route is a SignedRouteName. */
+export type ApiRouteName = Exclude<Extract<Row, { host: 'api' }>, { credential: 'stripe-signature' }>['name'];
+export type SignedRouteName = Extract<Row, { credential: 'stripe-signature' }>['name'];
 /** The names of the routes a function serves. */
 export type FunctionRouteName<F extends HttpFunctionName> = Extract<Row, { fn: F }>['name'];
 

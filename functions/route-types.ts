@@ -9,6 +9,8 @@ export type ApiEndpointName =
   | 'catalog-products'
   | 'order-get'
   | 'order-list'
+  | 'invoice-get'
+  | 'invoice-list'
   | 'sandbox-order-create'
   | 'sandbox-order-transition'
   | 'webhook-test'
@@ -25,7 +27,9 @@ export type ApiEndpointName =
   | 'approval-request-list'
   | 'approval-request-get'
   | 'organization-spend'
-  | 'sandbox-approval-decision';
+  | 'sandbox-approval-decision'
+  | 'sandbox-invoice-action'
+  | 'stripe-events';
 
 /**
  * What the route's own failures look like. `general` is `{ error, message, code, details }`
@@ -77,8 +81,22 @@ export interface ApiRoute extends RouteBase {
   readonly sandboxOnly: boolean;
 }
 
+/**
+ * A route on the partner API's host whose caller is not a partner: Stripe, which signs
+ * the exact body bytes (`Stripe-Signature`). No key, scope or per-partner budget; the
+ * handler gets the raw body and verifies it before anything is read or written.
+ */
+export interface SignedRoute extends RouteBase {
+  readonly host: 'api';
+  readonly endpoint: ApiEndpointName;
+  readonly credential: 'stripe-signature';
+  readonly body: 'raw';
+  readonly errors: ErrorShape;
+  readonly sandboxOnly: false;
+}
+
 interface EmbedRoute extends RouteBase {
   readonly host: 'embed';
 }
 
-export type Route = ApiRoute | EmbedRoute;
+export type Route = ApiRoute | SignedRoute | EmbedRoute;

@@ -10,10 +10,10 @@
  * imports no handler, middleware, schema or AWS code.
  */
 import type { Stage } from './resources/stages';
-import type { ApiRouteName } from './route-names';
-import type { ApiRoute, ErrorShape, Route } from './route-types';
+import type { ApiRouteName, SignedRouteName } from './route-names';
+import type { ApiRoute, ErrorShape, Route, SignedRoute } from './route-types';
 
-export type { ApiEndpointName, ApiRoute, ErrorShape, Route } from './route-types';
+export type { ApiEndpointName, ApiRoute, ErrorShape, Route, SignedRoute } from './route-types';
 
 const GENERAL_ERRORS = {
   shape: 'general',
@@ -62,6 +62,14 @@ const webhookRead = {
   body: 'ignored',
   errors: GENERAL_ERRORS,
   sandboxOnly: false,
+} as const;
+/** The sandbox's invoice actions share one window, as the order actions do; each is a Stripe call. */
+const invoiceAction = {
+  ...sandboxWrite,
+  fn: 'ordersApi',
+  endpoint: 'sandbox-invoice-action',
+  limitPerMinute: 60,
+  body: 'optional',
 } as const;
 const embed = { host: 'embed', fn: 'embed' } as const;
 const organizationChange = {
@@ -202,6 +210,26 @@ export const ROUTES = [
     throttle: { rate: 50, burst: 100 },
   },
   {
+    ...orderRead,
+    name: 'invoice-list',
+    method: 'GET',
+    path: '/v1/invoices',
+    fn: 'ordersApi',
+    endpoint: 'invoice-list',
+    limitPerMinute: 300,
+    throttle: { rate: 50, burst: 100 },
+  },
+  {
+    ...orderRead,
+    name: 'invoice-get',
+    method: 'GET',
+    path: '/v1/invoices/{invoice_id}',
+    fn: 'ordersApi',
+    endpoint: 'invoice-get',
+    limitPerMinute: 300,
+    throttle: { rate: 50, burst: 100 },
+  },
+  {
     ...sandboxWrite,
     name: 'sandbox-order-create',
     method: 'POST',
@@ -261,6 +289,15 @@ export const ROUTES = [
     name: 'sandbox-approval-reject',
     method: 'POST',
     path: '/v1/sandbox/approval-requests/{approval_request_id}/reject',
+  },
+  // Paying an invoice or letting it fall overdue on sandbox: Stripe then sends the event, which comes back through
+  // POST /v1/stripe/events, so a partner's CI sees invoice.paid and invoice.overdue as production would send them.
+  { ...invoiceAction, name: 'sandbox-invoice-pay', method: 'POST', path: '/v1/sandbox/invoices/{invoice_id}/pay' },
+  {
+    ...invoiceAction,
+    name: 'sandbox-invoice-overdue',
+    method: 'POST',
+    path: '/v1/sandbox/invoices/{invoice_id}/overdue',
   },
   // A sample webhook through the real pipeline (docs/webhooks.md, "Test events"). `orders:write` is the sandbox's
   // "make my webhooks fire" scope (docs/decisions.md); each request is one POST to the partner, so its limits are lower.
@@ -422,6 +459,21 @@ export const ROUTES = [
     path: '/embedded/assets/products/{imageKey}',
     throttle: { rate: 200, burst: 400 },
   },
+  // Stripe's invoice events (docs/billing.md): Stripe is the caller, signing the body; a few per invoice, retried by
+  // Stripe on any non-2xx, so a modest ceiling.
+  {
+    host: 'api',
+    name: 'stripe-events',
+    method: 'POST',
+    path: '/v1/stripe/events',
+    fn: 'ordersApi',
+    endpoint: 'stripe-events',
+    credential: 'stripe-signature',
+    body: 'raw',
+    errors: GENERAL_ERRORS,
+    sandboxOnly: false,
+    throttle: { rate: 20, burst: 40 },
+  },
   {
     ...embed,
     name: 'frame-check',
@@ -436,8 +488,22 @@ export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${ro
 
 /** The table's row for an API route. */
 export function apiRoute(name: ApiRouteName, table: readonly Route[] = ROUTES): ApiRoute {
-  const row = table.find((candidate): candidate is ApiRoute => candidate.host === 'api' && candidate.name === name);
+  const row = table.find((candidate): candidate is ApiRoute => isPartnerRoute(candidate) && candidate.name === name);
   if (!row) throw new Error(`No API route ${name} in the route table`);
+  return row;
+}
+
+/** A partner's route (a key in its one header), as opposed to Stripe's signed one. */
+export const isPartnerRoute = (route: Route): route is ApiRoute =>
+  route.host === 'api' && route.credential !== 'stripe-signature';
+
+/** The table's row for a route whose caller signs its body (Stripe's). */
+export function signedRoute(name: SignedRouteName, table: readonly Route[] = ROUTES): SignedRoute {
+  const row = table.find(
+    (candidate): candidate is SignedRoute =>
+      candidate.host === 'api' && candidate.credential === 'stripe-signature' && candidate.name === name,
+  );
+  if (!row) throw new Error(`No signed route ${name} in the route table`);
   return row;
 }
 

@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import type { RuntimeConfig } from '../config';
 
 type StripeSettings = Pick<RuntimeConfig, 'STRIPE_SECRET_KEY' | 'STRIPE_API_BASE' | 'STRIPE_SECRET_NAME'>;
+type EndpointSecretSettings = Pick<RuntimeConfig, 'STRIPE_WEBHOOK_SECRET' | 'STRIPE_WEBHOOK_SECRET_NAME'>;
 
 /**
  * A stalled Stripe fails a call after 2 x 4 s plus the SDK's backoff (under 2 s), about
@@ -42,8 +43,43 @@ export function stripeClientSource(settings: StripeSettings, secrets: SecretsMan
   };
 }
 
-async function readSecretKey(secrets: SecretsManagerClient, secretName: string): Promise<string> {
-  if (!secretName) throw new Error('Neither STRIPE_SECRET_KEY nor STRIPE_SECRET_NAME is configured');
+/**
+ * The endpoint secret Stripe signs its events with, read once per process like the key
+ * (a failed read is forgotten, so the next event tries again).
+ */
+export function stripeEndpointSecretSource(
+  settings: EndpointSecretSettings,
+  secrets: SecretsManagerClient,
+): () => Promise<string> {
+  let secret: Promise<string> | undefined;
+  return () => {
+    secret ??= (
+      settings.STRIPE_WEBHOOK_SECRET !== undefined
+        ? Promise.resolve(settings.STRIPE_WEBHOOK_SECRET)
+        : readSecret(
+            secrets,
+            settings.STRIPE_WEBHOOK_SECRET_NAME,
+            'STRIPE_WEBHOOK_SECRET',
+            'STRIPE_WEBHOOK_SECRET_NAME',
+          )
+    ).catch((error: unknown) => {
+      secret = undefined;
+      throw error;
+    });
+    return secret;
+  };
+}
+
+const readSecretKey = (secrets: SecretsManagerClient, secretName: string): Promise<string> =>
+  readSecret(secrets, secretName, 'STRIPE_SECRET_KEY', 'STRIPE_SECRET_NAME');
+
+async function readSecret(
+  secrets: SecretsManagerClient,
+  secretName: string,
+  direct: string,
+  named: string,
+): Promise<string> {
+  if (!secretName) throw new Error(`Neither ${direct} nor ${named} is configured`);
   const { SecretString } = await secrets.send(new GetSecretValueCommand({ SecretId: secretName }));
   const key = SecretString?.trim();
   if (!key) throw new Error(`The Stripe secret ${secretName} is empty`);

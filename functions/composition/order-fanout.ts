@@ -6,7 +6,7 @@ import { WebhookFanout } from '../webhooks/webhook-fanout';
 import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import { deliveryQueue } from './message-queues';
-import { type DynamoTables, deliveryRepository, webhookEndpointRepository } from './repositories';
+import { type DynamoTables, deliveryRepository, invoiceRepository, webhookEndpointRepository } from './repositories';
 import { traced } from '../adapters/observability/tracing';
 
 export interface OrderFanoutDependencies extends BaseDependencies {
@@ -23,6 +23,7 @@ export function composeOrderFanout(
     webhookFanout: new WebhookFanout(
       webhookEndpointRepository(tables),
       deliveryRepository(tables),
+      invoiceRepository(tables, base.clock),
       deliveryQueue(base.config, clients.sqs),
       base.clock,
       base.logger,

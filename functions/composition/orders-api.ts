@@ -1,5 +1,16 @@
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
+import { createSecretsClient } from '../adapters/aws/secrets-client';
+import { createSqsClient } from '../adapters/aws/sqs-client';
+import { verifyStripeEvent } from '../adapters/stripe-event-verifier';
+import { stripeClientSource, stripeEndpointSecretSource } from '../adapters/stripe-client';
+import { StripeSandboxPayments } from '../adapters/stripe-sandbox-payments';
+import { SandboxInvoices } from '../domain/billing/sandbox-invoices';
+import { StripeEvents, type VerifiedStripeEvent } from '../domain/billing/stripe-events';
+import { orderEventQueue } from './message-queues';
+import { PartnerInvoices } from '../domain/billing/partner-invoices';
 import { ApprovalService } from '../domain/approvals/approval-service';
 import { SandboxApprovals } from '../domain/approvals/sandbox-approvals';
 import { IdempotencyGuard } from '../domain/idempotency/idempotency-guard';
@@ -17,6 +28,7 @@ import {
   cartRepository,
   catalogRepository,
   idempotencyStore,
+  invoiceRepository,
   orderRepository,
   organizationRepository,
 } from './repositories';
@@ -35,9 +47,23 @@ export interface OrdersApiDependencies extends ApiDependencies {
   readonly sandboxApprovals: SandboxApprovals;
   /** `Idempotency-Key` of the sandbox decisions (production has none of them, nor access to the table). */
   readonly idempotency: IdempotencyGuard;
+  /** Stripe's route: the exact bytes checked against `Stripe-Signature` and the stack's endpoint secret. */
+  readonly verifyStripeEvent: (rawBody: Buffer, signature: string | undefined) => Promise<VerifiedStripeEvent>;
+  readonly stripeEvents: StripeEvents;
+  /** The sandbox's invoice actions (pay, overdue): production has neither route. */
+  readonly sandboxInvoices: SandboxInvoices;
+  /** The partner's invoices (GET /v1/invoices…) and an order's invoice on GET /v1/orders/{order_id}. */
+  readonly invoices: PartnerInvoices;
 }
 
-export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentClient): OrdersApiDependencies {
+interface OrdersApiClients {
+  readonly db: DynamoDBDocumentClient;
+  readonly secrets: SecretsManagerClient;
+  readonly sqs: SQSClient;
+}
+
+export function composeOrdersApi(base: BaseDependencies, clients: OrdersApiClients): OrdersApiDependencies {
+  const { db } = clients;
   const tables: DynamoTables = { config: base.config, db };
   const catalog = catalogRepository(tables);
   const organizations = organizationRepository(tables);
@@ -72,9 +98,42 @@ export function composeOrdersApi(base: BaseDependencies, db: DynamoDBDocumentCli
     sandboxOrders: new SandboxOrders(organizations, catalog, orderService, approvalService),
     sandboxApprovals: new SandboxApprovals(organizations, approvalService),
     idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),
+    invoices: new PartnerInvoices(invoiceRepository(tables, base.clock), organizations),
+    ...composeStripeEvents(base, clients),
+  };
+}
+
+/** Stripe's events in and, on sandbox, the payments that make Stripe send them (docs/billing.md). */
+function composeStripeEvents(
+  base: BaseDependencies,
+  clients: OrdersApiClients,
+): Pick<OrdersApiDependencies, 'verifyStripeEvent' | 'stripeEvents' | 'sandboxInvoices'> {
+  const invoices = invoiceRepository({ config: base.config, db: clients.db }, base.clock);
+  const stripe = stripeClientSource(base.config, clients.secrets);
+  const endpointSecret = stripeEndpointSecretSource(base.config, clients.secrets);
+  return {
+    verifyStripeEvent: async (rawBody, signature) => {
+      // The checks that need no secret (signature header present, size) come first, inside the verifier.
+      const [client, secret] = await Promise.all([stripe(), endpointSecret()]);
+      return verifyStripeEvent(client, rawBody, signature, secret);
+    },
+    stripeEvents: new StripeEvents({
+      invoices,
+      clock: base.clock,
+      metrics: base.metrics,
+      events: orderEventQueue(base.config, clients.sqs),
+    }),
+    sandboxInvoices: new SandboxInvoices(
+      invoices,
+      new StripeSandboxPayments(stripe, base.config.STRIPE_API_BASE !== undefined),
+    ),
   };
 }
 
 export const ordersApiFromEnvironment = lambdaRoot((config) =>
-  composeOrdersApi(createLambdaBase(config), createDocumentClient(undefined, traced)),
+  composeOrdersApi(createLambdaBase(config), {
+    db: createDocumentClient(undefined, traced),
+    secrets: createSecretsClient(undefined, traced),
+    sqs: createSqsClient(undefined, traced),
+  }),
 );

@@ -14,6 +14,7 @@
 // zod/mini: on the Lambdas' paths (registering metadata is a Map entry, no code from the classic API).
 import * as z from 'zod/mini';
 import { MAX_TEXT_LENGTH } from './validation-issues';
+import { INVOICE_ID } from './billing/invoice';
 
 /** C0 controls, DEL, C1 controls, bidi overrides and isolates, lone surrogates (see `validation-issues.ts`). */
 const UNSAFE = String.raw`\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF`;
@@ -76,6 +77,9 @@ const UUID_LENGTH = 36;
 
 /** A UUID as zod's `z.uuid()` accepts it (RFC 9562 variant, versions 1-8, the nil and max UUIDs). */
 export const UUID_PATTERN = String(z.regexes.uuid()).slice(1, -1);
+/** `inv_` and 32 hex digits (functions/domain/billing/invoice.ts). */
+const INVOICE_ID_PATTERN = INVOICE_ID.source;
+const INVOICE_ID_LENGTH = 36;
 export const LOWER_CASE_UUID_PATTERN = UUID_PATTERN.replace(/a-fA-F/g, 'a-f').replace('89abAB', '89ab');
 
 /**
@@ -99,6 +103,8 @@ export const PATH_PARAMETER_RULES = {
   partnerId: { ...requiredTextRules(MAX_PARTNER_ID_LENGTH), minLength: 1, maxLength: MAX_PARTNER_ID_LENGTH },
   /** The ids we issue (orders, approval requests, deliveries): a UUID in either case. */
   uuid: { format: 'uuid', pattern: UUID_PATTERN, minLength: UUID_LENGTH, maxLength: UUID_LENGTH },
+  /** An invoice's id: `inv_` and 32 lower-case hex digits (its order's UUID without dashes). */
+  invoiceId: { pattern: INVOICE_ID_PATTERN, minLength: INVOICE_ID_LENGTH, maxLength: INVOICE_ID_LENGTH },
 } as const;
 
 /**

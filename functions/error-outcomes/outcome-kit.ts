@@ -70,6 +70,8 @@ export const STATUS_TITLES = {
   409: 'Conflict',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
 } as const;
 
 /**
@@ -107,9 +109,12 @@ interface GeneralCodes {
     | 'APPROVAL_CANNOT_BE_PLACED'
     | 'WEBHOOK_ENDPOINT_NOT_CONFIGURED'
     | 'WEBHOOK_EVENT_NOT_SUBSCRIBED'
-    | 'DELIVERY_IN_FLIGHT';
+    | 'DELIVERY_IN_FLIGHT'
+    | 'INVOICE_NOT_OPEN';
   429: 'RATE_LIMIT_EXCEEDED';
   500: 'INTERNAL_ERROR' | 'SETUP_ERROR';
+  501: 'NOT_SUPPORTED_BY_PROVIDER';
+  503: 'INVOICE_NOT_RECORDED_YET';
 }
 
 export type GeneralStatus = keyof GeneralCodes & keyof typeof STATUS_TITLES;

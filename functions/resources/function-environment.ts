@@ -48,7 +48,11 @@ export function functionEnvironment(
           STRIPE_API_BASE: local.stripeApiBase,
           ALERT_SENDER_EMAIL: LOCAL_ALERT_SENDER,
         }
-      : { STRIPE_SECRET_NAME: stage.stripeSecretName, ALERT_SENDER_EMAIL: stage.alertSenderEmail }),
+      : {
+          STRIPE_SECRET_NAME: stage.stripeSecretName,
+          STRIPE_WEBHOOK_SECRET_NAME: stage.stripeWebhookSecretName,
+          ALERT_SENDER_EMAIL: stage.alertSenderEmail,
+        }),
     WEBHOOK_REQUIRE_HTTPS_PUBLIC: stage.webhookRequireHttpsPublic ? 'true' : 'false',
     DEFAULT_FRAME_ANCESTORS: stage.defaultFrameAncestors.join(','),
     // Read by Powertools Logger (functions/adapters/observability/powertools-logger.ts): DEBUG to see more, ERROR to see less.

@@ -19,6 +19,8 @@ export interface EnvironmentConfig {
   readonly embedDomainName: string;
   /** Secrets Manager name of the Stripe secret key (sandbox holds a test-mode key). */
   readonly stripeSecretName: string;
+  /** Secrets Manager name of Stripe's endpoint secret (`whsec_…`) for `POST /v1/stripe/events`. */
+  readonly stripeWebhookSecretName: string;
   /** SES identity that webhook failure alerts are sent from. */
   readonly alertSenderEmail: string;
   /** Where CloudWatch alarms notify the operators. */
@@ -41,6 +43,7 @@ export const ENVIRONMENTS: Readonly<Record<Stage, EnvironmentConfig>> = {
     apiDomainName: 'api.example-procurement.com',
     embedDomainName: 'embed.example-procurement.com',
     stripeSecretName: 'embed-production/stripe-secret-key',
+    stripeWebhookSecretName: 'embed-production/stripe-webhook-secret',
     alertSenderEmail: 'webhooks@example-procurement.com',
     operatorAlarmEmail: 'oncall@example-procurement.com',
     webhookRequireHttpsPublic: true,
@@ -55,6 +58,7 @@ export const ENVIRONMENTS: Readonly<Record<Stage, EnvironmentConfig>> = {
     apiDomainName: 'sandbox-api.example-procurement.com',
     embedDomainName: 'sandbox-embed.example-procurement.com',
     stripeSecretName: 'embed-sandbox/stripe-secret-key',
+    stripeWebhookSecretName: 'embed-sandbox/stripe-webhook-secret',
     alertSenderEmail: 'webhooks-sandbox@example-procurement.com',
     operatorAlarmEmail: 'oncall@example-procurement.com',
     webhookRequireHttpsPublic: false,

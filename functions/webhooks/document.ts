@@ -233,6 +233,7 @@ const INVOICE = {
   due_date: '2026-12-22T12:05:00.000Z',
   hosted_invoice_url: 'https://invoice.stripe.com/i/acct_1Nv0FGQ9RKHgCVdK/test_YWNjdF8xTnYwRkdROVJLSGdDVmRL',
   invoice_pdf: 'https://pay.stripe.com/invoice/acct_1Nv0FGQ9RKHgCVdK/test_YWNjdF8xTnYwRkdROVJLSGdDVmRL/pdf',
+  created: '2026-11-22T12:05:00.000Z',
 };
 
 const invoiceExample = (kind: InvoiceEventKind, timestamp: string, data: Record<string, unknown>) => ({

@@ -25,9 +25,14 @@ export interface EndpointCircuit {
   /**
    * The endpoint's adaptive concurrency: attempts it may have in flight while its last
    * attempt succeeded (absent: the policy's `initialInFlight`). Raised one step by each
-   * 2xx within `healthyLatencyMs`, halved by a slow one (not below `initialInFlight`), back to 1 on a failure.
+   * fast 2xx (`slowAfterMs`), halved by a slow one (not below `initialInFlight`), back to 1 on a failure.
    */
   readonly concurrency?: number;
+  /**
+   * The endpoint's own latency: a smoothed average of its 2xx answers' durations, in ms
+   * (`nextLatencyBaseline`); absent until its first 2xx. An answer is slow against this, not a fixed time.
+   */
+  readonly latencyBaselineMs?: number;
   /** A 429 or 503 asked to wait (`Retry-After`): no attempt goes to the endpoint before this. */
   readonly throttledUntil?: string;
 }
@@ -42,8 +47,17 @@ export interface FairnessPolicy {
   readonly initialInFlight: number;
   /** The ceiling of adaptive concurrency: attempts in flight at once to a healthy endpoint. */
   readonly maxInFlight: number;
-  /** A 2xx answered within this raises the endpoint's concurrency; a slower one halves it. */
+  /**
+   * Before an endpoint's first 2xx (no latency baseline yet): a 2xx answered within this raises
+   * its concurrency, a slower one halves it. After, `slowAfterMs` judges against its own latency.
+   */
   readonly healthyLatencyMs: number;
+  /** An answer within this is never slow, however fast the endpoint usually is (network jitter, a GC pause). */
+  readonly slowLatencyFloorMs: number;
+  /** An answer is slow when it takes more than this many times the endpoint's latency baseline. */
+  readonly slowLatencyFactor: number;
+  /** The weight of each new 2xx in the latency baseline (an exponentially weighted moving average). */
+  readonly latencyBaselineWeight: number;
   /** The longest an endpoint-wide `Retry-After` holds every attempt back (one SQS delay). */
   readonly maxThrottleSeconds: number;
   /** ... and to one with a failing streak (it is probably slow or dead: it gets one slot). */
@@ -64,6 +78,11 @@ export const FAIRNESS_POLICY: FairnessPolicy = {
   initialInFlight: 2,
   maxInFlight: 32,
   healthyLatencyMs: 1000,
+  // docs/decisions.md, "Slow means slow for this endpoint": twice its usual latency, never under 250 ms;
+  // the baseline weighs each answer 1/8, as TCP's smoothed round-trip time does (RFC 6298).
+  slowLatencyFloorMs: 250,
+  slowLatencyFactor: 2,
+  latencyBaselineWeight: 1 / 8,
   maxThrottleSeconds: 900,
   maxInFlightWhileFailing: 1,
   // 30 s, 1, 2, 4, 8 minutes, then 15 (one SQS delay) for as long as the probes fail.
@@ -81,6 +100,8 @@ export interface AdmissionTicket {
   readonly lease: string;
   /** The endpoint's concurrency when the slot was claimed (undefined when the claim did not read it). */
   readonly concurrency?: number;
+  /** The endpoint's latency baseline when the claim was made (undefined before its first 2xx). */
+  readonly latencyBaselineMs?: number;
   /** The circuit's openings so far (kind `probe`): a failed probe opens it for longer. */
   readonly opens: number;
   /**
@@ -131,8 +152,8 @@ export interface EndpointGate {
 }
 
 /**
- * How an attempt went, for the endpoint's concurrency: `fast` (2xx within
- * `healthyLatencyMs`), `slow` (a later 2xx) or `failed` (timeout, error, any other status).
+ * How an attempt went, for the endpoint's concurrency: `fast` (2xx within the endpoint's
+ * `slowAfterMs`), `slow` (a later 2xx) or `failed` (timeout, error, any other status).
  */
 export type AttemptVerdict = 'fast' | 'slow' | 'failed';
 
@@ -142,15 +163,44 @@ export interface SettledAttempt {
   readonly policy: FairnessPolicy;
   /** A 429 or 503 asked the endpoint to wait until then (already capped at `maxThrottleSeconds`). */
   readonly throttledUntil?: Date;
+  /** A 2xx's duration: the gate folds it into the endpoint's latency baseline (`nextLatencyBaseline`). */
+  readonly latencyMs?: number;
+}
+
+/**
+ * How long a 2xx may take before it counts as slow for this endpoint: `slowLatencyFactor` times
+ * its latency baseline, never under `slowLatencyFloorMs`; `healthyLatencyMs` before it has one.
+ * An endpoint that usually answers in 80 ms is slow at 600 ms; one that always answers in 900 ms is not.
+ */
+export function slowAfterMs(latencyBaselineMs: number | undefined, policy: FairnessPolicy): number {
+  if (latencyBaselineMs === undefined) return policy.healthyLatencyMs;
+  return Math.max(policy.slowLatencyFloorMs, Math.round(policy.slowLatencyFactor * latencyBaselineMs));
+}
+
+/**
+ * The latency baseline after a 2xx that took `latencyMs`: its first 2xx sets it, each later one
+ * moves it `latencyBaselineWeight` of the way. Slow answers count too: an endpoint that slows for
+ * good (80 to 600 ms) is judged against its new latency after five such answers instead of being
+ * held at `initialInFlight` forever, while one slow answer among fast ones moves it by an eighth.
+ */
+export function nextLatencyBaseline(
+  latencyBaselineMs: number | undefined,
+  latencyMs: number,
+  policy: FairnessPolicy,
+): number {
+  const sample = Math.max(0, latencyMs);
+  if (latencyBaselineMs === undefined) return Math.round(sample);
+  return Math.round(latencyBaselineMs + policy.latencyBaselineWeight * (sample - latencyBaselineMs));
 }
 
 export function attemptVerdict(
   result: { readonly kind: 'response' | 'error'; readonly latencyMs: number },
   succeeded: boolean,
   policy: FairnessPolicy,
+  latencyBaselineMs: number | undefined,
 ): AttemptVerdict {
   if (!succeeded) return 'failed';
-  return result.latencyMs <= policy.healthyLatencyMs ? 'fast' : 'slow';
+  return result.latencyMs <= slowAfterMs(latencyBaselineMs, policy) ? 'fast' : 'slow';
 }
 
 /** Attempts the endpoint may have in flight now: one while failing, else its adaptive concurrency. */
@@ -161,15 +211,18 @@ export function inFlightCap(circuit: EndpointCircuit | undefined, policy: Fairne
 
 /**
  * Leases (`<expiry>|<token>`) that expire after now but before this mark belong to attempts
- * in flight for longer than `healthyLatencyMs` (every lease runs as long as the one asked for
- * now). While one is, the endpoint is slowing or hanging, and its answer is not in yet: it
+ * in flight for longer than the endpoint's `slowAfterMs` (every lease runs as long as the one asked
+ * for now). While one is, the endpoint is slowing or hanging, and its answer is not in yet: it
  * gets no more than `initialInFlight` attempts at once, as before concurrency adapted, so a
  * receiver that starts hanging holds at most that many dispatchers until its timeouts count.
  */
-export const slowAttemptMark = (leaseUntil: Date, policy: FairnessPolicy): string =>
-  new Date(leaseUntil.getTime() - policy.healthyLatencyMs).toISOString();
+export const slowAttemptMark = (
+  leaseUntil: Date,
+  policy: FairnessPolicy,
+  latencyBaselineMs: number | undefined,
+): string => new Date(leaseUntil.getTime() - slowAfterMs(latencyBaselineMs, policy)).toISOString();
 
-/** The cap while some attempt is in flight past the healthy latency (`slowAttemptMark`). */
+/** The cap while some attempt is in flight past the endpoint's `slowAfterMs` (`slowAttemptMark`). */
 export const capWhileSlow = (cap: number, policy: FairnessPolicy): number => Math.min(cap, policy.initialInFlight);
 
 /**

@@ -8,6 +8,8 @@ import type { DeliveryRepository } from './delivery-repository';
 import type { MessageQueue } from '../domain/events/message-queue';
 import type { OrderEventMessage } from '../domain/events/order-event-message';
 import type { WebhookEndpointRepository } from './webhook-endpoint';
+import type { InvoiceRepository } from '../domain/billing/invoice-repository';
+import { toInvoicePayload } from '../domain/events/invoice-events';
 
 export type FanoutOutcome =
   | { readonly outcome: 'queued'; readonly deliveryId: DeliveryId }
@@ -15,8 +17,8 @@ export type FanoutOutcome =
   | { readonly outcome: 'no-endpoint' | 'not-subscribed' };
 
 /** The exact bytes every attempt of a delivery sends (contract: Events, request shape). */
-const webhookBody = (event: OrderEventMessage): string =>
-  JSON.stringify({ event: event.event, timestamp: event.timestamp, data: event.data });
+const webhookBody = (event: OrderEventMessage, data: Record<string, unknown>): string =>
+  JSON.stringify({ event: event.event, timestamp: event.timestamp, data });
 
 /**
  * Turns one order event into a delivery for the owning partner's endpoint, when it is
@@ -35,6 +37,7 @@ export class WebhookFanout {
   constructor(
     private readonly endpoints: WebhookEndpointRepository,
     private readonly deliveries: DeliveryRepository,
+    private readonly invoices: Pick<InvoiceRepository, 'getByOrder'>,
     private readonly queue: MessageQueue<DeliveryMessage>,
     private readonly clock: Clock,
     private readonly logger: Logger,
@@ -63,7 +66,7 @@ export class WebhookFanout {
       eventId: event.eventId,
       event: event.event,
       ...(orderId ? { orderId } : {}),
-      body: webhookBody(event),
+      body: webhookBody(event, await this.dataWithInvoice(event, orderId)),
       requestId,
       organizationId,
       occurredAt: event.timestamp,
@@ -99,5 +102,16 @@ export class WebhookFanout {
     await this.deliveries.markQueued(delivery.deliveryId, this.clock.now());
     this.logger.info({ msg: 'webhook delivery queued', outcome: 'queued', deliveryId: delivery.deliveryId, ...log });
     return { outcome: 'queued', deliveryId: delivery.deliveryId };
+  }
+
+  /**
+   * An order.* payload carries the order's invoice as it is when the delivery is built
+   * (null before it is issued): read beside the order, not copied onto it, so the outbox
+   * stays the order's own change and one get in the order's partition answers.
+   */
+  private async dataWithInvoice(event: OrderEventMessage, orderId: string | undefined) {
+    if (!event.event.startsWith('order.') || orderId === undefined) return event.data;
+    const invoice = await this.invoices.getByOrder(orderId);
+    return { ...event.data, invoice: invoice ? toInvoicePayload(invoice) : null };
   }
 }

@@ -20,10 +20,14 @@ const minutes = (ms: number) => `${ms / 60_000} minutes`;
 const SECURITY_HEADER = {
   bearerApiKey: '`Authorization: Bearer <API_KEY>`',
   headerApiKey: '`X-API-Key: <API_KEY>`',
+  stripeSignature: '`Stripe-Signature`',
 } as const;
 
+/** The routes a partner calls (a key, a scope, a budget): Stripe's own route is not one. */
+const partnerRoutes = (routes: readonly DocumentedRoute[]) => routes.filter((route) => route.scope !== null);
+
 const routeRows = (routes: readonly DocumentedRoute[]) =>
-  routes
+  partnerRoutes(routes)
     .map(
       (route) =>
         `| \`${route.method.toUpperCase()} ${route.path}\` | ${SECURITY_HEADER[route.security]} | \`${route.scope}\` | ${route.limitPerMinute} per minute${route.sandboxOnly ? ' (sandbox only)' : ''} |`,
@@ -104,7 +108,12 @@ Problem codes in \`details\` are stable, so you may branch on them: \`REQUIRED\`
 
 | Limit | Value |
 |---|---|
-${routes.map((route) => `| Rate, \`${route.method.toUpperCase()} ${route.path}\` | ${route.limitPerMinute} requests per minute per partner account (all keys together) |`).join('\n')}
+${partnerRoutes(routes)
+  .map(
+    (route) =>
+      `| Rate, \`${route.method.toUpperCase()} ${route.path}\` | ${route.limitPerMinute} requests per minute per partner account (all keys together) |`,
+  )
+  .join('\n')}
 | Request body | ${MAX_BODY_BYTES / 1024} KiB, nested at most ${MAX_JSON_DEPTH} levels |
 | Text fields | ${MAX_TEXT_LENGTH} characters (emails ${MAX_EMAIL_LENGTH}); no control or bidi-override characters |
 | Shipping locations | ${MAX_SHIPPING_LOCATIONS} per setup request, ${MAX_LOCATIONS_PER_ORGANIZATION} per organization |

@@ -46,10 +46,13 @@ function operationSection(document: OpenApiDocument, method: string, path: strin
     operation.description as string,
     '',
   ];
-  parts.push(
-    `- Key: ${SECURITY_LINE[security] ?? security}, scope \`${operation['x-scope'] as string}\``,
-    `- Rate limit: ${operation['x-rate-limit-per-minute'] as number} requests per minute per partner`,
-  );
+  if (operation['x-caller'] === 'stripe')
+    parts.push('- Caller: Stripe, signing the body (`Stripe-Signature`); not a partner route, no key');
+  else
+    parts.push(
+      `- Key: ${SECURITY_LINE[security] ?? security}, scope \`${operation['x-scope'] as string}\``,
+      `- Rate limit: ${operation['x-rate-limit-per-minute'] as number} requests per minute per partner`,
+    );
   if (operation['x-sandbox-only']) parts.push('- Sandbox only: production answers 404');
   const parameters = (operation.parameters ?? []) as JsonSchema[];
   const headerParameters = parameters.map((parameter) =>

@@ -34,6 +34,13 @@ const SECURITY_SCHEMES = {
     description:
       'Your API key (`sk_live_…` in production, `sk_test_…` in sandbox) in the `X-API-Key` header. Keys stay on your servers.',
   },
+  stripeSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Stripe-Signature',
+    description:
+      "Stripe's signature of the exact body with the stack's endpoint secret (`whsec_…`). Only Stripe calls the route that uses it; partners never do.",
+  },
 } as const;
 
 const SERVERS = {
@@ -190,8 +197,8 @@ function operation(route: DocumentedRoute, components: SchemaComponents): JsonSc
     summary: route.summary,
     description: route.description,
     security: [{ [route.security]: [] }],
-    'x-scope': route.scope,
-    'x-rate-limit-per-minute': route.limitPerMinute,
+    ...(route.scope === null ? { 'x-caller': 'stripe' } : { 'x-scope': route.scope }),
+    ...(route.limitPerMinute === null ? {} : { 'x-rate-limit-per-minute': route.limitPerMinute }),
     ...(route.sandboxOnly ? { servers: [SERVERS.sandbox, SERVERS.local], 'x-sandbox-only': true } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.requestBody

@@ -59,7 +59,8 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> = {
  */
 const tableAccess = (stage: Stage, name: FunctionName): TableAccess => {
   if (stage === 'sandbox') return TABLE_ACCESS[name];
-  if (name === 'ordersApi') return { read: [...TABLE_ACCESS.ordersApi.read, 'orders'], readWrite: ['rateLimits'] };
+  // Stripe's events change the invoice records beside the orders on every stage (POST /v1/stripe/events).
+  if (name === 'ordersApi') return { read: TABLE_ACCESS.ordersApi.read, readWrite: ['orders', 'rateLimits'] };
   if (name === 'webhookTest') return { read: [], readWrite: [] };
   return TABLE_ACCESS[name];
 };
@@ -104,6 +105,10 @@ export class ServiceStack extends Stack {
 
     const secrets = new Secrets(this, 'Secrets', { config });
     secrets.stripeSecret.grantRead(setup);
+    // Stripe's events in (verified with the endpoint secret, the SDK built with the key) and their invoice.* webhooks.
+    secrets.stripeSecret.grantRead(ordersApi);
+    secrets.stripeWebhookSecret.grantRead(ordersApi);
+    queues.queue.orderEvents.grantSendMessages(ordersApi);
     const webhooks = new Webhooks(this, 'Webhooks', {
       config,
       queues,

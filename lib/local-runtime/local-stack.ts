@@ -18,7 +18,8 @@ import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-di
 import { createInvoicingHandler } from '../../functions/lambdas/invoicing';
 import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
 import { createWebhooksApiHandler } from '../../functions/lambdas/webhooks-api';
-import { functionEnvironment } from '../../functions/resources/function-environment';
+import { functionEnvironment, LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
+import { routePath } from '../../functions/route-names';
 import { ENVIRONMENTS } from '../../functions/resources/stages';
 import {
   APPROVAL_EXPIRY_SWEEP_MINUTES,
@@ -141,13 +142,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://localhost:${port}`;
 
+  const stripeSecretKey = options.stripeSecretKey ?? LOCAL_STRIPE_SECRET_KEY;
+  // As an operator does for a deployed stack (docs/operations.md): the route is registered with Stripe, and the
+  // endpoint secret it returns verifies the events the stand-in signs.
+  const stripeEndpoint: Record<string, string> = {
+    STRIPE_WEBHOOK_SECRET: await registerStripeEventsEndpoint(
+      options.standIns.stripeApiBase,
+      stripeSecretKey,
+      `${url}${routePath('stripe-events', {})}`,
+    ),
+  };
   const config = loadRuntimeConfig({
     ...functionEnvironment(ENVIRONMENTS.sandbox, {
       queueUrls,
       resourcePrefix: options.resourcePrefix,
       embedBaseUrl: url,
-      local: { stripeApiBase: options.standIns.stripeApiBase, stripeSecretKey: options.stripeSecretKey },
+      local: { stripeApiBase: options.standIns.stripeApiBase, stripeSecretKey },
     }),
+    ...stripeEndpoint,
     ...options.extraEnvironment,
   });
   // Lambdas have the browser scripts compiled in; here they are built from source at start (about 50 ms).
@@ -226,4 +238,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       });
     },
   };
+}
+
+/** Registers the stack's Stripe route with the Stripe stand-in; its answer holds the endpoint secret (`whsec_…`). */
+async function registerStripeEventsEndpoint(stripeApiBase: string, secretKey: string, url: string): Promise<string> {
+  const response = await fetch(`${stripeApiBase}/v1/webhook_endpoints`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${secretKey}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ url, 'enabled_events[]': 'invoice.*' }).toString(),
+  });
+  if (!response.ok) throw new Error(`The Stripe stand-in refused the events endpoint (${response.status})`);
+  const { secret } = (await response.json()) as { secret?: unknown };
+  if (typeof secret !== 'string' || !secret.startsWith('whsec_'))
+    throw new Error('The Stripe stand-in answered no endpoint secret');
+  return secret;
 }

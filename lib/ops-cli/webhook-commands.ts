@@ -12,7 +12,7 @@
  */
 import type { Dependencies } from '../../functions/container';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { CLOSED_CIRCUIT, FAIRNESS_POLICY, inFlightCap } from '../../functions/webhooks/endpoint-circuit';
+import { CLOSED_CIRCUIT, FAIRNESS_POLICY, inFlightCap, slowAfterMs } from '../../functions/webhooks/endpoint-circuit';
 import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import type { EndpointView, RequeuedDeliveries } from '../../functions/webhooks/webhook-admin';
 import { fieldLines, NONE } from './human-format';
@@ -99,6 +99,9 @@ const circuitView = ({ circuit = CLOSED_CIRCUIT }: EndpointView) => ({
   // Attempts in flight it may have now (adaptive), and the most it can reach.
   concurrency: inFlightCap(circuit, FAIRNESS_POLICY),
   maxConcurrency: FAIRNESS_POLICY.maxInFlight,
+  // Its own latency (smoothed 2xx durations), and the time past which a 2xx counts as slow and halves the concurrency.
+  ...(circuit.latencyBaselineMs !== undefined ? { latencyBaselineMs: Math.round(circuit.latencyBaselineMs) } : {}),
+  slowAfterMs: slowAfterMs(circuit.latencyBaselineMs, FAIRNESS_POLICY),
   ...(circuit.throttledUntil ? { throttledUntil: circuit.throttledUntil } : {}),
 });
 
@@ -181,6 +184,11 @@ const endpointText = (endpoint: EndpointLines) => [
           ...(endpoint.circuit.openedAt ? [['circuitOpenedAt', endpoint.circuit.openedAt] as const] : []),
           ...(endpoint.circuit.retryAt ? [['retryAt', endpoint.circuit.retryAt] as const] : []),
           ...(endpoint.circuit.probeUntil ? [['probeUntil', endpoint.circuit.probeUntil] as const] : []),
+          ['concurrency', `${endpoint.circuit.concurrency} of ${endpoint.circuit.maxConcurrency}`] as const,
+          ...(endpoint.circuit.latencyBaselineMs !== undefined
+            ? [['latencyBaselineMs', String(endpoint.circuit.latencyBaselineMs)] as const]
+            : []),
+          ['slowAfterMs', String(endpoint.circuit.slowAfterMs)] as const,
         ]
       : []),
     ...(endpoint.createdAt ? [['createdAt', endpoint.createdAt] as const] : []),

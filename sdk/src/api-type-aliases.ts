@@ -7,6 +7,7 @@ import type {
   ApprovalDecidedEvent,
   ApprovalRequest,
   CatalogProductList,
+  Invoice,
   Order,
   WebhookDelivery,
   WebhookDeliveryList,
@@ -20,3 +21,4 @@ export type WebhookDeliveryAttempt = WebhookDelivery['attempts'][number];
 export type WebhookDeliveryStatus = WebhookDelivery['status'];
 export type ApprovalRequestStatus = ApprovalRequest['status'];
 export type ApprovalDecision = ApprovalDecidedEvent['data']['decision'];
+export type InvoiceStatus = Invoice['status'];

@@ -590,12 +590,73 @@ export interface Order {
     refunded_at: string;
     reason?: string;
   }>;
+  invoice: {
+    id: string;
+    order_id: string;
+    partner_org_id: string;
+    number: string;
+    status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+    total: number;
+    amount_due: number;
+    amount_paid: number;
+    amount_credited: number;
+    due_date: string;
+    hosted_invoice_url: string;
+    invoice_pdf: string;
+    created: string;
+  } | null;
 }
 
 export interface OrderNotFoundError {
   error: "Not Found";
   message: string;
   code: "ORDER_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface InvoiceList {
+  data: Array<{
+    id: string;
+    order_id: string;
+    partner_org_id: string;
+    number: string;
+    status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+    total: number;
+    amount_due: number;
+    amount_paid: number;
+    amount_credited: number;
+    due_date: string;
+    hosted_invoice_url: string;
+    invoice_pdf: string;
+    created: string;
+  }>;
+  has_more: boolean;
+}
+
+export interface Invoice {
+  id: string;
+  order_id: string;
+  partner_org_id: string;
+  number: string;
+  status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+  total: number;
+  amount_due: number;
+  amount_paid: number;
+  amount_credited: number;
+  due_date: string;
+  hosted_invoice_url: string;
+  invoice_pdf: string;
+  created: string;
+}
+
+export interface InvoiceNotFoundError {
+  error: "Not Found";
+  message: string;
+  code: "INVOICE_NOT_FOUND";
   details: Array<{
     code: string;
     message: string;
@@ -1031,6 +1092,47 @@ export type RejectConflictError = {
   }>;
 };
 
+export type SandboxInvoiceActionRequest = Record<string, never>;
+
+export interface SandboxInvoiceAccepted {
+  invoice_id: string;
+  action: "pay" | "overdue";
+  message: string;
+}
+
+export interface SandboxInvoiceBadRequestError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR" | "IDEMPOTENCY_KEY_REUSED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface SandboxInvoiceConflictError {
+  error: "Conflict";
+  message: string;
+  code: "INVOICE_NOT_OPEN" | "IDEMPOTENCY_KEY_IN_USE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface SandboxInvoiceUnsupportedError {
+  error: "Not Implemented";
+  message: string;
+  code: "NOT_SUPPORTED_BY_PROVIDER";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface WebhookTestRequest {
   event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded";
 }
@@ -1152,6 +1254,8 @@ export interface WebhookEndpoint {
   throughput: {
     concurrency: number;
     max_concurrency: number;
+    latency_baseline_ms?: number;
+    slow_after_ms: number;
     max_rate_per_second?: number;
   };
   secret_rotated_at: string;
@@ -1163,6 +1267,43 @@ export interface WebhookEndpointNotConfiguredError {
   error: "Not Found";
   message: string;
   code: "WEBHOOK_ENDPOINT_NOT_CONFIGURED";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface StripeEvent {
+  id: string;
+  object: "event";
+  type: string;
+  created: number;
+  data: {
+    object: Record<string, never>;
+  };
+}
+
+export interface StripeEventReceived {
+  received: true;
+  outcome: "applied" | "duplicate" | "unchanged" | "ignored";
+}
+
+export interface StripeEventRefusedError {
+  error: "Validation Error";
+  message: string;
+  code: "VALIDATION_ERROR";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface InvoiceNotRecordedYetError {
+  error: "Service Unavailable";
+  message: string;
+  code: "INVOICE_NOT_RECORDED_YET";
   details: Array<{
     code: string;
     message: string;
@@ -1377,6 +1518,7 @@ export interface InvoiceIssuedEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;
@@ -1401,6 +1543,7 @@ export interface InvoicePaidEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;
@@ -1425,6 +1568,7 @@ export interface InvoiceOverdueEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;
@@ -1449,6 +1593,7 @@ export interface InvoiceCreditedEvent {
       due_date: string;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      created: string;
     };
     order_id: string;
     partner_org_id: string;

@@ -5,6 +5,7 @@ export type * from './api-type-aliases.js';
 export type { ChangeOptions, SetupOptions } from './resources/organizations.js';
 export type { HandshakeInput } from './resources/sessions.js';
 export type { OrderListParams } from './resources/orders.js';
+export type { InvoiceListParams } from './resources/invoices.js';
 export type { WebhookDeliveryListParams } from './resources/webhook-deliveries.js';
 export type {
   SandboxOrderInput,

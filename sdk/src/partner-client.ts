@@ -1,6 +1,7 @@
 import { HttpTransport, type TransportOptions } from './http-transport.js';
 import { ApprovalRequests, SandboxApprovalRequests } from './resources/approval-requests.js';
 import { Catalog } from './resources/catalog.js';
+import { Invoices, SandboxInvoices } from './resources/invoices.js';
 import { Orders } from './resources/orders.js';
 import { Organizations } from './resources/organizations.js';
 import { SandboxOrders } from './resources/sandbox-orders.js';
@@ -28,10 +29,16 @@ export class PartnerClient {
   readonly sessions: Sessions;
   readonly catalog: Catalog;
   readonly orders: Orders;
+  /** Your organizations' invoices (one per shipped order). */
+  readonly invoices: Invoices;
   /** Carts above their user's order limit, waiting for (or given) an approver's decision. */
   readonly approvalRequests: ApprovalRequests;
-  /** Sandbox only: place and advance orders, and decide approval requests as one of your approvers. */
-  readonly sandbox: { readonly orders: SandboxOrders; readonly approvalRequests: SandboxApprovalRequests };
+  /** Sandbox only: place and advance orders, decide approval requests as one of your approvers, pay invoices. */
+  readonly sandbox: {
+    readonly orders: SandboxOrders;
+    readonly approvalRequests: SandboxApprovalRequests;
+    readonly invoices: SandboxInvoices;
+  };
   /**
    * Verifying deliveries (`verify`, `constructEvent`; no key needed), your delivery log
    * (`deliveries.list`, `retrieve`, `retry`) and endpoint (`endpoint.retrieve`), and, on sandbox, `sendTest`.
@@ -45,8 +52,13 @@ export class PartnerClient {
     this.sessions = new Sessions(transport);
     this.catalog = new Catalog(transport);
     this.orders = new Orders(transport);
+    this.invoices = new Invoices(transport);
     this.approvalRequests = new ApprovalRequests(transport);
-    this.sandbox = { orders: new SandboxOrders(transport), approvalRequests: new SandboxApprovalRequests(transport) };
+    this.sandbox = {
+      orders: new SandboxOrders(transport),
+      approvalRequests: new SandboxApprovalRequests(transport),
+      invoices: new SandboxInvoices(transport),
+    };
     const tests = new WebhookTests(transport);
     this.webhooks = {
       ...webhooks,

@@ -14,6 +14,7 @@ import { FaultyPayments } from '../support/fault-injection';
 import { whileFailing } from '../support/fault-plan';
 import { exhaustRateLimit } from '../support/rate-limit';
 import { approvalRequestScenarios } from './approval-request-scenarios';
+import { invoiceScenarios } from './invoice-scenarios';
 import { orderApiScenarios, type Scenario } from './order-api-scenarios';
 import { organizationChangeScenarios } from './organization-change-scenarios';
 import { webhookDeliveriesScenarios } from './webhook-deliveries-scenarios';
@@ -296,6 +297,7 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
   ...orderApiScenarios(() => stack),
   ...organizationChangeScenarios(() => stack),
   ...approvalRequestScenarios(() => stack),
+  ...invoiceScenarios(() => stack),
   ...webhookDeliveriesScenarios(
     () => stack,
     () => receiver.url,

@@ -4,22 +4,20 @@
  * 401 page. Needs Debian's `chromium` (/usr/bin/chromium); skipped without it except on
  * CI, where a missing browser must fail the run.
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { createDemoApp, type DemoConnection } from '../../lib/local-runtime/demo-app';
+import { ARTIFACTS, launchChromium, skipWithoutChromium } from '../support/chromium';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && !process.env.CI;
+const skip = skipWithoutChromium;
 if (skip) {
   process.stderr.write(
-    `\n[e2e] SKIPPED test/e2e/demo.test.ts: ${CHROMIUM} not found (install the Debian package "chromium"). On CI it runs and fails instead.\n\n`,
+    `\n[e2e] SKIPPED test/e2e/demo.test.ts: /usr/bin/chromium not found (install the Debian package "chromium"). On CI it runs and fails instead.\n\n`,
   );
 }
-const ARTIFACTS = resolve('test/artifacts');
 const EXPIRED_MESSAGE = 'This link has expired or was already used. Please reopen the module from your application.';
 
 describe.skipIf(skip)(
@@ -40,19 +38,7 @@ describe.skipIf(skip)(
       partner = await stack.createPartner();
       connect({ apiUrl: stack.url, apiKey: partner.apiKey });
 
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1200, height: 760 } });
     }, 90_000);
 
@@ -86,7 +72,6 @@ describe.skipIf(skip)(
       expect(moduleFrame().url()).toBe(`${stack.url}/embedded/${partner.partnerId}`);
       expect(await page.content()).not.toContain(partner.apiKey);
 
-      mkdirSync(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: resolve(ARTIFACTS, 'demo.png'), fullPage: true });
     });
 

@@ -4,17 +4,16 @@
  * module; its backend does the handshake. Every message crosses origins. Needs
  * /usr/bin/chromium (skipped without it, except on CI).
  */
-import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Frame, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbedEvent } from '../../functions/embed-sdk/embed-events';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { launchChromium, skipWithoutChromium } from '../support/chromium';
 import { startPartnerPageServer, type PartnerPageServer } from '../support/partner-page-server';
 import { provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && !process.env.CI;
+const skip = skipWithoutChromium;
 const GLOVES = 'Nitrile Exam Gloves, Powder-Free, Medium';
 const IDLE_S = 60;
 
@@ -42,19 +41,7 @@ describe.skipIf(skip)('the embed SDK on a partner page of another origin, in hea
     allowedOrigin = `http://localhost:${partnerServer.port}`;
     disallowedOrigin = `http://127.0.0.1:${partnerServer.port}`;
     await stack.deps.partners.setAllowedOrigins(partner.partnerId, [allowedOrigin]);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
   }, 90_000);
 

@@ -2,25 +2,19 @@
  * Billing as a buyer sees it, in headless Chromium on the local stack (queue consumers and
  * the Stripe stand-in running): an order placed in the module and shipped through the
  * sandbox route is invoiced by the invoicing consumer; its invoice shows on the order page
- * and on Invoices at 1280 and 390 px; the buyer pays it on the stand-in's hosted page
- * (`Pay`) and, after a reload, sees `Paid` (once the Stripe events route exists). Screenshots `module-invoice-*` go to
- * test/artifacts/. Needs /usr/bin/chromium.
+ * and on Invoices at 1280 and 390 px; the partner's CI pays it through the sandbox route
+ * (Stripe's invoice.paid comes back through the service's Stripe route), the buyer sees
+ * `Paid` after a reload, and the partner has received invoice.issued and invoice.paid.
+ * Screenshots `module-invoice-*` go to test/artifacts/. Needs /usr/bin/chromium.
  */
 import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { ROUTES } from '../../functions/routes';
+import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { ARTIFACTS, launchChromium, skipWithoutChromium } from '../support/chromium';
 import { startTestStack, type TestStack } from '../support/test-stack';
-
-/**
- * Stripe's events reach the service through its Stripe route (issue 37, item 4); until the route is in the route table,
- * a payment on the hosted page cannot change the invoice, and the payment's half of this test waits for it.
- */
-const STRIPE_EVENTS_ROUTE = (ROUTES as readonly { readonly path: string }[]).some(
-  (route) => route.path === '/v1/stripe/events',
-);
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 const GLOVES = 'Nitrile Exam Gloves, Powder-Free, Medium';
 const PRACTICE = {
@@ -39,21 +33,36 @@ const PRACTICE = {
 describe.skipIf(skipWithoutChromium)('an invoice in the module, from shipment to paid, in headless Chromium', () => {
   let stack: TestStack;
   let partner: { partnerId: PartnerId; apiKey: string };
+  let receiver: WebhookReceiver;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
-  let shippedOrder: { buyer: Page; orderUrl: string; number: string } | undefined;
+  let shippedOrder: { buyer: Page; orderId: string; orderUrl: string; number: string } | undefined;
 
   beforeAll(async () => {
     stack = await startTestStack();
     partner = await stack.createPartner();
+    receiver = await startWebhookReceiver(() => 200);
+    // The invoice kinds are opt-in per endpoint, as a partner's operator subscribes them.
+    await webhookSet(stack.deps, {
+      partner: partner.partnerId,
+      url: receiver.url,
+      events: 'order.shipped,invoice.issued,invoice.paid',
+    });
     browser = await launchChromium();
   }, 90_000);
 
   afterAll(async () => {
     for (const context of contexts) await context.close();
     await browser?.close();
+    await receiver?.close();
     await stack?.close();
   });
+
+  /** The invoice.* kinds the partner's endpoint has received about the order, in arrival order. */
+  const invoiceWebhooks = (orderId: string) =>
+    receiver.requests
+      .map((request) => JSON.parse(request.rawBody.toString('utf8')))
+      .filter((body) => String(body.event).startsWith('invoice.') && body.data?.order_id === orderId);
 
   async function signedIn(): Promise<Page> {
     const bearer = { Authorization: `Bearer ${partner.apiKey}` };
@@ -141,36 +150,48 @@ describe.skipIf(skipWithoutChromium)('an invoice in the module, from shipment to
     );
     expect(await buyer.getByTestId('open-total').textContent()).not.toBe('$0.00');
     await shots(buyer, 'list');
-    shippedOrder = { buyer, orderUrl, number };
+    shippedOrder = { buyer, orderId, orderUrl, number };
   }, 120_000);
 
-  it.skipIf(!STRIPE_EVENTS_ROUTE)(
-    'pays it on the hosted page and, after a reload, sees Paid',
-    async () => {
-      expect(shippedOrder, 'the invoice found above').toBeDefined();
-      const { buyer, orderUrl, number } = shippedOrder!;
-      const section = buyer.getByRole('region', { name: 'Invoice', exact: true });
-      const view = section.getByRole('link', { name: 'View invoice (opens in a new tab)' });
-      await buyer.goto(orderUrl);
-      const [hosted] = await Promise.all([buyer.context().waitForEvent('page'), view.click()]);
-      await hosted.getByRole('button', { name: 'Pay' }).click();
-      await hosted.waitForLoadState();
-      await hosted.screenshot({ path: resolve(ARTIFACTS, 'module-invoice-hosted-paid-1280.png'), fullPage: true });
+  it('pays it through the sandbox route: the buyer sees Paid after a reload, the partner received invoice.issued and invoice.paid', async () => {
+    expect(shippedOrder, 'the invoice found above').toBeDefined();
+    const { buyer, orderId, orderUrl, number } = shippedOrder!;
+    const bearer = { Authorization: `Bearer ${partner.apiKey}` };
+    const listed = await stack.get(
+      `/v1/invoices?internal_org_id=${PRACTICE.internalOrgId}&order_id=${orderId}`,
+      bearer,
+    );
+    expect(listed.body.data, listed.text).toHaveLength(1);
+    const invoiceId = listed.body.data[0].id as string;
+    expect(listed.body.data[0]).toMatchObject({ number, status: 'open' });
 
-      // Stripe's invoice.paid reaches the service through its Stripe route; the page shows it after a reload.
-      await expect
-        .poll(
-          async () => {
-            await buyer.reload();
-            return section.getByTestId('invoice-status').textContent();
-          },
-          { timeout: 30_000, interval: 500 },
-        )
-        .toBe('Paid');
-      await shots(buyer, 'paid');
-      await buyer.goto(`${new URL(orderUrl).origin}/embedded/${partner.partnerId}/invoices?status=paid`);
-      expect(await buyer.getByTestId('invoice-row').filter({ hasText: number }).count()).toBe(1);
-    },
-    120_000,
-  );
+    const paid = await stack.post(`/v1/sandbox/invoices/${invoiceId}/pay`, {}, bearer);
+    expect(paid.status, paid.text).toBe(202);
+
+    // Stripe's invoice.paid reaches the service through its Stripe route; the page shows it after a reload.
+    const section = buyer.getByRole('region', { name: 'Invoice', exact: true });
+    await buyer.goto(orderUrl);
+    await expect
+      .poll(
+        async () => {
+          await buyer.reload();
+          return section.getByTestId('invoice-status').textContent();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe('Paid');
+    await shots(buyer, 'paid');
+    await buyer.goto(`${new URL(orderUrl).origin}/embedded/${partner.partnerId}/invoices?status=paid`);
+    const row = buyer.getByTestId('invoice-row').filter({ hasText: number });
+    expect(await row.count()).toBe(1);
+    expect(await row.getByTestId('invoice-status').textContent()).toBe('Paid');
+    await shots(buyer, 'list-paid');
+
+    await expect
+      .poll(() => invoiceWebhooks(orderId).map((body) => body.event as string), { timeout: 30_000, interval: 250 })
+      .toEqual(['invoice.issued', 'invoice.paid']);
+    const [issued, paidEvent] = invoiceWebhooks(orderId);
+    expect(issued.data).toMatchObject({ partner_org_id: PRACTICE.internalOrgId, invoice: { id: invoiceId, number } });
+    expect(paidEvent.data.invoice).toMatchObject({ id: invoiceId, status: 'paid', amount_due: 0 });
+  }, 120_000);
 });

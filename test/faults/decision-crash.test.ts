@@ -8,22 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Product, ProductId } from '../../functions/domain/catalog/product';
-import type { Cents } from '../../functions/domain/money';
+import { aProduct } from '../support/catalog-fixtures';
 import { FaultPlan, injectAwsFaults } from '../support/fault-plan';
-import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
+import { aColleagueBody, aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
 
-const GAUZE = {
-  productId: 'CRASH-GAUZE' as ProductId,
-  name: 'Gauze Sponges',
-  description: '4x4',
-  category: 'Clinical',
-  priceCents: 3000 as Cents,
-  unit: 'pack of 200',
-  active: true,
-  image: `${'0'.repeat(64)}.svg`,
-} satisfies Product;
+const GAUZE = aProduct('CRASH-GAUZE');
 
 const plan = new FaultPlan();
 let stack: TestStack;
@@ -40,11 +30,7 @@ async function aWaitingRequest() {
   const headers = { Authorization: `Bearer ${apiKey}` };
   const body = aSetupBody();
   const person = (id: string, extra: Record<string, unknown>) =>
-    provisionProfile(stack.deps, partnerId, {
-      ...body,
-      internalUserId: `${id}-${body.internalUserId}`,
-      user: { firstName: id, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...extra },
-    });
+    provisionProfile(stack.deps, partnerId, aColleagueBody(body, id, extra));
   const buyer = await person('buyer', { orderLimit: 50 });
   const approver = await person('approver', { role: 'approver' });
   const placed = await stack.post(

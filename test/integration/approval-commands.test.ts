@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Dependencies } from '../../functions/container';
-import { COMMANDS, runOps } from '../../lib/ops-cli/run-ops';
+import { COMMANDS } from '../../lib/ops-cli/run-ops';
+import { runOpsCapturing } from '../support/ops-run';
 import { deliverEverything } from '../support/order-pipeline';
 import { aSetupBody } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -30,25 +31,8 @@ afterAll(async () => {
 
 const PRODUCT_ID = SEED_CATALOG.find((product) => product.active)!.product_id;
 
-interface OpsRun {
-  readonly code: number;
-  readonly lines: string[];
-  readonly text: string;
-  readonly json: any;
-}
-
-async function ops(argv: string[], deps: Dependencies | (() => Promise<Dependencies>) = stack.deps): Promise<OpsRun> {
-  const lines: string[] = [];
-  const code = await runOps(argv, { deps, out: (line) => lines.push(line) });
-  const text = lines.join('\n');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { code, lines, text, json };
-}
+const ops = (argv: string[], deps: Dependencies | (() => Promise<Dependencies>) = stack.deps) =>
+  runOpsCapturing(argv, { deps });
 
 /** A partner (created with the CLI) with an organization of a $1-limit buyer and an approver, provisioned through setup. */
 async function anOffice() {

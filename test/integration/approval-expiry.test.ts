@@ -6,13 +6,13 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Product, ProductId } from '../../functions/domain/catalog/product';
 import type { Cents } from '../../functions/domain/money';
 import { tableName } from '../../functions/resources/resource-definitions';
 import { ApprovalDecidedData } from '../../functions/domain/events/order-events';
 import { WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import { verifyWebhookSignature } from '../../sdk/src/webhooks/verify-webhook-signature';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
+import { aProduct } from '../support/catalog-fixtures';
 import { deliverEverything } from '../support/order-pipeline';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -20,16 +20,12 @@ import { purgeQueues } from '../support/webhook-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 
 const DAY = 24 * 3600 * 1000;
-const GLOVES = {
-  productId: 'EXPIRY-GLOVES' as ProductId,
+const GLOVES = aProduct('EXPIRY-GLOVES', {
   name: 'Exam Gloves',
   description: 'M',
-  category: 'Clinical',
   priceCents: 4000 as Cents,
   unit: 'box',
-  active: true,
-  image: `${'0'.repeat(64)}.svg`,
-} satisfies Product;
+});
 
 let stack: TestStack;
 let receiver: WebhookReceiver;

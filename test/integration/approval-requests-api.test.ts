@@ -17,8 +17,9 @@ import {
 } from '../../functions/domain/events/order-events';
 import { WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
+import { aProduct } from '../support/catalog-fixtures';
 import { deliverEverything } from '../support/order-pipeline';
-import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
+import { aColleagueBody, aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestResponse, type TestStack } from '../support/test-stack';
 import { purgeQueues } from '../support/webhook-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -27,16 +28,7 @@ let stack: TestStack;
 let receiver: WebhookReceiver;
 
 /** Products of this file's own: $30 and $12.50. */
-const GAUZE = {
-  productId: 'APIAPPR-GAUZE' as ProductId,
-  name: 'Gauze Sponges',
-  description: '4x4',
-  category: 'Clinical',
-  priceCents: 3000 as Cents,
-  unit: 'pack of 200',
-  active: true,
-  image: `${'0'.repeat(64)}.svg`,
-} satisfies Product;
+const GAUZE = aProduct('APIAPPR-GAUZE');
 const MASKS = {
   ...GAUZE,
   productId: 'APIAPPR-MASKS' as ProductId,
@@ -76,11 +68,7 @@ async function anOffice(events: string = WEBHOOK_EVENT_KINDS.join(',')): Promise
   await webhookSet(stack.deps, { partner: partnerId, url: receiver.url, ...(events === 'default' ? {} : { events }) });
   const body = aSetupBody();
   const person = (id: string, first: string, extra: Record<string, unknown>) =>
-    provisionProfile(stack.deps, partnerId, {
-      ...body,
-      internalUserId: `${id}-${body.internalUserId}`,
-      user: { firstName: first, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...extra },
-    });
+    provisionProfile(stack.deps, partnerId, aColleagueBody(body, id, { firstName: first, ...extra }));
   const buyer = await person('buyer', 'Ada', { orderLimit: 50 });
   const approver = await person('approver', 'Grace', { role: 'approver' });
   const limitedApprover = await person('approver2', 'Katherine', { role: 'approver', orderLimit: 10 });

@@ -5,25 +5,15 @@
  * every refusal is a page from the error table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Product, ProductId } from '../../functions/domain/catalog/product';
-import type { Cents } from '../../functions/domain/money';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { aProduct } from '../support/catalog-fixtures';
 import { type ModuleClient, signInToModule } from '../support/module-client';
-import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
+import { aColleagueBody, aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
 let partner: { partnerId: PartnerId; apiKey: string };
-const GAUZE = {
-  productId: 'MOD-GAUZE' as ProductId,
-  name: 'Gauze Sponges',
-  description: '4x4',
-  category: 'Clinical',
-  priceCents: 3000 as Cents,
-  unit: 'pack of 200',
-  active: true,
-  image: `${'0'.repeat(64)}.svg`,
-} satisfies Product;
+const GAUZE = aProduct('MOD-GAUZE');
 
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });
@@ -41,11 +31,11 @@ interface Person {
 async function anOffice(): Promise<{ buyer: Person; approver: Person; other: Person }> {
   const body = aSetupBody();
   const person = async (id: string, first: string, extra: Record<string, unknown>): Promise<Person> => {
-    const who = await provisionProfile(stack.deps, partner.partnerId, {
-      ...body,
-      internalUserId: `${id}-${body.internalUserId}`,
-      user: { firstName: first, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...extra },
-    });
+    const who = await provisionProfile(
+      stack.deps,
+      partner.partnerId,
+      aColleagueBody(body, id, { firstName: first, ...extra }),
+    );
     return { who, module: await signInToModule(stack, partner, who) };
   };
   return {

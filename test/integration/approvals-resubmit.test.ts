@@ -7,27 +7,19 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvalEventId } from '../../functions/domain/approvals/approval-events';
-import type { Product, ProductId } from '../../functions/domain/catalog/product';
 import type { Cents } from '../../functions/domain/money';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { OUTBOX_KEY_PREFIX, tableName } from '../../functions/resources/resource-definitions';
+import { aProduct } from '../support/catalog-fixtures';
 import { holdUntilAll } from '../support/arrival-gate';
 import { type ModuleClient, signInToModule } from '../support/module-client';
-import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
+import { aColleagueBody, aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
 let partner: { partnerId: PartnerId; apiKey: string };
-const product = (id: string, name: string, priceCents: number): Product => ({
-  productId: id as ProductId,
-  name,
-  description: name,
-  category: 'Clinical',
-  priceCents: priceCents as Cents,
-  unit: 'box',
-  active: true,
-  image: `${'0'.repeat(64)}.svg`,
-});
+const product = (id: string, name: string, priceCents: number) =>
+  aProduct(id, { name, description: name, priceCents: priceCents as Cents, unit: 'box' });
 const GAUZE = product('RSB-GAUZE', 'Gauze Sponges', 3000);
 const MASKS = product('RSB-MASKS', 'Masks', 1250);
 const GLOVES = product('RSB-GLOVES', 'Gloves', 900);
@@ -48,11 +40,11 @@ interface Person {
 async function anOffice(): Promise<{ buyer: Person; approver: Person; colleague: Person }> {
   const body = aSetupBody();
   const person = async (id: string, first: string, extra: Record<string, unknown>): Promise<Person> => {
-    const who = await provisionProfile(stack.deps, partner.partnerId, {
-      ...body,
-      internalUserId: `${id}-${body.internalUserId}`,
-      user: { firstName: first, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...extra },
-    });
+    const who = await provisionProfile(
+      stack.deps,
+      partner.partnerId,
+      aColleagueBody(body, id, { firstName: first, ...extra }),
+    );
     return { who, module: await signInToModule(stack, partner, who) };
   };
   return {

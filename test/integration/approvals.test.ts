@@ -33,10 +33,11 @@ import {
 } from '../../functions/domain/events/order-events';
 import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
+import { aProduct } from '../support/catalog-fixtures';
 import { holdUntilAll } from '../support/arrival-gate';
 import { describeCall, FaultPlan, injectAwsFaults, modesFor } from '../support/fault-plan';
 import { deliverEverything } from '../support/order-pipeline';
-import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
+import { aColleagueBody, aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { recordingMetrics } from '../support/recording-metrics';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { purgeQueues } from '../support/webhook-fixtures';
@@ -47,16 +48,7 @@ let stack: TestStack;
 let receiver: WebhookReceiver;
 
 /** Two products of this file's own, so price changes here touch no other test. */
-const GAUZE = {
-  productId: 'APPR-GAUZE' as ProductId,
-  name: 'Gauze Sponges',
-  description: '4x4',
-  category: 'Clinical',
-  priceCents: 3000 as Cents,
-  unit: 'pack of 200',
-  active: true,
-  image: `${'0'.repeat(64)}.svg`,
-} satisfies Product;
+const GAUZE = aProduct('APPR-GAUZE');
 const MASKS = {
   ...GAUZE,
   productId: 'APPR-MASKS' as ProductId,
@@ -93,11 +85,7 @@ async function anOffice(events: string = WEBHOOK_EVENT_KINDS.join(',')): Promise
   await webhookSet(stack.deps, { partner: partnerId, url: receiver.url, ...(events === 'default' ? {} : { events }) });
   const body = aSetupBody();
   const person = (id: string, first: string, extra: Record<string, unknown>) =>
-    provisionProfile(stack.deps, partnerId, {
-      ...body,
-      internalUserId: `${id}-${body.internalUserId}`,
-      user: { firstName: first, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...extra },
-    });
+    provisionProfile(stack.deps, partnerId, aColleagueBody(body, id, { firstName: first, ...extra }));
   const buyer = await person('buyer', 'Ada', { orderLimit: 50 });
   const approver = await person('approver', 'Grace', { role: 'approver' });
   const secondApprover = await person('approver2', 'Katherine', { role: 'approver', orderLimit: 10 });

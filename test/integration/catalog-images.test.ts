@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProductImageKey, productImageKey, type ProductImageKey } from '../../functions/domain/catalog/product-image';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import type { PartnerId } from '../../functions/domain/partners/partner';
-import { runOps } from '../../lib/ops-cli/run-ops';
+import { runOpsCapturing } from '../support/ops-run';
 import { moduleBrowser, type ModuleBrowser, unescapeHtml } from '../support/module-browser';
 import { provisionProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -45,12 +45,7 @@ const file = (name: string, content: string | Buffer) => {
   return join(dir, name);
 };
 
-async function ops(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(argv, { deps: stack.deps, out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out, err };
-}
+const ops = (argv: string[]) => runOpsCapturing(argv, { deps: stack.deps, separateErrors: true });
 
 const aRow = (productId: string, image: string, overrides: Record<string, unknown> = {}) => ({
   product_id: productId,

@@ -5,9 +5,9 @@
  * quoted one places the order there, with its state's tax.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Product, ProductId } from '../../functions/domain/catalog/product';
 import type { Cents } from '../../functions/domain/money';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { aProduct } from '../support/catalog-fixtures';
 import { type ModuleClient, signInToModule } from '../support/module-client';
 import { unescapeHtml } from '../support/module-browser';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
@@ -15,16 +15,7 @@ import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
 let partner: { partnerId: PartnerId; apiKey: string };
-const GAUZE = {
-  productId: 'LOC-GAUZE' as ProductId,
-  name: 'Gauze Sponges',
-  description: '4x4',
-  category: 'Clinical',
-  priceCents: 4000 as Cents,
-  unit: 'pack of 200',
-  active: true,
-  image: `${'0'.repeat(64)}.svg`,
-} satisfies Product;
+const GAUZE = aProduct('LOC-GAUZE', { priceCents: 4000 as Cents });
 
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });

@@ -457,7 +457,12 @@ describe('GET /v1/webhooks/endpoint', () => {
       ],
       status: 'active',
       status_since: expect.any(String),
-      throughput: { concurrency: FAIRNESS_POLICY.initialInFlight, max_concurrency: FAIRNESS_POLICY.maxInFlight },
+      // No 2xx yet: no latency baseline, and an answer is slow past the policy's second.
+      throughput: {
+        concurrency: FAIRNESS_POLICY.initialInFlight,
+        max_concurrency: FAIRNESS_POLICY.maxInFlight,
+        slow_after_ms: FAIRNESS_POLICY.healthyLatencyMs,
+      },
       secret_rotated_at: expect.any(String),
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -482,12 +487,31 @@ describe('GET /v1/webhooks/endpoint', () => {
         ...(maxRate === undefined ? {} : { maxRate }),
       });
     expect((await set(5)).maxRatePerSecond).toBe(5);
-    expect(await throughput()).toEqual({ concurrency: 2, max_concurrency: 32, max_rate_per_second: 5 });
+    expect(await throughput()).toEqual({
+      concurrency: 2,
+      max_concurrency: 32,
+      slow_after_ms: 1000,
+      max_rate_per_second: 5,
+    });
     await set();
     expect(await throughput()).toMatchObject({ max_rate_per_second: 5 });
     await set(0);
-    expect(await throughput()).toEqual({ concurrency: 2, max_concurrency: 32 });
+    expect(await throughput()).toEqual({ concurrency: 2, max_concurrency: 32, slow_after_ms: 1000 });
     await expect(set(1001)).rejects.toThrow(/maxRate must be a whole number/);
+  });
+
+  it("shows the endpoint's own latency once it answered 2xx, and when an answer counts as slow for it", async () => {
+    const partner = await aPartnerWithEndpoint();
+    const delivered = await anEvent(partner, 'order.created', randomUUID());
+    const { attempts } = (await stack.get(`/v1/webhooks/deliveries/${delivered.deliveryId}`, partner.auth)).body;
+    const { throughput } = (await stack.get('/v1/webhooks/endpoint', partner.auth)).body;
+    // Its first 2xx is its whole baseline; a receiver on 127.0.0.1 is slow past the 250 ms floor.
+    expect(throughput).toEqual({
+      concurrency: 3,
+      max_concurrency: 32,
+      latency_baseline_ms: attempts[0].latency_ms,
+      slow_after_ms: Math.max(FAIRNESS_POLICY.slowLatencyFloorMs, 2 * attempts[0].latency_ms),
+    });
   });
 
   it("reads the dispatcher's circuit: circuit_open since the fifth failure in a row, half_open while its probe is out, closed after a success", async () => {

@@ -3,17 +3,26 @@
  * accepts them, an endpoint that lists them receives `invoice.issued` and
  * `invoice.credited` as the invoicing sends them (signed, in the documented shape, one
  * delivery per event however often it is sent), and an endpoint set without them
- * receives none.
+ * receives none. An order.* payload built after the invoice is recorded carries it (the
+ * object the invoice kinds carry); one built before carries `invoice: null`.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { createDocumentClient } from '../../functions/adapters/aws/dynamodb-client';
 import { createSqsClient } from '../../functions/adapters/aws/sqs-client';
+import { DynamoInvoiceRepository } from '../../functions/adapters/dynamodb/dynamodb-invoice-repository';
 import type { InvoiceRecord } from '../../functions/domain/billing/invoice';
-import { invoiceCreditedEvent, invoiceIssuedEvent } from '../../functions/domain/events/invoice-events';
+import {
+  invoiceCreditedEvent,
+  invoiceIssuedEvent,
+  toInvoicePayload,
+} from '../../functions/domain/events/invoice-events';
+import type { OrderEventMessage } from '../../functions/domain/events/order-event-message';
+import { tableName } from '../../functions/resources/resource-definitions';
 import { orderEventQueue } from '../../functions/composition/message-queues';
 import { WEBHOOK_EVENT_DATA } from '../../functions/domain/events/order-events';
-import { runOps } from '../../lib/ops-cli/run-ops';
+import { runOpsCapturing } from '../support/ops-run';
 import { deliverEverything } from '../support/order-pipeline';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { purgeQueues } from '../support/webhook-fixtures';
@@ -31,11 +40,7 @@ afterAll(async () => {
   await stack.close();
 });
 
-async function ops(argv: string[]) {
-  const lines: string[] = [];
-  const code = await runOps(argv, { deps: stack.deps, out: (line) => lines.push(line) });
-  return { code, text: lines.join('\n') };
-}
+const ops = (argv: string[]) => runOpsCapturing(argv, { deps: stack.deps });
 
 /** An issued invoice of a new order of the partner, as the invoicing records it. */
 const anInvoice = (partnerId: string): InvoiceRecord => {
@@ -115,6 +120,37 @@ describe('invoice webhooks', () => {
       credit_note: { id: 'cn_1', amount: 12.5 },
       invoice: { id: invoice.id, total: 31.56, amount_due: 19.06, amount_credited: 12.5 },
     });
+  });
+
+  it('put the invoice on every order.* payload built after it is recorded, and null on one built before', async () => {
+    const { partnerId } = await stack.createPartner();
+    expect((await ops(['webhook', 'set', '--partner', partnerId, '--url', receiver.url])).code).toBe(0);
+    const queue = orderEventQueue(stack.config, createSqsClient(inject('standIns').endpoints.sqs));
+    const invoice = anInvoice(partnerId);
+    const orderEvent = (event: 'order.shipped' | 'order.delivered'): OrderEventMessage => ({
+      eventId: `evt_${randomUUID().replaceAll('-', '')}`,
+      partnerId,
+      event,
+      timestamp: '2036-11-22T12:00:00.000Z',
+      orderId: invoice.orderId,
+      data: { order_id: invoice.orderId, partner_org_id: 'acme-1', status: event.slice('order.'.length) },
+    });
+
+    await queue.send(orderEvent('order.shipped'), 0);
+    await deliverEverything(stack);
+    await new DynamoInvoiceRepository(
+      createDocumentClient(inject('standIns').endpoints.dynamodb),
+      tableName(stack.config.RESOURCE_PREFIX, 'orders'),
+      stack.clock,
+    ).record(invoice);
+    await queue.send(orderEvent('order.delivered'), 0);
+    await deliverEverything(stack);
+
+    const got = received(invoice.orderId).map(({ body }) => body);
+    expect(got.map((body) => [body.event, body.data.invoice])).toEqual([
+      ['order.shipped', null],
+      ['order.delivered', toInvoicePayload(invoice)],
+    ]);
   });
 
   it('skip an endpoint set without them, which keeps exactly the order kinds', async () => {

@@ -4,25 +4,15 @@
  * with INVALID_UTF8. Before, they were stored as U+FFFD and signed into webhooks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Product, ProductId } from '../../functions/domain/catalog/product';
-import type { Cents } from '../../functions/domain/money';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { aProduct } from '../support/catalog-fixtures';
 import { type ModuleClient, signInToModule } from '../support/module-client';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
 let partner: { partnerId: PartnerId; apiKey: string };
-const GAUZE = {
-  productId: 'UTF-GAUZE' as ProductId,
-  name: 'Gauze Sponges',
-  description: '4x4',
-  category: 'Clinical',
-  priceCents: 3000 as Cents,
-  unit: 'pack of 200',
-  active: true,
-  image: `${'0'.repeat(64)}.svg`,
-} satisfies Product;
+const GAUZE = aProduct('UTF-GAUZE');
 
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });

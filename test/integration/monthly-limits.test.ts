@@ -10,12 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvalEventId } from '../../functions/domain/approvals/approval-events';
 import { OrderEventMessage } from '../../functions/domain/events/order-event-message';
 import { OUTBOX_KEY_PREFIX, tableName } from '../../functions/resources/resource-definitions';
-import type { Product, ProductId } from '../../functions/domain/catalog/product';
 import { ApprovalRequired } from '../../functions/domain/errors';
-import type { Cents } from '../../functions/domain/money';
 import type { SpendMonth } from '../../functions/domain/orders/monthly-spend';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ApprovalRequestedData } from '../../functions/domain/events/order-events';
+import { aProduct } from '../support/catalog-fixtures';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { holdUntilAll } from '../support/arrival-gate';
 import { signInToModule } from '../support/module-client';
@@ -25,16 +24,7 @@ import { startTestStack, type TestStack } from '../support/test-stack';
 let stack: TestStack;
 let partner: { partnerId: PartnerId; apiKey: string };
 
-const SUPPLIES = {
-  productId: 'MONTH-SUPPLIES' as ProductId,
-  name: 'Exam Gloves',
-  description: 'nitrile',
-  category: 'Clinical',
-  priceCents: 3000 as Cents,
-  unit: 'box of 100',
-  active: true,
-  image: `${'0'.repeat(64)}.svg`,
-} satisfies Product;
+const SUPPLIES = aProduct('MONTH-SUPPLIES', { name: 'Exam Gloves', description: 'nitrile', unit: 'box of 100' });
 
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryId } from '../../functions/webhooks/delivery';
-import { runOps } from '../../lib/ops-cli/run-ops';
+import { runOpsCapturing } from '../support/ops-run';
 import { anItem, anOrderingPartner, deliverEverything, importDriftProducts } from '../support/order-pipeline';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
@@ -38,11 +38,7 @@ function logFile(): string {
   return file;
 }
 
-async function ops(argv: string[]): Promise<{ code: number; out: string[] }> {
-  const out: string[] = [];
-  const code = await runOps(argv, { deps: stack.deps, out: (line) => out.push(line) });
-  return { code, out };
-}
+const ops = (argv: string[]) => runOpsCapturing(argv, { deps: stack.deps });
 
 describe("one order's story", () => {
   it('carries the placing request id from the request to the delivery record and every attempt line, never into the payload; ops order trace prints it', async () => {
@@ -102,14 +98,14 @@ describe("one order's story", () => {
 
     const file = logFile();
     const trace = await ops(['order', 'trace', '--order', orderId, '--file', file]);
-    expect(trace.code, trace.out.join('\n')).toBe(0);
-    const printed = trace.out.join('\n');
-    expect(trace.out.filter((line) => line.includes(requestId))).toHaveLength(4);
+    expect(trace.code, trace.lines.join('\n')).toBe(0);
+    const printed = trace.lines.join('\n');
+    expect(trace.lines.filter((line) => line.includes(requestId))).toHaveLength(4);
     expect(printed).toContain('webhook delivered');
     expect(printed).toContain(String(delivered.deliveryId));
     const json = await ops(['order', 'trace', '--order', orderId, '--file', file, '--json']);
     expect(
-      JSON.parse(json.out.join('\n')).map((line: { msg: string; requestId: string }) => [line.msg, line.requestId]),
+      JSON.parse(json.lines.join('\n')).map((line: { msg: string; requestId: string }) => [line.msg, line.requestId]),
     ).toEqual(story.map((line) => [line.msg, line.requestId]));
   });
 });
@@ -144,14 +140,14 @@ describe('ops order trace: what each request did, who did it, when a retry is du
       expect(retry, 'a failed attempt schedules a retry').toBeDefined();
 
       const trace = await ops(['order', 'trace', '--order', orderId.slice(0, 8), '--file', logFile()]);
-      expect(trace.code, trace.out.join('\n')).toBe(0);
-      expect(trace.out[0]).toMatch(/^time\s+level\s+msg\s+request\s+action\s+by\s+event\s+delivery\s+detail$/);
-      const placingLine = trace.out.find((line) => line.includes('api_request') && line.includes(placing))!;
+      expect(trace.code, trace.lines.join('\n')).toBe(0);
+      expect(trace.lines[0]).toMatch(/^time\s+level\s+msg\s+request\s+action\s+by\s+event\s+delivery\s+detail$/);
+      const placingLine = trace.lines.find((line) => line.includes('api_request') && line.includes(placing))!;
       expect(placingLine).toMatch(new RegExp(`checkout\\s+user ${partner.buyer.profile.internalUserId}`));
-      expect(trace.out.find((line) => line.includes('api_request') && !line.includes(placing))).toMatch(
+      expect(trace.lines.find((line) => line.includes('api_request') && !line.includes(placing))).toMatch(
         /confirm\s+partner/,
       );
-      const retryLine = trace.out.find((line) => line.includes('retry scheduled'))!;
+      const retryLine = trace.lines.find((line) => line.includes('retry scheduled'))!;
       expect(retryLine).toContain(`retry due ${new Date(String(retry!.nextAttemptAt)).toISOString()}`);
     } finally {
       await failing.close();
@@ -229,8 +225,8 @@ describe('metrics', () => {
     expect(lag!.DeliveryLag).toBeGreaterThanOrEqual(0);
 
     const summary = await ops(['metrics', '--since', '1h', '--file', logFile(), '--json']);
-    expect(summary.code, summary.out.join('\n')).toBe(0);
-    const rows = JSON.parse(summary.out.join('\n')) as {
+    expect(summary.code, summary.lines.join('\n')).toBe(0);
+    const rows = JSON.parse(summary.lines.join('\n')) as {
       metric: string;
       dimensions: string;
       count: number;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import type { OrderId } from '../../functions/domain/orders/order';
-import { runOps } from '../../lib/ops-cli/run-ops';
+import { runOpsCapturing } from '../support/ops-run';
 import { FaultPlan, startStripeFaultProxy, type StripeFaultProxy } from '../support/fault-plan';
 import { stripeStandIn } from '../support/inspect';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
@@ -28,18 +28,7 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-async function ops(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(argv, { deps: stack.deps, out: (line) => out.push(line), err: (line) => err.push(line) });
-  let json: any;
-  try {
-    json = JSON.parse(out.join('\n'));
-  } catch {
-    json = undefined;
-  }
-  return { code, out, err, json };
-}
+const ops = (argv: string[]) => runOpsCapturing(argv, { deps: stack.deps, separateErrors: true });
 
 let counter = 0;
 
@@ -105,10 +94,10 @@ describe('ops invoices', () => {
     expect(second.internalOrgId).not.toBe(first.internalOrgId);
 
     const paid = await ops(['invoices', 'list', '--partner', partner.partnerId, '--status', 'paid']);
-    expect(paid).toMatchObject({ code: 0, out: ['No invoices.'] });
+    expect(paid).toMatchObject({ code: 0, lines: ['No invoices.'] });
 
     const text = await ops(['invoices', 'list', '--partner', partner.partnerId]);
-    expect(text.out[0]).toMatch(/^INVOICE ID\s+NUMBER\s+ORDER/);
+    expect(text.lines[0]).toMatch(/^INVOICE ID\s+NUMBER\s+ORDER/);
 
     const byId = await ops(['invoices', 'show', '--invoice', one.json.invoices[0].id, '--json']);
     expect(byId.json).toMatchObject({ id: one.json.invoices[0].id, status: 'open' });
@@ -134,7 +123,7 @@ describe('ops invoices', () => {
     expect(reissued.json).toMatchObject({ issued: true, invoice: { orderId, status: 'open' } });
     const again = await ops(['invoices', 'reissue', '--order', orderId]);
     expect(again.code).toBe(0);
-    expect(again.out[0]).toMatch(/already had invoice .*nothing new issued/);
+    expect(again.lines[0]).toMatch(/already had invoice .*nothing new issued/);
 
     const invoices = await invoicesOf(customerId);
     expect(invoices.map((invoice) => invoice.status)).toEqual(['open']);

@@ -10,6 +10,7 @@ import { hashApiKey } from '../../functions/domain/partners/api-keys';
 import { LOCAL_STACK_NOT_RUNNING, openOpsTarget } from '../../lib/ops-cli/ops-target';
 import { COMMANDS, runOps } from '../../lib/ops-cli/run-ops';
 import { isRequired } from '../../lib/ops-cli/usage-text';
+import { type OpsRun, runOpsCapturing } from '../support/ops-run';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 const SETUP = '/v1/organizations/setup';
@@ -21,26 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-interface OpsRun {
-  readonly code: number;
-  readonly lines: string[];
-  readonly text: string;
-  /** The output parsed as JSON, when it is JSON. */
-  readonly json: any;
-}
-
-async function ops(argv: string[], deps: Dependencies | (() => Promise<Dependencies>) = stack.deps): Promise<OpsRun> {
-  const lines: string[] = [];
-  const code = await runOps(argv, { deps, out: (line) => lines.push(line) });
-  const text = lines.join('\n');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { code, lines, text, json };
-}
+const ops = (argv: string[], deps: Dependencies | (() => Promise<Dependencies>) = stack.deps) =>
+  runOpsCapturing(argv, { deps });
 
 async function createPartner(...extra: string[]) {
   const run = await ops(['partner', 'create', '--name', `Partner ${randomUUID().slice(0, 6)}`, ...extra, '--json']);

@@ -12,6 +12,7 @@ import type { Order, OrderId } from '../../functions/domain/orders/order';
 import { tableName } from '../../functions/resources/resource-definitions';
 import { findOrder } from '../../lib/ops-cli/order-lookup';
 import { COMMANDS, runOps } from '../../lib/ops-cli/run-ops';
+import { runOpsCapturing } from '../support/ops-run';
 import {
   A_PICTURE,
   anItem,
@@ -42,18 +43,7 @@ afterAll(async () => {
   await stack.close();
 });
 
-async function ops(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOps(argv, { deps: stack.deps, out: (line) => out.push(line), err: (line) => err.push(line) });
-  let json: any;
-  try {
-    json = JSON.parse(out.join('\n'));
-  } catch {
-    json = undefined;
-  }
-  return { code, out, err, text: out.join('\n'), json };
-}
+const ops = (argv: string[]) => runOpsCapturing(argv, { deps: stack.deps, separateErrors: true });
 
 const aFile = (name: string, content: unknown) => {
   const path = join(dir, name);
@@ -99,7 +89,7 @@ describe('catalog import and list', () => {
     expect((await stack.deps.catalog.listActive()).some((p) => p.productId === 'NEW-BIB-500')).toBe(false);
 
     const text = await ops(['catalog', 'list']);
-    expect(text.out[0]).toMatch(/^PRODUCT ID\s+NAME\s+CATEGORY\s+PRICE\s+UNIT\s+ACTIVE\s+IMAGE$/);
+    expect(text.lines[0]).toMatch(/^PRODUCT ID\s+NAME\s+CATEGORY\s+PRICE\s+UNIT\s+ACTIVE\s+IMAGE$/);
     expect(text.text).toMatch(
       /NEW-BIB-500\s+Patient bibs\s+clinical-disposables\s+\$24\.50\s+case of 500\s+false\s+[0-9a-f]{64}\.svg/,
     );
@@ -115,7 +105,7 @@ describe('catalog import and list', () => {
     ]);
     const run = await ops(['catalog', 'import', '--file', file]);
     expect(run.code).toBe(1);
-    expect(run.out).toEqual([]);
+    expect(run.lines).toEqual([]);
     expect(run.err).toHaveLength(1);
     expect(run.err[0]).toMatch(/^Error: .*bad\.json has \d+ problems; nothing was imported: /);
     for (const fragment of ['[1].price', '[2]', 'DRIFT-020', '[3].product_id', '[3].name', '[3].image', '[3].price'])
@@ -283,8 +273,8 @@ describe('order commands', () => {
       '--org',
       partner.buyer.organization.internalOrgId,
     ]);
-    expect(one.out[0]).toMatch(/^ORDER ID\s+INTERNAL ORG ID\s+STATUS\s+TOTAL\s+ITEMS\s+CREATED$/);
-    expect(one.out).toHaveLength(3);
+    expect(one.lines[0]).toMatch(/^ORDER ID\s+INTERNAL ORG ID\s+STATUS\s+TOTAL\s+ITEMS\s+CREATED$/);
+    expect(one.lines).toHaveLength(3);
     expect((await ops(['order', 'list', '--partner', partner.partnerId, '--org', 'nobody'])).code).toBe(1);
     const other = await anOrderingPartner(stack, receiver);
     expect((await ops(['order', 'list', '--partner', other.partnerId])).text).toBe(

@@ -9,22 +9,21 @@ import type { Product, ProductId } from '../../functions/domain/catalog/product'
 import type { Cents } from '../../functions/domain/money';
 import type { Order } from '../../functions/domain/orders/order';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { aProduct } from '../support/catalog-fixtures';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
 let partner: { partnerId: PartnerId; apiKey: string };
 
-const product = (productId: string, category: string, priceCents: number): Product => ({
-  productId: productId as ProductId,
-  name: productId,
-  description: 'for the spend report',
-  category,
-  priceCents: priceCents as Cents,
-  unit: 'each',
-  active: true,
-  image: `${'0'.repeat(64)}.svg`,
-});
+const product = (productId: string, category: string, priceCents: number) =>
+  aProduct(productId, {
+    name: productId,
+    description: 'for the spend report',
+    category,
+    priceCents: priceCents as Cents,
+    unit: 'each',
+  });
 const GLOVES = product('SPEND-GLOVES', 'Spend Clinical', 1999);
 const BURS = product('SPEND-BURS', 'Spend Burs', 4337);
 

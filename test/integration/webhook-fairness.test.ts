@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC } from '../../functions/domain/metrics';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { FAIRNESS_POLICY } from '../../functions/webhooks/endpoint-circuit';
+import { endpointGate } from '../../functions/composition/repositories';
 import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
 import { emailsTo } from '../support/ses-outbox';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
@@ -412,6 +413,30 @@ describe("an endpoint's adaptive concurrency, stored on its item", () => {
     const bodies = await queuedDeliveries(partner, 8);
     await Promise.all(bodies.map((body) => invoke([body])));
     expect(receiver.requests).toHaveLength(4 + FAIRNESS_POLICY.initialInFlight + 4);
+  });
+
+  it("keeps its latency baseline there: another process's gate judges an attempt in flight by it, not by a fixed second", async () => {
+    const receiver = await aReceiver();
+    const partner = await aSubscribedPartner(receiver.url);
+    for (const body of await queuedDeliveries(partner, 4)) await invoke([body]);
+    // A receiver on 127.0.0.1 answers in a few ms: slow past the 250 ms floor.
+    const stored = (await stack.deps.webhookEndpoints.get(partner.partnerId))?.circuit?.latencyBaselineMs;
+    expect(stored).toBeGreaterThanOrEqual(0);
+    expect(stored).toBeLessThan(FAIRNESS_POLICY.slowLatencyFloorMs / FAIRNESS_POLICY.slowLatencyFactor);
+
+    const gate = endpointGate({ config: stack.config, db: stack.deps.aws.db });
+    const claim = () =>
+      gate.admit(partner.partnerId, {
+        now: stack.clock.now(),
+        leaseUntil: new Date(stack.clock.now().getTime() + 60_000),
+        token: randomUUID(),
+        policy: FAIRNESS_POLICY,
+      });
+    const first = await claim();
+    expect(first).toMatchObject({ kind: 'admitted', ticket: { latencyBaselineMs: stored } });
+    stack.clock.advance(FAIRNESS_POLICY.slowLatencyFloorMs + 1);
+    const claims = await Promise.all(Array.from({ length: 5 }, claim));
+    expect(claims.filter((c) => c.kind === 'admitted')).toHaveLength(FAIRNESS_POLICY.initialInFlight - 1);
   });
 });
 

@@ -5,8 +5,8 @@ import type { PartnerId } from '../../functions/domain/partners/partner';
 import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
 import { webhookSecretName } from '../../functions/resources/resource-definitions';
 import { deliveriesList, deliveriesReplay } from '../../lib/ops-cli/delivery-commands';
-import { runOps } from '../../lib/ops-cli/run-ops';
 import { webhookSet, webhookShow } from '../../lib/ops-cli/webhook-commands';
+import { runOpsCapturing } from '../support/ops-run';
 import { emailsTo } from '../support/ses-outbox';
 import { recordSqsDelays, type SentMessage } from '../support/sqs-delays';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -30,11 +30,7 @@ afterEach(async () => {
 });
 afterAll(() => stack.close());
 
-async function ops(argv: string[]) {
-  const lines: string[] = [];
-  const code = await runOps(argv, { deps: stack.deps, out: (line) => lines.push(line) });
-  return { code, text: lines.join('\n') };
-}
+const ops = (argv: string[]) => runOpsCapturing(argv, { deps: stack.deps });
 
 const deliveryMessages = () => sent.filter((m) => m.queueUrl === stack.queueUrls.webhookDeliveries);
 

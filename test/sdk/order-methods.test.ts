@@ -136,7 +136,7 @@ describe('PartnerClient order methods on the local stack', () => {
       listed.push(order);
 
     expect(listed.map((order) => order.id)).toEqual([...placed].reverse());
-    for (const order of listed) expect(documented('Order', order)).toEqual([]);
+    for (const order of listed) expect(documented('OrderList', { data: [order], has_more: false })).toEqual([]);
     expect(asked.map((url) => url.searchParams.get('starting_after'))).toEqual([null, listed[1]!.id, listed[3]!.id]);
     expect(asked.every((url) => url.searchParams.get('limit') === '2')).toBe(true);
 

@@ -5,9 +5,14 @@
  * body, signature or timestamp is refused.
  */
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { signWebhookBody } from '../../functions/webhooks/webhook-signature';
-import { constructEvent, PartnerSignatureVerificationError, verifyWebhook } from '../../sdk/src/index';
+import {
+  constructEvent,
+  type InvoiceStatus,
+  PartnerSignatureVerificationError,
+  verifyWebhook,
+} from '../../sdk/src/index';
 import { API_DOCUMENT, schemaProblems } from '../support/api-document';
 
 const SECRET = `whsec_${Buffer.from('a'.repeat(32)).toString('base64')}`;
@@ -30,6 +35,16 @@ describe('webhooks.verify and webhooks.constructEvent', () => {
     const event = constructEvent(body, { 'x-service-signature': signWebhookBody(body, SECRET) }, SECRET);
     expect(event.event).toBe(kind);
     expect(schemaProblems(schema, event)).toEqual([]);
+  });
+
+  it("narrows an invoice event by its kind to the invoice's typed fields", () => {
+    const { body } = examples.find(({ kind }) => kind === 'invoice.paid')!;
+    const event = constructEvent(body, { 'x-service-signature': signWebhookBody(body, SECRET) }, SECRET);
+    if (event.event !== 'invoice.paid') return expect.fail(`expected invoice.paid, got ${event.event}`);
+    expectTypeOf(event.data.invoice.status).toEqualTypeOf<InvoiceStatus>();
+    expectTypeOf(event.data.invoice.amount_paid).toEqualTypeOf<number>();
+    expect(event.data.invoice.status).toBe('paid');
+    expect(event.data.order_id).toBe(event.data.invoice.order_id);
   });
 
   it('refuses a changed body, another secret or a missing signature', () => {

@@ -49,6 +49,7 @@ const NOT_FOUND_CODES: Readonly<Record<string, string>> = {
   order_id: 'ORDER_NOT_FOUND',
   approval_request_id: 'APPROVAL_REQUEST_NOT_FOUND',
   delivery_id: 'DELIVERY_NOT_FOUND',
+  invoice_id: 'INVOICE_NOT_FOUND',
 };
 
 describe('path parameters outside their documented rules', () => {

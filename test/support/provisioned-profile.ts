@@ -48,6 +48,16 @@ export function aSetupBody(overrides: Partial<SetupBody> = {}): SetupBody {
   };
 }
 
+/**
+ * Another member of `body`'s organization: its own internal user id and e-mail derived from
+ * `id`, with `user` (name, role, limits) on top.
+ */
+export const aColleagueBody = (body: SetupBody, id: string, user: Record<string, unknown> = {}): SetupBody => ({
+  ...body,
+  internalUserId: `${id}-${body.internalUserId}`,
+  user: { firstName: id, lastName: 'Tester', email: `${id}.${body.internalUserId}@acme.test`, ...user },
+});
+
 /** Creates the organization (first profile) or adds the profile to it, as setup would. */
 export async function provisionProfile(
   deps: Dependencies,

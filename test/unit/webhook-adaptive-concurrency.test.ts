@@ -78,7 +78,12 @@ beforeEach(() => {
   void endpoints.put(anEndpoint());
   const secrets = new InMemorySigningSecrets();
   void secrets.put(partnerId, { current: 'whsec_unit-test-secret', retiring: [] });
-  dispatcher = new WebhookDispatcher({
+  dispatcher = aDispatcher(secrets);
+});
+
+/** A dispatcher over this test's stores: a second one is what another process (or a restarted one) sees. */
+function aDispatcher(secrets: InMemorySigningSecrets): WebhookDispatcher {
+  return new WebhookDispatcher({
     deliveries,
     batchReader: new DeliveryBatchReaderOverPorts(deliveries, { get: async (id) => endpoints.endpoints.get(id) }),
     endpoints,
@@ -97,7 +102,7 @@ beforeEach(() => {
     metrics,
     endpointVolume: new EndpointVolume(BUSY_PER_MINUTE),
   });
-});
+}
 
 const aMessage = (): DeliveryMessage => {
   const delivery = deliveries.seed(
@@ -158,9 +163,9 @@ describe("an endpoint's concurrency", () => {
     expect(await attemptsTakenAtOnce(FAIRNESS_POLICY.maxInFlight + 4)).toBe(FAIRNESS_POLICY.maxInFlight);
   });
 
-  it('halves on a 2xx slower than the healthy latency', async () => {
-    await deliverSequentially(8); // 10
-    receiver.answer = { ...OK_FAST, latencyMs: FAIRNESS_POLICY.healthyLatencyMs + 1 };
+  it('halves on a 2xx slower than twice its own latency', async () => {
+    await deliverSequentially(8); // 10, at 250 ms each
+    receiver.answer = { ...OK_FAST, latencyMs: 2 * OK_FAST.latencyMs + 1 };
     await deliverSequentially(1);
     expect(concurrency()).toBe(5);
     receiver.answer = OK_FAST;
@@ -169,7 +174,8 @@ describe("an endpoint's concurrency", () => {
   });
 
   it('keeps two attempts in flight on slow 2xx answers: slow is not failing', async () => {
-    receiver.answer = { ...OK_FAST, latencyMs: FAIRNESS_POLICY.healthyLatencyMs + 1 };
+    await deliverSequentially(1); // 3, its latency 250 ms
+    receiver.answer = { ...OK_FAST, latencyMs: 2000 };
     await deliverSequentially(3);
     expect(concurrency()).toBe(FAIRNESS_POLICY.initialInFlight);
     queue.sent.length = 0;
@@ -202,6 +208,71 @@ describe("an endpoint's concurrency", () => {
     receiver.answer = OK_FAST;
     expect(await attemptsTakenAtOnce(4)).toBe(1); // failing: one slot, the others deferred
     expect(concurrency()).toBe(2); // the held attempt's fast answer
+  });
+});
+
+describe("fast and slow, against the endpoint's own latency", () => {
+  const answeringIn = (latencyMs: number): TransportResult => ({ ...OK_FAST, latencyMs });
+  const baseline = () => endpoints.endpoints.get(partnerId)?.circuit?.latencyBaselineMs;
+
+  it('steps down when an endpoint that answers in 80 ms slows to 600 ms, though 600 ms is well under a second', async () => {
+    receiver.answer = answeringIn(80);
+    await deliverSequentially(10); // 12
+    expect(baseline()).toBe(80);
+    receiver.answer = answeringIn(600);
+    await deliverSequentially(1);
+    expect(concurrency()).toBe(6);
+    await deliverSequentially(1);
+    expect(concurrency()).toBe(3);
+    queue.sent.length = 0;
+    receiver.answer = answeringIn(80);
+    expect(await attemptsTakenAtOnce(8)).toBe(3);
+  });
+
+  it.each([900, 2500])(
+    'still rises when an endpoint always answers in %i ms: slow for a fixed threshold, usual for it',
+    async (latencyMs) => {
+      receiver.answer = answeringIn(latencyMs);
+      await deliverSequentially(6);
+      expect(baseline()).toBe(latencyMs);
+      expect(concurrency()).toBeGreaterThanOrEqual(FAIRNESS_POLICY.initialInFlight + 5);
+      queue.sent.length = 0;
+      const now = concurrency() as number;
+      expect(await attemptsTakenAtOnce(now + 4)).toBe(now);
+    },
+  );
+
+  it('never counts an answer within 250 ms as slow, however fast the endpoint usually is', async () => {
+    receiver.answer = answeringIn(5);
+    await deliverSequentially(4); // 6
+    receiver.answer = answeringIn(FAIRNESS_POLICY.slowLatencyFloorMs);
+    await deliverSequentially(1);
+    expect(concurrency()).toBe(7);
+    receiver.answer = answeringIn(FAIRNESS_POLICY.slowLatencyFloorMs + 1);
+    await deliverSequentially(1);
+    expect(concurrency()).toBe(3);
+  });
+
+  it('judges by the baseline stored with the endpoint: another dispatcher sees a slowdown against it', async () => {
+    receiver.answer = answeringIn(80);
+    await deliverSequentially(10); // 12, learned by the first dispatcher
+    const secrets = new InMemorySigningSecrets();
+    await secrets.put(partnerId, { current: 'whsec_unit-test-secret', retiring: [] });
+    dispatcher = aDispatcher(secrets);
+    receiver.answer = answeringIn(600);
+    await deliverSequentially(1);
+    expect(concurrency()).toBe(6);
+  });
+
+  it('takes no more than two at once while an attempt is in flight past twice its own latency', async () => {
+    receiver.answer = answeringIn(80);
+    await deliverSequentially(8); // 10
+    receiver.hold = true;
+    const first = aBatch(1);
+    while (receiver.posts < 9) await new Promise((next) => setImmediate(next));
+    clock.advance(FAIRNESS_POLICY.slowLatencyFloorMs + 1); // under a second: not slow for a fixed threshold
+    expect(await attemptsTakenAtOnce(6)).toBe(FAIRNESS_POLICY.initialInFlight - 1);
+    await first;
   });
 });
 

@@ -8,7 +8,13 @@ import type {
   FairnessPolicy,
   SettledAttempt,
 } from '../../webhooks/endpoint-circuit';
-import { capWhileSlow, inFlightCap, nextConcurrency, slowAttemptMark } from '../../webhooks/endpoint-circuit';
+import {
+  capWhileSlow,
+  inFlightCap,
+  nextConcurrency,
+  nextLatencyBaseline,
+  slowAttemptMark,
+} from '../../webhooks/endpoint-circuit';
 import { partnerKeys } from './dynamodb-partner-repository';
 import {
   circuitFromItem,
@@ -60,6 +66,8 @@ export class DynamoEndpointGate implements EndpointGate {
   private readonly heldHere = new Map<string, Map<number, string>>();
   /** Each endpoint's concurrency as this process last saw it: the first, unread claim picks a slot under it. */
   private readonly knownConcurrency = new Map<string, number>();
+  /** Each endpoint's latency baseline as this process last saw it: the first, unread claim judges slow attempts in flight by it. */
+  private readonly knownBaseline = new Map<string, number>();
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -112,13 +120,21 @@ export class DynamoEndpointGate implements EndpointGate {
               ':now': nowIso,
               ...(circuit.state === 'open' ? { ':open': 'open' } : {}),
             },
+            ReturnValues: 'ALL_NEW',
           },
           partnerId,
         );
         if (claimed)
           return {
             kind: 'admitted',
-            ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1, halfOpened: circuit.state === 'open' },
+            ticket: {
+              kind: 'probe',
+              slot: -1,
+              lease,
+              opens: circuit.opens ?? 1,
+              halfOpened: circuit.state === 'open',
+              ...baselineOf(claimed),
+            },
           };
         continue;
       }
@@ -127,8 +143,8 @@ export class DynamoEndpointGate implements EndpointGate {
       if (throttledUntil && throttledUntil > nowIso) return { kind: 'busy', failing, until: new Date(throttledUntil) };
       const rate = ratePlan(item, now);
       if (rate === 'spent') return { kind: 'busy', failing, until: new Date((epochSecond(now) + 1) * 1000) };
-      if (item) this.knownConcurrency.set(partnerId, inFlightCap(circuit, policy));
-      const slowMark = slowAttemptMark(leaseUntil, policy);
+      if (item) this.remember(partnerId, item, policy);
+      const slowMark = slowAttemptMark(leaseUntil, policy, this.knownBaseline.get(partnerId));
       const slowing =
         item !== undefined &&
         Object.entries(item).some(
@@ -173,7 +189,7 @@ export class DynamoEndpointGate implements EndpointGate {
         ...(slot >= policy.maxInFlightWhileFailing
           ? ['(attribute_not_exists(circuitFailures) OR circuitFailures = :zero)']
           : []),
-        // Slots past the first two only while no attempt is in flight past the healthy latency (slowAttemptMark).
+        // Slots past the first two only while no attempt is in flight past the endpoint's slowAfterMs (slowAttemptMark).
         ...others.map((other) => `(attribute_not_exists(#s${other}) OR #s${other} < :now OR #s${other} > :slowMark)`),
         ...rate.conditions,
       ];
@@ -201,10 +217,10 @@ export class DynamoEndpointGate implements EndpointGate {
       if (claimed) {
         // The claim's own write returns the concurrency it was made under: a settle at the ceiling then tries no raise.
         const concurrency = Number(claimed.concurrencyLimit ?? policy.initialInFlight);
-        this.knownConcurrency.set(partnerId, inFlightCap(circuitFromItem(claimed), policy));
+        this.remember(partnerId, claimed, policy);
         return {
           kind: 'admitted',
-          ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false, concurrency },
+          ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false, concurrency, ...baselineOf(claimed) },
         };
       }
       mine.delete(slot);
@@ -213,16 +229,24 @@ export class DynamoEndpointGate implements EndpointGate {
     return { kind: 'busy', failing: false };
   }
 
+  /** What a read or a claim's write said of the endpoint's concurrency and latency baseline. */
+  private remember(partnerId: PartnerId, item: Record<string, unknown>, policy: FairnessPolicy): void {
+    this.knownConcurrency.set(partnerId, inFlightCap(circuitFromItem(item), policy));
+    const { latencyBaselineMs } = baselineOf(item);
+    if (latencyBaselineMs === undefined) this.knownBaseline.delete(partnerId);
+    else this.knownBaseline.set(partnerId, latencyBaselineMs);
+  }
+
   /**
    * A success closes the circuit (whatever state it was in: the endpoint answers) and
-   * ends the failure count; a failure counts one more, opens a closed circuit at the
+   * ends the failure count, and its duration moves the latency baseline; a failure counts one more, opens a closed circuit at the
    * threshold, and opens a half-open one again (its probe failed) for longer. The ticket's
    * lease is removed in the same write when its holder still holds it.
    */
   async settle(
     partnerId: PartnerId,
     ticket: AdmissionTicket,
-    { verdict, at, policy, throttledUntil }: SettledAttempt,
+    { verdict, at, policy, throttledUntil, latencyMs }: SettledAttempt,
   ): Promise<CircuitTransition | undefined> {
     const atIso = at.toISOString();
     if (ticket.kind === 'slot') this.heldHere.get(partnerId)?.delete(ticket.slot);
@@ -236,20 +260,30 @@ export class DynamoEndpointGate implements EndpointGate {
           : verdict === 'slow'
             ? nextConcurrency(ticket.concurrency, 'slow', policy)
             : undefined;
+      // From the baseline the claim read: concurrent settles each move it from there, the last write
+      // standing. An average of answers loses a sample that way, never its footing; no condition to retry on.
+      const baseline =
+        latencyMs === undefined ? undefined : nextLatencyBaseline(ticket.latencyBaselineMs, latencyMs, policy);
       const old = await this.releaseAnd(
         partnerId,
         ticket,
         {
           set:
             'circuitState = :closed, circuitFailures = :zero' +
-            (limit !== undefined ? ', concurrencyLimit = :limit' : ''),
+            (limit !== undefined ? ', concurrencyLimit = :limit' : '') +
+            (baseline !== undefined ? ', latencyBaselineMs = :baseline' : ''),
           remove: [
             'circuitOpenedAt',
             'circuitRetryAt',
             'circuitOpens',
             ...(ticket.kind === 'probe' ? ['circuitProbe'] : []),
           ],
-          values: { ':closed': 'closed', ':zero': 0, ...(limit !== undefined ? { ':limit': limit } : {}) },
+          values: {
+            ':closed': 'closed',
+            ':zero': 0,
+            ...(limit !== undefined ? { ':limit': limit } : {}),
+            ...(baseline !== undefined ? { ':baseline': baseline } : {}),
+          },
           ...(raise
             ? {
                 conditional: {
@@ -395,3 +429,6 @@ export class DynamoEndpointGate implements EndpointGate {
     }
   }
 }
+
+const baselineOf = (item: Record<string, unknown>): { latencyBaselineMs?: number } =>
+  item.latencyBaselineMs === undefined ? {} : { latencyBaselineMs: Number(item.latencyBaselineMs) };

@@ -5,7 +5,7 @@ import type { WebhookEndpoint } from '../../webhooks/webhook-endpoint';
  * The circuit and the in-flight leases are top-level attributes of the endpoint's item, so
  * each claim and count is one conditional UpdateItem: `circuitState`, `circuitFailures`,
  * `circuitOpenedAt`, `circuitRetryAt`, `circuitOpens`, `circuitProbe` (the probe's lease),
- * `concurrencyLimit` (adaptive concurrency), `throttledUntil` (an endpoint-wide
+ * `concurrencyLimit` (adaptive concurrency), `latencyBaselineMs` (its smoothed 2xx latency), `throttledUntil` (an endpoint-wide
  * `Retry-After`), `rateSecond` and `rateCount` (attempts started in that epoch second, for
  * the operator's `maxRate`) and `inFlight0`, `inFlight1`, … (one lease per slot). A lease
  * is `<expiry ISO>|<token>`: it compares with an ISO time as its expiry does, and names its holder.
@@ -18,6 +18,7 @@ const CIRCUIT_ATTRIBUTES = [
   'circuitOpens',
   'circuitProbe',
   'concurrencyLimit',
+  'latencyBaselineMs',
   'throttledUntil',
   'rateSecond',
   'rateCount',
@@ -33,6 +34,7 @@ export function circuitFromItem(item: Record<string, unknown>): EndpointCircuit 
     item.circuitState === undefined &&
     item.circuitFailures === undefined &&
     item.concurrencyLimit === undefined &&
+    item.latencyBaselineMs === undefined &&
     item.throttledUntil === undefined
   )
     return undefined;
@@ -46,6 +48,7 @@ export function circuitFromItem(item: Record<string, unknown>): EndpointCircuit 
     ...(probeUntil ? { probeUntil } : {}),
     ...(item.circuitOpens !== undefined ? { opens: Number(item.circuitOpens) } : {}),
     ...(item.concurrencyLimit !== undefined ? { concurrency: Number(item.concurrencyLimit) } : {}),
+    ...(item.latencyBaselineMs !== undefined ? { latencyBaselineMs: Number(item.latencyBaselineMs) } : {}),
     ...(text(item.throttledUntil) ? { throttledUntil: text(item.throttledUntil) } : {}),
   };
 }
@@ -80,6 +83,7 @@ export function circuitItem(circuit: EndpointCircuit | undefined): Record<string
     ...(circuit.retryAt ? { circuitRetryAt: circuit.retryAt } : {}),
     ...(circuit.opens !== undefined ? { circuitOpens: circuit.opens } : {}),
     ...(circuit.concurrency !== undefined ? { concurrencyLimit: circuit.concurrency } : {}),
+    ...(circuit.latencyBaselineMs !== undefined ? { latencyBaselineMs: circuit.latencyBaselineMs } : {}),
     ...(circuit.throttledUntil ? { throttledUntil: circuit.throttledUntil } : {}),
   };
 }

@@ -9,7 +9,6 @@ import { DEFAULT_APPROVAL_PAGE_SIZE, MAX_APPROVAL_PAGE_SIZE } from '../../domain
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
 import { ApprovalRequestNotFoundBody, OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
-import { READ_RETRY, internalErrorResponse } from '../orders/order-api-responses';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
@@ -17,6 +16,8 @@ import {
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  READ_RETRY,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 import {
   APPROVED_APPROVAL_REQUEST,

@@ -8,9 +8,14 @@ import {
   SandboxDecisionForbiddenBody,
   SandboxDecisionNotFoundBody,
 } from '../pipeline/error-bodies';
-import { internalErrorResponse } from '../orders/order-api-responses';
 import type { Example, ResponseDocument, RouteDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, rateLimitedResponse, unauthorizedResponse } from '../openapi/standard-responses';
+import {
+  rateLimitedResponse,
+  unauthorizedResponse,
+  internalErrorResponse,
+  REPLAYABLE_HEADERS,
+  IDEMPOTENCY_KEY_IN_USE_EXAMPLE,
+} from '../openapi/standard-responses';
 import { APPROVED_APPROVAL_REQUEST, EXAMPLE_APPROVAL_REQUEST_ID, REJECTED_APPROVAL_REQUEST } from './examples';
 import { ApprovalRequestChangeBody } from './response';
 import { APPROVAL_REQUEST_ID_PARAMETER, requestNotFound } from './document';
@@ -18,7 +23,7 @@ import { APPROVAL_REQUEST_ID_PARAMETER, requestNotFound } from './document';
 // Approve and reject share one row's scope and window.
 const DECISION_ROW = apiRoute('sandbox-approval-approve');
 
-const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
+const REPLAYABLE = REPLAYABLE_HEADERS;
 
 const error = (code: string, message: string) => ({ error: 'Conflict', message, code, details: [] });
 
@@ -109,10 +114,7 @@ const notPending: Example = {
     data: { approval_request_id: EXAMPLE_APPROVAL_REQUEST_ID, status: 'approved' },
   },
 };
-const inFlight: Example = {
-  summary: 'The same Idempotency-Key is in flight',
-  value: error('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later'),
-};
+const inFlight = IDEMPOTENCY_KEY_IN_USE_EXAMPLE;
 
 const IDEMPOTENCY =
   'Send an `Idempotency-Key` to make a retry safe: the first answer (200, 409, or a 400 of the body) comes back with `Idempotent-Replayed: true` for 24 hours. Without one, a retry after a lost answer is a 409 `APPROVAL_NOT_PENDING` whose `data.status` says the first try happened.';

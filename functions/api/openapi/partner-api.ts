@@ -13,11 +13,13 @@ import {
 } from '../approval-requests/sandbox-decision-documents';
 import { LIST_CATALOG_PRODUCTS_ROUTE } from '../orders/catalog-document';
 import { HANDSHAKE_ROUTE } from '../handshake/document';
+import { GET_INVOICE_ROUTE, LIST_INVOICES_ROUTE } from '../invoices/document';
 import { GET_ORDER_ROUTE, LIST_ORDERS_ROUTE } from '../orders/orders-document';
 import { CREATE_SANDBOX_ORDER_ROUTE } from '../orders/sandbox-order-document';
 import { SANDBOX_ORDER_TRANSITION_DOCUMENTS } from '../orders/sandbox-transition-documents';
 import { GET_ORGANIZATION_ROUTE, UPDATE_ORGANIZATION_ROUTE } from '../organizations/document';
 import { GET_ORGANIZATION_USER_ROUTE, UPDATE_ORGANIZATION_USER_ROUTE } from '../organization-users/document';
+import { MARK_SANDBOX_INVOICE_OVERDUE_ROUTE, PAY_SANDBOX_INVOICE_ROUTE } from '../sandbox-invoices/document';
 import { SETUP_ROUTE } from '../setup/document';
 import { GET_SPEND_REPORT_ROUTE } from '../spending/document';
 import { CREATE_SHIPPING_LOCATION_ROUTE, UPDATE_SHIPPING_LOCATION_ROUTE } from '../shipping-locations/document';
@@ -28,8 +30,9 @@ import {
   LIST_DELIVERIES_ROUTE,
   RETRY_DELIVERY_ROUTE,
 } from '../webhook-deliveries/document';
-import type { ApiRouteName } from '../../route-names';
-import { type ApiRoute, ROUTES, type Route } from '../../routes';
+import { STRIPE_EVENTS_ROUTE } from '../stripe-events/document';
+import type { ApiRouteName, SignedRouteName } from '../../route-names';
+import { isPartnerRoute, ROUTES, type Route, type SignedRoute } from '../../routes';
 import type { DocumentedRoute, RouteDocument } from './route-document';
 
 export { WEBHOOK_HEADERS, WEBHOOKS } from '../../webhooks/document';
@@ -47,6 +50,8 @@ const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteName, RouteDocument>> = {
   'catalog-products': LIST_CATALOG_PRODUCTS_ROUTE,
   'order-list': LIST_ORDERS_ROUTE,
   'order-get': GET_ORDER_ROUTE,
+  'invoice-list': LIST_INVOICES_ROUTE,
+  'invoice-get': GET_INVOICE_ROUTE,
   'sandbox-order-create': CREATE_SANDBOX_ORDER_ROUTE,
   'sandbox-order-confirm': SANDBOX_ORDER_TRANSITION_DOCUMENTS.confirm,
   'sandbox-order-ship': SANDBOX_ORDER_TRANSITION_DOCUMENTS.ship,
@@ -58,6 +63,8 @@ const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteName, RouteDocument>> = {
   'organization-spend': GET_SPEND_REPORT_ROUTE,
   'sandbox-approval-approve': APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE,
   'sandbox-approval-reject': REJECT_SANDBOX_APPROVAL_REQUEST_ROUTE,
+  'sandbox-invoice-pay': PAY_SANDBOX_INVOICE_ROUTE,
+  'sandbox-invoice-overdue': MARK_SANDBOX_INVOICE_OVERDUE_ROUTE,
   'webhook-test': WEBHOOK_TEST_ROUTE,
   'webhook-delivery-list': LIST_DELIVERIES_ROUTE,
   'webhook-delivery-get': GET_DELIVERY_ROUTE,
@@ -65,25 +72,45 @@ const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteName, RouteDocument>> = {
   'webhook-endpoint-get': GET_WEBHOOK_ENDPOINT_ROUTE,
 };
 
-const SECURITY = { 'authorization-bearer': 'bearerApiKey', 'x-api-key': 'headerApiKey' } as const;
+/** Stripe's route: in the document so its answers are checked like every route's, marked as not for partners. */
+const SIGNED_ROUTE_DOCUMENTS: Readonly<Record<SignedRouteName, RouteDocument>> = {
+  'stripe-events': STRIPE_EVENTS_ROUTE,
+};
 
-/** The API routes of a route table (every stage's: sandbox-only ones say so), each with its document. */
+const SECURITY = {
+  'authorization-bearer': 'bearerApiKey',
+  'x-api-key': 'headerApiKey',
+  'stripe-signature': 'stripeSignature',
+} as const;
+
+const isSignedRoute = (route: Route): route is SignedRoute =>
+  route.host === 'api' && route.credential === 'stripe-signature';
+
+/** The API routes of a route table (every stage's: sandbox-only ones say so), each with its document; Stripe's last. */
 export function documentedRoutes(table: readonly Route[] = ROUTES): DocumentedRoute[] {
-  return table
-    .filter((route): route is ApiRoute => route.host === 'api')
-    .map((route) => {
-      const document = Object.hasOwn(ROUTE_DOCUMENTS, route.name)
-        ? ROUTE_DOCUMENTS[route.name as ApiRouteName]
-        : undefined;
-      if (!document) throw new Error(`${route.name} has no route document in ROUTE_DOCUMENTS`);
-      return {
-        method: route.method.toLowerCase() as DocumentedRoute['method'],
-        path: route.path,
-        security: SECURITY[route.credential],
-        scope: route.scope,
-        limitPerMinute: route.limitPerMinute,
-        sandboxOnly: route.sandboxOnly,
-        ...document,
-      };
-    });
+  const partnerRoutes = table.filter(isPartnerRoute).map((route): DocumentedRoute => {
+    const document = Object.hasOwn(ROUTE_DOCUMENTS, route.name)
+      ? ROUTE_DOCUMENTS[route.name as ApiRouteName]
+      : undefined;
+    if (!document) throw new Error(`${route.name} has no route document in ROUTE_DOCUMENTS`);
+    return {
+      method: route.method.toLowerCase() as DocumentedRoute['method'],
+      path: route.path,
+      security: SECURITY[route.credential],
+      scope: route.scope,
+      limitPerMinute: route.limitPerMinute,
+      sandboxOnly: route.sandboxOnly,
+      ...document,
+    };
+  });
+  const signedRoutes = table.filter(isSignedRoute).map((route): DocumentedRoute => ({
+    method: route.method.toLowerCase() as DocumentedRoute['method'],
+    path: route.path,
+    security: SECURITY[route.credential],
+    scope: null,
+    limitPerMinute: null,
+    sandboxOnly: route.sandboxOnly,
+    ...SIGNED_ROUTE_DOCUMENTS[route.name as SignedRouteName],
+  }));
+  return [...partnerRoutes, ...signedRoutes];
 }

@@ -7,7 +7,8 @@
 import type * as z from 'zod/v4/core';
 
 /** `components.securitySchemes`: the one header each route reads the key from. */
-type SecuritySchemeName = 'bearerApiKey' | 'headerApiKey';
+/** A partner's key in one of its two headers, or Stripe's signature (the one route Stripe calls). */
+type SecuritySchemeName = 'bearerApiKey' | 'headerApiKey' | 'stripeSignature';
 
 /** Response headers the document defines once (`components.headers`). */
 export type ResponseHeaderName =
@@ -75,10 +76,10 @@ export interface DocumentedRoute extends RouteDocument {
   /** With the `/v1` segment, as the contract writes paths; `{name}` for path parameters. */
   readonly path: string;
   readonly security: SecuritySchemeName;
-  /** Key scope the route needs. */
-  readonly scope: string;
-  /** Requests per partner per minute. */
-  readonly limitPerMinute: number;
+  /** Key scope the route needs; `null` on Stripe's route (no key). */
+  readonly scope: string | null;
+  /** Requests per partner per minute; `null` on Stripe's route (no partner). */
+  readonly limitPerMinute: number | null;
   /** Served by the sandbox only (production answers 404): the operation lists the sandbox servers only. */
   readonly sandboxOnly: boolean;
 }

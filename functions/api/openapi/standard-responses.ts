@@ -7,17 +7,40 @@ import { INVALID_API_KEY_MESSAGE } from '../../domain/errors';
 import { wrongHeaderMessage } from '../pipeline/api-key-auth';
 import {
   ForbiddenBody,
+  IdempotencyKeyInUseBody,
   RateLimitExceededBody,
   serverErrorBody,
   serverErrorExample,
   UnauthorizedBody,
 } from '../pipeline/error-bodies';
 import type { ApiRoute } from '../../routes';
-import type { ResponseDocument, ResponseHeaders } from './route-document';
+import type { Example, ResponseDocument, ResponseHeaders } from './route-document';
 
 /** Every response of an authenticated request: the rate limit was counted. */
 export const AUTHENTICATED_HEADERS: ResponseHeaders = {
   required: ['Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+};
+
+/** A route that honours `Idempotency-Key`: a replay carries `Idempotent-Replayed`. */
+export const REPLAYABLE_HEADERS: ResponseHeaders = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] };
+
+/** The example of a 409 for an `Idempotency-Key` whose first request is still running. */
+export const IDEMPOTENCY_KEY_IN_USE_EXAMPLE: Example = {
+  summary: 'The same Idempotency-Key is in flight',
+  value: {
+    error: 'Conflict',
+    message: 'A request with this Idempotency-Key is still being processed; retry later',
+    code: 'IDEMPOTENCY_KEY_IN_USE',
+    details: [],
+  },
+};
+
+/** The 409 of an idempotent route that has no conflict of its own. */
+export const idempotencyKeyInUseResponse: ResponseDocument = {
+  description: 'A request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`); retry shortly.',
+  body: { name: 'IdempotencyKeyInUseError', schema: IdempotencyKeyInUseBody },
+  examples: { idempotencyKeyInUse: IDEMPOTENCY_KEY_IN_USE_EXAMPLE },
+  headers: REPLAYABLE_HEADERS,
 };
 
 /** A 500 may come before the rate limit was counted (the counter's store failing), so the RateLimit headers may be missing. */
@@ -83,9 +106,16 @@ export const rateLimitedResponse = (limitPerMinute: number): ResponseDocument =>
  * The 500 of every route, in the route's error shape (its row's `errors`): `description`
  * says what failed on our side and whether a retry is safe.
  */
-export const serverErrorResponse = (route: ApiRoute, description: string): ResponseDocument => ({
+export const serverErrorResponse = (route: Pick<ApiRoute, 'errors'>, description: string): ResponseDocument => ({
   description,
   body: serverErrorBody(route),
   examples: { serverError: { summary: 'Our failure', value: serverErrorExample(route) } },
   headers: SERVER_ERROR_HEADERS,
 });
+
+/** What a reader may simply retry. */
+export const READ_RETRY = 'Retry with exponential backoff.';
+
+/** The 500 of a route whose failure is ours (storage, or what `cause` names); `retry` says whether and how to retry. */
+export const internalErrorResponse = (route: ApiRoute, retry: string, cause = 'storage'): ResponseDocument =>
+  serverErrorResponse(route, `Something failed on our side (${cause}). ${retry}`);

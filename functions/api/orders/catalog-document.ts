@@ -4,13 +4,14 @@
  */
 import { CatalogProductListBody } from './catalog-response';
 import { apiRoute } from '../../routes';
-import { READ_RETRY, internalErrorResponse } from './order-api-responses';
 import type { RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  READ_RETRY,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 
 const CATALOG_PRODUCTS_ROUTE_ROW = apiRoute('catalog-products');

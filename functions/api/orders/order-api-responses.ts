@@ -4,9 +4,8 @@
  * authentication, scope and rate-limit ones.
  */
 import { OrderNotFoundBody } from '../pipeline/error-bodies';
-import type { ApiRoute } from '../../routes';
 import type { ResponseDocument } from '../openapi/route-document';
-import { AUTHENTICATED_HEADERS, serverErrorResponse } from '../openapi/standard-responses';
+import { AUTHENTICATED_HEADERS } from '../openapi/standard-responses';
 import { EXAMPLE_ORDER_ID } from './order-examples';
 
 export const orderNotFoundResponse: ResponseDocument = {
@@ -20,9 +19,3 @@ export const orderNotFoundResponse: ResponseDocument = {
   },
   headers: AUTHENTICATED_HEADERS,
 };
-
-export const internalErrorResponse = (route: ApiRoute, retry: string): ResponseDocument =>
-  serverErrorResponse(route, `Something failed on our side (storage). ${retry}`);
-
-/** What a reader may simply retry. */
-export const READ_RETRY = 'Retry with exponential backoff.';

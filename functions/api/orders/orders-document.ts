@@ -8,16 +8,20 @@ import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules'
 import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE } from '../../domain/orders/order-repository';
 import { apiRoute } from '../../routes';
 import { OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
-import { READ_RETRY, internalErrorResponse, orderNotFoundResponse } from './order-api-responses';
+import { orderNotFoundResponse } from './order-api-responses';
 import { CONFIRMED_ORDER, EXAMPLE_OTHER_PARTNERS_ORDER_ID, PENDING_ORDER, SHIPPED_ORDER } from './order-examples';
 import { OrderListQuery } from './order-list-query';
-import { OrderBody, OrderListBody } from './order-response';
+import { OrderListBody } from './order-response';
+import { OrderWithInvoiceBody } from './order-with-invoice';
+import { OPEN_INVOICE } from '../invoices/invoice-examples';
 import type { ParameterDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  READ_RETRY,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 
 const ORDER_GET_ROUTE_ROW = apiRoute('order-get');
@@ -179,15 +183,18 @@ export const GET_ORDER_ROUTE: RouteDocument = {
   tag: 'Orders',
   summary: 'Retrieve an order',
   description:
-    'One order as it is now: the items, prices and address as they were when it was placed, its status history, and the fields of every status it has reached (`confirmed_at`; `tracking_number`, `carrier`, `tracking_url`, `estimated_delivery`, `shipped_at`; `delivered_at`, `signature`; `cancelled_at`, `cancellation_reason`; `refund_amount`, `refunded_at`, `refund_reason` of the latest refund, `amount_refunded` and `refunds`: a partially refunded order stays `delivered`). Money is in US dollars with at most two decimals, computed in cents: `total` is exactly `subtotal + tax + shipping`.',
+    "One order as it is now: the items, prices and address as they were when it was placed, its status history, and the fields of every status it has reached (`confirmed_at`; `tracking_number`, `carrier`, `tracking_url`, `estimated_delivery`, `shipped_at`; `delivered_at`, `signature`; `cancelled_at`, `cancellation_reason`; `refund_amount`, `refunded_at`, `refund_reason` of the latest refund, `amount_refunded` and `refunds`: a partially refunded order stays `delivered`). Money is in US dollars with at most two decimals, computed in cents: `total` is exactly `subtotal + tax + shipping`. `invoice` is the order's invoice (as `GET /v1/invoices/{invoice_id}` answers it), `null` until the order ships and is invoiced.",
   parameters: [ORDER_ID_PARAMETER],
   responses: {
     200: {
       description: 'The order.',
-      body: { name: 'Order', schema: OrderBody },
+      body: { name: 'Order', schema: OrderWithInvoiceBody },
       examples: {
-        shipped: { summary: 'A shipped order', value: SHIPPED_ORDER },
-        confirmed: { summary: 'A confirmed order', value: CONFIRMED_ORDER },
+        shipped: { summary: 'A shipped order, invoiced', value: { ...SHIPPED_ORDER, invoice: OPEN_INVOICE } },
+        confirmed: {
+          summary: 'A confirmed order (no invoice before it ships)',
+          value: { ...CONFIRMED_ORDER, invoice: null },
+        },
       },
       headers: AUTHENTICATED_HEADERS,
     },

@@ -6,7 +6,8 @@ import type { HttpLambda } from '../../http/http-context';
 import { apiHandler } from '../pipeline/api-handler';
 import { parseOrderListQuery } from './order-list-query';
 import { toCatalogResponse } from './catalog-response';
-import { toOrderChangeResponse, toOrderListResponse, toOrderResponse } from './order-response';
+import { toOrderChangeResponse, toOrderListResponse } from './order-response';
+import { toOrderWithInvoiceResponse } from './order-with-invoice';
 import { json } from '../../http/responses';
 import { toApprovalRequestChangeResponse } from '../approval-requests/response';
 
@@ -37,7 +38,8 @@ export const orderRoutes = (getDependencies: GetDependencies) => ({
 
   'order-get': apiHandler('order-get', getDependencies, async ({ event, caller, deps }) => {
     const order = await deps.orderService.get(orderIdOf(event.pathParameters), { partnerId: caller.partnerId });
-    return json(200, toOrderResponse(order));
+    // The order is the caller's (get refused it otherwise); its invoice sits in the same partition: one more read.
+    return json(200, toOrderWithInvoiceResponse(order, await deps.invoices.forOrder(order.id)));
   }),
 
   'order-list': apiHandler('order-list', getDependencies, async ({ event, caller, deps }) => {

@@ -6,7 +6,6 @@
 import { SandboxOrderRequest } from '../../domain/orders/sandbox-order-request';
 import { apiRoute } from '../../routes';
 import { OrderingProfileNotFoundBody, SandboxOrderBadRequestBody } from '../pipeline/error-bodies';
-import { internalErrorResponse } from './order-api-responses';
 import { PENDING_ORDER } from './order-examples';
 import { OrderChangeBody } from './order-response';
 import { PENDING_APPROVAL_REQUEST } from '../approval-requests/examples';
@@ -17,6 +16,7 @@ import {
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 
 const SANDBOX_ORDER_CREATE_ROUTE_ROW = apiRoute('sandbox-order-create');

@@ -14,7 +14,7 @@ import {
 } from '../../domain/orders/transition-input';
 import { apiRoute } from '../../routes';
 import { OrderTransitionConflictBody, ValidationErrorBody } from '../pipeline/error-bodies';
-import { internalErrorResponse, orderNotFoundResponse } from './order-api-responses';
+import { orderNotFoundResponse } from './order-api-responses';
 import {
   CANCELLED_ORDER,
   CONFIRMED_ORDER,
@@ -33,6 +33,7 @@ import {
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 
 // The five actions share one row's scope and window.

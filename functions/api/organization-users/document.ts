@@ -7,25 +7,23 @@ import * as z from 'zod/mini';
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { ProfileUpdateRequest } from '../../domain/organizations/change-requests';
 import { type ApiRoute, apiRoute } from '../../routes';
-import {
-  IdempotencyKeyInUseBody,
-  OrganizationChangeBadRequestBody,
-  OrganizationUserNotFoundBody,
-} from '../pipeline/error-bodies';
+import { OrganizationChangeBadRequestBody, OrganizationUserNotFoundBody } from '../pipeline/error-bodies';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
-  serverErrorResponse,
+  REPLAYABLE_HEADERS,
+  idempotencyKeyInUseResponse,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 import { OrganizationUserResponseBody } from './response';
 
 const ORGANIZATION_USER_GET_ROW = apiRoute('organization-user-get');
 const ORGANIZATION_USER_UPDATE_ROW = apiRoute('organization-user-update');
 
-const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
+const REPLAYABLE = REPLAYABLE_HEADERS;
 
 export const INTERNAL_ORG_ID_PARAMETER: ParameterDocument = {
   name: 'internalOrgId',
@@ -91,10 +89,7 @@ const notFound: ResponseDocument = {
 };
 
 const internalError = (route: ApiRoute): ResponseDocument =>
-  serverErrorResponse(
-    route,
-    'Something failed on our side (storage). Retry with exponential backoff; a PATCH is safe to repeat.',
-  );
+  internalErrorResponse(route, 'Retry with exponential backoff; a PATCH is safe to repeat.');
 
 export const GET_ORGANIZATION_USER_ROUTE: RouteDocument = {
   operationId: 'retrieveOrganizationUser',
@@ -176,23 +171,7 @@ export const UPDATE_ORGANIZATION_USER_ROUTE: RouteDocument = {
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(ORGANIZATION_USER_UPDATE_ROW.scope),
     404: notFound,
-    409: {
-      description:
-        'A request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`); retry shortly.',
-      body: { name: 'IdempotencyKeyInUseError', schema: IdempotencyKeyInUseBody },
-      examples: {
-        idempotencyKeyInUse: {
-          summary: 'The same Idempotency-Key is in flight',
-          value: {
-            error: 'Conflict',
-            message: 'A request with this Idempotency-Key is still being processed; retry later',
-            code: 'IDEMPOTENCY_KEY_IN_USE',
-            details: [],
-          },
-        },
-      },
-      headers: REPLAYABLE,
-    },
+    409: idempotencyKeyInUseResponse,
     429: rateLimitedResponse(ORGANIZATION_USER_UPDATE_ROW.limitPerMinute),
     500: internalError(ORGANIZATION_USER_UPDATE_ROW),
   },

@@ -6,11 +6,7 @@
 import { OrganizationUpdateRequest } from '../../domain/organizations/change-requests';
 import { type ApiRoute, apiRoute } from '../../routes';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
-import {
-  IdempotencyKeyInUseBody,
-  OrganizationChangeBadRequestBody,
-  OrganizationNotFoundBody,
-} from '../pipeline/error-bodies';
+import { OrganizationChangeBadRequestBody, OrganizationNotFoundBody } from '../pipeline/error-bodies';
 import type { ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
@@ -18,13 +14,15 @@ import {
   rateLimitedResponse,
   serverErrorResponse,
   unauthorizedResponse,
+  REPLAYABLE_HEADERS,
+  idempotencyKeyInUseResponse,
 } from '../openapi/standard-responses';
 import { OrganizationResponseBody } from './response';
 
 const GET_ROW = apiRoute('organization-get');
 const UPDATE_ROW = apiRoute('organization-update');
 
-const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
+const REPLAYABLE = REPLAYABLE_HEADERS;
 
 const ORGANIZATION = {
   id: '4f84fe3d-34b3-4b20-825a-e2c33467164c',
@@ -155,23 +153,7 @@ export const UPDATE_ORGANIZATION_ROUTE: RouteDocument = {
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(UPDATE_ROW.scope),
     404: notFound,
-    409: {
-      description:
-        'A request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`); retry shortly.',
-      body: { name: 'IdempotencyKeyInUseError', schema: IdempotencyKeyInUseBody },
-      examples: {
-        idempotencyKeyInUse: {
-          summary: 'The same Idempotency-Key is in flight',
-          value: {
-            error: 'Conflict',
-            message: 'A request with this Idempotency-Key is still being processed; retry later',
-            code: 'IDEMPOTENCY_KEY_IN_USE',
-            details: [],
-          },
-        },
-      },
-      headers: REPLAYABLE,
-    },
+    409: idempotencyKeyInUseResponse,
     429: rateLimitedResponse(UPDATE_ROW.limitPerMinute),
     500: internalError(UPDATE_ROW),
   },

@@ -187,7 +187,7 @@ const SERVER_ERROR_BODIES = {
 } as const satisfies Record<GeneralCode<500>, NamedSchema>;
 const handshakeFailedBodies = new Map<string, NamedSchema>();
 
-export function serverErrorBody(route: ApiRoute): NamedSchema {
+export function serverErrorBody(route: Pick<ApiRoute, 'errors'>): NamedSchema {
   if (route.errors.shape === 'general') return SERVER_ERROR_BODIES[route.errors.serverError.code];
   const { error } = route.errors.serverError;
   const body = handshakeFailedBodies.get(error) ?? {
@@ -199,5 +199,17 @@ export function serverErrorBody(route: ApiRoute): NamedSchema {
 }
 
 /** What the route answers for a failure of ours (the error table's `serverErrorOutcome`). */
-export const serverErrorExample = (route: ApiRoute): Readonly<Record<string, unknown>> =>
+export const serverErrorExample = (route: Pick<ApiRoute, 'errors'>): Readonly<Record<string, unknown>> =>
   serverErrorOutcome(route.errors).body;
+
+/** Invoices (docs/billing.md): another partner's invoice is no invoice. */
+export const InvoiceNotFoundBody = generalError(404, ['INVOICE_NOT_FOUND']);
+
+/** The sandbox's invoice actions (docs/billing.md, "Sandbox"). */
+export const SandboxInvoiceBadRequestBody = generalError(400, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
+export const SandboxInvoiceConflictBody = generalError(409, ['INVOICE_NOT_OPEN', 'IDEMPOTENCY_KEY_IN_USE']);
+export const SandboxInvoiceUnsupportedBody = generalError(501, ['NOT_SUPPORTED_BY_PROVIDER']);
+
+/** Stripe's route (docs/billing.md, "How the service hears from Stripe"). */
+export const StripeEventRefusedBody = generalError(400, ['VALIDATION_ERROR']);
+export const InvoiceNotRecordedYetBody = generalError(503, ['INVOICE_NOT_RECORDED_YET']);

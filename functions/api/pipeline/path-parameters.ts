@@ -3,12 +3,14 @@ import * as z from 'zod/mini';
 import {
   ApprovalNotFound,
   DeliveryNotFound,
+  InvoiceNotFound,
   type DomainError,
   OrderNotFound,
   OrganizationNotFound,
   ProfileNotFound,
   ShippingLocationNotFound,
 } from '../../domain/errors';
+import { orderIdOfInvoice } from '../../domain/billing/invoice';
 import type { PartnerId } from '../../domain/partners/partner';
 import { MAX_TEXT_LENGTH, requiredText } from '../../domain/validation';
 import { filledIn, type HttpEvent, type HttpResult } from '../../http/http-context';
@@ -55,6 +57,10 @@ const PATH_PARAMETER_RULES: Readonly<Record<ApiPathParameter, PathParameterRule>
   order_id: { valid: isUuid, notFound: (value) => new OrderNotFound(value) },
   approval_request_id: { valid: isUuid, notFound: (value) => new ApprovalNotFound(value) },
   delivery_id: { valid: isUuid, notFound: (value) => new DeliveryNotFound(value) },
+  invoice_id: {
+    valid: (value) => orderIdOfInvoice(value) !== undefined,
+    notFound: (value) => new InvoiceNotFound(value),
+  },
 };
 
 const parametersOf = (path: string): ApiPathParameter[] =>

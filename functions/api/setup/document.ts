@@ -8,17 +8,18 @@ import { apiRoute } from '../../routes';
 import { SetupBadRequestBody, SetupConflictBody } from '../pipeline/error-bodies';
 import type { RouteDocument } from '../openapi/route-document';
 import {
-  AUTHENTICATED_HEADERS,
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
   serverErrorResponse,
+  REPLAYABLE_HEADERS,
+  IDEMPOTENCY_KEY_IN_USE_EXAMPLE,
 } from '../openapi/standard-responses';
 import { SetupResponseBody } from './response';
 
 const SETUP_ROUTE_ROW = apiRoute('setup');
 
-const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
+const REPLAYABLE = REPLAYABLE_HEADERS;
 
 const ORGANIZATION_ID = '4f84fe3d-34b3-4b20-825a-e2c33467164c';
 const PROFILE_ID = '52c48e1d-a6eb-4854-91e2-22d60c516cb6';
@@ -164,15 +165,7 @@ export const SETUP_ROUTE: RouteDocument = {
             data: { profileId: PROFILE_ID, email: 'ada@acme.test' },
           },
         },
-        idempotencyKeyInUse: {
-          summary: 'The same Idempotency-Key is in flight',
-          value: {
-            error: 'Conflict',
-            message: 'A request with this Idempotency-Key is still being processed; retry later',
-            code: 'IDEMPOTENCY_KEY_IN_USE',
-            details: [],
-          },
-        },
+        idempotencyKeyInUse: IDEMPOTENCY_KEY_IN_USE_EXAMPLE,
       },
       headers: REPLAYABLE,
     },

@@ -22,7 +22,9 @@ import {
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
-  serverErrorResponse,
+  REPLAYABLE_HEADERS,
+  IDEMPOTENCY_KEY_IN_USE_EXAMPLE,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import { ShippingLocationResponseBody } from './response';
@@ -30,7 +32,7 @@ import { ShippingLocationResponseBody } from './response';
 const SHIPPING_LOCATION_CREATE_ROW = apiRoute('shipping-location-create');
 const SHIPPING_LOCATION_UPDATE_ROW = apiRoute('shipping-location-update');
 
-const REPLAYABLE = { ...AUTHENTICATED_HEADERS, optional: ['Idempotent-Replayed'] } as const;
+const REPLAYABLE = REPLAYABLE_HEADERS;
 
 const INTERNAL_SHIPPING_LOCATION_ID_PARAMETER: ParameterDocument = {
   name: 'internalShippingLocationId',
@@ -106,20 +108,12 @@ const notFound = (what: string): ResponseDocument => ({
 });
 
 const internalError = (route: ApiRoute): ResponseDocument =>
-  serverErrorResponse(
+  internalErrorResponse(
     route,
-    'Something failed on our side (storage). Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
+    'Nothing was half-written; retry with exponential backoff (with the same `Idempotency-Key`: a 500 is never replayed).',
   );
 
-const inFlight = {
-  summary: 'The same Idempotency-Key is in flight',
-  value: {
-    error: 'Conflict',
-    message: 'A request with this Idempotency-Key is still being processed; retry later',
-    code: 'IDEMPOTENCY_KEY_IN_USE',
-    details: [],
-  },
-};
+const inFlight = IDEMPOTENCY_KEY_IN_USE_EXAMPLE;
 
 export const CREATE_SHIPPING_LOCATION_ROUTE: RouteDocument = {
   operationId: 'createShippingLocation',

@@ -11,9 +11,10 @@ import {
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
+  READ_RETRY,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 import { OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
-import { READ_RETRY, internalErrorResponse } from '../orders/order-api-responses';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import { SpendReportBody } from './response';
 

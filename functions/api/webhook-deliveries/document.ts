@@ -20,7 +20,8 @@ import {
   forbiddenResponse,
   rateLimitedResponse,
   unauthorizedResponse,
-  serverErrorResponse,
+  READ_RETRY,
+  internalErrorResponse,
 } from '../openapi/standard-responses';
 import { DeliveryListQuery } from './delivery-list-query';
 import {
@@ -43,8 +44,7 @@ const ENDPOINT_ROW = apiRoute('webhook-endpoint-get');
 const BEARER = 'Authorization: Bearer <API_KEY>';
 
 const internalError = (route: ApiRoute, retry: string): ResponseDocument =>
-  serverErrorResponse(route, `Something failed on our side (storage, the queue). ${retry}`);
-const READ_RETRY = 'Retry with exponential backoff.';
+  internalErrorResponse(route, retry, 'storage, the queue');
 
 /** The delivery's id: the `webhook-id` (and `X-Service-Delivery-ID`) your receiver got. Anything but a UUID names none (404). */
 const DELIVERY_ID_PARAMETER: ParameterDocument = {

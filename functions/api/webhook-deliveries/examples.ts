@@ -96,7 +96,7 @@ export const ACTIVE_ENDPOINT: WebhookEndpointBody = {
   events: ['order.created', 'order.confirmed', 'order.shipped', 'order.delivered', 'order.cancelled', 'order.refunded'],
   status: 'active',
   status_since: '2030-01-02T10:00:00.000Z',
-  throughput: { concurrency: 12, max_concurrency: 32 },
+  throughput: { concurrency: 12, max_concurrency: 32, latency_baseline_ms: 140, slow_after_ms: 280 },
   secret_rotated_at: '2030-02-01T08:30:00.000Z',
   created_at: '2030-01-02T10:00:00.000Z',
   updated_at: '2030-02-01T08:30:00.000Z',
@@ -116,5 +116,5 @@ export const CIRCUIT_OPEN_ENDPOINT: WebhookEndpointBody = {
   status_since: '2030-03-14T17:02:00.000Z',
   circuit: { state: 'open', since: '2030-03-14T17:02:00.000Z' },
   failing_since: '2030-03-14T16:58:00.000Z',
-  throughput: { concurrency: 1, max_concurrency: 32 },
+  throughput: { concurrency: 1, max_concurrency: 32, latency_baseline_ms: 150, slow_after_ms: 300 },
 };

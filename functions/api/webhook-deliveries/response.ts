@@ -6,7 +6,7 @@
  * their types, so the handler cannot answer a field the document lacks.
  */
 // zod/mini: the webhooks API Lambda builds these schemas at cold start.
-import { FAIRNESS_POLICY, inFlightCap } from '../../webhooks/endpoint-circuit';
+import { FAIRNESS_POLICY, inFlightCap, slowAfterMs } from '../../webhooks/endpoint-circuit';
 import * as z from 'zod/mini';
 import { DeliveryStatus, type DeliveryAttempt, type DeliveryWithAttempts } from '../../webhooks/delivery';
 import type { DeliveryPage } from '../../webhooks/delivery-repository';
@@ -137,11 +137,15 @@ export const WebhookEndpointBody = z.strictObject({
   /**
    * How fast deliveries go to it now: attempts in flight at once (adaptive: rises while it
    * answers 2xx quickly, falls to 1 on failures), the most it can reach, and the operator's
-   * ceiling in attempts per second when one is set.
+   * ceiling in attempts per second when one is set. Quickly means against its own latency:
+   * `latency_baseline_ms` is the smoothed duration of its recent 2xx answers (absent before
+   * the first), and a 2xx that takes longer than `slow_after_ms` halves the concurrency.
    */
   throughput: z.strictObject({
     concurrency: z.int().check(z.gte(1)),
     max_concurrency: z.int().check(z.gte(1)),
+    latency_baseline_ms: z.optional(z.int().check(z.gte(0))),
+    slow_after_ms: z.int().check(z.gte(1)),
     max_rate_per_second: z.optional(z.int().check(z.gte(1))),
   }),
   /** When the current signing secret was set (never the secret itself). */
@@ -153,6 +157,7 @@ export type WebhookEndpointBody = z.infer<typeof WebhookEndpointBody>;
 
 export const toWebhookEndpointResponse = (endpoint: WebhookEndpoint): WebhookEndpointBody => {
   const circuit = circuitOf(endpoint);
+  const latencyBaselineMs = endpoint.circuit?.latencyBaselineMs;
   const circuitOpen = endpoint.status === 'enabled' && circuit?.state === 'open';
   return {
     url: endpoint.url,
@@ -169,6 +174,8 @@ export const toWebhookEndpointResponse = (endpoint: WebhookEndpoint): WebhookEnd
     throughput: {
       concurrency: inFlightCap(endpoint.circuit, FAIRNESS_POLICY),
       max_concurrency: FAIRNESS_POLICY.maxInFlight,
+      ...(latencyBaselineMs === undefined ? {} : { latency_baseline_ms: Math.round(latencyBaselineMs) }),
+      slow_after_ms: slowAfterMs(latencyBaselineMs, FAIRNESS_POLICY),
       ...(endpoint.maxRate === undefined ? {} : { max_rate_per_second: endpoint.maxRate }),
     },
     secret_rotated_at: endpoint.secretRotatedAt,

@@ -10,7 +10,7 @@ export type InvoiceId = string & { readonly __brand: 'InvoiceId' };
  * never recorded (the record is written only once the invoice is finalized).
  */
 export const INVOICE_STATUSES = ['open', 'paid', 'overdue', 'void', 'uncollectible'] as const;
-const InvoiceStatusSchema = z.enum(INVOICE_STATUSES);
+export const InvoiceStatusSchema = z.enum(INVOICE_STATUSES);
 export type InvoiceStatus = z.infer<typeof InvoiceStatusSchema>;
 
 const cents = () => z.number().check(z.int(), z.nonnegative());
@@ -79,7 +79,7 @@ export type InvoiceRecord = z.infer<typeof InvoiceRecord>;
 export const invoiceIdFor = (orderId: OrderId | string): InvoiceId =>
   `inv_${orderId.replaceAll('-', '').toLowerCase()}` as InvoiceId;
 
-const INVOICE_ID = /^inv_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/;
+export const INVOICE_ID = /^inv_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/;
 
 /** The order an invoice id names, or `undefined` for anything but an invoice id (names no invoice). */
 export function orderIdOfInvoice(invoiceId: string): string | undefined {

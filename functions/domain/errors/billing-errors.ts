@@ -17,6 +17,17 @@ export class InvoiceNotFound extends DomainError {
   }
 }
 
+/** A sandbox payment or due date on an invoice that is no longer open (paid, void or uncollectible). */
+export class InvoiceNotOpen extends DomainError {
+  override readonly name = 'InvoiceNotOpen';
+  constructor(
+    readonly invoiceId: string,
+    readonly status: string,
+  ) {
+    super(`Invoice ${invoiceId} is ${status}; only an open or overdue invoice can be paid or fall overdue`);
+  }
+}
+
 /** The payment provider's invoice does not add up to the order's total: it is left a draft, never sent. */
 export class InvoiceTotalMismatch extends DomainError {
   override readonly name = 'InvoiceTotalMismatch';
@@ -35,4 +46,9 @@ export class StripeEventAlreadyProcessed extends DomainError {
   constructor(readonly eventId: string) {
     super(`Stripe event ${eventId} was already processed`);
   }
+}
+
+/** A sandbox action the payment provider cannot perform on this stack (Stripe test mode cannot force a due date). */
+export class SandboxActionUnsupported extends DomainError {
+  override readonly name = 'SandboxActionUnsupported';
 }

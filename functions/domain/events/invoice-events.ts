@@ -7,8 +7,11 @@ import type { InvoiceEventData } from './order-events';
 import { fromCents } from '../money';
 import type { InvoiceRecord } from '../billing/invoice';
 
-/** An invoice as partners see it (webhooks, `GET /v1/orders/{id}`, `GET /v1/invoices`): the order's money format. */
-const toInvoicePayload = (record: InvoiceRecord): InvoiceEventData['invoice'] => ({
+/**
+ * An invoice as partners see it: the one serializer of webhooks, `GET /v1/orders/{id}` and
+ * `GET /v1/invoices`, so they never differ. Money in the order's format.
+ */
+export const toInvoicePayload = (record: InvoiceRecord): InvoiceEventData['invoice'] => ({
   id: record.id,
   order_id: record.orderId,
   partner_org_id: record.internalOrgId,
@@ -21,6 +24,7 @@ const toInvoicePayload = (record: InvoiceRecord): InvoiceEventData['invoice'] =>
   due_date: record.dueDate,
   hosted_invoice_url: record.hostedInvoiceUrl,
   invoice_pdf: record.invoicePdf,
+  created: record.issuedAt,
 });
 
 /**

@@ -199,6 +199,8 @@ const InvoicePayload = z.strictObject({
   due_date: isoTime(),
   hosted_invoice_url: z.url({ protocol: /^https?$/, error: requiredField }),
   invoice_pdf: z.url({ protocol: /^https?$/, error: requiredField }),
+  /** When it was issued (finalized). */
+  created: isoTime(),
 });
 
 /** What every invoice kind carries: the invoice, and its order and organization at the top level for routing. */

@@ -37,7 +37,8 @@ type Pass =
  * 2. Otherwise the gate claims a slot of the in-flight cap, or the half-open probe; at a
  *    healthy endpoint's cap, the attempt first waits for a sibling of its batch to finish.
  *    The cap adapts (docs/webhooks.md, "How throughput adapts"): each fast 2xx raises it
- *    one step up to `maxInFlight`, a slow 2xx halves it, a failure sets it to one.
+ *    one step up to `maxInFlight`, a slow 2xx halves it, a failure sets it to one. Fast and
+ *    slow are against the endpoint's own latency baseline, which each 2xx updates (`slowAfterMs`).
  * 3. Over the cap: the message comes back in a few seconds, without a POST, the ladder
  *    untouched; over the operator's `maxRate` for this second, or while the endpoint's
  *    `Retry-After` holds, it comes back when that ends.
@@ -110,10 +111,12 @@ export class FairDelivery {
       result?.kind === 'response' && RETRY_AFTER_STATUSES.has(result.statusCode)
         ? retryAfterSeconds(result.retryAfter, at)
         : undefined;
+    const succeeded = result !== undefined && isSuccess(result);
     const transition = await this.dependencies.gate.settle(partnerId, ticket, {
-      verdict: result ? attemptVerdict(result, isSuccess(result), policy) : 'failed',
+      verdict: result ? attemptVerdict(result, succeeded, policy, ticket.latencyBaselineMs) : 'failed',
       at,
       policy,
+      ...(succeeded ? { latencyMs: result.latencyMs } : {}),
       ...(asked ? { throttledUntil: new Date(at.getTime() + Math.min(asked, policy.maxThrottleSeconds) * 1000) } : {}),
     });
     if (!transition) return;

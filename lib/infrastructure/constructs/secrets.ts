@@ -14,6 +14,8 @@ export interface SecretsProps {
 export class Secrets extends Construct {
   /** Placeholder value at creation; operators put the real (sandbox: test-mode) key. */
   readonly stripeSecret: Secret;
+  /** Stripe's endpoint secret for `POST /v1/stripe/events`: a placeholder until operators put the `whsec_…` Stripe shows. */
+  readonly stripeWebhookSecret: Secret;
   private readonly config: EnvironmentConfig;
 
   constructor(scope: Construct, id: string, { config }: SecretsProps) {
@@ -25,11 +27,19 @@ export class Secrets extends Construct {
       generateSecretString: { passwordLength: 32, excludePunctuation: true },
       removalPolicy: config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    Validations.of(this.stripeSecret).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-SMG4',
-      reason:
-        'A Stripe secret key is rolled in the Stripe dashboard, not by a Lambda; operators then put the new key (docs/operations.md)',
+    this.stripeWebhookSecret = new Secret(this, 'StripeWebhookSecret', {
+      secretName: config.stripeWebhookSecretName,
+      description: `Stripe endpoint secret (whsec_) of POST /v1/stripe/events for ${config.stage}; the generated value is a placeholder operators replace`,
+      generateSecretString: { passwordLength: 32, excludePunctuation: true },
+      removalPolicy: config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    for (const secret of [this.stripeSecret, this.stripeWebhookSecret]) {
+      Validations.of(secret).acknowledge({
+        id: 'AwsSolutions::AwsSolutions-SMG4',
+        reason:
+          'Stripe keys and endpoint secrets are rolled in the Stripe dashboard, not by a Lambda; operators then put the new value (docs/operations.md)',
+      });
+    }
   }
 
   /** Read access to every partner's webhook signing secret of this stage, and nothing else in Secrets Manager. */

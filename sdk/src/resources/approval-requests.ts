@@ -6,7 +6,7 @@ import type {
   SandboxRejectRequest,
 } from '../api-types.js';
 import type { HttpTransport } from '../http-transport.js';
-import type { ChangeOptions } from './organizations.js';
+import { type ChangeOptions, idempotencyKeyOf } from './organizations.js';
 
 export interface ApprovalRequestListParams {
   /** Your `internalOrgId`. */
@@ -31,9 +31,6 @@ export interface RejectInput {
 }
 
 const segment = encodeURIComponent;
-const idempotencyKeyOf = (options: ChangeOptions) => ({
-  'Idempotency-Key': options.idempotencyKey ?? `sdk-${globalThis.crypto.randomUUID()}`,
-});
 
 /** `GET /v1/organizations/{internalOrgId}/approval-requests` and `GET /v1/approval-requests/{approval_request_id}`. */
 export class ApprovalRequests {

@@ -32,8 +32,12 @@ export class Orders {
     });
   }
 
-  /** Every order of the organization (narrowed by the filters given), newest first, fetching page after page (`starting_after`) as you iterate. */
-  async *list(params: OrderListParams): AsyncGenerator<Order, void, undefined> {
+  /**
+   * Every order of the organization (narrowed by the filters given), newest first, fetching
+   * page after page (`starting_after`) as you iterate. A listed order has no `invoice`:
+   * `retrieve` it, or list `invoices`.
+   */
+  async *list(params: OrderListParams): AsyncGenerator<OrderList['data'][number], void, undefined> {
     let startingAfter: string | undefined;
     for (;;) {
       const page = await this.transport.request<OrderList>({

@@ -1,4 +1,6 @@
 import type {
+  OrganizationResponse,
+  OrganizationUpdateRequest,
   OrganizationUserResponse,
   OrganizationUserUpdateRequest,
   SetupRequest,
@@ -23,7 +25,8 @@ export interface SetupOptions {
 /** As for setup: a change carries an `Idempotency-Key` its retries reuse. */
 export type ChangeOptions = SetupOptions;
 
-const idempotencyKeyOf = (options: SetupOptions) => ({
+/** The header of a change: the caller's key, or a random one the SDK's own retries of the call reuse. */
+export const idempotencyKeyOf = (options: SetupOptions) => ({
   'Idempotency-Key': options.idempotencyKey ?? `sdk-${globalThis.crypto.randomUUID()}`,
 });
 const segment = encodeURIComponent;
@@ -108,6 +111,32 @@ export class Organizations {
     return this.transport.request<SetupResponse>({
       method: 'POST',
       path: '/v1/organizations/setup',
+      credential: 'bearer',
+      body,
+      headers: idempotencyKeyOf(options),
+      retryable: 'on-failure',
+    });
+  }
+
+  /** `GET /v1/organizations/{internalOrgId}`: its contact fields, payment terms and billing e-mail. */
+  retrieve(internalOrgId: string): Promise<OrganizationResponse> {
+    return this.transport.request<OrganizationResponse>({
+      method: 'GET',
+      path: `/v1/organizations/${segment(internalOrgId)}`,
+      credential: 'bearer',
+      retryable: 'on-failure',
+    });
+  }
+
+  /** `PATCH /v1/organizations/{internalOrgId}`: any of its fields; its Stripe customer follows. */
+  update(
+    internalOrgId: string,
+    body: OrganizationUpdateRequest,
+    options: ChangeOptions = {},
+  ): Promise<OrganizationResponse> {
+    return this.transport.request<OrganizationResponse>({
+      method: 'PATCH',
+      path: `/v1/organizations/${segment(internalOrgId)}`,
       credential: 'bearer',
       body,
       headers: idempotencyKeyOf(options),

@@ -10,6 +10,7 @@ import {
   inFlightCap,
   slowAttemptMark,
   nextConcurrency,
+  nextLatencyBaseline,
   type SettledAttempt,
 } from '../../../functions/webhooks/endpoint-circuit';
 import type { SigningSecrets, SigningSecretStore } from '../../../functions/webhooks/signing-secret-store';
@@ -57,7 +58,14 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
       this.probes.set(partnerId, lease);
       return {
         kind: 'admitted',
-        ticket: { kind: 'probe', slot: -1, lease, opens: circuit.opens ?? 1, halfOpened: circuit.state === 'open' },
+        ticket: {
+          kind: 'probe',
+          slot: -1,
+          lease,
+          opens: circuit.opens ?? 1,
+          halfOpened: circuit.state === 'open',
+          latencyBaselineMs: circuit.latencyBaselineMs,
+        },
       };
     }
     const failing = circuit.consecutiveFailures > 0;
@@ -70,7 +78,7 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
       return { kind: 'busy', failing, until: new Date((second + 1) * 1000) };
     const slots = this.inFlight.get(partnerId) ?? new Map();
     this.inFlight.set(partnerId, slots);
-    const mark = slowAttemptMark(leaseUntil, policy);
+    const mark = slowAttemptMark(leaseUntil, policy, circuit.latencyBaselineMs);
     const slow = [...slots.values()].some((held) => held.until >= nowIso && held.until < mark);
     const cap = slow ? capWhileSlow(inFlightCap(circuit, policy), policy) : inFlightCap(circuit, policy);
     for (let slot = 0; slot < cap; slot += 1) {
@@ -80,7 +88,15 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
       if (endpoint.maxRate !== undefined) this.rate.set(partnerId, { second, count: count + 1 });
       return {
         kind: 'admitted',
-        ticket: { kind: 'slot', slot, lease, opens: 0, halfOpened: false, concurrency: circuit.concurrency },
+        ticket: {
+          kind: 'slot',
+          slot,
+          lease,
+          opens: 0,
+          halfOpened: false,
+          concurrency: circuit.concurrency,
+          latencyBaselineMs: circuit.latencyBaselineMs,
+        },
       };
     }
     return { kind: 'busy', failing };
@@ -89,7 +105,7 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
   async settle(
     partnerId: PartnerId,
     ticket: AdmissionTicket,
-    { verdict, at, policy, throttledUntil }: SettledAttempt,
+    { verdict, at, policy, throttledUntil, latencyMs }: SettledAttempt,
   ): Promise<CircuitTransition | undefined> {
     const slots = this.inFlight.get(partnerId);
     if (ticket.kind === 'slot' && slots?.get(ticket.slot)?.lease === ticket.lease) slots.delete(ticket.slot);
@@ -106,9 +122,19 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
     };
     if (verdict !== 'failed') {
       const { throttledUntil: asked } = stored;
+      // As the DynamoDB gate does: from the baseline the claim read, the last settle's write standing.
+      const latencyBaselineMs =
+        latencyMs === undefined
+          ? stored.latencyBaselineMs
+          : nextLatencyBaseline(ticket.latencyBaselineMs, latencyMs, policy);
       this.endpoints.set(partnerId, {
         ...endpoint,
-        circuit: { ...CLOSED_CIRCUIT, concurrency, ...(asked ? { throttledUntil: asked } : {}) },
+        circuit: {
+          ...CLOSED_CIRCUIT,
+          concurrency,
+          ...(asked ? { throttledUntil: asked } : {}),
+          ...(latencyBaselineMs === undefined ? {} : { latencyBaselineMs }),
+        },
       });
       return circuit.state === 'closed'
         ? undefined

@@ -1,0 +1,256 @@
+/**
+ * Stripe's events in and the sandbox's invoice actions on a test stack: the stack registers
+ * `POST /v1/stripe/events` with the Stripe stand-in at start, so an event Stripe signs
+ * reaches it; a forged, unsigned or oversized one is 400 and changes nothing; a replay is
+ * processed once and an older event never rolls a newer state back. The sandbox's pay and
+ * overdue go to the stand-in, whose signed events come back through the route, and the
+ * partner receives invoice.paid / invoice.overdue.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DynamoInvoiceRepository } from '../../functions/adapters/dynamodb/dynamodb-invoice-repository';
+import { type InvoiceRecord, invoiceIdFor } from '../../functions/domain/billing/invoice';
+import type { OrderId } from '../../functions/domain/orders/order';
+import { tableName } from '../../functions/resources/resource-definitions';
+import { runOps } from '../../lib/ops-cli/run-ops';
+import { stripeStandIn } from '../support/inspect';
+import { deliverEverything } from '../support/order-pipeline';
+import { aLocation, aSetupRequest } from '../support/setup-request-builder';
+import { startTestStack, type TestStack } from '../support/test-stack';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+let stack: TestStack;
+let receiver: WebhookReceiver;
+let invoices: DynamoInvoiceRepository;
+beforeAll(async () => {
+  stack = await startTestStack({ queuePollers: false });
+  receiver = await startWebhookReceiver(() => 200);
+  invoices = new DynamoInvoiceRepository(
+    stack.deps.aws.db,
+    tableName(stack.config.RESOURCE_PREFIX, 'orders'),
+    stack.deps.clock,
+  );
+});
+afterAll(async () => {
+  await receiver.close();
+  await stack.close();
+});
+
+let counter = 0;
+
+/** A partner subscribed to every invoice kind, with an organization set up through the API (a Stripe customer). */
+async function aPartner() {
+  counter += 1;
+  const { partnerId, apiKey } = await stack.createPartner();
+  const bearer = { Authorization: `Bearer ${apiKey}` };
+  const lines: string[] = [];
+  const set = await runOps(
+    [
+      'webhook',
+      'set',
+      '--partner',
+      partnerId,
+      '--url',
+      receiver.url,
+      '--events',
+      'order.created,invoice.issued,invoice.paid,invoice.overdue',
+    ],
+    { deps: stack.deps, out: (line) => lines.push(line) },
+  );
+  expect(set, lines.join('\n')).toBe(0);
+  const setup = await stack.post(
+    '/v1/organizations/setup',
+    aSetupRequest()
+      .with({ internalOrgId: `org-stripe-${counter}`, internalUserId: 'u-1' })
+      .withLocations(aLocation('loc-main', { isDefault: true }))
+      .build(),
+    bearer,
+  );
+  expect(setup.status, setup.text).toBe(200);
+  return { partnerId, bearer };
+}
+
+/** A sandbox order shipped and invoiced through the stand-in: the invoice record, as the partner's invoice. */
+async function anInvoicedOrder() {
+  const partner = await aPartner();
+  const placed = await stack.post(
+    '/v1/sandbox/orders',
+    { internal_user_id: 'u-1', items: [{ product_id: 'GLV-NIT-M-100', quantity: 2 }] },
+    partner.bearer,
+  );
+  expect(placed.status, placed.text).toBe(201);
+  const orderId = placed.body.order.id as OrderId;
+  await stack.post(`/v1/sandbox/orders/${orderId}/confirm`, {}, partner.bearer);
+  expect((await stack.post(`/v1/sandbox/orders/${orderId}/ship`, {}, partner.bearer)).status).toBe(200);
+  while ((await stack.orderOutbox.pollOnce()).received > 0);
+  expect(await stack.consumers.invoicing.pollOnce()).toMatchObject({ received: 1, failed: [] });
+  const record = await invoices.getByOrder(orderId);
+  expect(record?.status).toBe('open');
+  return { ...partner, orderId, invoice: record as InvoiceRecord };
+}
+
+const secret = () => stack.config.STRIPE_WEBHOOK_SECRET as string;
+
+/** A Stripe event about the invoice, as Stripe would send it (the invoice's fields as of `created`). */
+function anEvent(record: InvoiceRecord, type: string, created: number, paid: boolean) {
+  return JSON.stringify({
+    id: `evt_${randomUUID().replaceAll('-', '')}`,
+    object: 'event',
+    type,
+    created,
+    data: {
+      object: {
+        id: record.stripeInvoiceId,
+        object: 'invoice',
+        amount_paid: paid ? record.totalCents : 0,
+        amount_remaining: paid ? 0 : record.totalCents,
+        metadata: { orderId: record.orderId },
+      },
+    },
+  });
+}
+
+const signed = (payload: string, with_ = secret()) => ({
+  'Stripe-Signature': stripeStandIn().webhooks.generateTestHeaderString({ payload, secret: with_ }),
+});
+
+const invoiceWebhooks = (orderId: string) =>
+  receiver.requests
+    .map((request) => JSON.parse(request.rawBody.toString('utf8')))
+    .filter((body) => body.data?.order_id === orderId && String(body.event).startsWith('invoice.'))
+    .map((body) => body.event as string);
+
+const now = () => Math.floor(Date.now() / 1000);
+
+describe('POST /v1/stripe/events', () => {
+  it('applies a signed invoice.paid: the invoice is paid and the partner receives invoice.paid', async () => {
+    const { orderId, invoice } = await anInvoicedOrder();
+    const payload = anEvent(invoice, 'invoice.paid', now(), true);
+
+    const answer = await stack.post('/v1/stripe/events', payload, signed(payload));
+
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({ received: true, outcome: 'applied' });
+    expect(await invoices.getByOrder(orderId)).toMatchObject({ status: 'paid', amountDueCents: 0 });
+    await deliverEverything(stack);
+    expect(invoiceWebhooks(orderId)).toContain('invoice.paid');
+  });
+
+  it('refuses a forged, an unsigned, a malformed and an oversized body with 400, logs no body, and changes nothing', async () => {
+    const { orderId, invoice } = await anInvoicedOrder();
+    const payload = anEvent(invoice, 'invoice.paid', now(), true);
+    const attempts = [
+      { body: payload, headers: signed(payload, 'whsec_not_the_stacks') },
+      { body: payload, headers: {} },
+      { body: '{"not": "json"', headers: signed('{"not": "json"') },
+      { body: 'x'.repeat(300 * 1024), headers: signed('x'.repeat(300 * 1024)) },
+    ];
+    for (const { body, headers } of attempts) {
+      const answer = await stack.post('/v1/stripe/events', body, headers);
+      expect(answer.status, answer.text).toBe(400);
+      expect(answer.body).toMatchObject({ error: 'Validation Error', code: 'VALIDATION_ERROR' });
+      expect(answer.body.details[0]).toMatchObject({ code: 'INVALID_STRIPE_EVENT' });
+    }
+    expect(await invoices.getByOrder(orderId)).toMatchObject({ status: 'open', version: invoice.version });
+    expect(stack.rawLogLines.some((line) => line.includes(invoice.stripeInvoiceId))).toBe(false);
+  });
+
+  it('processes a replayed event once and never lets an older event roll back a newer state', async () => {
+    const { orderId, invoice } = await anInvoicedOrder();
+    const paid = anEvent(invoice, 'invoice.paid', now(), true);
+    const olderOverdue = anEvent(invoice, 'invoice.overdue', now() - 60, false);
+
+    expect((await stack.post('/v1/stripe/events', paid, signed(paid))).body.outcome).toBe('applied');
+    const replay = await stack.post('/v1/stripe/events', paid, signed(paid));
+    const older = await stack.post('/v1/stripe/events', olderOverdue, signed(olderOverdue));
+
+    expect(replay.status).toBe(200);
+    expect(replay.body.outcome).toBe('duplicate');
+    expect(older.status).toBe(200);
+    expect(older.body.outcome).toBe('unchanged');
+    expect(await invoices.getByOrder(orderId)).toMatchObject({ status: 'paid', version: invoice.version + 1 });
+    await deliverEverything(stack);
+    expect(invoiceWebhooks(orderId).filter((kind) => kind === 'invoice.paid')).toHaveLength(1);
+    expect(invoiceWebhooks(orderId)).not.toContain('invoice.overdue');
+  });
+
+  it('answers 503 INVOICE_NOT_RECORDED_YET for an invoice the service has not recorded, so Stripe retries', async () => {
+    const orderId = randomUUID();
+    const unrecorded = { ...(await anInvoicedOrder()).invoice, orderId, id: invoiceIdFor(orderId) };
+    const payload = anEvent(unrecorded, 'invoice.paid', now(), true);
+
+    const answer = await stack.post('/v1/stripe/events', payload, signed(payload));
+
+    expect(answer.status, answer.text).toBe(503);
+    expect(answer.body).toMatchObject({ error: 'Service Unavailable', code: 'INVOICE_NOT_RECORDED_YET', details: [] });
+    expect(answer.headers.get('retry-after')).toBe('60');
+  });
+});
+
+/** Stripe's event is on its way when the sandbox route answers: the invoice changes once it arrives. */
+const eventually = (orderId: string, status: InvoiceRecord['status']) =>
+  vi.waitFor(async () => expect((await invoices.getByOrder(orderId))?.status).toBe(status), {
+    timeout: 10_000,
+    interval: 50,
+  });
+
+describe('POST /v1/sandbox/invoices/{invoice_id}/pay and /overdue', () => {
+  it('pays through Stripe: the invoice becomes paid and the partner receives invoice.paid; a second pay is 409', async () => {
+    const { orderId, invoice, bearer } = await anInvoicedOrder();
+
+    const paid = await stack.post(`/v1/sandbox/invoices/${invoice.id}/pay`, {}, bearer);
+
+    expect(paid.status, paid.text).toBe(202);
+    expect(paid.body).toMatchObject({ invoice_id: invoice.id, action: 'pay' });
+    await eventually(orderId, 'paid');
+    await deliverEverything(stack);
+    expect(invoiceWebhooks(orderId)).toContain('invoice.paid');
+
+    const again = await stack.post(`/v1/sandbox/invoices/${invoice.id}/pay`, {}, bearer);
+    expect(again.status, again.text).toBe(409);
+    expect(again.body).toMatchObject({ error: 'Conflict', code: 'INVOICE_NOT_OPEN', details: [] });
+  });
+
+  it('makes an invoice overdue through Stripe: the partner receives invoice.overdue', async () => {
+    const { orderId, invoice, bearer } = await anInvoicedOrder();
+
+    const overdue = await stack.post(`/v1/sandbox/invoices/${invoice.id}/overdue`, {}, bearer);
+
+    expect(overdue.status, overdue.text).toBe(202);
+    await eventually(orderId, 'overdue');
+    await deliverEverything(stack);
+    expect(invoiceWebhooks(orderId)).toContain('invoice.overdue');
+  });
+
+  it("answers 404 INVOICE_NOT_FOUND for another partner's invoice or a malformed id, and Stripe is not asked", async () => {
+    const { orderId, invoice } = await anInvoicedOrder();
+    const stranger = await aPartner();
+
+    for (const id of [invoice.id, 'inv_nope', invoiceIdFor(randomUUID())]) {
+      const answer = await stack.post(`/v1/sandbox/invoices/${id}/pay`, {}, stranger.bearer);
+      expect(answer.status, answer.text).toBe(404);
+      expect(answer.body).toMatchObject({ error: 'Not Found', code: 'INVOICE_NOT_FOUND' });
+    }
+    expect((await stripeStandIn().invoices.retrieve(invoice.stripeInvoiceId)).status).toBe('open');
+    expect((await invoices.getByOrder(orderId))?.status).toBe('open');
+  });
+
+  it('does not exist on production', async () => {
+    const production = await startTestStack({ queuePollers: false, extraEnvironment: { STAGE: 'production' } });
+    try {
+      const { apiKey } = await production.createPartner();
+      const answer = await production.post(
+        `/v1/sandbox/invoices/${invoiceIdFor(randomUUID())}/pay`,
+        {},
+        {
+          Authorization: `Bearer ${apiKey}`,
+        },
+      );
+      // The gateway's own 404: production has no such route at all.
+      expect(answer.status).toBe(404);
+      expect(answer.body).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('No route for POST') });
+    } finally {
+      await production.close();
+    }
+  });
+});
