@@ -378,6 +378,9 @@ export const ROUTES = [
   },
   { ...page, name: 'module-order', method: 'GET', path: '/embedded/{partnerId}/orders/{orderId}' },
   { ...page, name: 'module-invoices', method: 'GET', path: '/embedded/{partnerId}/invoices' },
+  // The approvers' spend report (docs/module.md, "Spending"): a page and its month as CSV.
+  { ...page, name: 'module-spending', method: 'GET', path: '/embedded/{partnerId}/spending' },
+  { ...page, name: 'module-spending-csv', method: 'GET', path: '/embedded/{partnerId}/spending/csv' },
   // Buy again writes up to 50 cart lines: a click, not a stream.
   {
     ...embed,

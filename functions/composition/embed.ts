@@ -12,11 +12,13 @@ import { type CommerceDependencies, composeCommerce } from './commerce';
 import { lambdaRoot } from './lambda-root';
 import { OrderGuideService } from '../domain/orders/order-guide';
 import { PartnerInvoices } from '../domain/billing/partner-invoices';
+import { SpendReports } from '../domain/spending/spend-reports';
 import {
   type DynamoTables,
   identityDirectory,
   invoiceRepository,
   orderGuideRepository,
+  orderRepository,
   organizationRepository,
   partnerRepository,
   sessionRepository,
@@ -34,6 +36,8 @@ export interface EmbedDependencies extends BaseDependencies, CommerceDependencie
   readonly productImages: ProductImageStore;
   /** The organization's invoices: the order page's Invoice section and the Invoices page. */
   readonly invoices: PartnerInvoices;
+  /** The approvers' Spending page: the same reports the partner API's spend route answers. */
+  readonly spendReports: SpendReports;
 }
 
 export function composeEmbed(
@@ -62,6 +66,12 @@ export function composeEmbed(
     browserScripts,
     productImages: new S3ProductImageStore(clients.s3, base.config.PRODUCT_IMAGES_BUCKET),
     invoices: new PartnerInvoices(invoiceRepository(tables, base.clock), organizationRepository(tables)),
+    spendReports: new SpendReports(
+      organizationRepository(tables),
+      orderRepository(tables, base.clock),
+      commerce.catalog,
+      base.clock,
+    ),
   };
 }
 

@@ -14,6 +14,7 @@ import type { PRODUCT_IMAGE_ROUTE } from './product-image-route';
 import { assertSameOrigin } from './module/form-token';
 import { buyAgain, listOrders, placeOrder, showOrder } from './module/orders/actions';
 import { listInvoices } from './module/invoices/actions';
+import { downloadSpendingCsv, showSpending } from './module/spending/actions';
 import { addToOrderGuide, changeOrderGuide, showOrderGuide } from './module/order-guide/actions';
 import {
   approveRequest,
@@ -79,6 +80,8 @@ const ACTIONS: Record<
   'module-order-place': placeOrder,
   'module-order': showOrder,
   'module-invoices': listInvoices,
+  'module-spending': showSpending,
+  'module-spending-csv': downloadSpendingCsv,
   'module-buy-again': buyAgain,
   'module-approval-submit': submitForApproval,
   'module-approvals': listApprovals,

@@ -6,11 +6,22 @@ import {
   ProfileNotLinked,
   ShippingLocationAlreadyExists,
   ShippingLocationNotFound,
+  SpendingForbidden,
   UserAlreadyExists,
 } from '../domain/errors';
-import { type Entry, entry, general, HANDSHAKE_TITLES } from './outcome-kit';
+import { type Entry, entry, general, HANDSHAKE_TITLES, toOrders } from './outcome-kit';
 
 export const ORGANIZATION_OUTCOMES: readonly Entry[] = [
+  // Only the module refuses it: the partner API's spend route is the partner's, by its key's scope.
+  entry(SpendingForbidden, {
+    module: (_, places) => ({
+      status: 403,
+      title: 'Only approvers see spending',
+      message:
+        "The Spending page shows what everyone in your organization spent, so it is for your organization's approvers.",
+      links: [toOrders(places)],
+    }),
+  }),
   entry(ProfileNotLinked, {
     api: {
       general: general(400, 'PROFILE_NOT_LINKED'),

@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ARTIFACTS, launchChromium, skipWithoutChromium } from '../support/chromium';
+import { signedInToPractice } from '../support/practice-browser';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 const GLOVES = 'Nitrile Exam Gloves, Powder-Free, Medium';
@@ -48,18 +49,8 @@ describe.skipIf(skipWithoutChromium)('approvals in headless Chromium, a buyer an
 
   /** Sets the user up through the setup API, then opens the handshake's iframe URL in a browser context of its own. */
   async function signedIn(internalUserId: string, user: Record<string, unknown>): Promise<Page> {
-    const bearer = { Authorization: `Bearer ${partner.apiKey}` };
-    const setup = await stack.post('/v1/organizations/setup', { ...PRACTICE, internalUserId, user }, bearer);
-    expect(setup.status, setup.text).toBe(200);
-    const shake = await stack.post(
-      '/v1/partner/handshake',
-      { internal_user_id: internalUserId, internal_org_id: PRACTICE.internalOrgId },
-      { 'X-API-Key': partner.apiKey },
-    );
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'America/Chicago' });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(shake.body.iframe_embed_url);
+    const page = await signedInToPractice(stack, partner, browser, { practice: PRACTICE, internalUserId, user });
+    contexts.push(page.context());
     return page;
   }
 

@@ -89,3 +89,11 @@ export class ShippingLocationAlreadyExists extends DomainError {
     );
   }
 }
+
+/** A user who is not an approver asked for the organization's Spending page (only approvers see what others spent). */
+export class SpendingForbidden extends DomainError {
+  override readonly name = 'SpendingForbidden';
+  constructor(readonly profileId: string) {
+    super(`Profile ${profileId} is not an approver and cannot see the organization's spending`);
+  }
+}

@@ -114,6 +114,40 @@ export function spendReport(input: SpendReportInput): SpendReport {
   };
 }
 
+/** One order line as the spend report's CSV lists it: the goods of a counted order. */
+export interface SpendLine {
+  readonly orderId: string;
+  readonly createdAt: string;
+  readonly userName: string;
+  readonly locationName: string;
+  readonly poNumber?: string;
+  readonly product: string;
+  readonly quantity: number;
+  /** Unit price x quantity: what the line adds to its category, so the lines sum to the categories' total. */
+  readonly amountCents: Cents;
+}
+
+/** Every line of the counted (not cancelled) orders, oldest order first, in the orders' own line order. */
+export function spendLines(orders: readonly Order[], profiles: readonly Profile[]): SpendLine[] {
+  const names = new Map(profiles.map((p) => [p.internalUserId, `${p.firstName} ${p.lastName}`]));
+  return orders
+    .filter((order) => order.status !== 'cancelled')
+    .toSorted((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+    .flatMap((order) =>
+      order.items.map((item) => ({
+        orderId: order.id,
+        createdAt: order.createdAt,
+        // A user removed since is still named by what the order kept.
+        userName: names.get(order.internalUserId) ?? order.userEmail,
+        locationName: order.shippingAddress.locationName,
+        ...(order.poNumber === undefined ? {} : { poNumber: order.poNumber }),
+        product: item.name,
+        quantity: item.quantity,
+        amountCents: (item.unitPriceCents * item.quantity) as Cents,
+      })),
+    );
+}
+
 /** `YYYY-MM` of a real month, else undefined. */
 export function parseSpendMonth(text: string): SpendMonth | undefined {
   const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(text);

@@ -1,14 +1,24 @@
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import type { ProductId } from '../catalog/product';
 import type { Clock } from '../clock';
-import { OrganizationNotFound, ValidationFailed } from '../errors';
+import { OrganizationNotFound, SpendingForbidden, ValidationFailed } from '../errors';
 import type { Cents } from '../money';
 import { organizationTimeZone, spendMonthOf, type SpendMonth } from '../orders/monthly-spend';
 import type { OrderRepository } from '../orders/order-repository';
-import type { OrganizationAggregate } from '../organizations/organization';
+import { roleOf, type OrganizationAggregate, type Profile } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
 import type { PartnerId } from '../partners/partner';
-import { MAX_SPEND_REPORT_ORDERS, monthBounds, parseSpendMonth, spendReport, type SpendReport } from './spend-report';
+import {
+  MAX_SPEND_REPORT_ORDERS,
+  monthBounds,
+  parseSpendMonth,
+  previousMonth,
+  spendLines,
+  spendReport,
+  type SpendLine,
+  type SpendReport,
+} from './spend-report';
+import type { Order } from '../orders/order';
 
 /**
  * Reads one organization's spend report: one gsi1 range of the month's orders (at most
@@ -41,14 +51,14 @@ export class SpendReports {
     return parsed;
   }
 
+  /** In the module only approvers read the organization's spending (a partner's key reads any of its own). */
+  assertMaySee(viewer: Profile): void {
+    if (roleOf(viewer) !== 'approver') throw new SpendingForbidden(viewer.id);
+  }
+
   async report(aggregate: OrganizationAggregate, month: SpendMonth): Promise<SpendReport> {
     const timeZone = organizationTimeZone(aggregate);
-    const { start, end } = monthBounds(month, timeZone);
-    const { orders, complete } = await this.orders.listCreatedBetween(aggregate.organization.id, {
-      from: start.toISOString(),
-      to: end.toISOString(),
-      maxOrders: MAX_SPEND_REPORT_ORDERS,
-    });
+    const { orders, complete } = await this.monthOrders(aggregate, month);
     const productIds = [...new Set(orders.flatMap((order) => order.items.map((item) => item.productId)))];
     const products = productIds.length === 0 ? new Map() : await this.catalog.get(productIds);
     const current = spendMonthOf(this.clock.now(), timeZone) === month;
@@ -68,6 +78,34 @@ export class SpendReports {
       locationIds: new Map(aggregate.locations.map((l) => [l.id, l.internalShippingLocationId])),
       categoryOf: (productId) => products.get(productId as ProductId)?.category,
       ...(currentMonthSpend ? { currentMonthSpend } : {}),
+    });
+  }
+
+  /** The reports of `count` months ending with `month`, oldest first (the Spending page's chart; its last is `month`'s report). */
+  async history(aggregate: OrganizationAggregate, month: SpendMonth, count: number): Promise<SpendReport[]> {
+    const months = [month];
+    while (months.length < count) months.unshift(previousMonth(months[0] as SpendMonth));
+    return Promise.all(months.map((m) => this.report(aggregate, m)));
+  }
+
+  /** The month's counted order lines (the Spending page's CSV), read as the report reads its orders. */
+  async lines(
+    aggregate: OrganizationAggregate,
+    month: SpendMonth,
+  ): Promise<{ readonly lines: SpendLine[]; readonly complete: boolean; readonly timeZone: string }> {
+    const { orders, complete } = await this.monthOrders(aggregate, month);
+    return { lines: spendLines(orders, aggregate.profiles), complete, timeZone: organizationTimeZone(aggregate) };
+  }
+
+  private monthOrders(
+    aggregate: OrganizationAggregate,
+    month: SpendMonth,
+  ): Promise<{ readonly orders: Order[]; readonly complete: boolean }> {
+    const { start, end } = monthBounds(month, organizationTimeZone(aggregate));
+    return this.orders.listCreatedBetween(aggregate.organization.id, {
+      from: start.toISOString(),
+      to: end.toISOString(),
+      maxOrders: MAX_SPEND_REPORT_ORDERS,
     });
   }
 }

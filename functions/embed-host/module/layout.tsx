@@ -1,6 +1,6 @@
 /**
  * The frame every page of the procurement module shares: a skip link, a header with the
- * organization, the navigation (Catalog, Orders, Cart with its count) and the signed-in
+ * organization, the navigation (Catalog, Orders, Cart with its count; Approvals and Spending for approvers) and the signed-in
  * user, and one `main` landmark. Inline CSS; the scripts are the module bridge (see
  * bridge-markup.tsx) and the pages' own (module-pages-entry.ts), and every page works without them. Pages are JSX, so every value
  * from data is escaped by the renderer (html-page.tsx).
@@ -85,7 +85,8 @@ input,select{font:inherit;border:1px solid #c9d0d8;border-radius:8px;padding:8px
 /** The module pages' own script (script-routes.ts), from our own origin as the CSP wants; every page works without it. */
 const MODULE_PAGES_SCRIPT_PATH = '/embedded/assets/module-v1.js';
 
-export type Section = 'catalog' | 'guide' | 'cart' | 'orders' | 'invoices' | 'checkout' | 'approvals' | 'none';
+export type Section =
+  'catalog' | 'guide' | 'cart' | 'orders' | 'invoices' | 'checkout' | 'approvals' | 'spending' | 'none';
 
 export interface ModuleFrame {
   readonly view: EmbeddedModuleView;
@@ -177,6 +178,12 @@ export function modulePage(
                     {frame.approvalsWaiting}
                   </span>
                   <span class="sr"> ({frame.approvalsWaiting} waiting)</span>
+                </NavLink>
+              )}
+              {/* Only approvers have the waiting count, and only they see what everyone spent. */}
+              {frame.approvalsWaiting !== undefined && (
+                <NavLink href={paths.spending()} current={section === 'spending'}>
+                  Spending
                 </NavLink>
               )}
               <NavLink

@@ -38,6 +38,10 @@ export interface ModulePaths {
     readonly from?: string | undefined;
     readonly to?: string | undefined;
   }): string;
+  /** The approvers' Spending page, of `month` (`YYYY-MM`) when given, else this month. */
+  spending(month?: string): string;
+  /** The month's order lines as CSV. */
+  spendingCsv(month: string): string;
   /** The invoices list with a status filter and/or page kept. */
   invoiceList(query: { readonly status?: string | undefined; readonly after?: string | undefined }): string;
   /** The cart saying what a Buy again or an order-guide add did. */
@@ -77,6 +81,8 @@ export function modulePaths(partnerId: string): ModulePaths {
     approvalAction: (requestId, action) => routePath(`module-approval-${action}`, { partnerId, requestId }),
     buyAgain: (orderId) => routePath('module-buy-again', { partnerId, orderId }),
     orderList: (query) => withQuery(routePath('module-orders', { partnerId }), query),
+    spending: (month) => withQuery(routePath('module-spending', { partnerId }), { month }),
+    spendingCsv: (month) => withQuery(routePath('module-spending-csv', { partnerId }), { month }),
     invoiceList: (query) => withQuery(routePath('module-invoices', { partnerId }), query),
     cartAfterAdding: (added, skipped) =>
       withQuery(routePath('module-cart', { partnerId }), { added: String(added), skipped: skipped.join(',') }),

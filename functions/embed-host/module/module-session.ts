@@ -9,6 +9,7 @@ import type { OrderGuideService } from '../../domain/orders/order-guide';
 import type { OrderService } from '../../domain/orders/order-service';
 import type { OrderScope } from '../../domain/orders/order-scope';
 import type { EmbeddedModuleView, EmbeddedSessions } from '../../domain/sessions/embedded-sessions';
+import type { SpendReports } from '../../domain/spending/spend-reports';
 import { readSessionCookie, readTimeZoneCookie } from '../session-cookie';
 import { canonicalTimeZone, STATE_TIME_ZONES } from '../../domain/time-zones';
 import type { EmbedRequest } from '../embed-pipeline';
@@ -37,6 +38,7 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   /** How long requests have waited. */
   readonly clock: Clock;
   readonly invoices: Pick<PartnerInvoices, 'forOrder' | 'ofOrganization' | 'openBalance'>;
+  readonly spendReports: Pick<SpendReports, 'organization' | 'monthOf' | 'assertMaySee' | 'history' | 'lines'>;
 }
 
 export type ModuleRequest = EmbedRequest<ModuleDependencies>;

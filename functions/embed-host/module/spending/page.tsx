@@ -1,0 +1,340 @@
+/**
+ * The approvers' Spending page (docs/module.md, "Spending"): a month's placed totals by
+ * user (with their limits and what remains), by shipping location and by category, and a
+ * stacked bar chart of six months by category. Every number is read from the domain's
+ * SpendReport, the one the partner API's spend route answers with; nothing is summed here.
+ */
+import { scaleBand, scaleLinear } from 'd3-scale';
+import type { VNode } from 'preact';
+import type { Cents } from '../../../domain/money';
+import type { SpendMonth } from '../../../domain/orders/monthly-spend';
+import type { SpendReport } from '../../../domain/spending/spend-report';
+import { css } from '../../html-page';
+import { type ModuleFrame, modulePage, Usd } from '../layout';
+
+const SPENDING_STYLE = css`
+.picker{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 16px}
+.picker label{font-weight:600}
+.picker .button{margin-left:auto}
+.headline{display:flex;flex-wrap:wrap;gap:4px 18px;align-items:baseline;margin:0 0 18px}
+.headline strong{font-size:26px;font-variant-numeric:tabular-nums}
+.spend-grid{display:grid;gap:18px;grid-template-columns:repeat(auto-fit,minmax(min(100%,320px),1fr));margin:18px 0}
+.spend-grid>*{min-width:0}
+.boxed{overflow-x:auto}
+.spend{width:100%;border-collapse:collapse;font-size:14px}
+.spend caption{text-align:left;font-weight:650;font-size:16px;padding:0 0 10px}
+.spend th,.spend td{padding:7px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;overflow-wrap:break-word}
+.spend thead th{color:var(--muted);font-weight:600;font-size:13px}
+.spend .num{text-align:right;font-variant-numeric:tabular-nums}
+.spend td.num{white-space:nowrap}
+.spend tbody tr:last-child>*{border-bottom:0}
+.chart svg{display:block;width:100%;max-width:480px;height:auto}
+@media (max-width:520px){.spend{font-size:13px}.spend th,.spend td{padding:6px 4px}}
+.legend{display:flex;flex-wrap:wrap;gap:6px 16px;list-style:none;margin:10px 0 0;padding:0;font-size:13px}
+.legend li{display:flex;align-items:center;gap:6px}
+.legend i{display:inline-block;width:12px;height:12px;border-radius:3px}
+.warn{background:var(--warn-bg);color:var(--warn);border:1px solid #f3d9a6;border-radius:10px;padding:10px 14px;margin:0 0 16px}
+`;
+
+/** Eight hues told apart by most color vision (Okabe-Ito, black swapped for slate); a ninth category repeats the first. */
+const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#5a6675'] as const;
+
+const monthName = (month: SpendMonth, style: 'long' | 'short'): string => {
+  const [year, mm] = month.split('-').map(Number) as [number, number];
+  return new Intl.DateTimeFormat('en-US', { month: style, year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(year, mm - 1, 1)),
+  );
+};
+
+export interface SpendingView {
+  /** Six months' reports, oldest first; the last is the month shown. */
+  readonly history: readonly SpendReport[];
+  /** The months the picker offers, newest first. */
+  readonly months: readonly SpendMonth[];
+  readonly csvHref: string;
+}
+
+const Limit = ({ cents, none }: { cents: number | undefined; none: string }): VNode =>
+  cents === undefined ? <span class="meta">{none}</span> : <Usd cents={cents as Cents} />;
+
+/** Six months' goods by category, stacked: geometry from d3-scale, drawn as JSX (so every label is escaped). */
+function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode {
+  const totals = new Map<string, number>();
+  for (const report of history)
+    for (const c of report.categories) totals.set(c.category, (totals.get(c.category) ?? 0) + c.totalCents);
+  const categories = [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+  const colorOf = (category: string) => PALETTE[categories.indexOf(category) % PALETTE.length] as string;
+  const width = 420;
+  const height = 240;
+  const margin = { top: 10, right: 8, bottom: 26, left: 64 };
+  const x = scaleBand<string>()
+    .domain(history.map((r) => r.month))
+    .range([margin.left, width - margin.right])
+    .padding(0.28);
+  const monthTotal = (report: SpendReport) => report.categories.reduce((sum, c) => sum + c.totalCents, 0);
+  // Dollars on the axis, so its ticks are round dollar amounts; an empty half year still gets a $0-$100 scale.
+  const y = scaleLinear()
+    .domain([0, Math.max(...history.map(monthTotal), 10000) / 100])
+    .nice(4)
+    .range([height - margin.bottom, margin.top]);
+  const first = history[0];
+  const last = history.at(-1);
+  const span = first && last ? `${monthName(first.month, 'long')} to ${monthName(last.month, 'long')}` : '';
+  return (
+    <figure class="panel chart" style="margin:0">
+      <h2 id="chart-heading">Six months by category</h2>
+      <svg
+        role="img"
+        viewBox={`0 0 ${width} ${height}`}
+        aria-labelledby="chart-title chart-desc"
+        font-size="14"
+        font-family="inherit"
+      >
+        <title id="chart-title">Goods ordered by category, {span}</title>
+        <desc id="chart-desc">
+          A stacked bar for each month; the table "Six months by category" below gives the same amounts.
+        </desc>
+        {y.ticks(4).map((tick) => (
+          <g>
+            <line x1={margin.left} x2={width - margin.right} y1={y(tick)} y2={y(tick)} stroke="#e2e6eb" />
+            <text x={margin.left - 6} y={y(tick)} dy="0.32em" text-anchor="end" fill="#5a6675">
+              ${tick.toLocaleString('en-US')}
+            </text>
+          </g>
+        ))}
+        {history.map((report) => {
+          let base = 0;
+          const left = x(report.month) ?? 0;
+          return (
+            <g data-month={report.month}>
+              {[...report.categories]
+                .sort((a, b) => categories.indexOf(a.category) - categories.indexOf(b.category))
+                .map((c) => {
+                  const bottom = y(base / 100);
+                  base += c.totalCents;
+                  const top = y(base / 100);
+                  return (
+                    <rect
+                      x={left}
+                      y={top}
+                      width={x.bandwidth()}
+                      height={Math.max(bottom - top, 0)}
+                      fill={colorOf(c.category)}
+                    >
+                      <title>
+                        {monthName(report.month, 'short')} · {c.category}: <Usd cents={c.totalCents} />
+                      </title>
+                    </rect>
+                  );
+                })}
+              <text x={left + x.bandwidth() / 2} y={height - 8} text-anchor="middle" fill="#17212b">
+                {monthName(report.month, 'short').replace(/ \d{4}$/, '')}
+              </text>
+            </g>
+          );
+        })}
+        <line
+          x1={margin.left}
+          x2={width - margin.right}
+          y1={height - margin.bottom}
+          y2={height - margin.bottom}
+          stroke="#5a6675"
+        />
+      </svg>
+      {categories.length > 0 && (
+        <ul class="legend" aria-hidden="true">
+          {categories.map((category) => (
+            <li>
+              <i style={`background:${colorOf(category)}`} />
+              {category}
+            </li>
+          ))}
+        </ul>
+      )}
+      {/* On the element around the table: a table is never narrower than its cells, so it cannot be the 1px box itself. */}
+      <div class="sr">
+        <table data-testid="chart-table">
+          <caption>Six months by category</caption>
+          <thead>
+            <tr>
+              <th scope="col">Category</th>
+              {history.map((r) => (
+                <th scope="col">{monthName(r.month, 'long')}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {categories.map((category) => (
+              <tr>
+                <th scope="row">{category}</th>
+                {history.map((r) => (
+                  <td>
+                    <Usd cents={r.categories.find((c) => c.category === category)?.totalCents ?? (0 as Cents)} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  );
+}
+
+/** The approvers' Spending page for the last report of `view.history`. */
+export function spendingPage(frame: ModuleFrame, view: SpendingView): string {
+  const report = view.history.at(-1) as SpendReport;
+  const { paths } = frame;
+  return modulePage(
+    frame,
+    'spending',
+    'Spending',
+    <>
+      <h1>Spending</h1>
+      <p class="lede">
+        What {frame.view.organization.name} ordered, by calendar month in {report.timeZone}: every order not cancelled,
+        less its refunds.
+      </p>
+      <form class="picker" method="get" action={paths.spending()}>
+        <label for="month">Month</label>
+        <select id="month" name="month" data-apply-on-change>
+          {view.months.map((month, index) => (
+            <option value={month} selected={month === report.month}>
+              {monthName(month, 'long')}
+              {index === 0 ? ' (this month)' : ''}
+            </option>
+          ))}
+        </select>
+        <button type="submit">Show</button>
+        <a class="button" href={view.csvHref} download>
+          Download CSV
+        </a>
+      </form>
+      {!report.complete && (
+        <p class="warn" role="status">
+          This month has more orders than one report reads: only the first 5000 are counted here and in the CSV.
+        </p>
+      )}
+      <section class="panel headline" aria-labelledby="month-total">
+        <h2 id="month-total" style="margin:0">
+          Placed in {monthName(report.month, 'long')}
+        </h2>
+        <strong data-testid="month-total">
+          <Usd cents={report.totalCents} />
+        </strong>
+        <span class="meta">
+          {report.orderCount} {report.orderCount === 1 ? 'order' : 'orders'}
+        </span>
+      </section>
+      <div class="spend-grid">
+        <section class="panel boxed" style="grid-column:1/-1">
+          <table class="spend" data-testid="spend-users">
+            <caption>By user</caption>
+            <thead>
+              <tr>
+                <th scope="col">User</th>
+                <th scope="col" class="num">
+                  Placed
+                </th>
+                <th scope="col" class="num">
+                  Order limit
+                </th>
+                <th scope="col" class="num">
+                  Monthly limit
+                </th>
+                <th scope="col" class="num">
+                  Remaining
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.users.map((user) => (
+                <tr data-user={user.internalUserId}>
+                  <th scope="row">{user.name}</th>
+                  <td class="num" data-testid="user-total">
+                    <Usd cents={user.totalCents} />
+                  </td>
+                  <td class="num">
+                    <Limit cents={user.orderLimitCents} none="None" />
+                  </td>
+                  <td class="num">
+                    <Limit cents={user.monthlyLimitCents} none="None" />
+                  </td>
+                  <td class="num" data-testid="user-remaining">
+                    <Limit
+                      cents={user.remainingCents}
+                      none={user.monthlyLimitCents === undefined ? 'No limit' : 'Past month'}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+        <section class="panel boxed">
+          <table class="spend" data-testid="spend-locations">
+            <caption>By shipping location</caption>
+            <thead>
+              <tr>
+                <th scope="col">Location</th>
+                <th scope="col" class="num">
+                  Placed
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.locations.length === 0 && (
+                <tr>
+                  <td colspan={2} class="meta">
+                    No orders this month
+                  </td>
+                </tr>
+              )}
+              {report.locations.map((location) => (
+                <tr data-location={location.internalShippingLocationId}>
+                  <th scope="row">{location.name}</th>
+                  <td class="num">
+                    <Usd cents={location.totalCents} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+        <section class="panel boxed">
+          <table class="spend" data-testid="spend-categories">
+            <caption>By category</caption>
+            <thead>
+              <tr>
+                <th scope="col">Category</th>
+                <th scope="col" class="num">
+                  Goods
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.categories.length === 0 && (
+                <tr>
+                  <td colspan={2} class="meta">
+                    No orders this month
+                  </td>
+                </tr>
+              )}
+              {report.categories.map((category) => (
+                <tr data-category={category.category}>
+                  <th scope="row">{category.category}</th>
+                  <td class="num">
+                    <Usd cents={category.totalCents} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p class="note">Categories count the goods (price times quantity), before tax and shipping.</p>
+        </section>
+      </div>
+      <CategoryChart history={view.history} />
+    </>,
+    [SPENDING_STYLE],
+  );
+}
