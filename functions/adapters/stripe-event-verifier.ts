@@ -11,6 +11,17 @@ const refused = (message: string) =>
     'The Stripe event could not be verified',
   );
 
+/** What can be refused without the endpoint secret: checked before the secret is read, so a flood of unsigned bodies costs no Secrets Manager call. */
+export function refuseUnverifiable(
+  rawBody: Buffer | string | undefined,
+  signature: string | undefined,
+): { readonly rawBody: Buffer | string; readonly signature: string } {
+  if (!signature) throw refused('The Stripe-Signature header is missing');
+  if (!rawBody || rawBody.length === 0) throw refused('The body is empty');
+  if (Buffer.byteLength(rawBody) > MAX_STRIPE_EVENT_BYTES) throw refused('The body is too large');
+  return { rawBody, signature };
+}
+
 /**
  * Verifies a Stripe event with the SDK's `webhooks.constructEvent` (signature, tolerance)
  * and the stack's endpoint secret, and reads what the service needs of it. Every failure
@@ -22,12 +33,10 @@ export function verifyStripeEvent(
   signature: string | undefined,
   endpointSecret: string,
 ): VerifiedStripeEvent {
-  if (!signature) throw refused('The Stripe-Signature header is missing');
-  if (!rawBody || rawBody.length === 0) throw refused('The body is empty');
-  if (Buffer.byteLength(rawBody) > MAX_STRIPE_EVENT_BYTES) throw refused('The body is too large');
+  const signed = refuseUnverifiable(rawBody, signature);
   let event: Stripe.Event;
   try {
-    event = stripe.webhooks.constructEvent(rawBody, signature, endpointSecret);
+    event = stripe.webhooks.constructEvent(signed.rawBody, signed.signature, endpointSecret);
   } catch {
     throw refused('The signature does not match the body');
   }

@@ -4,7 +4,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createSecretsClient } from '../adapters/aws/secrets-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
-import { verifyStripeEvent } from '../adapters/stripe-event-verifier';
+import { refuseUnverifiable, verifyStripeEvent } from '../adapters/stripe-event-verifier';
 import { stripeClientSource, stripeEndpointSecretSource } from '../adapters/stripe-client';
 import { StripeSandboxPayments } from '../adapters/stripe-sandbox-payments';
 import { SandboxInvoices } from '../domain/billing/sandbox-invoices';
@@ -113,7 +113,7 @@ function composeStripeEvents(
   const endpointSecret = stripeEndpointSecretSource(base.config, clients.secrets);
   return {
     verifyStripeEvent: async (rawBody, signature) => {
-      // The checks that need no secret (signature header present, size) come first, inside the verifier.
+      refuseUnverifiable(rawBody, signature);
       const [client, secret] = await Promise.all([stripe(), endpointSecret()]);
       return verifyStripeEvent(client, rawBody, signature, secret);
     },

@@ -31,7 +31,7 @@ import {
   stripeSecretName,
   tableName,
 } from '../../functions/resources/resource-definitions';
-import { routesOn } from '../../functions/routes';
+import { isPartnerRoute, routesOn } from '../../functions/routes';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { apiGatewayListener } from '../../lib/local-runtime/api-gateway-adapter';
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from '../../lib/local-runtime/queue-poller';
@@ -379,7 +379,7 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
   });
 
   it('every API route’s bundle, sandbox routes included, refuses a request without a key: 401, logged as Unauthorized', async () => {
-    for (const route of routesOn('sandbox').filter((r) => r.host === 'api')) {
+    for (const route of routesOn('sandbox').filter(isPartnerRoute)) {
       const path = route.path.replace(/\{[^}]+\}/g, randomUUID());
       const response = await call(route.method, path, (route.method as string) === 'GET' ? {} : { body: {} });
       expect(response.status, `${route.method} ${route.path}`).toBe(401);
@@ -388,6 +388,12 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
         failure: 'Unauthorized',
       });
     }
+  });
+
+  it("refuses an unsigned Stripe event with 400 before it reads the endpoint secret, logged as the route's", async () => {
+    const response = await call('POST', '/v1/stripe/events', { body: { type: 'invoice.paid' } });
+    expect(response.status).toBe(400);
+    expect(requestLogOf('ordersApi')).toMatchObject({ status: 400 });
   });
 
   it('runs without source maps, and ships a map of positions only that leads a stack frame back to our source', () => {
