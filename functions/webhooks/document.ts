@@ -1,13 +1,13 @@
 /**
  * The `webhooks` section of the partner API document: the six order events, the two
- * approval events and the four invoice events, their bodies (from the schemas the publisher validates event data
- * with, `WEBHOOK_EVENT_DATA`, inside the envelope the fan-out serialises) and the headers
+ * approval events and the four invoice events, their bodies (`DELIVERED_WEBHOOK_EVENT_DATA`: what the publisher
+ * validates, with the invoice the fan-out adds to order kinds, inside the envelope the fan-out serialises) and the headers
  * every delivery carries (set in `functions/webhooks/webhook-dispatcher.ts`). A new
  * delivery header is one entry in `WEBHOOK_HEADERS`; a new data field is a field of its
  * kind's schema.
  */
 import { z } from 'zod';
-import { WEBHOOK_EVENT_DATA } from '../domain/events/order-events';
+import { DELIVERED_WEBHOOK_EVENT_DATA } from '../domain/events/order-events';
 import {
   WEBHOOK_EVENT_KINDS,
   type ApprovalEventKind,
@@ -76,7 +76,7 @@ const envelope = <K extends WebhookEventKind>(kind: K) =>
     event: z.literal(kind),
     /** When the change was published (ISO 8601); the same on every attempt. */
     timestamp: z.iso.datetime({ offset: true }),
-    data: WEBHOOK_EVENT_DATA[kind],
+    data: DELIVERED_WEBHOOK_EVENT_DATA[kind],
   });
 
 const ORDER_ID = '0b6a4c55-0a57-4c1e-9d36-2f0c1f6e8a11';
@@ -86,7 +86,7 @@ const ITEMS = [{ product_id: 'glove-m', name: 'Nitrile gloves (M)', quantity: 2,
 const example = (kind: OrderEventKind, timestamp: string, data: Record<string, unknown>) => ({
   event: kind,
   timestamp,
-  data: { order_id: ORDER_ID, partner_org_id: 'acme-1', internal_user_id: 'u-1', ...data },
+  data: { order_id: ORDER_ID, partner_org_id: 'acme-1', internal_user_id: 'u-1', ...data, invoice: null },
 });
 
 const ORDER_WEBHOOKS: readonly WebhookDocument<OrderEventKind>[] = [

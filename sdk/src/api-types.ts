@@ -1346,6 +1346,21 @@ export interface OrderCreatedEvent {
       state: string;
       zip: string;
     };
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+      created: string;
+    } | null;
   };
 }
 
@@ -1363,6 +1378,21 @@ export interface OrderConfirmedEvent {
     test?: true;
     status: "confirmed";
     confirmed_at: string;
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+      created: string;
+    } | null;
   };
 }
 
@@ -1397,6 +1427,21 @@ export interface OrderShippedEvent {
       state: string;
       zip: string;
     };
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+      created: string;
+    } | null;
   };
 }
 
@@ -1415,6 +1460,21 @@ export interface OrderDeliveredEvent {
     status: "delivered";
     delivered_at: string;
     signature: string;
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+      created: string;
+    } | null;
   };
 }
 
@@ -1433,6 +1493,21 @@ export interface OrderCancelledEvent {
     status: "cancelled";
     cancelled_at: string;
     reason?: string;
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+      created: string;
+    } | null;
   };
 }
 
@@ -1453,6 +1528,21 @@ export interface OrderRefundedEvent {
     refund_amount?: number;
     amount_refunded?: number;
     reason?: string;
+    invoice: {
+      id: string;
+      order_id: string;
+      partner_org_id: string;
+      number: string;
+      status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      total: number;
+      amount_due: number;
+      amount_paid: number;
+      amount_credited: number;
+      due_date: string;
+      hosted_invoice_url: string;
+      invoice_pdf: string;
+      created: string;
+    } | null;
   };
 }
 

@@ -234,11 +234,11 @@ describe.each(STAGES)('the %s stack', (stage) => {
     else expect(routeKeys.filter((key) => key.includes('/sandbox/') || sandboxKeys.includes(key))).toEqual([]);
   });
 
-  it("lets the orders API write orders (and the sandbox decisions' Idempotency-Key records) on sandbox only, and never carts, sessions or organizations", () => {
+  it("lets the orders API write orders on both stages (Stripe's events change invoices), Idempotency-Key records on sandbox only, and never carts, sessions or organizations", () => {
     const writes = (table: TableName) =>
       actionsOn(stage, 'ordersApi', tableId(stage, table)).filter((a) => WRITE_ACTIONS.includes(a));
     expect(actionsOn(stage, 'ordersApi', tableId(stage, 'orders'))).toContain('dynamodb:Query');
-    expect(writes('orders').length > 0).toBe(stage === 'sandbox');
+    expect(writes('orders').length > 0).toBe(true);
     expect(writes('idempotency').length > 0).toBe(stage === 'sandbox');
     expect(writes('rateLimits')).toContain('dynamodb:UpdateItem');
     for (const table of [
@@ -549,8 +549,8 @@ describe('the two stages', () => {
     const names = Object.fromEntries(STAGES.map((s) => [s, namesOf(s)])) as Record<Stage, string[]>;
     for (const stage of STAGES) {
       const prefix = ENVIRONMENTS[stage].resourcePrefix;
-      // + the Stripe secret and the alarm subscription's dead-letter queue
-      expect(names[stage]).toHaveLength(tableNames.length + 2 * queueNames.length + 2);
+      // + the Stripe API key, Stripe's webhook endpoint secret and the alarm subscription's dead-letter queue
+      expect(names[stage]).toHaveLength(tableNames.length + 2 * queueNames.length + 3);
       for (const name of names[stage]) expect(name).toMatch(new RegExp(`^${prefix}[-/]`));
     }
     expect(names.production.filter((n) => names.sandbox.includes(n))).toEqual([]);

@@ -13,7 +13,7 @@ import type { PartnerId } from '../../functions/domain/partners/partner';
 import {
   ApprovalDecidedData,
   ApprovalRequestedData,
-  OrderCreatedData,
+  DELIVERED_ORDER_EVENT_DATA,
 } from '../../functions/domain/events/order-events';
 import { WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
@@ -368,7 +368,9 @@ describe('POST /v1/sandbox/approval-requests/{id}/approve and /reject', () => {
       order_id: approved.order_id,
       decided_at: approved.decided_at,
     });
-    expect(OrderCreatedData.parse(bodies.find((body) => body.event === 'order.created')!.data)).toMatchObject({
+    expect(
+      DELIVERED_ORDER_EVENT_DATA['order.created'].parse(bodies.find((body) => body.event === 'order.created')!.data),
+    ).toMatchObject({
       order_id: approved.order_id,
       internal_user_id: office.buyer.profile.internalUserId,
       approved_by: { internal_user_id: office.approver.profile.internalUserId, email: office.approver.profile.email },

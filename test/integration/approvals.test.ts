@@ -29,7 +29,7 @@ import { OUTBOX_KEY_PREFIX, tableName } from '../../functions/resources/resource
 import {
   ApprovalDecidedData,
   ApprovalRequestedData,
-  OrderCreatedData,
+  DELIVERED_ORDER_EVENT_DATA,
 } from '../../functions/domain/events/order-events';
 import { ORDER_EVENT_KINDS, WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
@@ -247,7 +247,7 @@ describe('submitting and approving', () => {
       await deliverEverything(stack);
       expect(kindsAbout([request.id, order!.id])).toEqual(['approval.decided', 'approval.requested', 'order.created']);
       const created = webhooksAbout([order!.id]).find((body) => body.event === 'order.created')!;
-      expect(OrderCreatedData.parse(created.data)).toMatchObject({
+      expect(DELIVERED_ORDER_EVENT_DATA['order.created'].parse(created.data)).toMatchObject({
         order_id: order!.id,
         user_email: office.buyer.profile.email,
         approved_by: { internal_user_id: office.approver.profile.internalUserId, email: office.approver.profile.email },

@@ -7,7 +7,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/domain/events/order-events';
+import { DELIVERED_ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/domain/events/order-events';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
 import { routesOn } from '../../functions/routes';
@@ -102,7 +102,7 @@ describe('POST /v1/webhooks/test: a sample of each kind through the real pipelin
       expect(body.data.test).toBe(true);
       expect(body.data.partner_org_id).toBe(internalOrgId);
       expect([body.data.sequence, body.data.previous_status]).toEqual(SEQUENCE_OF[kind]);
-      expect(ORDER_EVENT_DATA[kind].parse(body.data)).toEqual(body.data);
+      expect(DELIVERED_ORDER_EVENT_DATA[kind].parse(body.data)).toEqual(body.data);
     },
   );
 

@@ -21,7 +21,7 @@ const StripeEventRequest = z.looseObject({
   id: z.string(),
   object: z.literal('event'),
   type: z.string(),
-  created: z.number(),
+  created: z.int(),
   data: z.looseObject({ object: z.looseObject({}) }),
 });
 

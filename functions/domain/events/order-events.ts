@@ -248,6 +248,29 @@ export const WEBHOOK_EVENT_DATA = {
   ...INVOICE_EVENT_DATA,
 } as const satisfies Record<WebhookEventKind, z.ZodType>;
 
+/**
+ * What a partner receives for an order kind: the published data, and the order's invoice as
+ * it is when the delivery is built (functions/webhooks/webhook-fanout.ts), `null` before one
+ * is issued. The publisher validates the published data; the document describes this.
+ */
+const delivered = <S extends z.ZodObject>(schema: S) => schema.extend({ invoice: InvoicePayload.nullable() });
+
+export const DELIVERED_ORDER_EVENT_DATA = {
+  'order.created': delivered(OrderCreatedData),
+  'order.confirmed': delivered(OrderConfirmedData),
+  'order.shipped': delivered(OrderShippedData),
+  'order.delivered': delivered(OrderDeliveredData),
+  'order.cancelled': delivered(OrderCancelledData),
+  'order.refunded': delivered(OrderRefundedData),
+} as const satisfies Record<OrderEventKind, z.ZodType>;
+
+/** Each kind's `data` as it reaches the partner (the webhooks section of docs/openapi.json). */
+export const DELIVERED_WEBHOOK_EVENT_DATA = {
+  ...DELIVERED_ORDER_EVENT_DATA,
+  ...APPROVAL_EVENT_DATA,
+  ...INVOICE_EVENT_DATA,
+} as const satisfies Record<WebhookEventKind, z.ZodType>;
+
 export { ORDER_EVENT_KINDS, OrderEventKind, WebhookEventKind } from './order-event-kinds';
 export { OrderEventMessage } from './order-event-message';
 export type OrderEventData<K extends OrderEventKind = OrderEventKind> = z.output<(typeof ORDER_EVENT_DATA)[K]>;
