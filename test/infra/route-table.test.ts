@@ -100,7 +100,14 @@ function routeKeyLiteralsOutsideTheTable(): string[] {
       entry.isDirectory() ? files(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [],
     );
   return [...files('functions'), ...files('lib')]
-    .filter((file) => file !== join('functions', 'routes.ts'))
+    .filter(
+      (file) =>
+        ![
+          join('functions', 'routes.ts'),
+          join('functions', 'api-routes.ts'),
+          join('functions', 'embed-routes.ts'),
+        ].includes(file),
+    )
     .flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
