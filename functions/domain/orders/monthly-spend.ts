@@ -4,6 +4,7 @@
  * order's own transaction, conditional on staying within the limit, so parallel orders
  * can never pass it together.
  */
+import { formatInTimeZone } from 'date-fns-tz';
 import type { OrganizationAggregate, ProfileId } from '../organizations/organization';
 import { canonicalTimeZone, STATE_TIME_ZONES } from '../time-zones';
 
@@ -27,20 +28,9 @@ export function organizationTimeZone(aggregate: Pick<OrganizationAggregate, 'org
   return location ? STATE_TIME_ZONES[location.address.province] : 'UTC';
 }
 
-const monthFormatters = new Map<string, Intl.DateTimeFormat>();
-
 /** The calendar month `at` falls in, in `timeZone` (a zone Intl knows). */
-export function spendMonthOf(at: Date, timeZone: string): SpendMonth {
-  let formatter = monthFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit' });
-    monthFormatters.set(timeZone, formatter);
-  }
-  const parts = formatter.formatToParts(at);
-  const year = parts.find((part) => part.type === 'year')?.value;
-  const month = parts.find((part) => part.type === 'month')?.value;
-  return `${year}-${month}` as SpendMonth;
-}
+export const spendMonthOf = (at: Date, timeZone: string): SpendMonth =>
+  formatInTimeZone(at, timeZone, 'yyyy-MM') as SpendMonth;
 
 /**
  * What an order adds to its user's month: always counted (so a limit set mid-month knows

@@ -4,6 +4,7 @@
  * a range of days in the organization's zone.
  */
 // zod/mini: the embed Lambda parses the Orders page's query with this.
+import { fromZonedTime } from 'date-fns-tz';
 import * as z from 'zod/mini';
 import { ValidationFailed } from '../errors';
 import { optionalText, toValidationIssues } from '../validation';
@@ -72,27 +73,5 @@ export function orderMatches(order: Order, text: string): boolean {
 const nextDay = (day: string): string =>
   new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
-/** Midnight starting `day` (YYYY-MM-DD) in `timeZone`, as an instant; twice corrected, for a day that starts in another offset than its UTC midnight. */
-function startOfDayIn(day: string, timeZone: string): Date {
-  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
-  let guess = utcMidnight - offsetAt(new Date(utcMidnight), timeZone);
-  guess = utcMidnight - offsetAt(new Date(guess), timeZone);
-  return new Date(guess);
-}
-
-/** The zone's offset from UTC at `at`, in milliseconds (negative west of Greenwich). */
-function offsetAt(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(at);
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-  return wall - Math.floor(at.getTime() / 1000) * 1000;
-}
+/** Midnight starting `day` (YYYY-MM-DD) in `timeZone`, as an instant. */
+const startOfDayIn = (day: string, timeZone: string): Date => fromZonedTime(`${day}T00:00:00`, timeZone);

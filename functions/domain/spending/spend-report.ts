@@ -5,6 +5,7 @@
  * not cancelled, net of their refunds; categories count the goods (line amounts), since
  * tax, shipping and refunds are not kept per line.
  */
+import { fromZonedTime } from 'date-fns-tz';
 import type { Cents } from '../money';
 import { refundedCentsOf, type Order } from '../orders/order';
 import type { SpendMonth } from '../orders/monthly-spend';
@@ -163,8 +164,7 @@ export function previousMonth(month: SpendMonth): SpendMonth {
 }
 
 /**
- * The UTC instants a month of `timeZone` spans, [start, end), found by asking Intl the
- * zone's offset at the month's first midnight (twice, so a DST change that day is right).
+ * The UTC instants a month of `timeZone` spans, [start, end).
  */
 export function monthBounds(month: SpendMonth, timeZone: string): { readonly start: Date; readonly end: Date } {
   const [year, mm] = month.split('-').map(Number) as [number, number];
@@ -172,32 +172,6 @@ export function monthBounds(month: SpendMonth, timeZone: string): { readonly sta
   return { start: zonedMidnight(year, mm, timeZone), end: zonedMidnight(next.y, next.m, timeZone) };
 }
 
-function zonedMidnight(year: number, month: number, timeZone: string): Date {
-  const wall = Date.UTC(year, month - 1, 1);
-  let guess = wall - offsetAt(new Date(wall), timeZone);
-  guess = wall - offsetAt(new Date(guess), timeZone);
-  return new Date(guess);
-}
-
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The zone's offset from UTC at `at`, in ms (what its wall clock reads minus UTC). */
-function offsetAt(at: Date, timeZone: string): number {
-  let formatter = offsetFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    offsetFormatters.set(timeZone, formatter);
-  }
-  const part = (type: string) => Number(formatter.formatToParts(at).find((p) => p.type === type)?.value);
-  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-  return wall - Math.floor(at.getTime() / 1000) * 1000;
-}
+/** The first midnight of a month in `timeZone`, as an instant. */
+const zonedMidnight = (year: number, month: number, timeZone: string): Date =>
+  fromZonedTime(`${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-01T00:00:00`, timeZone);

@@ -272,69 +272,75 @@ export function spendingPage(frame: ModuleFrame, view: SpendingView): string {
           </table>
         </section>
         <section class="panel boxed">
-          <table class="spend" data-testid="spend-locations">
-            <caption>By shipping location</caption>
-            <thead>
-              <tr>
-                <th scope="col">Location</th>
-                <th scope="col" class="num">
-                  Placed
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.locations.length === 0 && (
-                <tr>
-                  <td colspan={2} class="meta">
-                    No orders this month
-                  </td>
-                </tr>
-              )}
-              {report.locations.map((location) => (
-                <tr data-location={location.internalShippingLocationId}>
-                  <th scope="row">{location.name}</th>
-                  <td class="num">
-                    <Usd cents={location.totalCents} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TotalsTable
+            testId="spend-locations"
+            caption="By shipping location"
+            heading="Location"
+            amountHeading="Placed"
+            rows={report.locations.map((location) => ({
+              key: { 'data-location': location.internalShippingLocationId },
+              label: location.name,
+              cents: location.totalCents,
+            }))}
+          />
         </section>
         <section class="panel boxed">
-          <table class="spend" data-testid="spend-categories">
-            <caption>By category</caption>
-            <thead>
-              <tr>
-                <th scope="col">Category</th>
-                <th scope="col" class="num">
-                  Goods
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.categories.length === 0 && (
-                <tr>
-                  <td colspan={2} class="meta">
-                    No orders this month
-                  </td>
-                </tr>
-              )}
-              {report.categories.map((category) => (
-                <tr data-category={category.category}>
-                  <th scope="row">{category.category}</th>
-                  <td class="num">
-                    <Usd cents={category.totalCents} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TotalsTable
+            testId="spend-categories"
+            caption="By category"
+            heading="Category"
+            amountHeading="Goods"
+            rows={report.categories.map((category) => ({
+              key: { 'data-category': category.category },
+              label: category.category,
+              cents: category.totalCents,
+            }))}
+          />
           <p class="note">Categories count the goods (price times quantity), before tax and shipping.</p>
         </section>
       </div>
       <CategoryChart history={view.history} />
     </>,
     [SPENDING_STYLE],
+  );
+}
+
+/** A month's totals by one dimension: a row a location or category, or a line saying there were no orders. */
+function TotalsTable(props: {
+  readonly testId: string;
+  readonly caption: string;
+  readonly heading: string;
+  readonly amountHeading: string;
+  readonly rows: readonly { readonly key: Record<string, string>; readonly label: string; readonly cents: number }[];
+}) {
+  return (
+    <table class="spend" data-testid={props.testId}>
+      <caption>{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{props.heading}</th>
+          <th scope="col" class="num">
+            {props.amountHeading}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.length === 0 && (
+          <tr>
+            <td colspan={2} class="meta">
+              No orders this month
+            </td>
+          </tr>
+        )}
+        {props.rows.map((row) => (
+          <tr {...row.key}>
+            <th scope="row">{row.label}</th>
+            <td class="num">
+              <Usd cents={row.cents} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -6,29 +6,11 @@
  * is the buyer's or the partner's text, never a formula in the approver's spreadsheet.
  */
 import { stringify } from 'csv-stringify/sync';
+import { formatInTimeZone } from 'date-fns-tz';
 import type { SpendLine } from '../../../domain/spending/spend-report';
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** "2026-11-27 14:05": sorts as text and reads in any locale; the header names the zone. */
-function zonedStamp(iso: string, timeZone: string): string {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  const parts = formatter.formatToParts(new Date(iso));
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
-}
+const zonedStamp = (iso: string, timeZone: string): string => formatInTimeZone(iso, timeZone, 'yyyy-MM-dd HH:mm');
 
 /** Dollars to the cent as text ("1234.50"), from whole cents, so no float reaches the file. */
 const dollars = (cents: number): string => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
