@@ -24,7 +24,7 @@ function cdkRouteKeys(stage: Stage, table: readonly Route[]): string[] {
     (Object.keys(FUNCTION_ENTRIES) as FunctionName[]).map((name) => [
       name,
       new LambdaFunction(stack, name, {
-        runtime: Runtime.NODEJS_20_X,
+        runtime: Runtime.NODEJS_22_X,
         handler: 'index.handler',
         code: Code.fromInline('exports.handler = async () => {}'),
       }),
