@@ -1,12 +1,15 @@
 import type { AwsClients } from './adapters/aws-clients';
-import { type ApprovalExpiryDependencies, composeApprovalExpiry } from './composition/approval-expiry';
+import { type ApprovalExpiryDependencies, composeApprovalExpiry } from './composition/approval-expiry-dependencies';
 import { type BaseDependencies, createBase, type DependencyOverrides } from './composition/base';
-import { composeEmbed, type EmbedDependencies } from './composition/embed';
-import { composeHandshake, type HandshakeDependencies } from './composition/handshake';
-import { composeOrdersApi, type OrdersApiDependencies } from './composition/orders-api';
+import { composeEmbed, type EmbedDependencies } from './composition/embed-dependencies';
+import { composeHandshake, type HandshakeDependencies } from './composition/handshake-dependencies';
+import { composeOrdersApi, type OrdersApiDependencies } from './composition/orders-api-dependencies';
 import { orderEventQueue, deliveryQueue } from './composition/message-queues';
-import { composeOrderFanout, type OrderFanoutDependencies } from './composition/order-fanout';
-import { composeOrderOutboxRelay, type OrderOutboxRelayDependencies } from './composition/order-outbox-relay';
+import { composeOrderFanout, type OrderFanoutDependencies } from './composition/order-fanout-dependencies';
+import {
+  composeOrderOutboxRelay,
+  type OrderOutboxRelayDependencies,
+} from './composition/order-outbox-relay-dependencies';
 import { type CommerceDependencies, composeCommerce } from './composition/commerce';
 import {
   type DynamoTables,
@@ -19,11 +22,11 @@ import {
   webhookEndpointRepository,
   endpointGate,
 } from './composition/repositories';
-import { composeInvoicing, type InvoicingDependencies } from './composition/invoicing';
-import { composeSetup, type SetupDependencies } from './composition/setup';
-import { composeWebhookDispatch, type WebhookDispatchDependencies } from './composition/webhook-dispatch';
-import { composeWebhookTest, type WebhookTestDependencies } from './composition/webhook-test';
-import { composeWebhooksApi, type WebhooksApiDependencies } from './composition/webhooks-api';
+import { composeInvoicing, type InvoicingDependencies } from './composition/invoicing-dependencies';
+import { composeSetup, type SetupDependencies } from './composition/setup-dependencies';
+import { composeWebhookDispatch, type WebhookDispatchDependencies } from './composition/webhook-dispatch-dependencies';
+import { composeWebhookTest, type WebhookTestDependencies } from './composition/webhook-test-dependencies';
+import { composeWebhooksApi, type WebhooksApiDependencies } from './composition/webhooks-api-dependencies';
 import type { RuntimeConfig } from './config';
 import type { IdentityDirectory } from './domain/identity/identity-user';
 import type { OrganizationRepository } from './domain/organizations/organization-repository';

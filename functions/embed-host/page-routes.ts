@@ -1,4 +1,4 @@
-import type { EmbedDependencies } from '../composition/embed';
+import type { EmbedDependencies } from '../composition/embed-dependencies';
 import { clearedSessionCookie, readSessionCookie, sessionCookie, timeZoneCookie } from './session-cookie';
 import { canonicalTimeZone } from '../domain/time-zones';
 import { type EmbedRequest, embedHandler } from './embed-pipeline';

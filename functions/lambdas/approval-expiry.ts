@@ -1,5 +1,8 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { type ApprovalExpiryDependencies, approvalExpiryFromEnvironment } from '../composition/approval-expiry';
+import {
+  type ApprovalExpiryDependencies,
+  approvalExpiryFromEnvironment,
+} from '../composition/approval-expiry-dependencies';
 
 export interface ApprovalExpiryResult {
   /** Requests whose expiry this run recorded, each with its approval.decided. */

@@ -1,4 +1,4 @@
-import { type EmbedDependencies, embedFromEnvironment } from '../composition/embed';
+import { type EmbedDependencies, embedFromEnvironment } from '../composition/embed-dependencies';
 import { pageRoutes } from '../embed-host/page-routes';
 import { PRODUCT_IMAGE_ROUTE, productImageHandler } from '../embed-host/product-image-route';
 import { embedScriptHandler, isEmbedScriptRoute } from '../embed-host/script-routes';

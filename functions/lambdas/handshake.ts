@@ -1,4 +1,4 @@
-import { type HandshakeDependencies, handshakeFromEnvironment } from '../composition/handshake';
+import { type HandshakeDependencies, handshakeFromEnvironment } from '../composition/handshake-dependencies';
 import { handshakeRoute } from '../api/handshake/routes';
 import type { HttpLambda } from '../http/http-context';
 

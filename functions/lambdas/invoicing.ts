@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type InvoicingDependencies, invoicingFromEnvironment } from '../composition/invoicing';
+import { type InvoicingDependencies, invoicingFromEnvironment } from '../composition/invoicing-dependencies';
 import { withCorrelation } from '../domain/correlation';
 import { OrderEventMessage } from '../domain/events/order-event-message';
 import { METRIC } from '../domain/metrics';

@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type OrderFanoutDependencies, orderFanoutFromEnvironment } from '../composition/order-fanout';
+import { type OrderFanoutDependencies, orderFanoutFromEnvironment } from '../composition/order-fanout-dependencies';
 import { withCorrelation } from '../domain/correlation';
 import { OrderEventMessage } from '../domain/events/order-event-message';
 import { processSqsBatch, redelivered } from '../queue/sqs-batch';

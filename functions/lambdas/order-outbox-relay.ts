@@ -1,5 +1,8 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { type OrderOutboxRelayDependencies, orderOutboxRelayFromEnvironment } from '../composition/order-outbox-relay';
+import {
+  type OrderOutboxRelayDependencies,
+  orderOutboxRelayFromEnvironment,
+} from '../composition/order-outbox-relay-dependencies';
 import { processStreamBatch } from '../queue/stream-batch';
 import { OUTBOX_KEY_PREFIX } from '../resources/resource-definitions';
 

@@ -1,4 +1,4 @@
-import { type OrdersApiDependencies, ordersApiFromEnvironment } from '../composition/orders-api';
+import { type OrdersApiDependencies, ordersApiFromEnvironment } from '../composition/orders-api-dependencies';
 import { approvalRequestRoutes } from '../api/approval-requests/routes';
 import { invoiceRoutes } from '../api/invoices/routes';
 import { orderRoutes } from '../api/orders/routes';

@@ -1,4 +1,4 @@
-import { type SetupDependencies, setupFromEnvironment } from '../composition/setup';
+import { type SetupDependencies, setupFromEnvironment } from '../composition/setup-dependencies';
 import { organizationRoutes } from '../api/organizations/routes';
 import { organizationUserRoutes } from '../api/organization-users/routes';
 import { routedHandler } from '../api/pipeline/routed-handler';

@@ -1,5 +1,8 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type WebhookDispatchDependencies, webhookDispatchFromEnvironment } from '../composition/webhook-dispatch';
+import {
+  type WebhookDispatchDependencies,
+  webhookDispatchFromEnvironment,
+} from '../composition/webhook-dispatch-dependencies';
 import { withCorrelation } from '../domain/correlation';
 import { DeliveryMessage } from '../webhooks/delivery';
 import { type ParsedRecord, parseRecordBody, processSqsBatch } from '../queue/sqs-batch';

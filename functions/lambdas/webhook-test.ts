@@ -1,4 +1,4 @@
-import { type WebhookTestDependencies, webhookTestFromEnvironment } from '../composition/webhook-test';
+import { type WebhookTestDependencies, webhookTestFromEnvironment } from '../composition/webhook-test-dependencies';
 import { routedHandler } from '../api/pipeline/routed-handler';
 import { webhookTestRoutes } from '../api/webhook-test/routes';
 

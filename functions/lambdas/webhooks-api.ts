@@ -1,4 +1,4 @@
-import { type WebhooksApiDependencies, webhooksApiFromEnvironment } from '../composition/webhooks-api';
+import { type WebhooksApiDependencies, webhooksApiFromEnvironment } from '../composition/webhooks-api-dependencies';
 import { routedHandler } from '../api/pipeline/routed-handler';
 import { webhookDeliveryRoutes } from '../api/webhook-deliveries/routes';
 

@@ -1,4 +1,4 @@
-import type { OrdersApiDependencies } from '../../composition/orders-api';
+import type { OrdersApiDependencies } from '../../composition/orders-api-dependencies';
 import { SandboxApproveRequest, SandboxRejectRequest } from '../../domain/approvals/sandbox-decision-request';
 import type { ApprovalRequest } from '../../domain/approvals/approval-request';
 import type { DecisionCompletionFor } from '../../domain/approvals/approval-service';

@@ -1,4 +1,4 @@
-import type { HandshakeDependencies } from '../../composition/handshake';
+import type { HandshakeDependencies } from '../../composition/handshake-dependencies';
 import { parseHandshakeRequest } from '../../domain/sessions/handshake-request';
 import { apiHandler } from '../pipeline/api-handler';
 import { toHandshakeResponse } from './response';

@@ -1,4 +1,4 @@
-import type { OrdersApiDependencies } from '../../composition/orders-api';
+import type { OrdersApiDependencies } from '../../composition/orders-api-dependencies';
 import { OrganizationNotFound } from '../../domain/errors';
 import { type OrderAction, withSandboxDefaults } from '../../domain/orders/transition-input';
 import { parseSandboxOrderRequest } from '../../domain/orders/sandbox-order-request';

@@ -1,4 +1,4 @@
-import type { SetupDependencies } from '../../composition/setup';
+import type { SetupDependencies } from '../../composition/setup-dependencies';
 import { OrganizationUpdateRequest } from '../../domain/organizations/change-requests';
 import { apiHandler, idempotentApiHandler } from '../pipeline/api-handler';
 import { parseBody } from '../pipeline/parse-body';

@@ -1,4 +1,4 @@
-import type { SetupDependencies } from '../../composition/setup';
+import type { SetupDependencies } from '../../composition/setup-dependencies';
 import type { SetupResult } from '../../domain/organizations/organization-setup';
 import { SetupRequest } from '../../domain/organizations/setup-request';
 import { idempotentApiHandler } from '../pipeline/api-handler';

@@ -1,4 +1,4 @@
-import type { SetupDependencies } from '../../composition/setup';
+import type { SetupDependencies } from '../../composition/setup-dependencies';
 import {
   ShippingLocationCreateRequest,
   ShippingLocationUpdateRequest,

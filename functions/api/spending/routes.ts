@@ -1,4 +1,4 @@
-import type { OrdersApiDependencies } from '../../composition/orders-api';
+import type { OrdersApiDependencies } from '../../composition/orders-api-dependencies';
 import { json } from '../../http/responses';
 import { apiHandler } from '../pipeline/api-handler';
 import { toSpendReportResponse } from './response';

@@ -1,4 +1,4 @@
-import type { WebhooksApiDependencies } from '../../composition/webhooks-api';
+import type { WebhooksApiDependencies } from '../../composition/webhooks-api-dependencies';
 import { apiHandler } from '../pipeline/api-handler';
 import { json } from '../../http/responses';
 import { parseDeliveryListQuery } from './delivery-list-query';

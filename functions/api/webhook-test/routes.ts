@@ -1,4 +1,4 @@
-import type { WebhookTestDependencies } from '../../composition/webhook-test';
+import type { WebhookTestDependencies } from '../../composition/webhook-test-dependencies';
 import { parseWebhookTestRequest } from '../../webhooks/webhook-test-request';
 import { apiHandler } from '../pipeline/api-handler';
 import { json } from '../../http/responses';
