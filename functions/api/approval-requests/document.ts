@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { DEFAULT_APPROVAL_PAGE_SIZE, MAX_APPROVAL_PAGE_SIZE } from '../../domain/approvals/approval-repository';
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
-import { ApprovalRequestNotFoundBody, OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
+import { ApprovalRequestNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
@@ -18,6 +18,7 @@ import {
   unauthorizedResponse,
   READ_RETRY,
   internalErrorResponse,
+  organizationNotFoundResponse,
 } from '../openapi/standard-responses';
 import {
   APPROVED_APPROVAL_REQUEST,
@@ -135,23 +136,9 @@ export const LIST_APPROVAL_REQUESTS_ROUTE: RouteDocument = {
     },
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(LIST_ROW.scope),
-    404: {
-      description:
-        "None of your organizations has this `internalOrgId` (another partner's organization is not yours, so it is not found either).",
-      body: { name: 'OrganizationNotFoundError', schema: OrganizationNotFoundBody },
-      examples: {
-        organizationNotFound: {
-          summary: 'Unknown organization',
-          value: {
-            error: 'Not Found',
-            message: 'No organization with internal_org_id "acme-9"',
-            code: 'ORGANIZATION_NOT_FOUND',
-            details: [],
-          },
-        },
-      },
-      headers: AUTHENTICATED_HEADERS,
-    },
+    404: organizationNotFoundResponse(
+      "None of your organizations has this `internalOrgId` (another partner's organization is not yours, so it is not found either).",
+    ),
     429: rateLimitedResponse(LIST_ROW.limitPerMinute),
     500: internalErrorResponse(LIST_ROW, READ_RETRY),
   },

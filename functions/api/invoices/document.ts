@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { DEFAULT_INVOICE_PAGE_SIZE, MAX_INVOICE_PAGE_SIZE } from '../../domain/billing/invoice-repository';
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { apiRoute } from '../../routes';
-import { InvoiceNotFoundBody, OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
+import { InvoiceNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
 import type { ParameterDocument, ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
@@ -16,6 +16,7 @@ import {
   unauthorizedResponse,
   READ_RETRY,
   internalErrorResponse,
+  organizationNotFoundResponse,
 } from '../openapi/standard-responses';
 import { InvoiceListQuery } from './invoice-list-query';
 import { EXAMPLE_INVOICE_ID, OPEN_INVOICE } from './invoice-examples';
@@ -136,22 +137,7 @@ export const LIST_INVOICES_ROUTE: RouteDocument = {
     },
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(LIST_ROW.scope),
-    404: {
-      description: 'None of your organizations has this `internal_org_id`.',
-      body: { name: 'OrganizationNotFoundError', schema: OrganizationNotFoundBody },
-      examples: {
-        organizationNotFound: {
-          summary: 'Unknown organization',
-          value: {
-            error: 'Not Found',
-            message: 'No organization with internal_org_id "acme-9"',
-            code: 'ORGANIZATION_NOT_FOUND',
-            details: [],
-          },
-        },
-      },
-      headers: AUTHENTICATED_HEADERS,
-    },
+    404: organizationNotFoundResponse('None of your organizations has this `internal_org_id`.'),
     429: rateLimitedResponse(LIST_ROW.limitPerMinute),
     500: internalErrorResponse(LIST_ROW, READ_RETRY),
   },

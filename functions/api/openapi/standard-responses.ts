@@ -8,6 +8,7 @@ import { wrongHeaderMessage } from '../pipeline/api-key-auth';
 import {
   ForbiddenBody,
   IdempotencyKeyInUseBody,
+  OrganizationNotFoundBody,
   RateLimitExceededBody,
   serverErrorBody,
   serverErrorExample,
@@ -119,3 +120,22 @@ export const READ_RETRY = 'Retry with exponential backoff.';
 /** The 500 of a route whose failure is ours (storage, or what `cause` names); `retry` says whether and how to retry. */
 export const internalErrorResponse = (route: ApiRoute, retry: string, cause = 'storage'): ResponseDocument =>
   serverErrorResponse(route, `Something failed on our side (${cause}). ${retry}`);
+
+/** The example of a 404 for an organization the partner does not have (or another partner's). */
+export const ORGANIZATION_NOT_FOUND_EXAMPLE: Example = {
+  summary: 'Unknown organization',
+  value: {
+    error: 'Not Found',
+    message: 'No organization with internal_org_id "acme-9"',
+    code: 'ORGANIZATION_NOT_FOUND',
+    details: [],
+  },
+};
+
+/** The 404 of a route whose only missing thing can be the organization; `description` names the parameter. */
+export const organizationNotFoundResponse = (description: string): ResponseDocument => ({
+  description,
+  body: { name: 'OrganizationNotFoundError', schema: OrganizationNotFoundBody },
+  examples: { organizationNotFound: ORGANIZATION_NOT_FOUND_EXAMPLE },
+  headers: AUTHENTICATED_HEADERS,
+});

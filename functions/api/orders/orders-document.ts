@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';
 import { DEFAULT_ORDER_PAGE_SIZE, MAX_ORDER_PAGE_SIZE } from '../../domain/orders/order-repository';
 import { apiRoute } from '../../routes';
-import { OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
+import { ValidationErrorBody } from '../pipeline/error-bodies';
 import { orderNotFoundResponse } from './order-api-responses';
 import { CONFIRMED_ORDER, EXAMPLE_OTHER_PARTNERS_ORDER_ID, PENDING_ORDER, SHIPPED_ORDER } from './order-examples';
 import { OrderListQuery } from './order-list-query';
@@ -22,6 +22,7 @@ import {
   unauthorizedResponse,
   READ_RETRY,
   internalErrorResponse,
+  organizationNotFoundResponse,
 } from '../openapi/standard-responses';
 
 const ORDER_GET_ROUTE_ROW = apiRoute('order-get');
@@ -155,22 +156,7 @@ export const LIST_ORDERS_ROUTE: RouteDocument = {
     },
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(ORDER_LIST_ROUTE_ROW.scope),
-    404: {
-      description: 'None of your organizations has this `internal_org_id`.',
-      body: { name: 'OrganizationNotFoundError', schema: OrganizationNotFoundBody },
-      examples: {
-        organizationNotFound: {
-          summary: 'Unknown organization',
-          value: {
-            error: 'Not Found',
-            message: 'No organization with internal_org_id "acme-9"',
-            code: 'ORGANIZATION_NOT_FOUND',
-            details: [],
-          },
-        },
-      },
-      headers: AUTHENTICATED_HEADERS,
-    },
+    404: organizationNotFoundResponse('None of your organizations has this `internal_org_id`.'),
     429: rateLimitedResponse(ORDER_LIST_ROUTE_ROW.limitPerMinute),
     500: internalErrorResponse(ORDER_LIST_ROUTE_ROW, READ_RETRY),
   },

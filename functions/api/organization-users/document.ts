@@ -17,6 +17,7 @@ import {
   REPLAYABLE_HEADERS,
   idempotencyKeyInUseResponse,
   internalErrorResponse,
+  ORGANIZATION_NOT_FOUND_EXAMPLE,
 } from '../openapi/standard-responses';
 import { OrganizationUserResponseBody } from './response';
 
@@ -66,15 +67,7 @@ const notFound: ResponseDocument = {
     "None of your organizations has this `internalOrgId` (`ORGANIZATION_NOT_FOUND`; another partner's organization is not yours, so it is not found either), or the organization has no user with this `internalUserId` (`PROFILE_NOT_FOUND`).",
   body: { name: 'OrganizationUserNotFoundError', schema: OrganizationUserNotFoundBody },
   examples: {
-    organizationNotFound: {
-      summary: 'Unknown organization',
-      value: {
-        error: 'Not Found',
-        message: 'No organization with internal_org_id "acme-9"',
-        code: 'ORGANIZATION_NOT_FOUND',
-        details: [],
-      },
-    },
+    organizationNotFound: ORGANIZATION_NOT_FOUND_EXAMPLE,
     profileNotFound: {
       summary: 'Unknown user',
       value: {

@@ -16,6 +16,7 @@ import {
   unauthorizedResponse,
   REPLAYABLE_HEADERS,
   idempotencyKeyInUseResponse,
+  ORGANIZATION_NOT_FOUND_EXAMPLE,
 } from '../openapi/standard-responses';
 import { OrganizationResponseBody } from './response';
 
@@ -49,15 +50,7 @@ const notFound: ResponseDocument = {
     "None of your organizations has this `internalOrgId` (`ORGANIZATION_NOT_FOUND`; another partner's organization is not yours, so it is not found either).",
   body: { name: 'OrganizationNotFoundError', schema: OrganizationNotFoundBody },
   examples: {
-    organizationNotFound: {
-      summary: 'Unknown organization',
-      value: {
-        error: 'Not Found',
-        message: 'No organization with internal_org_id "acme-9"',
-        code: 'ORGANIZATION_NOT_FOUND',
-        details: [],
-      },
-    },
+    organizationNotFound: ORGANIZATION_NOT_FOUND_EXAMPLE,
   },
   headers: AUTHENTICATED_HEADERS,
 };

@@ -25,6 +25,7 @@ import {
   REPLAYABLE_HEADERS,
   IDEMPOTENCY_KEY_IN_USE_EXAMPLE,
   internalErrorResponse,
+  ORGANIZATION_NOT_FOUND_EXAMPLE,
 } from '../openapi/standard-responses';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import { ShippingLocationResponseBody } from './response';
@@ -81,15 +82,7 @@ const notFound = (what: string): ResponseDocument => ({
   description: `None of your organizations has this \`internalOrgId\` (\`ORGANIZATION_NOT_FOUND\`; another partner's organization is not yours, so it is not found either)${what}.`,
   body: { name: 'ShippingLocationNotFoundError', schema: ShippingLocationNotFoundBody },
   examples: {
-    organizationNotFound: {
-      summary: 'Unknown organization',
-      value: {
-        error: 'Not Found',
-        message: 'No organization with internal_org_id "acme-9"',
-        code: 'ORGANIZATION_NOT_FOUND',
-        details: [],
-      },
-    },
+    organizationNotFound: ORGANIZATION_NOT_FOUND_EXAMPLE,
     ...(what
       ? {
           locationNotFound: {

@@ -13,8 +13,9 @@ import {
   unauthorizedResponse,
   READ_RETRY,
   internalErrorResponse,
+  organizationNotFoundResponse,
 } from '../openapi/standard-responses';
-import { OrganizationNotFoundBody, ValidationErrorBody } from '../pipeline/error-bodies';
+import { ValidationErrorBody } from '../pipeline/error-bodies';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
 import { SpendReportBody } from './response';
 
@@ -100,23 +101,9 @@ export const GET_SPEND_REPORT_ROUTE: RouteDocument = {
     },
     401: unauthorizedResponse('Authorization: Bearer <API_KEY>'),
     403: forbiddenResponse(ROW.scope),
-    404: {
-      description:
-        "None of your organizations has this `internalOrgId` (another partner's organization is not yours, so it is not found either).",
-      body: { name: 'OrganizationNotFoundError', schema: OrganizationNotFoundBody },
-      examples: {
-        organizationNotFound: {
-          summary: 'Unknown organization',
-          value: {
-            error: 'Not Found',
-            message: 'No organization with internal_org_id "acme-9"',
-            code: 'ORGANIZATION_NOT_FOUND',
-            details: [],
-          },
-        },
-      },
-      headers: AUTHENTICATED_HEADERS,
-    },
+    404: organizationNotFoundResponse(
+      "None of your organizations has this `internalOrgId` (another partner's organization is not yours, so it is not found either).",
+    ),
     429: rateLimitedResponse(ROW.limitPerMinute),
     500: internalErrorResponse(ROW, READ_RETRY),
   },
