@@ -225,6 +225,8 @@ const HOSTILE_SVGS: Readonly<Record<string, string>> = {
   'a prefixed SVG script': svgWith('<s:script xmlns:s="http://www.w3.org/2000/svg">alert(1)</s:script>'),
   'an external use': svgWith('<use href="https://evil.test/sprite.svg#icon"/>'),
   'an external fill': svgWith('<rect width="4" height="4" fill="url(https://evil.test/track)"/>'),
+  'a CSS-escaped url() in a style': svgWith('<rect width="4" height="4" style="fill:\\75 rl(https://evil.test/t)"/>'),
+  'a CSS-escaped url() in clip-path': svgWith('<rect width="4" height="4" clip-path="\\75 rl(https://evil.test/c)"/>'),
   'an external image': svgWith('<image href="https://evil.test/x.png" width="4" height="4"/>'),
   'a style sheet instruction': `<?xml-stylesheet href="https://evil.test/x.css"?>${svgWith('<rect width="4" height="4"/>')}`,
   'a style element': svgWith('<style>@import url(https://evil.test/x.css);</style>'),
@@ -277,6 +279,37 @@ describe('SVG pictures that do more than draw', () => {
       file('drawing.json', JSON.stringify([aRow('DRAWING-1', file('drawing.svg', drawing).replace(`${dir}/`, ''))])),
     ]);
     expect(run.err).toEqual([]);
+  });
+});
+
+describe('an SVG picture nested 20,000 levels deep', () => {
+  const deep = `<svg xmlns="http://www.w3.org/2000/svg">${'<g>'.repeat(20_000)}${'</g>'.repeat(20_000)}</svg>`;
+
+  it('is refused by the import with its row and field, and nothing is applied', async () => {
+    const before = await stack.deps.catalog.listAll();
+    file('deep.svg', deep);
+    const run = await ops([
+      'catalog',
+      'import',
+      '--file',
+      file(
+        'deep.json',
+        JSON.stringify([(file('deep-ok.svg', SVG), aRow('DEEP-OK', 'deep-ok.svg')), aRow('DEEP-1', 'deep.svg')]),
+      ),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.err[0]).toContain('has 1 problem');
+    expect(run.err[0]).toContain(
+      '[1].image deep.svg is an SVG too deep to accept: it nests elements more than 256 deep',
+    );
+    expect(await stack.deps.catalog.listAll()).toEqual(before);
+  });
+
+  it('is not served when it reaches the bucket another way: 404, never a 500', async () => {
+    const key = productImageKey(Buffer.from(deep), 'svg');
+    await stack.deps.productImages.put(key, Buffer.from(deep));
+    const res = await fetch(`${stack.url}/embedded/assets/products/${key}`);
+    expect(res.status).toBe(404);
   });
 });
 

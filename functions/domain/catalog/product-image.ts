@@ -72,6 +72,7 @@ export function checkProductImage(bytes: Uint8Array): ImageCheck {
   if (!/^\uFEFF?\s*</.test(text) || !/<svg[\s>]/.test(text))
     return { ok: false, message: 'is not a PNG, JPEG, WebP or SVG image' };
   const svg = checkSvgPicture(text);
+  if (!svg.ok && svg.tooDeep) return { ok: false, message: `is an SVG too deep to accept: it ${svg.reason}` };
   if (!svg.ok) return { ok: false, message: `is an SVG that does more than draw: it ${svg.reason}` };
   return { ok: true, type: 'svg' };
 }

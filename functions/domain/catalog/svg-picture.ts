@@ -6,10 +6,14 @@
  * XHTML-namespaced `<h:script>`, a prefixed `<s:foreignObject>` or `&#106;avascript:` is
  * seen for what it is. The document is then walked against an allow-list: SVG's drawing
  * elements in the SVG namespace, their presentation attributes, references only to
- * fragments of the picture itself. No DOCTYPE (so no entity and no external DTD), no
- * processing instruction, no style sheet, no script, no event attribute, no link.
+ * fragments of the picture itself (every value read as CSS by `cssValueProblem`, as a
+ * browser reads presentation attributes and `style`). No DOCTYPE (so no entity and no
+ * external DTD), no processing instruction, no style sheet, no script, no event attribute,
+ * no link. The walk keeps its own stack and stops past `MAX_SVG_DEPTH`, so a picture
+ * nested 20,000 deep is refused with a reason instead of overflowing the call stack.
  */
 import { DOMParser, type Element, type Node } from '@xmldom/xmldom';
+import { cssValueProblem } from './svg-css-values';
 
 const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
 const XLINK_NAMESPACE = 'http://www.w3.org/1999/xlink';
@@ -67,17 +71,30 @@ const DRAWING_ATTRIBUTES = new Set([
   ...['flood-color', 'flood-opacity', 'href'],
 ]);
 
-/** `url(...)` in a value may only name a fragment of the picture (`url(#shade)`). */
-const FOREIGN_URL = /url\s*\(\s*(?!['"]?#)/i;
-/** A style value that loads, imports or runs something. */
-const ACTIVE_STYLE = /@import|expression\s*\(|behavior\s*:|-moz-binding/i;
+/**
+ * How deep a picture's elements may nest. Drawing tools nest groups a dozen deep; 256 is
+ * libxml2's own default limit, which browsers' XML parsers share or exceed.
+ */
+export const MAX_SVG_DEPTH = 256;
 
-export type SvgCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+export type SvgCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly tooDeep?: true };
 
 const refused = (reason: string): SvgCheck => ({ ok: false, reason });
 
-/** Parses the text as XML and walks it against the allow-list; the first thing outside it is the reason. */
+/**
+ * Parses the text as XML and walks it against the allow-list; the first thing outside it is
+ * the reason. It never throws: what it cannot check is refused, so neither the import nor
+ * the picture route fails on a picture.
+ */
 export function checkSvgPicture(text: string): SvgCheck {
+  try {
+    return parseAndWalk(text);
+  } catch (error) {
+    return refused(`cannot be checked (${(error as Error).message.split('\n')[0]})`);
+  }
+}
+
+function parseAndWalk(text: string): SvgCheck {
   // The parser drops a DOCTYPE's internal subset without a word; refuse it before it reads.
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) return refused('has a DOCTYPE or entity declaration');
   let root: Element | null;
@@ -102,24 +119,37 @@ export function checkSvgPicture(text: string): SvgCheck {
   return walk(root);
 }
 
-function walk(element: Element): SvgCheck {
+/** Every element, depth first, on a stack of its own: no recursion, however deep the picture. */
+function walk(root: Element): SvgCheck {
+  const stack: { element: Element; depth: number }[] = [{ element: root, depth: 1 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { element, depth } = next;
+    if (depth > MAX_SVG_DEPTH)
+      return { ok: false, reason: `nests elements more than ${MAX_SVG_DEPTH} deep`, tooDeep: true };
+    const problem = elementProblem(element);
+    if (problem) return refused(problem);
+    const children: Element[] = [];
+    for (let child: Node | null = element.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === child.ELEMENT_NODE) children.push(child as Element);
+      else if (child.nodeType === child.PROCESSING_INSTRUCTION_NODE) return refused('has a processing instruction');
+    }
+    // Pushed last first, so the first child is checked first, as a recursive walk would.
+    for (const child of children.reverse()) stack.push({ element: child, depth: depth + 1 });
+  }
+  return { ok: true };
+}
+
+/** What is wrong with the element itself and its attributes (not its children), or undefined. */
+function elementProblem(element: Element): string | undefined {
   const name = element.localName ?? element.nodeName;
-  if (element.namespaceURI !== SVG_NAMESPACE) return refused(`has an element outside SVG (<${element.nodeName}>)`);
-  if (!DRAWING_ELEMENTS.has(name)) return refused(`has a <${element.nodeName}> element`);
+  if (element.namespaceURI !== SVG_NAMESPACE) return `has an element outside SVG (<${element.nodeName}>)`;
+  if (!DRAWING_ELEMENTS.has(name)) return `has a <${element.nodeName}> element`;
   for (let index = 0; index < element.attributes.length; index++) {
     const attribute = element.attributes.item(index)!;
     const problem = attributeProblem(attribute.namespaceURI, attribute.localName ?? attribute.name, attribute.value);
-    if (problem) return refused(`has ${problem} on <${element.nodeName}>`);
+    if (problem) return `has ${problem} on <${element.nodeName}>`;
   }
-  for (let child: Node | null = element.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === child.ELEMENT_NODE) {
-      const check = walk(child as Element);
-      if (!check.ok) return check;
-    } else if (child.nodeType === child.PROCESSING_INSTRUCTION_NODE) {
-      return refused('has a processing instruction');
-    }
-  }
-  return { ok: true };
+  return undefined;
 }
 
 /** What is wrong with one attribute (its value as the parser decoded it), or undefined. */
@@ -135,7 +165,8 @@ function attributeProblem(namespace: string | null, name: string, value: string)
   const compact = value.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
   if (isHref && !compact.startsWith('#')) return `a reference outside the picture (${name})`;
   if (/(?:javascript|vbscript|data):/i.test(compact)) return `a script or data URL (${name})`;
-  if (FOREIGN_URL.test(value)) return `a url() outside the picture (${name})`;
-  if (name === 'style' && ACTIVE_STYLE.test(compact)) return 'a style that loads or runs something';
-  return undefined;
+  if (isHref) return undefined;
+  // Presentation attributes and `style` are CSS to a browser, escapes and all; any other value holds no url() a browser loads, and refusing one there costs nothing.
+  const css = cssValueProblem(value);
+  return css ? `${css} (${name})` : undefined;
 }
