@@ -1,34 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { UsStateName } from '../domain/addresses/us-states';
-import { SEED_CATALOG } from '../domain/catalog/seed-catalog';
-import type { ProductId } from '../domain/catalog/product';
-import { toCents } from '../domain/money';
-import type { Order, OrderChange, OrderId, OrderItem, OrderStatus } from '../domain/orders/order';
+import type { Order, OrderChange, OrderId, OrderStatus } from '../domain/orders/order';
 import { PAYMENT_METHOD } from '../domain/orders/order';
 import { orderEventFor } from '../domain/orders/order-event';
-import { priceOrder } from '../domain/orders/order-pricing';
 import type { OrganizationId, ProfileId, ShippingLocationId } from '../domain/organizations/organization';
-import type { PartnerId } from '../domain/partners/partner';
 import type { OrderEventKind } from '../domain/events/order-event-kinds';
 import type { OrderEventMessage } from '../domain/events/order-event-message';
-
-/** Used when the partner has no organization yet: test events need no real one. */
-export const PLACEHOLDER_INTERNAL_ORG_ID = 'test-org';
-
-/** Three lines of the seed catalog, a typical dental-office reorder. */
-const SAMPLE_LINES: readonly { readonly productId: string; readonly quantity: number }[] = [
-  { productId: 'GLV-NIT-M-100', quantity: 4 },
-  { productId: 'MSK-L3-50', quantity: 2 },
-  { productId: 'WIP-CAVI-160', quantity: 3 },
-];
-
-const SAMPLE_ADDRESS = {
-  line1: '1100 Congress Ave',
-  line2: 'Suite 200',
-  city: 'Austin',
-  state: 'Texas' satisfies UsStateName,
-  zip: '78701',
-} as const;
+import {
+  HOUR_MS,
+  SAMPLE_ADDRESS,
+  SAMPLE_BUYER,
+  SAMPLE_PO_NUMBER,
+  type SampleEventInput,
+  sampleItems,
+  samplePricing,
+} from './sample-cart';
 
 /**
  * The statuses an order passes through to reach each kind's status, in order, on the
@@ -44,29 +29,16 @@ const PATH_TO: Readonly<Record<OrderEventKind, readonly OrderStatus[]>> = {
   'order.refunded': ['pending', 'confirmed', 'shipped', 'delivered', 'refunded'],
 };
 
-/** An hour between changes, ending now, so every time in the sample is in the past. */
-const HOUR_MS = 60 * 60 * 1000;
-
-export interface SampleOrderEventInput {
-  readonly partnerId: PartnerId;
-  readonly kind: OrderEventKind;
-  /** The partner's own organization, or the placeholder. */
-  readonly internalOrgId: string;
-  readonly now: Date;
-}
-
 /**
- * A realistic event of one kind for `POST /v1/webhooks/test`, built the way real events
- * are: a made-up order of seed catalog products (priced by the module's own pricing,
- * so `total` is exactly `subtotal + tax + shipping`) is walked along its lifecycle and
- * `orderEventFor` makes the event of its last change. The data says `test: true`; the
- * order exists nowhere, so `GET /v1/orders/{order_id}` answers 404 for it.
+ * A realistic order event of one kind, built the way real events are: the sample cart's
+ * order is walked along its lifecycle and `orderEventFor` makes the event of its last
+ * change, now. The order exists nowhere, so `GET /v1/orders/{order_id}` answers 404 for it.
  */
-export function sampleOrderEvent(input: SampleOrderEventInput): OrderEventMessage {
+export function sampleOrderEvent(input: SampleEventInput<OrderEventKind>): OrderEventMessage {
   const path = PATH_TO[input.kind];
   const at = (index: number) => new Date(input.now.getTime() - (path.length - 1 - index) * HOUR_MS).toISOString();
   const items = sampleItems();
-  const pricing = priceOrder(items, SAMPLE_ADDRESS.state);
+  const pricing = samplePricing(items);
   const history = path.map((status, index) =>
     sampleChange(status, index + 1, at(index), input.now, pricing.totalCents),
   );
@@ -77,9 +49,9 @@ export function sampleOrderEvent(input: SampleOrderEventInput): OrderEventMessag
     organizationId: randomUUID() as OrganizationId,
     internalOrgId: input.internalOrgId,
     profileId: randomUUID() as ProfileId,
-    internalUserId: 'user-jordan-rivera',
-    userEmail: 'jordan.rivera@example.com',
-    poNumber: 'PO-2036-0042',
+    internalUserId: SAMPLE_BUYER.internalUserId,
+    userEmail: SAMPLE_BUYER.email,
+    poNumber: SAMPLE_PO_NUMBER,
     items,
     shippingAddress: { locationId: randomUUID() as ShippingLocationId, locationName: 'Main office', ...SAMPLE_ADDRESS },
     ...pricing,
@@ -90,27 +62,7 @@ export function sampleOrderEvent(input: SampleOrderEventInput): OrderEventMessag
     sequence: last.sequence,
     statusHistory: history,
   };
-  const event = orderEventFor(order, last);
-  return {
-    ...event,
-    eventId: `test_${randomUUID()}`,
-    timestamp: input.now.toISOString(),
-    data: { ...event.data, test: true },
-  };
-}
-
-function sampleItems(): OrderItem[] {
-  return SAMPLE_LINES.map(({ productId, quantity }) => {
-    const product = SEED_CATALOG.find((candidate) => candidate.product_id === productId);
-    if (!product) throw new RangeError(`${productId} is not in the seed catalog`);
-    return {
-      productId: productId as ProductId,
-      name: product.name,
-      unit: product.unit,
-      unitPriceCents: toCents(product.price),
-      quantity,
-    };
-  });
+  return orderEventFor(order, last);
 }
 
 function sampleChange(status: OrderStatus, sequence: number, at: string, now: Date, totalCents: number): OrderChange {

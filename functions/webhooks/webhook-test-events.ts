@@ -5,14 +5,14 @@ import type { PartnerId } from '../domain/partners/partner';
 import type { DeliveryId } from './delivery';
 import { deliveryIdFor } from './delivery-id';
 import type { MessageQueue } from '../domain/events/message-queue';
-import type { OrderEventKind } from '../domain/events/order-event-kinds';
+import type { WebhookEventKind } from '../domain/events/order-event-kinds';
 import type { OrderEventMessage } from '../domain/events/order-event-message';
-import { PLACEHOLDER_INTERNAL_ORG_ID, sampleOrderEvent } from './sample-order-event';
+import { PLACEHOLDER_INTERNAL_ORG_ID, sampleWebhookEvent } from './sample-webhook-event';
 import type { WebhookEndpointRepository } from './webhook-endpoint';
 
 /**
- * `POST /v1/webhooks/test` (sandbox): puts a sample event of one kind on the
- * order-events queue, from where the fan-out and the dispatcher deliver it like any
+ * `POST /v1/webhooks/test` (sandbox): puts a sample event of one kind (any an endpoint can
+ * subscribe to: order, approval or invoice) on the order-events queue, from where the fan-out and the dispatcher deliver it like any
  * other. The delivery id is derived from partner and event id, so it is answered
  * before the fan-out runs. A partner without an endpoint, or whose endpoint does not take
  * the kind, is refused here: the fan-out would drop the event and the answered id would
@@ -26,7 +26,7 @@ export class WebhookTestEvents {
     private readonly clock: Clock,
   ) {}
 
-  async send(partnerId: PartnerId, kind: OrderEventKind): Promise<{ deliveryId: DeliveryId }> {
+  async send(partnerId: PartnerId, kind: WebhookEventKind): Promise<{ deliveryId: DeliveryId }> {
     const [endpoint, organizations] = await Promise.all([
       this.endpoints.get(partnerId),
       this.organizations.listOrganizations(partnerId),
@@ -38,7 +38,7 @@ export class WebhookTestEvents {
     const [oldest] = [...organizations].sort(
       (a, b) => a.createdAt.localeCompare(b.createdAt) || a.internalOrgId.localeCompare(b.internalOrgId),
     );
-    const event = sampleOrderEvent({
+    const event = sampleWebhookEvent({
       partnerId,
       kind,
       internalOrgId: oldest?.internalOrgId ?? PLACEHOLDER_INTERNAL_ORG_ID,

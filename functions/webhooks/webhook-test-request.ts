@@ -1,19 +1,19 @@
 /**
  * The body of POST /v1/webhooks/test (docs/webhooks.md, "Test events"): the kind of the
- * sample to send. Unknown fields are ignored, as in every request body.
+ * sample to send, any an endpoint can subscribe to. Unknown fields are ignored, as in every request body.
  */
 // zod/mini: parsed by the webhookTest Lambda at runtime.
 import * as z from 'zod/mini';
 import { ValidationFailed } from '../domain/errors';
 import { requiredField, toValidationIssues } from '../domain/validation';
-import { OrderEventKind } from '../domain/events/order-event-kinds';
+import { WebhookEventKind } from '../domain/events/order-event-kinds';
 
 export const WebhookTestRequest = z.object(
-  { event: z.enum(OrderEventKind.options, { error: requiredField }) },
+  { event: z.enum(WebhookEventKind.options, { error: requiredField }) },
   { error: requiredField },
 );
 
-export function parseWebhookTestRequest(body: unknown): OrderEventKind {
+export function parseWebhookTestRequest(body: unknown): WebhookEventKind {
   const parsed = WebhookTestRequest.safeParse(body);
   if (!parsed.success) {
     const issues = toValidationIssues(parsed.error);

@@ -1134,7 +1134,7 @@ export interface SandboxInvoiceUnsupportedError {
 }
 
 export interface WebhookTestRequest {
-  event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded";
+  event: "order.created" | "order.confirmed" | "order.shipped" | "order.delivered" | "order.cancelled" | "order.refunded" | "approval.requested" | "approval.decided" | "invoice.issued" | "invoice.paid" | "invoice.overdue" | "invoice.credited";
 }
 
 export interface WebhookTestResponse {
@@ -1552,6 +1552,7 @@ export interface ApprovalRequestedEvent {
   data: {
     approval_request_id: string;
     partner_org_id: string;
+    test?: true;
     internal_user_id: string;
     user_email: string;
     items: Array<{
@@ -1579,6 +1580,7 @@ export interface ApprovalDecidedEvent {
   data: {
     approval_request_id: string;
     partner_org_id: string;
+    test?: true;
     decision: "approved" | "rejected" | "expired" | "withdrawn";
     decided_by?: {
       internal_user_id: string;
@@ -1612,6 +1614,7 @@ export interface InvoiceIssuedEvent {
     };
     order_id: string;
     partner_org_id: string;
+    test?: true;
     issued_at: string;
   };
 }
@@ -1637,6 +1640,7 @@ export interface InvoicePaidEvent {
     };
     order_id: string;
     partner_org_id: string;
+    test?: true;
     paid_at: string;
   };
 }
@@ -1662,6 +1666,7 @@ export interface InvoiceOverdueEvent {
     };
     order_id: string;
     partner_org_id: string;
+    test?: true;
     overdue_at: string;
   };
 }
@@ -1687,6 +1692,7 @@ export interface InvoiceCreditedEvent {
     };
     order_id: string;
     partner_org_id: string;
+    test?: true;
     credit_note: {
       id: string;
       amount: number;

@@ -7,7 +7,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DELIVERED_ORDER_EVENT_DATA, ORDER_EVENT_KINDS } from '../../functions/domain/events/order-events';
+import { DELIVERED_WEBHOOK_EVENT_DATA } from '../../functions/domain/events/order-events';
+import { WEBHOOK_EVENT_KINDS } from '../../functions/domain/events/order-event-kinds';
 import { SEED_CATALOG } from '../../functions/domain/catalog/seed-catalog';
 import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
 import { routesOn } from '../../functions/routes';
@@ -74,10 +75,12 @@ const SEQUENCE_OF = {
 } as const;
 
 describe('POST /v1/webhooks/test: a sample of each kind through the real pipeline', () => {
-  it.each(ORDER_EVENT_KINDS)(
+  it.each(WEBHOOK_EVENT_KINDS)(
     '%s arrives signed, marked as a test, with the delivery id the 202 answered',
     async (kind) => {
-      const { receiver, secret, internalOrgId, sendTest } = await aPartnerWithEndpoint();
+      const { receiver, secret, internalOrgId, sendTest } = await aPartnerWithEndpoint({
+        events: [...WEBHOOK_EVENT_KINDS],
+      });
 
       const answer = await sendTest(kind);
       expect(answer.status, answer.text).toBe(202);
@@ -101,8 +104,9 @@ describe('POST /v1/webhooks/test: a sample of each kind through the real pipelin
       expect(body.event).toBe(kind);
       expect(body.data.test).toBe(true);
       expect(body.data.partner_org_id).toBe(internalOrgId);
-      expect([body.data.sequence, body.data.previous_status]).toEqual(SEQUENCE_OF[kind]);
-      expect(DELIVERED_ORDER_EVENT_DATA[kind].parse(body.data)).toEqual(body.data);
+      if (kind in SEQUENCE_OF)
+        expect([body.data.sequence, body.data.previous_status]).toEqual(SEQUENCE_OF[kind as keyof typeof SEQUENCE_OF]);
+      expect(DELIVERED_WEBHOOK_EVENT_DATA[kind].parse(body.data)).toEqual(body.data);
     },
   );
 
@@ -120,6 +124,44 @@ describe('POST /v1/webhooks/test: a sample of each kind through the real pipelin
     const cents = (amount: number) => Math.round(amount * 100);
     expect(cents(data.total)).toBe(cents(data.subtotal) + cents(data.tax) + cents(data.shipping));
     expect(data.shipping_address).toEqual({ line1: expect.any(String), city: 'Austin', state: 'Texas', zip: '78701' });
+  });
+
+  it("an invoice sample carries the sample order's invoice as its kind finds it, its money adding up", async () => {
+    const kinds = ['invoice.paid', 'invoice.overdue', 'invoice.credited'] as const;
+    const { receiver, secret, sendTest } = await aPartnerWithEndpoint({ events: [...kinds] });
+    for (const kind of kinds) expect((await sendTest(kind)).status).toBe(202);
+    await processQueues(stack, sent);
+
+    const byKind: Record<string, any> = Object.fromEntries(
+      receiver.requests.map((request) => {
+        const body = standardVerify(secret, request) as { event: string; data: Record<string, any> };
+        return [body.event, body.data];
+      }),
+    );
+    const cents = (amount: number) => Math.round(amount * 100);
+    for (const kind of kinds) {
+      const { invoice } = byKind[kind];
+      expect(cents(invoice.amount_due) + cents(invoice.amount_paid) + cents(invoice.amount_credited), kind).toBe(
+        cents(invoice.total),
+      );
+    }
+    expect(byKind['invoice.paid'].invoice).toMatchObject({ status: 'paid', amount_due: 0 });
+    expect(byKind['invoice.overdue'].invoice.status).toBe('overdue');
+    expect(Date.parse(byKind['invoice.overdue'].invoice.due_date)).toBeLessThan(stack.clock.now().getTime());
+    expect(byKind['invoice.credited'].credit_note.amount).toBe(byKind['invoice.credited'].invoice.amount_credited);
+  });
+
+  it('approval.decided approves the request approval.requested would have asked for', async () => {
+    const { receiver, secret, sendTest } = await aPartnerWithEndpoint({ events: ['approval.decided'] });
+    expect((await sendTest('approval.decided')).status).toBe(202);
+    await processQueues(stack, sent);
+    const { data } = standardVerify(secret, receiver.requests[0] as ReceivedWebhook) as { data: Record<string, any> };
+    expect(data).toMatchObject({
+      decision: 'approved',
+      decided_by: { internal_user_id: expect.any(String), email: expect.any(String) },
+      order_id: expect.any(String),
+      test: true,
+    });
   });
 
   it('names the placeholder organization test-org when the partner has none yet', async () => {
@@ -148,6 +190,7 @@ describe('POST /v1/webhooks/test refusals', () => {
 
   it('409 WEBHOOK_EVENT_NOT_SUBSCRIBED for a kind the endpoint does not take, naming the kinds it does', async () => {
     const { sendTest } = await aPartnerWithEndpoint({ events: ['order.created'] });
+    expect((await sendTest('invoice.paid')).body.code).toBe('WEBHOOK_EVENT_NOT_SUBSCRIBED');
     const answer = await sendTest('order.shipped');
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({

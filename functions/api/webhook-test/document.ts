@@ -1,8 +1,9 @@
 /**
  * POST /v1/webhooks/test in the partner API document: the request schema the handler
  * parses with (`WebhookTestRequest`), the 202 it answers (`WebhookTestResponseBody`)
- * and the error bodies `functions/error-outcomes.ts` makes for it.
+ * and the error bodies `functions/error-outcomes/` makes for it.
  */
+import { WEBHOOK_EVENT_KINDS } from '../../domain/events/order-event-kinds';
 import { WebhookTestRequest } from '../../webhooks/webhook-test-request';
 import { apiRoute } from '../../routes';
 import { WebhookTestBadRequestBody, WebhookTestConflictBody } from '../pipeline/error-bodies';
@@ -17,13 +18,14 @@ import {
 import { WebhookTestResponseBody } from './response';
 
 const WEBHOOK_TEST_ROUTE_ROW = apiRoute('webhook-test');
+const NOT_A_KIND = `event must be one of ${WEBHOOK_EVENT_KINDS.join(', ')}`;
 
 export const WEBHOOK_TEST_ROUTE: RouteDocument = {
   operationId: 'sendTestWebhook',
   tag: 'Webhooks',
   summary: 'Send yourself a test webhook (sandbox only)',
   description: [
-    'Sends a realistic sample event of the kind you name to your webhook endpoint, through the same pipeline, signatures, retries and delivery log as a real order change. Its `data` is that of a made-up order (seed catalog products, a real-looking address, `sequence` and `previous_status` as a real order of that kind would carry, your oldest organization\'s `internalOrgId` or `test-org` when you have none) and says `"test": true`; no order exists, so `GET /v1/orders/{order_id}` answers 404 for it.',
+    "Sends a realistic sample event of the kind you name, any kind an endpoint can subscribe to (`order.*`, `approval.*`, `invoice.*`), to your webhook endpoint, through the same pipeline, signatures, retries and delivery log as a real one. Its `data` is valid against the kind's schema and is about one made-up order of seed catalog products for a real-looking address: an order event carries `sequence` and `previous_status` as a real order of that kind would; `approval.requested` is a request above the buyer's order limit and `approval.decided` its approval; an invoice event carries the order's invoice on net 30 as the kind finds it (issued now, paid, overdue a day, or credited one box), with Stripe-shaped links that lead nowhere. `partner_org_id` is your oldest organization's `internalOrgId`, or `test-org` when you have none, and the data says `\"test\": true`. Nothing it names exists: `GET /v1/orders/{order_id}`, `GET /v1/approval-requests/{id}` and `GET /v1/invoices/{invoice_id}` answer 404 for it.",
     '',
     'The answer comes before the delivery: `delivery_id` is the `webhook-id` (and `X-Service-Delivery-ID`) your receiver will get. A paused or disabled endpoint holds the test delivery like any other. Production has no such route (404). Unknown fields are ignored.',
   ].join('\n'),
@@ -38,24 +40,16 @@ export const WEBHOOK_TEST_ROUTE: RouteDocument = {
     },
     400: {
       description:
-        '`event` is missing or not one of the six kinds (`VALIDATION_ERROR` on `["event"]`), or the body itself is unusable (`UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`).',
+        '`event` is missing or not a kind an endpoint can subscribe to (`VALIDATION_ERROR` on `["event"]`), or the body itself is unusable (`UNSUPPORTED_CONTENT_TYPE`, `BODY_REQUIRED`, `MALFORMED_JSON`, `INVALID_UTF8` (not UTF-8), `INVALID_BODY`, `BODY_TOO_LARGE`, `NESTING_TOO_DEEP`).',
       body: { name: 'WebhookTestBadRequestError', schema: WebhookTestBadRequestBody },
       examples: {
         unknownKind: {
           summary: 'Not an event kind',
           value: {
             error: 'Validation Error',
-            message:
-              'The request body is invalid (event must be one of order.created, order.confirmed, order.shipped, order.delivered, order.cancelled, order.refunded)',
+            message: `The request body is invalid (${NOT_A_KIND})`,
             code: 'VALIDATION_ERROR',
-            details: [
-              {
-                code: 'INVALID_VALUE',
-                message:
-                  'event must be one of order.created, order.confirmed, order.shipped, order.delivered, order.cancelled, order.refunded',
-                path: ['event'],
-              },
-            ],
+            details: [{ code: 'INVALID_VALUE', message: NOT_A_KIND, path: ['event'] }],
           },
         },
       },

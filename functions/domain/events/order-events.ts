@@ -133,6 +133,8 @@ const OrderRefundedData = z.strictObject({
 const approvalCommon = {
   approval_request_id: z.uuid({ error: requiredField }),
   partner_org_id: text(),
+  /** Only on sample events sent by POST /v1/webhooks/test. */
+  test: z.literal(true).optional(),
 };
 
 /**
@@ -208,6 +210,8 @@ const invoiceCommon = {
   invoice: InvoicePayload,
   order_id: z.uuid({ error: requiredField }),
   partner_org_id: text(),
+  /** Only on sample events sent by POST /v1/webhooks/test. */
+  test: z.literal(true).optional(),
 };
 
 const InvoiceIssuedData = z.strictObject({ ...invoiceCommon, issued_at: isoTime() });
