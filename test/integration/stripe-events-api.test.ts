@@ -123,17 +123,57 @@ const invoiceWebhooks = (orderId: string) =>
 const now = () => Math.floor(Date.now() / 1000);
 
 describe('POST /v1/stripe/events', () => {
-  it('applies a signed invoice.paid: the invoice is paid and the partner receives invoice.paid', async () => {
+  it("applies Stripe's state on its signed invoice.paid: the invoice is paid and the partner receives invoice.paid", async () => {
     const { orderId, invoice } = await anInvoicedOrder();
-    const payload = anEvent(invoice, 'invoice.paid', now(), true);
 
-    const answer = await stack.post('/v1/stripe/events', payload, signed(payload));
+    // Stripe pays it and sends its own signed invoice.paid to the stack's endpoint.
+    await stripeStandIn().invoices.pay(invoice.stripeInvoiceId, { paid_out_of_band: true });
 
-    expect(answer.status, answer.text).toBe(200);
-    expect(answer.body).toEqual({ received: true, outcome: 'applied' });
-    expect(await invoices.getByOrder(orderId)).toMatchObject({ status: 'paid', amountDueCents: 0 });
+    await eventually(orderId, 'paid');
+    expect(await invoices.getByOrder(orderId)).toMatchObject({
+      amountDueCents: 0,
+      amountPaidCents: invoice.totalCents,
+    });
     await deliverEverything(stack);
     expect(invoiceWebhooks(orderId)).toContain('invoice.paid');
+  });
+
+  it("answers 200 ignored, stores nothing, for amounts an event carries that are not Stripe's and for order ids that are not ours", async () => {
+    const { orderId, invoice, bearer } = await anInvoicedOrder();
+    const lying = (amount: unknown, metadataOrderId = invoice.orderId) =>
+      JSON.stringify({
+        id: `evt_${randomUUID().replaceAll('-', '')}`,
+        object: 'event',
+        type: 'invoice.payment_failed',
+        created: now(),
+        data: {
+          object: {
+            id: invoice.stripeInvoiceId,
+            object: 'invoice',
+            amount_paid: amount,
+            amount_remaining: amount,
+            metadata: { orderId: metadataOrderId },
+          },
+        },
+      });
+    for (const payload of [
+      lying(-5),
+      lying(1.5),
+      lying('abc'),
+      lying(99_999_999),
+      ...['x'.repeat(3000), 'not-a-uuid', '../../x', '12345'].map((id) => lying(0, id)),
+    ]) {
+      const answer = await stack.post('/v1/stripe/events', payload, signed(payload));
+      expect(answer.status, answer.text).toBe(200);
+      expect(['applied', 'ignored']).toContain(answer.body.outcome);
+    }
+    expect(await invoices.getByOrder(orderId)).toMatchObject({
+      amountPaidCents: 0,
+      amountDueCents: invoice.totalCents,
+      status: 'open',
+    });
+    const read = await stack.get(`/v1/invoices/${invoice.id}`, bearer);
+    expect(read.status, read.text).toBe(200);
   });
 
   it('refuses a forged, an unsigned, a malformed and an oversized body with 400, logs no body, and changes nothing', async () => {
@@ -157,8 +197,11 @@ describe('POST /v1/stripe/events', () => {
 
   it('processes a replayed event once and never lets an older event roll back a newer state', async () => {
     const { orderId, invoice } = await anInvoicedOrder();
-    const paid = anEvent(invoice, 'invoice.paid', now(), true);
+    const paid = anEvent(invoice, 'invoice.paid', now() + 5, true);
     const olderOverdue = anEvent(invoice, 'invoice.overdue', now() - 60, false);
+    await stripeStandIn().invoices.pay(invoice.stripeInvoiceId, { paid_out_of_band: true });
+    await eventually(orderId, 'paid');
+    const paidVersion = (await invoices.getByOrder(orderId))?.version;
 
     expect((await stack.post('/v1/stripe/events', paid, signed(paid))).body.outcome).toBe('applied');
     const replay = await stack.post('/v1/stripe/events', paid, signed(paid));
@@ -168,7 +211,7 @@ describe('POST /v1/stripe/events', () => {
     expect(replay.body.outcome).toBe('duplicate');
     expect(older.status).toBe(200);
     expect(older.body.outcome).toBe('unchanged');
-    expect(await invoices.getByOrder(orderId)).toMatchObject({ status: 'paid', version: invoice.version + 1 });
+    expect(await invoices.getByOrder(orderId)).toMatchObject({ status: 'paid', version: (paidVersion ?? 0) + 1 });
     await deliverEverything(stack);
     expect(invoiceWebhooks(orderId).filter((kind) => kind === 'invoice.paid')).toHaveLength(1);
     expect(invoiceWebhooks(orderId)).not.toContain('invoice.overdue');
