@@ -265,6 +265,48 @@ describe('POST /v1/sandbox/invoices/{invoice_id}/pay and /overdue', () => {
     expect(invoiceWebhooks(orderId)).toContain('invoice.overdue');
   });
 
+  it('replays the 202 for the same Idempotency-Key, refuses the key on another invoice, and refuses body fields', async () => {
+    const first = await anInvoicedOrder();
+    const other = await anInvoicedOrder();
+    const keyed = { ...first.bearer, 'Idempotency-Key': `pay-${randomUUID()}` };
+
+    const paid = await stack.post(`/v1/sandbox/invoices/${first.invoice.id}/pay`, {}, keyed);
+    expect(paid.status, paid.text).toBe(202);
+    await eventually(first.orderId, 'paid');
+    const replay = await stack.post(`/v1/sandbox/invoices/${first.invoice.id}/pay`, {}, keyed);
+    expect(replay.status, replay.text).toBe(202);
+    expect(replay.body).toEqual(paid.body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+
+    const elsewhere = await stack.post(`/v1/sandbox/invoices/${other.invoice.id}/pay`, {}, keyed);
+    expect(elsewhere.status, elsewhere.text).toBe(400);
+    expect(elsewhere.body).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+
+    for (const action of ['pay', 'overdue']) {
+      const extra = await stack.post(`/v1/sandbox/invoices/${other.invoice.id}/${action}`, { amount: 1 }, other.bearer);
+      expect(extra.status, extra.text).toBe(400);
+      expect(extra.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+    expect((await invoices.getByOrder(other.orderId))?.status).toBe('open');
+  });
+
+  it('answers the loser of a pay and an overdue 409 INVOICE_NOT_OPEN, and an invoice Stripe does not hold 409 INVOICE_NOT_AT_STRIPE', async () => {
+    const { orderId, invoice, bearer } = await anInvoicedOrder();
+    // Stripe has paid it; the service may not have heard yet.
+    await stripeStandIn().invoices.pay(invoice.stripeInvoiceId, { paid_out_of_band: true });
+    const late = await stack.post(`/v1/sandbox/invoices/${invoice.id}/overdue`, {}, bearer);
+    expect(late.status, late.text).toBe(409);
+    expect(late.body).toMatchObject({ code: 'INVOICE_NOT_OPEN', message: expect.stringContaining(invoice.id) });
+    await eventually(orderId, 'paid');
+
+    const lost = await anInvoicedOrder();
+    const record = (await invoices.getByOrder(lost.orderId)) as InvoiceRecord;
+    await invoices.update({ ...record, stripeInvoiceId: 'in_forgotten', version: record.version + 1 });
+    const unknown = await stack.post(`/v1/sandbox/invoices/${lost.invoice.id}/pay`, {}, lost.bearer);
+    expect(unknown.status, unknown.text).toBe(409);
+    expect(unknown.body).toMatchObject({ code: 'INVOICE_NOT_AT_STRIPE', details: [] });
+  });
+
   it("answers 404 INVOICE_NOT_FOUND for another partner's invoice or a malformed id, and Stripe is not asked", async () => {
     const { orderId, invoice } = await anInvoicedOrder();
     const stranger = await aPartner();
