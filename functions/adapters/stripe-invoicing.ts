@@ -89,6 +89,16 @@ export class StripeInvoicing implements InvoicingProvider {
     );
     return { id: note.id, amountCents: note.amount, createdAt: new Date(note.created * 1000).toISOString() };
   }
+
+  async retrieve(invoiceId: string): Promise<ProviderInvoice | undefined> {
+    const stripe = await this.stripe();
+    try {
+      return toProviderInvoice(await stripe.invoices.retrieve(invoiceId));
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'resource_missing') return undefined;
+      throw error;
+    }
+  }
 }
 
 const isoSeconds = (seconds: number | null | undefined) =>

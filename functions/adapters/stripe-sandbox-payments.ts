@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { SandboxPaymentProvider } from '../domain/billing/sandbox-invoices';
-import { InvoiceNotOpen, SandboxActionUnsupported } from '../domain/errors';
+import { InvoiceNotOpen, InvoiceUnknownToProvider, SandboxActionUnsupported } from '../domain/errors';
 
 /** Stripe's codes for an invoice that can no longer be paid (it was paid, voided or written off meanwhile). */
 const NOT_OPEN_CODES = new Set(['invoice_not_open', 'invoice_already_paid', 'invoice_payment_intent_requires_action']);
@@ -21,18 +21,29 @@ export class StripeSandboxPayments implements SandboxPaymentProvider {
 
   async pay(providerInvoiceId: string): Promise<void> {
     const stripe = await this.stripe();
-    try {
-      await stripe.invoices.pay(providerInvoiceId, { paid_out_of_band: true });
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code === 'string' && NOT_OPEN_CODES.has(code)) throw new InvoiceNotOpen(providerInvoiceId, 'not open');
-      throw error;
-    }
+    await refusalsOf(providerInvoiceId, () => stripe.invoices.pay(providerInvoiceId, { paid_out_of_band: true }));
   }
 
   async markOverdue(providerInvoiceId: string): Promise<void> {
     if (!this.onStandIn) throw new SandboxActionUnsupported('Stripe test mode cannot make an invoice fall due early');
     const stripe = await this.stripe();
-    await stripe.rawRequest('POST', `/stand-in/invoices/${encodeURIComponent(providerInvoiceId)}/overdue`, {});
+    await refusalsOf(providerInvoiceId, () =>
+      stripe.rawRequest('POST', `/stand-in/invoices/${encodeURIComponent(providerInvoiceId)}/overdue`, {}),
+    );
+  }
+}
+
+/**
+ * Stripe's refusals as the domain's: an invoice paid, voided or written off meanwhile (a
+ * `pay` and an `overdue` racing) is not open; one Stripe does not hold is unknown to it.
+ */
+async function refusalsOf(providerInvoiceId: string, call: () => Promise<unknown>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_OPEN_CODES.has(code)) throw new InvoiceNotOpen(providerInvoiceId, 'not open');
+    if (code === 'resource_missing') throw new InvoiceUnknownToProvider(providerInvoiceId);
+    throw error;
   }
 }

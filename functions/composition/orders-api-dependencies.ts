@@ -7,6 +7,7 @@ import { createSqsClient } from '../adapters/aws/sqs-client';
 import { refuseUnverifiable, verifyStripeEvent } from '../adapters/stripe-event-verifier';
 import { stripeClientSource, stripeEndpointSecretSource } from '../adapters/stripe-client';
 import { StripeSandboxPayments } from '../adapters/stripe-sandbox-payments';
+import { StripeInvoicing } from '../adapters/stripe-invoicing';
 import { SandboxInvoices } from '../domain/billing/sandbox-invoices';
 import { StripeEvents, type VerifiedStripeEvent } from '../domain/billing/stripe-events';
 import { orderEventQueue } from './message-queues';
@@ -115,10 +116,12 @@ function composeStripeEvents(
     verifyStripeEvent: async (rawBody, signature) => {
       refuseUnverifiable(rawBody, signature);
       const [client, secret] = await Promise.all([stripe(), endpointSecret()]);
-      return verifyStripeEvent(client, rawBody, signature, secret);
+      // The signature's age is transport time: the wall clock, as Stripe's is, not the service's clock.
+      return verifyStripeEvent(client, rawBody, signature, secret, Math.floor(Date.now() / 1000));
     },
     stripeEvents: new StripeEvents({
       invoices,
+      provider: new StripeInvoicing(stripe),
       clock: base.clock,
       metrics: base.metrics,
       events: orderEventQueue(base.config, clients.sqs),

@@ -1114,7 +1114,7 @@ export interface SandboxInvoiceBadRequestError {
 export interface SandboxInvoiceConflictError {
   error: "Conflict";
   message: string;
-  code: "INVOICE_NOT_OPEN" | "IDEMPOTENCY_KEY_IN_USE";
+  code: "INVOICE_NOT_OPEN" | "INVOICE_NOT_AT_STRIPE" | "IDEMPOTENCY_KEY_IN_USE";
   details: Array<{
     code: string;
     message: string;

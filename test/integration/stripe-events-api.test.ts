@@ -123,17 +123,57 @@ const invoiceWebhooks = (orderId: string) =>
 const now = () => Math.floor(Date.now() / 1000);
 
 describe('POST /v1/stripe/events', () => {
-  it('applies a signed invoice.paid: the invoice is paid and the partner receives invoice.paid', async () => {
+  it("applies Stripe's state on its signed invoice.paid: the invoice is paid and the partner receives invoice.paid", async () => {
     const { orderId, invoice } = await anInvoicedOrder();
-    const payload = anEvent(invoice, 'invoice.paid', now(), true);
 
-    const answer = await stack.post('/v1/stripe/events', payload, signed(payload));
+    // Stripe pays it and sends its own signed invoice.paid to the stack's endpoint.
+    await stripeStandIn().invoices.pay(invoice.stripeInvoiceId, { paid_out_of_band: true });
 
-    expect(answer.status, answer.text).toBe(200);
-    expect(answer.body).toEqual({ received: true, outcome: 'applied' });
-    expect(await invoices.getByOrder(orderId)).toMatchObject({ status: 'paid', amountDueCents: 0 });
+    await eventually(orderId, 'paid');
+    expect(await invoices.getByOrder(orderId)).toMatchObject({
+      amountDueCents: 0,
+      amountPaidCents: invoice.totalCents,
+    });
     await deliverEverything(stack);
     expect(invoiceWebhooks(orderId)).toContain('invoice.paid');
+  });
+
+  it("answers 200 ignored, stores nothing, for amounts an event carries that are not Stripe's and for order ids that are not ours", async () => {
+    const { orderId, invoice, bearer } = await anInvoicedOrder();
+    const lying = (amount: unknown, metadataOrderId = invoice.orderId) =>
+      JSON.stringify({
+        id: `evt_${randomUUID().replaceAll('-', '')}`,
+        object: 'event',
+        type: 'invoice.payment_failed',
+        created: now(),
+        data: {
+          object: {
+            id: invoice.stripeInvoiceId,
+            object: 'invoice',
+            amount_paid: amount,
+            amount_remaining: amount,
+            metadata: { orderId: metadataOrderId },
+          },
+        },
+      });
+    for (const payload of [
+      lying(-5),
+      lying(1.5),
+      lying('abc'),
+      lying(99_999_999),
+      ...['x'.repeat(3000), 'not-a-uuid', '../../x', '12345'].map((id) => lying(0, id)),
+    ]) {
+      const answer = await stack.post('/v1/stripe/events', payload, signed(payload));
+      expect(answer.status, answer.text).toBe(200);
+      expect(['applied', 'ignored']).toContain(answer.body.outcome);
+    }
+    expect(await invoices.getByOrder(orderId)).toMatchObject({
+      amountPaidCents: 0,
+      amountDueCents: invoice.totalCents,
+      status: 'open',
+    });
+    const read = await stack.get(`/v1/invoices/${invoice.id}`, bearer);
+    expect(read.status, read.text).toBe(200);
   });
 
   it('refuses a forged, an unsigned, a malformed and an oversized body with 400, logs no body, and changes nothing', async () => {
@@ -157,8 +197,11 @@ describe('POST /v1/stripe/events', () => {
 
   it('processes a replayed event once and never lets an older event roll back a newer state', async () => {
     const { orderId, invoice } = await anInvoicedOrder();
-    const paid = anEvent(invoice, 'invoice.paid', now(), true);
+    const paid = anEvent(invoice, 'invoice.paid', now() + 5, true);
     const olderOverdue = anEvent(invoice, 'invoice.overdue', now() - 60, false);
+    await stripeStandIn().invoices.pay(invoice.stripeInvoiceId, { paid_out_of_band: true });
+    await eventually(orderId, 'paid');
+    const paidVersion = (await invoices.getByOrder(orderId))?.version;
 
     expect((await stack.post('/v1/stripe/events', paid, signed(paid))).body.outcome).toBe('applied');
     const replay = await stack.post('/v1/stripe/events', paid, signed(paid));
@@ -168,7 +211,7 @@ describe('POST /v1/stripe/events', () => {
     expect(replay.body.outcome).toBe('duplicate');
     expect(older.status).toBe(200);
     expect(older.body.outcome).toBe('unchanged');
-    expect(await invoices.getByOrder(orderId)).toMatchObject({ status: 'paid', version: invoice.version + 1 });
+    expect(await invoices.getByOrder(orderId)).toMatchObject({ status: 'paid', version: (paidVersion ?? 0) + 1 });
     await deliverEverything(stack);
     expect(invoiceWebhooks(orderId).filter((kind) => kind === 'invoice.paid')).toHaveLength(1);
     expect(invoiceWebhooks(orderId)).not.toContain('invoice.overdue');
@@ -220,6 +263,48 @@ describe('POST /v1/sandbox/invoices/{invoice_id}/pay and /overdue', () => {
     await eventually(orderId, 'overdue');
     await deliverEverything(stack);
     expect(invoiceWebhooks(orderId)).toContain('invoice.overdue');
+  });
+
+  it('replays the 202 for the same Idempotency-Key, refuses the key on another invoice, and refuses body fields', async () => {
+    const first = await anInvoicedOrder();
+    const other = await anInvoicedOrder();
+    const keyed = { ...first.bearer, 'Idempotency-Key': `pay-${randomUUID()}` };
+
+    const paid = await stack.post(`/v1/sandbox/invoices/${first.invoice.id}/pay`, {}, keyed);
+    expect(paid.status, paid.text).toBe(202);
+    await eventually(first.orderId, 'paid');
+    const replay = await stack.post(`/v1/sandbox/invoices/${first.invoice.id}/pay`, {}, keyed);
+    expect(replay.status, replay.text).toBe(202);
+    expect(replay.body).toEqual(paid.body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+
+    const elsewhere = await stack.post(`/v1/sandbox/invoices/${other.invoice.id}/pay`, {}, keyed);
+    expect(elsewhere.status, elsewhere.text).toBe(400);
+    expect(elsewhere.body).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+
+    for (const action of ['pay', 'overdue']) {
+      const extra = await stack.post(`/v1/sandbox/invoices/${other.invoice.id}/${action}`, { amount: 1 }, other.bearer);
+      expect(extra.status, extra.text).toBe(400);
+      expect(extra.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+    }
+    expect((await invoices.getByOrder(other.orderId))?.status).toBe('open');
+  });
+
+  it('answers the loser of a pay and an overdue 409 INVOICE_NOT_OPEN, and an invoice Stripe does not hold 409 INVOICE_NOT_AT_STRIPE', async () => {
+    const { orderId, invoice, bearer } = await anInvoicedOrder();
+    // Stripe has paid it; the service may not have heard yet.
+    await stripeStandIn().invoices.pay(invoice.stripeInvoiceId, { paid_out_of_band: true });
+    const late = await stack.post(`/v1/sandbox/invoices/${invoice.id}/overdue`, {}, bearer);
+    expect(late.status, late.text).toBe(409);
+    expect(late.body).toMatchObject({ code: 'INVOICE_NOT_OPEN', message: expect.stringContaining(invoice.id) });
+    await eventually(orderId, 'paid');
+
+    const lost = await anInvoicedOrder();
+    const record = (await invoices.getByOrder(lost.orderId)) as InvoiceRecord;
+    await invoices.update({ ...record, stripeInvoiceId: 'in_forgotten', version: record.version + 1 });
+    const unknown = await stack.post(`/v1/sandbox/invoices/${lost.invoice.id}/pay`, {}, lost.bearer);
+    expect(unknown.status, unknown.text).toBe(409);
+    expect(unknown.body).toMatchObject({ code: 'INVOICE_NOT_AT_STRIPE', details: [] });
   });
 
   it("answers 404 INVOICE_NOT_FOUND for another partner's invoice or a malformed id, and Stripe is not asked", async () => {

@@ -114,6 +114,8 @@ describe('crediting refunds of an invoiced order', () => {
     expect(provider.creditNotes.map((note) => note.amountCents)).toEqual([1000, order.totalCents - 1000]);
     expect(invoice).toMatchObject({ amountCreditedCents: order.totalCents, amountDueCents: 0 });
     expect(invoice.creditNotes.map((note) => note.refundSequence)).toEqual([first.sequence, rest.sequence]);
+    // Stripe's credit note is the invoice's latest change: an event older than it changes nothing.
+    expect(invoice.lastEventCreated).toBe(Date.parse(provider.creditNotes[1]!.createdAt) / 1000);
   });
 
   it('waits (the message is retried) while the refunded order has no invoice yet', async () => {

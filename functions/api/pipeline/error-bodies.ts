@@ -207,7 +207,11 @@ export const InvoiceNotFoundBody = generalError(404, ['INVOICE_NOT_FOUND']);
 
 /** The sandbox's invoice actions (docs/billing.md, "Sandbox"). */
 export const SandboxInvoiceBadRequestBody = generalError(400, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
-export const SandboxInvoiceConflictBody = generalError(409, ['INVOICE_NOT_OPEN', 'IDEMPOTENCY_KEY_IN_USE']);
+export const SandboxInvoiceConflictBody = generalError(409, [
+  'INVOICE_NOT_OPEN',
+  'INVOICE_NOT_AT_STRIPE',
+  'IDEMPOTENCY_KEY_IN_USE',
+]);
 export const SandboxInvoiceUnsupportedBody = generalError(501, ['NOT_SUPPORTED_BY_PROVIDER']);
 
 /** Stripe's route (docs/billing.md, "How the service hears from Stripe"). */

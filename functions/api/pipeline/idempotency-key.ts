@@ -22,12 +22,14 @@ export const IdempotencyKey = z.string().check(z.trim(), z.minLength(1), z.maxLe
 const isFinal = (response: HttpResult, error: Error | null): boolean =>
   response.statusCode === 200 ||
   response.statusCode === 201 ||
+  // Accepted: the work was handed on (Stripe asked, a webhook queued), so a retry must not hand it on again.
+  response.statusCode === 202 ||
   response.statusCode === 409 ||
   (response.statusCode === 400 && error instanceof ValidationFailed);
 
 /**
  * The optional `Idempotency-Key` header (beyond the contract, as Stripe does it): the
- * first request with a key runs and its final outcome (200, 201, 409, 400 validation) is
+ * first request with a key runs and its final outcome (200, 201, 202, 409, 400 validation) is
  * replayed, status and body, for 24 hours; see IdempotencyGuard for reuse and in-flight
  * rules. Keys are scoped per partner and endpoint.
  *

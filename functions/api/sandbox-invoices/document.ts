@@ -19,6 +19,7 @@ import {
   serverErrorResponse,
   unauthorizedResponse,
 } from '../openapi/standard-responses';
+import { SandboxInvoiceActionRequest } from './request';
 import { sandboxInvoiceAccepted } from './routes';
 
 const PAY_ROW = apiRoute('sandbox-invoice-pay');
@@ -35,7 +36,7 @@ const error = (status: string, code: string, message: string) => ({ error: statu
 
 const badRequest: ResponseDocument = {
   description:
-    'The optional body is not a JSON object (`VALIDATION_ERROR`: `MALFORMED_JSON`, `INVALID_BODY`, `BODY_TOO_LARGE` …; nothing is read from it), or the `Idempotency-Key` was used before with another body (`IDEMPOTENCY_KEY_REUSED`).',
+    'The optional body is not an empty JSON object (`VALIDATION_ERROR`: `MALFORMED_JSON`, `INVALID_BODY`, `BODY_TOO_LARGE`, or a field, which the route does not take …), or the `Idempotency-Key` was used before with another body (`IDEMPOTENCY_KEY_REUSED`).',
   body: { name: 'SandboxInvoiceBadRequestError', schema: SandboxInvoiceBadRequestBody },
   examples: {
     malformed: {
@@ -53,7 +54,7 @@ const badRequest: ResponseDocument = {
 
 const conflict: ResponseDocument = {
   description:
-    'Nothing was sent to Stripe: the invoice is no longer open (`INVOICE_NOT_OPEN`: paid, void or uncollectible; an overdue invoice is still open), or a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`).',
+    "Nothing changed: the invoice is no longer open (`INVOICE_NOT_OPEN`: paid, void or uncollectible, here or at Stripe, e.g. when a `pay` and an `overdue` race; an overdue invoice is still open), Stripe holds no such invoice (`INVOICE_NOT_AT_STRIPE`: the sandbox's Stripe account lost it, as a reset local stack does), or a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`).",
   body: { name: 'SandboxInvoiceConflictError', schema: SandboxInvoiceConflictBody },
   examples: {
     notOpen: {
@@ -68,11 +69,8 @@ const conflict: ResponseDocument = {
   headers: AUTHENTICATED_HEADERS,
 };
 
-/** Nothing is read from a body; an empty one is `{}`. One schema for both routes (the document names it once). */
-const SandboxInvoiceActionRequest = z.strictObject({});
-
 const IDEMPOTENCY =
-  'Send an `Idempotency-Key` to make a retry safe: the first answer (202, 404, 409) comes back with `Idempotent-Replayed: true` for 24 hours. Without one, a retry after a lost answer is a 409 `INVOICE_NOT_OPEN` once the first has been paid.';
+  'Send an `Idempotency-Key` to make a retry safe: the first answer (202, 409, or a 400 for the body) comes back with `Idempotent-Replayed: true` for 24 hours. Without one, a retry after a lost answer is a 409 `INVOICE_NOT_OPEN` once the first has been paid.';
 
 const action = (
   verb: 'pay' | 'overdue',

@@ -2,6 +2,8 @@ import type { SandboxInvoices } from '../../domain/billing/sandbox-invoices';
 import type { HttpLambda } from '../../http/http-context';
 import { json } from '../../http/responses';
 import { idempotentApiHandler } from '../pipeline/api-handler';
+import { parseBody } from '../pipeline/parse-body';
+import { SandboxInvoiceActionRequest } from './request';
 import type { IdempotencyDependencies } from '../pipeline/pipeline-dependencies';
 
 export interface SandboxInvoiceRouteDependencies extends IdempotencyDependencies {
@@ -24,7 +26,8 @@ const invoiceAction = <D extends SandboxInvoiceRouteDependencies>(
   getDependencies: () => Promise<D>,
   action: Action,
 ): HttpLambda =>
-  idempotentApiHandler(`sandbox-invoice-${action}`, getDependencies, async ({ event, caller, deps }) => {
+  idempotentApiHandler(`sandbox-invoice-${action}`, getDependencies, async ({ event, body, caller, deps }) => {
+    parseBody(SandboxInvoiceActionRequest, body);
     // The path-parameter rule (inv_ and 32 lower-case hex digits) has already refused anything else.
     const invoiceId = event.pathParameters?.invoice_id ?? '';
     if (action === 'pay') await deps.sandboxInvoices.pay(caller.partnerId, invoiceId);

@@ -32,7 +32,7 @@ export const STRIPE_EVENTS_ROUTE: RouteDocument = {
   description: [
     "The stack's Stripe webhook endpoint: Stripe posts its invoice events here, signed with the stack's endpoint secret. Partners never call it; their invoices change through it, and they hear of it through `invoice.paid` and `invoice.overdue`.",
     '',
-    "`invoice.paid`, `invoice.payment_failed`, `invoice.overdue`, `invoice.voided` and `invoice.marked_uncollectible` update the order's invoice; each event id changes it at most once, and an event older than the last one applied changes nothing. Any other kind is answered and ignored.",
+    "`invoice.paid`, `invoice.payment_failed`, `invoice.overdue`, `invoice.voided` and `invoice.marked_uncollectible` update the order's invoice: the event only says that the invoice changed, so the service reads the invoice from Stripe (Stripe's advice; the order events arrive in does not matter) and stores Stripe's status, amounts and due date once they pass the invoice record's checks (whole, non-negative cents adding up to the invoice's total) and Stripe's own transitions (an uncollectible invoice can still be paid or voided; paid and void are final). Each event id changes it at most once, and an event older than the last change (an event applied, or a credit note) changes nothing. Any other kind, an order id that is not one of the service's, or a state it cannot apply is answered 200 `ignored`, logged with its reason and never stored.",
   ].join('\n'),
   requestBody: {
     name: 'StripeEvent',
@@ -42,14 +42,14 @@ export const STRIPE_EVENTS_ROUTE: RouteDocument = {
   responses: {
     200: {
       description:
-        "Verified and handled: `applied` (the invoice changed), `duplicate` (this event id was processed before), `unchanged` (older than the invoice's state), `ignored` (a kind or invoice the service does not follow). Stripe stops sending it.",
+        "Verified and handled: `applied` (the invoice changed), `duplicate` (this event id was processed before), `unchanged` (older than the invoice's state), `ignored` (a kind, order or invoice the service does not follow, or a state it cannot apply; logged with its reason, nothing stored). Stripe stops sending it.",
       body: { name: 'StripeEventReceived', schema: StripeEventReceived },
       examples: { applied: { summary: 'Applied', value: { received: true, outcome: 'applied' } } },
       headers: REQUEST_ID,
     },
     400: {
       description:
-        'Not verified, nothing changed: no `Stripe-Signature`, a signature that does not match the body and the endpoint secret (or is too old), an empty, malformed or oversized (over 256 KiB) body. Logged without the body.',
+        'Not verified, nothing changed: no `Stripe-Signature`, a signature that does not match the body and the endpoint secret, a signature dated more than 5 minutes in the past or the future, an empty, malformed or oversized (over 256 KiB) body. Logged without the body.',
       body: { name: 'StripeEventRefusedError', schema: StripeEventRefusedBody },
       examples: {
         forged: {

@@ -14,15 +14,19 @@ export interface StripeEventsRouteDependencies extends HttpDependencies {
 /**
  * `POST /v1/stripe/events` (docs/billing.md): a verified event is answered 200 whether it
  * changed the invoice, was seen before, changed nothing or is of a kind the service does
- * not follow, so Stripe stops sending it; a forged one is 400 (Stripe shows it failed) and an
+ * not follow or cannot apply (logged with its reason, never stored, never a 500), so Stripe
+ * stops sending it; a forged one is 400 (Stripe shows it failed) and an
  * event about an invoice not recorded yet is 503, which Stripe retries.
  */
 export const stripeEventRoutes = <D extends StripeEventsRouteDependencies>(getDependencies: () => Promise<D>) =>
   ({
     'stripe-events': signedEventHandler('stripe-events', getDependencies, async ({ rawBody, signature, deps }) => {
       const event = await deps.verifyStripeEvent(rawBody, signature);
-      const outcome = await deps.stripeEvents.handle(event);
-      deps.logger.info({ msg: 'stripe_event', stripeEventId: event.id, type: event.type, outcome });
+      const { outcome, reason } = await deps.stripeEvents.handle(event);
+      const log = { msg: 'stripe_event', stripeEventId: event.id, type: event.type, outcome };
+      // An invoice event that could not be applied is an error line (an operator looks); other kinds are routine.
+      if (reason && reason !== 'kind_not_followed') deps.logger.error({ ...log, reason });
+      else deps.logger.info(log);
       return json(200, { received: true, outcome });
     }),
   }) satisfies Record<'stripe-events', HttpLambda>;

@@ -79,6 +79,12 @@ export type InvoiceRecord = z.infer<typeof InvoiceRecord>;
 export const invoiceIdFor = (orderId: OrderId | string): InvoiceId =>
   `inv_${orderId.replaceAll('-', '').toLowerCase()}` as InvoiceId;
 
+/** The shape of the service's order ids (UUIDs): anything else in a Stripe event's `metadata.orderId` is not ours. */
+const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Checked before any read: a string that can never name an order is never a key. */
+export const isOrderIdShape = (value: string): boolean => value.length === 36 && ORDER_ID.test(value);
+
 export const INVOICE_ID = /^inv_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/;
 
 /** The order an invoice id names, or `undefined` for anything but an invoice id (names no invoice). */
@@ -107,6 +113,8 @@ export interface InvoiceEventState {
   readonly amountDueCents: number;
   /** ISO 8601, for `invoice.payment_failed`. */
   readonly paymentFailedAt?: string;
+  /** ISO 8601: Stripe's due date, which its `overdue` can move (one due date, Stripe's). */
+  readonly dueDate?: string;
 }
 
 /**
@@ -135,6 +143,7 @@ export function applyInvoiceEvent(
     amountPaidCents: event.amountPaidCents,
     amountDueCents: event.amountDueCents,
     ...(event.paymentFailedAt ? { lastPaymentFailedAt: event.paymentFailedAt } : {}),
+    ...(event.dueDate ? { dueDate: event.dueDate } : {}),
     lastEventCreated: event.created,
     updatedAt: now,
     version: record.version + 1,

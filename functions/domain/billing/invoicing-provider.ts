@@ -86,4 +86,6 @@ export interface InvoicingProvider {
   finalize(invoiceId: string, idempotencyKey: string): Promise<ProviderInvoice>;
   /** A credit note of `amountCents` against a finalized invoice. */
   createCreditNote(request: CreditNoteRequest): Promise<ProviderCreditNote>;
+  /** The invoice as the provider holds it now; `undefined` when it knows no such invoice. */
+  retrieve(invoiceId: string): Promise<ProviderInvoice | undefined>;
 }

@@ -125,6 +125,8 @@ export class InvoicingService {
         creditNotes: [...invoice.creditNotes, { id: note.id, refundSequence, amountCents, createdAt: note.createdAt }],
         amountCreditedCents: invoice.amountCreditedCents + amountCents,
         amountDueCents: Math.max(0, invoice.amountDueCents - amountCents),
+        // The credit note is a change Stripe made at its `created`: an event older than it changes nothing.
+        lastEventCreated: Math.max(invoice.lastEventCreated ?? 0, Math.floor(Date.parse(note.createdAt) / 1000)),
         updatedAt: this.options.clock.now().toISOString(),
         version: invoice.version + 1,
       };

@@ -1,4 +1,4 @@
-import { InvoiceNotFound, InvoiceNotOpen } from '../errors';
+import { InvoiceNotFound, InvoiceNotOpen, InvoiceUnknownToProvider } from '../errors';
 import type { PartnerId } from '../partners/partner';
 import type { InvoiceRecord } from './invoice';
 import type { InvoiceRepository } from './invoice-repository';
@@ -15,6 +15,17 @@ export interface SandboxPaymentProvider {
   markOverdue(providerInvoiceId: string): Promise<void>;
 }
 
+/** The provider's refusals name the partner's invoice (`inv_…`), never the provider's id. */
+async function named(invoice: InvoiceRecord, call: () => Promise<void>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof InvoiceNotOpen) throw new InvoiceNotOpen(invoice.id, 'no longer open at Stripe');
+    if (error instanceof InvoiceUnknownToProvider) throw new InvoiceUnknownToProvider(invoice.id);
+    throw error;
+  }
+}
+
 /** Only an unpaid invoice can be paid or fall overdue; paid, void and uncollectible are final. */
 const ACTIONABLE: ReadonlySet<InvoiceRecord['status']> = new Set(['open', 'overdue']);
 
@@ -27,13 +38,13 @@ export class SandboxInvoices {
 
   async pay(partnerId: PartnerId, invoiceId: string): Promise<InvoiceRecord> {
     const invoice = await this.actionable(partnerId, invoiceId);
-    await this.provider.pay(invoice.stripeInvoiceId);
+    await named(invoice, () => this.provider.pay(invoice.stripeInvoiceId));
     return invoice;
   }
 
   async markOverdue(partnerId: PartnerId, invoiceId: string): Promise<InvoiceRecord> {
     const invoice = await this.actionable(partnerId, invoiceId);
-    await this.provider.markOverdue(invoice.stripeInvoiceId);
+    await named(invoice, () => this.provider.markOverdue(invoice.stripeInvoiceId));
     return invoice;
   }
 

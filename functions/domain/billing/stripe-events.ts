@@ -4,18 +4,16 @@ import { invoiceStatusEvent } from '../events/invoice-events';
 import type { MessageQueue } from '../events/message-queue';
 import type { OrderEventMessage } from '../events/order-event-message';
 import { METRIC, type Metrics } from '../metrics';
-import { applyInvoiceEvent, type InvoiceEventState, type InvoiceRecord } from './invoice';
+import { applyInvoiceEvent, type InvoiceRecord, isOrderIdShape } from './invoice';
 import type { InvoiceRepository } from './invoice-repository';
-
-/** The invoice event kinds that change an invoice record; any other kind is answered and ignored. */
-const HANDLED_STRIPE_EVENTS = [
-  'invoice.paid',
-  'invoice.payment_failed',
-  'invoice.overdue',
-  'invoice.voided',
-  'invoice.marked_uncollectible',
-] as const;
-type HandledKind = (typeof HANDLED_STRIPE_EVENTS)[number];
+import type { InvoicingProvider } from './invoicing-provider';
+import {
+  HANDLED_STRIPE_EVENTS,
+  type HandledKind,
+  type IgnoredReason,
+  invoiceRecordFits,
+  stateFromStripe,
+} from './stripe-invoice-state';
 
 /** What the service reads of a verified Stripe event (the adapter maps `Stripe.Event` to it). */
 export interface VerifiedStripeEvent {
@@ -26,8 +24,6 @@ export interface VerifiedStripeEvent {
   /** `data.object` when it is an invoice. */
   readonly invoice?: {
     readonly id: string;
-    readonly amountPaidCents: number;
-    readonly amountRemainingCents: number;
     /** The order it bills (the invoice's `metadata.orderId`). */
     readonly orderId?: string;
   };
@@ -35,8 +31,16 @@ export interface VerifiedStripeEvent {
 
 export type StripeEventOutcome = 'applied' | 'unchanged' | 'duplicate' | 'ignored';
 
+/** The outcome, and for `ignored` why (logged, so an operator sees what was not applied). */
+export interface StripeEventResult {
+  readonly outcome: StripeEventOutcome;
+  readonly reason?: IgnoredReason;
+}
+
 export interface StripeEventsOptions {
   readonly invoices: InvoiceRepository;
+  /** Where the invoice's current state is read: the event only says that it changed. */
+  readonly provider: Pick<InvoicingProvider, 'retrieve'>;
   readonly clock: Clock;
   readonly metrics: Metrics;
   /**
@@ -49,63 +53,49 @@ export interface StripeEventsOptions {
 /** Lost races on one invoice record before the event is answered 500 (Stripe retries it). */
 const MAX_ATTEMPTS = 5;
 
+const ignored = (reason: IgnoredReason): StripeEventResult => ({ outcome: 'ignored', reason });
+
 const isHandled = (type: string): type is HandledKind => (HANDLED_STRIPE_EVENTS as readonly string[]).includes(type);
 
-function stateOf(kind: HandledKind, event: VerifiedStripeEvent, record: InvoiceRecord): InvoiceEventState {
-  const invoice = event.invoice!;
-  const base = {
-    created: event.created,
-    amountPaidCents: invoice.amountPaidCents,
-    amountDueCents: invoice.amountRemainingCents,
-  };
-  switch (kind) {
-    case 'invoice.paid':
-      return { ...base, status: 'paid' };
-    case 'invoice.overdue':
-      return { ...base, status: 'overdue' };
-    case 'invoice.voided':
-      return { ...base, status: 'void' };
-    case 'invoice.marked_uncollectible':
-      return { ...base, status: 'uncollectible' };
-    case 'invoice.payment_failed':
-      // A failed attempt leaves the invoice open, or overdue if it already was.
-      return {
-        ...base,
-        status: record.status === 'overdue' ? 'overdue' : 'open',
-        paymentFailedAt: new Date(event.created * 1000).toISOString(),
-      };
-  }
-}
-
 /**
- * Stripe's invoice events, verified by the route: each event id changes the order's
- * invoice record at most once (marked processed in the same conditional write), and an
- * event older than the last one applied changes nothing (applyInvoiceEvent).
+ * Stripe's invoice events, verified by the route. An event only says the invoice changed:
+ * its state is read from Stripe (Stripe's advice, so delivery order does not matter),
+ * checked against Stripe's transitions and the record's schema and total, and only then
+ * written. Each event id changes the order's invoice record at most once (marked processed
+ * in the same conditional write), and an event older than the last one applied changes
+ * nothing (applyInvoiceEvent). What cannot be applied is `ignored`, with its reason.
  */
 export class StripeEvents {
   constructor(private readonly options: StripeEventsOptions) {}
 
-  async handle(event: VerifiedStripeEvent): Promise<StripeEventOutcome> {
-    if (!isHandled(event.type) || !event.invoice?.orderId) return 'ignored';
-    const { invoices, clock, metrics } = this.options;
+  async handle(event: VerifiedStripeEvent): Promise<StripeEventResult> {
+    if (!isHandled(event.type) || !event.invoice) return ignored('kind_not_followed');
     const { orderId } = event.invoice;
+    // Checked before any read: an id that can never name an order is not a key, and not worth Stripe's retries.
+    if (orderId === undefined || !isOrderIdShape(orderId)) return ignored('not_an_order_of_ours');
+    const { invoices, clock, metrics, provider } = this.options;
     for (let attempt = 1; ; attempt += 1) {
       const record = await invoices.getByOrder(orderId);
       // Finalized but not yet recorded (the invoicing consumer is between its steps): a 503 with Retry-After, so Stripe sends it again.
       if (!record) throw new InvoiceNotIssuedYet(orderId);
-      if (record.stripeInvoiceId !== event.invoice.id) return 'ignored';
-      const next = applyInvoiceEvent(record, stateOf(event.type, event, record), clock.now().toISOString());
+      if (record.stripeInvoiceId !== event.invoice.id) return ignored('another_invoice');
+      const stripe = await provider.retrieve(record.stripeInvoiceId);
+      if (!stripe) return ignored('unknown_to_stripe');
+      const state = stateFromStripe(event.type, event.created, stripe, record);
+      if (typeof state === 'string') return ignored(state);
+      const next = applyInvoiceEvent(record, state, clock.now().toISOString());
+      if (next && !invoiceRecordFits(next)) return ignored('amounts_invalid');
       if (!next) {
-        if (await invoices.markEventProcessed(event.id)) return 'unchanged';
+        if (await invoices.markEventProcessed(event.id)) return { outcome: 'unchanged' };
         await this.reannounce(orderId, event);
-        return 'duplicate';
+        return { outcome: 'duplicate' };
       }
       try {
         await invoices.update(next, event.id);
       } catch (error) {
         if (error instanceof StripeEventAlreadyProcessed) {
           await this.reannounce(orderId, event);
-          return 'duplicate';
+          return { outcome: 'duplicate' };
         }
         if (error instanceof ConcurrentModification && attempt < MAX_ATTEMPTS) continue;
         throw error;
@@ -113,7 +103,7 @@ export class StripeEvents {
       if (next.status === 'paid' && record.status !== 'paid') metrics.count(METRIC.invoicesPaid);
       // Only a change of status is news to the partner; a failed attempt on an overdue invoice is not.
       if (next.status !== record.status) await this.announce(next, event);
-      return 'applied';
+      return { outcome: 'applied' };
     }
   }
 

@@ -28,6 +28,14 @@ export class InvoiceNotOpen extends DomainError {
   }
 }
 
+/** The payment provider holds no invoice by the record's provider id (a sandbox account reset, a local stand-in's data removed). */
+export class InvoiceUnknownToProvider extends DomainError {
+  override readonly name = 'InvoiceUnknownToProvider';
+  constructor(readonly invoiceId: string) {
+    super(`Stripe holds no invoice for ${invoiceId}; nothing was sent`);
+  }
+}
+
 /** The payment provider's invoice does not add up to the order's total: it is left a draft, never sent. */
 export class InvoiceTotalMismatch extends DomainError {
   override readonly name = 'InvoiceTotalMismatch';

@@ -159,6 +159,11 @@ export class InMemoryInvoicing implements InvoicingProvider {
     });
   }
 
+  async retrieve(invoiceId: string) {
+    const invoice = this.invoices.get(invoiceId);
+    return invoice && structuredClone(invoice);
+  }
+
   private stored(invoiceId: string) {
     const invoice = this.invoices.get(invoiceId);
     if (!invoice) throw new Error(`No such invoice: ${invoiceId}`);
