@@ -7,6 +7,9 @@
 export type Stage = 'production' | 'sandbox';
 export const STAGES: readonly Stage[] = ['production', 'sandbox'];
 
+/** How a deploy reaches a function's callers (lib/infrastructure/constructs/deployments.ts, docs/operations.md). */
+export type DeploymentStyle = 'canary-10-percent-5-minutes' | 'all-at-once';
+
 export interface EnvironmentConfig {
   readonly stage: Stage;
   /** Prefix of every physical resource name, so the two stacks never share anything. */
@@ -33,6 +36,10 @@ export interface EnvironmentConfig {
   readonly retainData: boolean;
   /** Days the API access logs are kept. */
   readonly logRetentionDays: number;
+  /** A new version takes 10 % of invocations for 5 minutes before all, or all at once; both roll back on alarms. */
+  readonly deploymentStyle: DeploymentStyle;
+  /** Production tables are also in an AWS Backup plan (daily kept 35 days, monthly kept a year). */
+  readonly backupTables: boolean;
 }
 
 export const ENVIRONMENTS: Readonly<Record<Stage, EnvironmentConfig>> = {
@@ -50,6 +57,8 @@ export const ENVIRONMENTS: Readonly<Record<Stage, EnvironmentConfig>> = {
     defaultFrameAncestors: [],
     retainData: true,
     logRetentionDays: 365,
+    deploymentStyle: 'canary-10-percent-5-minutes',
+    backupTables: true,
   },
   sandbox: {
     stage: 'sandbox',
@@ -65,5 +74,7 @@ export const ENVIRONMENTS: Readonly<Record<Stage, EnvironmentConfig>> = {
     defaultFrameAncestors: ['http://localhost:*', 'http://127.0.0.1:*'],
     retainData: false,
     logRetentionDays: 30,
+    deploymentStyle: 'all-at-once',
+    backupTables: false,
   },
 };

@@ -1,6 +1,5 @@
 import { Stack, Tags, Validations, type App, type StackProps } from 'aws-cdk-lib';
 import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS, STAGES, type EnvironmentConfig, type Stage } from '../../functions/resources/stages';
@@ -10,10 +9,12 @@ import { Invoicing } from './constructs/invoicing';
 import { ApprovalExpiry } from './constructs/approval-expiry';
 import { OperationsDashboard } from './constructs/dashboard';
 import { Api } from './constructs/api';
+import { Deployments } from './constructs/deployments';
 import { NodeFunction } from './constructs/node-function';
 import { ProductImages } from './constructs/product-images';
 import { Queues } from './constructs/queues';
 import { Secrets } from './constructs/secrets';
+import { TableBackups } from './constructs/table-backups';
 import { Tables } from './constructs/tables';
 import { Webhooks } from './constructs/webhooks';
 import { embedBrowserScriptDefines } from '../browser-bundling/embed-browser-scripts';
@@ -70,7 +71,9 @@ export class ServiceStack extends Stack {
   readonly tables: Tables;
   readonly queues: Queues;
   readonly productImages: ProductImages;
-  readonly functions: Readonly<Record<FunctionName, IFunction>>;
+  /** Each function; callers invoke its `live` alias (NodeFunction). */
+  readonly functions: Readonly<Record<FunctionName, NodeFunction>>;
+  readonly deployments: Deployments;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -148,7 +151,11 @@ export class ServiceStack extends Stack {
       }
     }
 
-    const api = new Api(this, 'Api', { config, functions });
+    const aliases = Object.fromEntries(Object.entries(functions).map(([name, fn]) => [name, fn.live])) as Record<
+      FunctionName,
+      NodeFunction['live']
+    >;
+    const api = new Api(this, 'Api', { config, functions: aliases });
 
     const apis = { partner: api.partnerApi, embed: api.embedApi };
     const alarms = new Alarms(this, 'Alarms', {
@@ -158,6 +165,14 @@ export class ServiceStack extends Stack {
       apis,
       functions,
     });
+    this.deployments = new Deployments(this, 'Deployments', { config, functions, alarms });
+    if (config.backupTables) {
+      new TableBackups(this, 'TableBackups', {
+        config,
+        tables: Object.values(tables.table),
+        alarmTopic: alarms.topic,
+      });
+    }
     new OperationsDashboard(this, 'Dashboard', {
       config,
       queues: queues.queue,

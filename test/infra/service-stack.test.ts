@@ -1,6 +1,6 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { CfnFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { type CfnAlias, CfnFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENTS, STAGES, type Stage } from '../../functions/resources/stages';
 import { ROUTES, routeKey, routesOn } from '../../functions/routes';
@@ -51,6 +51,15 @@ const functionId = (stage: Stage, fn: FunctionName): string => {
   const stack = stacks[stage];
   return stack.getLogicalId((stack.functions[fn] as IFunction).node.defaultChild as CfnFunction);
 };
+/** The function's `live` alias: what every caller invokes. */
+const aliasId = (stage: Stage, fn: FunctionName): string => {
+  const stack = stacks[stage];
+  return stack.getLogicalId(stack.functions[fn].live.node.defaultChild as CfnAlias);
+};
+/** How an event source mapping names the alias: `<function name>:live`, taken from the alias's ARN. */
+const aliasQualifiedName = (stage: Stage, fn: FunctionName) => ({
+  'Fn::Join': ['', [{ 'Fn::Select': [6, { 'Fn::Split': [':', { Ref: aliasId(stage, fn) }] }] }, ':live']],
+});
 
 /** Every IAM statement attached to a function's execution role. */
 const statementsOf = (stage: Stage, fn: FunctionName): Statement[] => {
@@ -367,7 +376,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
   it('relays only inserted outbox items of the orders stream to the order-events queue, resuming from a failed record', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [tableId(stage, 'orders'), 'StreamArn'] },
-      FunctionName: { Ref: functionId(stage, 'orderOutboxRelay') },
+      FunctionName: aliasQualifiedName(stage, 'orderOutboxRelay'),
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
       FilterCriteria: {
@@ -391,13 +400,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
   it('feeds the fan-out from order events and the dispatcher from deliveries, reporting item failures', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [queueId(stage, 'orderEvents'), 'Arn'] },
-      FunctionName: { Ref: functionId(stage, 'orderFanout') },
+      FunctionName: aliasQualifiedName(stage, 'orderFanout'),
       BatchSize: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [queueId(stage, 'webhookDeliveries'), 'Arn'] },
-      FunctionName: { Ref: functionId(stage, 'webhookDispatch') },
+      FunctionName: aliasQualifiedName(stage, 'webhookDispatch'),
       BatchSize: 10,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: QUEUES.webhookDeliveries.consumerConcurrency },
@@ -420,7 +429,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
         State: 'ENABLED',
         Targets: [
           expect.objectContaining({
-            Arn: { 'Fn::GetAtt': [sweep, 'Arn'] },
+            Arn: { Ref: aliasId(stage, 'approvalExpiry') },
             RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 0 }),
           }),
         ],
@@ -428,7 +437,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
     ]);
     template.hasResourceProperties('AWS::Lambda::Permission', {
       Action: 'lambda:InvokeFunction',
-      FunctionName: { 'Fn::GetAtt': [sweep, 'Arn'] },
+      FunctionName: { Ref: aliasId(stage, 'approvalExpiry') },
       Principal: 'events.amazonaws.com',
     });
     const handler = resourcesOf(stage, 'AWS::Lambda::Function')[sweep]!.Properties!;
@@ -454,7 +463,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(properties.CorsConfiguration).toBeUndefined();
     });
 
-    it('routes exactly the defined routes to their functions with payload format 2.0', () => {
+    it('routes exactly the defined routes to their functions’ live aliases with payload format 2.0', () => {
       const apiRoutes = Object.values(resourcesOf(stage, 'AWS::ApiGatewayV2::Route')).filter(
         (r) => r.Properties!.ApiId.Ref === apiId(),
       );
@@ -462,11 +471,11 @@ describe.each(STAGES)('the %s stack', (stage) => {
       const routed = apiRoutes.map((r) => {
         const integration = integrations[r.Properties!.Target['Fn::Join'][1][1].Ref]!.Properties!;
         expect(integration.PayloadFormatVersion).toBe('2.0');
-        return { key: r.Properties!.RouteKey, target: integration.IntegrationUri['Fn::GetAtt'][0] };
+        return { key: r.Properties!.RouteKey, target: integration.IntegrationUri.Ref };
       });
       expect(routed.sort((a, b) => a.key.localeCompare(b.key))).toEqual(
         routes
-          .map((r) => ({ key: `${r.method} ${r.path}`, target: functionId(stage, r.fn) }))
+          .map((r) => ({ key: `${r.method} ${r.path}`, target: aliasId(stage, r.fn) }))
           .sort((a, b) => a.key.localeCompare(b.key)),
       );
     });

@@ -18,6 +18,7 @@ import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
 import { METRIC, type MetricName } from '../../../functions/domain/metrics';
 import {
+  FUNCTION_TIMEOUT_SECONDS,
   type FunctionName,
   METRICS_NAMESPACE,
   type QueueName,
@@ -27,11 +28,26 @@ export interface AlarmsProps {
   readonly config: EnvironmentConfig;
   readonly queues: Readonly<Record<QueueName, IQueue>>;
   readonly deadLetterQueues: Readonly<Record<QueueName, IQueue>>;
-  readonly apis: Readonly<Record<string, HttpApi>>;
+  readonly apis: Readonly<Record<ApiName, HttpApi>>;
   readonly functions: Readonly<Record<FunctionName, IFunction>>;
 }
 
+/** The stack's two HTTP APIs: the partner API and the embed host. */
+export type ApiName = 'partner' | 'embed';
+
+/** A function's own alarms, each of which also stops and rolls back a deployment of it (constructs/deployments.ts). */
+export interface FunctionAlarms {
+  readonly errors: Alarm;
+  readonly throttles: Alarm;
+  readonly duration: Alarm;
+}
+
 const PERIOD = Duration.minutes(5);
+/**
+ * The alarms that guard a deployment judge one-minute periods: a canary's 10 % runs for five
+ * minutes, and five-minute periods would judge it once, perhaps after the shift.
+ */
+const GUARD_PERIOD = Duration.minutes(1);
 
 /** The service's own metric (domain/metrics.ts) of a stage: its `service` dimension is the stage's resource prefix. */
 export const serviceMetric = (
@@ -60,6 +76,8 @@ export const serviceMetric = (
 const ALARM_THRESHOLDS = {
   /** Share of an API's requests answered 5xx. */
   serverErrorRate: 0.05,
+  /** A function's p99 duration as a share of its timeout: a version that nears its timeout is about to fail. */
+  durationShareOfTimeout: 0.8,
   /** p99 of order change committed → partner's 2xx, first chain: the first attempt is immediate, so 10 minutes means retries for many. */
   deliveryLagP99Ms: 10 * 60 * 1000,
   /** A busy endpoint's first attempts answered 2xx a minute or more after the change: deliveries queue behind each other. */
@@ -84,6 +102,10 @@ export class Alarms extends Construct {
   readonly topic: Topic;
   /** Every alarm, for the dashboard's alarm status. */
   readonly alarms: Alarm[] = [];
+  /** Each function's errors, throttles and p99 duration alarms. */
+  readonly functionAlarms: Readonly<Record<FunctionName, FunctionAlarms>>;
+  /** Each API's alarm on any 5xx. */
+  readonly serverErrors: Readonly<Record<ApiName, Alarm>>;
 
   constructor(scope: Construct, id: string, { config, queues, deadLetterQueues, apis, functions }: AlarmsProps) {
     super(scope, id);
@@ -116,7 +138,7 @@ export class Alarms extends Construct {
       threshold: number,
       description: string,
       sustained = false,
-    ): void => {
+    ): Alarm => {
       const alarm = new Alarm(this, alarmId, {
         metric,
         threshold,
@@ -129,8 +151,9 @@ export class Alarms extends Construct {
       alarm.addAlarmAction(action);
       alarm.addOkAction(action);
       this.alarms.push(alarm);
+      return alarm;
     };
-    const alarmOnAny = (alarmId: string, metric: IMetric, description: string): void =>
+    const alarmOnAny = (alarmId: string, metric: IMetric, description: string): Alarm =>
       alarmAbove(alarmId, metric, 0, description);
 
     for (const [name, queue] of Object.entries(deadLetterQueues)) {
@@ -150,10 +173,11 @@ export class Alarms extends Construct {
         true,
       );
     }
-    for (const [name, api] of Object.entries(apis)) {
-      alarmOnAny(
+    const serverErrors = {} as Record<ApiName, Alarm>;
+    for (const [name, api] of Object.entries(apis) as [ApiName, HttpApi][]) {
+      serverErrors[name] = alarmOnAny(
         `${name}ServerErrors`,
-        api.metricServerError({ statistic: 'Sum', period: PERIOD }),
+        api.metricServerError({ statistic: 'Sum', period: GUARD_PERIOD }),
         `the ${name} HTTP API answered 5xx`,
       );
       // API Gateway's 5xx metric is 0 or 1 per request: its average is the share answered 5xx.
@@ -203,8 +227,32 @@ export class Alarms extends Construct {
       `over ${ALARM_THRESHOLDS.webhookFailureRate * 100} % of webhook attempts failed`,
       true,
     );
-    for (const [name, fn] of Object.entries(functions)) {
-      alarmOnAny(`${name}Errors`, fn.metricErrors({ statistic: 'Sum', period: PERIOD }), `function ${name} failed`);
+    this.serverErrors = serverErrors;
+    const functionAlarms = {} as Record<FunctionName, FunctionAlarms>;
+    for (const [name, fn] of Object.entries(functions) as [FunctionName, IFunction][]) {
+      const timeoutMs = FUNCTION_TIMEOUT_SECONDS[name] * 1000;
+      const durationMs = Math.round(timeoutMs * ALARM_THRESHOLDS.durationShareOfTimeout);
+      functionAlarms[name] = {
+        errors: alarmOnAny(
+          `${name}Errors`,
+          fn.metricErrors({ statistic: 'Sum', period: GUARD_PERIOD }),
+          `function ${name} failed`,
+        ),
+        // Lambda refused invocations (the account's or the function's concurrency): callers got 429s or queues back up.
+        throttles: alarmOnAny(
+          `${name}Throttles`,
+          fn.metricThrottles({ statistic: 'Sum', period: GUARD_PERIOD }),
+          `function ${name} was throttled`,
+        ),
+        duration: alarmAbove(
+          `${name}Duration`,
+          fn.metricDuration({ statistic: 'p99', period: GUARD_PERIOD }),
+          durationMs,
+          `p99 duration of function ${name} is over ${durationMs} ms (${ALARM_THRESHOLDS.durationShareOfTimeout * 100} % of its ${timeoutMs / 1000} s timeout)`,
+          true,
+        ),
+      };
     }
+    this.functionAlarms = functionAlarms;
   }
 }

@@ -25,12 +25,15 @@ export class ApprovalExpiry extends Construct {
     super(scope, id);
     this.sweep = new NodeFunction(this, 'Sweep', { config, name: 'approvalExpiry', environment });
     // A run does whatever is due when it runs and the next one comes on schedule, so neither EventBridge nor Lambda retries a failed one.
-    this.sweep.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(APPROVAL_EXPIRY_SWEEP_MINUTES) });
+    this.sweep.live.configureAsyncInvoke({
+      retryAttempts: 0,
+      maxEventAge: Duration.minutes(APPROVAL_EXPIRY_SWEEP_MINUTES),
+    });
     this.schedule = new Rule(this, 'Schedule', {
       description: `${config.stage}: expire approval requests undecided for 7 days`,
       schedule: Schedule.rate(Duration.minutes(APPROVAL_EXPIRY_SWEEP_MINUTES)),
       targets: [
-        new LambdaFunction(this.sweep, {
+        new LambdaFunction(this.sweep.live, {
           retryAttempts: 0,
           maxEventAge: Duration.minutes(APPROVAL_EXPIRY_SWEEP_MINUTES),
         }),

@@ -25,7 +25,7 @@ export class Invoicing extends Construct {
   constructor(scope: Construct, id: string, { config, queues, environment }: InvoicingProps) {
     super(scope, id);
     this.consumer = new NodeFunction(this, 'Consumer', { config, name: 'invoicing', environment });
-    this.consumer.addEventSource(
+    this.consumer.live.addEventSource(
       new SqsEventSource(queues.queue.invoicing, {
         batchSize: QUEUES.invoicing.consumerBatchSize,
         reportBatchItemFailures: true,

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -63,8 +63,19 @@ const onDemandPackageCommands = (name: FunctionName, outputDir: string): string[
     ];
   });
 
-/** One of the service's Lambda handlers, bundled as ESM for Node.js 22 on Graviton. */
+/** The alias every caller invokes (API Gateway, event sources, schedules); CodeDeploy shifts it between versions. */
+export const LIVE_ALIAS = 'live';
+
+/**
+ * One of the service's Lambda handlers, bundled as ESM for Node.js 22 on Graviton, published
+ * as a version on every change behind its `live` alias. Callers invoke `live`, never the
+ * function itself ($LATEST), so a deploy reaches them only as the deployment group
+ * (constructs/deployments.ts) shifts the alias, and a rollback moves it back.
+ */
 export class NodeFunction extends NodejsFunction {
+  readonly name: FunctionName;
+  readonly live: Alias;
+
   constructor(scope: Construct, id: string, props: NodeFunctionProps) {
     super(scope, id, {
       entry: join(repositoryRoot, FUNCTION_ENTRIES[props.name]),
@@ -99,6 +110,8 @@ export class NodeFunction extends NodejsFunction {
         ...(props.define ? { define: { ...props.define } } : {}),
       },
     });
+    this.name = props.name;
+    this.live = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.currentVersion });
     Validations.of(this).acknowledge(
       {
         id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',

@@ -39,7 +39,7 @@ export class Webhooks extends Construct {
       name: 'orderOutboxRelay',
       environment,
     });
-    this.orderOutboxRelay.addEventSource(
+    this.orderOutboxRelay.live.addEventSource(
       new DynamoEventSource(ordersTable, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: ORDER_OUTBOX_BATCH_SIZE,
@@ -65,7 +65,7 @@ export class Webhooks extends Construct {
       name: 'orderFanout',
       environment,
     });
-    this.orderFanout.addEventSource(
+    this.orderFanout.live.addEventSource(
       new SqsEventSource(orderEvents, {
         batchSize: QUEUES.orderEvents.consumerBatchSize,
         reportBatchItemFailures: true,
@@ -84,7 +84,7 @@ export class Webhooks extends Construct {
       name: 'webhookDispatch',
       environment,
     });
-    this.webhookDispatch.addEventSource(
+    this.webhookDispatch.live.addEventSource(
       new SqsEventSource(webhookDeliveries, {
         batchSize: QUEUES.webhookDeliveries.consumerBatchSize,
         reportBatchItemFailures: true,
