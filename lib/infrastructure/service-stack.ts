@@ -50,6 +50,8 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> = {
   approvalExpiry: { read: [], readWrite: ['orders'] },
   // Reads the order and its organization (the Stripe customer, the terms); writes the invoice beside the order.
   invoicing: { read: ['organizations'], readWrite: ['orders'] },
+  // The invoicing consumer's path for the shipped orders it finds uninvoiced (their markers: gsi1 of orders).
+  invoiceSweep: { read: ['organizations'], readWrite: ['orders'] },
 };
 
 /**
@@ -119,6 +121,7 @@ export class ServiceStack extends Stack {
     const approvalExpiry = new ApprovalExpiry(this, 'ApprovalExpiry', { config, environment });
     const invoicing = new Invoicing(this, 'Invoicing', { config, queues, environment });
     secrets.stripeSecret.grantRead(invoicing.consumer);
+    secrets.stripeSecret.grantRead(invoicing.sweep);
     queues.queue.invoicing.grantSendMessages(webhooks.orderOutboxRelay);
 
     const functions = (this.functions = {
@@ -133,6 +136,7 @@ export class ServiceStack extends Stack {
       webhookDispatch: webhooks.webhookDispatch,
       approvalExpiry: approvalExpiry.sweep,
       invoicing: invoicing.consumer,
+      invoiceSweep: invoicing.sweep,
     });
     for (const name of Object.keys(TABLE_ACCESS) as FunctionName[]) {
       const access = tableAccess(config.stage, name);
