@@ -27,6 +27,11 @@ const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
     { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
     { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
   ],
+  // The invoicing consumer's path, run on a schedule.
+  invoiceSweep: [
+    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
+    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
+  ],
   setup: [
     { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
     { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },

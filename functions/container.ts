@@ -23,6 +23,7 @@ import {
   endpointGate,
 } from './composition/repositories';
 import { composeInvoicing, type InvoicingDependencies } from './composition/invoicing-dependencies';
+import { composeInvoiceSweep, type InvoiceSweepDependencies } from './composition/invoice-sweep-dependencies';
 import { composeSetup, type SetupDependencies } from './composition/setup-dependencies';
 import { composeWebhookDispatch, type WebhookDispatchDependencies } from './composition/webhook-dispatch-dependencies';
 import { composeWebhookTest, type WebhookTestDependencies } from './composition/webhook-test-dependencies';
@@ -59,6 +60,7 @@ export interface FunctionDependencies extends Record<FunctionName, BaseDependenc
   readonly webhookDispatch: WebhookDispatchDependencies;
   readonly approvalExpiry: ApprovalExpiryDependencies;
   readonly invoicing: InvoicingDependencies;
+  readonly invoiceSweep: InvoiceSweepDependencies;
 }
 
 /**
@@ -109,6 +111,7 @@ export function createDependencies(
     webhookDispatch: composeWebhookDispatch(base, aws, overrides),
     approvalExpiry: composeApprovalExpiry(base, aws.db),
     invoicing: composeInvoicing(base, aws, overrides.invoicingProvider),
+    invoiceSweep: composeInvoiceSweep(base, aws, overrides.invoicingProvider),
   };
   const tables: DynamoTables = { config, db: aws.db };
   const partners = partnerRepository(tables);

@@ -5,6 +5,7 @@ import { DynamoCatalogRepository } from '../adapters/dynamodb/dynamodb-catalog-r
 import { DynamoDeliveryBatchReader } from '../adapters/dynamodb/dynamodb-delivery-batch-reader';
 import { DynamoDeliveryRepository } from '../adapters/dynamodb/dynamodb-delivery-repository';
 import { DynamoInvoiceRepository } from '../adapters/dynamodb/dynamodb-invoice-repository';
+import { DynamoUninvoicedShipments } from '../adapters/dynamodb/dynamodb-uninvoiced-shipments';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
 import { DynamoIdentityDirectory } from '../adapters/dynamodb/identity-directory';
 import { DynamoOrderGuideRepository } from '../adapters/dynamodb/order-guide-repository';
@@ -86,3 +87,6 @@ export const approvalRepository = (tables: DynamoTables, clock: Clock) =>
 /** Invoices are items of the orders table, beside their orders; the clock dates processed Stripe events' expiry. */
 export const invoiceRepository = (tables: DynamoTables, clock: Clock) =>
   new DynamoInvoiceRepository(tables.db, table(tables, 'orders'), clock);
+/** Markers of shipped, uninvoiced orders, in the orders table beside them. */
+export const uninvoicedShipments = (tables: DynamoTables) =>
+  new DynamoUninvoicedShipments(tables.db, table(tables, 'orders'));

@@ -52,8 +52,13 @@ export const METRIC = {
   invoicesIssued: 'InvoicesIssued',
   /** Invoices Stripe reported paid. */
   invoicesPaid: 'InvoicesPaid',
-  /** Invoicing messages that failed (each is retried; the dead-letter queue holds those that failed for good); `step`. */
+  /** Invoicing messages that failed (each is retried; the dead-letter queue holds those that failed for good); `event` (`order.shipped`, `order.refunded`, or `sweep` for the invoice sweep's). */
   invoicingFailures: 'InvoicingFailures',
+  /**
+   * Shipped orders the invoice sweep found without an invoice a minute after shipping (their
+   * invoicing message was lost or is stuck): each is one the normal path missed, so it alarms.
+   */
+  uninvoicedShipmentsSwept: 'UninvoicedShipmentsSwept',
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

@@ -143,7 +143,13 @@ export const productImagesBucketName = (prefix: string): string => `${prefix}-pr
  */
 export type HttpFunctionName = 'setup' | 'handshake' | 'embed' | 'ordersApi' | 'webhookTest' | 'webhooksApi';
 export type FunctionName =
-  HttpFunctionName | 'orderOutboxRelay' | 'orderFanout' | 'webhookDispatch' | 'approvalExpiry' | 'invoicing';
+  | HttpFunctionName
+  | 'orderOutboxRelay'
+  | 'orderFanout'
+  | 'webhookDispatch'
+  | 'approvalExpiry'
+  | 'invoicing'
+  | 'invoiceSweep';
 
 export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   setup: 'functions/lambdas/setup.ts',
@@ -157,6 +163,7 @@ export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   webhookDispatch: 'functions/lambdas/webhook-dispatch.ts',
   approvalExpiry: 'functions/lambdas/approval-expiry.ts',
   invoicing: 'functions/lambdas/invoicing.ts',
+  invoiceSweep: 'functions/lambdas/invoice-sweep.ts',
 };
 
 /**
@@ -179,6 +186,8 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
   approvalExpiry: 60,
   // Up to five messages, each at most four Stripe calls of ~10 s when Stripe stalls (stripe-client.ts).
   invoicing: 100,
+  // At most SWEEP_BATCH (50) orders, each up to four Stripe calls: usually none or a few; the rest wait for the next run.
+  invoiceSweep: 240,
 };
 
 /**
@@ -187,6 +196,14 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
  * it and sends its approval.decided, at most this long after the 7 days.
  */
 export const APPROVAL_EXPIRY_SWEEP_MINUTES = 15;
+
+/**
+ * How often the invoice sweep runs in AWS (an EventBridge schedule); `npm start` runs it
+ * at start-up and every LOCAL_INVOICE_SWEEP_MINUTES. A shipped order whose invoicing
+ * message was lost is invoiced at most this long after its first minute.
+ */
+export const INVOICE_SWEEP_MINUTES = 5;
+export const LOCAL_INVOICE_SWEEP_MINUTES = 1;
 
 /** Secrets Manager names, per stage prefix. */
 export const webhookSecretName = (prefix: string, partnerId: string): string =>

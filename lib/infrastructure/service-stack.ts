@@ -51,6 +51,8 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> = {
   approvalExpiry: { read: [], readWrite: ['orders'] },
   // Reads the order and its organization (the Stripe customer, the terms); writes the invoice beside the order.
   invoicing: { read: ['organizations'], readWrite: ['orders'] },
+  // The invoicing consumer's path for the shipped orders it finds uninvoiced (their markers: gsi1 of orders).
+  invoiceSweep: { read: ['organizations'], readWrite: ['orders'] },
 };
 
 /**
@@ -122,6 +124,7 @@ export class ServiceStack extends Stack {
     const approvalExpiry = new ApprovalExpiry(this, 'ApprovalExpiry', { config, environment });
     const invoicing = new Invoicing(this, 'Invoicing', { config, queues, environment });
     secrets.stripeSecret.grantRead(invoicing.consumer);
+    secrets.stripeSecret.grantRead(invoicing.sweep);
     queues.queue.invoicing.grantSendMessages(webhooks.orderOutboxRelay);
 
     const functions = (this.functions = {
@@ -136,6 +139,7 @@ export class ServiceStack extends Stack {
       webhookDispatch: webhooks.webhookDispatch,
       approvalExpiry: approvalExpiry.sweep,
       invoicing: invoicing.consumer,
+      invoiceSweep: invoicing.sweep,
     });
     for (const name of Object.keys(TABLE_ACCESS) as FunctionName[]) {
       const access = tableAccess(config.stage, name);

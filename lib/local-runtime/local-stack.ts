@@ -16,6 +16,8 @@ import { createOrderOutboxRelayHandler } from '../../functions/lambdas/order-out
 import { createSetupHandler } from '../../functions/lambdas/setup';
 import { createWebhookDispatchHandler } from '../../functions/lambdas/webhook-dispatch';
 import { createInvoicingHandler } from '../../functions/lambdas/invoicing';
+import { createInvoiceSweepHandler } from '../../functions/lambdas/invoice-sweep';
+import type { InvoiceSweepResult } from '../../functions/domain/billing/invoice-sweep';
 import { createWebhookTestHandler } from '../../functions/lambdas/webhook-test';
 import { createWebhooksApiHandler } from '../../functions/lambdas/webhooks-api';
 import { functionEnvironment, LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
@@ -24,6 +26,7 @@ import { ENVIRONMENTS } from '../../functions/resources/stages';
 import {
   APPROVAL_EXPIRY_SWEEP_MINUTES,
   FUNCTION_TIMEOUT_SECONDS,
+  LOCAL_INVOICE_SWEEP_MINUTES,
   ORDER_OUTBOX_BATCH_SIZE,
   QUEUES,
   type QueueName,
@@ -41,6 +44,7 @@ import { apiGatewayListener, type LocalPage, type LocalRoute } from './api-gatew
 import { checkDependencies } from './dependency-health';
 import { provisionLocalResources } from './provision';
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from './queue-poller';
+import { queuesDrained } from './queues-drained';
 import { type ScheduledJob, scheduledJob } from './scheduled-job';
 import { seedCatalog } from './seed';
 import { createStreamConsumer, type StreamConsumer } from './stream-poller';
@@ -87,6 +91,8 @@ export interface LocalStack {
   readonly orderOutbox: StreamConsumer;
   /** The approval expiry sweep, run as its EventBridge schedule runs the Lambda (every APPROVAL_EXPIRY_SWEEP_MINUTES), unless `queuePollers: false`. */
   readonly approvalExpiry: ScheduledJob<ApprovalExpiryResult>;
+  /** The invoice sweep, run at start and every LOCAL_INVOICE_SWEEP_MINUTES (AWS: every INVOICE_SWEEP_MINUTES), unless `queuePollers: false`. */
+  readonly invoiceSweep: ScheduledJob<InvoiceSweepResult>;
   close(): Promise<void>;
 }
 
@@ -199,7 +205,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     handler: createOrderOutboxRelayHandler(built(deps.functions.orderOutboxRelay)),
     batchSize: ORDER_OUTBOX_BATCH_SIZE,
     onError: (error) => deps.logger.error({ msg: 'stream poller error', table: 'orders', error: String(error) }),
-    ...(options.dataDir ? { positionFile: join(options.dataDir, ORDER_OUTBOX_POSITION_FILE) } : {}),
+    ...(options.dataDir
+      ? {
+          positionFile: join(options.dataDir, ORDER_OUTBOX_POSITION_FILE),
+          handedOn: () => queuesDrained(aws.sqs, [queueUrls.orderEvents, queueUrls.invoicing]),
+        }
+      : {}),
   });
   const expireApprovals = createApprovalExpiryHandler(built(deps.functions.approvalExpiry));
   // The handler reads the injected clock, as it reads the system clock on Lambda; the event only names the time.
@@ -207,11 +218,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     intervalMs: APPROVAL_EXPIRY_SWEEP_MINUTES * 60_000,
     onError: (error) => deps.logger.error({ msg: 'approval expiry sweep failed', error: String(error) }),
   });
+  const sweepInvoices = createInvoiceSweepHandler(built(deps.functions.invoiceSweep));
+  // Every minute rather than AWS's five: a stack killed mid-shipment invoices what it missed within two minutes of its restart.
+  const invoiceSweep = scheduledJob(() => sweepInvoices({ time: deps.clock.now().toISOString() }), {
+    intervalMs: LOCAL_INVOICE_SWEEP_MINUTES * 60_000,
+    onError: (error) => deps.logger.error({ msg: 'invoice sweep failed', error: String(error) }),
+  });
   await seedCatalog(deps);
   if (options.queuePollers ?? true) {
     Object.values(consumers).forEach((consumer) => consumer.start());
     orderOutbox.start();
     approvalExpiry.start();
+    invoiceSweep.start();
   }
 
   server.on(
@@ -230,8 +248,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     consumers,
     orderOutbox,
     approvalExpiry,
+    invoiceSweep,
     close: async () => {
-      await Promise.all([...Object.values(consumers), orderOutbox, approvalExpiry].map((consumer) => consumer.stop()));
+      await Promise.all(
+        [...Object.values(consumers), orderOutbox, approvalExpiry, invoiceSweep].map((consumer) => consumer.stop()),
+      );
       await new Promise<void>((done) => {
         server.closeAllConnections();
         server.close(() => done());

@@ -35,10 +35,12 @@ interface StoredPositions {
  * each shard from its oldest record, hand batches to the same handler as a
  * DynamoDBStreamEvent, and on a reported failure read again from the failed record.
  *
- * With `positionFile`, each shard's position is written there whenever it moves and read
- * at start, so a restarted reader resumes after the last record it handled, as Lambda's
- * event source does: a record handled (relayed, or skipped by the handler) before a
- * restart is not handled again, and a failed one is read again from where it failed.
+ * With `positionFile`, each shard's position is written there and read at start, so a
+ * restarted reader resumes after the last record it handed on, as Lambda's event source
+ * does. Locally the queues it hands events to live in memory and die with the process, so
+ * an event is handed on only once its messages were consumed: the file moves only when
+ * `handedOn` says every queue it feeds is drained, and a restart after a kill reads again
+ * what was still queued (at least once: the fan-out and invoicing are idempotent per event).
  */
 export function createStreamConsumer(options: {
   db: DynamoDBClient;
@@ -50,28 +52,46 @@ export function createStreamConsumer(options: {
   onError?: (error: unknown) => void;
   /** A JSON file keeping each shard's position across restarts (the local runtime's `.local/`); in memory only when absent. */
   positionFile?: string;
+  /**
+   * Whether every message handed to the queues so far was consumed (they are empty, none in
+   * flight); the position file moves only then. Absent: as soon as the handler returns.
+   */
+  handedOn?: () => Promise<boolean>;
 }): StreamConsumer {
   const { streams, handler } = options;
   let streamArn: string | undefined;
   /** Where each shard is to be read from next; a closed, fully read shard is dropped. */
   const positions = new Map<string, ShardPosition>();
 
+  /** The positions last written to the file, as JSON: rewritten only when they moved. */
+  let saved: string | undefined;
+
   function setPosition(shardId: string, position: ShardPosition): void {
     positions.set(shardId, position);
+  }
+
+  /** Writes the positions to the file if they moved and what was read up to them was handed on. */
+  async function savePositions(): Promise<void> {
     if (!options.positionFile || !streamArn) return;
-    const stored: StoredPositions = { streamArn, shards: Object.fromEntries(positions) };
+    const stored = JSON.stringify({ streamArn, shards: Object.fromEntries(positions) } satisfies StoredPositions);
+    if (stored === saved) return;
+    if (options.handedOn && !(await options.handedOn())) return;
     // Written whole and renamed over the old file, so a stop mid-write never leaves half a file.
     const partial = `${options.positionFile}.partial`;
-    writeFileSync(partial, JSON.stringify(stored), { mode: 0o600 });
+    writeFileSync(partial, stored, { mode: 0o600 });
     renameSync(partial, options.positionFile);
+    saved = stored;
   }
 
   /** The positions a previous run stored for this stream; none for another stream (the table was recreated) or no file. */
   function storedPositions(arn: string): Record<string, ShardPosition> {
     if (!options.positionFile) return {};
     try {
-      const stored = JSON.parse(readFileSync(options.positionFile, 'utf8')) as StoredPositions;
-      return stored.streamArn === arn ? stored.shards : {};
+      const text = readFileSync(options.positionFile, 'utf8');
+      const stored = JSON.parse(text) as StoredPositions;
+      if (stored.streamArn !== arn) return {};
+      saved = text;
+      return stored.shards;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') options.onError?.(error);
       return {};
@@ -133,7 +153,9 @@ export function createStreamConsumer(options: {
       let failedAt: string | undefined;
       try {
         const response = await handler({ Records: records });
-        failedAt = response?.batchItemFailures?.[0]?.itemIdentifier;
+        const [failure] = response?.batchItemFailures ?? [];
+        // A failure that names no record fails the batch from its first, never lets the reader move past it.
+        if (failure) failedAt = failure.itemIdentifier || records[0]?.dynamodb?.SequenceNumber;
       } catch (error) {
         // A thrown handler fails the whole batch, as in Lambda.
         options.onError?.(error);
@@ -146,6 +168,8 @@ export function createStreamConsumer(options: {
         setPosition(shardId, { after: records[records.length - 1]?.dynamodb?.SequenceNumber });
       }
     }
+    // Also after an empty read: the queues drain after the batch that fed them.
+    await savePositions();
     return { received, failed };
   }
 
@@ -153,7 +177,15 @@ export function createStreamConsumer(options: {
     idleMs: options.intervalMs ?? 200,
     onError: options.onError,
   });
-  return { pollOnce, start: loop.start, stop: loop.stop };
+  return {
+    pollOnce,
+    start: loop.start,
+    async stop() {
+      await loop.stop();
+      // A clean stop keeps what was handed on; whatever is still queued is read again at the next start.
+      await savePositions().catch((error: unknown) => options.onError?.(error));
+    },
+  };
 }
 
 /** The SDK's stream record in the JSON shape Lambda hands a handler (epoch seconds, plain attribute values). */

@@ -149,7 +149,8 @@ describe('invoicing a shipped order', () => {
     const { orderId, customerId } = await aShippedOrder();
     plan.reset();
     plan.when(
-      (call) => call.service === 'dynamodb' && call.operation === 'PutItem' && call.target.includes('orders'),
+      (call) =>
+        call.service === 'dynamodb' && call.operation === 'TransactWriteItems' && call.target.includes('orders'),
       'lose',
     );
 

@@ -6,6 +6,7 @@ import { ENVIRONMENTS, STAGES, type Stage } from '../../functions/resources/stag
 import { ROUTES, routeKey, routesOn } from '../../functions/routes';
 import {
   APPROVAL_EXPIRY_SWEEP_MINUTES,
+  INVOICE_SWEEP_MINUTES,
   FUNCTION_TIMEOUT_SECONDS,
   OUTBOX_KEY_PREFIX,
   QUEUES,
@@ -422,7 +423,9 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
   it(`runs the approval expiry sweep every ${APPROVAL_EXPIRY_SWEEP_MINUTES} minutes on an EventBridge schedule, with the orders table only`, () => {
     const sweep = functionId(stage, 'approvalExpiry');
-    const rules = Object.values(resourcesOf(stage, 'AWS::Events::Rule')).map((rule) => rule.Properties!);
+    const rules = Object.values(resourcesOf(stage, 'AWS::Events::Rule'))
+      .map((rule) => rule.Properties!)
+      .filter((rule) => JSON.stringify(rule.Targets).includes(`"${sweep}"`));
     expect(rules).toEqual([
       expect.objectContaining({
         ScheduleExpression: `rate(${APPROVAL_EXPIRY_SWEEP_MINUTES} minutes)`,
@@ -449,6 +452,27 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(actionsOn(stage, 'approvalExpiry', tableId(stage, table)), table).toEqual([]);
     for (const queue of queueNames)
       expect(actionsOn(stage, 'approvalExpiry', queueId(stage, queue)), queue).toEqual([]);
+  });
+
+  it(`runs the invoice sweep every ${INVOICE_SWEEP_MINUTES} minutes on an EventBridge schedule, with the invoicing consumer's access`, () => {
+    const sweep = functionId(stage, 'invoiceSweep');
+    const rules = Object.values(resourcesOf(stage, 'AWS::Events::Rule'))
+      .map((rule) => rule.Properties!)
+      .filter((rule) => JSON.stringify(rule.Targets).includes(`"${sweep}"`));
+    expect(rules).toEqual([
+      expect.objectContaining({
+        ScheduleExpression: `rate(${INVOICE_SWEEP_MINUTES} minutes)`,
+        State: 'ENABLED',
+        Targets: [expect.objectContaining({ RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 0 }) })],
+      }),
+    ]);
+    const handler = resourcesOf(stage, 'AWS::Lambda::Function')[sweep]!.Properties!;
+    expect(handler.Timeout).toBe(FUNCTION_TIMEOUT_SECONDS.invoiceSweep);
+    expect(actionsOn(stage, 'invoiceSweep', tableId(stage, 'orders'))).toEqual(
+      expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem']),
+    );
+    expect(actionsOn(stage, 'invoiceSweep', queueId(stage, 'orderEvents'))).toContain('sqs:SendMessage');
+    expect(JSON.stringify(statementsOf(stage, 'invoiceSweep'))).toContain('secretsmanager:GetSecretValue');
   });
 
   describe.each([
@@ -633,15 +657,31 @@ describe.each(STAGES)('the %s stack: dashboard and alarms (issue 31)', (stage) =
     for (const id of Object.keys(resourcesOf(stage, 'AWS::CloudWatch::Alarm'))) expect(body).toContain(id);
   });
 
-  it('has a billing row: invoices issued and paid, invoicing failures by event, the invoicing DLQ depth', () => {
+  it('has a billing row: invoices issued and paid, invoicing failures by event, uninvoiced shipments swept, the invoicing DLQ depth', () => {
     const body = dashboardBody();
-    expect(body).toContain('Invoices issued, paid; invoicing failures; invoicing DLQ depth');
-    for (const metric of ['InvoicesIssued', 'InvoicesPaid'])
+    expect(body).toContain(
+      'Invoices issued, paid; invoicing failures; uninvoiced shipments swept; invoicing DLQ depth',
+    );
+    for (const metric of ['InvoicesIssued', 'InvoicesPaid', 'UninvoicedShipmentsSwept'])
       expect(body).toContain(`"PartnerEmbed\\",\\"${metric}\\",\\"service\\",\\"${resourcePrefix}`);
     expect(body).toContain(
       `SEARCH('{PartnerEmbed,service,event} MetricName=\\\\\\"InvoicingFailures\\\\\\" service=\\\\\\"${resourcePrefix}\\\\\\"', 'Sum', 300)`,
     );
     expect(body).toContain('invoicing DLQ');
+  });
+
+  it('alarms on the first uninvoiced shipment the invoice sweep finds', () => {
+    expect(alarms()).toContainEqual(
+      expect.objectContaining({
+        Namespace: 'PartnerEmbed',
+        MetricName: 'UninvoicedShipmentsSwept',
+        Dimensions: [{ Name: 'service', Value: resourcePrefix }],
+        Statistic: 'Sum',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 1,
+      }),
+    );
   });
 
   it('alarms on the 5xx rate of each API, sustained', () => {

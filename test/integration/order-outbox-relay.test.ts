@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand, PurgeQueueCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -14,6 +17,7 @@ import type { OrderEventMessage } from '../../functions/domain/events/order-even
 import { createOrderOutboxRelayHandler } from '../../functions/lambdas/order-outbox-relay';
 import { ORDER_OUTBOX_BATCH_SIZE, OUTBOX_KEY_PREFIX, tableName } from '../../functions/resources/resource-definitions';
 import { provisionLocalResources } from '../../lib/local-runtime/provision';
+import { queuesDrained } from '../../lib/local-runtime/queues-drained';
 import { createStreamConsumer, type StreamConsumer } from '../../lib/local-runtime/stream-poller';
 import { ManualClock } from '../support/manual-clock';
 import { noMetrics } from '../../functions/domain/metrics';
@@ -30,8 +34,9 @@ const logger = {
 let queueUrls: Awaited<ReturnType<typeof provisionLocalResources>>;
 let queueUrl = '';
 
-const consumer = (): StreamConsumer =>
+const consumer = (stored: { positionFile?: string; handedOn?: () => Promise<boolean> } = {}): StreamConsumer =>
   createStreamConsumer({
+    ...stored,
     db: aws.db as unknown as DynamoDBClient,
     streams: new DynamoDBStreamsClient(clientOptions(standIns.endpoints.dynamodb)),
     tableName: tableName(prefix, 'orders'),
@@ -122,5 +127,51 @@ describe('the orders outbox relay', () => {
     queueUrl = queueUrls.orderEvents;
     expect(await relay.pollOnce()).toEqual({ received: 1, failed: 0 });
     expect(await received()).toEqual([message]);
+  });
+});
+
+describe('the local relay, killed and started again (its queues live in memory)', () => {
+  const positionFile = join(mkdtempSync(join(tmpdir(), 'relay-position-')), 'orders-stream-position.json');
+  const kept = () => ({
+    positionFile,
+    handedOn: () => queuesDrained(aws.sqs, [queueUrls.orderEvents]),
+  });
+  /** Receives the queued events and deletes them: what the fan-out does once it has handled them. */
+  const consume = async (): Promise<string[]> => {
+    const { Messages = [] } = await aws.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrls.orderEvents, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
+    );
+    for (const { ReceiptHandle } of Messages)
+      await aws.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrls.orderEvents, ReceiptHandle }));
+    return Messages.map((m) => (JSON.parse(m.Body ?? '') as OrderEventMessage).eventId);
+  };
+
+  it('keeps its stored position behind an event still queued, so a kill before it is consumed relays it again, and moves on once it is', async () => {
+    queueUrl = queueUrls.orderEvents;
+    await aws.sqs.send(new PurgeQueueCommand({ QueueUrl: queueUrls.orderEvents }));
+    // Everything the stream holds so far is read and consumed: the stored position starts after it.
+    const first = consumer(kept());
+    while ((await first.pollOnce()).received > 0) await consume();
+    await consume();
+    await first.pollOnce();
+    expect(existsSync(positionFile)).toBe(true);
+    const settled = readFileSync(positionFile, 'utf8');
+
+    const message = event('Sterile gauze');
+    await writeOutbox(message);
+    expect(await first.pollOnce()).toEqual({ received: 1, failed: 0 });
+    // Relayed but not consumed: the stored position stays where it was.
+    expect(readFileSync(positionFile, 'utf8')).toBe(settled);
+
+    // Killed: no stop, and the in-memory queue dies with the process.
+    await aws.sqs.send(new PurgeQueueCommand({ QueueUrl: queueUrls.orderEvents }));
+    const restarted = consumer(kept());
+    expect(await restarted.pollOnce()).toEqual({ received: 1, failed: 0 });
+    expect(await consume()).toEqual([message.eventId]);
+
+    // Consumed: the next poll stores the position past it, and a later start reads nothing again.
+    await restarted.pollOnce();
+    expect(readFileSync(positionFile, 'utf8')).not.toBe(settled);
+    expect(await consumer(kept()).pollOnce()).toEqual({ received: 0, failed: 0 });
   });
 });

@@ -10,6 +10,7 @@ import { InvoiceRecord, orderIdOfInvoice } from '../../domain/billing/invoice';
 import type { InvoicePage, InvoicePageRequest, InvoiceRepository } from '../../domain/billing/invoice-repository';
 import { ConcurrentModification, StripeEventAlreadyProcessed, ValidationFailed } from '../../domain/errors';
 import { epochSeconds, type Clock } from '../../domain/clock';
+import { orderKeys } from './dynamodb-order-items';
 import { failedConditions, lostTransactionConflict } from './transactions';
 
 /** Stripe retries an event for three days; its processed mark outlives that. */
@@ -41,18 +42,26 @@ export class DynamoInvoiceRepository implements InvoiceRepository {
     private readonly clock: Clock,
   ) {}
 
+  /** The invoice and the removal of its order's uninvoiced-shipment marker, in one transaction. */
   async record(invoice: InvoiceRecord) {
     try {
       await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: invoiceItem(invoice),
-          ConditionExpression: 'attribute_not_exists(pk)',
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                Item: invoiceItem(invoice),
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            { Delete: { TableName: this.table, Key: orderKeys.uninvoiced(invoice.orderId) } },
+          ],
         }),
       );
       return { invoice, created: true };
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!failedConditions(error)?.includes(0)) throw error;
       const stored = await this.getByOrder(invoice.orderId);
       if (!stored) throw error;
       return { invoice: stored, created: false };

@@ -18,7 +18,32 @@ export const orderKeys = {
   ordersOfOrganization: (organizationId: string) => `ORG#${organizationId}`,
   outbox: (eventId: string) => ({ pk: `${OUTBOX_KEY_PREFIX}${eventId}`, sk: 'OUTBOX' }),
   monthSpend: (profileId: string, month: string) => ({ pk: `SPEND#${profileId}`, sk: `MONTH#${month}` }),
+  /** Beside a shipped order until its invoice is recorded (`uninvoicedShipmentPut`). */
+  uninvoiced: (orderId: string) => ({ pk: `ORDER#${orderId}`, sk: 'UNINVOICED' }),
 };
+
+/**
+ * gsi1's partition of shipped orders awaiting their invoice: only their markers carry it,
+ * so the invoice sweep reads exactly those (oldest shipment first), never the table.
+ */
+export const UNINVOICED_SHIPMENTS_PARTITION = 'UNINVOICED';
+
+/**
+ * The marker a shipment writes in its own transaction, removed in the transaction that
+ * records the order's invoice: while it is there the order shipped and was not invoiced.
+ */
+export const uninvoicedShipmentPut = (table: string, orderId: string, shippedAt: string): TransactItem => ({
+  Put: {
+    TableName: table,
+    Item: {
+      ...orderKeys.uninvoiced(orderId),
+      gsi1pk: UNINVOICED_SHIPMENTS_PARTITION,
+      gsi1sk: `${shippedAt}#${orderId}`,
+      orderId,
+      shippedAt,
+    },
+  },
+});
 
 /**
  * The order's amount added to its user's month total. With a limit, the addition is

@@ -16,7 +16,14 @@ import {
   type OrderRepository,
 } from '../../domain/orders/order-repository';
 import type { OrganizationId, ProfileId } from '../../domain/organizations/organization';
-import { consumedCartLines, monthSpendUpdate, orderItem, orderKeys, outboxPut } from './dynamodb-order-items';
+import {
+  consumedCartLines,
+  monthSpendUpdate,
+  orderItem,
+  orderKeys,
+  outboxPut,
+  uninvoicedShipmentPut,
+} from './dynamodb-order-items';
 import { type CreatedRange, createdRange, type OrderFilter, filterOf, startWithin } from './dynamodb-order-page-query';
 import { decodeCursor, encodeCursor } from './page-cursor';
 import { failedConditions, type TransactItem, writeAllOrNothing } from './transactions';
@@ -77,17 +84,22 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
     readonly expectedSequence: number;
     readonly event: OrderEventMessage;
   }): Promise<void> {
+    const { order, event } = input;
     await this.write([
       {
         Put: {
           TableName: this.tables.orders,
-          Item: orderItem(input.order),
+          Item: orderItem(order),
           ConditionExpression: '#sequence = :expected',
           ExpressionAttributeNames: { '#sequence': 'sequence' },
           ExpressionAttributeValues: { ':expected': input.expectedSequence },
         },
       },
-      this.outboxPut(input.event),
+      this.outboxPut(event),
+      // Committed with the shipment, so the invoice sweep finds the order whatever happens to its event.
+      ...(event.event === 'order.shipped' && order.shipment
+        ? [uninvoicedShipmentPut(this.tables.orders, order.id, order.shipment.shippedAt)]
+        : []),
     ]);
   }
 

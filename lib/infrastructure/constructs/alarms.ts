@@ -227,6 +227,12 @@ export class Alarms extends Construct {
       `over ${ALARM_THRESHOLDS.webhookFailureRate * 100} % of webhook attempts failed`,
       true,
     );
+    // The sweep found a shipped order without an invoice a minute on: its invoicing message was lost or is stuck.
+    alarmOnAny(
+      'UninvoicedShipments',
+      serviceMetric(config, METRIC.uninvoicedShipmentsSwept),
+      'the invoice sweep found shipped orders with no invoice a minute after shipping (docs/operations.md, "Uninvoiced shipments")',
+    );
     this.serverErrors = serverErrors;
     const functionAlarms = {} as Record<FunctionName, FunctionAlarms>;
     for (const [name, fn] of Object.entries(functions) as [FunctionName, IFunction][]) {

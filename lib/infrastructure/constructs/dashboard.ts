@@ -166,11 +166,12 @@ export class OperationsDashboard extends Construct {
     // The money loop on one row: an invoicing failure is retried, a dead letter is an order nobody billed.
     this.dashboard.addWidgets(
       new GraphWidget({
-        title: 'Invoices issued, paid; invoicing failures; invoicing DLQ depth',
+        title: 'Invoices issued, paid; invoicing failures; uninvoiced shipments swept; invoicing DLQ depth',
         left: [
           serviceMetric(config, METRIC.invoicesIssued, { label: 'invoices issued' }),
           serviceMetric(config, METRIC.invoicesPaid, { label: 'invoices paid' }),
           search(METRIC.invoicingFailures, ['event'], 'Sum', ''),
+          serviceMetric(config, METRIC.uninvoicedShipmentsSwept, { label: 'uninvoiced shipments swept' }),
         ],
         right: [
           deadLetterQueues.invoicing.metricApproximateNumberOfMessagesVisible({
