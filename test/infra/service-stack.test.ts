@@ -425,7 +425,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
     const sweep = functionId(stage, 'approvalExpiry');
     const rules = Object.values(resourcesOf(stage, 'AWS::Events::Rule'))
       .map((rule) => rule.Properties!)
-      .filter((rule) => JSON.stringify(rule.Targets).includes(`"${sweep}"`));
+      .filter((rule) => JSON.stringify(rule.Targets).includes(`"${aliasId(stage, 'approvalExpiry')}"`));
     expect(rules).toEqual([
       expect.objectContaining({
         ScheduleExpression: `rate(${APPROVAL_EXPIRY_SWEEP_MINUTES} minutes)`,
@@ -458,12 +458,17 @@ describe.each(STAGES)('the %s stack', (stage) => {
     const sweep = functionId(stage, 'invoiceSweep');
     const rules = Object.values(resourcesOf(stage, 'AWS::Events::Rule'))
       .map((rule) => rule.Properties!)
-      .filter((rule) => JSON.stringify(rule.Targets).includes(`"${sweep}"`));
+      .filter((rule) => JSON.stringify(rule.Targets).includes(`"${aliasId(stage, 'invoiceSweep')}"`));
     expect(rules).toEqual([
       expect.objectContaining({
         ScheduleExpression: `rate(${INVOICE_SWEEP_MINUTES} minutes)`,
         State: 'ENABLED',
-        Targets: [expect.objectContaining({ RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 0 }) })],
+        Targets: [
+          expect.objectContaining({
+            Arn: { Ref: aliasId(stage, 'invoiceSweep') },
+            RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 0 }),
+          }),
+        ],
       }),
     ]);
     const handler = resourcesOf(stage, 'AWS::Lambda::Function')[sweep]!.Properties!;
