@@ -1,7 +1,6 @@
 /**
  * Money is integer US cents inside the service and a number with at most two decimals
- * outside it (DESIGN: "Money is integer cents inside, numbers with two decimals
- * outside"). Conversions go through the decimal text of a number, never through
+ * outside it (docs/architecture.md, "Money"). Conversions go through the decimal text of a number, never through
  * `amount * 100`, because binary floats cannot hold most cent values exactly:
  * `19.99 * 100` is `1998.9999999999998`.
  */

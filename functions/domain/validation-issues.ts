@@ -81,7 +81,7 @@ export const requiredField: $ZodErrorMap = (issue) =>
  */
 export const rule = (code: RuleCode, reason: string) => ({ message: reason, params: { code } });
 
-/** DESIGN "Size limits": strings over 256 characters (emails 254) are rejected. */
+/** docs/architecture.md, "Size limits": strings over 256 characters (emails 254) are rejected. */
 export const MAX_TEXT_LENGTH = 256;
 export const MAX_EMAIL_LENGTH = 254;
 

@@ -38,7 +38,7 @@ export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
   partners: { suffix: 'partners', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [gsi1] },
   /** Organizations, profiles, shipping locations and their uniqueness/lookup items. */
   organizations: { suffix: 'organizations', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [gsi1] },
-  /** The service's own identity directory (DESIGN.md: identity provider). */
+  /** The service's own identity directory (docs/architecture.md, "Identity provider"). */
   identityUsers: { suffix: 'identity-users', partitionKey: 'pk', sortKey: 'sk', globalIndexes: [] },
   /** Handshake session tokens (hashed) and embedded-app sessions. */
   sessions: {

@@ -19,7 +19,7 @@ export type AlertStatus = 'pending' | 'sending' | 'sent' | 'no-address';
 
 /**
  * One event for one partner endpoint. `body` holds the exact bytes sent on every attempt
- * (DESIGN.md: webhook bodies are frozen at creation). A replay starts a new `chain` of
+ * (docs/architecture.md, "Webhook bodies": frozen at creation). A replay starts a new `chain` of
  * attempts for the same id and body; `attemptCount` counts the attempts of the current chain.
  */
 export interface Delivery {

@@ -1,5 +1,5 @@
 /**
- * Which IP addresses a production webhook may connect to (DESIGN.md: webhook URLs).
+ * Which IP addresses a production webhook may connect to (docs/architecture.md, "Webhook URLs").
  * Everything that is not ordinary public unicast is refused, so a partner URL (or a DNS
  * answer that changes after the URL was checked) cannot reach our own network, the
  * instance metadata service or anything else behind the service.

@@ -11,7 +11,7 @@ export const RETRY_AFTER_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 const RETRY_AFTER_CAP_SECONDS = 3600;
 
 /**
- * The retry ladder (DESIGN.md: retry schedule). `delaysSeconds[i]` is the wait after the
+ * The retry ladder (docs/architecture.md, "Retry schedule"). `delaysSeconds[i]` is the wait after the
  * failure of attempt `i + 1` before attempt `i + 2`; one first attempt plus one retry per
  * delay, so the default six delays make seven attempts in all.
  *

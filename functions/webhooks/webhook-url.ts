@@ -9,7 +9,7 @@ export type UrlCheck = { readonly ok: true; readonly url: URL } | { readonly ok:
 export const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /**
- * The checks an operator gets when setting a webhook URL (DESIGN.md: webhook URLs).
+ * The checks an operator gets when setting a webhook URL (docs/architecture.md, "Webhook URLs").
  * Production: HTTPS only, and no literal or obviously local destination. Names are only
  * resolved at connection time, where the dispatcher refuses non-public answers, so a DNS
  * record that changes later cannot get around this. Sandbox and local: http:// and

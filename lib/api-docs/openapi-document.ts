@@ -177,7 +177,10 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "Carts above their user's order limit, waiting for (or given) an approver's decision: orders-to-be.",
   'Sandbox approval requests':
     'Sandbox only: decide approval requests as one of your approvers, so your CI drives the approval flow without a browser.',
+  Invoices:
+    'The invoices issued to your organizations when their orders ship (on account terms), and, on sandbox, actions that make Stripe pay an invoice or call it overdue.',
   Webhooks: 'What we send to your webhook URL when an order changes or an approval request is made or decided.',
+  Stripe: "Stripe's own events about invoices, signed with the stack's endpoint secret: not a partner route.",
 };
 
 function operation(route: DocumentedRoute, components: SchemaComponents): JsonSchema {

@@ -92,7 +92,7 @@ async function createTable(db: DynamoDBClient, name: string, definition: TableDe
     throw error;
   }
   if (definition.ttlAttribute) {
-    // Accepted but not enforced by DynamoDB Local: code checks expiry itself (DESIGN.md).
+    // Accepted but not enforced by DynamoDB Local: code checks expiry itself (docs/architecture.md, "Expiry").
     await db.send(
       new UpdateTimeToLiveCommand({
         TableName: name,

@@ -290,7 +290,7 @@ describe('request ids, CORS and logs', () => {
   });
 });
 
-describe('rate limits (contract: Limits; DESIGN.md: per partner, per endpoint, fixed window)', () => {
+describe('rate limits (contract: Limits; docs/architecture.md, "Rate limits": per partner, per endpoint, fixed window)', () => {
   it('answers 429 RATE_LIMIT_EXCEEDED after 100 setup requests in a minute, with retry_after and headers', async () => {
     const { apiKey } = await stack.createPartner();
     // 43 s into a minute: the window closes in 17 s, and that is what the partner is told.

@@ -122,7 +122,7 @@ describe('handshake errors (contract: handshake error table)', () => {
     });
   });
 
-  it('400 Invalid request body when both internal_user_id and profile_id are given (DESIGN.md)', async () => {
+  it('400 Invalid request body when both internal_user_id and profile_id are given (docs/architecture.md, "Handshake identifiers")', async () => {
     const { profile } = await provisionProfile(stack.deps, partner.partnerId);
     const res = await handshake({ internal_user_id: profile.internalUserId, profile_id: profile.id });
     expect(res.status).toBe(400);

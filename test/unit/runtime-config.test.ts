@@ -9,7 +9,7 @@ const minimal = {
 };
 
 describe('runtime configuration from the Lambda environment', () => {
-  it('applies the defaults the contract and DESIGN.md name', () => {
+  it('applies the defaults the contract and docs/architecture.md name', () => {
     const config = loadRuntimeConfig(minimal);
     expect(config.WEBHOOK_RETRY_DELAYS_S).toEqual([60, 300, 900, 3600, 21600, 86400]);
     expect(config.WEBHOOK_TIMEOUT_MS).toBe(30_000);

@@ -2,7 +2,7 @@
  * The approval request routes in the partner API document: the organization's list, one
  * request, and on sandbox an approver's two decisions. The query and body schemas the
  * handler parses with, the bodies it answers with (`ApprovalRequestBody`) and the errors
- * `functions/error-outcomes.ts` makes for them.
+ * `functions/error-outcomes/` makes for them.
  */
 import * as z from 'zod/mini';
 import { DEFAULT_APPROVAL_PAGE_SIZE, MAX_APPROVAL_PAGE_SIZE } from '../../domain/approvals/approval-repository';

@@ -1,7 +1,7 @@
 /**
  * POST /v1/partner/handshake in the partner API document: the request schema the
  * handler parses with (`HandshakeRequest`), the response it answers with
- * (`HandshakeResponseBody`) and the error bodies `functions/error-outcomes.ts` makes for it.
+ * (`HandshakeResponseBody`) and the error bodies `functions/error-outcomes/` makes for it.
  */
 import { HandshakeRequest } from '../../domain/sessions/handshake-request';
 import { apiRoute } from '../../routes';

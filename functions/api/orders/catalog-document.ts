@@ -1,6 +1,6 @@
 /**
  * GET /v1/catalog/products in the partner API document: the body the handler answers
- * with (`CatalogProductListBody`) and the errors `functions/error-outcomes.ts` makes for it.
+ * with (`CatalogProductListBody`) and the errors `functions/error-outcomes/` makes for it.
  */
 import { CatalogProductListBody } from './catalog-response';
 import { apiRoute } from '../../routes';

@@ -1,7 +1,7 @@
 /**
  * GET /v1/orders and GET /v1/orders/{order_id} in the partner API document: the query
  * the handler parses (`OrderListQuery`), the bodies it answers with (`OrderListBody`,
- * `OrderBody`) and the errors `functions/error-outcomes.ts` makes for them.
+ * `OrderBody`) and the errors `functions/error-outcomes/` makes for them.
  */
 import * as z from 'zod/mini';
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';

@@ -1,7 +1,7 @@
 /**
  * POST /v1/sandbox/orders in the partner API document: the request schema the handler
  * parses with (`SandboxOrderRequest`), the body it answers with (`OrderChangeBody`) and
- * the errors `functions/error-outcomes.ts` makes for it. Sandbox only.
+ * the errors `functions/error-outcomes/` makes for it. Sandbox only.
  */
 import { SandboxOrderRequest } from '../../domain/orders/sandbox-order-request';
 import { apiRoute } from '../../routes';

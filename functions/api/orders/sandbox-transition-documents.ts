@@ -3,7 +3,7 @@
  * API document: one route per action, each with the input schema the handler validates
  * with (`SANDBOX_TRANSITION_INPUT`: the operator's fields, with defaults for what a
  * partner's CI leaves out), the body it answers with (`OrderChangeBody`) and the errors
- * `functions/error-outcomes.ts` makes for it. Sandbox only.
+ * `functions/error-outcomes/` makes for it. Sandbox only.
  */
 import { ORDER_TRANSITIONS } from '../../domain/orders/order-lifecycle';
 import {

@@ -1,7 +1,7 @@
 /**
  * GET and PATCH /v1/organizations/{internalOrgId}/users/{internalUserId} in the partner
  * API document: the request schema the handler parses with (`ProfileUpdateRequest`), the
- * response it answers with and the error bodies `functions/error-outcomes.ts` makes for them.
+ * response it answers with and the error bodies `functions/error-outcomes/` makes for them.
  */
 import * as z from 'zod/mini';
 import { documented, PATH_PARAMETER_RULES } from '../../domain/documented-rules';

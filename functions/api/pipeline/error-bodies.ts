@@ -1,7 +1,7 @@
 /**
  * Every error body the partner API answers, as strict schemas: the document
  * (docs/openapi.json) is generated from them and the contract tests hold every real
- * error response to them, so a field added in `functions/error-outcomes.ts` without a line here
+ * error response to them, so a field added in `functions/error-outcomes/` without a line here
  * fails the suite. Nothing on a Lambda's path imports this file.
  */
 import * as z from 'zod/mini';

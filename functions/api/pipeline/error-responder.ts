@@ -6,7 +6,7 @@ import type { ApiContext } from './api-context';
 import { json, rateLimitHeaders } from '../../http/responses';
 
 /**
- * Turns any failure into the route's contract body (functions/error-outcomes.ts, in the
+ * Turns any failure into the route's contract body (functions/error-outcomes/, in the
  * shape its row in functions/routes.ts declares); unknown failures become the route's 500
  * and never leak their details (the request log keeps them).
  */

@@ -35,7 +35,7 @@ const isFinal = (response: HttpResult, error: Error | null): boolean =>
  *
  * Two middlewares, because the pipeline's order asks for two places: the claim needs the
  * caller and the body, so it runs after authentication and body parsing; the settlement
- * keeps the response the error responder made (functions/error-outcomes.ts, the one mapping of
+ * keeps the response the error responder made (functions/error-outcomes/, the one mapping of
  * failures to HTTP), so it sits above that responder, whose `onError` runs before its own.
  */
 export const idempotencyKey = <D extends IdempotencyDependencies>(endpoint: ApiEndpointName) => ({

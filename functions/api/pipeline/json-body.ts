@@ -4,7 +4,7 @@ import { type HttpEvent, type HttpResult, header } from '../../http/http-context
 import type { ApiContext } from './api-context';
 import type { ApiRoute } from '../../routes';
 
-/** Request bodies above this are refused before parsing (DESIGN.md: size limits). */
+/** Request bodies above this are refused before parsing (docs/architecture.md, "Size limits"). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const invalid = (code: string, message: string) => new ValidationFailed([{ code, message, path: [] }], message);

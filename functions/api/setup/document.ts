@@ -1,7 +1,7 @@
 /**
  * POST /v1/organizations/setup in the partner API document: the request schema the
  * handler parses with (`SetupRequest`), the response it answers with
- * (`SetupResponseBody`) and the error bodies `functions/error-outcomes.ts` makes for it.
+ * (`SetupResponseBody`) and the error bodies `functions/error-outcomes/` makes for it.
  */
 import { SetupRequest } from '../../domain/organizations/setup-request';
 import { apiRoute } from '../../routes';

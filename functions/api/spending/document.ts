@@ -1,7 +1,7 @@
 /**
  * The spend report route in the partner API document: the month's placed totals of one of
  * the partner's organizations, the body the handler answers with (`SpendReportBody`) and
- * the errors `functions/error-outcomes.ts` makes for it.
+ * the errors `functions/error-outcomes/` makes for it.
  */
 import * as z from 'zod/mini';
 import { apiRoute } from '../../routes';

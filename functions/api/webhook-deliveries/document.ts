@@ -1,7 +1,7 @@
 /**
  * The partner's deliveries and endpoint in the partner API document: the query the
  * handler parses (`DeliveryListQuery`), the bodies it answers with and the errors
- * `functions/error-outcomes.ts` makes for them (docs/webhooks.md, "Inspecting and
+ * `functions/error-outcomes/` makes for them (docs/webhooks.md, "Inspecting and
  * retrying deliveries").
  */
 import * as z from 'zod/mini';

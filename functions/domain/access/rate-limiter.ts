@@ -9,7 +9,7 @@ export interface RateLimitCounter {
 const WINDOW_SECONDS = 60;
 
 /**
- * Fixed one-minute windows per partner, endpoint and environment (DESIGN.md: rate limits).
+ * Fixed one-minute windows per partner, endpoint and environment (docs/architecture.md, "Rate limits").
  * Counted per partner, not per key, so rotating or adding keys cannot buy more requests.
  */
 export class RateLimiter {

@@ -20,7 +20,7 @@ const US_STATE_PATTERN = `^(?:${US_STATES.flatMap(({ name, abbreviation }) => [n
   .join('|')})$`;
 const COUNTRY_PATTERN = `^(?:${[...COUNTRY_SPELLINGS].map(anyCase).join('|')})?$`;
 
-/** ZIP or ZIP+4 (DESIGN "US states"). */
+/** ZIP or ZIP+4 (docs/architecture.md, "US states"). */
 const ZIP_CODE = /^\d{5}(?:-\d{4})?$/;
 
 /** What the classic API's `ctx.addIssue` does in a transform (mini's context has no `addIssue`). */

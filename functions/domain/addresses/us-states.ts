@@ -1,6 +1,6 @@
 /**
  * The jurisdictions a `province` may name: the 50 states and the District of Columbia
- * (DESIGN "US states"). Territories (PR, GU, ...) and military codes (AA, AE, AP) are
+ * (docs/architecture.md, "US states"). Territories (PR, GU, ...) and military codes (AA, AE, AP) are
  * deliberately absent: the contract accepts only "a valid US state".
  */
 export const US_STATES = [

@@ -60,7 +60,7 @@ export const InvoiceRecord = z.object({
   updatedAt: z.iso.datetime({ offset: true }),
   /**
    * Stripe's `created` (epoch seconds) of the last event applied: an event older than it
-   * never changes the record (out-of-order delivery, DESIGN "Billing").
+   * never changes the record (out-of-order delivery, docs/architecture.md, "Billing").
    */
   lastEventCreated: z.optional(z.number().check(z.int())),
   /** When Stripe last reported a failed payment attempt (the invoice stays `open`). */

@@ -1,7 +1,7 @@
 /**
  * The failures the service reports: one family, whether a use case or a repository
  * raised it. They say what went wrong, never which HTTP status it becomes:
- * `functions/error-outcomes.ts` says, in one table, what each becomes on the API and in the
+ * `functions/error-outcomes/` says, in one table, what each becomes on the API and in the
  * embedded module.
  *
  * Each class sets `name` as a string literal (as stripe-node's errors do): bundles are

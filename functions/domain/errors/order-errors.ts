@@ -2,7 +2,7 @@
 import { DomainError } from './domain-error';
 
 /**
- * The order's status does not allow the change asked for (DESIGN "Order lifecycle"),
+ * The order's status does not allow the change asked for (docs/architecture.md, "Order lifecycle"),
  * e.g. shipping a pending order or cancelling a shipped one. Mapped to 409
  * `INVALID_ORDER_TRANSITION`.
  */

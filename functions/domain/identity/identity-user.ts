@@ -1,7 +1,7 @@
 import type { PartnerId } from '../partners/partner';
 import type { ProfileId, UserId } from '../organizations/organization';
 
-/** A user of the service's own identity directory (DESIGN.md: identity provider). */
+/** A user of the service's own identity directory (docs/architecture.md, "Identity provider"). */
 export interface IdentityUser {
   readonly id: UserId;
   readonly partnerId: PartnerId;

@@ -5,7 +5,7 @@ import { type Order, type OrderChange, type OrderStatus, refundedCentsOf } from 
 import type { OrderAction, OrderTransition } from './transition-input';
 
 /**
- * The order lifecycle (DESIGN "Order lifecycle"): pending → confirmed → shipped →
+ * The order lifecycle (docs/architecture.md, "Order lifecycle"): pending → confirmed → shipped →
  * delivered → refunded, and pending or confirmed → cancelled. Each action leads to one
  * status, and a status is reached at most once per order, except a refund: a partial
  * refund leaves the order delivered (refunded again later, up to its total), so refunds

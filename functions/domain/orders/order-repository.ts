@@ -66,7 +66,7 @@ export interface OrderIdSearch {
 
 /**
  * Storage port for orders. Every write also stores the change's webhook event in the
- * same transaction (the outbox, DESIGN "Order lifecycle"), so an order never changes
+ * same transaction (the outbox, docs/architecture.md, "Order lifecycle"), so an order never changes
  * without its event nor an event exists for a change that did not happen.
  */
 export interface OrderRepository {

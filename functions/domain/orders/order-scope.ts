@@ -14,8 +14,8 @@ export interface OrderScope {
 }
 
 /**
- * Another partner's order is Forbidden, as another partner's profile is (DESIGN "Other
- * partner's resource"). Another organization's order under the same partner is
+ * Another partner's order is Forbidden, as another partner's profile is (docs/architecture.md,
+ * "Other partner's resource"). Another organization's order under the same partner is
  * OrderNotFound: a user of one business is not told that a sibling business's order
  * exists.
  */

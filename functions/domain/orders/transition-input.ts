@@ -1,7 +1,7 @@
 /**
  * What each order change takes from its caller (the sandbox API, the operator CLI, the
  * module), as partners write it: snake_case, dollar amounts. Unknown fields are ignored,
- * as in every request (DESIGN "Size limits").
+ * as in every request (docs/architecture.md, "Size limits").
  */
 // zod/mini: parsed by the orders Lambda at runtime.
 import * as z from 'zod/mini';

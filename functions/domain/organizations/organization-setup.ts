@@ -70,7 +70,7 @@ const jitteredBackoff = (attempt: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * attempt));
 
 /**
- * POST /v1/organizations/setup as a use case (contract: setup behaviour 1-5, DESIGN.md).
+ * POST /v1/organizations/setup as a use case (contract: setup behaviour 1-5).
  *
  * Every write is one DynamoDB transaction guarded by conditions, so a failure leaves
  * nothing behind and a retry starts clean. The payment customer is created before that
@@ -168,7 +168,7 @@ export class OrganizationSetup {
 
   /**
    * A further user of an existing organization. Locations whose internalShippingLocationId
-   * is new are added, known ones are left as they are (DESIGN.md). A requested default
+   * is new are added, known ones are left as they are, so a retried setup changes nothing. A requested default
    * only becomes the default while the organization has none (docs/decisions.md).
    */
   private async joinOrganization(

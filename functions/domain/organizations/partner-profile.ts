@@ -6,7 +6,7 @@ import type { OrganizationRepository } from './organization-repository';
 
 /**
  * The partner's profile a request names (the handshake, the sandbox order API), by the
- * same rules everywhere (DESIGN.md "Handshake identifiers"; docs/decisions.md "Handshake
+ * same rules everywhere (docs/architecture.md, "Handshake identifiers"; docs/decisions.md "Handshake
  * ambiguity and `internal_org_id`"):
  * - `profile_id`: another partner's is Forbidden; with `internal_org_id`, a profile of
  *   another organization is ProfileNotFound;
@@ -22,7 +22,7 @@ export async function findPartnerProfile(
   if (identifier.by === 'profile_id') {
     const profile = await organizations.getProfile(identifier.profileId as ProfileId);
     if (!profile) throw new ProfileNotFound(`No profile with profile_id ${identifier.profileId}`);
-    // DESIGN.md "Other partner's resource": it exists, but not for this key.
+    // docs/architecture.md, "Other partner's resource": it exists, but not for this key.
     if (profile.partnerId !== partnerId) throw new Forbidden('This profile belongs to another partner');
     if (identifier.internalOrgId !== undefined && profile.internalOrgId !== identifier.internalOrgId) {
       throw new ProfileNotFound(

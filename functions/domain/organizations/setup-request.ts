@@ -1,6 +1,6 @@
 /**
- * The body of POST /v1/organizations/setup (contract request table, DESIGN "Size
- * limits"). Parsing trims strings, applies defaults and normalizes addresses; unknown
+ * The body of POST /v1/organizations/setup (contract request table, docs/architecture.md,
+ * "Size limits"). Parsing trims strings, applies defaults and normalizes addresses; unknown
  * fields are dropped. Every problem is reported, not only the first.
  */
 // zod/mini: setup parses this at cold start, and the classic API alone is ~440 KB bundled.

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKeyId, ApiKeyPrefix, ApiKeyRecord, IssuedApiKey, PartnerId, Scope } from './partner';
 
-/** Keys are 32 random bytes after the environment prefix (DESIGN.md: API keys). */
+/** Keys are 32 random bytes after the environment prefix (docs/architecture.md, "API keys"). */
 const KEY_PATTERN = /^sk_(live|test)_[0-9a-f]{64}$/;
 
 export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');

@@ -1,5 +1,5 @@
 /**
- * The body of POST /v1/partner/handshake (contract: request table; DESIGN.md
+ * The body of POST /v1/partner/handshake (contract: request table; docs/architecture.md,
  * "Handshake identifiers"): exactly one of `internal_user_id` and `profile_id`, plus an
  * optional `internal_org_id` to pick one of several organizations. Unknown fields are
  * ignored.

@@ -6,7 +6,7 @@ const DEACTIVATED = 'The profile was deactivated by its organization';
 
 /**
  * Why the profile may not sign in (contract: a profile must be linked to an
- * identity-provider user; DESIGN.md: a disabled or unlinked user counts as not linked),
+ * identity-provider user; docs/architecture.md, "Identity provider": a disabled or unlinked user counts as not linked),
  * or undefined when it may.
  */
 export async function signInBlocker(identity: IdentityDirectory, profile: Profile): Promise<string | undefined> {

@@ -5,7 +5,7 @@ import { problemPage } from './problem-page';
 
 /**
  * What the module's user is told when an action fails for a reason of theirs or of the
- * data (functions/error-outcomes.ts). Undefined for failures that are not the module's:
+ * data (functions/error-outcomes/). Undefined for failures that are not the module's:
  * the embed host's own pages answer those.
  */
 const problemFor = (error: unknown, partnerId: string) => moduleOutcome(error, modulePaths(partnerId));

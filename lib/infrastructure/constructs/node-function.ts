@@ -126,12 +126,12 @@ export class NodeFunction extends NodejsFunction {
       {
         id: 'AwsSolutions::AwsSolutions-L1',
         reason:
-          'Node.js 22 on purpose: the code must run on the Node 20 of local and CI machines and on Lambda alike (DESIGN.md)',
+          'Node.js 22 on purpose: the code must run on the Node 20 of local and CI machines and on Lambda alike (docs/architecture.md, "Runtime")',
       },
       {
         id: 'Serverless::Serverless-LambdaLatestVersion',
         reason:
-          'Node.js 22 on purpose: the code must run on the Node 20 of local and CI machines and on Lambda alike (DESIGN.md)',
+          'Node.js 22 on purpose: the code must run on the Node 20 of local and CI machines and on Lambda alike (docs/architecture.md, "Runtime")',
       },
       {
         id: 'Serverless::Serverless-LambdaDLQ',
