@@ -90,6 +90,8 @@ writeFileSync(
       apiKeyPrefix: stack.config.API_KEY_PREFIX,
       endpoints: standIns.endpoints,
       stripeApiBase: standIns.stripeApiBase,
+      // The endpoint secret the stack verifies Stripe's events with, as `stripe listen` prints one: sign test events with it.
+      stripeWebhookSecret: stack.config.STRIPE_WEBHOOK_SECRET,
       queueUrls: stack.queueUrls,
       pid: process.pid,
     },

@@ -1,12 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { buildApp as buildFauxqs } from 'fauxqs';
 import sesModule from 'aws-ses-v2-local';
-import { createExpressApp as createStripeMock } from 'stripe-stateful-mock';
-import { servesStripePath, StripeInvoicingStandIn } from './stripe-invoicing-stand-in';
+import { startStripeStandIn } from './stripe-stand-in-server';
 import type { LocalEndpoints } from '../../functions/adapters/aws-clients';
 import { type DynamoDbLocalProcess, startDynamoDbLocal } from './dynamodb-local-process';
 import { freePort } from './free-port';
@@ -26,7 +25,7 @@ export interface StandIns {
 }
 
 export interface StandInOptions {
-  /** Persist DynamoDB and Secrets Manager data here (readable by the owner only); in memory when absent. */
+  /** Persist DynamoDB, Secrets Manager and the Stripe stand-in's invoices here (readable by the owner only); in memory when absent. */
   readonly dataDir?: string;
   /** Where a warning about weaker isolation goes (DynamoDB Local reachable from the network); stderr by default. */
   readonly onWarning?: (message: string) => void;
@@ -83,14 +82,11 @@ export async function startStandIns(options: StandInOptions = {}): Promise<Stand
     );
     closers.push(() => secrets.close());
 
-    // One port for all of Stripe: the invoicing endpoints go to the project's stand-in, the rest to stripe-stateful-mock.
-    const stripeMock = createStripeMock();
-    const invoicing = new StripeInvoicingStandIn({ baseUrl: () => `http://127.0.0.1:${portOf(stripeServer)}` });
-    const stripeServer = createServer((req, res) =>
-      servesStripePath(req.url ?? '/') ? void invoicing.handle(req, res) : stripeMock(req, res),
-    );
-    await new Promise<void>((done) => stripeServer.listen(0, '127.0.0.1', done));
-    closers.push(() => closeServer(stripeServer));
+    const stripe = await startStripeStandIn({
+      ...(dataDir ? { dataDir } : {}),
+      onWarning: options.onWarning ?? ((message) => process.stderr.write(`${message}\n`)),
+    });
+    closers.push(() => stripe.close());
 
     return {
       endpoints: {
@@ -100,7 +96,7 @@ export async function startStandIns(options: StandInOptions = {}): Promise<Stand
         ses: `http://127.0.0.1:${sesPort}`,
         secretsManager: secrets.endpoint,
       },
-      stripeApiBase: `http://127.0.0.1:${portOf(stripeServer)}`,
+      stripeApiBase: stripe.url,
       dynamodbIsolation: dynamo.isolation,
       close,
     };
@@ -140,9 +136,3 @@ const closeServer = (server: Server): Promise<void> =>
     server.closeAllConnections();
     server.close(() => done());
   });
-
-const portOf = (server: Server): number => {
-  const address = server.address();
-  if (typeof address !== 'object' || !address) throw new Error('server is not listening');
-  return address.port;
-};

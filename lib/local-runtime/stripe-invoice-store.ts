@@ -20,6 +20,14 @@ export type StandInEvent =
   | { readonly type: InvoiceEventType; readonly object: Stripe.Invoice }
   | { readonly type: 'credit_note.created'; readonly object: Stripe.CreditNote };
 
+/** What the store keeps across a restart (stripe-stand-in-state.ts). */
+export interface InvoiceStoreSnapshot {
+  readonly invoices: Stripe.Invoice[];
+  readonly creditNotes: Stripe.CreditNote[];
+  readonly daysUntilDue: [string, number][];
+  readonly sequence: number;
+}
+
 export class StripeInvoiceStore {
   private readonly invoices = new Map<string, Stripe.Invoice>();
   private readonly creditNotes = new Map<string, Stripe.CreditNote>();
@@ -35,6 +43,22 @@ export class StripeInvoiceStore {
       readonly emit: (event: StandInEvent) => void;
     },
   ) {}
+
+  snapshot(): InvoiceStoreSnapshot {
+    return {
+      invoices: [...this.invoices.values()],
+      creditNotes: [...this.creditNotes.values()],
+      daysUntilDue: [...this.daysUntilDue.entries()],
+      sequence: this.sequence,
+    };
+  }
+
+  restore(snapshot: InvoiceStoreSnapshot): void {
+    for (const invoice of snapshot.invoices) this.invoices.set(invoice.id, invoice);
+    for (const note of snapshot.creditNotes) this.creditNotes.set(note.id, note);
+    for (const [id, days] of snapshot.daysUntilDue) this.daysUntilDue.set(id, days);
+    this.sequence = snapshot.sequence;
+  }
 
   /** The invoice a hosted page shows: none for an unknown id or a draft. */
   hostedInvoice(id: string): Stripe.Invoice | undefined {

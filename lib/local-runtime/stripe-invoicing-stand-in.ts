@@ -13,7 +13,8 @@ import { invoicePdf } from './stripe-invoice-pdf';
 import { StripeError } from './stripe-error';
 import { StripeEventSender } from './stripe-event-sender';
 import { type FormValue, parseStripeForm } from './stripe-form-body';
-import { StripeInvoiceStore } from './stripe-invoice-store';
+import { type InvoiceStoreSnapshot, StripeInvoiceStore } from './stripe-invoice-store';
+import type { StandInStateFile } from './stripe-stand-in-state';
 import { formatUsd } from '../../functions/domain/money';
 
 export interface StripeInvoicingStandInOptions {
@@ -23,6 +24,8 @@ export interface StripeInvoicingStandInOptions {
   readonly now?: () => Date;
   /** Delivers a signed event; the default POSTs it. Tests may capture instead. */
   readonly deliver?: (url: string, body: string, signature: string) => Promise<void>;
+  /** Where invoices and credit notes are kept across restarts; in memory only when absent. */
+  readonly stateFile?: StandInStateFile;
 }
 
 /** Paths this stand-in answers; everything else on the port is stripe-stateful-mock's. */
@@ -34,8 +37,10 @@ export class StripeInvoicingStandIn {
   private readonly events: StripeEventSender;
   /** Idempotency-Key → the request it came with and the answer given. */
   private readonly idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
+  private readonly stateFile: StandInStateFile | undefined;
 
   constructor(options: StripeInvoicingStandInOptions) {
+    this.stateFile = options.stateFile;
     const now = options.now ?? (() => new Date());
     const seconds = () => Math.floor(now().getTime() / 1000);
     this.events = new StripeEventSender({ seconds, ...(options.deliver ? { deliver: options.deliver } : {}) });
@@ -44,6 +49,15 @@ export class StripeInvoicingStandIn {
       seconds,
       emit: (event) => this.events.send(event),
     });
+    const saved = this.stateFile?.read().kinds.invoices;
+    if (saved) this.store.restore(saved as InvoiceStoreSnapshot);
+  }
+
+  /** Writes the invoices and credit notes down after a change (the webhook endpoints are registered anew by each stack). */
+  private persist(): void {
+    if (!this.stateFile) return;
+    const state = this.stateFile.read();
+    this.stateFile.write({ ...state, kinds: { ...state.kinds, invoices: this.store.snapshot() } });
   }
 
   /** Waits for every event sent so far to be delivered (or to fail). */
@@ -56,6 +70,7 @@ export class StripeInvoicingStandIn {
       const url = new URL(req.url ?? '/', 'http://stand-in');
       const body = req.method === 'POST' ? parseStripeForm(await readBody(req)) : {};
       const query = parseStripeForm(url.search.slice(1));
+      if (req.method === 'POST') res.once('finish', () => this.persist());
       if (url.pathname.startsWith('/hosted/')) return await this.hosted(req.method ?? 'GET', url.pathname, res);
       if (url.pathname.startsWith('/stand-in/')) return send(res, 200, this.trigger(req.method ?? 'GET', url.pathname));
       const key = req.headers['idempotency-key'];
