@@ -62,6 +62,12 @@ const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
     { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
     { pkg: '@aws-sdk/client-sesv2', client: 'SESv2Client' },
   ],
+  webhookSlowDispatch: [
+    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
+    { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
+    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
+    { pkg: '@aws-sdk/client-sesv2', client: 'SESv2Client' },
+  ],
   approvalExpiry: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
 };
 

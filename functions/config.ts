@@ -42,6 +42,8 @@ export const RuntimeConfig = z.object({
   EMBED_BASE_URL: z.url(),
   ORDER_EVENTS_QUEUE_URL: withDefault(z.string(), ''),
   WEBHOOK_DELIVERIES_QUEUE_URL: withDefault(z.string(), ''),
+  /** The slow path's queue (docs/webhooks.md, "Fast and slow paths"). */
+  WEBHOOK_SLOW_DELIVERIES_QUEUE_URL: withDefault(z.string(), ''),
   /** Shipments and refunds to invoice (the outbox relay feeds it, the invoicing consumer reads it). */
   INVOICING_QUEUE_URL: withDefault(z.string(), ''),
   /** Where the Stripe secret key lives in Secrets Manager (deployed stacks). */
@@ -64,6 +66,8 @@ export const RuntimeConfig = z.object({
   DEFAULT_FRAME_ANCESTORS: commaList,
   /** How long a partner has to answer a webhook (contract: 30 seconds); tests shorten it. */
   WEBHOOK_TIMEOUT_MS: withDefault(z.coerce.number().check(z.int(), z.positive()), 30_000),
+  /** How long the fast path waits for an answer before the attempt moves to the slow path (FAST_PATH_BUDGET_MS); tests shorten it. */
+  WEBHOOK_FAST_PATH_BUDGET_MS: withDefault(z.coerce.number().check(z.int(), z.positive()), 2000),
   WEBHOOK_RETRY_DELAYS_S: retryDelays,
   /** An endpoint whose every attempt has failed for this long is disabled: 5 days. */
   WEBHOOK_DISABLE_AFTER_S: withDefault(z.coerce.number().check(z.int(), z.positive()), 5 * 24 * 3600),

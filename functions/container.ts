@@ -58,6 +58,7 @@ export interface FunctionDependencies extends Record<FunctionName, BaseDependenc
   readonly orderOutboxRelay: OrderOutboxRelayDependencies;
   readonly orderFanout: OrderFanoutDependencies;
   readonly webhookDispatch: WebhookDispatchDependencies;
+  readonly webhookSlowDispatch: WebhookDispatchDependencies;
   readonly approvalExpiry: ApprovalExpiryDependencies;
   readonly invoicing: InvoicingDependencies;
   readonly invoiceSweep: InvoiceSweepDependencies;
@@ -99,6 +100,7 @@ export function createDependencies(
 ): Dependencies {
   const base = createBase(config, overrides);
   const { clock } = base;
+  const webhookDispatch = composeWebhookDispatch(base, aws, overrides);
   const functions: FunctionDependencies = {
     setup: composeSetup(base, aws, overrides),
     handshake: composeHandshake(base, aws.db),
@@ -108,7 +110,12 @@ export function createDependencies(
     webhooksApi: composeWebhooksApi(base, aws),
     orderOutboxRelay: composeOrderOutboxRelay(base, aws),
     orderFanout: composeOrderFanout(base, aws),
-    webhookDispatch: composeWebhookDispatch(base, aws, overrides),
+    webhookDispatch,
+    webhookSlowDispatch: composeWebhookDispatch(base, aws, {
+      ...overrides,
+      path: 'slow',
+      signingSecrets: webhookDispatch.signingSecrets,
+    }),
     approvalExpiry: composeApprovalExpiry(base, aws.db),
     invoicing: composeInvoicing(base, aws, overrides.invoicingProvider),
     invoiceSweep: composeInvoiceSweep(base, aws, overrides.invoicingProvider),

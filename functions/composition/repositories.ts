@@ -1,3 +1,4 @@
+import { DynamoSlowPathMoves } from '../adapters/dynamodb/dynamodb-slow-path-moves';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoApprovalRepository } from '../adapters/dynamodb/dynamodb-approval-repository';
 import { DynamoCartRepository } from '../adapters/dynamodb/cart-repository';
@@ -54,6 +55,8 @@ export const sessionRepository = (tables: DynamoTables) =>
   new DynamoSessionRepository(tables.db, table(tables, 'sessions'));
 export const deliveryRepository = (tables: DynamoTables) =>
   new DynamoDeliveryRepository(tables.db, table(tables, 'webhooks'));
+/** The slow path's hand-over, on the delivery items. */
+export const slowPathMoves = (tables: DynamoTables) => new DynamoSlowPathMoves(tables.db, table(tables, 'webhooks'));
 export const deliveryBatchReader = (tables: DynamoTables) =>
   new DynamoDeliveryBatchReader(tables.db, {
     webhooks: table(tables, 'webhooks'),

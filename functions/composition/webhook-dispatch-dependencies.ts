@@ -17,7 +17,7 @@ import { BUSY_ENDPOINT_DELIVERIES_PER_MINUTE, EndpointVolume } from '../webhooks
 import type { WebhookTransport } from '../webhooks/webhook-transport';
 import { type BaseDependencies, createLambdaBase, type DependencyOverrides } from './base';
 import { lambdaRoot } from './lambda-root';
-import { deliveryQueue } from './message-queues';
+import { deliveryQueue, slowDeliveryQueue } from './message-queues';
 import {
   type DynamoTables,
   deliveryBatchReader,
@@ -25,6 +25,7 @@ import {
   partnerRepository,
   webhookEndpointRepository,
   endpointGate,
+  slowPathMoves,
 } from './repositories';
 import { traced, tracedTransport } from '../adapters/observability/tracing';
 
@@ -39,6 +40,10 @@ export function composeWebhookDispatch(
   clients: { db: DynamoDBDocumentClient; sqs: SQSClient; ses: SESv2Client; secrets: SecretsManagerClient },
   overrides: Pick<DependencyOverrides, 'random'> & {
     readonly wrapTransport?: (transport: WebhookTransport) => WebhookTransport;
+    /** Which path this dispatcher serves (docs/webhooks.md, "Fast and slow paths"); the fast one by default. */
+    readonly path?: 'fast' | 'slow';
+    /** The store another dispatcher of the same process caches (the local stack: both paths and the webhook admin share one). */
+    readonly signingSecrets?: SigningSecretStore;
   } = {},
 ): WebhookDispatchDependencies {
   const { config, clock, logger, metrics } = base;
@@ -47,8 +52,12 @@ export function composeWebhookDispatch(
     requireHttpsPublic: config.WEBHOOK_REQUIRE_HTTPS_PUBLIC,
   });
   const tables: DynamoTables = { config, db: clients.db };
-  const signingSecrets = new SecretsManagerSigningSecretStore(clients.secrets, config.RESOURCE_PREFIX, clock);
+  const signingSecrets =
+    overrides.signingSecrets ?? new SecretsManagerSigningSecretStore(clients.secrets, config.RESOURCE_PREFIX, clock);
   const endpoints = webhookEndpointRepository(tables);
+  const budgetMs = config.WEBHOOK_FAST_PATH_BUDGET_MS;
+  // A budget not shorter than the deadline (tests that shorten the deadline) leaves every attempt to the fast path.
+  const fastBudget = budgetMs < config.WEBHOOK_TIMEOUT_MS ? { budgetMs } : {};
   return {
     ...base,
     signingSecrets,
@@ -65,6 +74,11 @@ export function composeWebhookDispatch(
       transport: overrides.wrapTransport ? overrides.wrapTransport(transport) : transport,
       mailer: new SesAlertMailer(clients.ses, config.ALERT_SENDER_EMAIL),
       queue: deliveryQueue(config, clients.sqs),
+      path:
+        overrides.path === 'slow'
+          ? { kind: 'slow', budgetMs }
+          : { kind: 'fast', ...fastBudget, slowQueue: slowDeliveryQueue(config, clients.sqs) },
+      slowPathMoves: slowPathMoves(tables),
       schedule: new RetrySchedule(config.WEBHOOK_RETRY_DELAYS_S, overrides.random ?? Math.random),
       disableAfterSeconds: config.WEBHOOK_DISABLE_AFTER_S,
       clock,
@@ -75,15 +89,20 @@ export function composeWebhookDispatch(
   };
 }
 
-export const webhookDispatchFromEnvironment = lambdaRoot((config) =>
-  composeWebhookDispatch(
-    createLambdaBase(config),
-    {
-      db: createDocumentClient(undefined, traced),
-      sqs: createSqsClient(undefined, traced),
-      ses: createSesClient(undefined, traced),
-      secrets: createSecretsClient(undefined, traced),
-    },
-    { wrapTransport: tracedTransport },
-  ),
-);
+/** The composition of a dispatcher's Lambda, on either path. */
+export const dispatcherFromEnvironment = (path: 'fast' | 'slow') =>
+  lambdaRoot((config) =>
+    composeWebhookDispatch(
+      createLambdaBase(config),
+      {
+        db: createDocumentClient(undefined, traced),
+        sqs: createSqsClient(undefined, traced),
+        ses: createSesClient(undefined, traced),
+        secrets: createSecretsClient(undefined, traced),
+      },
+      { wrapTransport: tracedTransport, path },
+    ),
+  );
+
+/** The fast path's dispatcher (the deliveries queue's consumer). */
+export const webhookDispatchFromEnvironment = dispatcherFromEnvironment('fast');

@@ -48,6 +48,8 @@ export const METRIC = {
   approvalRequests: 'ApprovalRequests',
   /** A webhook endpoint's circuit changed state; `state`: the new one, open, half-open (its probe went) or closed. */
   circuitStateChanges: 'CircuitStateChanges',
+  /** Webhook attempts that moved to the slow path; `reason`: known-slow (before sending) or over-budget (unanswered in time). */
+  slowPathMoves: 'SlowPathMoves',
   /** Invoices finalized and recorded (one per shipped order). */
   invoicesIssued: 'InvoicesIssued',
   /** Invoices Stripe reported paid. */

@@ -41,6 +41,7 @@ export function functionEnvironment(
     PRODUCT_IMAGES_BUCKET: productImagesBucketName(options.resourcePrefix ?? stage.resourcePrefix),
     ORDER_EVENTS_QUEUE_URL: options.queueUrls.orderEvents,
     WEBHOOK_DELIVERIES_QUEUE_URL: options.queueUrls.webhookDeliveries,
+    WEBHOOK_SLOW_DELIVERIES_QUEUE_URL: options.queueUrls.webhookSlowDeliveries,
     INVOICING_QUEUE_URL: options.queueUrls.invoicing,
     ...(local
       ? {

@@ -83,7 +83,7 @@ export const TABLES: Readonly<Record<TableName, TableDefinition>> = {
   },
 };
 
-export type QueueName = 'orderEvents' | 'webhookDeliveries' | 'invoicing';
+export type QueueName = 'orderEvents' | 'webhookDeliveries' | 'webhookSlowDeliveries' | 'invoicing';
 
 export interface QueueDefinition {
   readonly suffix: string;
@@ -102,18 +102,28 @@ export interface QueueDefinition {
 
 export const QUEUES: Readonly<Record<QueueName, QueueDefinition>> = {
   orderEvents: { suffix: 'order-events', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, consumerBatchSize: 10 },
-  // A dispatch attempt may wait 30 s on the partner; leave room for the rest of the batch.
+  // The fast path: each POST has the fast path's 2 s budget, then moves to the slow path unanswered.
   // Ten (SQS's most without a batching window): a batch makes one read before its POSTs, so
   // the larger the batch, the fewer reads per delivery.
-  // Twenty batches at once: an invocation waits for its slowest POST (up to 30 s), and each
-  // endpoint may hold at most two attempts in flight (one while failing), so ten endpoints
-  // that start hanging at once cannot take every invocation (docs/webhooks.md, "Fair delivery").
+  // Twenty batches at once: an invocation waits for its slowest POST, at most the budget, so
+  // endpoints that start hanging hold a batch for about 2 s, not 30 (docs/webhooks.md, "Fast and slow paths").
+  // The visibility stays above the function's timeout, which a crash or a stall may still reach.
   webhookDeliveries: {
     suffix: 'webhook-deliveries',
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
     consumerBatchSize: 10,
     consumerConcurrency: 20,
+  },
+  // The slow path: attempts that did not answer within the budget, and every attempt to an endpoint
+  // known to be slow, each with the full 30 s. Its own ten batches: slow and hanging receivers wait
+  // on each other here, never on the fast path; its oldest message's age alarms past 5 minutes.
+  webhookSlowDeliveries: {
+    suffix: 'webhook-slow-deliveries',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    consumerBatchSize: 10,
+    consumerConcurrency: 10,
   },
   // Shipments and refunds to invoice: a message may wait on Stripe (four calls of up to ~10 s each), so a long
   // visibility; eight receives spread over a Stripe outage of about a quarter hour before the dead-letter queue.
@@ -147,6 +157,7 @@ export type FunctionName =
   | 'orderOutboxRelay'
   | 'orderFanout'
   | 'webhookDispatch'
+  | 'webhookSlowDispatch'
   | 'approvalExpiry'
   | 'invoicing'
   | 'invoiceSweep';
@@ -161,6 +172,7 @@ export const FUNCTION_ENTRIES: Readonly<Record<FunctionName, string>> = {
   orderOutboxRelay: 'functions/lambdas/order-outbox-relay.ts',
   orderFanout: 'functions/lambdas/order-fanout.ts',
   webhookDispatch: 'functions/lambdas/webhook-dispatch.ts',
+  webhookSlowDispatch: 'functions/lambdas/webhook-slow-dispatch.ts',
   approvalExpiry: 'functions/lambdas/approval-expiry.ts',
   invoicing: 'functions/lambdas/invoicing.ts',
   invoiceSweep: 'functions/lambdas/invoice-sweep.ts',
@@ -182,6 +194,7 @@ export const FUNCTION_TIMEOUT_SECONDS: Readonly<Record<FunctionName, number>> = 
   orderOutboxRelay: 30,
   orderFanout: 30,
   webhookDispatch: 120,
+  webhookSlowDispatch: 120,
   // One sweep expires at most 1000 requests, each a read and a transaction: far under a minute.
   approvalExpiry: 60,
   // Up to five messages, each at most four Stripe calls of ~10 s when Stripe stalls (stripe-client.ts).

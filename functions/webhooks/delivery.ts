@@ -53,6 +53,11 @@ export interface Delivery {
   readonly organizationId?: string;
   /** When the order change was committed (the event's timestamp): delivery lag is measured from it. */
   readonly occurredAt?: string;
+  /**
+   * `<chain>:<attempt>` of the attempt that moved to the slow path (docs/webhooks.md, "Fast and
+   * slow paths"): only the slow path's consumer sends it; a fast-path copy of its message forwards it.
+   */
+  readonly slowPathAttempt?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

@@ -149,6 +149,11 @@ export interface EndpointGate {
     ticket: AdmissionTicket,
     outcome: SettledAttempt,
   ): Promise<CircuitTransition | undefined>;
+  /**
+   * Gives the ticket back without an outcome: its attempt moved to the slow path unanswered
+   * (docs/webhooks.md, "Fast and slow paths"), where it is admitted again and its outcome counted once.
+   */
+  release(partnerId: PartnerId, ticket: AdmissionTicket): Promise<void>;
 }
 
 /**

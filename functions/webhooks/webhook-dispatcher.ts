@@ -9,6 +9,7 @@ import { type DispatchOutcome, queueAttempt, skipped } from './dispatch/dispatch
 import { FairDelivery } from './dispatch/fair-delivery';
 import { ensureFailureAlert } from './dispatch/failure-alert';
 import { type PostResult, postSigned } from './dispatch/signed-post';
+import { moveUnanswered, pathAfterAnswer, routeBeforeSending } from './dispatch/dispatch-path';
 
 /** What the handler gets for one queue batch: `dispatch` once per message of the batch. */
 export interface DispatchBatch {
@@ -35,6 +36,12 @@ interface Batch {
  * (dispatch/fair-delivery.ts), the signed POST is made (dispatch/signed-post.ts), and its
  * outcome is recorded with the endpoint's health and the failure alert
  * (dispatch/attempt-outcome.ts, endpoint-health.ts, failure-alert.ts).
+ *
+ * The same dispatcher serves the fast and the slow path (dispatch/dispatch-path.ts): on the
+ * fast path an attempt to an endpoint on the slow path moves there before admission, and an
+ * attempt unanswered within the budget gives its slot back and moves there; on the slow path
+ * the send is claimed first, so an attempt moved twice (a crash between the move and the
+ * fast message's deletion) is still sent once.
  */
 export class WebhookDispatcher {
   constructor(private readonly dependencies: WebhookDispatcherDependencies) {}
@@ -131,6 +138,9 @@ export class WebhookDispatcher {
     now: Date,
     batch: Batch,
   ): Promise<DispatchOutcome> {
+    const endpoint = await batch.reads.endpoint(delivery.partnerId);
+    const routed = await routeBeforeSending(this.dependencies, delivery, message, endpoint, now);
+    if (routed) return routed;
     const pass = await batch.fair.admit(delivery, message, now);
     switch (pass.kind) {
       case 'deferred':
@@ -143,17 +153,17 @@ export class WebhookDispatcher {
       }
       case 'go':
         try {
-          return await this.attempt(delivery, message.attempt, pass.at, batch, pass.ticket);
+          return await this.attempt(delivery, message, pass.at, batch, pass.ticket);
         } finally {
           pass.leave();
         }
     }
   }
 
-  /** The signed POST; its outcome settles the admission ticket, then is recorded. */
+  /** The signed POST; its outcome settles the admission ticket, then is recorded (or it moves to the slow path). */
   private async attempt(
     delivery: Delivery,
-    attemptNumber: number,
+    message: DeliveryMessage,
     startedAt: Date,
     batch: Batch,
     ticket?: AdmissionTicket,
@@ -161,17 +171,31 @@ export class WebhookDispatcher {
     // The attempt's lines carry the request that made the order change, and the order's ids.
     const { eventId, requestId, orderId, organizationId, partnerId, deliveryId } = delivery;
     correlate({ eventId, requestId, orderId, organizationId, partnerId, deliveryId });
+    const { path, logger } = this.dependencies;
+    const giveBack = () =>
+      ticket ? batch.fair.release(partnerId, ticket).catch(() => undefined) : Promise.resolve(undefined);
+    if (path.kind === 'slow' && !(await this.claimSend(delivery, message.attempt, startedAt))) {
+      await giveBack();
+      const log = { deliveryId, partnerId, chain: delivery.chain, attempt: message.attempt };
+      return skipped(logger, log, 'another consumer is sending this attempt, or it was recorded');
+    }
     let result: PostResult;
     try {
-      result = await postSigned(this.dependencies, delivery, startedAt, batch.reads);
+      const budget = path.kind === 'fast' ? path.budgetMs : undefined;
+      result = await postSigned(this.dependencies, delivery, startedAt, batch.reads, budget);
     } catch (error) {
       if (ticket) await batch.fair.settle(partnerId, ticket, undefined).catch(() => undefined);
       throw error;
     }
+    if (path.kind === 'fast' && path.budgetMs !== undefined && result.kind === 'error' && result.timedOut) {
+      // Unanswered within the budget: the slow path makes this attempt and counts its outcome.
+      await giveBack();
+      return moveUnanswered(this.dependencies, delivery, message, this.dependencies.clock.now());
+    }
     if (ticket) {
       // The POST happened: a failed release must not fail the message (SQS would send it again). The lease lapses by itself.
       await batch.fair.settle(partnerId, ticket, result).catch((error: unknown) =>
-        this.dependencies.logger.error({
+        logger.error({
           msg: 'webhook endpoint gate not settled; its lease lapses',
           partnerId,
           deliveryId,
@@ -179,6 +203,15 @@ export class WebhookDispatcher {
         }),
       );
     }
-    return recordAttempt(this.dependencies, delivery, attemptNumber, startedAt, result, batch.reads);
+    await pathAfterAnswer(this.dependencies, await batch.reads.endpoint(partnerId), result).catch((error: unknown) =>
+      logger.error({ msg: 'webhook endpoint not moved back to the fast path', partnerId, error: String(error) }),
+    );
+    return recordAttempt(this.dependencies, delivery, message.attempt, startedAt, result, batch.reads);
+  }
+
+  /** The slow path's claim of a moved attempt's POST, held as long as an in-flight lease. */
+  private claimSend(delivery: Delivery, attempt: number, now: Date): Promise<boolean> {
+    const leaseUntil = new Date(now.getTime() + this.dependencies.attemptLeaseSeconds * 1000);
+    return this.dependencies.slowPathMoves.claimSend(delivery, attempt, now, leaseUntil);
   }
 }

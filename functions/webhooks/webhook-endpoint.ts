@@ -34,6 +34,12 @@ export interface WebhookEndpoint {
    * starts to this endpoint at most, for a receiver that cannot take bursts.
    */
   readonly maxRate?: number;
+  /**
+   * Set while the endpoint's attempts go by the slow path (docs/webhooks.md, "Fast and slow
+   * paths"): since when, and why in words for operators. Absent: the fast path.
+   */
+  readonly slowPathSince?: string;
+  readonly slowPathReason?: string;
 }
 
 export interface EndpointStatusChange {
@@ -53,4 +59,8 @@ export interface WebhookEndpointRepository {
   markFailing(partnerId: PartnerId, since: Date): Promise<void>;
   /** Ends the failing streak: a delivery succeeded. */
   markHealthy(partnerId: PartnerId): Promise<void>;
+  /** Puts the endpoint on the slow path (`since` kept when it already is), with the reason. */
+  markSlowPath(partnerId: PartnerId, since: Date, reason: string): Promise<void>;
+  /** Back to the fast path: an attempt answered within the fast path's budget. */
+  markFastPath(partnerId: PartnerId): Promise<void>;
 }

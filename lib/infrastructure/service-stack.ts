@@ -47,6 +47,7 @@ const TABLE_ACCESS: Readonly<Record<FunctionName, TableAccess>> = {
   orderOutboxRelay: { read: [], readWrite: [] },
   orderFanout: { read: ['partners', 'organizations'], readWrite: ['webhooks'] },
   webhookDispatch: { read: ['partners'], readWrite: ['webhooks'] },
+  webhookSlowDispatch: { read: ['partners'], readWrite: ['webhooks'] },
   // Each expiry is a read and one transaction (the request, its due item, its outbox event) in the orders table.
   approvalExpiry: { read: [], readWrite: ['orders'] },
   // Reads the order and its organization (the Stripe customer, the terms); writes the invoice beside the order.
@@ -88,6 +89,7 @@ export class ServiceStack extends Stack {
       queueUrls: {
         orderEvents: queues.queue.orderEvents.queueUrl,
         webhookDeliveries: queues.queue.webhookDeliveries.queueUrl,
+        webhookSlowDeliveries: queues.queue.webhookSlowDeliveries.queueUrl,
         invoicing: queues.queue.invoicing.queueUrl,
       },
     });
@@ -137,6 +139,7 @@ export class ServiceStack extends Stack {
       orderOutboxRelay: webhooks.orderOutboxRelay,
       orderFanout: webhooks.orderFanout,
       webhookDispatch: webhooks.webhookDispatch,
+      webhookSlowDispatch: webhooks.webhookSlowDispatch,
       approvalExpiry: approvalExpiry.sweep,
       invoicing: invoicing.consumer,
       invoiceSweep: invoicing.sweep,

@@ -182,6 +182,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const queueHandlers: Record<QueueName, SqsLambda> = {
     orderEvents: createOrderFanoutHandler(built(deps.functions.orderFanout)),
     webhookDeliveries: createWebhookDispatchHandler(built(deps.functions.webhookDispatch)),
+    webhookSlowDeliveries: createWebhookDispatchHandler(built(deps.functions.webhookSlowDispatch)),
     invoicing: createInvoicingHandler(built(deps.functions.invoicing)),
   };
   const consumers = Object.fromEntries(

@@ -22,6 +22,7 @@ const LocalStackFile = z.object({
   queueUrls: z.object({
     orderEvents: z.string().min(1),
     webhookDeliveries: z.string().min(1),
+    webhookSlowDeliveries: z.string().min(1),
     invoicing: z.string().min(1),
   }),
   pid: z.number().int().positive().optional(),

@@ -105,9 +105,15 @@ const circuitView = ({ circuit = CLOSED_CIRCUIT }: EndpointView) => ({
   ...(circuit.throttledUntil ? { throttledUntil: circuit.throttledUntil } : {}),
 });
 
+/** Which dispatch path the endpoint's attempts take, and why (docs/webhooks.md, "Fast and slow paths"). */
+const pathView = (endpoint: EndpointView) =>
+  endpoint.slowPathSince
+    ? { path: 'slow' as const, since: endpoint.slowPathSince, reason: endpoint.slowPathReason ?? 'unknown' }
+    : { path: 'fast' as const, reason: 'its attempts answer within the fast path budget' };
+
 export async function webhookShow(deps: Dependencies, options: { readonly partner: string }) {
   const endpoint = await deps.webhookAdmin.showEndpoint(options.partner as PartnerId);
-  return { ...view(endpoint), circuit: circuitView(endpoint) };
+  return { ...view(endpoint), circuit: circuitView(endpoint), dispatch: pathView(endpoint) };
 }
 
 export async function webhookRotateSecret(

@@ -20,6 +20,7 @@ import { invoiceIdFor } from '../../functions/domain/billing/invoice';
 import { withCorrelation } from '../../functions/domain/correlation';
 import type { ProductId } from '../../functions/domain/catalog/product';
 import type { ProfileId } from '../../functions/domain/organizations/organization';
+import type { PartnerId } from '../../functions/domain/partners/partner';
 import type { HttpLambda } from '../../functions/http/http-context';
 import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
 import {
@@ -423,6 +424,33 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     expect(readFileSync(beside, 'utf8')).toContain('api.stripe.com');
     for (const fn of app.functions.filter((f) => f.name !== 'setup'))
       expect(existsSync(join(dirname(fn.bundle), 'node_modules')), fn.name).toBe(false);
+  });
+
+  it('an attempt to an endpoint on the slow path moves there in the fast bundle and is sent once by the slow bundle', async () => {
+    const partner = partnerId as PartnerId;
+    await stack.deps.webhookEndpoints.markSlowPath(partner, stack.clock.now(), 'slow in an earlier attempt');
+    await stack.deps.orderEvents.publish({
+      partnerId: partner,
+      event: 'order.created',
+      data: { ...JSON.parse(receiver.requests[0]!.rawBody.toString('utf8')).data, order_id: randomUUID() },
+    });
+    const before = receiver.requests.length;
+    expect(await queueConsumer('orderEvents', 'orderFanout').pollOnce()).toMatchObject({ received: 1, failed: [] });
+    expect(await queueConsumer('webhookDeliveries', 'webhookDispatch').pollOnce({ waitSeconds: 1 })).toMatchObject({
+      received: 1,
+      failed: [],
+    });
+    expect(invocations.at(-1)?.logs).toContainEqual(
+      expect.objectContaining({ msg: 'webhook attempt moved to the slow path', reason: 'known-slow', partnerId }),
+    );
+    expect(receiver.requests).toHaveLength(before);
+    expect(
+      await queueConsumer('webhookSlowDeliveries', 'webhookSlowDispatch').pollOnce({ waitSeconds: 1 }),
+    ).toMatchObject({ received: 1, failed: [] });
+    expect(invocations.at(-1)?.logs).toContainEqual(
+      expect.objectContaining({ msg: 'webhook delivered', partnerId, functionName: expect.any(String) }),
+    );
+    expect(receiver.requests).toHaveLength(before + 1);
   });
 
   it('ran every function the template has, and no bundle wrote to stderr', () => {

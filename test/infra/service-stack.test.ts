@@ -801,7 +801,7 @@ describe.each(STAGES)('the %s stack: dashboard and alarms (issue 31)', (stage) =
         Namespace: 'AWS/SQS',
         MetricName: 'ApproximateAgeOfOldestMessage',
         Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId(stage, queue), 'QueueName'] } }],
-        Threshold: { orderEvents: 300, webhookDeliveries: 1800, invoicing: 1800 }[queue],
+        Threshold: { orderEvents: 300, webhookDeliveries: 1800, webhookSlowDeliveries: 300, invoicing: 1800 }[queue],
         ComparisonOperator: 'GreaterThanThreshold',
         AlarmActions: [{ Ref: topicId() }],
       });

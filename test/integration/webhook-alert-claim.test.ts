@@ -19,6 +19,8 @@ import { InMemorySigningSecrets, InMemoryWebhookEndpoints } from '../support/fak
 import { RecordingLogger, RecordingMailer, RecordingQueue, RecordingTransport } from '../support/fakes/recording-ports';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { aQueuedDelivery } from '../support/webhook-fixtures';
+import { FAST_PATH_BUDGET_MS } from '../../functions/webhooks/dispatch/dispatch-path';
+import { InMemorySlowPathMoves } from '../support/fakes/in-memory-slow-path-moves';
 
 let stack: TestStack;
 let deliveries: DeliveryRepository;
@@ -61,6 +63,8 @@ beforeEach(() => {
     batchReader: new DeliveryBatchReaderOverPorts(deliveries, endpoints),
     endpoints,
     gate: endpoints,
+    path: { kind: 'fast', budgetMs: FAST_PATH_BUDGET_MS, slowQueue: new RecordingQueue() },
+    slowPathMoves: new InMemorySlowPathMoves(deliveries),
     fairness: FAIRNESS_POLICY,
     attemptLeaseSeconds: 60,
     partners: { getPartner: async () => partner },

@@ -30,7 +30,13 @@ const receivers = receiverPool();
 beforeAll(async () => {
   stack = await startTestStack({
     queuePollers: false,
-    extraEnvironment: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_DELAYS_S: RETRY_DELAYS_S.join(',') },
+    // Fair delivery on its own: no fast path budget under the deadline, so every attempt stays on the one path
+    // (test/integration/webhook-slow-path.test.ts covers the budget).
+    extraEnvironment: {
+      WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      WEBHOOK_FAST_PATH_BUDGET_MS: String(TIMEOUT_MS),
+      WEBHOOK_RETRY_DELAYS_S: RETRY_DELAYS_S.join(','),
+    },
   });
   sent = recordSqsDelays(stack.deps.aws.sqs);
 });

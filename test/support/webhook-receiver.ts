@@ -8,10 +8,13 @@ export interface ReceivedWebhook {
   readonly rawBody: Buffer;
 }
 
-/** How the receiver answers its nth request (0-based): a status code (with headers), or 'hang' to never answer. */
+/** How the receiver answers its nth request (0-based): a status code (with headers, after `afterMs`), or 'hang' to never answer. */
 export type Responder = (
   index: number,
-) => number | 'hang' | { readonly status: number; readonly headers: Readonly<Record<string, string>> };
+) =>
+  | number
+  | 'hang'
+  | { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly afterMs?: number };
 
 export interface WebhookReceiver {
   readonly url: string;
@@ -38,8 +41,11 @@ export async function startWebhookReceiver(
       });
       const answer = respond(index);
       if (answer === 'hang') return;
-      const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
-      res.writeHead(status, { 'Content-Type': 'text/plain', ...headers }).end(`answer ${status} to request ${index}`);
+      const { status, headers, afterMs } = typeof answer === 'number' ? { status: answer, afterMs: 0 } : answer;
+      const send = () =>
+        res.writeHead(status, { 'Content-Type': 'text/plain', ...headers }).end(`answer ${status} to request ${index}`);
+      if (afterMs) setTimeout(send, afterMs);
+      else send();
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

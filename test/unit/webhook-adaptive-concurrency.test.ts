@@ -21,6 +21,8 @@ import { aQueuedDelivery } from '../support/webhook-fixtures';
 import { METRIC } from '../../functions/domain/metrics';
 import { EndpointVolume } from '../../functions/webhooks/dispatch/endpoint-volume';
 import { type RecordingMetrics, recordingMetrics } from '../support/recording-metrics';
+import { FAST_PATH_BUDGET_MS } from '../../functions/webhooks/dispatch/dispatch-path';
+import { InMemorySlowPathMoves } from '../support/fakes/in-memory-slow-path-moves';
 
 const partnerId = randomUUID() as PartnerId;
 const LEASE_SECONDS = 60;
@@ -88,6 +90,8 @@ function aDispatcher(secrets: InMemorySigningSecrets): WebhookDispatcher {
     batchReader: new DeliveryBatchReaderOverPorts(deliveries, { get: async (id) => endpoints.endpoints.get(id) }),
     endpoints,
     gate: endpoints,
+    path: { kind: 'fast', budgetMs: FAST_PATH_BUDGET_MS, slowQueue: new RecordingQueue() },
+    slowPathMoves: new InMemorySlowPathMoves(deliveries),
     fairness: FAIRNESS_POLICY,
     attemptLeaseSeconds: LEASE_SECONDS,
     partners: { getPartner: async () => undefined },

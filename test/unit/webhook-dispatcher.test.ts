@@ -15,6 +15,8 @@ import { RecordingLogger, RecordingMailer, RecordingQueue, RecordingTransport } 
 import { ManualClock } from '../support/manual-clock';
 import { type RecordingMetrics, recordingMetrics } from '../support/recording-metrics';
 import { aQueuedDelivery } from '../support/webhook-fixtures';
+import { FAST_PATH_BUDGET_MS } from '../../functions/webhooks/dispatch/dispatch-path';
+import { InMemorySlowPathMoves } from '../support/fakes/in-memory-slow-path-moves';
 
 const partnerId = randomUUID() as PartnerId;
 const ENDPOINT_URL = 'https://partner.example.com/webhooks';
@@ -67,6 +69,8 @@ beforeEach(() => {
     batchReader,
     endpoints,
     gate: endpoints,
+    path: { kind: 'fast', budgetMs: FAST_PATH_BUDGET_MS, slowQueue: new RecordingQueue() },
+    slowPathMoves: new InMemorySlowPathMoves(deliveries),
     fairness: FAIRNESS_POLICY,
     attemptLeaseSeconds: 60,
     partners: { getPartner: async () => partner },

@@ -299,6 +299,21 @@ export class DynamoEndpointGate implements EndpointGate {
     return opened ? { to: 'open', retryAt, consecutiveFailures: failures, probe: false } : undefined;
   }
 
+  /** Removes the ticket's lease (the slot's, or the probe's) if its holder still holds it; nothing counted. */
+  async release(partnerId: PartnerId, ticket: AdmissionTicket): Promise<void> {
+    if (ticket.kind === 'slot') this.heldHere.get(partnerId)?.delete(ticket.slot);
+    const leaseName = ticket.kind === 'slot' ? slotAttribute(ticket.slot) : 'circuitProbe';
+    await this.tryUpdate(
+      {
+        UpdateExpression: 'REMOVE #lease',
+        ConditionExpression: '#lease = :lease',
+        ExpressionAttributeNames: { '#lease': leaseName },
+        ExpressionAttributeValues: { ':lease': ticket.lease },
+      },
+      partnerId,
+    );
+  }
+
   /** One write of the circuit's change, removing the ticket's slot lease if its holder still holds it (otherwise the change alone). */
   private async releaseAnd(
     partnerId: PartnerId,

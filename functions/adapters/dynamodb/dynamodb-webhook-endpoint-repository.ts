@@ -107,6 +107,29 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     );
   }
 
+  async markSlowPath(partnerId: PartnerId, since: Date, reason: string): Promise<void> {
+    await this.conditionally(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: partnerKeys.webhookEndpoint(partnerId),
+        UpdateExpression: 'SET slowPathSince = if_not_exists(slowPathSince, :since), slowPathReason = :reason',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':since': since.toISOString(), ':reason': reason },
+      }),
+    );
+  }
+
+  async markFastPath(partnerId: PartnerId): Promise<void> {
+    await this.conditionally(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: partnerKeys.webhookEndpoint(partnerId),
+        UpdateExpression: 'REMOVE slowPathSince, slowPathReason',
+        ConditionExpression: 'attribute_exists(slowPathSince)',
+      }),
+    );
+  }
+
   /** A streak another handler already noted (or ended) is the same outcome. */
   private async conditionally(command: UpdateCommand): Promise<void> {
     try {

@@ -19,13 +19,13 @@ export const traced = <C>(client: C): C => lambdaTracer().captureAWSv3Client(cli
 /** Each webhook POST in a subsegment of its own, `webhook POST`, annotated with the receiver's host and the answer. */
 export function tracedTransport(transport: WebhookTransport): WebhookTransport {
   return {
-    post: (url, headers, body) => {
+    post: (url, headers, body, timeoutMs) => {
       const current = lambdaTracer();
-      if (!current.isTracingEnabled()) return transport.post(url, headers, body);
+      if (!current.isTracingEnabled()) return transport.post(url, headers, body, timeoutMs);
       return current.provider.captureAsyncFunc('webhook POST', async (subsegment) => {
         try {
           subsegment?.addAnnotation('webhookHost', hostOrEmpty(url));
-          const result = await transport.post(url, headers, body);
+          const result = await transport.post(url, headers, body, timeoutMs);
           if (result.kind === 'response') subsegment?.addAnnotation('statusCode', result.statusCode);
           else subsegment?.addMetadata('error', result.error);
           return result;

@@ -28,10 +28,15 @@ export interface HttpWebhookTransportOptions {
 export class HttpWebhookTransport implements WebhookTransport {
   constructor(private readonly options: HttpWebhookTransportOptions) {}
 
-  post(rawUrl: string, headers: Readonly<Record<string, string>>, body: string): Promise<TransportResult> {
+  post(
+    rawUrl: string,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<TransportResult> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const failure = (error: string): TransportResult => ({ kind: 'error', error, latencyMs: elapsed() });
+    const failure = (error: string) => ({ kind: 'error' as const, error, latencyMs: elapsed() });
 
     let url: URL;
     try {
@@ -101,14 +106,15 @@ export class HttpWebhookTransport implements WebhookTransport {
       );
       const timer = setTimeout(
         () =>
-          finish(
-            failure(
+          finish({
+            ...failure(
               response
-                ? `timed out after ${this.options.timeoutMs} ms: the response body (HTTP ${response.statusCode ?? 0}) did not end in time`
-                : `timed out after ${this.options.timeoutMs} ms`,
+                ? `timed out after ${timeoutMs} ms: the response body (HTTP ${response.statusCode ?? 0}) did not end in time`
+                : `timed out after ${timeoutMs} ms`,
             ),
-          ),
-        this.options.timeoutMs,
+            timedOut: true,
+          }),
+        timeoutMs,
       );
       request.on('error', (error: NodeJS.ErrnoException) => finish(response ? answered() : failure(describe(error))));
       request.end(body);

@@ -12,6 +12,8 @@ import type { RetrySchedule } from '../retry-schedule';
 import type { SigningSecretStore } from '../signing-secret-store';
 import type { WebhookEndpointRepository } from '../webhook-endpoint';
 import type { WebhookTransport } from '../webhook-transport';
+import type { SlowPathMoves } from '../slow-path-moves';
+import type { DispatchPath } from './dispatch-path';
 import type { EndpointVolume } from './endpoint-volume';
 
 /** What the dispatcher and its parts are given; each part takes only the ones it uses. */
@@ -30,7 +32,11 @@ export interface WebhookDispatcherDependencies {
   readonly secrets: SigningSecretStore;
   readonly transport: WebhookTransport;
   readonly mailer: AlertMailer;
+  /** The deliveries queue (the fast path's): retries, hops and deferrals of either path come back through it. */
   readonly queue: MessageQueue<DeliveryMessage>;
+  /** The path this dispatcher serves, and its budget. */
+  readonly path: DispatchPath;
+  readonly slowPathMoves: SlowPathMoves;
   readonly schedule: RetrySchedule;
   /** An endpoint whose every attempt has failed for this long is disabled (default 5 days). */
   readonly disableAfterSeconds: number;

@@ -6,7 +6,7 @@ import { hopDelaySeconds, MAX_SQS_DELAY_SECONDS } from '../retry-schedule';
 
 /** How one message of the deliveries queue ended; each has its own step in the dispatcher's path. */
 export type DispatchOutcome =
-  'delivered' | 'retry-scheduled' | 'failed' | 'not-due' | 'held' | 'deferred' | 'stale' | 'unknown-delivery';
+  'delivered' | 'retry-scheduled' | 'failed' | 'not-due' | 'held' | 'deferred' | 'moved' | 'stale' | 'unknown-delivery';
 
 /** The message has nothing left to do: handled before, overtaken by a replay, or beaten by another handler. */
 export function skipped(logger: Logger, log: Record<string, unknown>, reason: string): DispatchOutcome {

@@ -137,6 +137,11 @@ export class FairDelivery {
     }
   }
 
+  /** The attempt moved to the slow path unanswered: its slot is free again, and nothing is counted here. */
+  release(partnerId: PartnerId, ticket: AdmissionTicket): Promise<void> {
+    return this.dependencies.gate.release(partnerId, ticket);
+  }
+
   private async deferBusy(delivery: Delivery, message: DeliveryMessage, failing: boolean, until?: Date): Promise<Pass> {
     const delaySeconds = until
       ? Math.min(MAX_SQS_DELAY_SECONDS, Math.max(1, hopDelaySeconds(until, this.dependencies.clock.now())))

@@ -24,6 +24,8 @@ export async function postSigned(
   delivery: Delivery,
   at: Date,
   reads: BatchReads,
+  /** The fast path's budget; absent: the transport's own deadline. */
+  timeoutMs?: number,
 ): Promise<PostResult> {
   const endpoint = await reads.endpoint(delivery.partnerId);
   if (!endpoint)
@@ -50,5 +52,5 @@ export async function postSigned(
     'webhook-timestamp': String(timestamp),
     'webhook-signature': standardSignatureHeader(delivery.deliveryId, timestamp, delivery.body, live),
   };
-  return { ...(await transport.post(endpoint.url, headers, delivery.body)), url: endpoint.url };
+  return { ...(await transport.post(endpoint.url, headers, delivery.body, timeoutMs)), url: endpoint.url };
 }

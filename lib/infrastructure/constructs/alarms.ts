@@ -89,6 +89,9 @@ const ALARM_THRESHOLDS = {
   oldestMessageAgeSeconds: {
     orderEvents: 5 * 60,
     webhookDeliveries: 30 * 60,
+    // The slow path (docs/webhooks.md, "Fast and slow paths"): its messages are due when moved, so 5 minutes means
+    // slow receivers wait on each other longer than a retry's first rung.
+    webhookSlowDeliveries: 5 * 60,
     // A shipment waits for its invoice while Stripe is down; 30 minutes means an outage, not a slow call.
     invoicing: 30 * 60,
   } satisfies Record<QueueName, number>,

@@ -132,6 +132,37 @@ export class OperationsDashboard extends Construct {
         height: HEIGHT,
       }),
       new GraphWidget({
+        // docs/webhooks.md, "Fast and slow paths": the slow path's depth and age (alarm past 5 minutes), and what moves there.
+        title: 'Webhooks: fast and slow paths',
+        left: [
+          queues.webhookDeliveries.metricApproximateNumberOfMessagesVisible({
+            statistic: Stats.MAXIMUM,
+            period: PERIOD,
+            label: 'fast path visible',
+          }),
+          queues.webhookSlowDeliveries.metricApproximateNumberOfMessagesVisible({
+            statistic: Stats.MAXIMUM,
+            period: PERIOD,
+            label: 'slow path visible',
+          }),
+          search(METRIC.slowPathMoves, ['reason'], 'Sum', ''),
+        ],
+        right: [
+          queues.webhookDeliveries.metricApproximateAgeOfOldestMessage({
+            statistic: Stats.MAXIMUM,
+            period: PERIOD,
+            label: 'fast path oldest (s)',
+          }),
+          queues.webhookSlowDeliveries.metricApproximateAgeOfOldestMessage({
+            statistic: Stats.MAXIMUM,
+            period: PERIOD,
+            label: 'slow path oldest (s)',
+          }),
+        ],
+        width: WIDTH,
+        height: HEIGHT,
+      }),
+      new GraphWidget({
         title: 'Queue depth and oldest message (s)',
         left: Object.entries(queues).map(([name, queue]) =>
           queue.metricApproximateNumberOfMessagesVisible({

@@ -28,11 +28,12 @@ export class Webhooks extends Construct {
   readonly orderOutboxRelay: NodeFunction;
   readonly orderFanout: NodeFunction;
   readonly webhookDispatch: NodeFunction;
+  readonly webhookSlowDispatch: NodeFunction;
   readonly alertSender: EmailIdentity;
 
   constructor(scope: Construct, id: string, { config, queues, secrets, ordersTable, environment }: WebhooksProps) {
     super(scope, id);
-    const { orderEvents, webhookDeliveries } = queues.queue;
+    const { orderEvents, webhookDeliveries, webhookSlowDeliveries } = queues.queue;
 
     this.orderOutboxRelay = new NodeFunction(this, 'OrderOutboxRelay', {
       config,
@@ -92,16 +93,36 @@ export class Webhooks extends Construct {
       }),
     );
     Validations.of(this.webhookDispatch).acknowledge(failedBatchesGoToTheQueuesDlq);
-    // Retries are re-enqueued with a delay.
+    // Retries are re-enqueued with a delay; attempts unanswered within the budget move to the slow path.
     webhookDeliveries.grantSendMessages(this.webhookDispatch);
+    webhookSlowDeliveries.grantSendMessages(this.webhookDispatch);
 
-    // Per-partner signing secrets are created by the operator CLI; the dispatcher only reads them.
+    // The slow path (docs/webhooks.md, "Fast and slow paths"): the same dispatcher with the full deadline, its own concurrency.
+    this.webhookSlowDispatch = new NodeFunction(this, 'WebhookSlowDispatch', {
+      config,
+      name: 'webhookSlowDispatch',
+      environment,
+    });
+    this.webhookSlowDispatch.live.addEventSource(
+      new SqsEventSource(webhookSlowDeliveries, {
+        batchSize: QUEUES.webhookSlowDeliveries.consumerBatchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: QUEUES.webhookSlowDeliveries.consumerConcurrency,
+      }),
+    );
+    Validations.of(this.webhookSlowDispatch).acknowledge(failedBatchesGoToTheQueuesDlq);
+    // Its retries, hops and deferrals go back through the deliveries queue, where the fast path routes them.
+    webhookDeliveries.grantSendMessages(this.webhookSlowDispatch);
+
+    // Per-partner signing secrets are created by the operator CLI; the dispatchers only read them.
     secrets.grantWebhookSecretsRead(this.webhookDispatch);
+    secrets.grantWebhookSecretsRead(this.webhookSlowDispatch);
 
     this.alertSender = new EmailIdentity(this, 'AlertSender', {
       identity: Identity.email(config.alertSenderEmail),
     });
     // SESv2 SendEmail authorizes as ses:SendEmail; raw sending is not needed.
     this.alertSender.grant(this.webhookDispatch, 'ses:SendEmail');
+    this.alertSender.grant(this.webhookSlowDispatch, 'ses:SendEmail');
   }
 }

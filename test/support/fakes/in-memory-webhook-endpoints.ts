@@ -202,6 +202,29 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
     const { failingSince: _streak, ...rest } = current;
     this.endpoints.set(partnerId, rest);
   }
+
+  async markSlowPath(partnerId: PartnerId, since: Date, reason: string) {
+    const current = this.endpoints.get(partnerId);
+    if (current)
+      this.endpoints.set(partnerId, {
+        ...current,
+        slowPathSince: current.slowPathSince ?? since.toISOString(),
+        slowPathReason: reason,
+      });
+  }
+
+  async markFastPath(partnerId: PartnerId) {
+    const current = this.endpoints.get(partnerId);
+    if (!current?.slowPathSince) return;
+    const { slowPathSince: _since, slowPathReason: _reason, ...rest } = current;
+    this.endpoints.set(partnerId, rest);
+  }
+
+  async release(partnerId: PartnerId, ticket: AdmissionTicket) {
+    const slots = this.inFlight.get(partnerId);
+    if (ticket.kind === 'slot' && slots?.get(ticket.slot)?.lease === ticket.lease) slots.delete(ticket.slot);
+    if (ticket.kind === 'probe' && this.probes.get(partnerId) === ticket.lease) this.probes.delete(partnerId);
+  }
 }
 
 /** SigningSecretStore in a Map. */
