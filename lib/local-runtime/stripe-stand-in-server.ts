@@ -17,7 +17,7 @@ export interface StripeStandInServer {
 }
 
 /** The stand-in's state file in a data directory. */
-export const STRIPE_STAND_IN_STATE_FILE = 'stripe-stand-in.json';
+const STRIPE_STAND_IN_STATE_FILE = 'stripe-stand-in.json';
 
 export async function startStripeStandIn(
   options: { readonly dataDir?: string; readonly onWarning?: (message: string) => void } = {},

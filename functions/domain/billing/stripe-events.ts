@@ -29,7 +29,7 @@ export interface VerifiedStripeEvent {
   };
 }
 
-export type StripeEventOutcome = 'applied' | 'unchanged' | 'duplicate' | 'ignored';
+type StripeEventOutcome = 'applied' | 'unchanged' | 'duplicate' | 'ignored';
 
 /** The outcome, and for `ignored` why (logged, so an operator sees what was not applied). */
 export interface StripeEventResult {

@@ -34,7 +34,7 @@ const NEXT: Readonly<Record<InvoiceStatus, ReadonlySet<InvoiceStatus>>> = {
   void: new Set(['void']),
 };
 
-export const transitionAllowed = (from: InvoiceStatus, to: InvoiceStatus): boolean => NEXT[from].has(to);
+const transitionAllowed = (from: InvoiceStatus, to: InvoiceStatus): boolean => NEXT[from].has(to);
 
 /**
  * The invoice's state as Stripe holds it now (fetched on each event, as Stripe advises,
