@@ -44,7 +44,7 @@ interface DeploymentGuard {
  * Rows apply to every function of FUNCTION_ENTRIES; the API rows to the functions that API's
  * routes reach (the route table), so a new function or route is guarded without a new row.
  */
-export const DEPLOYMENT_GUARDS: readonly DeploymentGuard[] = [
+const DEPLOYMENT_GUARDS: readonly DeploymentGuard[] = [
   { alarm: "the function's errors (any, per minute)", of: (alarms, name) => alarms.functionAlarms[name].errors },
   { alarm: "the function's throttles (any, per minute)", of: (alarms, name) => alarms.functionAlarms[name].throttles },
   {

@@ -64,7 +64,7 @@ const onDemandPackageCommands = (name: FunctionName, outputDir: string): string[
   });
 
 /** The alias every caller invokes (API Gateway, event sources, schedules); CodeDeploy shifts it between versions. */
-export const LIVE_ALIAS = 'live';
+const LIVE_ALIAS = 'live';
 
 /**
  * One of the service's Lambda handlers, bundled as ESM for Node.js 22 on Graviton, published

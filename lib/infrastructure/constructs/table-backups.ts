@@ -7,7 +7,7 @@ import { Construct } from 'constructs';
 import type { EnvironmentConfig } from '../../../functions/resources/stages';
 
 /** How long each kind of recovery point is kept (docs/operations.md, "Restoring a table"). */
-export const BACKUP_RETENTION_DAYS = { daily: 35, monthly: 365 } as const;
+const BACKUP_RETENTION_DAYS = { daily: 35, monthly: 365 } as const;
 
 export interface TableBackupsProps {
   readonly config: EnvironmentConfig;
