@@ -24,6 +24,8 @@ type OptionValues<O extends OptionSpecs> = { readonly [K in keyof O]: z.output<O
 interface CommandOutput {
   readonly json: unknown;
   readonly text: readonly string[];
+  /** 1 when the command found what it looks for (a check's mismatches); 0 by default. */
+  readonly exitCode?: 0 | 1;
 }
 
 export interface OpsCommand<O extends OptionSpecs = OptionSpecs> {

@@ -7,6 +7,7 @@ import { DomainError, ValidationFailed } from '../../functions/domain/errors';
 import { fieldLabel, toValidationIssues, type ValidationIssue } from '../../functions/domain/validation';
 import type { Stage } from '../../functions/resources/stages';
 import { approvalCommands } from './approval-commands';
+import { billingCommands } from './billing-commands';
 import { catalogCommands } from './catalog-commands';
 import { deliveryCommands } from './delivery-commands';
 import { invoiceCommands } from './invoice-commands';
@@ -40,6 +41,7 @@ export const COMMANDS: CommandTable = {
   ...deliveryCommands,
   ...outboxCommands,
   ...invoiceCommands,
+  ...billingCommands,
 };
 
 const EXIT_OK = 0;
@@ -133,7 +135,7 @@ export async function runOps(argv: readonly string[], io: OpsIo, commands: Comma
     // An operator's change is a request of its own: its order events carry this id to every delivery attempt.
     const output = await withCorrelation({ requestId: `ops-${randomUUID()}` }, () => command.run(deps, options.data));
     print(io.out, json ? JSON.stringify(output.json, null, 2).split('\n') : output.text);
-    return EXIT_OK;
+    return output.exitCode ?? EXIT_OK;
   } catch (error) {
     err(`Error: ${describeFailure(error)}`);
     if (error instanceof UsageError) {
