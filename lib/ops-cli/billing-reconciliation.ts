@@ -13,7 +13,7 @@ import type { Order } from '../../functions/domain/orders/order';
 
 type Deps = Pick<Dependencies, 'partners' | 'organizations' | 'orders' | 'functions' | 'config' | 'aws'>;
 
-export interface Mismatch {
+interface Mismatch {
   readonly kind:
     | 'invoice-missing'
     | 'credit-note-missing'

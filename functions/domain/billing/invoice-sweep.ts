@@ -9,9 +9,9 @@ import type { UninvoicedShipments } from './uninvoiced-shipments';
  * within seconds; older, its message was lost (a local stack killed mid-way) or is stuck
  * (retrying, or parked in the dead-letter queue), and the sweep issues the invoice itself.
  */
-export const SWEEP_GRACE_SECONDS = 60;
+const SWEEP_GRACE_SECONDS = 60;
 /** Orders one run invoices at most: each takes up to four Stripe calls, and the next run takes the rest. */
-export const SWEEP_BATCH = 50;
+const SWEEP_BATCH = 50;
 
 export interface InvoiceSweepResult {
   /** Shipped orders found without an invoice (each counted in METRIC.uninvoicedShipmentsSwept). */
