@@ -6,7 +6,11 @@ import { type CommandTable, defineCommand } from './ops-command';
 const MonthOption = z
   .string()
   .trim()
-  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM, e.g. 2026-11');
+  // A refinement, not .regex: the CLI reads a format issue by its code and would drop this message.
+  .refine((month) => /^\d{4}-(0[1-9]|1[0-2])$/.test(month), {
+    message: 'must be a month as YYYY-MM, e.g. 2026-11',
+    params: { code: 'INVALID_FORMAT' },
+  });
 
 export const billingCommands: CommandTable = {
   'billing reconcile': defineCommand({

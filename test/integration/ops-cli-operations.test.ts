@@ -563,6 +563,8 @@ describe('webhook set / show / rotate-secret', () => {
       since: expect.any(String),
       // A new endpoint starts at two attempts in flight, up to the adaptive ceiling.
       circuit: { state: 'closed', consecutiveFailures: 0, concurrency: 2, maxConcurrency: 32, slowAfterMs: 1000 },
+      // A new endpoint's attempts start on the fast path.
+      dispatch: { path: 'fast', reason: 'its attempts answer within the fast path budget' },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       secretRotatedAt: expect.any(String),
