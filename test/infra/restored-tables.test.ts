@@ -36,7 +36,8 @@ const stackOf = (config: EnvironmentConfig) => {
 const { app, stack } = stackOf(restoredConfig);
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
 // The first synthesis runs cdk-nag; the template is read from it afterwards.
-const template = () => Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+let resources: Record<string, Resource> | undefined;
+const template = () => (resources ??= Template.fromStack(stack).toJSON().Resources as Record<string, Resource>);
 const ofType = (type: string) => Object.entries(template()).filter(([, r]) => r.Type === type);
 
 const functionId = (fn: FunctionName) => stack.getLogicalId(stack.functions[fn].node.defaultChild as CfnFunction);
