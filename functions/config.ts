@@ -1,6 +1,7 @@
 // zod/mini: every Lambda parses this at cold start, and the classic API alone is ~440 KB bundled.
 import * as z from 'zod/mini';
 import { ApiKeyPrefix } from './domain/partners/partner';
+import type { TableName } from './resources/resource-definitions';
 
 const withDefault = <T extends z.ZodMiniType>(schema: T, value: z.output<T>) => z._default(schema, value as never);
 
@@ -31,6 +32,27 @@ const retryDelays = z.pipe(
 );
 
 /**
+ * The environment variable naming each table. The stack writes every one (a restored table's
+ * name where the stage has one: functions/resources/stages.ts); `${RESOURCE_PREFIX}-<suffix>`
+ * stands in for a variable left empty.
+ */
+export const TABLE_NAME_VARIABLES = {
+  partners: 'PARTNERS_TABLE',
+  organizations: 'ORGANIZATIONS_TABLE',
+  identityUsers: 'IDENTITY_USERS_TABLE',
+  sessions: 'SESSIONS_TABLE',
+  rateLimits: 'RATE_LIMITS_TABLE',
+  idempotency: 'IDEMPOTENCY_TABLE',
+  webhooks: 'WEBHOOKS_TABLE',
+  catalog: 'CATALOG_TABLE',
+  carts: 'CARTS_TABLE',
+  orders: 'ORDERS_TABLE',
+} as const satisfies Record<TableName, string>;
+export type TableNameVariable = (typeof TABLE_NAME_VARIABLES)[TableName];
+
+const tableNameVariable = withDefault(z.string(), '');
+
+/**
  * The runtime configuration, read from the environment the CDK stack (or the local
  * runner) sets. Only the composition roots call `loadRuntimeConfig`.
  */
@@ -38,6 +60,16 @@ export const RuntimeConfig = z.object({
   STAGE: z.enum(['production', 'sandbox']),
   API_KEY_PREFIX: ApiKeyPrefix,
   RESOURCE_PREFIX: z.string().check(z.minLength(1)),
+  PARTNERS_TABLE: tableNameVariable,
+  ORGANIZATIONS_TABLE: tableNameVariable,
+  IDENTITY_USERS_TABLE: tableNameVariable,
+  SESSIONS_TABLE: tableNameVariable,
+  RATE_LIMITS_TABLE: tableNameVariable,
+  IDEMPOTENCY_TABLE: tableNameVariable,
+  WEBHOOKS_TABLE: tableNameVariable,
+  CATALOG_TABLE: tableNameVariable,
+  CARTS_TABLE: tableNameVariable,
+  ORDERS_TABLE: tableNameVariable,
   /** `{embed_host}` with its scheme, e.g. `https://embed.example.com`. */
   EMBED_BASE_URL: z.url(),
   ORDER_EVENTS_QUEUE_URL: withDefault(z.string(), ''),

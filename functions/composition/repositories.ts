@@ -17,7 +17,7 @@ import { DynamoRateLimitCounter } from '../adapters/dynamodb/rate-limit-counter'
 import { DynamoSessionRepository } from '../adapters/dynamodb/dynamodb-session-repository';
 import { DynamoEndpointGate } from '../adapters/dynamodb/dynamodb-endpoint-gate';
 import { DynamoWebhookEndpointRepository } from '../adapters/dynamodb/dynamodb-webhook-endpoint-repository';
-import type { RuntimeConfig } from '../config';
+import { TABLE_NAME_VARIABLES, type RuntimeConfig, type TableNameVariable } from '../config';
 import type { Clock } from '../domain/clock';
 import { type TableName, tableName } from '../resources/resource-definitions';
 
@@ -28,11 +28,13 @@ import { type TableName, tableName } from '../resources/resource-definitions';
  * methods cannot be tree-shaken: docs/performance.md).
  */
 export interface DynamoTables {
-  readonly config: Pick<RuntimeConfig, 'RESOURCE_PREFIX'>;
+  readonly config: Pick<RuntimeConfig, 'RESOURCE_PREFIX'> & Partial<Pick<RuntimeConfig, TableNameVariable>>;
   readonly db: DynamoDBDocumentClient;
 }
 
-const table = ({ config }: DynamoTables, name: TableName) => tableName(config.RESOURCE_PREFIX, name);
+// The environment names each table (a restored one included); the prefix's name only where it is left empty.
+const table = ({ config }: DynamoTables, name: TableName) =>
+  config[TABLE_NAME_VARIABLES[name]] || tableName(config.RESOURCE_PREFIX, name);
 
 export const partnerRepository = (tables: DynamoTables) =>
   new DynamoPartnerRepository(tables.db, table(tables, 'partners'));

@@ -3,8 +3,8 @@
  * stack, the local runtime and the operator CLI all get it from here, so the three can
  * never configure the same function differently.
  */
-import type { RuntimeEnvironment } from '../config';
-import { productImagesBucketName, type QueueName } from './resource-definitions';
+import { TABLE_NAME_VARIABLES, type RuntimeEnvironment } from '../config';
+import { productImagesBucketName, type QueueName, TABLES, tableName, type TableName } from './resource-definitions';
 import type { EnvironmentConfig } from './stages';
 
 /** Where a stack runs on the local stand-ins instead of AWS. */
@@ -28,16 +28,36 @@ export interface FunctionEnvironmentOptions {
 export const LOCAL_STRIPE_SECRET_KEY = 'sk_test_local';
 const LOCAL_ALERT_SENDER = 'webhooks@localhost.test';
 
+/**
+ * Each table's physical name on a stage: its restored table where the stage names one
+ * (`restoredTables`), else `${prefix}-<suffix>`. A stack with its own prefix (the local
+ * runtime, tests) has only its own tables, created from the definitions.
+ */
+export function stageTableNames(stage: EnvironmentConfig, resourcePrefix?: string): Record<TableName, string> {
+  const names = Object.keys(TABLES) as TableName[];
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      (resourcePrefix === undefined ? stage.restoredTables?.[name]?.tableName : undefined) ??
+        tableName(resourcePrefix ?? stage.resourcePrefix, name),
+    ]),
+  ) as Record<TableName, string>;
+}
+
 export function functionEnvironment(
   stage: EnvironmentConfig,
   options: FunctionEnvironmentOptions,
 ): Record<string, string> & RuntimeEnvironment {
   const { local } = options;
+  const tableNames = stageTableNames(stage, options.resourcePrefix);
   return {
     STAGE: stage.stage,
     API_KEY_PREFIX: stage.apiKeyPrefix,
     RESOURCE_PREFIX: options.resourcePrefix ?? stage.resourcePrefix,
     EMBED_BASE_URL: options.embedBaseUrl ?? `https://${stage.embedDomainName}`,
+    ...Object.fromEntries(
+      (Object.keys(tableNames) as TableName[]).map((name) => [TABLE_NAME_VARIABLES[name], tableNames[name]]),
+    ),
     PRODUCT_IMAGES_BUCKET: productImagesBucketName(options.resourcePrefix ?? stage.resourcePrefix),
     ORDER_EVENTS_QUEUE_URL: options.queueUrls.orderEvents,
     WEBHOOK_DELIVERIES_QUEUE_URL: options.queueUrls.webhookDeliveries,

@@ -4,11 +4,24 @@
  * stack derives from it.
  */
 
+import type { TableName } from './resource-definitions';
+
 export type Stage = 'production' | 'sandbox';
 export const STAGES: readonly Stage[] = ['production', 'sandbox'];
 
 /** How a deploy reaches a function's callers (lib/infrastructure/constructs/deployments.ts, docs/operations.md). */
 export type DeploymentStyle = 'canary-10-percent-5-minutes' | 'all-at-once';
+
+/**
+ * A table brought back from a backup into a new name (docs/operations.md, "Restoring a table"):
+ * the stack uses it instead of creating `${prefix}-${suffix}`.
+ */
+export interface RestoredTable {
+  /** The restored table's name, e.g. `embed-production-orders-r20261128`. */
+  readonly tableName: string;
+  /** Its stream's ARN (`aws dynamodb describe-table … --query Table.LatestStreamArn`): required for a table with a stream (orders). */
+  readonly streamArn?: string;
+}
 
 export interface EnvironmentConfig {
   readonly stage: Stage;
@@ -40,6 +53,12 @@ export interface EnvironmentConfig {
   readonly deploymentStyle: DeploymentStyle;
   /** Production tables are also in an AWS Backup plan (daily kept 35 days, monthly kept a year). */
   readonly backupTables: boolean;
+  /**
+   * Tables restored into a new name that this stage uses instead of its own (docs/operations.md,
+   * "Restoring a table"). The stack imports each one rather than creating it, names it in every
+   * function's environment and grants as before; the operator CLI reads it from here too.
+   */
+  readonly restoredTables?: Readonly<Partial<Record<TableName, RestoredTable>>>;
 }
 
 export const ENVIRONMENTS: Readonly<Record<Stage, EnvironmentConfig>> = {

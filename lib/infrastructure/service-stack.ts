@@ -1,5 +1,5 @@
 import { Stack, Tags, Validations, type App, type StackProps } from 'aws-cdk-lib';
-import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnTable, ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { functionEnvironment } from '../../functions/resources/function-environment';
 import { ENVIRONMENTS, STAGES, type EnvironmentConfig, type Stage } from '../../functions/resources/stages';
@@ -150,9 +150,8 @@ export class ServiceStack extends Stack {
       for (const table of access.readWrite) tables.table[table].grantReadWriteData(functions[name]);
       for (const table of new Set([...access.read, ...access.readWrite])) {
         if (TABLES[table].globalIndexes.length === 0) continue;
-        const tableLogicalId = this.resolve((tables.table[table].node.defaultChild as CfnTable).logicalId) as string;
         Validations.of(functions[name]).acknowledge({
-          id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
+          id: `AwsSolutions::AwsSolutions-IAM5[Resource::${this.tableArnInFindings(tables.table[table])}/index/*]`,
           reason: `Queries ${table}'s global secondary indexes (${TABLES[table].globalIndexes.map((index) => index.name).join(', ')}); the wildcard covers only that table's indexes`,
         });
       }
@@ -187,6 +186,13 @@ export class ServiceStack extends Stack {
       apis,
       alarms: alarms.alarms,
     });
+  }
+
+  /** A table's ARN as cdk-nag spells it in a finding: its logical ID's, or the name's for a restored (imported) table. */
+  private tableArnInFindings(table: ITable): string {
+    const created = table.node.defaultChild as CfnTable | undefined;
+    if (created) return `<${this.resolve(created.logicalId) as string}.Arn>`;
+    return `arn:<AWS::Partition>:dynamodb:<AWS::Region>:<AWS::AccountId>:table/${table.tableName}`;
   }
 }
 

@@ -2,6 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { type CfnAlias, CfnFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { TABLE_NAME_VARIABLES } from '../../functions/config';
 import { ENVIRONMENTS, STAGES, type Stage } from '../../functions/resources/stages';
 import { ROUTES, routeKey, routesOn } from '../../functions/routes';
 import {
@@ -158,6 +159,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
       ALERT_SENDER_EMAIL: config.alertSenderEmail,
       WEBHOOK_REQUIRE_HTTPS_PUBLIC: String(config.webhookRequireHttpsPublic),
       DEFAULT_FRAME_ANCESTORS: config.defaultFrameAncestors.join(','),
+      // No restored table on the stage: each variable names the stage's own table.
+      ...Object.fromEntries(tableNames.map((t) => [TABLE_NAME_VARIABLES[t], tableName(config.resourcePrefix, t)])),
     });
     // Source maps stay off at run time: each cold start would parse the map (docs/decisions.md).
     expect(properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
