@@ -8,7 +8,7 @@ export interface SmokeOutput {
   readonly err: (line: string) => void;
 }
 
-export interface SmokeOptions {
+interface SmokeOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
   /** The partner's webhook endpoint: the test webhook must reach it (its delivery answered 2xx). */
@@ -40,7 +40,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * throwaway organization; a production key (`sk_live_`) only the steps that read or open a
  * session, so production keeps no trace but a handshake token that expires in 5 minutes.
  */
-export async function runSmoke(options: SmokeOptions, output: SmokeOutput): Promise<number> {
+async function runSmoke(options: SmokeOptions, output: SmokeOutput): Promise<number> {
   const client = new PartnerClient({ apiKey: options.apiKey, baseUrl: options.baseUrl });
   const sandbox = options.apiKey.startsWith('sk_test_');
   const waitMs = options.waitMs ?? 60_000;
