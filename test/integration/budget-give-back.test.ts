@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../functions/domain/orders/order';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { countedCentsOf, type SpendMonth } from '../../functions/domain/spending/monthly-spend';
+import { formatUsd } from '../../functions/domain/money';
 import { aProduct } from '../support/catalog-fixtures';
+import { signInToModule } from '../support/module-client';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
@@ -90,7 +92,17 @@ describe('a budget that gives back', () => {
     const order = await office.place(ada);
     // Full: the next order would go to approval.
     await expect(office.place(ada)).rejects.toMatchObject({ reason: 'monthly_limit' });
+    const module = await signInToModule(stack, partner, ada);
+    await stack.deps.cartService.add(ada.profile.id, SUPPLIES.productId, 1);
+    const checkoutLine = async () =>
+      /\$[\d,.]+ of \$[\d,.]+ spent this month/.exec(
+        (await module.get(`${module.base}/checkout`)).text.replace(/<[^>]+>/g, ''),
+      )?.[0];
+    const limit = formatUsd(order.totalCents);
+    expect(await checkoutLine()).toBe(`${limit} of ${limit} spent this month`);
     await office.move(order, 'cancel', { reason: 'ordered twice' });
+    // The checkout's month line has the room back.
+    expect(await checkoutLine()).toBe(`$0.00 of ${limit} spent this month`);
 
     expect(await stack.deps.orders.monthSpend(ada.profile.id, NOVEMBER)).toBe(0);
     const month = await stack.deps.orderService.monthSpend(await office.profileOf(ada), await office.aggregate());
