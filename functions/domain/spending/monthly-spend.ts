@@ -45,7 +45,7 @@ export const countedCentsOf = (order: Pick<Order, 'status' | 'totalCents' | 'ref
   (order.status === 'cancelled' ? 0 : Math.max(order.totalCents - refundedCentsOf(order), 0)) as Cents;
 
 /** What a change of an order gives back to the month it counted in: what it counted for before, less after. */
-export const givenBackCents = (before: Order, after: Order): number => countedCentsOf(before) - countedCentsOf(after);
+const givenBackCents = (before: Order, after: Order): number => countedCentsOf(before) - countedCentsOf(after);
 
 /** THE rule: an order passes a monthly limit when the month's live orders and it together are above the limit. */
 export const passesMonthlyLimit = (spentCents: number, orderCents: number, limitCents: number): boolean =>

@@ -16,7 +16,7 @@ const zonedStamp = (iso: string, timeZone: string): string => formatInTimeZone(i
 /** Dollars to the cent as text ("1234.50"), from whole cents, so no float reaches the file. */
 const dollars = (cents: number): string => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
-export const SPENDING_CSV_COLUMNS = [
+const SPENDING_CSV_COLUMNS = [
   'Order',
   'PO number',
   'Placed at',
