@@ -17,6 +17,7 @@ import {
 } from '../openapi/standard-responses';
 import { ValidationErrorBody } from '../pipeline/error-bodies';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
+import { SERVED_MONTH_PATTERN } from '../../domain/spending/spend-report';
 import { SpendReportBody } from './response';
 
 const ROW = apiRoute('organization-spend');
@@ -74,7 +75,7 @@ export const GET_SPEND_REPORT_ROUTE: RouteDocument = {
       required: false,
       description:
         "The month as `YYYY-MM`, from `2000-01` to `2199-12` (absent: the current month in the organization's time zone).",
-      schema: z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/)),
+      schema: z.string().check(z.regex(SERVED_MONTH_PATTERN)),
     },
   ],
   responses: {

@@ -179,6 +179,9 @@ export function parseSpendMonth(text: string): SpendMonth | undefined {
   return /^\d{4}-(0[1-9]|1[0-2])$/.test(text) ? (text as SpendMonth) : undefined;
 }
 
+/** A served month written as the API document states it (FIRST_SPEND_MONTH to LAST_SPEND_MONTH, years 2000 to 2199). */
+export const SERVED_MONTH_PATTERN = /^2[01]\d{2}-(0[1-9]|1[0-2])$/;
+
 /** Whether the service reports on `month` (FIRST_SPEND_MONTH to LAST_SPEND_MONTH). */
 export const isServedMonth = (month: SpendMonth): boolean => month >= FIRST_SPEND_MONTH && month <= LAST_SPEND_MONTH;
 
