@@ -71,6 +71,7 @@ export function composeEmbed(
       orderRepository(tables, base.clock),
       commerce.catalog,
       base.clock,
+      invoiceRepository(tables, base.clock),
     ),
   };
 }

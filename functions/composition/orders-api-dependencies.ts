@@ -95,7 +95,7 @@ export function composeOrdersApi(base: BaseDependencies, clients: OrdersApiClien
     organizations,
     orderService,
     approvalService,
-    spendReports: new SpendReports(organizations, orders, catalog, base.clock),
+    spendReports: new SpendReports(organizations, orders, catalog, base.clock, invoiceRepository(tables, base.clock)),
     sandboxOrders: new SandboxOrders(organizations, catalog, orderService, approvalService),
     sandboxApprovals: new SandboxApprovals(organizations, approvalService),
     idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),

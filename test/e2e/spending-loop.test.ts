@@ -147,7 +147,7 @@ describe.skipIf(skipWithoutChromium)('the spending loop in headless Chromium', (
       expect(await owner.getByTestId('month-total').textContent()).toBe(formatUsd(total as Cents));
       const adaRow = owner.getByTestId('spend-users').getByRole('row', { name: /Ada Lovelace/ });
       expect(await adaRow.getByTestId('user-total').textContent()).toBe(formatUsd(total as Cents));
-      await owner.getByRole('img', { name: /Goods ordered by category/ }).waitFor();
+      await owner.getByRole('img', { name: /Placed by shipping location/ }).waitFor();
       expect(await owner.getByRole('combobox', { name: 'Month' }).inputValue()).toMatch(/^\d{4}-\d{2}$/);
       // Nothing wider than the screen: tables wrap or scroll in their own box (which clips them).
       const widest = await owner.evaluate(() => {
@@ -168,12 +168,15 @@ describe.skipIf(skipWithoutChromium)('the spending loop in headless Chromium', (
       ]);
       expect(download.suggestedFilename()).toMatch(/^spending-\d{4}-\d{2}\.csv$/);
       const [header, ...rows] = parse(await readFile((await download.path()) as string, 'utf8')) as string[][];
-      expect(header?.[0]).toBe('Order number');
+      expect(header?.slice(0, 2)).toEqual(['Order', 'PO number']);
       // Oldest first; the manual clock gives both orders one instant, so their ids order them.
       const sorted = [...orders].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
-      expect(rows.map((row) => [row[0], row[2], row[4], row[5], row[6], row[7]])).toEqual(
-        sorted.map((o) => [o.id, 'Ada Lovelace', o.poNumber, GLOVES, '5', '62.45']),
+      expect(rows.map((row) => [row[0], row[1], row[3], row[7], row[11]])).toEqual(
+        sorted.map((o) => [o.id, o.poNumber, 'Ada Lovelace', '62.45', (o.totalCents / 100).toFixed(2)]),
       );
+      // The Net column sums to the page's total.
+      const net = rows.reduce((sum, row) => sum + Math.round(Number(row[11]) * 100), 0);
+      expect(formatUsd(net as Cents)).toBe(formatUsd(total as Cents));
     }, 180_000);
   }
 });

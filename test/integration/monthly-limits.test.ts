@@ -11,7 +11,7 @@ import { approvalEventId } from '../../functions/domain/approvals/approval-event
 import { OrderEventMessage } from '../../functions/domain/events/order-event-message';
 import { OUTBOX_KEY_PREFIX, tableName } from '../../functions/resources/resource-definitions';
 import { ApprovalRequired } from '../../functions/domain/errors';
-import type { SpendMonth } from '../../functions/domain/orders/monthly-spend';
+import type { SpendMonth } from '../../functions/domain/spending/monthly-spend';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ApprovalRequestedData } from '../../functions/domain/events/order-events';
 import { aProduct } from '../support/catalog-fixtures';

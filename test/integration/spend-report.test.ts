@@ -121,12 +121,38 @@ describe('GET /v1/organizations/{internalOrgId}/spend', () => {
     expect(dec.categories).toEqual([{ category: 'Spend Burs', total: dollars(goods(december, BURS)) }]);
   });
 
+  it('names the organization’s zone as it was given, not the alias Intl resolves it to', async () => {
+    for (const timeZone of ['Asia/Kolkata', 'Europe/Kyiv']) {
+      const body = aSetupBody({ timeZone });
+      await provisionProfile(stack.deps, partner.partnerId, body);
+      const response = await stack.get(`/v1/organizations/${body.internalOrgId}/spend`, bearer(partner.apiKey));
+      expect([response.status, response.body.time_zone]).toEqual([200, timeZone]);
+    }
+  });
+
   it('answers 400 INVALID_MONTH for a malformed month and 404 for another partner’s organization', async () => {
     const body = aSetupBody();
     await provisionProfile(stack.deps, partner.partnerId, body);
     const bad = await stack.get(`/v1/organizations/${body.internalOrgId}/spend?month=2036-13`, bearer(partner.apiKey));
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ code: 'INVALID_MONTH', path: ['month'] }] });
+    // Months outside what the service serves are refused the same way, the range stated, never a 500.
+    for (const month of ['0000-01', '1999-12', '2200-01', '9999-12']) {
+      const outside = await stack.get(
+        `/v1/organizations/${body.internalOrgId}/spend?month=${month}`,
+        bearer(partner.apiKey),
+      );
+      expect(outside.status, month).toBe(400);
+      expect(outside.body.details).toEqual([
+        {
+          code: 'INVALID_MONTH',
+          message: 'month must be YYYY-MM from 2000-01 to 2199-12, e.g. 2026-11',
+          path: ['month'],
+        },
+      ]);
+    }
+    const edge = await stack.get(`/v1/organizations/${body.internalOrgId}/spend?month=2199-12`, bearer(partner.apiKey));
+    expect(edge.status).toBe(200);
 
     const other = await stack.createPartner();
     const foreign = await stack.get(`/v1/organizations/${body.internalOrgId}/spend`, bearer(other.apiKey));

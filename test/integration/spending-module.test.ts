@@ -33,6 +33,12 @@ const product = (productId: string, name: string, category: string, priceCents: 
 const GLOVES = product('SPM-GLOVES', 'Gloves, nitrile "M"', 'Page Clinical', 1999);
 const BURS = product('SPM-BURS', 'Carbide burs', 'Page Burs', 4337);
 const HOSTILE_PO = '=HYPERLINK("http://evil.test/x","Invoice")';
+const SHIPMENT = {
+  tracking_number: '1Z999AA10123456784',
+  carrier: 'UPS',
+  tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+  estimated_delivery: '2036-12-20T17:00:00.000Z',
+};
 
 beforeAll(async () => {
   stack = await startTestStack({ queuePollers: false });
@@ -158,11 +164,11 @@ describe('the Spending page', () => {
       'Page Burs': [usd(goods(november, BURS))],
       'Page Clinical': [usd(goods(november, GLOVES))],
     });
-    // The chart's table: June to November, November's column the month's categories.
+    // The chart's table: June to November by location, November's column adding up to the month's total.
     const chart = byTestId(page.text, 'chart-table');
     const months = DomUtils.findAll((e) => e.name === 'th' && e.attribs.scope === 'col', [chart]).map(text);
     expect(months).toEqual([
-      'Category',
+      'Location',
       'June 2036',
       'July 2036',
       'August 2036',
@@ -170,7 +176,14 @@ describe('the Spending page', () => {
       'October 2036',
       'November 2036',
     ]);
-    expect(rowsOf(chart)['Page Burs']).toEqual([...Array(5).fill('$0.00'), usd(goods(november, BURS))]);
+    expect(rowsOf(chart)['Main office']).toEqual([...Array(5).fill('$0.00'), usd(a1.totalCents + a2.totalCents)]);
+    expect(rowsOf(chart)['North clinic']).toEqual([...Array(5).fill('$0.00'), usd(s1.totalCents)]);
+    const footer = DomUtils.findOne((e) => e.name === 'tfoot', [chart])!;
+    expect(DomUtils.findAll((e) => e.name === 'th' || e.name === 'td', [footer]).map(text)).toEqual([
+      'Total',
+      ...Array(5).fill('$0.00'),
+      usd(sum(november)),
+    ]);
     expect(page.text).toMatch(/<svg role="img"[^>]*aria-labelledby="chart-title chart-desc"/);
   });
 
@@ -212,10 +225,34 @@ describe('the Spending page', () => {
     const malformed = await grace.module.get(`${grace.module.base}/spending?month=2036-13`);
     expect(malformed.status).toBe(400);
     expect(malformed.text).toContain('month must be YYYY-MM');
+    for (const month of ['0000-01', '9999-12']) {
+      const outside = await grace.module.get(`${grace.module.base}/spending?month=${month}`);
+      expect(outside.status, month).toBe(400);
+      expect(outside.text).toContain('from 2000-01 to 2199-12');
+      const csv = await grace.module.get(`${grace.module.base}/spending/csv?month=${month}`);
+      expect(csv.status, month).toBe(400);
+    }
   });
 
-  it('downloads the month as CSV: a row per order line, dates in the organization’s zone, a formula made text', async () => {
+  it('downloads the month as CSV: a row per order whose Net sums to the page’s total, with the invoice number', async () => {
     const { grace, november } = await anOffice();
+    const [a1, s1, a2] = november as [Order, Order, Order];
+    const scope = { partnerId: partner.partnerId };
+    const move = (order: Order, action: string, input: unknown = {}) =>
+      stack.deps.orderService.transition(order.id, action, input, scope);
+    // Tax and shipping on every order; one invoiced and refunded twice in part, one cancelled.
+    await move(a1, 'confirm');
+    await move(a1, 'ship', SHIPMENT);
+    const invoice = await stack.deps.functions.invoicing.invoicing.issue(a1.id);
+    await move(a1, 'deliver', { signature: 'Front desk' });
+    await move(a1, 'refund', { amount: 10.01 });
+    await move(a1, 'refund', { amount: 0.99 });
+    await move(s1, 'cancel', { reason: 'ordered twice' });
+
+    const page = await grace.module.get(`${grace.module.base}/spending?month=2036-11`);
+    const pageTotal = text(byTestId(page.text, 'month-total'));
+    expect(pageTotal).toBe(usd(a1.totalCents - 1_100 + a2.totalCents));
+
     const csv = await grace.module.get(`${grace.module.base}/spending/csv?month=2036-11`);
     expect(csv.status).toBe(200);
     const response = await fetch(`${stack.url}${grace.module.base}/spending/csv?month=2036-11`, {
@@ -227,28 +264,47 @@ describe('the Spending page', () => {
 
     const [header, ...rows] = parse(csv.text) as string[][];
     expect(header).toEqual([
-      'Order number',
-      'Date (America/Chicago)',
+      'Order',
+      'PO number',
+      'Placed at',
       'User',
       'Location',
-      'PO number',
-      'Product',
-      'Quantity',
-      'Amount (USD)',
+      'Status',
+      'Invoice',
+      'Goods',
+      'Tax',
+      'Shipping',
+      'Refunded',
+      'Net',
     ]);
-    const [a1, s1, a2] = november as [Order, Order, Order];
+    const money = (cents: number) => (cents / 100).toFixed(2);
+    const amounts = (o: Order, refunded: number) => [
+      money(o.subtotalCents),
+      money(o.taxCents),
+      money(o.shippingCents),
+      money(refunded),
+      money(o.totalCents - refunded),
+    ];
     expect(rows).toEqual([
-      [a1.id, '2036-11-10 10:00', 'Ana Tester', 'Main office', `'${HOSTILE_PO}`, GLOVES.name, '3', '59.97'],
-      [s1.id, '2036-11-20 10:00', 'Sam Tester', 'North clinic', '', BURS.name, '2', '86.74'],
-      [a2.id, '2036-11-30 23:30', 'Ana Tester', 'Main office', '', BURS.name, '1', '43.37'],
-      [a2.id, '2036-11-30 23:30', 'Ana Tester', 'Main office', '', GLOVES.name, '2', '39.98'],
+      [
+        a1.id,
+        `'${HOSTILE_PO}`,
+        '2036-11-10 10:00',
+        'Ana Tester',
+        'Main office',
+        'delivered',
+        invoice.number,
+        ...amounts(a1, 1_100),
+      ],
+      [a2.id, '', '2036-11-30 23:30', 'Ana Tester', 'Main office', 'pending', '', ...amounts(a2, 0)],
     ]);
-    // The lines add up to the page's categories: the goods of the month.
-    const cents = rows.reduce((total, row) => total + Math.round(Number(row[7]) * 100), 0);
-    expect(cents).toBe(goods(november, GLOVES) + goods(november, BURS));
+    // Every counted order carries tax and shipping, so Net is more than the goods.
+    for (const order of [a1, a2]) expect([order.taxCents > 0, order.shippingCents > 0], order.id).toEqual([true, true]);
+    // A bookkeeper's first check: the Net column sums to the page's total, cents included.
+    const net = rows.reduce((total, row) => total + Math.round(Number(row[11]) * 100), 0);
+    expect(usd(net)).toBe(pageTotal);
     // Quoted as RFC 4180 asks: the field in quotes, each quote doubled, the apostrophe inside.
     expect(csv.text).toContain(`"'=HYPERLINK(""http://evil.test/x"",""Invoice"")"`);
-    expect(csv.text).toContain('"Gloves, nitrile ""M"""');
   });
 
   it('refuses a buyer: no Spending link, and the page and the CSV are the 403 page', async () => {

@@ -2,7 +2,13 @@ import { inCatalogOrder, matchesCatalogFilter } from '../../functions/domain/cat
 import type { CatalogFilter, CatalogRepository } from '../../functions/domain/catalog/catalog-repository';
 import type { Product, ProductId } from '../../functions/domain/catalog/product';
 import { ConcurrentModification, MonthlyLimitReached, ValidationFailed } from '../../functions/domain/errors';
-import type { MonthSpendCharge, SpendMonth } from '../../functions/domain/orders/monthly-spend';
+import {
+  type MonthCounter,
+  type MonthSpendCharge,
+  type MonthSpendCredit,
+  passesMonthlyLimit,
+  type SpendMonth,
+} from '../../functions/domain/spending/monthly-spend';
 import type { Cart, CartLine, CartRepository, LineAddition } from '../../functions/domain/orders/cart';
 import type { Order, OrderId } from '../../functions/domain/orders/order';
 import {
@@ -107,6 +113,8 @@ export class InMemoryOrderRepository implements OrderRepository {
 
   /** Month totals by `profileId#month`, as the DynamoDB adapter keeps them. */
   readonly monthTotals = new Map<string, number>();
+  /** The monthly limit recorded with each month's last order, by `profileId#month`. */
+  readonly monthLimits = new Map<string, number | null>();
 
   async create(order: Order, event: OrderEventMessage, consumedCart?: Cart, spend?: MonthSpendCharge): Promise<void> {
     if (this.orders.has(order.id)) throw new ConcurrentModification(`Order ${order.id} already exists`);
@@ -116,16 +124,26 @@ export class InMemoryOrderRepository implements OrderRepository {
     if (spend) {
       const key = `${spend.profileId}#${spend.month}`;
       const total = this.monthTotals.get(key) ?? 0;
-      if (spend.limitCents !== undefined && total + spend.amountCents > spend.limitCents)
+      if (
+        spend.enforced &&
+        spend.limitCents !== undefined &&
+        passesMonthlyLimit(total, spend.amountCents, spend.limitCents)
+      )
         throw new MonthlyLimitReached('The month would pass the monthly limit');
       this.monthTotals.set(key, total + spend.amountCents);
+      this.monthLimits.set(key, spend.limitCents ?? null);
     }
     this.orders.set(order.id, copy(order));
     this.events.push(copy(event));
     if (consumedCart) this.carts?.removeLines(consumedCart);
   }
 
-  async transition(input: { order: Order; expectedSequence: number; event: OrderEventMessage }): Promise<void> {
+  async transition(input: {
+    order: Order;
+    expectedSequence: number;
+    event: OrderEventMessage;
+    credit?: MonthSpendCredit;
+  }): Promise<void> {
     await this.beforeTransition?.();
     const stored = this.orders.get(input.order.id);
     if (!stored || stored.sequence !== input.expectedSequence) {
@@ -133,10 +151,26 @@ export class InMemoryOrderRepository implements OrderRepository {
     }
     this.orders.set(input.order.id, copy(input.order));
     this.events.push(copy(input.event));
+    if (input.credit) {
+      const key = `${input.credit.profileId}#${input.credit.month}`;
+      this.monthTotals.set(key, (this.monthTotals.get(key) ?? 0) - input.credit.amountCents);
+    }
   }
 
   async monthSpend(profileId: ProfileId, month: SpendMonth): Promise<number> {
     return this.monthTotals.get(`${profileId}#${month}`) ?? 0;
+  }
+
+  async monthCounters(profileIds: readonly ProfileId[], month: SpendMonth): Promise<Map<ProfileId, MonthCounter>> {
+    const counters = new Map<ProfileId, MonthCounter>();
+    for (const id of profileIds) {
+      const key = `${id}#${month}`;
+      const spentCents = this.monthTotals.get(key);
+      const limitCents = this.monthLimits.get(key);
+      if (spentCents !== undefined)
+        counters.set(id, { spentCents, ...(limitCents === undefined ? {} : { limitCents }) });
+    }
+    return counters;
   }
 
   async get(orderId: OrderId): Promise<Order | undefined> {

@@ -33,6 +33,8 @@ describe('placing an order', () => {
       profileId: profile.id,
       internalUserId: profile.internalUserId,
       userEmail: 'ada@smile-dental.test',
+      // The month its user's counter holds it in, in the organization's zone (Portland's).
+      spendMonth: '2036-11',
       items: [
         {
           productId: 'GLV-NIT-M-100',

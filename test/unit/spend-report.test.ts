@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../functions/domain/orders/order';
-import type { SpendMonth } from '../../functions/domain/orders/monthly-spend';
-import type { Profile } from '../../functions/domain/organizations/organization';
+import type { SpendMonth } from '../../functions/domain/spending/monthly-spend';
+import type { Profile, ProfileId } from '../../functions/domain/organizations/organization';
 import { monthBounds, parseSpendMonth, previousMonth, spendReport } from '../../functions/domain/spending/spend-report';
 
 const month = '2026-03' as SpendMonth;
@@ -53,7 +53,8 @@ describe('spend report', () => {
       ['id-b', 'loc-b'],
     ]),
     categoryOf: (id) => ({ glove: 'Gloves & PPE', mask: 'Masks' })[id],
-    currentMonthSpend: new Map([['p-u1', 7_597]]),
+    counters: new Map([['p-u1' as ProfileId, { spentCents: 7_597, limitCents: 8_000 }]]),
+    current: true,
   });
 
   it('totals placed orders (cancelled left out, refunds taken off) by user, location and category to the cent', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OrganizationNotFound, ValidationFailed } from '../../functions/domain/errors';
 import type { Order, OrderId } from '../../functions/domain/orders/order';
-import type { SpendMonth } from '../../functions/domain/orders/monthly-spend';
+import type { SpendMonth } from '../../functions/domain/spending/monthly-spend';
 import type { OrganizationRepository } from '../../functions/domain/organizations/organization-repository';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { SpendReports } from '../../functions/domain/spending/spend-reports';
@@ -30,7 +30,13 @@ async function aWorld() {
       createdAt,
     } as unknown as Order);
   };
-  return { ...world, place, reports: new SpendReports(organizations, world.orders, world.catalog, world.clock) };
+  return {
+    ...world,
+    place,
+    reports: new SpendReports(organizations, world.orders, world.catalog, world.clock, {
+      getByOrder: async () => undefined,
+    }),
+  };
 }
 
 describe('spend reports', () => {

@@ -11,7 +11,7 @@ import type { Clock } from '../../domain/clock';
 import { IdempotencyKeyInFlight, ValidationFailed } from '../../domain/errors';
 import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import type { Cart, CartLine } from '../../domain/orders/cart';
-import type { MonthSpendCharge } from '../../domain/orders/monthly-spend';
+import type { MonthSpendCharge } from '../../domain/spending/monthly-spend';
 import type { Order } from '../../domain/orders/order';
 import type { OrganizationId } from '../../domain/organizations/organization';
 import { cartKeys, cartLineItem, resubmitMarkerItem } from './cart-repository';

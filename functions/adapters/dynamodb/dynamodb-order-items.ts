@@ -2,7 +2,7 @@ import type { Clock } from '../../domain/clock';
 import { toOutboxRecord } from '../../domain/events/order-outbox';
 import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import type { Cart } from '../../domain/orders/cart';
-import type { MonthSpendCharge } from '../../domain/orders/monthly-spend';
+import { type MonthSpendCharge, type MonthSpendCredit, roomBefore } from '../../domain/spending/monthly-spend';
 import type { Order } from '../../domain/orders/order';
 import { OUTBOX_KEY_PREFIX } from '../../resources/resource-definitions';
 import { cartKeys } from './cart-repository';
@@ -46,21 +46,39 @@ export const uninvoicedShipmentPut = (table: string, orderId: string, shippedAt:
 });
 
 /**
- * The order's amount added to its user's month total. With a limit, the addition is
- * conditional on the total staying within it: DynamoDB serializes the transactions on
- * this one item, so parallel orders can never pass the limit together.
+ * The order's amount added to its user's month total, with the monthly limit that applied
+ * (`null`: none), which a past month shows. Enforced, the addition is conditional on the
+ * total staying within the limit: DynamoDB serializes the transactions on this one item,
+ * so parallel orders can never pass the limit together.
  */
 export const monthSpendUpdate = (table: string, charge: MonthSpendCharge): TransactItem => ({
   Update: {
     TableName: table,
     Key: orderKeys.monthSpend(charge.profileId, charge.month),
-    UpdateExpression: 'ADD totalCents :amount',
-    ...(charge.limitCents === undefined
-      ? { ExpressionAttributeValues: { ':amount': charge.amountCents } }
-      : {
+    UpdateExpression: 'ADD totalCents :amount SET monthlyLimitCents = :limit',
+    ...(charge.enforced && charge.limitCents !== undefined
+      ? {
           ConditionExpression: 'attribute_not_exists(totalCents) OR totalCents <= :room',
-          ExpressionAttributeValues: { ':amount': charge.amountCents, ':room': charge.limitCents - charge.amountCents },
-        }),
+          ExpressionAttributeValues: {
+            ':amount': charge.amountCents,
+            ':limit': charge.limitCents,
+            ':room': roomBefore(charge.amountCents, charge.limitCents),
+          },
+        }
+      : { ExpressionAttributeValues: { ':amount': charge.amountCents, ':limit': charge.limitCents ?? null } }),
+  },
+});
+
+/**
+ * What a cancellation or refund gives back, taken off the month the order counted in, in
+ * the change's transaction. Never conditional: a give-back is never refused.
+ */
+export const monthSpendGiveBack = (table: string, credit: MonthSpendCredit): TransactItem => ({
+  Update: {
+    TableName: table,
+    Key: orderKeys.monthSpend(credit.profileId, credit.month),
+    UpdateExpression: 'ADD totalCents :amount',
+    ExpressionAttributeValues: { ':amount': -credit.amountCents },
   },
 });
 

@@ -1,9 +1,16 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  ScanCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../domain/clock';
 import { ConcurrentModification, MonthlyLimitReached, ValidationFailed } from '../../domain/errors';
 import type { OrderEventMessage } from '../../domain/events/order-event-message';
 import type { Cart } from '../../domain/orders/cart';
-import type { MonthSpendCharge, SpendMonth } from '../../domain/orders/monthly-spend';
+import type { MonthCounter, MonthSpendCharge, MonthSpendCredit, SpendMonth } from '../../domain/spending/monthly-spend';
 import type { Order, OrderId } from '../../domain/orders/order';
 import {
   DEFAULT_ORDER_PAGE_SIZE,
@@ -18,6 +25,7 @@ import {
 import type { OrganizationId, ProfileId } from '../../domain/organizations/organization';
 import {
   consumedCartLines,
+  monthSpendGiveBack,
   monthSpendUpdate,
   orderItem,
   orderKeys,
@@ -60,7 +68,7 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
       await this.write(items);
     } catch (error) {
       const failed = error instanceof ConcurrentModification ? failedConditions(error.cause) : undefined;
-      if (spend?.limitCents !== undefined && failed?.includes(items.length - 1))
+      if (spend?.enforced && spend.limitCents !== undefined && failed?.includes(items.length - 1))
         throw new MonthlyLimitReached(`The month's orders of ${spend.profileId} would pass the monthly limit`, {
           cause: error,
         });
@@ -79,10 +87,35 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
     return typeof Item?.totalCents === 'number' ? Item.totalCents : 0;
   }
 
+  async monthCounters(profileIds: readonly ProfileId[], month: SpendMonth): Promise<Map<ProfileId, MonthCounter>> {
+    const counters = new Map<ProfileId, MonthCounter>();
+    // BatchGetItem takes 100 keys a call; keys it leaves unprocessed are asked again.
+    for (let start = 0; start < profileIds.length; start += 100) {
+      let keys: Record<string, unknown>[] | undefined = profileIds
+        .slice(start, start + 100)
+        .map((id) => orderKeys.monthSpend(id, month));
+      while (keys && keys.length > 0) {
+        const read: BatchGetCommandOutput = await this.db.send(
+          new BatchGetCommand({ RequestItems: { [this.tables.orders]: { Keys: keys, ConsistentRead: true } } }),
+        );
+        for (const item of read.Responses?.[this.tables.orders] ?? []) {
+          const limit: unknown = item.monthlyLimitCents;
+          counters.set(String(item.pk).slice('SPEND#'.length) as ProfileId, {
+            spentCents: typeof item.totalCents === 'number' ? item.totalCents : 0,
+            ...(typeof limit === 'number' || limit === null ? { limitCents: limit } : {}),
+          });
+        }
+        keys = read.UnprocessedKeys?.[this.tables.orders]?.Keys;
+      }
+    }
+    return counters;
+  }
+
   async transition(input: {
     readonly order: Order;
     readonly expectedSequence: number;
     readonly event: OrderEventMessage;
+    readonly credit?: MonthSpendCredit;
   }): Promise<void> {
     const { order, event } = input;
     await this.write([
@@ -100,6 +133,7 @@ export class DynamoOrderRepository implements OrderRepository, OrderIdSearch {
       ...(event.event === 'order.shipped' && order.shipment
         ? [uninvoicedShipmentPut(this.tables.orders, order.id, order.shipment.shippedAt)]
         : []),
+      ...(input.credit ? [monthSpendGiveBack(this.tables.orders, input.credit)] : []),
     ]);
   }
 

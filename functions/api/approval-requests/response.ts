@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 import type { ApprovalPage } from '../../domain/approvals/approval-repository';
 import { APPROVAL_STATUSES, type ApprovalRequest } from '../../domain/approvals/approval-request';
 import { fromCents } from '../../domain/money';
-import { LIMIT_REASONS } from '../../domain/orders/monthly-spend';
+import { LIMIT_REASONS } from '../../domain/spending/monthly-spend';
 import {
   Dollars,
   OrderItemBody,

@@ -17,6 +17,7 @@ import {
 } from '../openapi/standard-responses';
 import { ValidationErrorBody } from '../pipeline/error-bodies';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
+import { SERVED_MONTH_PATTERN } from '../../domain/spending/spend-report';
 import { SpendReportBody } from './response';
 
 const ROW = apiRoute('organization-spend');
@@ -62,9 +63,9 @@ export const GET_SPEND_REPORT_ROUTE: RouteDocument = {
   tag: 'Orders',
   summary: "Retrieve an organization's spend report",
   description: [
-    "What one of your organizations spent in a calendar month of its time zone (the first shipping location's, else the organization's): the same totals an approver sees on the module's Spending page.",
+    "What one of your organizations spent in a calendar month of its time zone (its `timeZone` from setup, named as you gave it; else its default shipping location's state's zone; else UTC): the same totals an approver sees on the module's Spending page, its chart and its CSV.",
     '',
-    "An order counts in the month it was created, unless cancelled, net of its refunds. `users` lists every user of the organization (with `0` if they spent nothing), with their limits and, for the current month, what the monthly limit leaves. `categories` count the goods (each line's price times quantity); tax, shipping and refunds are in the user and location totals only. `complete: false` means the month held more than 5000 orders and only the first 5000 were counted. Unknown query parameters are ignored.",
+    "An order counts in the month it was created at its total (tax and shipping included), unless cancelled, net of its refunds: a cancellation or refund gives its amount back to that month in the same transaction, so `remaining` agrees with checkout. `users` lists every user of the organization (with `0` if they spent nothing), with their limits and, for the current month, what the monthly limit leaves; for a past month, `monthly_limit` is the one recorded with the user's last order of that month (`null` if they ordered nothing then). `categories` count the goods (each line's price times quantity); tax, shipping and refunds are in the user and location totals only. `complete: false` means the month held more than 5000 orders and only the first 5000 were counted. Unknown query parameters are ignored.",
   ].join('\n'),
   parameters: [
     INTERNAL_ORG_ID_PARAMETER,
@@ -72,8 +73,9 @@ export const GET_SPEND_REPORT_ROUTE: RouteDocument = {
       name: 'month',
       in: 'query',
       required: false,
-      description: "The month as `YYYY-MM` (absent: the current month in the organization's time zone).",
-      schema: z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/)),
+      description:
+        "The month as `YYYY-MM`, from `2000-01` to `2199-12` (absent: the current month in the organization's time zone).",
+      schema: z.string().check(z.regex(SERVED_MONTH_PATTERN)),
     },
   ],
   responses: {
@@ -84,16 +86,22 @@ export const GET_SPEND_REPORT_ROUTE: RouteDocument = {
       headers: AUTHENTICATED_HEADERS,
     },
     400: {
-      description: '`month` is not a month written `YYYY-MM` (`INVALID_MONTH`).',
+      description: '`month` is not a month written `YYYY-MM` from `2000-01` to `2199-12` (`INVALID_MONTH`).',
       body: { name: 'ValidationError', schema: ValidationErrorBody },
       examples: {
         month: {
-          summary: 'A malformed month',
+          summary: 'A malformed month, or one outside 2000-01 to 2199-12',
           value: {
             error: 'Validation Error',
             message: 'The request is invalid',
             code: 'VALIDATION_ERROR',
-            details: [{ code: 'INVALID_MONTH', message: 'month must be YYYY-MM, e.g. 2026-11', path: ['month'] }],
+            details: [
+              {
+                code: 'INVALID_MONTH',
+                message: 'month must be YYYY-MM from 2000-01 to 2199-12, e.g. 2026-11',
+                path: ['month'],
+              },
+            ],
           },
         },
       },

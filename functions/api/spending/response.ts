@@ -16,7 +16,7 @@ const UserSpendBody = z.strictObject({
   total: Dollars,
   /** USD; `null` when the user has no order limit. */
   order_limit: z.nullable(Dollars),
-  /** USD a calendar month; `null` when the user has no monthly limit. */
+  /** USD a calendar month; `null` when the user has no monthly limit (a past month: had none with their last order then). */
   monthly_limit: z.nullable(Dollars),
   /** What the monthly limit leaves this month; `null` without a monthly limit or for a past month. */
   remaining: z.nullable(Dollars),

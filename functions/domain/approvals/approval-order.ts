@@ -6,6 +6,7 @@ import type { Order, OrderId } from '../orders/order';
 import { newOrder } from '../orders/order';
 import type { OrganizationAggregate, ShippingLocation } from '../organizations/organization';
 import type { OrganizationRepository } from '../organizations/organization-repository';
+import type { SpendMonth } from '../spending/monthly-spend';
 import { profileSignInBlocker } from '../sessions/sign-in-eligibility';
 import type { ApprovalParty, ApprovalRequest } from './approval-request';
 
@@ -29,6 +30,7 @@ export function approvedOrder(
   decision: { readonly by: ApprovalParty; readonly comment?: string },
   orderId: OrderId,
   now: Date,
+  spendMonth: SpendMonth,
 ): { order: Order; approved: ApprovalRequest } {
   const order = newOrder({
     id: orderId,
@@ -43,6 +45,7 @@ export function approvedOrder(
     shippingAddress: request.shippingAddress,
     pricing: request,
     at: now.toISOString(),
+    spendMonth,
     approval: {
       requestId: request.id,
       approvedBy: decision.by,

@@ -1,6 +1,6 @@
 import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
 import type { Cart, CartLine } from '../orders/cart';
-import type { MonthSpendCharge } from '../orders/monthly-spend';
+import type { MonthSpendCharge } from '../spending/monthly-spend';
 import type { Order } from '../orders/order';
 import type { OrganizationId, ProfileId } from '../organizations/organization';
 import type { OrderEventMessage } from '../events/order-event-message';

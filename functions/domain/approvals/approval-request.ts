@@ -6,7 +6,7 @@
  */
 import { ApprovalNotPending } from '../errors';
 import type { Cents } from '../money';
-import type { LimitReason } from '../orders/monthly-spend';
+import type { LimitReason } from '../spending/monthly-spend';
 import type { OrderItem, ShippingAddressSnapshot } from '../orders/order';
 import type { OrganizationId, Profile, ProfileId, ShippingLocationId } from '../organizations/organization';
 import type { PartnerId } from '../partners/partner';

@@ -6,7 +6,7 @@ import { ApprovalForbidden, ApprovalNotFound, ConcurrentModification, SelfApprov
 import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CartRepository } from '../orders/cart';
-import { organizationTimeZone, spendMonthOf } from '../orders/monthly-spend';
+import { organizationTimeZone, spendMonthOf } from '../spending/monthly-spend';
 import type { OrderId } from '../orders/order';
 import { latestOrderEvent } from '../orders/order-event';
 import type { OrderService } from '../orders/order-service';
@@ -145,13 +145,15 @@ export class ApprovalService {
     const request = await this.waiting(input.requestId, approver, 'decide');
     const now = this.clock.now();
     const { location, organization } = await placeableLocation(this.organizations, request);
-
+    const month = spendMonthOf(now, organizationTimeZone(organization));
     const { order, approved } = approvedOrder(
       request,
       { by: partyOf(approver), ...(input.comment === undefined ? {} : { comment: input.comment }) },
       this.newId() as OrderId,
       now,
+      month,
     );
+    const requester = organization.profiles.find((profile) => profile.id === request.profileId);
     try {
       await writtenWhileWaiting(this.changes, request.id, () =>
         this.approvals.approve({
@@ -170,8 +172,10 @@ export class ApprovalService {
           // The approved order counts in its requester's month, whatever the limit: the approver allowed it.
           spend: {
             profileId: request.profileId,
-            month: spendMonthOf(now, organizationTimeZone(organization)),
+            month,
             amountCents: order.totalCents,
+            ...(requester?.monthlyLimitCents === undefined ? {} : { limitCents: requester.monthlyLimitCents }),
+            enforced: false,
           },
         }),
       );

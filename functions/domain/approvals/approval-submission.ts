@@ -2,7 +2,7 @@
  * What submitting a cart (or given items) for approval asks for, and the request it makes
  * of the order's quote.
  */
-import type { LimitReason } from '../orders/monthly-spend';
+import type { LimitReason } from '../spending/monthly-spend';
 import type { OrderReferences } from '../orders/order-references';
 import type { OrderQuote, PlaceOrderInput } from '../orders/order-quote';
 import type { OrganizationAggregate, Profile } from '../organizations/organization';

@@ -1,5 +1,5 @@
 /** Approval requests: an order above the user's limit, and an approver's decision on it. */
-import type { LimitReason } from '../orders/monthly-spend';
+import type { LimitReason } from '../spending/monthly-spend';
 import { DomainError } from './domain-error';
 
 /**

@@ -10,7 +10,7 @@
  * documents. `status` may be omitted: it is the kind's own value.
  */
 import { z } from 'zod';
-import { LIMIT_REASONS } from '../orders/monthly-spend';
+import { LIMIT_REASONS } from '../spending/monthly-spend';
 import { ORDER_STATUSES } from '../orders/order';
 import { requiredField } from '../validation';
 import type { ApprovalEventKind, InvoiceEventKind, OrderEventKind, WebhookEventKind } from './order-event-kinds';

@@ -1,7 +1,7 @@
 import type { OrganizationId, ProfileId } from '../organizations/organization';
 import type { OrderEventMessage } from '../events/order-event-message';
 import type { Cart } from './cart';
-import type { MonthSpendCharge, SpendMonth } from './monthly-spend';
+import type { MonthCounter, MonthSpendCharge, MonthSpendCredit, SpendMonth } from '../spending/monthly-spend';
 import type { Order, OrderId, OrderStatus } from './order';
 
 export const DEFAULT_ORDER_PAGE_SIZE = 20;
@@ -75,21 +75,25 @@ export interface OrderRepository {
    * placed from a cart, removes exactly the cart lines it was priced from, all in one
    * transaction. Throws ConcurrentModification, writing nothing, if the id is taken or any of
    * those lines changed meanwhile (so a double submit places one order). `spend` adds the
-   * order to its user's month total in the same transaction; with a `limitCents`, a total
-   * that would pass it writes nothing and throws MonthlyLimitReached.
+   * order to its user's month total in the same transaction; when `enforced`, a total
+   * that would pass its `limitCents` writes nothing and throws MonthlyLimitReached.
    */
   create(order: Order, event: OrderEventMessage, consumedCart?: Cart, spend?: MonthSpendCharge): Promise<void>;
-  /** What the profile's placed orders total in the month, in cents (0 before the first). */
+  /** What the profile's live orders total in the month, in cents (0 before the first). */
   monthSpend(profileId: ProfileId, month: SpendMonth): Promise<number>;
+  /** The month counters of these profiles (absent: no order of theirs ever counted in the month). */
+  monthCounters(profileIds: readonly ProfileId[], month: SpendMonth): Promise<Map<ProfileId, MonthCounter>>;
   /**
    * Replaces the stored order with `order` and writes its event, only if the stored
    * order's sequence is still `expectedSequence` (the one the change was applied to);
-   * otherwise throws ConcurrentModification and writes nothing.
+   * otherwise throws ConcurrentModification and writes nothing. `credit` (a cancellation
+   * or refund) is taken off its month's counter in the same transaction.
    */
   transition(input: {
     readonly order: Order;
     readonly expectedSequence: number;
     readonly event: OrderEventMessage;
+    readonly credit?: MonthSpendCredit;
   }): Promise<void>;
   get(orderId: OrderId): Promise<Order | undefined>;
   /**

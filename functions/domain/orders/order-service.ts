@@ -14,7 +14,14 @@ import type { OrderEventMessage } from '../events/order-event-message';
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { Organization, OrganizationAggregate, Profile } from '../organizations/organization';
 import type { CartRepository } from './cart';
-import { type LimitReason, type MonthSpend, organizationTimeZone, spendMonthOf } from './monthly-spend';
+import {
+  type LimitReason,
+  type MonthSpend,
+  monthSpendCredit,
+  organizationTimeZone,
+  limitPassedBy,
+  spendMonthOf,
+} from '../spending/monthly-spend';
 import { newOrder, type Order, type OrderId } from './order';
 import { latestOrderEvent, orderEventFor } from './order-event';
 import { applyTransition } from './order-lifecycle';
@@ -123,12 +130,17 @@ export class OrderService {
     const now = this.clock.now();
     const month = spendMonthOf(now, organizationTimeZone(organization));
     const totalCents = quote.pricing.totalCents;
-    const limit = profile.orderLimitCents;
-    if (limit !== undefined && totalCents > limit) throw new ApprovalRequired(totalCents, limit, 'order_limit');
     const monthly = profile.monthlyLimitCents;
-    // Alone above the limit: no month total could make room, so nothing is tried.
-    if (monthly !== undefined && totalCents > monthly)
-      throw new ApprovalRequired(totalCents, monthly, 'monthly_limit', await this.orders.monthSpend(profile.id, month));
+    // Alone above a limit: no month total could make room, so nothing is tried; the counter's condition weighs the rest.
+    const passed = limitPassedBy(profile, 0, totalCents);
+    if (passed === 'order_limit') throw new ApprovalRequired(totalCents, profile.orderLimitCents!, 'order_limit');
+    if (passed === 'monthly_limit')
+      throw new ApprovalRequired(
+        totalCents,
+        monthly!,
+        'monthly_limit',
+        await this.orders.monthSpend(profile.id, month),
+      );
     const order = newOrder({
       id: this.newId() as OrderId,
       partnerId: partner.id,
@@ -139,6 +151,7 @@ export class OrderService {
       shippingAddress: quote.shippingAddress,
       pricing: quote.pricing,
       at: now.toISOString(),
+      spendMonth: month,
     });
     try {
       await this.orders.create(
@@ -150,6 +163,7 @@ export class OrderService {
           month,
           amountCents: totalCents,
           ...(monthly === undefined ? {} : { limitCents: monthly }),
+          enforced: true,
         },
       );
     } catch (error) {
@@ -186,10 +200,11 @@ export class OrderService {
     organization: Pick<OrganizationAggregate, 'organization' | 'locations'>,
     totalCents: number,
   ): Promise<LimitReason | undefined> {
-    if (profile.orderLimitCents !== undefined && totalCents > profile.orderLimitCents) return 'order_limit';
+    // The month is read only when the order limit leaves the monthly one to weigh.
+    if (limitPassedBy(profile, 0, totalCents) === 'order_limit') return 'order_limit';
     if (profile.monthlyLimitCents === undefined) return undefined;
     const { spentCents } = await this.monthSpend(profile, organization);
-    return spentCents + totalCents > profile.monthlyLimitCents ? 'monthly_limit' : undefined;
+    return limitPassedBy(profile, spentCents, totalCents);
   }
 
   /**
@@ -197,8 +212,9 @@ export class OrderService {
    * 1. the action and its input are validated (ValidationFailed);
    * 2. the order must exist and be in the caller's scope (OrderNotFound, Forbidden);
    * 3. its status must allow the action (InvalidOrderTransition);
-   * 4. the changed order is written with its event, if no one changed it since it was read;
-   *    otherwise it is read again and the change re-applied, up to `maxAttempts` times.
+   * 4. the changed order is written with its event and, for a cancellation or refund, what
+   *    it gives back to its user's month (`monthSpendCredit`), if no one changed it since it
+   *    was read; otherwise it is read again and the change re-applied, up to `maxAttempts` times.
    */
   async transition(orderId: string, action: string, input: unknown, scope: OrderScope): Promise<Order> {
     correlateAction(action);
@@ -206,11 +222,13 @@ export class OrderService {
     for (let attempt = 1; ; attempt += 1) {
       const order = await this.get(orderId, scope);
       const applied = applyTransition(order, change, this.clock.now());
+      const credit = monthSpendCredit(order, applied.order);
       try {
         await this.orders.transition({
           order: applied.order,
           expectedSequence: order.sequence,
           event: this.correlated(applied.order, orderEventFor(applied.order, applied.change)),
+          ...(credit ? { credit } : {}),
         });
         this.metrics.count(METRIC.ordersMoved, { status: applied.order.status });
         return applied.order;

@@ -10,6 +10,7 @@ import type {
   ShippingLocationId,
 } from '../organizations/organization';
 import type { Partner, PartnerId } from '../partners/partner';
+import type { SpendMonth } from '../spending/monthly-spend';
 import type { OrderPricing } from './order-pricing';
 import type { OrderReferences } from './order-references';
 
@@ -113,6 +114,12 @@ export interface Order {
   readonly approvalRequestId?: string;
   /** The approver's comment for the buyer, when they gave one. */
   readonly approvalComment?: string;
+  /**
+   * The calendar month (the organization's zone when it was placed) its user's monthly
+   * counter holds it in: a cancellation or refund gives back to that month. Absent on
+   * orders placed before it was recorded.
+   */
+  readonly spendMonth?: SpendMonth;
   readonly items: readonly OrderItem[];
   readonly shippingAddress: ShippingAddressSnapshot;
   readonly subtotalCents: Cents;
@@ -157,6 +164,8 @@ export function newOrder(input: {
   readonly shippingAddress: ShippingAddressSnapshot;
   readonly pricing: OrderPricing;
   readonly at: string;
+  /** The month its user's counter holds it in. */
+  readonly spendMonth: SpendMonth;
   readonly approval?: { readonly requestId: string; readonly approvedBy: OrderApprover; readonly comment?: string };
 }): Order {
   const { at } = input;
@@ -177,6 +186,7 @@ export function newOrder(input: {
           ...(input.approval.comment === undefined ? {} : { approvalComment: input.approval.comment }),
         }
       : {}),
+    spendMonth: input.spendMonth,
     items: input.items,
     shippingAddress: input.shippingAddress,
     subtotalCents: input.pricing.subtotalCents,

@@ -5,12 +5,12 @@
  * not cancelled, net of their refunds; categories count the goods (line amounts), since
  * tax, shipping and refunds are not kept per line.
  */
+import { addMonths, format, parse, subMonths } from 'date-fns';
 import { fromZonedTime } from 'date-fns-tz';
 import type { Cents } from '../money';
-import { refundedCentsOf, type Order } from '../orders/order';
-import type { SpendMonth } from '../orders/monthly-spend';
-import type { Profile } from '../organizations/organization';
-
+import { refundedCentsOf, type Order, type OrderStatus } from '../orders/order';
+import { countedCentsOf, type MonthCounter, remainingCentsOf, type SpendMonth } from './monthly-spend';
+import type { Profile, ProfileId } from '../organizations/organization';
 /** The most orders one report reads; a larger month is reported as incomplete, never read unbounded. */
 export const MAX_SPEND_REPORT_ORDERS = 5000;
 
@@ -19,6 +19,10 @@ interface UserSpend {
   readonly name: string;
   readonly totalCents: Cents;
   readonly orderLimitCents?: Cents;
+  /**
+   * This month: the user's monthly limit now; a past month: the limit recorded with their
+   * last order of that month (absent when they had none, or ordered nothing then).
+   */
   readonly monthlyLimitCents?: Cents;
   /** What the monthly limit leaves this month (never below 0); absent without a limit or for past months. */
   readonly remainingCents?: Cents;
@@ -47,10 +51,6 @@ export interface SpendReport {
   readonly complete: boolean;
 }
 
-/** What an order counts for in the report: 0 when cancelled, else its total less its refunds. */
-const placedCentsOf = (order: Order): Cents =>
-  order.status === 'cancelled' ? 0 : Math.max(order.totalCents - refundedCentsOf(order), 0);
-
 const add = (totals: Map<string, number>, key: string, cents: number) =>
   totals.set(key, (totals.get(key) ?? 0) + cents);
 
@@ -64,8 +64,10 @@ export interface SpendReportInput {
   readonly locationIds: ReadonlyMap<string, string>;
   /** A product's category by its id; products no longer in the catalog count as "Uncategorized". */
   readonly categoryOf: (productId: string) => string | undefined;
-  /** This month's counted spend per profile (what the monthly limit weighs), when the month is the current one. */
-  readonly currentMonthSpend?: ReadonlyMap<string, Cents>;
+  /** The month's counters by profile: what the monthly limit weighs this month, and the limit a past month recorded. */
+  readonly counters: ReadonlyMap<ProfileId, MonthCounter>;
+  /** Whether the month is the organization's current one (only it has what the limit leaves). */
+  readonly current: boolean;
 }
 
 export function spendReport(input: SpendReportInput): SpendReport {
@@ -77,7 +79,7 @@ export function spendReport(input: SpendReportInput): SpendReport {
   for (const order of input.orders) {
     if (order.status === 'cancelled') continue;
     counted += 1;
-    const placed = placedCentsOf(order);
+    const placed = countedCentsOf(order);
     add(byUser, order.internalUserId, placed);
     const location = input.locationIds.get(order.shippingAddress.locationId) ?? order.shippingAddress.locationId;
     add(byLocation, location, placed);
@@ -87,15 +89,17 @@ export function spendReport(input: SpendReportInput): SpendReport {
   }
   // Every user of the organization is listed (with 0), so an approver sees each limit and what it leaves.
   const users: UserSpend[] = input.profiles.map((profile) => {
-    const counter = input.currentMonthSpend?.get(profile.id);
-    const limit = profile.monthlyLimitCents;
+    const counter = input.counters.get(profile.id);
+    const limit = input.current ? profile.monthlyLimitCents : (counter?.limitCents ?? undefined);
     return {
       internalUserId: profile.internalUserId,
       name: `${profile.firstName} ${profile.lastName}`,
       totalCents: byUser.get(profile.internalUserId) ?? 0,
       ...(profile.orderLimitCents === undefined ? {} : { orderLimitCents: profile.orderLimitCents }),
       ...(limit === undefined ? {} : { monthlyLimitCents: limit }),
-      ...(limit === undefined || counter === undefined ? {} : { remainingCents: Math.max(limit - counter, 0) }),
+      ...(limit === undefined || !input.current
+        ? {}
+        : { remainingCents: remainingCentsOf(counter?.spentCents ?? 0, limit) }),
     };
   });
   const byTotal = <T extends { totalCents: number }>(a: T, b: T) => b.totalCents - a.totalCents;
@@ -115,63 +119,85 @@ export function spendReport(input: SpendReportInput): SpendReport {
   };
 }
 
-/** One order line as the spend report's CSV lists it: the goods of a counted order. */
-export interface SpendLine {
+/**
+ * One order as the spend report's CSV lists it: its amounts, whose `netCents` is what the
+ * order adds to the month's total, so the rows sum to the page's total to the cent.
+ */
+export interface SpendRow {
   readonly orderId: string;
+  readonly poNumber?: string;
   readonly createdAt: string;
   readonly userName: string;
   readonly locationName: string;
-  readonly poNumber?: string;
-  readonly product: string;
-  readonly quantity: number;
-  /** Unit price x quantity: what the line adds to its category, so the lines sum to the categories' total. */
-  readonly amountCents: Cents;
+  readonly status: OrderStatus;
+  /** The order's invoice number, once it was invoiced. */
+  readonly invoiceNumber?: string;
+  readonly goodsCents: Cents;
+  readonly taxCents: Cents;
+  readonly shippingCents: Cents;
+  readonly refundedCents: Cents;
+  /** Goods + tax + shipping - refunded. */
+  readonly netCents: Cents;
 }
 
-/** Every line of the counted (not cancelled) orders, oldest order first, in the orders' own line order. */
-export function spendLines(orders: readonly Order[], profiles: readonly Profile[]): SpendLine[] {
+/** The counted (not cancelled) orders, oldest first: one row each. */
+export function spendRows(
+  orders: readonly Order[],
+  profiles: readonly Profile[],
+  invoiceNumbers: ReadonlyMap<string, string>,
+): SpendRow[] {
   const names = new Map(profiles.map((p) => [p.internalUserId, `${p.firstName} ${p.lastName}`]));
   return orders
     .filter((order) => order.status !== 'cancelled')
     .toSorted((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-    .flatMap((order) =>
-      order.items.map((item) => ({
+    .map((order) => {
+      const invoiceNumber = invoiceNumbers.get(order.id);
+      return {
         orderId: order.id,
+        ...(order.poNumber === undefined ? {} : { poNumber: order.poNumber }),
         createdAt: order.createdAt,
         // A user removed since is still named by what the order kept.
         userName: names.get(order.internalUserId) ?? order.userEmail,
         locationName: order.shippingAddress.locationName,
-        ...(order.poNumber === undefined ? {} : { poNumber: order.poNumber }),
-        product: item.name,
-        quantity: item.quantity,
-        amountCents: (item.unitPriceCents * item.quantity) as Cents,
-      })),
-    );
+        status: order.status,
+        ...(invoiceNumber === undefined ? {} : { invoiceNumber }),
+        goodsCents: order.subtotalCents,
+        taxCents: order.taxCents,
+        shippingCents: order.shippingCents,
+        refundedCents: refundedCentsOf(order),
+        netCents: countedCentsOf(order),
+      };
+    });
 }
+
+/** The months the service reports on: ones its orders can fall in, so their bounds are real instants. */
+export const FIRST_SPEND_MONTH = '2000-01';
+export const LAST_SPEND_MONTH = '2199-12';
 
 /** `YYYY-MM` of a real month, else undefined. */
 export function parseSpendMonth(text: string): SpendMonth | undefined {
-  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(text);
-  return match ? (text as SpendMonth) : undefined;
+  return /^\d{4}-(0[1-9]|1[0-2])$/.test(text) ? (text as SpendMonth) : undefined;
 }
+
+/** A served month written as the API document states it (FIRST_SPEND_MONTH to LAST_SPEND_MONTH, years 2000 to 2199). */
+export const SERVED_MONTH_PATTERN = /^2[01]\d{2}-(0[1-9]|1[0-2])$/;
+
+/** Whether the service reports on `month` (FIRST_SPEND_MONTH to LAST_SPEND_MONTH). */
+export const isServedMonth = (month: SpendMonth): boolean => month >= FIRST_SPEND_MONTH && month <= LAST_SPEND_MONTH;
+
+/** A `YYYY-MM` as a calendar date (the 1st), for date-fns' month arithmetic. */
+const firstDayOf = (month: SpendMonth): Date => parse(month, 'yyyy-MM', new Date(0));
 
 /** The month before `month`. */
-export function previousMonth(month: SpendMonth): SpendMonth {
-  const [year, mm] = month.split('-').map(Number) as [number, number];
-  const y = mm === 1 ? year - 1 : year;
-  const m = mm === 1 ? 12 : mm - 1;
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}` as SpendMonth;
-}
+export const previousMonth = (month: SpendMonth): SpendMonth =>
+  format(subMonths(firstDayOf(month), 1), 'yyyy-MM') as SpendMonth;
 
 /**
- * The UTC instants a month of `timeZone` spans, [start, end).
+ * The UTC instants a month of `timeZone` spans, [start, end): the first midnight of the
+ * month and of the next, in that zone.
  */
 export function monthBounds(month: SpendMonth, timeZone: string): { readonly start: Date; readonly end: Date } {
-  const [year, mm] = month.split('-').map(Number) as [number, number];
-  const next = mm === 12 ? { y: year + 1, m: 1 } : { y: year, m: mm + 1 };
-  return { start: zonedMidnight(year, mm, timeZone), end: zonedMidnight(next.y, next.m, timeZone) };
+  const midnight = (first: Date) => fromZonedTime(format(first, "yyyy-MM-dd'T'00:00:00"), timeZone);
+  const first = firstDayOf(month);
+  return { start: midnight(first), end: midnight(addMonths(first, 1)) };
 }
-
-/** The first midnight of a month in `timeZone`, as an instant. */
-const zonedMidnight = (year: number, month: number, timeZone: string): Date =>
-  fromZonedTime(`${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-01T00:00:00`, timeZone);

@@ -38,7 +38,7 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   /** How long requests have waited. */
   readonly clock: Clock;
   readonly invoices: Pick<PartnerInvoices, 'forOrder' | 'ofOrganization' | 'openBalance'>;
-  readonly spendReports: Pick<SpendReports, 'organization' | 'monthOf' | 'assertMaySee' | 'history' | 'lines'>;
+  readonly spendReports: Pick<SpendReports, 'organization' | 'monthOf' | 'assertMaySee' | 'history' | 'rows'>;
 }
 
 export type ModuleRequest = EmbedRequest<ModuleDependencies>;

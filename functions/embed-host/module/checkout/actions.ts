@@ -5,7 +5,7 @@ import { frameWithCart, type ModuleRequest, type ModuleSession, moduleSession } 
 import type { PricedCart } from '../../../domain/orders/cart-service';
 import type { UsStateName } from '../../../domain/addresses/us-states';
 import type { ShippingLocation } from '../../../domain/organizations/organization';
-import type { MonthSpend } from '../../../domain/orders/monthly-spend';
+import { limitPassedBy, type MonthSpend } from '../../../domain/spending/monthly-spend';
 
 /**
  * `GET /embedded/{partnerId}/checkout[?location=…]`: the cart priced for every active shipping location, the totals
@@ -64,13 +64,14 @@ function quoteOf(
 ): LocationQuote {
   const pricing = priced.get(location.address.province)?.pricing;
   if (!pricing) throw new RangeError('checkout prices the cart for every location');
-  const limit = view.profile.orderLimitCents;
-  // As placing the order weighs them (OrderService.placeOrder): the order limit first.
-  const limitPassed =
-    limit !== undefined && pricing.totalCents > limit
-      ? 'order_limit'
-      : month.limitCents !== undefined && month.spentCents + pricing.totalCents > month.limitCents
-        ? 'monthly_limit'
-        : undefined;
+  // As placing the order weighs them (OrderService.placeOrder), with the month's figures the page shows.
+  const limitPassed = limitPassedBy(
+    {
+      ...(view.profile.orderLimitCents === undefined ? {} : { orderLimitCents: view.profile.orderLimitCents }),
+      ...(month.limitCents === undefined ? {} : { monthlyLimitCents: month.limitCents }),
+    },
+    month.spentCents,
+    pricing.totalCents,
+  );
   return { location, pricing, needsApproval: limitPassed !== undefined, ...(limitPassed ? { limitPassed } : {}) };
 }

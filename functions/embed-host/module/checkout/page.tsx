@@ -1,8 +1,8 @@
 import type { VNode } from 'preact';
 import { formatUsd } from '../../../domain/money';
-import type { LimitReason } from '../../../domain/orders/monthly-spend';
+import type { LimitReason } from '../../../domain/spending/monthly-spend';
 import type { OrderPricing } from '../../../domain/orders/order-pricing';
-import type { MonthSpend } from '../../../domain/orders/monthly-spend';
+import type { MonthSpend } from '../../../domain/spending/monthly-spend';
 import type { PricedCart } from '../../../domain/orders/cart-service';
 import { MAX_ORDER_NOTES_LENGTH, MAX_PO_NUMBER_LENGTH } from '../../../domain/orders/order-references';
 import { salesTaxRate } from '../../../domain/orders/sales-tax';

@@ -1,7 +1,7 @@
 import { parseOrderReferences } from '../../../domain/orders/order-references';
 import { ValidationFailed } from '../../../domain/errors';
 import { ORDER_STATUSES, OrderStatus } from '../../../domain/orders/order';
-import { organizationTimeZone } from '../../../domain/orders/monthly-spend';
+import { organizationTimeZone } from '../../../domain/spending/monthly-spend';
 import { parseOrderSearch } from '../../../domain/orders/order-search';
 import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import { orderPage } from './order-page';

@@ -1,4 +1,4 @@
-import type { SpendMonth } from '../../../domain/orders/monthly-spend';
+import type { SpendMonth } from '../../../domain/spending/monthly-spend';
 import { previousMonth } from '../../../domain/spending/spend-report';
 import { html, type HttpResponse } from '../../../http/responses';
 import { type ModuleRequest, moduleFrame, moduleSession } from '../module-session';
@@ -49,10 +49,10 @@ export async function showSpending(request: ModuleRequest): Promise<HttpResponse
   );
 }
 
-/** `GET /embedded/{partnerId}/spending/csv?month=YYYY-MM`: the month's order lines as a CSV download, for approvers. */
+/** `GET /embedded/{partnerId}/spending/csv?month=YYYY-MM`: the month's orders, a row each, as a CSV download, for approvers. */
 export async function downloadSpendingCsv(request: ModuleRequest): Promise<HttpResponse> {
   const { aggregate, month } = await spendingRequest(request);
-  const { lines, timeZone } = await request.deps.spendReports.lines(aggregate, month);
+  const { rows, timeZone } = await request.deps.spendReports.rows(aggregate, month);
   return {
     statusCode: 200,
     headers: {
@@ -60,6 +60,6 @@ export async function downloadSpendingCsv(request: ModuleRequest): Promise<HttpR
       'Content-Disposition': `attachment; filename="spending-${month}.csv"`,
       'Cache-Control': 'no-store',
     },
-    body: spendingCsv(lines, timeZone),
+    body: spendingCsv(rows, timeZone),
   };
 }

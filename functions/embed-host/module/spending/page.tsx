@@ -1,13 +1,14 @@
 /**
  * The approvers' Spending page (docs/module.md, "Spending"): a month's placed totals by
- * user (with their limits and what remains), by shipping location and by category, and a
- * stacked bar chart of six months by category. Every number is read from the domain's
- * SpendReport, the one the partner API's spend route answers with; nothing is summed here.
+ * user (with their limits and what remains), by shipping location and by category (the
+ * goods), and a stacked bar chart of six months by shipping location, whose bars are the
+ * months' totals. Every number is read from the domain's SpendReport, the one the partner
+ * API's spend route answers with; nothing is summed here.
  */
 import { scaleBand, scaleLinear } from 'd3-scale';
 import type { VNode } from 'preact';
 import type { Cents } from '../../../domain/money';
-import type { SpendMonth } from '../../../domain/orders/monthly-spend';
+import type { SpendMonth } from '../../../domain/spending/monthly-spend';
 import type { SpendReport } from '../../../domain/spending/spend-report';
 import { css } from '../../html-page';
 import { type ModuleFrame, modulePage, Usd } from '../layout';
@@ -21,6 +22,7 @@ const SPENDING_STYLE = css`
 .spend-grid{display:grid;gap:18px;grid-template-columns:repeat(auto-fit,minmax(min(100%,320px),1fr));margin:18px 0}
 .spend-grid>*{min-width:0}
 .boxed{overflow-x:auto}
+.boxed:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 .spend{width:100%;border-collapse:collapse;font-size:14px}
 .spend caption{text-align:left;font-weight:650;font-size:16px;padding:0 0 10px}
 .spend th,.spend td{padding:7px 8px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;overflow-wrap:break-word}
@@ -57,13 +59,24 @@ export interface SpendingView {
 const Limit = ({ cents, none }: { cents: number | undefined; none: string }): VNode =>
   cents === undefined ? <span class="meta">{none}</span> : <Usd cents={cents as Cents} />;
 
-/** Six months' goods by category, stacked: geometry from d3-scale, drawn as JSX (so every label is escaped). */
-function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode {
+/**
+ * Six months' totals by shipping location, stacked, so each bar is the month's total
+ * (tax and shipping in, cancellations and refunds out) as the headline says; geometry
+ * from d3-scale, drawn as JSX (so every label is escaped).
+ */
+function LocationChart({ history }: { history: readonly SpendReport[] }): VNode {
   const totals = new Map<string, number>();
+  const names = new Map<string, string>();
   for (const report of history)
-    for (const c of report.categories) totals.set(c.category, (totals.get(c.category) ?? 0) + c.totalCents);
-  const categories = [...totals].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
-  const colorOf = (category: string) => PALETTE[categories.indexOf(category) % PALETTE.length] as string;
+    for (const l of report.locations) {
+      totals.set(l.internalShippingLocationId, (totals.get(l.internalShippingLocationId) ?? 0) + l.totalCents);
+      names.set(l.internalShippingLocationId, l.name);
+    }
+  const locations = [...totals]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([id]) => ({ id, name: names.get(id) ?? id }));
+  const ids = locations.map((l) => l.id);
+  const colorOf = (id: string) => PALETTE[ids.indexOf(id) % PALETTE.length] as string;
   const width = 420;
   const height = 240;
   const margin = { top: 10, right: 8, bottom: 26, left: 64 };
@@ -71,10 +84,9 @@ function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode 
     .domain(history.map((r) => r.month))
     .range([margin.left, width - margin.right])
     .padding(0.28);
-  const monthTotal = (report: SpendReport) => report.categories.reduce((sum, c) => sum + c.totalCents, 0);
   // Dollars on the axis, so its ticks are round dollar amounts; an empty half year still gets a $0-$100 scale.
   const y = scaleLinear()
-    .domain([0, Math.max(...history.map(monthTotal), 10000) / 100])
+    .domain([0, Math.max(...history.map((r) => r.totalCents), 10000) / 100])
     .nice(4)
     .range([height - margin.bottom, margin.top]);
   const first = history[0];
@@ -82,7 +94,7 @@ function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode 
   const span = first && last ? `${monthName(first.month, 'long')} to ${monthName(last.month, 'long')}` : '';
   return (
     <figure class="panel chart" style="margin:0">
-      <h2 id="chart-heading">Six months by category</h2>
+      <h2 id="chart-heading">Six months by location</h2>
       <svg
         role="img"
         viewBox={`0 0 ${width} ${height}`}
@@ -90,9 +102,10 @@ function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode 
         font-size="14"
         font-family="inherit"
       >
-        <title id="chart-title">Goods ordered by category, {span}</title>
+        <title id="chart-title">Placed by shipping location, {span}</title>
         <desc id="chart-desc">
-          A stacked bar for each month; the table "Six months by category" below gives the same amounts.
+          A stacked bar for each month, its height the month's total; the table "Six months by location" below gives the
+          same amounts.
         </desc>
         {y.ticks(4).map((tick) => (
           <g>
@@ -107,11 +120,11 @@ function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode 
           const left = x(report.month) ?? 0;
           return (
             <g data-month={report.month}>
-              {[...report.categories]
-                .sort((a, b) => categories.indexOf(a.category) - categories.indexOf(b.category))
-                .map((c) => {
+              {[...report.locations]
+                .sort((a, b) => ids.indexOf(a.internalShippingLocationId) - ids.indexOf(b.internalShippingLocationId))
+                .map((l) => {
                   const bottom = y(base / 100);
-                  base += c.totalCents;
+                  base += l.totalCents;
                   const top = y(base / 100);
                   return (
                     <rect
@@ -119,10 +132,10 @@ function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode 
                       y={top}
                       width={x.bandwidth()}
                       height={Math.max(bottom - top, 0)}
-                      fill={colorOf(c.category)}
+                      fill={colorOf(l.internalShippingLocationId)}
                     >
                       <title>
-                        {monthName(report.month, 'short')} · {c.category}: <Usd cents={c.totalCents} />
+                        {monthName(report.month, 'short')} · {l.name}: <Usd cents={l.totalCents} />
                       </title>
                     </rect>
                   );
@@ -141,12 +154,12 @@ function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode 
           stroke="#5a6675"
         />
       </svg>
-      {categories.length > 0 && (
+      {locations.length > 0 && (
         <ul class="legend" aria-hidden="true">
-          {categories.map((category) => (
+          {locations.map((location) => (
             <li>
-              <i style={`background:${colorOf(category)}`} />
-              {category}
+              <i style={`background:${colorOf(location.id)}`} />
+              {location.name}
             </li>
           ))}
         </ul>
@@ -154,27 +167,42 @@ function CategoryChart({ history }: { history: readonly SpendReport[] }): VNode 
       {/* On the element around the table: a table is never narrower than its cells, so it cannot be the 1px box itself. */}
       <div class="sr">
         <table data-testid="chart-table">
-          <caption>Six months by category</caption>
+          <caption>Six months by location</caption>
           <thead>
             <tr>
-              <th scope="col">Category</th>
+              <th scope="col">Location</th>
               {history.map((r) => (
                 <th scope="col">{monthName(r.month, 'long')}</th>
               ))}
             </tr>
           </thead>
           <tbody>
-            {categories.map((category) => (
+            {locations.map((location) => (
               <tr>
-                <th scope="row">{category}</th>
+                <th scope="row">{location.name}</th>
                 {history.map((r) => (
                   <td>
-                    <Usd cents={r.categories.find((c) => c.category === category)?.totalCents ?? (0 as Cents)} />
+                    <Usd
+                      cents={
+                        r.locations.find((l) => l.internalShippingLocationId === location.id)?.totalCents ??
+                        (0 as Cents)
+                      }
+                    />
                   </td>
                 ))}
               </tr>
             ))}
           </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Total</th>
+              {history.map((r) => (
+                <td>
+                  <Usd cents={r.totalCents} />
+                </td>
+              ))}
+            </tr>
+          </tfoot>
         </table>
       </div>
     </figure>
@@ -227,9 +255,10 @@ export function spendingPage(frame: ModuleFrame, view: SpendingView): string {
         </span>
       </section>
       <div class="spend-grid">
-        <section class="panel boxed" style="grid-column:1/-1">
+        {/* A box that may scroll sideways is reachable by keyboard (axe: scrollable-region-focusable) and named. */}
+        <section class="panel boxed" style="grid-column:1/-1" tabindex={0} aria-labelledby="spend-users-caption">
           <table class="spend" data-testid="spend-users">
-            <caption>By user</caption>
+            <caption id="spend-users-caption">By user</caption>
             <thead>
               <tr>
                 <th scope="col">User</th>
@@ -271,7 +300,7 @@ export function spendingPage(frame: ModuleFrame, view: SpendingView): string {
             </tbody>
           </table>
         </section>
-        <section class="panel boxed">
+        <section class="panel boxed" tabindex={0} aria-label="By shipping location">
           <TotalsTable
             testId="spend-locations"
             caption="By shipping location"
@@ -284,7 +313,7 @@ export function spendingPage(frame: ModuleFrame, view: SpendingView): string {
             }))}
           />
         </section>
-        <section class="panel boxed">
+        <section class="panel boxed" tabindex={0} aria-label="By category">
           <TotalsTable
             testId="spend-categories"
             caption="By category"
@@ -299,7 +328,7 @@ export function spendingPage(frame: ModuleFrame, view: SpendingView): string {
           <p class="note">Categories count the goods (price times quantity), before tax and shipping.</p>
         </section>
       </div>
-      <CategoryChart history={view.history} />
+      <LocationChart history={view.history} />
     </>,
     [SPENDING_STYLE],
   );
