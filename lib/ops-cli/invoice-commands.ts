@@ -77,8 +77,11 @@ async function showInvoice(deps: Deps, options: { invoice?: string | undefined; 
 /** `invoices reissue --order ID`: issues the order's invoice unless it has one; never a second. */
 async function reissueInvoice(deps: Deps, options: { order: string }) {
   const order = await findOrder(deps, options.order, {});
+  // A well-formed command about an order that has no invoice to issue: a failure (exit 1), not a usage error.
   if (order.status !== 'shipped' && order.status !== 'delivered')
-    throw new UsageError(`Order ${order.id} is ${order.status}: only shipped orders are invoiced`);
+    throw new Error(
+      `Order ${order.id} is ${order.status}: only shipped and delivered orders are invoiced, so there is nothing to reissue`,
+    );
   const before = await deps.functions.invoicing.invoices.getByOrder(order.id);
   const invoice = await deps.functions.invoicing.invoicing.issue(order.id);
   return { issued: before === undefined, invoice: invoiceView(invoice) };

@@ -156,8 +156,14 @@ describe('ops invoices', () => {
     );
     expect(placed.status, placed.text).toBe(201);
     const unshipped = await ops(['invoices', 'reissue', '--order', placed.body.order.id]);
-    expect(unshipped.code).toBe(2);
-    expect(unshipped.err.join('\n')).toContain('only shipped orders are invoiced');
+    expect(unshipped.code).toBe(1);
+    expect(unshipped.err.join('\n')).toContain('only shipped and delivered orders are invoiced');
+    expect((await ops(['order', 'cancel', '--order', placed.body.order.id, '--reason', 'Ordered twice'])).code).toBe(0);
+    const cancelled = await ops(['invoices', 'reissue', '--order', placed.body.order.id]);
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.err).toEqual([
+      `Error: Order ${placed.body.order.id} is cancelled: only shipped and delivered orders are invoiced, so there is nothing to reissue`,
+    ]);
     expect(await invoicesOf(customerId)).toEqual([]);
 
     const foreign = await ops(['invoices', 'list', '--partner', partner.partnerId, '--org', internalOrgId]);
