@@ -104,6 +104,17 @@ describe('ops invoices', () => {
     const byShortOrder = await ops(['invoices', 'show', '--order', one.json.invoices[0].orderId.slice(0, 8), '--json']);
     expect(byShortOrder.err).toEqual([]);
     expect(byShortOrder.json).toEqual(byId.json);
+    const shown = await ops(['invoices', 'show', '--invoice', one.json.invoices[0].id]);
+    const field = (label: string) =>
+      shown.lines
+        .find((line) => line.startsWith(`${label}:`))
+        ?.slice(label.length + 1)
+        .trim();
+    expect(field('total')).toBe(`$${(byId.json.totalCents / 100).toFixed(2)}`);
+    expect(field('credited')).toBe('$0.00');
+    expect(field('invoice page')).toBe(byId.json.hostedInvoiceUrl);
+    expect(field('PDF')).toBe(byId.json.invoicePdf);
+    expect(shown.lines).toContain('No credit notes.');
   });
 
   it('reissues an order whose invoicing failed: exactly one invoice, and a second reissue issues nothing', async () => {
