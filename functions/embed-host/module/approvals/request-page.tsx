@@ -66,8 +66,11 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
           <div>
             <h1>Submitted for approval</h1>
             <p>
-              Its total is above your order limit, so an approver in your organization decides on it. Nothing is ordered
-              until then; you can follow it under Orders.
+              {request.limitReason === 'monthly_limit'
+                ? 'It takes your orders this month above your monthly limit'
+                : 'Its total is above your order limit'}
+              , so an approver in your organization decides on it. Nothing is ordered until then; you can follow it
+              under Orders.
             </p>
           </div>
         </div>
