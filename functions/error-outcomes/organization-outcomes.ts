@@ -2,6 +2,7 @@
 import {
   DefaultLocationInactive,
   OrganizationNotFound,
+  PaymentCustomerNotUpdated,
   ProfileNotFound,
   ProfileNotLinked,
   ShippingLocationAlreadyExists,
@@ -60,5 +61,14 @@ export const ORGANIZATION_OUTCOMES: readonly Entry[] = [
   entry(DefaultLocationInactive, { api: { general: general(409, 'DEFAULT_LOCATION_INACTIVE') } }),
   entry(ShippingLocationAlreadyExists, {
     api: { general: general(409, 'SHIPPING_LOCATION_ALREADY_EXISTS') },
+  }),
+  // Stripe first, so its failure leaves everything as it was: a 503 the partner retries, never a 500 after a write.
+  entry(PaymentCustomerNotUpdated, {
+    api: {
+      general: (error) => ({
+        ...general(503, 'STRIPE_UNAVAILABLE')(error),
+        headers: { 'Retry-After': '5' },
+      }),
+    },
   }),
 ];

@@ -71,14 +71,56 @@ async function showInvoice(deps: Deps, options: { invoice?: string | undefined; 
     : await deps.functions.invoicing.invoices.getByOrder((await findOrder(deps, options.order ?? '', {})).id);
   if (!invoice)
     throw new NotFound(options.invoice ? `No invoice ${options.invoice}` : `Order ${options.order} has no invoice`);
-  return invoiceView(invoice);
+  return {
+    ...invoiceView(invoice),
+    hostedInvoiceUrl: invoice.hostedInvoiceUrl,
+    invoicePdf: invoice.invoicePdf,
+    creditNotes: invoice.creditNotes,
+  };
 }
+
+/** One invoice for people: dollars as `list` prints them, its links, and each credit note. */
+const invoiceDetailLines = (invoice: Awaited<ReturnType<typeof showInvoice>>): string[] => [
+  ...fieldLines([
+    ['id', invoice.id],
+    ['number', invoice.number],
+    ['order', invoice.orderId],
+    ['partner', invoice.partnerId],
+    ['org', invoice.internalOrgId],
+    ['stripe invoice', invoice.stripeInvoiceId],
+    ['status', invoice.status],
+    ['total', formatUsd(invoice.totalCents)],
+    ['paid', formatUsd(invoice.amountPaidCents)],
+    ['credited', formatUsd(invoice.amountCreditedCents)],
+    ['due', formatUsd(invoice.amountDueCents)],
+    ['due date', invoice.dueDate],
+    ['invoice page', invoice.hostedInvoiceUrl],
+    ['PDF', invoice.invoicePdf],
+  ]),
+  ...(invoice.creditNotes.length === 0
+    ? ['No credit notes.']
+    : [
+        'Credit notes:',
+        ...tableLines(
+          ['CREDIT NOTE', 'REFUND', 'AMOUNT', 'CREATED'],
+          invoice.creditNotes.map((note) => [
+            note.id,
+            String(note.refundSequence),
+            formatUsd(note.amountCents),
+            note.createdAt,
+          ]),
+        ),
+      ]),
+];
 
 /** `invoices reissue --order ID`: issues the order's invoice unless it has one; never a second. */
 async function reissueInvoice(deps: Deps, options: { order: string }) {
   const order = await findOrder(deps, options.order, {});
+  // A well-formed command about an order that has no invoice to issue: a failure (exit 1), not a usage error.
   if (order.status !== 'shipped' && order.status !== 'delivered')
-    throw new UsageError(`Order ${order.id} is ${order.status}: only shipped orders are invoiced`);
+    throw new Error(
+      `Order ${order.id} is ${order.status}: only shipped and delivered orders are invoiced, so there is nothing to reissue`,
+    );
   const before = await deps.functions.invoicing.invoices.getByOrder(order.id);
   const invoice = await deps.functions.invoicing.invoicing.issue(order.id);
   return { issued: before === undefined, invoice: invoiceView(invoice) };
@@ -138,7 +180,7 @@ export const invoiceCommands: CommandTable = {
     },
     async run(deps, options) {
       const invoice = await showInvoice(deps, options);
-      return { json: invoice, text: fieldLines(Object.entries(invoice).map(([k, v]) => [k, String(v)])) };
+      return { json: invoice, text: invoiceDetailLines(invoice) };
     },
   }),
 

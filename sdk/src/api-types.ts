@@ -306,6 +306,17 @@ export interface IdempotencyKeyInUseError {
   }>;
 }
 
+export interface StripeUnavailableError {
+  error: "Service Unavailable";
+  message: string;
+  code: "STRIPE_UNAVAILABLE";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
 export interface OrganizationUserResponse {
   success: true;
   data: {

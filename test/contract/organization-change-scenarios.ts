@@ -20,7 +20,7 @@ const NEW_LOCATION = {
   address: { line1: '9 Dock Rd', city: 'Austin', province: 'tx', postalCode: '78702' },
 };
 
-export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios {
+export function organizationChangeScenarios(stackOf: () => TestStack, failNextStripeCall: () => void): Scenarios {
   const bearer = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}` });
 
   /** A partner with one provisioned user in an organization with location `loc-main`. */
@@ -40,6 +40,14 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
     };
   }
   type Partner = Awaited<ReturnType<typeof aPartner>>;
+
+  /** An organization set up through the API: its Stripe customer must exist to be updated (or the setup's answer). */
+  async function aBilledOrganization() {
+    const p = await aPartner();
+    const setup = await stackOf().post('/v1/organizations/setup', aSetupBody({ internalOrgId: 'billed' }), p.headers);
+    if (setup.status !== 200) return setup;
+    return { path: '/v1/organizations/billed', headers: p.headers };
+  }
 
   const keyWithout = async () =>
     bearer((await stackOf().createPartner({ scopes: ['session:write', 'orders:read'] })).apiKey);
@@ -135,18 +143,12 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
         [
           'new terms and billing e-mail',
           async () => {
-            // Set up through the API: the organization's Stripe customer must exist to be updated.
-            const p = await aPartner();
-            const setup = await stackOf().post(
-              '/v1/organizations/setup',
-              aSetupBody({ internalOrgId: 'billed' }),
-              p.headers,
-            );
-            if (setup.status !== 200) return setup;
+            const billed = await aBilledOrganization();
+            if ('status' in billed) return billed;
             return stackOf().patch(
-              '/v1/organizations/billed',
+              billed.path,
               { paymentTerms: 'net60', billingEmail: 'ap@practice.test' },
-              p.headers,
+              billed.headers,
             );
           },
         ],
@@ -214,12 +216,24 @@ export function organizationChangeScenarios(stackOf: () => TestStack): Scenarios
         [
           'the store down',
           async () => {
-            const p = await aPartner();
+            const billed = await aBilledOrganization();
+            if ('status' in billed) return billed;
             return withStoreDown(
-              () => stackOf().patch(p.organizationPath, { paymentTerms: 'net15' }, p.headers),
+              () => stackOf().patch(billed.path, { paymentTerms: 'net15' }, billed.headers),
               false,
               'UpdateItem',
             );
+          },
+        ],
+      ],
+      503: [
+        [
+          'Stripe down',
+          async () => {
+            const billed = await aBilledOrganization();
+            if ('status' in billed) return billed;
+            failNextStripeCall();
+            return stackOf().patch(billed.path, { paymentTerms: 'net60' }, billed.headers);
           },
         ],
       ],

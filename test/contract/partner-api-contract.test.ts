@@ -295,7 +295,10 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
     ],
   },
   ...orderApiScenarios(() => stack),
-  ...organizationChangeScenarios(() => stack),
+  ...organizationChangeScenarios(
+    () => stack,
+    () => payments.failNextCall(),
+  ),
   ...approvalRequestScenarios(() => stack),
   ...invoiceScenarios(() => stack),
   ...webhookDeliveriesScenarios(

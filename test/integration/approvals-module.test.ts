@@ -153,13 +153,39 @@ describe('submitting, deciding, following', () => {
     expect(tooLong.text).toContain('<h1>Please check that</h1>');
 
     const approved = await approver.module.submit(`${approver.module.base}/approvals/${id}/approve`, {
-      comment: 'Fine this once:\r\nnext time <ask> first',
+      comment: 'Fine this once: next time <ask> first',
     });
     expect(approved).toMatchObject({ status: 303, location: `${approver.module.base}/approvals/${id}?done=approved` });
     const said = '<span data-testid="approval-comment">Fine this once: next time &lt;ask> first</span>';
     expect((await buyer.module.get(`${buyer.module.base}/approvals/${id}`)).text).toContain(said);
     const [order] = (await stack.deps.orders.listByOrganization(buyer.who.organization.id)).orders;
     expect((await buyer.module.get(`${buyer.module.base}/orders/${order!.id}`)).text).toContain(said);
+  });
+
+  it('refuses a line break in the comment or the reason, as the partner API does: one rule, nothing decided', async () => {
+    const { buyer, approver } = await anOffice();
+    const id = requestIdIn((await submit(buyer)).location);
+    const shown = await approver.module.get(`${approver.module.base}/approvals/${id}`);
+    expect(shown.text).toContain('<input type="text" id="comment" name="comment"');
+    expect(shown.text).toContain('<input type="text" id="reason" name="reason"');
+    for (const [action, field] of [
+      ['approve', 'comment'],
+      ['reject', 'reason'],
+    ] as const) {
+      const inModule = await approver.module.submit(`${approver.module.base}/approvals/${id}/${action}`, {
+        [field]: 'Fine this once:\r\nnext time ask first',
+      });
+      expect(inModule.status).toBe(400);
+      expect(inModule.text).toContain('must not contain control or bidirectional-override characters');
+      const byApi = await stack.post(
+        `/v1/sandbox/approval-requests/${id}/${action}`,
+        { internal_user_id: approver.who.profile.internalUserId, [field]: 'Fine this once:\r\nnext time ask first' },
+        { Authorization: `Bearer ${partner.apiKey}` },
+      );
+      expect(byApi.status).toBe(400);
+      expect(byApi.body.details).toMatchObject([{ code: 'CONTROL_CHARACTER', path: [field] }]);
+    }
+    expect((await approver.module.get(`${approver.module.base}/approvals/${id}`)).text).toContain('>Approve</button>');
   });
 
   it('reject needs a reason, which the requester then reads on their orders page', async () => {
@@ -174,7 +200,7 @@ describe('submitting, deciding, following', () => {
     expect(tooLong.status).toBe(400);
 
     const rejected = await approver.module.submit(`${approver.module.base}/approvals/${id}/reject`, {
-      reason: 'Over budget:\nask in March',
+      reason: 'Over budget: ask in March',
     });
     expect(rejected).toMatchObject({ status: 303, location: `${approver.module.base}/approvals/${id}?done=rejected` });
     const orders = await buyer.module.get(`${buyer.module.base}/orders`);

@@ -224,6 +224,26 @@ describe('Edit and resubmit', () => {
     expect(linked).toHaveLength(1);
   });
 
+  it("keeps the request's PO number and notes: checkout's fields start with them", async () => {
+    const office = await anOffice();
+    await stack.deps.cartService.add(office.buyer.who.profile.id, GAUZE.productId, 3);
+    const first = requestIdIn(
+      (
+        await office.buyer.module.submit(`${office.buyer.module.base}/approvals`, {
+          location: office.buyer.who.locations[0]!.id,
+          po_number: 'PO-7781',
+          notes: 'Leave at the back door',
+        })
+      ).location,
+    );
+    await office.approver.module.submit(`${office.approver.module.base}/approvals/${first}/reject`, { reason: 'No' });
+    expect((await office.buyer.module.submit(resubmitPath(office.buyer, first), {})).status).toBe(303);
+
+    const checkout = await office.buyer.module.get(`${office.buyer.module.base}/checkout`);
+    expect(checkout.text).toMatch(/id="po_number"[^>]*value="PO-7781"/);
+    expect(checkout.text).toMatch(/<textarea id="notes"[^>]*>Leave at the back door<\/textarea>/);
+  });
+
   it("another organization's request, or a colleague's, is the not-found page and changes nothing", async () => {
     const office = await anOffice();
     const elsewhere = await anOffice();

@@ -182,6 +182,12 @@ describe('checkout with a monthly limit', () => {
     expect(full.text).toContain('your monthly limit');
     const refused = await module.submit(`${module.base}/orders`, { location: buyer.locations[0]!.id });
     expect([refused.status, refused.text]).toEqual([409, expect.stringContaining('above your monthly limit')]);
+    const submitted = await module.submit(`${module.base}/approvals`, { location: buyer.locations[0]!.id });
+    const confirmation = (await module.get(submitted.location ?? '')).text.replace(/<[^>]+>/g, '');
+    expect(confirmation).toContain('It takes your orders this month above your monthly limit, so an approver');
+    expect(confirmation).not.toContain('order limit');
+    const list = (await module.get(`${module.base}/approvals`)).text.replace(/<[^>]+>/g, '');
+    expect(list).toContain('Orders above your order limit, or taking the month above your monthly limit');
   });
 });
 

@@ -104,6 +104,17 @@ describe('ops invoices', () => {
     const byShortOrder = await ops(['invoices', 'show', '--order', one.json.invoices[0].orderId.slice(0, 8), '--json']);
     expect(byShortOrder.err).toEqual([]);
     expect(byShortOrder.json).toEqual(byId.json);
+    const shown = await ops(['invoices', 'show', '--invoice', one.json.invoices[0].id]);
+    const field = (label: string) =>
+      shown.lines
+        .find((line) => line.startsWith(`${label}:`))
+        ?.slice(label.length + 1)
+        .trim();
+    expect(field('total')).toBe(`$${(byId.json.totalCents / 100).toFixed(2)}`);
+    expect(field('credited')).toBe('$0.00');
+    expect(field('invoice page')).toBe(byId.json.hostedInvoiceUrl);
+    expect(field('PDF')).toBe(byId.json.invoicePdf);
+    expect(shown.lines).toContain('No credit notes.');
   });
 
   it('reissues an order whose invoicing failed: exactly one invoice, and a second reissue issues nothing', async () => {
@@ -156,8 +167,14 @@ describe('ops invoices', () => {
     );
     expect(placed.status, placed.text).toBe(201);
     const unshipped = await ops(['invoices', 'reissue', '--order', placed.body.order.id]);
-    expect(unshipped.code).toBe(2);
-    expect(unshipped.err.join('\n')).toContain('only shipped orders are invoiced');
+    expect(unshipped.code).toBe(1);
+    expect(unshipped.err.join('\n')).toContain('only shipped and delivered orders are invoiced');
+    expect((await ops(['order', 'cancel', '--order', placed.body.order.id, '--reason', 'Ordered twice'])).code).toBe(0);
+    const cancelled = await ops(['invoices', 'reissue', '--order', placed.body.order.id]);
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.err).toEqual([
+      `Error: Order ${placed.body.order.id} is cancelled: only shipped and delivered orders are invoiced, so there is nothing to reissue`,
+    ]);
     expect(await invoicesOf(customerId)).toEqual([]);
 
     const foreign = await ops(['invoices', 'list', '--partner', partner.partnerId, '--org', internalOrgId]);

@@ -3,19 +3,22 @@
  * stack: the partner reads and changes an organization's contact, billing e-mail and
  * payment terms, and its Stripe customer follows, never duplicated.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PartnerId } from '../../functions/domain/partners/partner';
+import { FaultyPayments } from '../support/fault-injection';
 import { stripeStandIn } from '../support/inspect';
 import { aSetupRequest } from '../support/setup-request-builder';
 import { startTestStack, type TestStack } from '../support/test-stack';
 
 let stack: TestStack;
 let partner: { partnerId: PartnerId; apiKey: string };
+const payments = new FaultyPayments();
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ payments });
   partner = await stack.createPartner();
 });
 afterAll(() => stack.close());
+afterEach(() => payments.reset());
 
 const bearer = (apiKey = partner.apiKey) => ({ Authorization: `Bearer ${apiKey}` });
 let counter = 0;
@@ -126,5 +129,53 @@ describe('PATCH an organization', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: ['paymentTerms'] }] });
     expect((await stack.get(path, bearer())).body.data.organization.paymentTerms).toBe('net30');
+  });
+
+  describe('when Stripe does not take the customer update, neither changes', () => {
+    const STRIPE_UNAVAILABLE = {
+      error: 'Service Unavailable',
+      message: 'Stripe did not take the new customer details, so nothing was changed; retry with exponential backoff',
+      code: 'STRIPE_UNAVAILABLE',
+      details: [],
+    };
+
+    it('answers 503 STRIPE_UNAVAILABLE, keeps both as they were, and the same key runs the change again', async () => {
+      const { path, setup } = await anOrganization();
+      const headers = { ...bearer(), 'Idempotency-Key': 'org-patch-stripe-down' };
+      payments.failNextCall();
+
+      const failed = await stack.patch(path, { billingEmail: 'ap@practice.test', paymentTerms: 'net60' }, headers);
+
+      expect(failed.status).toBe(503);
+      expect(failed.headers.get('retry-after')).toBe('5');
+      expect(failed.body).toEqual(STRIPE_UNAVAILABLE);
+      expect((await stack.get(path, bearer())).body.data.organization).toMatchObject({
+        paymentTerms: 'net30',
+        billingEmail: 'office@practice.test',
+      });
+      expect(await stripeStandIn().customers.retrieve(setup.paymentCustomerId)).toMatchObject({
+        email: 'office@practice.test',
+      });
+
+      const retried = await stack.patch(path, { billingEmail: 'ap@practice.test', paymentTerms: 'net60' }, headers);
+      expect(retried.status).toBe(200);
+      expect(retried.headers.get('idempotent-replayed')).toBeNull();
+      expect(retried.body.data.organization).toMatchObject({ paymentTerms: 'net60', billingEmail: 'ap@practice.test' });
+      const replay = await stack.patch(path, { billingEmail: 'ap@practice.test', paymentTerms: 'net60' }, headers);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body).toEqual(retried.body);
+    });
+
+    it("puts Stripe's customer back when Stripe took the details but its answer was lost", async () => {
+      const { path, setup } = await anOrganization();
+      payments.loseNextAnswer();
+
+      const failed = await stack.patch(path, { organizationName: 'Renamed Dental' }, bearer());
+
+      expect(failed.status).toBe(503);
+      expect(failed.body.code).toBe('STRIPE_UNAVAILABLE');
+      expect((await stack.get(path, bearer())).body.data.organization.name).toBe(setup.name);
+      expect(await stripeStandIn().customers.retrieve(setup.paymentCustomerId)).toMatchObject({ name: setup.name });
+    });
   });
 });

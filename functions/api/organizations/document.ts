@@ -6,7 +6,11 @@
 import { OrganizationUpdateRequest } from '../../domain/organizations/change-requests';
 import { type ApiRoute, apiRoute } from '../../routes';
 import { INTERNAL_ORG_ID_PARAMETER } from '../organization-users/document';
-import { OrganizationChangeBadRequestBody, OrganizationNotFoundBody } from '../pipeline/error-bodies';
+import {
+  OrganizationChangeBadRequestBody,
+  OrganizationNotFoundBody,
+  StripeUnavailableBody,
+} from '../pipeline/error-bodies';
 import type { ResponseDocument, RouteDocument } from '../openapi/route-document';
 import {
   AUTHENTICATED_HEADERS,
@@ -58,7 +62,7 @@ const notFound: ResponseDocument = {
 const internalError = (route: ApiRoute): ResponseDocument =>
   serverErrorResponse(
     route,
-    'Something failed on our side (storage, or the payment provider while updating the customer). Retry with exponential backoff; a PATCH is safe to repeat.',
+    'Something failed on our side (storage). Nothing was changed; retry with exponential backoff, a PATCH is safe to repeat.',
   );
 
 export const GET_ORGANIZATION_ROUTE: RouteDocument = {
@@ -95,9 +99,9 @@ export const UPDATE_ORGANIZATION_ROUTE: RouteDocument = {
   description: [
     "Changes only the fields you send: `organizationName`, `organizationEmail`, `organizationPhone`, `billingAddress`, `billingEmail`, `paymentTerms` (`net15`, `net30`, `net60`) and `timeZone`, by setup's rules (trimmed, the same limits; a blank optional string changes nothing, `null` removes an optional field: `billingEmail: null` sends invoices to `organizationEmail` again).",
     '',
-    "The organization's payment-provider customer gets the new name, e-mail, phone and address: it is updated, never created again, so `paymentCustomerId` never changes. New terms apply to invoices issued from now on.",
+    "The organization's payment-provider customer gets the new name, e-mail, phone and address first: it is updated, never created again, so `paymentCustomerId` never changes. The organization and its customer change together or not at all: if Stripe does not take the update, nothing is changed and the answer is 503 `STRIPE_UNAVAILABLE`. New terms apply to invoices issued from now on.",
     '',
-    'Retries are safe; send an `Idempotency-Key` to get the first answer back (`Idempotent-Replayed: true`).',
+    'Retries are safe; send an `Idempotency-Key` to get the first final answer back (`Idempotent-Replayed: true`). A 503 or 500 is not final: the same key runs the change again.',
   ].join('\n'),
   idempotencyKey: true,
   parameters: [INTERNAL_ORG_ID_PARAMETER],
@@ -149,5 +153,23 @@ export const UPDATE_ORGANIZATION_ROUTE: RouteDocument = {
     409: idempotencyKeyInUseResponse,
     429: rateLimitedResponse(UPDATE_ROW.limitPerMinute),
     500: internalError(UPDATE_ROW),
+    503: {
+      description:
+        'Stripe did not take the new customer details (unreachable, or its answer was lost), so nothing was changed: neither the organization nor its customer. Retry after `Retry-After` seconds, with exponential backoff; the same `Idempotency-Key` runs the change again.',
+      body: { name: 'StripeUnavailableError', schema: StripeUnavailableBody },
+      examples: {
+        stripeUnavailable: {
+          summary: 'Stripe unavailable',
+          value: {
+            error: 'Service Unavailable',
+            message:
+              'Stripe did not take the new customer details, so nothing was changed; retry with exponential backoff',
+            code: 'STRIPE_UNAVAILABLE',
+            details: [],
+          },
+        },
+      },
+      headers: { required: [...AUTHENTICATED_HEADERS.required, 'Retry-After'] },
+    },
   },
 };

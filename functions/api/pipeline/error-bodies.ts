@@ -110,6 +110,7 @@ export const WebhookTestConflictBody = generalError(409, [
 ]);
 
 // ---- The partner's users and shipping locations after setup (docs/setup.md).
+export const StripeUnavailableBody = generalError(503, ['STRIPE_UNAVAILABLE']);
 export const OrganizationChangeBadRequestBody = generalError(400, ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED']);
 export const OrganizationUserNotFoundBody = generalError(404, ['ORGANIZATION_NOT_FOUND', 'PROFILE_NOT_FOUND']);
 export const ShippingLocationNotFoundBody = generalError(404, [

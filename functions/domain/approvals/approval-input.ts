@@ -1,15 +1,22 @@
-// zod/mini: the embed Lambda parses the reject form with this.
+// zod/mini: the embed Lambda parses the decision forms with these, the orders Lambda the sandbox decisions.
 import * as z from 'zod/mini';
 import { ValidationFailed } from '../errors';
 import { optionalText, requiredField, requiredText, toValidationIssues } from '../validation';
 import { MAX_REJECTION_REASON_LENGTH } from './approval-request';
 
-/** An approver's reason for a rejection: single-line text like every stored text, 1-500 characters once trimmed. */
-export const RejectionInput = z.object({ reason: requiredText(MAX_REJECTION_REASON_LENGTH) }, { error: requiredField });
+/**
+ * An approver's reason for a rejection: single-line text like every stored text (a line break is a control
+ * character), 1-500 characters once trimmed. The one rule of the module's form and the partner API's sandbox reject.
+ */
+export const RejectionReason = requiredText(MAX_REJECTION_REASON_LENGTH);
+
+/** An approver's comment on an approval: optional (blank is none), otherwise as a rejection's reason; module and API alike. */
+export const ApprovalComment = optionalText(MAX_REJECTION_REASON_LENGTH);
+
+export const RejectionInput = z.object({ reason: RejectionReason }, { error: requiredField });
 export type RejectionInput = z.output<typeof RejectionInput>;
 
-/** An approver's comment on an approval: optional (blank is none), otherwise as a rejection's reason. */
-export const ApprovalCommentInput = z.object({ comment: optionalText(MAX_REJECTION_REASON_LENGTH) });
+export const ApprovalCommentInput = z.object({ comment: ApprovalComment });
 export type ApprovalCommentInput = z.output<typeof ApprovalCommentInput>;
 
 /** The reason as given; ValidationFailed names the problem (missing, blank, too long, control characters). */

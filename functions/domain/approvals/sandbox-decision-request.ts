@@ -6,17 +6,17 @@
  */
 // zod/mini: parsed by the orders Lambda at runtime.
 import * as z from 'zod/mini';
-import { optionalText, requiredField, requiredText } from '../validation';
-import { MAX_REJECTION_REASON_LENGTH } from './approval-request';
+import { requiredField, requiredText } from '../validation';
+import { ApprovalComment, RejectionReason } from './approval-input';
 
 export const SandboxApproveRequest = z.object(
-  { internal_user_id: requiredText(), comment: optionalText(MAX_REJECTION_REASON_LENGTH) },
+  { internal_user_id: requiredText(), comment: ApprovalComment },
   { error: requiredField },
 );
 export type SandboxApproveRequest = z.output<typeof SandboxApproveRequest>;
 
 export const SandboxRejectRequest = z.object(
-  { internal_user_id: requiredText(), reason: requiredText(MAX_REJECTION_REASON_LENGTH) },
+  { internal_user_id: requiredText(), reason: RejectionReason },
   { error: requiredField },
 );
 export type SandboxRejectRequest = z.output<typeof SandboxRejectRequest>;

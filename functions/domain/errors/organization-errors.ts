@@ -97,3 +97,17 @@ export class SpendingForbidden extends DomainError {
     super(`Profile ${profileId} is not an approver and cannot see the organization's spending`);
   }
 }
+
+/**
+ * Stripe did not take the organization's new customer details (down, or its answer lost),
+ * so the organization was left as it was: a PATCH changes both or neither.
+ */
+export class PaymentCustomerNotUpdated extends DomainError {
+  override readonly name = 'PaymentCustomerNotUpdated';
+  constructor(options?: ErrorOptions) {
+    super(
+      'Stripe did not take the new customer details, so nothing was changed; retry with exponential backoff',
+      options,
+    );
+  }
+}

@@ -117,8 +117,8 @@ const requestIdOf = (request: ModuleRequest): string => request.event.pathParame
  */
 export async function approveRequest(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
-  // One line like the rejection's reason.
-  const { comment } = parseApprovalComment({ comment: form.get('comment')?.replace(/\r?\n|\r/g, ' ') });
+  // The partner API's rule (ApprovalComment): a line break is refused here as there.
+  const { comment } = parseApprovalComment({ comment: form.get('comment') });
   const approved = await request.deps.approvalService.approve({
     requestId: requestIdOf(request),
     approver: session.view.profile,
@@ -130,8 +130,8 @@ export async function approveRequest(request: ModuleRequest): Promise<HttpRespon
 /** `POST …/approvals/{requestId}/reject` (`reason`, 1-500 characters, required): then the request, rejected. */
 export async function rejectRequest(request: ModuleRequest): Promise<HttpResponse> {
   const { session, form } = await verifiedFormPost(request);
-  // The reason is one line like every stored text; a textarea's line breaks become spaces.
-  const { reason } = parseRejection({ reason: form.get('reason')?.replace(/\r?\n|\r/g, ' ') });
+  // The partner API's rule (RejectionReason): one line, like every stored text.
+  const { reason } = parseRejection({ reason: form.get('reason') });
   const rejected = await request.deps.approvalService.reject({
     requestId: requestIdOf(request),
     approver: session.view.profile,

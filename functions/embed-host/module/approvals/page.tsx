@@ -50,7 +50,10 @@ export function approvalsPage(frame: ModuleFrame, view: ApprovalsView): string {
     ) : (
       <>
         <h1>Your approval requests</h1>
-        <p class="lede">Orders above your order limit, submitted for an approver's decision in the last 30 days.</p>
+        <p class="lede">
+          Orders above your order limit, or taking the month above your monthly limit, submitted for an approver's
+          decision in the last 30 days.
+        </p>
         {view.recent.length ? (
           <ApprovalList
             requests={view.recent}
@@ -61,7 +64,8 @@ export function approvalsPage(frame: ModuleFrame, view: ApprovalsView): string {
           <div class="panel problem">
             <h2>No approval requests</h2>
             <p class="lede">
-              When an order is above your order limit, checkout offers Submit for approval, and the request shows here.
+              When an order is above your order limit or would take the month above your monthly limit, checkout offers
+              Submit for approval, and the request shows here.
             </p>
             <div class="actions">
               <a class="button primary" href={paths.home}>

@@ -66,8 +66,11 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
           <div>
             <h1>Submitted for approval</h1>
             <p>
-              Its total is above your order limit, so an approver in your organization decides on it. Nothing is ordered
-              until then; you can follow it under Orders.
+              {request.limitReason === 'monthly_limit'
+                ? 'It takes your orders this month above your monthly limit'
+                : 'Its total is above your order limit'}
+              , so an approver in your organization decides on it. Nothing is ordered until then; you can follow it
+              under Orders.
             </p>
           </div>
         </div>
@@ -143,7 +146,13 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
               <form method="post" action={paths.approvalAction(request.id, 'approve')} class="decide">
                 <TokenField token={frame.token} />
                 <label for="comment">Comment for the requester (optional)</label>
-                <textarea id="comment" name="comment" rows={2} maxlength={MAX_REJECTION_REASON_LENGTH} />
+                <input
+                  type="text"
+                  id="comment"
+                  name="comment"
+                  maxlength={MAX_REJECTION_REASON_LENGTH}
+                  autocomplete="off"
+                />
                 <button type="submit" class="primary big">
                   Approve
                 </button>
@@ -151,7 +160,14 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
               <form method="post" action={paths.approvalAction(request.id, 'reject')} class="decide">
                 <TokenField token={frame.token} />
                 <label for="reason">Reason for rejecting</label>
-                <textarea id="reason" name="reason" rows={3} required maxlength={MAX_REJECTION_REASON_LENGTH} />
+                <input
+                  type="text"
+                  id="reason"
+                  name="reason"
+                  required
+                  maxlength={MAX_REJECTION_REASON_LENGTH}
+                  autocomplete="off"
+                />
                 <button type="submit" class="danger">
                   Reject
                 </button>

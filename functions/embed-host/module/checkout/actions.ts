@@ -1,6 +1,12 @@
 import type { EmbeddedModuleView } from '../../../domain/sessions/embedded-sessions';
 import { html, type HttpResponse, seeOther } from '../../../http/responses';
-import { checkoutPage, emptyCheckoutPage, type LocationQuote, noShippingLocationPage } from './page';
+import {
+  checkoutPage,
+  emptyCheckoutPage,
+  type LocationQuote,
+  noShippingLocationPage,
+  type OrderReferences,
+} from './page';
 import { frameWithCart, type ModuleRequest, type ModuleSession, moduleSession } from '../module-session';
 import type { PricedCart } from '../../../domain/orders/cart-service';
 import type { UsStateName } from '../../../domain/addresses/us-states';
@@ -39,7 +45,7 @@ async function checkoutFor(
   request: ModuleRequest,
   session: ModuleSession,
   wanted: string | undefined,
-  requoted?: { readonly poNumber: string; readonly notes: string },
+  requoted?: OrderReferences,
 ): Promise<HttpResponse> {
   const { locations, profile } = session.view;
   const chosen = locations.find((l) => l.id === wanted) ?? locations.find((l) => l.isDefault) ?? locations[0];
@@ -53,7 +59,32 @@ async function checkoutFor(
   const month = await request.deps.orderService.monthSpend(profile, session.view);
   const quotes = locations.map((location) => quoteOf(session.view, location, priced, month));
   const quote = quoteOf(session.view, chosen, priced, month);
-  return html(200, checkoutPage(frame, { cart, quotes, chosen: quote, month, ...(requoted ? { requoted } : {}) }));
+  const references = requoted ? undefined : await resubmittedReferences(request, session, cart.resubmits);
+  return html(
+    200,
+    checkoutPage(frame, {
+      cart,
+      quotes,
+      chosen: quote,
+      month,
+      ...(requoted ? { requoted } : {}),
+      ...(references ? { references } : {}),
+    }),
+  );
+}
+
+/** `Edit and resubmit` changes the lines, not the buyer's references: the request's PO number and notes come back. */
+async function resubmittedReferences(
+  request: ModuleRequest,
+  session: ModuleSession,
+  requestId: string | undefined,
+): Promise<OrderReferences | undefined> {
+  if (requestId === undefined) return undefined;
+  const resubmitted = await request.deps.approvalService.get(requestId, {
+    partnerId: request.partnerId,
+    organizationId: session.view.organization.id,
+  });
+  return { poNumber: resubmitted.poNumber ?? '', notes: resubmitted.notes ?? '' };
 }
 
 function quoteOf(

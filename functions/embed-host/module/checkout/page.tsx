@@ -94,6 +94,12 @@ const Place = ({ quote, chosen, only = false }: { quote: LocationQuote; chosen: 
   );
 };
 
+/** The buyer's own references on an order: its PO number and notes. */
+export interface OrderReferences {
+  readonly poNumber: string;
+  readonly notes: string;
+}
+
 export interface CheckoutView {
   readonly cart: PricedCart;
   /** Every active location with the cart priced for it. */
@@ -101,7 +107,9 @@ export interface CheckoutView {
   /** The location the totals are for: the one chosen, else the default, else the first. */
   readonly chosen: LocationQuote;
   /** A Place order (or Submit) posted with another location than the one its totals were for: shown again, re-quoted. */
-  readonly requoted?: { readonly poNumber: string; readonly notes: string };
+  readonly requoted?: OrderReferences;
+  /** What the PO number and notes fields start with: as posted when re-quoted, else the resubmitted request's. */
+  readonly references?: OrderReferences;
   /** The user's month so far: shown, and weighed, when they have a monthly limit. */
   readonly month: MonthSpend;
 }
@@ -116,6 +124,7 @@ export interface CheckoutView {
 export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
   const { paths } = frame;
   const { cart, chosen, quotes, requoted } = view;
+  const references = requoted ?? view.references;
   const limit = frame.view.profile.orderLimitCents;
   const anyNeedsApproval = quotes.some((q) => q.needsApproval);
   const { spentCents, limitCents: monthlyLimit } = view.month;
@@ -221,13 +230,13 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
               name="po_number"
               maxlength={MAX_PO_NUMBER_LENGTH}
               autocomplete="off"
-              value={requoted?.poNumber}
+              value={references?.poNumber}
             />
             <label for="notes">
               Order notes <span class="meta">(optional)</span>
             </label>
             <textarea id="notes" name="notes" rows={3} maxlength={MAX_ORDER_NOTES_LENGTH}>
-              {requoted?.notes}
+              {references?.notes}
             </textarea>
           </div>
           <div class="actions">
