@@ -115,7 +115,7 @@ interface GeneralCodes {
   429: 'RATE_LIMIT_EXCEEDED';
   500: 'INTERNAL_ERROR' | 'SETUP_ERROR';
   501: 'NOT_SUPPORTED_BY_PROVIDER';
-  503: 'INVOICE_NOT_RECORDED_YET';
+  503: 'INVOICE_NOT_RECORDED_YET' | 'SALES_TAX_UNAVAILABLE';
 }
 
 export type GeneralStatus = keyof GeneralCodes & keyof typeof STATUS_TITLES;
