@@ -38,17 +38,28 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** A buyer set up through the API, shipping to `address` only, with $40.00 of gauze in the cart. */
-async function aBuyer(address: Record<string, string>, fields: Record<string, unknown> = {}) {
+async function aBuyer(
+  address: Record<string, string>,
+  fields: Record<string, unknown> = {},
+  user: Record<string, unknown> = {},
+) {
   const body = aSetupRequest()
     .with(fields)
     .withLocations({ internalShippingLocationId: 'clinic', name: 'Clinic', address, isDefault: true })
     .build();
+  body.user = { ...body.user, ...user };
   const setup = await stack.post('/v1/organizations/setup', body, bearer());
   expect(setup.status, setup.text).toBe(200);
   const profileId = setup.body.data.profile.id;
   await stack.deps.cartService.add(profileId, GAUZE.productId, 1);
   const module = await signInToModule(stack, partner, { profile: { id: profileId } } as ProvisionedProfile);
-  return { profileId, organizationId: setup.body.data.organization.id, internalUserId: body.internalUserId, module };
+  return {
+    profileId,
+    organizationId: setup.body.data.organization.id,
+    internalOrgId: body.internalOrgId as string,
+    internalUserId: body.internalUserId,
+    module,
+  };
 }
 
 const summaryOf = (text: string) => unescapeHtml(/<aside[^>]*>([\s\S]*?)<\/aside>/.exec(text)?.[1] ?? '');
@@ -129,6 +140,24 @@ describe('sales tax from Stripe Tax', () => {
     const [order] = await ordersOf(organizationId);
     expect([order?.taxCents, order?.totalCents]).toEqual([0, 4995]);
     expect(await invoiceOf(order!.id)).toEqual({ taxCents: 0, totalCents: 4995 });
+  });
+
+  it("gives an approved request's order the tax its requester saw at checkout, from the same calculation", async () => {
+    const { module, organizationId, internalOrgId } = await aBuyer(ADDRESSES[1]!.address, {}, { orderLimit: 30 });
+    const before = salesTax.calculated.length;
+    expect(summaryOf((await module.get(`${module.base}/checkout`)).text)).toContain('$4.43');
+    const submitted = await module.submit(`${module.base}/approvals`, {});
+    expect(submitted.status).toBe(303);
+    const requestId = /\/approvals\/([0-9a-f-]{36})/.exec(submitted.location ?? '')?.[1];
+    const boss = aSetupRequest().forOrg(internalOrgId).forUser(`boss-${internalOrgId}`, { role: 'approver' }).build();
+    expect((await stack.post('/v1/organizations/setup', boss, bearer())).status).toBe(200);
+    const aggregate = await stack.deps.organizations.getOrganization(partner.partnerId, internalOrgId);
+    const approver = aggregate!.profiles.find((profile) => profile.internalUserId === `boss-${internalOrgId}`)!;
+    await stack.deps.approvalService.approve({ requestId: requestId!, approver });
+    expect(salesTax.calculated.length - before).toBe(1);
+    const [order] = await ordersOf(organizationId);
+    expect([order?.taxCents, order?.totalCents]).toEqual([443, 4000 + 995 + 443]);
+    expect(await invoiceOf(order!.id)).toEqual({ taxCents: 443, totalCents: 5438 });
   });
 
   it('asks again for a cart that changed, and for the next order of the same cart', async () => {

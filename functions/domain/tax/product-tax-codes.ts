@@ -5,11 +5,11 @@
  * product whose taxability differs from its category's (a nontaxable item, a specific
  * medical code) carries its own `tax_code` in the catalog file, which wins.
  */
-export const GENERAL_TANGIBLE_GOODS = 'txcd_99999999';
+const GENERAL_TANGIBLE_GOODS = 'txcd_99999999';
 /** Stripe's code for a separately stated shipping charge. */
 export const SHIPPING_TAX_CODE = 'txcd_92010001';
 
-export const CATEGORY_TAX_CODES: Readonly<Record<string, string>> = {
+const CATEGORY_TAX_CODES: Readonly<Record<string, string>> = {
   'Gloves & PPE': GENERAL_TANGIBLE_GOODS,
   'Clinical Disposables': GENERAL_TANGIBLE_GOODS,
   'Cleaning & Disinfection': GENERAL_TANGIBLE_GOODS,

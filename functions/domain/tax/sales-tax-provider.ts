@@ -2,7 +2,7 @@ import type { UsStateName } from '../addresses/us-states';
 import type { Cents } from '../money';
 
 /** One priced line of an order as the tax provider sees it: its amount (unit price × quantity) and tax code. */
-export interface TaxableLine {
+interface TaxableLine {
   /** The product's SKU: the calculation's line reference, unique within one calculation. */
   readonly reference: string;
   readonly amountCents: Cents;

@@ -36,7 +36,7 @@ export const NO_SALES_TAX_MEMORY: SalesTaxMemory = {
 const MAX_REUSE_MS = 24 * 3600 * 1000;
 
 /** The key of a calculation: everything that changes its answer (lines, tax codes, shipping, address, exemption). */
-export function salesTaxKey(request: SalesTaxRequest): string {
+function salesTaxKey(request: SalesTaxRequest): string {
   const { address } = request;
   const canonical = JSON.stringify([
     request.lines.map((line) => [line.reference, line.amountCents, line.quantity, line.taxCode]),
