@@ -37,10 +37,11 @@ const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
     { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
   ],
   handshake: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
-  // The embed host serves the product pictures from S3 (S3ProductImageStore).
+  // The embed host serves the product pictures from S3 (S3ProductImageStore); checkout reads the Stripe key.
   embed: [
     { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
     { pkg: '@aws-sdk/client-s3', client: 'S3Client' },
+    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
   ],
   ordersApi: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
   webhookTest: [

@@ -104,8 +104,8 @@ export function createDependencies(
   const functions: FunctionDependencies = {
     setup: composeSetup(base, aws, overrides),
     handshake: composeHandshake(base, aws.db),
-    embed: composeEmbed(base, aws, overrides.embedBrowserScripts),
-    ordersApi: composeOrdersApi(base, aws),
+    embed: composeEmbed(base, aws, overrides.embedBrowserScripts, overrides.salesTax),
+    ordersApi: composeOrdersApi(base, aws, overrides.salesTax),
     webhookTest: composeWebhookTest(base, aws),
     webhooksApi: composeWebhooksApi(base, aws),
     orderOutboxRelay: composeOrderOutboxRelay(base, aws),
@@ -117,8 +117,8 @@ export function createDependencies(
       signingSecrets: webhookDispatch.signingSecrets,
     }),
     approvalExpiry: composeApprovalExpiry(base, aws.db),
-    invoicing: composeInvoicing(base, aws, overrides.invoicingProvider),
-    invoiceSweep: composeInvoiceSweep(base, aws, overrides.invoicingProvider),
+    invoicing: composeInvoicing(base, aws, overrides.invoicingProvider, overrides.salesTax),
+    invoiceSweep: composeInvoiceSweep(base, aws, overrides.invoicingProvider, overrides.salesTax),
   };
   const tables: DynamoTables = { config, db: aws.db };
   const partners = partnerRepository(tables);
@@ -155,6 +155,6 @@ export function createDependencies(
     deliveries,
     orders: orderRepository(tables, clock),
     productImages: functions.embed.productImages,
-    ...composeCommerce(base, tables),
+    ...composeCommerce(base, tables, aws.secrets, overrides.salesTax),
   };
 }

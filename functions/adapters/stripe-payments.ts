@@ -36,6 +36,9 @@ export class StripePayments implements PaymentProvider {
       email: details.email ?? '',
       phone: details.phone ?? '',
       address: details.billingAddress ? toStripeAddress(details.billingAddress) : '',
+      // What Stripe's dashboard, its invoices and its reports show; the service's own quotes pass the exemption to
+      // each Stripe Tax calculation (stripe-tax.ts), so the two never need to be read back.
+      tax_exempt: details.taxExempt ? 'exempt' : 'none',
     });
   }
 }

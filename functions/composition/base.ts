@@ -8,6 +8,7 @@ import type { Metrics } from '../domain/metrics';
 import { METRICS_NAMESPACE } from '../resources/resource-definitions';
 import type { InvoicingProvider } from '../domain/billing/invoicing-provider';
 import type { PaymentProvider } from '../domain/payments/payment-provider';
+import type { SalesTaxProvider } from '../domain/tax/sales-tax-provider';
 import type { EmbedBrowserScripts } from '../embed-host/browser-scripts';
 
 /** What every function has, whatever else it does. */
@@ -30,6 +31,8 @@ export interface DependencyOverrides {
   readonly random?: () => number;
   /** Replaces Stripe (tests: a provider that fails on demand). */
   readonly payments?: PaymentProvider;
+  /** Replaces Stripe Tax (tests: a provider that fails on demand). */
+  readonly salesTax?: SalesTaxProvider;
   /** Replaces Stripe Invoicing (tests: a provider that fails at a chosen step of issuing). */
   readonly invoicingProvider?: InvoicingProvider;
   /** The DynamoDB client of the organization repository only (tests: inject failing transactions). */

@@ -1,4 +1,9 @@
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { stripeClientSource } from '../adapters/stripe-client';
+import { StripeTax } from '../adapters/stripe-tax';
 import { ApprovalService } from '../domain/approvals/approval-service';
+import type { SalesTaxProvider } from '../domain/tax/sales-tax-provider';
+import { type SalesTaxMemory, SalesTaxQuotes } from '../domain/tax/sales-tax-quotes';
 import type { CatalogRepository } from '../domain/catalog/catalog-repository';
 import { CartService } from '../domain/orders/cart-service';
 import { OrderService } from '../domain/orders/order-service';
@@ -21,7 +26,29 @@ export interface CommerceDependencies {
   readonly approvalService: ApprovalService;
 }
 
-export function composeCommerce(base: BaseDependencies, tables: DynamoTables): CommerceDependencies {
+/**
+ * Stripe Tax for quotes, its calculations remembered beside the buyer's cart (one call per
+ * cart contents and address). The client is built on the first quote, not at cold start.
+ */
+export function composeSalesTax(
+  base: BaseDependencies,
+  memory: SalesTaxMemory,
+  secrets: SecretsManagerClient,
+  provider?: SalesTaxProvider,
+): SalesTaxQuotes {
+  return new SalesTaxQuotes({
+    provider: provider ?? new StripeTax(stripeClientSource(base.config, secrets)),
+    memory,
+    clock: base.clock,
+  });
+}
+
+export function composeCommerce(
+  base: BaseDependencies,
+  tables: DynamoTables,
+  secrets: SecretsManagerClient,
+  salesTaxProvider?: SalesTaxProvider,
+): CommerceDependencies {
   const catalog = catalogRepository(tables);
   const carts = cartRepository(tables);
   const orderService = new OrderService({
@@ -30,6 +57,7 @@ export function composeCommerce(base: BaseDependencies, tables: DynamoTables): C
     catalog,
     clock: base.clock,
     metrics: base.metrics,
+    salesTax: composeSalesTax(base, carts, secrets, salesTaxProvider),
   });
   return {
     catalog,

@@ -1,7 +1,10 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws/dynamodb-client';
 import { createS3Client } from '../adapters/aws/s3-client';
+import { createSecretsClient } from '../adapters/aws/secrets-client';
+import type { SalesTaxProvider } from '../domain/tax/sales-tax-provider';
 import { S3ProductImageStore } from '../adapters/s3-product-images';
 import type { ProductImageStore } from '../domain/catalog/product-image';
 import type { PartnerRepository } from '../domain/partners/partner-repository';
@@ -42,12 +45,13 @@ export interface EmbedDependencies extends BaseDependencies, CommerceDependencie
 
 export function composeEmbed(
   base: BaseDependencies,
-  clients: { readonly db: DynamoDBDocumentClient; readonly s3: S3Client },
+  clients: { readonly db: DynamoDBDocumentClient; readonly s3: S3Client; readonly secrets: SecretsManagerClient },
   browserScripts = bundledEmbedBrowserScripts(),
+  salesTaxProvider?: SalesTaxProvider,
 ): EmbedDependencies {
   const { db } = clients;
   const tables: DynamoTables = { config: base.config, db };
-  const commerce = composeCommerce(base, tables);
+  const commerce = composeCommerce(base, tables, clients.secrets, salesTaxProvider);
   return {
     ...base,
     ...commerce,
@@ -77,5 +81,9 @@ export function composeEmbed(
 }
 
 export const embedFromEnvironment = lambdaRoot((config) =>
-  composeEmbed(createLambdaBase(config), { db: createDocumentClient(), s3: createS3Client() }),
+  composeEmbed(createLambdaBase(config), {
+    db: createDocumentClient(),
+    s3: createS3Client(),
+    secrets: createSecretsClient(),
+  }),
 );

@@ -6,6 +6,7 @@ import { createSecretsClient } from '../adapters/aws/secrets-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { traced } from '../adapters/observability/tracing';
 import { InvoiceSweep } from '../domain/billing/invoice-sweep';
+import type { SalesTaxProvider } from '../domain/tax/sales-tax-provider';
 import type { InvoicingProvider } from '../domain/billing/invoicing-provider';
 import type { BaseDependencies } from './base';
 import { createLambdaBase } from './base';
@@ -22,8 +23,9 @@ export function composeInvoiceSweep(
   base: BaseDependencies,
   clients: { db: DynamoDBDocumentClient; secrets: SecretsManagerClient; sqs: SQSClient },
   provider?: InvoicingProvider,
+  salesTax?: SalesTaxProvider,
 ): InvoiceSweepDependencies {
-  const { invoicing } = composeInvoicing(base, clients, provider);
+  const { invoicing } = composeInvoicing(base, clients, provider, salesTax);
   return {
     ...base,
     invoiceSweep: new InvoiceSweep({

@@ -6,6 +6,8 @@ import { createSecretsClient } from '../adapters/aws/secrets-client';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { traced } from '../adapters/observability/tracing';
 import { stripeClientSource } from '../adapters/stripe-client';
+import { StripeTax } from '../adapters/stripe-tax';
+import type { SalesTaxProvider } from '../domain/tax/sales-tax-provider';
 import { StripeInvoicing } from '../adapters/stripe-invoicing';
 import { InvoicingService } from '../domain/billing/invoicing-service';
 import type { InvoicingProvider } from '../domain/billing/invoicing-provider';
@@ -26,9 +28,11 @@ export function composeInvoicing(
   base: BaseDependencies,
   clients: { db: DynamoDBDocumentClient; secrets: SecretsManagerClient; sqs: SQSClient },
   provider?: InvoicingProvider,
+  salesTax?: SalesTaxProvider,
 ): InvoicingDependencies {
   const tables: DynamoTables = { config: base.config, db: clients.db };
   const invoices = invoiceRepository(tables, base.clock);
+  const stripe = stripeClientSource(base.config, clients.secrets);
   return {
     ...base,
     invoices,
@@ -36,7 +40,8 @@ export function composeInvoicing(
       orders: orderRepository(tables, base.clock),
       organizations: organizationRepository(tables),
       invoices,
-      provider: provider ?? new StripeInvoicing(stripeClientSource(base.config, clients.secrets)),
+      provider: provider ?? new StripeInvoicing(stripe),
+      salesTax: salesTax ?? new StripeTax(stripe),
       clock: base.clock,
       metrics: base.metrics,
       // invoice.issued and invoice.credited, to the partner's subscribed endpoints.

@@ -21,6 +21,9 @@ import { SandboxOrders } from '../domain/orders/sandbox-orders';
 import { SpendReports } from '../domain/spending/spend-reports';
 import type { OrganizationRepository } from '../domain/organizations/organization-repository';
 import { type ApiDependencies, composeApiAccess } from './api-access';
+import { composeSalesTax } from './commerce';
+import type { SalesTaxProvider } from '../domain/tax/sales-tax-provider';
+import { NO_SALES_TAX_MEMORY } from '../domain/tax/sales-tax-quotes';
 import { type BaseDependencies, createLambdaBase } from './base';
 import { lambdaRoot } from './lambda-root';
 import {
@@ -63,14 +66,19 @@ interface OrdersApiClients {
   readonly sqs: SQSClient;
 }
 
-export function composeOrdersApi(base: BaseDependencies, clients: OrdersApiClients): OrdersApiDependencies {
+export function composeOrdersApi(
+  base: BaseDependencies,
+  clients: OrdersApiClients,
+  salesTaxProvider?: SalesTaxProvider,
+): OrdersApiDependencies {
   const { db } = clients;
   const tables: DynamoTables = { config: base.config, db };
   const catalog = catalogRepository(tables);
   const organizations = organizationRepository(tables);
   // The API orders and requests explicit lines, never a cart, and never withdraws a
   // request (the requester's own act, in the module): the carts repository is built but
-  // never called, and the function has no access to that table.
+  // never called, and the function has no access to that table. With no checkout before
+  // them, its orders are each taxed by one Stripe Tax calculation, kept nowhere.
   const carts = cartRepository(tables);
   const orders = orderRepository(tables, base.clock);
   const orderService = new OrderService({
@@ -79,6 +87,7 @@ export function composeOrdersApi(base: BaseDependencies, clients: OrdersApiClien
     catalog,
     clock: base.clock,
     metrics: base.metrics,
+    salesTax: composeSalesTax(base, NO_SALES_TAX_MEMORY, clients.secrets, salesTaxProvider),
   });
   const approvalService = new ApprovalService({
     approvals: approvalRepository(tables, base.clock),

@@ -25,6 +25,7 @@
  * | MULTIPLE_DEFAULT_LOCATIONS | a second (or later) shipping location has `isDefault: true`               |
  * | DUPLICATE_ID               | an identifier repeats one given earlier in the same request (or file)     |
  * | INVALID_AMOUNT             | not a US dollar amount with at most two decimals                          |
+ * | INVALID_TAX_CODE           | a catalog product's tax_code is not a Stripe tax code (`txcd_` + 8 digits) |
  * | NO_CHANGES                 | a PATCH body that names no field to change                                |
  * | UNKNOWN_FIELD              | a field a strict schema does not allow                                    |
  * | IDENTIFIER_REQUIRED        | handshake: neither internal_user_id nor profile_id                        |
@@ -60,6 +61,7 @@ export type RuleCode =
   | 'MULTIPLE_DEFAULT_LOCATIONS'
   | 'DUPLICATE_ID'
   | 'INVALID_AMOUNT'
+  | 'INVALID_TAX_CODE'
   | 'NO_CHANGES'
   | 'IDENTIFIER_REQUIRED'
   | 'CONFLICTING_FIELDS';

@@ -6,6 +6,7 @@ import {
   OrderNotFound,
   ProductNotFound,
   ProductUnavailable,
+  SalesTaxUnavailable,
   ShippingLocationUnavailable,
 } from '../domain/errors';
 import { type Entry, entry, general, toCart, toOrders } from './outcome-kit';
@@ -67,6 +68,22 @@ export const ORDER_OUTCOMES: readonly Entry[] = [
       status: 409,
       title: 'Choose another shipping address',
       message: 'That shipping location is no longer available for your organization. Nothing was ordered.',
+      links: [{ href: places.checkout, label: 'Back to checkout', primary: true }],
+    }),
+  }),
+  // Stripe Tax did not answer: nothing is placed with a guessed tax (docs/billing.md, "Sales tax").
+  entry(SalesTaxUnavailable, {
+    api: {
+      general: (error) => ({
+        ...general(503, 'SALES_TAX_UNAVAILABLE')(error),
+        headers: { 'Retry-After': '30' },
+      }),
+    },
+    module: (_, places) => ({
+      status: 503,
+      title: 'Sales tax could not be calculated',
+      message:
+        'We could not get the sales tax for this order from our tax service, so nothing was ordered and your cart is unchanged. Try again in a minute.',
       links: [{ href: places.checkout, label: 'Back to checkout', primary: true }],
     }),
   }),

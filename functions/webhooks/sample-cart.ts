@@ -9,9 +9,9 @@ import type { PartnerId } from '../domain/partners/partner';
 import type { WebhookEventKind } from '../domain/events/order-event-kinds';
 import { SEED_CATALOG } from '../domain/catalog/seed-catalog';
 import type { ProductId } from '../domain/catalog/product';
-import { toCents } from '../domain/money';
+import { divideRoundHalfUp, sumCents, toCents } from '../domain/money';
 import type { OrderItem } from '../domain/orders/order';
-import { priceOrder } from '../domain/orders/order-pricing';
+import { type OrderPricing, priceOrder } from '../domain/orders/order-pricing';
 
 /** What a sample of one kind is made for. */
 export interface SampleEventInput<K extends WebhookEventKind> {
@@ -59,5 +59,16 @@ export function sampleItems(): OrderItem[] {
   });
 }
 
+/**
+ * Austin's combined rate (8.25 %) on goods and shipping, as Stripe Tax taxes them there: a sample's order exists
+ * nowhere, so no calculation is made (or recorded) for it.
+ */
+const SAMPLE_TAX_BASIS_POINTS = 825n;
+
 /** The sample cart's amounts, exactly `subtotal + tax + shipping`. */
-export const samplePricing = (items: readonly OrderItem[]) => priceOrder(items, SAMPLE_ADDRESS.state);
+export function samplePricing(items: readonly OrderItem[]): OrderPricing {
+  const untaxed = priceOrder(items);
+  const taxable = BigInt(untaxed.subtotalCents + untaxed.shippingCents);
+  const taxCents = Number(divideRoundHalfUp(taxable * SAMPLE_TAX_BASIS_POINTS, 10_000n));
+  return { ...untaxed, taxCents, totalCents: sumCents([untaxed.subtotalCents, taxCents, untaxed.shippingCents]) };
+}

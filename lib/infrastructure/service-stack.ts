@@ -112,6 +112,8 @@ export class ServiceStack extends Stack {
 
     const secrets = new Secrets(this, 'Secrets', { config });
     secrets.stripeSecret.grantRead(setup);
+    // Checkout's Stripe Tax calculations (docs/billing.md, "Sales tax").
+    secrets.stripeSecret.grantRead(embed);
     // Stripe's events in (verified with the endpoint secret, the SDK built with the key) and their invoice.* webhooks.
     secrets.stripeSecret.grantRead(ordersApi);
     secrets.stripeWebhookSecret.grantRead(ordersApi);

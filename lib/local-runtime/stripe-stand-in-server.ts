@@ -1,14 +1,16 @@
 /**
- * One port for all of Stripe: the invoicing endpoints go to the project's stand-in, the
- * rest to stripe-stateful-mock. With a data directory the stand-in keeps its invoices there
- * and serves at the port it used before, so the hosted-page and PDF links stored on
- * invoices survive a restart of `npm start`.
+ * One port for all of Stripe: the invoicing and Stripe Tax endpoints go to the project's
+ * stand-ins, the rest to stripe-stateful-mock. With a data directory the stand-ins keep
+ * their invoices, tax calculations and transactions there and serve at the port used
+ * before, so the hosted-page and PDF links stored on invoices, and the calculations stored
+ * on orders, survive a restart of `npm start`.
  */
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { createExpressApp as createStripeMock } from 'stripe-stateful-mock';
 import { StandInStateFile } from './stripe-stand-in-state';
 import { servesStripePath, StripeInvoicingStandIn } from './stripe-invoicing-stand-in';
+import { servesStripeTaxPath, StripeTaxStandIn } from './stripe-tax-stand-in';
 
 export interface StripeStandInServer {
   /** Base URL, used with the real `stripe` SDK. */
@@ -28,9 +30,16 @@ export async function startStripeStandIn(
   const stripeMock = createStripeMock();
   let base = '';
   const invoicing = new StripeInvoicingStandIn({ baseUrl: () => base, ...(stateFile ? { stateFile } : {}) });
-  const server = createServer((req, res) =>
-    servesStripePath(req.url ?? '/') ? void invoicing.handle(req, res) : stripeMock(req, res),
-  );
+  const tax = new StripeTaxStandIn({
+    ...(stateFile ? { stateFile } : {}),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (servesStripeTaxPath(path)) void tax.handle(req, res);
+    else if (servesStripePath(path)) void invoicing.handle(req, res);
+    else stripeMock(req, res);
+  });
   const remembered = stateFile?.read().port;
   let port = remembered ? await listen(server, remembered).catch(() => undefined) : undefined;
   if (remembered && port === undefined)

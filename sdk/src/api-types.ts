@@ -54,6 +54,7 @@ export interface SetupRequest {
   timeZone?: string;
   paymentTerms?: "net15" | "net30" | "net60";
   billingEmail?: string;
+  taxExempt?: boolean;
 }
 
 export interface SetupResponse {
@@ -240,6 +241,7 @@ export interface OrganizationResponse {
         country: string;
       } | null;
       timeZone: string | null;
+      taxExempt: boolean;
       createdAt: string;
     };
   };
@@ -282,6 +284,7 @@ export interface OrganizationUpdateRequest {
   billingEmail?: string | null;
   paymentTerms?: "net15" | "net30" | "net60";
   timeZone?: string | null;
+  taxExempt?: boolean;
 }
 
 export interface OrganizationChangeBadRequestError {
@@ -808,6 +811,17 @@ export interface OrderingProfileNotFoundError {
   error: "Not Found";
   message: string;
   code: "PROFILE_NOT_FOUND";
+  details: Array<{
+    code: string;
+    message: string;
+    path: string[];
+  }>;
+}
+
+export interface SalesTaxUnavailableError {
+  error: "Service Unavailable";
+  message: string;
+  code: "SALES_TAX_UNAVAILABLE";
   details: Array<{
     code: string;
     message: string;

@@ -429,14 +429,18 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/http\/request-log\.ts$/);
   });
 
-  it('ships Stripe beside setup’s handler, not in it, so a cold start neither reads nor parses it (the first test loaded it from there)', () => {
+  it('ships Stripe beside setup’s and the embed host’s handlers, not in them, so a cold start neither reads nor parses it (the first test loaded it from there)', () => {
     const setup = functionNamed('setup');
     const beside = join(dirname(setup.bundle), 'node_modules', 'stripe', 'index.mjs');
     expect(readFileSync(setup.bundle, 'utf8')).not.toContain('api.stripe.com');
     // What `import('stripe')` finds from the handler: the bundle beside it (here the repository's copy further up would do too).
     expect(createRequire(setup.bundle).resolve('stripe')).toBe(beside);
     expect(readFileSync(beside, 'utf8')).toContain('api.stripe.com');
-    for (const fn of app.functions.filter((f) => f.name !== 'setup'))
+    // The embed host ships it beside its handler too (checkout's Stripe Tax calls); every other function has nothing beside.
+    const embed = functionNamed('embed');
+    expect(readFileSync(embed.bundle, 'utf8')).not.toContain('api.stripe.com');
+    expect(existsSync(join(dirname(embed.bundle), 'node_modules', 'stripe', 'index.mjs'))).toBe(true);
+    for (const fn of app.functions.filter((f) => f.name !== 'setup' && f.name !== 'embed'))
       expect(existsSync(join(dirname(fn.bundle), 'node_modules')), fn.name).toBe(false);
   });
 

@@ -10,6 +10,7 @@ import { ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle
 import type { OrderStatus } from '../../functions/domain/orders/order';
 import { ORDER_ACTIONS, type OrderAction } from '../../functions/domain/orders/transition-input';
 import type { ApiEndpointName } from '../../functions/routes';
+import type { FaultySalesTax } from '../support/fault-injection';
 import { whileFailing } from '../support/fault-plan';
 import { aSetupBody, provisionProfile } from '../support/provisioned-profile';
 import { exhaustRateLimit } from '../support/rate-limit';
@@ -43,7 +44,7 @@ const PATH_TO: Record<OrderStatus, OrderAction[]> = {
   refunded: ['confirm', 'ship', 'deliver', 'refund'],
 };
 
-export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
+export function orderApiScenarios(stackOf: () => TestStack, salesTax: FaultySalesTax): Scenarios {
   const bearer = (apiKey: string) => ({ Authorization: `Bearer ${apiKey}` });
 
   /** A partner with every scope and one user who can order, in an organization with a default location. */
@@ -470,6 +471,16 @@ export function orderApiScenarios(stackOf: () => TestStack): Scenarios {
           async () => {
             const partner = await anOrderingPartner();
             return withStorageFailing('orders', () => place(partner));
+          },
+        ],
+      ],
+      503: [
+        [
+          'Stripe Tax down',
+          async () => {
+            const partner = await anOrderingPartner();
+            salesTax.failNextCall();
+            return place(partner);
           },
         ],
       ],

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileId } from '../../functions/domain/organizations/organization';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { DOCUMENTED_ROUTES, responseProblems } from '../support/api-document';
-import { FaultyPayments } from '../support/fault-injection';
+import { FaultyPayments, FaultySalesTax } from '../support/fault-injection';
 import { whileFailing } from '../support/fault-plan';
 import { exhaustRateLimit } from '../support/rate-limit';
 import { approvalRequestScenarios } from './approval-request-scenarios';
@@ -30,11 +30,12 @@ const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 const xApiKey = (key: string) => ({ 'X-API-Key': key });
 
 const payments = new FaultyPayments();
+const salesTax = new FaultySalesTax();
 let stack: TestStack;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  stack = await startTestStack({ payments });
+  stack = await startTestStack({ payments, salesTax });
   receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
@@ -294,7 +295,7 @@ const SCENARIOS: Record<string, Record<number, Scenario[]>> = {
       ],
     ],
   },
-  ...orderApiScenarios(() => stack),
+  ...orderApiScenarios(() => stack, salesTax),
   ...organizationChangeScenarios(
     () => stack,
     () => payments.failNextCall(),

@@ -2,7 +2,7 @@
  * Checkout ships to what is selected (docs/module.md, "Checkout"): one form carries the location, the PO number and
  * notes and the location its totals were quoted for. Without script, placing (or submitting for approval) with
  * another location than the quoted one answers with checkout re-quoted for it and places nothing; placing with the
- * quoted one places the order there, with its state's tax.
+ * quoted one places the order there, with Stripe Tax's tax for its address (the stand-in's rates).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cents } from '../../functions/domain/money';
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-/** A buyer whose organization ships to Austin (Texas, the default, 6.25%) and Sacramento (California, 7.25%), with gauze in the cart. */
+/** A buyer whose organization ships to Austin (Texas, the default, 8.25%) and San Francisco (California, 8.625%), with gauze in the cart. */
 async function aBuyer(user: Record<string, unknown> = {}): Promise<{ who: ProvisionedProfile; module: ModuleClient }> {
   const body = aSetupBody();
   const who = await provisionProfile(stack.deps, partner.partnerId, {
@@ -40,7 +40,7 @@ async function aBuyer(user: Record<string, unknown> = {}): Promise<{ who: Provis
       {
         internalShippingLocationId: 'sacramento',
         name: 'Sacramento clinic',
-        address: { line1: '2 Capitol Mall', city: 'Sacramento', province: 'CA', postalCode: '95814' },
+        address: { line1: '1 Market St', city: 'San Francisco', province: 'CA', postalCode: '94105' },
       },
     ],
   });
@@ -64,8 +64,10 @@ describe('checkout, one form', () => {
     expect(checkout[0]).toContain('name="po_number"');
     expect(checkout[0]).toContain(`name="quoted" value="${idOf(who, 'Austin clinic')}"`);
     expect(page.text).not.toContain('Use this address');
-    // $40.00 + 7.25% + $9.95 shipping, ready for the script to show when Sacramento is selected.
-    expect(checkout[0]).toMatch(/value="[^"]+"[^>]*data-tax-label="Tax \(California 7.25%\)"[^>]*data-total="\$52.85"/);
+    // $40.00 + 8.625% (shipping untaxed in California) + $9.95 shipping, ready for the script to show when Sacramento is selected.
+    expect(checkout[0]).toMatch(
+      /value="[^"]+"[^>]*data-tax-label="Tax \(California 8.625%\)"[^>]*data-total="\$53.40"/,
+    );
   });
 
   it('without script, Place order with another location than the quoted one shows the re-quoted summary and places nothing', async () => {
@@ -81,8 +83,8 @@ describe('checkout, one form', () => {
     expect(moved.status).toBe(200);
     expect(unescapeHtml(moved.text)).toContain('The totals are now for Sacramento clinic');
     const summary = summaryOf(moved.text);
-    expect(summary).toContain('Tax (California 7.25%)');
-    expect(summary).toContain('$52.85');
+    expect(summary).toContain('Tax (California 8.625%)');
+    expect(summary).toContain('$53.40');
     expect(moved.text).toContain(`name="quoted" value="${sacramento}"`);
     expect(moved.text).toMatch(new RegExp(`value="${sacramento}"[^>]*checked`));
     expect(moved.text).toContain('value="PO-77"');
@@ -94,7 +96,7 @@ describe('checkout, one form', () => {
     expect(placed.status).toBe(303);
     const [order] = await ordersOf(who);
     expect(order?.shippingAddress).toMatchObject({ locationId: sacramento, state: 'California' });
-    expect(order?.taxCents).toBe(290);
+    expect(order?.taxCents).toBe(345);
   });
 
   it('without script, Submit for approval with another location than the quoted one re-quotes too', async () => {
@@ -104,7 +106,7 @@ describe('checkout, one form', () => {
       quoted: idOf(who, 'Austin clinic'),
     });
     expect(moved.status).toBe(200);
-    expect(summaryOf(moved.text)).toContain('Tax (California 7.25%)');
+    expect(summaryOf(moved.text)).toContain('Tax (California 8.625%)');
     expect(moved.text).toContain('>Submit for approval</button>');
     expect(
       (await stack.deps.approvalService.listForOrganization(who.organization, { since: '2000-01-01T00:00:00Z' }))

@@ -128,7 +128,8 @@ describe('POST /v1/sandbox/orders', () => {
     expect(response.status, response.text).toBe(201);
     const { order } = response.body;
     expect(response.body.success).toBe(true);
-    // 0.10 + 0.20 + 3 × 19.99 = 60.27 exactly; Texas 6.25% of 60.27 = 3.766875 → 3.77; shipping 9.95 under 150.
+    // 0.10 + 0.20 + 3 × 19.99 = 60.27 exactly; shipping 9.95 under 150. Stripe Tax (the stand-in's Austin, TX: 8.25 % on
+    // goods and shipping, each line rounded): 0.01 + 0.02 + 4.95 + 0.82 = 5.80.
     expect(order).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       status: 'pending',
@@ -143,9 +144,9 @@ describe('POST /v1/sandbox/orders', () => {
         { product_id: 'DRIFT-1999', name: 'Exam gloves', unit: 'box of 100', quantity: 3, price: 19.99 },
       ],
       subtotal: 60.27,
-      tax: 3.77,
+      tax: 5.8,
       shipping: 9.95,
-      total: 73.99,
+      total: 76.02,
       payment_method: 'invoice',
       shipping_address: { line1: '1 Main St', city: 'Austin', state: 'Texas', zip: '78701' },
       created_at: stack.clock.now().toISOString(),
@@ -170,9 +171,9 @@ describe('POST /v1/sandbox/orders', () => {
         { product_id: 'DRIFT-1999', name: 'Exam gloves', quantity: 3, price: 19.99 },
       ],
       subtotal: 60.27,
-      tax: 3.77,
+      tax: 5.8,
       shipping: 9.95,
-      total: 73.99,
+      total: 76.02,
       payment_method: 'invoice',
       shipping_address: { line1: '1 Main St', city: 'Austin', state: 'Texas', zip: '78701' },
       sequence: 1,
@@ -201,7 +202,13 @@ describe('POST /v1/sandbox/orders', () => {
           {
             internalShippingLocationId: 'annex',
             name: 'Annex',
-            address: { line1: '9 Side St', line2: 'Unit 4', city: 'Oakland', province: 'CA', postalCode: '94607' },
+            address: {
+              line1: '1 Market St',
+              line2: 'Unit 4',
+              city: 'San Francisco',
+              province: 'CA',
+              postalCode: '94105',
+            },
             isDefault: false,
           },
         ],
@@ -210,14 +217,14 @@ describe('POST /v1/sandbox/orders', () => {
     const annex = await placeOrder(partner, { internal_shipping_location_id: 'annex' });
     expect(annex.status).toBe(201);
     expect(annex.body.order.shipping_address).toEqual({
-      line1: '9 Side St',
+      line1: '1 Market St',
       line2: 'Unit 4',
-      city: 'Oakland',
+      city: 'San Francisco',
       state: 'California',
-      zip: '94607',
+      zip: '94105',
     });
-    // California 7.25% of 39.98 = 2.89855 → 2.90.
-    expect(annex.body.order.tax).toBe(2.9);
+    // Stripe Tax for San Francisco (the stand-in's 8.625 %, shipping untaxed): 8.625% of 39.98 = 3.448275 → 3.45.
+    expect(annex.body.order.tax).toBe(3.45);
 
     const unknown = await placeOrder(partner, { internal_shipping_location_id: 'nowhere' });
     expect(unknown.status).toBe(400);
@@ -557,7 +564,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     expect(http.body.details).toEqual([expect.objectContaining({ code: 'INVALID_FORMAT', path: ['tracking_url'] })]);
     await act(partner, order.id, 'ship');
     await act(partner, order.id, 'deliver');
-    const tooMuch = await act(partner, order.id, 'refund', { amount: order.total + 0.01 });
+    const tooMuch = await act(partner, order.id, 'refund', { amount: Math.round(order.total * 100 + 1) / 100 });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.details).toEqual([expect.objectContaining({ code: 'TOO_BIG', path: ['amount'] })]);
     expect((await act(partner, order.id, 'refund', '[1]')).body.details[0].code).toBe('INVALID_BODY');
@@ -589,7 +596,7 @@ describe('POST /v1/sandbox/orders/{order_id}/{action}', () => {
     expect(second.body.order.refund_reason).toBeUndefined();
 
     const remaining = (totalCents - 750) / 100;
-    const tooMuch = await act(partner, placed.id, 'refund', { amount: remaining + 0.01 });
+    const tooMuch = await act(partner, placed.id, 'refund', { amount: (totalCents - 750 + 1) / 100 });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.details).toEqual([
       expect.objectContaining({

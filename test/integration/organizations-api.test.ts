@@ -72,6 +72,40 @@ describe('setup with billing settings', () => {
   });
 });
 
+describe('taxExempt', () => {
+  it('is false unless setup says otherwise, is read back, and is the Stripe customer tax_exempt, on setup and PATCH', async () => {
+    const plain = await anOrganization();
+    expect((await stack.get(plain.path, bearer())).body.data.organization.taxExempt).toBe(false);
+    expect(await stripeStandIn().customers.retrieve(plain.setup.paymentCustomerId)).toMatchObject({
+      tax_exempt: 'none',
+    });
+
+    const exempt = await anOrganization({ taxExempt: true });
+    expect((await stack.get(exempt.path, bearer())).body.data.organization.taxExempt).toBe(true);
+    expect(await stripeStandIn().customers.retrieve(exempt.setup.paymentCustomerId)).toMatchObject({
+      tax_exempt: 'exempt',
+    });
+
+    const patched = await stack.patch(exempt.path, { taxExempt: false }, bearer());
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.data.organization.taxExempt).toBe(false);
+    expect(await stripeStandIn().customers.retrieve(exempt.setup.paymentCustomerId)).toMatchObject({
+      tax_exempt: 'none',
+    });
+  });
+
+  it('refuses a taxExempt that is not a boolean with 400 VALIDATION_ERROR and changes nothing', async () => {
+    const { path } = await anOrganization({ taxExempt: true });
+    const res = await stack.patch(path, { taxExempt: 'no' }, bearer());
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [expect.objectContaining({ path: ['taxExempt'] })],
+    });
+    expect((await stack.get(path, bearer())).body.data.organization.taxExempt).toBe(true);
+  });
+});
+
 describe('PATCH an organization', () => {
   it('changes only the fields sent, updates the same Stripe customer and keeps paymentCustomerId', async () => {
     const { path, setup } = await anOrganization({ organizationPhone: '+1 503 555 0100' });

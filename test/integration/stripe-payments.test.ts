@@ -40,7 +40,11 @@ describe('Stripe client configuration', () => {
     const payments = new StripePayments(source);
     const ids = await Promise.all(
       [1, 2, 3].map(() =>
-        payments.ensureCustomer({ idempotencyKey: randomUUID(), owner: owner(), details: { name: 'Acme' } }),
+        payments.ensureCustomer({
+          idempotencyKey: randomUUID(),
+          owner: owner(),
+          details: { name: 'Acme', taxExempt: false },
+        }),
       ),
     );
     await source();
@@ -82,13 +86,18 @@ describe('StripePayments', () => {
     const first = await payments.ensureCustomer({
       idempotencyKey,
       owner: who,
-      details: { name: 'Old Name', email: 'old@acme.example.com', phone: '555-0100' },
+      details: { name: 'Old Name', email: 'old@acme.example.com', phone: '555-0100', taxExempt: false },
     });
-    const second = await payments.ensureCustomer({ idempotencyKey, owner: who, details: { name: 'New Name' } });
+    const second = await payments.ensureCustomer({
+      idempotencyKey,
+      owner: who,
+      details: { name: 'New Name', taxExempt: true },
+    });
 
     expect(second).toBe(first);
     const customer = await stripeStandIn().customers.retrieve(first);
-    expect(customer).toMatchObject({ name: 'New Name' });
+    // The organization's exemption is the customer's `tax_exempt`, which Stripe's invoices and reports show.
+    expect(customer).toMatchObject({ name: 'New Name', tax_exempt: 'exempt' });
     // Cleared fields: Stripe answers null, the stand-in keeps the empty string.
     const { email, phone, address } = customer as { email: string | null; phone: string | null; address: unknown };
     expect([email || null, phone || null, address || null]).toEqual([null, null, null]);

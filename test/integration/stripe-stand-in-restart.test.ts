@@ -1,7 +1,8 @@
 /**
  * The local Stripe stand-in across a restart of `npm start`: with a data directory it keeps
  * its invoices there and serves at the same address, so the hosted page, the PDF and
- * `invoices.pay` of an invoice issued before the restart still work.
+ * `invoices.pay` of an invoice issued before the restart still work; a Stripe Tax
+ * calculation made before it is recorded as a transaction after it, once.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,5 +53,48 @@ describe('the Stripe stand-in across a restart', () => {
       await second.close();
     }
     expect(statSync(join(dataDir, 'stripe-stand-in.json')).mode & 0o077).toBe(0);
+  });
+
+  it('keeps Stripe Tax calculations, transactions and idempotency keys across the restart', async () => {
+    const first = await startStripeStandIn({ dataDir });
+    let calculation: Stripe.Tax.Calculation;
+    let transaction: Stripe.Tax.Transaction;
+    try {
+      calculation = await sdk(first.url).tax.calculations.create({
+        currency: 'usd',
+        line_items: [{ amount: 4000, reference: 'GAUZE', tax_behavior: 'exclusive', tax_code: 'txcd_99999999' }],
+        customer_details: {
+          address: { line1: '5 Broadway', city: 'New York', state: 'NY', postal_code: '10004', country: 'US' },
+          address_source: 'shipping',
+        },
+      });
+      expect(calculation.tax_amount_exclusive).toBe(355);
+      transaction = await sdk(first.url).tax.transactions.createFromCalculation(
+        { calculation: calculation.id!, reference: 'order-before' },
+        { idempotencyKey: 'tax-before' },
+      );
+    } finally {
+      await first.close();
+    }
+
+    const second = await startStripeStandIn({ dataDir });
+    try {
+      const stripe = sdk(second.url);
+      const replayed = await stripe.tax.transactions.createFromCalculation(
+        { calculation: calculation.id!, reference: 'order-before' },
+        { idempotencyKey: 'tax-before' },
+      );
+      expect(replayed.id).toBe(transaction.id);
+      const after = await stripe.tax.transactions.createFromCalculation(
+        { calculation: calculation.id!, reference: 'order-after' },
+        { idempotencyKey: 'tax-after' },
+      );
+      expect(after).toMatchObject({ object: 'tax.transaction', reference: 'order-after' });
+      await expect(
+        stripe.tax.transactions.createFromCalculation({ calculation: calculation.id!, reference: 'order-before' }),
+      ).rejects.toMatchObject({ statusCode: 400 });
+    } finally {
+      await second.close();
+    }
   });
 });

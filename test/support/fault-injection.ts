@@ -3,8 +3,15 @@ import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-envi
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
+import { SalesTaxUnavailable } from '../../functions/domain/errors';
 import { stripeClientSource } from '../../functions/adapters/stripe-client';
 import { StripePayments } from '../../functions/adapters/stripe-payments';
+import { StripeTax } from '../../functions/adapters/stripe-tax';
+import type {
+  SalesTaxCalculation,
+  SalesTaxProvider,
+  SalesTaxRequest,
+} from '../../functions/domain/tax/sales-tax-provider';
 import type {
   PaymentCustomerDetails,
   PaymentCustomerRequest,
@@ -85,6 +92,52 @@ export class FaultyPayments implements PaymentProvider {
       throw Object.assign(new Error('connect ECONNREFUSED api.stripe.com'), { name: 'StripeConnectionError' });
     await this.real.updateCustomer(customerId, details);
     if (failure === 'after') throw Object.assign(new Error('Request timed out'), { name: 'StripeConnectionError' });
+  }
+}
+
+/** The real Stripe Tax adapter on the stand-in, its calls counted, able to fail on demand (Stripe Tax down). */
+export class FaultySalesTax implements SalesTaxProvider {
+  /** What was sent to `tax.calculations.create`, in order. */
+  readonly calculated: SalesTaxRequest[] = [];
+  /** The calculations recorded as tax transactions, in order. */
+  readonly recorded: string[] = [];
+  /** Every call fails while set; `failNextCall` fails one. */
+  failing = false;
+  private failures = 0;
+  private readonly real: SalesTaxProvider;
+
+  constructor() {
+    const { stripeApiBase, endpoints } = inject('standIns');
+    this.real = new StripeTax(
+      stripeClientSource(
+        { STRIPE_SECRET_KEY: LOCAL_STRIPE_SECRET_KEY, STRIPE_API_BASE: stripeApiBase, STRIPE_SECRET_NAME: '' },
+        new SecretsManagerClient(local(endpoints.secretsManager)),
+      ),
+    );
+  }
+
+  failNextCall(): void {
+    this.failures += 1;
+  }
+
+  private fail(): void {
+    if (!this.failing && this.failures === 0) return;
+    this.failures = Math.max(0, this.failures - 1);
+    // What the adapter makes of a Stripe outage.
+    throw new SalesTaxUnavailable('connect ECONNREFUSED api.stripe.com (injected)');
+  }
+
+  async calculate(request: SalesTaxRequest): Promise<SalesTaxCalculation> {
+    this.fail();
+    this.calculated.push(request);
+    return this.real.calculate(request);
+  }
+
+  async recordTransaction(input: { calculationId: string; reference: string; idempotencyKey: string }) {
+    this.fail();
+    const recorded = await this.real.recordTransaction(input);
+    this.recorded.push(input.calculationId);
+    return recorded;
   }
 }
 

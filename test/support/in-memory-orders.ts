@@ -1,3 +1,4 @@
+import type { RememberedSalesTax, SalesTaxMemory } from '../../functions/domain/tax/sales-tax-quotes';
 import { inCatalogOrder, matchesCatalogFilter } from '../../functions/domain/catalog/catalog-listing';
 import type { CatalogFilter, CatalogRepository } from '../../functions/domain/catalog/catalog-repository';
 import type { Product, ProductId } from '../../functions/domain/catalog/product';
@@ -50,8 +51,21 @@ export class InMemoryCatalogRepository implements CatalogRepository {
   }
 }
 
-export class InMemoryCartRepository implements CartRepository {
+export class InMemoryCartRepository implements CartRepository, SalesTaxMemory {
   private readonly carts = new Map<ProfileId, Map<ProductId, CartLine>>();
+  readonly salesTax = new Map<string, RememberedSalesTax>();
+
+  async rememberedSalesTax(profileId: ProfileId, key: string): Promise<RememberedSalesTax | undefined> {
+    return this.salesTax.get(`${profileId}#${key}`);
+  }
+
+  async forgetSalesTax(profileId: ProfileId, key: string): Promise<void> {
+    this.salesTax.delete(`${profileId}#${key}`);
+  }
+
+  async rememberSalesTax(profileId: ProfileId, key: string, remembered: RememberedSalesTax): Promise<void> {
+    this.salesTax.set(`${profileId}#${key}`, remembered);
+  }
 
   async get(profileId: ProfileId): Promise<Cart> {
     return { profileId, lines: [...(this.carts.get(profileId)?.values() ?? [])].map(copy) };

@@ -15,6 +15,8 @@ import type {
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { InMemoryCartRepository, InMemoryCatalogRepository, InMemoryOrderRepository } from './in-memory-orders';
 import { ManualClock } from './manual-clock';
+import { RateTableSalesTax } from './fakes/rate-table-sales-tax';
+import { SalesTaxQuotes } from '../../functions/domain/tax/sales-tax-quotes';
 
 const address = (overrides: Partial<Address> = {}): Address => ({
   line1: '100 Main St',
@@ -86,6 +88,8 @@ export async function anOrderingWorld() {
   if (!seed.ok) throw new Error('the seed catalog is invalid');
   await catalog.upsertMany(seed.products);
   const cartService = new CartService({ carts, catalog, clock });
-  const orderService = new OrderService({ orders, carts, catalog, clock });
-  return { clock, catalog, carts, orders, cartService, orderService, ...anOrganization() };
+  const taxProvider = new RateTableSalesTax();
+  const salesTax = new SalesTaxQuotes({ provider: taxProvider, memory: carts, clock });
+  const orderService = new OrderService({ orders, carts, catalog, clock, salesTax });
+  return { clock, catalog, carts, orders, cartService, orderService, taxProvider, salesTax, ...anOrganization() };
 }

@@ -39,6 +39,7 @@ async function aShippedOrder() {
     organizations,
     invoices,
     provider,
+    salesTax: world.taxProvider,
     clock: world.clock,
     metrics,
     events,

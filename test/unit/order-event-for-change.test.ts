@@ -54,7 +54,7 @@ describe('order events', () => {
     const { orders, placed, profile } = await anOrderThroughItsLife();
     const created = orders.events[0]!;
     expect(created).toMatchObject({ partnerId: placed.partnerId, timestamp: placed.createdAt });
-    // 3 × 12.49 + 8.45 = 45.92; California 7.25% = 3.3292 -> 3.33; under $150: 9.95 shipping.
+    // 3 × 12.49 + 8.45 = 45.92; Stripe Tax (the test's California rate, 8.625%) = 3.9606 -> 3.96; under $150: 9.95 shipping.
     expect(created.data).toEqual({
       order_id: placed.id,
       partner_org_id: placed.internalOrgId,
@@ -70,9 +70,9 @@ describe('order events', () => {
         { product_id: 'SPR-DIS-24OZ', name: 'Disinfectant Spray, Hospital Grade', quantity: 1, price: 8.45 },
       ],
       subtotal: 45.92,
-      tax: 3.33,
+      tax: 3.96,
       shipping: 9.95,
-      total: 59.2,
+      total: 59.83,
       payment_method: 'invoice',
       shipping_address: { line1: '1 Market St', city: 'San Jose', state: 'California', zip: '95113' },
     });
@@ -102,7 +102,7 @@ describe('order events', () => {
       previous_status: 'confirmed',
       status: 'shipped',
       shipped_at: at('shipped'),
-      total: 59.2,
+      total: 59.83,
     });
     expect(delivered).toEqual({
       ...ids,
@@ -116,7 +116,7 @@ describe('order events', () => {
       ...ids,
       sequence: 5,
       previous_status: 'delivered',
-      // 12.49 of 59.20: a partial refund, so the order stays delivered.
+      // 12.49 of 59.83: a partial refund, so the order stays delivered.
       status: 'delivered',
       refunded_at: at('refunded'),
       refund_amount: 12.49,

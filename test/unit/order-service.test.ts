@@ -65,6 +65,7 @@ describe('placing an order', () => {
       taxCents: 0,
       shippingCents: 0,
       totalCents: 17_489,
+      salesTax: { calculationId: expect.stringMatching(/^taxcalc_/), exempt: false },
       paymentMethod: 'invoice',
       status: 'pending',
       createdAt: clock.now().toISOString(),
@@ -89,9 +90,9 @@ describe('placing an order', () => {
       state: 'California',
       zip: '95113',
     });
-    // 24.98 × 7.25% = 1.81105 -> 1.81; plus 9.95 shipping.
+    // Stripe Tax's rate for the address (the test's table: 8.625 %): 24.98 × 8.625% = 2.154525 -> 2.15; plus 9.95 shipping.
     expect([order.subtotalCents, order.taxCents, order.shippingCents, order.totalCents]).toEqual([
-      2498, 181, 995, 3674,
+      2498, 215, 995, 3708,
     ]);
   });
 

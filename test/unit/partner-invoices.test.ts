@@ -29,6 +29,7 @@ async function anInvoicedOrganization(count: number) {
     organizations,
     invoices,
     provider: new InMemoryInvoicing(),
+    salesTax: world.taxProvider,
     clock: world.clock,
     metrics: recordingMetrics(),
     events: new RecordingQueue<OrderEventMessage>(),

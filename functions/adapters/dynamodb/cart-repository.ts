@@ -1,8 +1,15 @@
 import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { ProductId } from '../../domain/catalog/product';
 import type { Cart, CartLine, CartRepository, LineAddition } from '../../domain/orders/cart';
 import type { ProfileId } from '../../domain/organizations/organization';
+import type { RememberedSalesTax, SalesTaxMemory } from '../../domain/tax/sales-tax-quotes';
 import { queryAll } from './query-all';
 
 /** Key shapes of the carts table: one partition per profile, one item per line. */
@@ -11,6 +18,8 @@ export const cartKeys = {
   line: (profileId: string, productId: string) => ({ pk: `CART#${profileId}`, sk: `LINE#${productId}` }),
   /** The request the cart resubmits (`Edit and resubmit`), beside its lines so one query reads both. */
   resubmits: (profileId: string) => ({ pk: `CART#${profileId}`, sk: 'RESUBMIT' }),
+  /** A Stripe Tax calculation of the cart (or items) for one address, by the key of what was calculated; swept by TTL. */
+  salesTax: (profileId: string, key: string) => ({ pk: `CART#${profileId}`, sk: `TAX#${key}` }),
 };
 
 /** An untouched cart is swept after this long. */
@@ -32,7 +41,7 @@ export const resubmitMarkerItem = (profileId: string, requestId: string, at: Dat
   ttl: Math.floor(at.getTime() / 1000) + CART_RETENTION_SECONDS,
 });
 
-export class DynamoCartRepository implements CartRepository {
+export class DynamoCartRepository implements CartRepository, SalesTaxMemory {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -122,5 +131,30 @@ export class DynamoCartRepository implements CartRepository {
       ...cart.lines.map((line) => this.remove(profileId, line.productId)),
       this.db.send(new DeleteCommand({ TableName: this.table, Key: cartKeys.resubmits(profileId) })),
     ]);
+  }
+
+  async rememberedSalesTax(profileId: ProfileId, key: string): Promise<RememberedSalesTax | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: cartKeys.salesTax(profileId, key), ConsistentRead: true }),
+    );
+    return Item ? { calculation: Item.calculation, reuseUntil: Item.reuseUntil } : undefined;
+  }
+
+  async forgetSalesTax(profileId: ProfileId, key: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: cartKeys.salesTax(profileId, key) }));
+  }
+
+  async rememberSalesTax(profileId: ProfileId, key: string, remembered: RememberedSalesTax): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          ...cartKeys.salesTax(profileId, key),
+          calculation: remembered.calculation,
+          reuseUntil: remembered.reuseUntil,
+          ttl: Math.ceil(Date.parse(remembered.reuseUntil) / 1000),
+        },
+      }),
+    );
   }
 }

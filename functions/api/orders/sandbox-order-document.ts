@@ -5,7 +5,11 @@
  */
 import { SandboxOrderRequest } from '../../domain/orders/sandbox-order-request';
 import { apiRoute } from '../../routes';
-import { OrderingProfileNotFoundBody, SandboxOrderBadRequestBody } from '../pipeline/error-bodies';
+import {
+  OrderingProfileNotFoundBody,
+  SalesTaxUnavailableBody,
+  SandboxOrderBadRequestBody,
+} from '../pipeline/error-bodies';
 import { PENDING_ORDER } from './order-examples';
 import { OrderChangeBody } from './order-response';
 import { PENDING_APPROVAL_REQUEST } from '../approval-requests/examples';
@@ -131,5 +135,22 @@ export const CREATE_SANDBOX_ORDER_ROUTE: RouteDocument = {
       SANDBOX_ORDER_CREATE_ROUTE_ROW,
       "The order may have been placed (or submitted for approval) before the answer was lost: list the organization's orders (or approval requests) before placing it again.",
     ),
+    503: {
+      description:
+        "Stripe Tax could not calculate the order's sales tax: nothing is ordered (no order is placed with a guessed tax). Try again after `Retry-After` seconds.",
+      body: { name: 'SalesTaxUnavailableError', schema: SalesTaxUnavailableBody },
+      examples: {
+        salesTaxUnavailable: {
+          summary: 'Stripe Tax did not answer',
+          value: {
+            error: 'Service Unavailable',
+            message: 'Sales tax could not be calculated right now; nothing was ordered. Try again in a minute.',
+            code: 'SALES_TAX_UNAVAILABLE',
+            details: [],
+          },
+        },
+      },
+      headers: { required: [...AUTHENTICATED_HEADERS.required, 'Retry-After'] },
+    },
   },
 };

@@ -46,6 +46,7 @@ const ORGANIZATION = {
     country: 'United States',
   },
   timeZone: 'America/Chicago',
+  taxExempt: false,
   createdAt: '2026-11-22T15:00:45.080Z',
 };
 
@@ -70,7 +71,7 @@ export const GET_ORGANIZATION_ROUTE: RouteDocument = {
   tag: 'Provisioning',
   summary: 'Retrieve an organization',
   description:
-    'The organization with its billing settings: `paymentTerms` (how long it has to pay an invoice), `billingEmail` (where invoices go: the billing e-mail set, else `organizationEmail`), and its contact fields (`null` when not set).',
+    'The organization with its billing settings: `paymentTerms` (how long it has to pay an invoice), `billingEmail` (where invoices go: the billing e-mail set, else `organizationEmail`), `taxExempt` (its orders and invoices carry no sales tax; the Stripe customer `tax_exempt`), and its contact fields (`null` when not set).',
   parameters: [INTERNAL_ORG_ID_PARAMETER],
   responses: {
     200: {
@@ -97,7 +98,7 @@ export const UPDATE_ORGANIZATION_ROUTE: RouteDocument = {
   tag: 'Provisioning',
   summary: 'Change an organization',
   description: [
-    "Changes only the fields you send: `organizationName`, `organizationEmail`, `organizationPhone`, `billingAddress`, `billingEmail`, `paymentTerms` (`net15`, `net30`, `net60`) and `timeZone`, by setup's rules (trimmed, the same limits; a blank optional string changes nothing, `null` removes an optional field: `billingEmail: null` sends invoices to `organizationEmail` again).",
+    "Changes only the fields you send: `organizationName`, `organizationEmail`, `organizationPhone`, `billingAddress`, `billingEmail`, `paymentTerms` (`net15`, `net30`, `net60`), `timeZone` and `taxExempt` (a boolean; the Stripe customer's `tax_exempt` follows, and checkouts from then on are taxed accordingly), by setup's rules (trimmed, the same limits; a blank optional string changes nothing, `null` removes an optional field: `billingEmail: null` sends invoices to `organizationEmail` again).",
     '',
     "The organization's payment-provider customer gets the new name, e-mail, phone and address first: it is updated, never created again, so `paymentCustomerId` never changes. The organization and its customer change together or not at all: if Stripe does not take the update, nothing is changed and the answer is 503 `STRIPE_UNAVAILABLE`. New terms apply to invoices issued from now on.",
     '',

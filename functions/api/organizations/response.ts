@@ -24,6 +24,8 @@ export const OrganizationResponseBody = z.strictObject({
       organizationPhone: z.nullable(z.string()),
       billingAddress: z.nullable(AddressBody),
       timeZone: z.nullable(z.string()),
+      /** Exempt from sales tax: its orders and invoices carry none (docs/billing.md, "Sales tax"). */
+      taxExempt: z.boolean(),
       createdAt: z.iso.datetime(),
     }),
   }),
@@ -45,6 +47,7 @@ export function toOrganizationResponse(organization: Organization): Organization
         organizationPhone: organization.phone ?? null,
         billingAddress: organization.billingAddress ? toAddressBody(organization.billingAddress) : null,
         timeZone: organization.timeZone ?? null,
+        taxExempt: organization.taxExempt === true,
         createdAt: organization.createdAt,
       },
     },

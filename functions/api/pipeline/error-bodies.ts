@@ -218,3 +218,6 @@ export const SandboxInvoiceUnsupportedBody = generalError(501, ['NOT_SUPPORTED_B
 /** Stripe's route (docs/billing.md, "How the service hears from Stripe"). */
 export const StripeEventRefusedBody = generalError(400, ['VALIDATION_ERROR']);
 export const InvoiceNotRecordedYetBody = generalError(503, ['INVOICE_NOT_RECORDED_YET']);
+
+/** Stripe Tax did not answer: nothing is placed with a guessed tax (docs/billing.md, "Sales tax"). */
+export const SalesTaxUnavailableBody = generalError(503, ['SALES_TAX_UNAVAILABLE']);

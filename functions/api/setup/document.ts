@@ -31,7 +31,7 @@ export const SETUP_ROUTE: RouteDocument = {
   description: [
     'Creates a customer business (organization) with its first user (profile) and shipping locations, or adds a further user to an organization that already exists (`isNewOrganization: false`; locations with a new `internalShippingLocationId` are added, known ones stay as they are, and `shippingLocations` lists all of them).',
     '',
-    'A new organization also gets a payment-provider customer (`paymentCustomerId`), billed on its `paymentTerms` (`net15`, `net30` or `net60`; default `net30`) at its `billingEmail` (default: `organizationEmail`); a setup of an existing organization leaves both as stored (change them with PATCH /v1/organizations/{internalOrgId}). Strings are trimmed, blank optional strings count as absent, provinces may be full names or USPS abbreviations and come back as full names; only the United States is supported. At most 50 locations per request and 200 per organization. Unknown fields are ignored.',
+    'A new organization also gets a payment-provider customer (`paymentCustomerId`), billed on its `paymentTerms` (`net15`, `net30` or `net60`; default `net30`) at its `billingEmail` (default: `organizationEmail`), tax-exempt when `taxExempt` is true (default false: its orders and invoices carry no sales tax, and the Stripe customer `tax_exempt` is `exempt`); a setup of an existing organization leaves all three as stored (change them with PATCH /v1/organizations/{internalOrgId}). Strings are trimmed, blank optional strings count as absent, provinces may be full names or USPS abbreviations and come back as full names; only the United States is supported. At most 50 locations per request and 200 per organization. Unknown fields are ignored.',
     '',
     'Retries are safe: send an `Idempotency-Key` to get the first answer back (`Idempotent-Replayed: true`); without one, a repeat is 409 `USER_ALREADY_EXISTS` with the existing profile id.',
   ].join('\n'),
@@ -62,7 +62,7 @@ export const SETUP_ROUTE: RouteDocument = {
   responses: {
     200: {
       description:
-        'Provisioned (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again). Input-only fields (`contact`, `deliveryInstructions`, `billingAddress`, `organizationEmail`, `organizationPhone`, `billingEmail`, `userAddress`) are stored but never echoed; `phone_number`, `nickname` and `line2` appear only when supplied.',
+        'Provisioned (or, with `Idempotent-Replayed: true`, the first answer to this `Idempotency-Key` again). Input-only fields (`contact`, `deliveryInstructions`, `billingAddress`, `organizationEmail`, `organizationPhone`, `billingEmail`, `taxExempt`, `userAddress`) are stored but never echoed; `phone_number`, `nickname` and `line2` appear only when supplied.',
       body: { name: 'SetupResponse', schema: SetupResponseBody },
       examples: {
         newOrganization: {

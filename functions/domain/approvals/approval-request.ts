@@ -8,6 +8,7 @@ import { ApprovalNotPending } from '../errors';
 import type { Cents } from '../money';
 import type { LimitReason } from '../spending/monthly-spend';
 import type { OrderItem, ShippingAddressSnapshot } from '../orders/order';
+import type { OrderSalesTax } from '../orders/order-pricing';
 import type { OrganizationId, Profile, ProfileId, ShippingLocationId } from '../organizations/organization';
 import type { PartnerId } from '../partners/partner';
 
@@ -51,6 +52,8 @@ export interface ApprovalRequest {
   readonly taxCents: Cents;
   readonly shippingCents: Cents;
   readonly totalCents: Cents;
+  /** The Stripe Tax calculation of `taxCents`: the approved order carries it to its invoice. */
+  readonly salesTax?: OrderSalesTax;
   readonly poNumber?: string;
   readonly notes?: string;
   /** Which limit sent it to approval; absent on requests made before monthly limits, all of which were `order_limit`. */

@@ -39,7 +39,7 @@ export type DecisionCompletionFor = (decided: ApprovalRequest) => IdempotencyCom
 export interface ApprovalServiceOptions {
   readonly approvals: ApprovalRepository;
   /** Quotes the cart exactly as placing an order does. */
-  readonly orders: Pick<OrderService, 'quote' | 'limitPassed'>;
+  readonly orders: Pick<OrderService, 'quote' | 'limitPassed' | 'quoteUsed'>;
   /** The requester and the request's location as they are now, at approval. */
   readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
   readonly carts: Pick<CartRepository, 'get'>;
@@ -61,7 +61,7 @@ export interface ApprovalServiceOptions {
  */
 export class ApprovalService {
   private readonly approvals: ApprovalRepository;
-  private readonly orders: Pick<OrderService, 'quote' | 'limitPassed'>;
+  private readonly orders: Pick<OrderService, 'quote' | 'limitPassed' | 'quoteUsed'>;
   private readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
   private readonly carts: Pick<CartRepository, 'get'>;
   private readonly catalog: Pick<CatalogRepository, 'get'>;
@@ -116,6 +116,7 @@ export class ApprovalService {
       input.items ? undefined : quote.cart,
     );
     countOutcome(this.changes, 'submitted');
+    await this.orders.quoteUsed(profile, quote);
     return request;
   }
 

@@ -13,12 +13,15 @@ import { invoiceCreditedEvent, invoiceIssuedEvent } from '../events/invoice-even
 import type { InvoiceRepository } from './invoice-repository';
 import type { InvoiceLine, InvoicingProvider, ProviderInvoice } from './invoicing-provider';
 import { daysUntilDue } from './payment-terms';
+import type { SalesTaxProvider } from '../tax/sales-tax-provider';
 
 export interface InvoicingServiceOptions {
   readonly orders: Pick<OrderRepository, 'get'>;
   readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
   readonly invoices: InvoiceRepository;
   readonly provider: InvoicingProvider;
+  /** Stripe Tax: the order's calculation is recorded as a sale when its invoice is issued. */
+  readonly salesTax: Pick<SalesTaxProvider, 'recordTransaction'>;
   readonly clock: Clock;
   readonly metrics: Metrics;
   /**
@@ -51,9 +54,11 @@ export class InvoicingService {
    * 1. an invoice already recorded for the order is the answer;
    * 2. otherwise the provider's invoice for the order (found by its metadata, or created
    *    as a draft under the order's idempotency key),
-   * 3. given the order's lines if it has none,
-   * 4. finalized (number, hosted page, PDF; the provider e-mails it),
-   * 5. recorded beside the order by a conditional write: the first record wins.
+   * 3. given the order's lines if it has none (its tax is the order's, from the Stripe Tax calculation the buyer saw),
+   * 4. the order's calculation recorded as a Stripe Tax transaction (reference: the order id), so the supplier's
+   *    Stripe Tax reports and filings count the sale,
+   * 5. finalized (number, hosted page, PDF; the provider e-mails it),
+   * 6. recorded beside the order by a conditional write: the first record wins.
    */
   async issue(orderId: OrderId): Promise<InvoiceRecord> {
     const { invoices, provider } = this.options;
@@ -88,6 +93,15 @@ export class InvoicingService {
       }
       if (invoice.totalCents !== order.totalCents) {
         throw new InvoiceTotalMismatch(orderId, invoice.totalCents, order.totalCents);
+      }
+      // Before finalizing: a retry finds the draft again and repeats this under the same key, so the sale is
+      // recorded exactly once and never for an invoice that was not sent.
+      if (order.salesTax) {
+        await this.options.salesTax.recordTransaction({
+          calculationId: order.salesTax.calculationId,
+          reference: orderId,
+          idempotencyKey: `order-${orderId}-tax-transaction`,
+        });
       }
       invoice = await provider.finalize(invoice.id, `order-${orderId}-invoice-finalize`);
     }
@@ -185,8 +199,9 @@ export class InvoicingService {
 
 /**
  * The invoice's lines: one per item (quantity × unit price, named with its SKU), then the
- * order's shipping and sales tax as the order computed them, so the invoice's total is
- * the order's to the cent (the invoice never recomputes tax).
+ * order's shipping and sales tax as Stripe Tax calculated them at checkout, so the
+ * invoice's total and tax are the order's to the cent (the invoice never recomputes tax;
+ * docs/decisions.md says why not the invoice's `automatic_tax`).
  */
 function invoiceLines(order: Order): InvoiceLine[] {
   const lines: InvoiceLine[] = order.items.map((item) => ({

@@ -71,6 +71,12 @@ const ProductRecord = z.strictObject(
      * puts its key here); as the catalog lists it, that key (`ProductImageKey`).
      */
     image: requiredText(512),
+    /** The product's own Stripe product tax code, when its taxability differs from its category's (product-tax-codes.ts). */
+    tax_code: z.optional(
+      z
+        .string()
+        .check(z.regex(/^txcd_\d{8}$/, rule('INVALID_TAX_CODE', 'must be a Stripe tax code (txcd_ and 8 digits)'))),
+    ),
   },
   { error: requiredField },
 );
@@ -86,6 +92,7 @@ export const ProductInput = z.pipe(
     unit: record.unit,
     active: record.active,
     image: record.image,
+    ...(record.tax_code === undefined ? {} : { taxCode: record.tax_code }),
   })),
 );
 
@@ -109,6 +116,8 @@ export interface Product {
    * importer (catalog-image-import.ts) has stored the file.
    */
   readonly image: string;
+  /** Its own Stripe product tax code; its category's when absent (domain/tax/product-tax-codes.ts). */
+  readonly taxCode?: string;
 }
 
 /** The edge form of a product (snake_case, dollars), as partners and operators see it. */
@@ -121,4 +130,5 @@ export const toProductRecord = (product: Product) => ({
   unit: product.unit,
   active: product.active,
   image: product.image,
+  ...(product.taxCode === undefined ? {} : { tax_code: product.taxCode }),
 });

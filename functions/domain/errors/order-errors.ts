@@ -79,3 +79,14 @@ export class OrderGuideChanged extends DomainError {
     super(`The order guide line of ${productId} changed meanwhile`, options);
   }
 }
+
+/**
+ * The sales-tax engine (Stripe Tax) could not answer: the order is not placed, since no
+ * order is ever placed with a guessed tax. Mapped to 503 `SALES_TAX_UNAVAILABLE`.
+ */
+export class SalesTaxUnavailable extends DomainError {
+  override readonly name = 'SalesTaxUnavailable';
+  constructor(readonly reason: string) {
+    super('Sales tax could not be calculated right now; nothing was ordered. Try again in a minute.');
+  }
+}

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import type { UsStateName } from '../addresses/us-states';
 import type { CatalogRepository } from '../catalog/catalog-repository';
 import { isProductId, type Product, type ProductId } from '../catalog/product';
 import type { Clock } from '../clock';
@@ -16,7 +15,7 @@ import {
   MAX_LINE_QUANTITY,
   QuantityChange,
 } from './cart';
-import { DEFAULT_PRICING, lineTotalCents, type OrderPricing, priceOrder, type PricingConfig } from './order-pricing';
+import { DEFAULT_PRICING, lineTotalCents, priceOrder, type PricingConfig, type UntaxedPricing } from './order-pricing';
 
 export interface PricedCartLine {
   readonly product: Product;
@@ -40,8 +39,8 @@ export interface PricedCart {
   /** The rejected or expired request the cart resubmits (`Edit and resubmit`). */
   readonly resubmits?: string;
   readonly subtotalCents: Cents;
-  /** Tax, shipping and total, when a destination state was given. */
-  readonly pricing?: OrderPricing;
+  /** Goods and shipping before tax, as an order of the available lines would have them. */
+  readonly untaxed: UntaxedPricing;
 }
 
 /** What `addLines` did: the products now in the cart, and those skipped because they are no longer sold. */
@@ -172,25 +171,10 @@ export class CartService {
     await this.carts.clear(profileId);
   }
 
-  /** The cart at current catalog prices; with a state, also tax, shipping and total as an order would have them. */
-  async view(profileId: ProfileId, shippingState?: UsStateName): Promise<PricedCart> {
+  /** The cart at current catalog prices, before tax (checkout adds each location's: `OrderService.quoteEach`). */
+  async view(profileId: ProfileId): Promise<PricedCart> {
     const cart = await this.carts.get(profileId);
-    return priceCart(
-      cart,
-      await this.catalog.get(cart.lines.map((line) => line.productId)),
-      shippingState,
-      this.pricing,
-    );
-  }
-
-  /** The cart priced for each of the states given (checkout's shipping choices), from one read of the cart and catalog. */
-  async viewForStates(
-    profileId: ProfileId,
-    states: readonly UsStateName[],
-  ): Promise<ReadonlyMap<UsStateName, PricedCart>> {
-    const cart = await this.carts.get(profileId);
-    const products = await this.catalog.get(cart.lines.map((line) => line.productId));
-    return new Map(states.map((state) => [state, priceCart(cart, products, state, this.pricing)]));
+    return priceCart(cart, await this.catalog.get(cart.lines.map((line) => line.productId)), this.pricing);
   }
 
   private async activeProduct(productId: string): Promise<Product> {
@@ -204,7 +188,6 @@ export class CartService {
 export function priceCart(
   cart: Cart,
   products: ReadonlyMap<ProductId, Product>,
-  shippingState: UsStateName | undefined,
   config: PricingConfig = DEFAULT_PRICING,
 ): PricedCart {
   const lines: PricedCartLine[] = [];
@@ -222,21 +205,17 @@ export function priceCart(
     }
   }
   const subtotalCents = sumCents(lines.map((line) => line.lineTotalCents));
-  const pricing =
-    shippingState === undefined
-      ? undefined
-      : priceOrder(
-          lines.map((line) => ({ unitPriceCents: line.product.priceCents, quantity: line.quantity })),
-          shippingState,
-          config,
-        );
+  const untaxed = priceOrder(
+    lines.map((line) => ({ unitPriceCents: line.product.priceCents, quantity: line.quantity })),
+    config,
+  );
   return {
     profileId: cart.profileId,
     lines,
     unavailable,
     ...(cart.resubmits === undefined ? {} : { resubmits: cart.resubmits }),
     subtotalCents,
-    ...(pricing ? { pricing } : {}),
+    untaxed,
   };
 }
 

@@ -9,10 +9,13 @@ import { EmptyCart, Forbidden, ProductUnavailable, ShippingLocationUnavailable }
 import type { Organization, OrganizationAggregate, Profile, ShippingLocation } from '../organizations/organization';
 import type { Partner } from '../partners/partner';
 import type { Cart, CartRepository } from './cart';
-import { priceCart } from './cart-service';
+import { type PricedCart, priceCart } from './cart-service';
 import type { OrderItem, ShippingAddressSnapshot } from './order';
 import type { OrderReferences } from './order-references';
-import type { OrderPricing, PricingConfig } from './order-pricing';
+import { type OrderPricing, type PricingConfig, withSalesTax } from './order-pricing';
+import { productTaxCode } from '../tax/product-tax-codes';
+import type { SalesTaxQuotes } from '../tax/sales-tax-quotes';
+import type { SalesTaxRequest } from '../tax/sales-tax-provider';
 
 export interface PlaceOrderInput {
   readonly partner: Pick<Partner, 'id'>;
@@ -43,29 +46,49 @@ export interface OrderQuote {
   readonly items: readonly OrderItem[];
   readonly shippingAddress: ShippingAddressSnapshot;
   readonly pricing: OrderPricing;
+  /** Where its Stripe Tax calculation is remembered, forgotten once an order carries it (`SalesTaxQuotes.used`). */
+  readonly salesTaxKey: string;
 }
 
-/** The order `input` would place, priced for its location's state (see `OrderService.quote`). */
-export async function quoteOrder(
-  deps: {
-    readonly carts: Pick<CartRepository, 'get'>;
-    readonly catalog: Pick<CatalogRepository, 'get'>;
-    readonly pricing: PricingConfig;
-  },
-  input: PlaceOrderInput,
-): Promise<OrderQuote> {
+interface QuoteDependencies {
+  readonly carts: Pick<CartRepository, 'get'>;
+  readonly catalog: Pick<CatalogRepository, 'get'>;
+  readonly pricing: PricingConfig;
+  readonly salesTax: SalesTaxQuotes;
+}
+
+/**
+ * The order `input` would place, priced for its location's address with Stripe Tax's
+ * tax (see `OrderService.quote`).
+ */
+export async function quoteOrder(deps: QuoteDependencies, input: PlaceOrderInput): Promise<OrderQuote> {
+  const [quote] = await quoteEach(deps, input, [input.shippingLocationId]);
+  if (!quote) throw new RangeError('one location asked, one quote');
+  return quote;
+}
+
+/**
+ * The order `input` would place shipped to each of the locations (`undefined`: the
+ * default one), from one read of the cart and catalog: checkout shows them all, so the
+ * buyer sees the total of every choice before placing it. Each location's tax is one
+ * Stripe Tax calculation, remembered beside the cart for placing.
+ */
+export async function quoteEach(
+  deps: QuoteDependencies,
+  input: Omit<PlaceOrderInput, 'shippingLocationId'>,
+  locationIds: readonly (string | undefined)[],
+): Promise<OrderQuote[]> {
   const { partner, profile, organization } = input;
   assertSameOwner(partner, profile, organization.organization);
-  const location = shippingLocation(organization, input.shippingLocationId);
+  const locations = locationIds.map((id) => shippingLocation(organization, id));
 
   const cart: Cart = input.items
     ? { profileId: profile.id, lines: input.items.map((item) => ({ ...item, addedAt: '' })) }
     : await deps.carts.get(profile.id);
   if (cart.lines.length === 0) throw new EmptyCart();
   const products = input.products ?? (await deps.catalog.get(cart.lines.map((line) => line.productId)));
-  const priced = priceCart(cart, products, location.address.province, deps.pricing);
+  const priced = priceCart(cart, products, deps.pricing);
   if (priced.unavailable.length > 0) throw new ProductUnavailable(priced.unavailable.map((line) => line.productId));
-  if (!priced.pricing) throw new RangeError('a cart priced for a state has a pricing');
 
   const items: OrderItem[] = priced.lines.map(({ product, quantity }) => ({
     productId: product.productId,
@@ -74,7 +97,36 @@ export async function quoteOrder(
     unitPriceCents: product.priceCents,
     quantity,
   }));
-  return { cart, items, shippingAddress: addressSnapshot(location), pricing: priced.pricing };
+  const exempt = organization.organization.taxExempt === true;
+  return Promise.all(
+    locations.map(async (location): Promise<OrderQuote> => {
+      const shippingAddress = addressSnapshot(location);
+      const tax = await deps.salesTax.taxFor(profile.id, salesTaxRequest(priced, shippingAddress, exempt));
+      const pricing = withSalesTax(priced.untaxed, tax.calculation, exempt);
+      return { cart, items, shippingAddress, pricing, salesTaxKey: tax.key };
+    }),
+  );
+}
+
+/** What Stripe Tax is asked: each line with its product's tax code, the shipping charge, the location's address. */
+function salesTaxRequest(priced: PricedCart, address: ShippingAddressSnapshot, exempt: boolean): SalesTaxRequest {
+  return {
+    lines: priced.lines.map((line) => ({
+      reference: line.product.productId,
+      amountCents: line.lineTotalCents,
+      quantity: line.quantity,
+      taxCode: productTaxCode(line.product),
+    })),
+    shippingCents: priced.untaxed.shippingCents,
+    address: {
+      line1: address.line1,
+      ...(address.line2 === undefined ? {} : { line2: address.line2 }),
+      city: address.city,
+      state: address.state,
+      postalCode: address.zip,
+    },
+    exempt,
+  };
 }
 
 function assertSameOwner(partner: Pick<Partner, 'id'>, profile: Profile, organization: Organization): void {

@@ -8,6 +8,7 @@ import {
   Forbidden,
   MonthlyLimitReached,
   OrderNotFound,
+  SalesTaxUnavailable,
   ValidationFailed,
 } from '../errors';
 import type { OrderEventMessage } from '../events/order-event-message';
@@ -26,7 +27,8 @@ import { newOrder, type Order, type OrderId } from './order';
 import { latestOrderEvent, orderEventFor } from './order-event';
 import { applyTransition } from './order-lifecycle';
 import { DEFAULT_PRICING, type PricingConfig } from './order-pricing';
-import { type OrderQuote, type PlaceOrderInput, quoteOrder } from './order-quote';
+import { type OrderQuote, type PlaceOrderInput, quoteEach, quoteOrder } from './order-quote';
+import type { SalesTaxQuotes } from '../tax/sales-tax-quotes';
 import {
   DEFAULT_ORDER_PAGE_SIZE,
   MAX_ORDER_PAGE_SIZE,
@@ -46,6 +48,8 @@ export interface OrderServiceOptions {
   readonly catalog: CatalogRepository;
   readonly clock: Clock;
   readonly pricing?: PricingConfig;
+  /** Stripe Tax, with its calculations remembered beside the cart; absent in a function that never quotes (approval expiry). */
+  readonly salesTax?: SalesTaxQuotes;
   /** Order ids; UUIDs (webhooks' `order_id` must be one). */
   readonly newId?: () => string;
   /** Tries of a change that keeps losing the race for the order's sequence; default 3. */
@@ -63,6 +67,7 @@ export class OrderService {
   private readonly catalog: CatalogRepository;
   private readonly clock: Clock;
   private readonly pricing: PricingConfig;
+  private readonly salesTax: SalesTaxQuotes | undefined;
   private readonly newId: () => string;
   private readonly maxAttempts: number;
   private readonly metrics: Metrics;
@@ -74,6 +79,7 @@ export class OrderService {
     this.catalog = options.catalog;
     this.clock = options.clock;
     this.pricing = options.pricing ?? DEFAULT_PRICING;
+    this.salesTax = options.salesTax;
     this.newId = options.newId ?? randomUUID;
     this.maxAttempts = options.maxAttempts ?? 3;
     this.metrics = options.metrics ?? noMetrics;
@@ -101,12 +107,36 @@ export class OrderService {
    * 1. the profile and organization must be the partner's, and the profile the organization's (Forbidden);
    * 2. the shipping location: the one asked for, or the organization's default; it must be active (ShippingLocationUnavailable);
    * 3. the cart must have lines (EmptyCart), all of products still on sale (ProductUnavailable names the others);
-   * 4. the items, address and prices are snapshotted, priced for the location's state.
+   * 4. the items, address and prices are snapshotted, and taxed by Stripe Tax for the location's address (the
+   *    calculation checkout made for the same cart and address is reused; SalesTaxUnavailable when Stripe Tax
+   *    cannot answer, and nothing is placed).
    * Placing an order and submitting one for approval both start here, so an approved
    * request is exactly the order its requester would have placed.
    */
   async quote(input: PlaceOrderInput): Promise<OrderQuote> {
-    return quoteOrder({ carts: this.carts, catalog: this.catalog, pricing: this.pricing }, input);
+    return quoteOrder(this.quoteDependencies(), input);
+  }
+
+  /** `quote` for each of the locations at once (checkout's choices), from one read of the cart. */
+  async quoteEach(
+    input: Omit<PlaceOrderInput, 'shippingLocationId'>,
+    locationIds: readonly string[],
+  ): Promise<OrderQuote[]> {
+    return quoteEach(this.quoteDependencies(), input, locationIds);
+  }
+
+  /**
+   * The quote is now an order's (or a request's): its Stripe Tax calculation is not reused
+   * for another. The order exists whatever happens here; a calculation not forgotten is
+   * swept with the cart's items by TTL within a day.
+   */
+  async quoteUsed(profile: Profile, quote: OrderQuote): Promise<void> {
+    await this.salesTax?.used(profile.id, quote.salesTaxKey).catch(() => undefined);
+  }
+
+  private quoteDependencies() {
+    if (!this.salesTax) throw new SalesTaxUnavailable('this function was composed without a sales-tax provider');
+    return { carts: this.carts, catalog: this.catalog, pricing: this.pricing, salesTax: this.salesTax };
   }
 
   /**
@@ -171,6 +201,7 @@ export class OrderService {
       throw new ApprovalRequired(totalCents, monthly, 'monthly_limit', await this.orders.monthSpend(profile.id, month));
     }
     this.metrics.count(METRIC.ordersPlaced);
+    await this.quoteUsed(profile, quote);
     return order;
   }
 

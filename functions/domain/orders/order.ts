@@ -11,7 +11,7 @@ import type {
 } from '../organizations/organization';
 import type { Partner, PartnerId } from '../partners/partner';
 import type { SpendMonth } from '../spending/monthly-spend';
-import type { OrderPricing } from './order-pricing';
+import type { OrderPricing, OrderSalesTax } from './order-pricing';
 import type { OrderReferences } from './order-references';
 
 export type OrderId = string & { readonly __brand: 'OrderId' };
@@ -127,6 +127,8 @@ export interface Order {
   readonly shippingCents: Cents;
   /** Exactly subtotal + tax + shipping. */
   readonly totalCents: Cents;
+  /** The Stripe Tax calculation `taxCents` came from (absent on orders placed before Stripe Tax). */
+  readonly salesTax?: OrderSalesTax;
   readonly paymentMethod: typeof PAYMENT_METHOD;
   readonly status: OrderStatus;
   readonly createdAt: string;
@@ -193,6 +195,7 @@ export function newOrder(input: {
     taxCents: input.pricing.taxCents,
     shippingCents: input.pricing.shippingCents,
     totalCents: input.pricing.totalCents,
+    ...(input.pricing.salesTax ? { salesTax: input.pricing.salesTax } : {}),
     paymentMethod: PAYMENT_METHOD,
     status: 'pending',
     createdAt: at,

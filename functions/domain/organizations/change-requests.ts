@@ -123,6 +123,7 @@ export const OrganizationUpdateRequest = z
       billingEmail: removableEmail(),
       paymentTerms: z.optional(PaymentTermsInput),
       timeZone: z.optional(z.nullable(OrganizationTimeZone)),
+      taxExempt: z.optional(z.boolean({ error: 'must be true or false' })),
     },
     { error: requiredField },
   )
@@ -137,6 +138,7 @@ export const OrganizationUpdateRequest = z
       'billingEmail',
       'paymentTerms',
       'timeZone',
+      'taxExempt',
     ),
   );
 export type OrganizationUpdate = z.output<typeof OrganizationUpdateRequest>;

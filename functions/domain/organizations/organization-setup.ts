@@ -143,6 +143,7 @@ export class OrganizationSetup {
       ...(input.timeZone ? { timeZone: input.timeZone } : {}),
       paymentTerms: input.paymentTerms ?? DEFAULT_PAYMENT_TERMS,
       ...(input.billingEmail ? { billingEmail: input.billingEmail } : {}),
+      taxExempt: input.taxExempt === true,
       createdAt,
     };
     const { profile, user } = this.newProfile(organization, input, createdAt);
@@ -315,6 +316,7 @@ export const customerDetailsOf = (organization: Organization): PaymentCustomerDe
     organizationPhone: organization.phone,
     billingAddress: organization.billingAddress,
     billingEmail: organization.billingEmail,
+    taxExempt: organization.taxExempt,
   });
 
 /**
@@ -325,7 +327,7 @@ export const customerDetailsOf = (organization: Organization): PaymentCustomerDe
 function organizationDetails(
   input: Pick<
     SetupInput,
-    'organizationName' | 'organizationEmail' | 'organizationPhone' | 'billingAddress' | 'billingEmail'
+    'organizationName' | 'organizationEmail' | 'organizationPhone' | 'billingAddress' | 'billingEmail' | 'taxExempt'
   >,
 ): PaymentCustomerDetails {
   const email = billingEmailOf({ email: input.organizationEmail, billingEmail: input.billingEmail });
@@ -334,5 +336,6 @@ function organizationDetails(
     ...(email ? { email } : {}),
     ...(input.organizationPhone ? { phone: input.organizationPhone } : {}),
     ...(input.billingAddress ? { billingAddress: input.billingAddress } : {}),
+    taxExempt: input.taxExempt === true,
   };
 }

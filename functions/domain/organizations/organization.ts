@@ -22,6 +22,8 @@ export interface Organization {
   readonly paymentTerms?: PaymentTerms;
   /** Where invoices go; absent: the organization's e-mail (see `billingEmailOf`). */
   readonly billingEmail?: string;
+  /** Exempt from sales tax (a resale or exemption certificate on file): its orders and invoices carry no tax. Absent: false. */
+  readonly taxExempt?: boolean;
   readonly createdAt: string;
 }
 

@@ -88,5 +88,6 @@ function organizationChanges(update: OrganizationUpdate): AttributeChanges<Organ
   removable('billingEmail', update.billingEmail);
   removable('timeZone', update.timeZone);
   if (update.paymentTerms !== undefined) set.paymentTerms = update.paymentTerms;
+  if (update.taxExempt !== undefined) set.taxExempt = update.taxExempt;
   return { set, remove };
 }

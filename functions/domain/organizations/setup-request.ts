@@ -169,6 +169,8 @@ export const SetupRequest = z.object(
     paymentTerms: z.optional(PaymentTermsInput),
     /** Where invoices go; the organization's e-mail when absent. */
     billingEmail: optionalEmail(),
+    /** Taken when the organization is created (default false); a later setup of it leaves it as stored. */
+    taxExempt: z.optional(z.boolean({ error: 'must be true or false' })),
   },
   { error: requiredField },
 );

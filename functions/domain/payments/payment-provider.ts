@@ -8,6 +8,8 @@ export interface PaymentCustomerDetails {
   readonly email?: string;
   readonly phone?: string;
   readonly billingAddress?: Address;
+  /** The customer's tax status at the provider (Stripe's `tax_exempt`: `exempt` or `none`). */
+  readonly taxExempt: boolean;
 }
 
 export interface PaymentCustomerRequest {

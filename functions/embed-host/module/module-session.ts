@@ -25,10 +25,10 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   readonly config: EmbedHostDependencies['config'] & { readonly EMBED_BASE_URL: string };
   readonly embeddedSessions: Pick<EmbeddedSessions, 'resume'>;
   readonly catalog: Pick<CatalogRepository, 'listActive' | 'get'>;
-  readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view' | 'viewForStates'>;
+  readonly cartService: Pick<CartService, 'add' | 'addLines' | 'changeQuantity' | 'remove' | 'view'>;
   readonly orderService: Pick<
     OrderService,
-    'placeOrder' | 'get' | 'listForOrganization' | 'searchOrganization' | 'monthSpend'
+    'placeOrder' | 'quoteEach' | 'get' | 'listForOrganization' | 'searchOrganization' | 'monthSpend'
   >;
   readonly orderGuide: Pick<OrderGuideService, 'view' | 'add' | 'changeQuantity' | 'remove' | 'addToCart'>;
   readonly approvalService: Pick<

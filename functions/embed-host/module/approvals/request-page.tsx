@@ -7,7 +7,6 @@ import {
   isResubmittableAt,
   MAX_REJECTION_REASON_LENGTH,
 } from '../../../domain/approvals/approval-request';
-import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { roleOf } from '../../../domain/organizations/organization';
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { css } from '../../html-page';
@@ -51,7 +50,6 @@ const DONE_TEXT: Readonly<Record<NonNullable<ApprovalPageOptions['done']>, strin
 export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, options: ApprovalPageOptions): string {
   const { paths, view } = frame;
   const address = request.shippingAddress;
-  const rate = salesTaxRate(address.state);
   const zone = frame.preferredTimeZone ?? STATE_TIME_ZONES[address.state];
   const mine = request.profileId === view.profile.id;
   const approver = roleOf(view.profile) === 'approver';
@@ -138,7 +136,7 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
         <div class="stack">
           <aside class="panel" aria-labelledby="summary">
             <h2 id="summary">Summary</h2>
-            <Totals pricing={request} state={`${rate.state} ${rate.percent}%`} />
+            <Totals pricing={request} state={address.state} />
           </aside>
           {pending && approver && !mine && (
             <section class="panel decide" aria-labelledby="decide">

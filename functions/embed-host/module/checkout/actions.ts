@@ -8,14 +8,15 @@ import {
   type OrderReferences,
 } from './page';
 import { frameWithCart, type ModuleRequest, type ModuleSession, moduleSession } from '../module-session';
-import type { PricedCart } from '../../../domain/orders/cart-service';
-import type { UsStateName } from '../../../domain/addresses/us-states';
+import type { OrderPricing } from '../../../domain/orders/order-pricing';
 import type { ShippingLocation } from '../../../domain/organizations/organization';
 import { limitPassedBy, type MonthSpend } from '../../../domain/spending/monthly-spend';
 
 /**
- * `GET /embedded/{partnerId}/checkout[?location=…]`: the cart priced for every active shipping location, the totals
- * shown for the one chosen (else the default, else the first).
+ * `GET /embedded/{partnerId}/checkout[?location=…]`: the cart priced for every active shipping location, each with
+ * Stripe Tax's tax for its address (one calculation per cart contents and address, remembered for placing the order;
+ * when Stripe Tax cannot answer, the module's page says so and nothing can be placed), the totals shown for the one
+ * chosen (else the default, else the first).
  */
 export async function showCheckout(request: ModuleRequest): Promise<HttpResponse> {
   const session = await moduleSession(request);
@@ -49,16 +50,30 @@ async function checkoutFor(
 ): Promise<HttpResponse> {
   const { locations, profile } = session.view;
   const chosen = locations.find((l) => l.id === wanted) ?? locations.find((l) => l.isDefault) ?? locations[0];
-  const states = [...new Set(locations.map((l) => l.address.province))];
-  const priced = await request.deps.cartService.viewForStates(profile.id, states);
-  const cart = (chosen && priced.get(chosen.address.province)) ?? (await request.deps.cartService.view(profile.id));
+  const cart = await request.deps.cartService.view(profile.id);
   const frame = await frameWithCart(request.deps, session, cart);
   if (cart.lines.length === 0) return html(200, emptyCheckoutPage(frame));
   if (cart.unavailable.length > 0) return seeOther(session.paths.cart);
   if (!chosen) return html(200, noShippingLocationPage(frame));
-  const month = await request.deps.orderService.monthSpend(profile, session.view);
-  const quotes = locations.map((location) => quoteOf(session.view, location, priced, month));
-  const quote = quoteOf(session.view, chosen, priced, month);
+  const { view } = session;
+  const [month, priced] = await Promise.all([
+    request.deps.orderService.monthSpend(profile, view),
+    request.deps.orderService.quoteEach(
+      {
+        partner: { id: request.partnerId },
+        profile,
+        organization: { organization: view.organization, profiles: [profile], locations: view.locations },
+      },
+      locations.map((location) => location.id),
+    ),
+  ]);
+  const pricingOf = (location: ShippingLocation): OrderPricing => {
+    const pricing = priced[locations.indexOf(location)]?.pricing;
+    if (!pricing) throw new RangeError('checkout prices the cart for every location');
+    return pricing;
+  };
+  const quotes = locations.map((location) => quoteOf(session.view, location, pricingOf(location), month));
+  const quote = quoteOf(session.view, chosen, pricingOf(chosen), month);
   const references = requoted ? undefined : await resubmittedReferences(request, session, cart.resubmits);
   return html(
     200,
@@ -90,11 +105,9 @@ async function resubmittedReferences(
 function quoteOf(
   view: EmbeddedModuleView,
   location: ShippingLocation,
-  priced: ReadonlyMap<UsStateName, PricedCart>,
+  pricing: OrderPricing,
   month: MonthSpend,
 ): LocationQuote {
-  const pricing = priced.get(location.address.province)?.pricing;
-  if (!pricing) throw new RangeError('checkout prices the cart for every location');
   // As placing the order weighs them (OrderService.placeOrder), with the month's figures the page shows.
   const limitPassed = limitPassedBy(
     {

@@ -5,12 +5,11 @@ import type { OrderPricing } from '../../../domain/orders/order-pricing';
 import type { MonthSpend } from '../../../domain/spending/monthly-spend';
 import type { PricedCart } from '../../../domain/orders/cart-service';
 import { MAX_ORDER_NOTES_LENGTH, MAX_PO_NUMBER_LENGTH } from '../../../domain/orders/order-references';
-import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import type { ShippingLocation } from '../../../domain/organizations/organization';
 import { css } from '../../html-page';
 import { LINES_STYLE } from '../parts/lines-style';
 import { AddressLines } from '../parts/address-lines';
-import { Totals } from '../parts/totals';
+import { taxLabel, Totals } from '../parts/totals';
 import { LinePicture } from '../parts/product-picture';
 import { type ModuleFrame, modulePage, ProblemContent, TokenField, Usd } from '../layout';
 
@@ -48,10 +47,6 @@ export interface LocationQuote {
   readonly limitPassed?: LimitReason;
 }
 
-const taxLabel = (location: ShippingLocation): string => {
-  const rate = salesTaxRate(location.address.province);
-  return `Tax (${rate.state} ${rate.percent}%)`;
-};
 const shippingLine = (location: ShippingLocation): string =>
   `Shipping to ${location.name}, ${location.address.city}. Payment: invoice.`;
 
@@ -70,7 +65,7 @@ const Place = ({ quote, chosen, only = false }: { quote: LocationQuote; chosen: 
         value={location.id}
         checked={chosen}
         data-subtotal={formatUsd(pricing.subtotalCents)}
-        data-tax-label={taxLabel(location)}
+        data-tax-label={taxLabel(pricing, location.address.province)}
         data-tax={formatUsd(pricing.taxCents)}
         data-shipping={pricing.shippingCents === 0 ? 'Free' : formatUsd(pricing.shippingCents)}
         data-total={formatUsd(pricing.totalCents)}
@@ -198,7 +193,7 @@ export function checkoutPage(frame: ModuleFrame, view: CheckoutView): string {
         </div>
         <aside class="panel" aria-labelledby="summary">
           <h2 id="summary">Order summary</h2>
-          <Totals pricing={chosen.pricing} state={taxLabel(chosen.location).slice('Tax ('.length, -1)} />
+          <Totals pricing={chosen.pricing} state={chosen.location.address.province} />
           <p class="note" data-sum="ship-line">
             {shippingLine(chosen.location)}
           </p>

@@ -6,7 +6,6 @@ import type { VNode } from 'preact';
 import type { InvoiceRecord } from '../../../domain/billing/invoice';
 import type { Cents } from '../../../domain/money';
 import type { Order, OrderChange } from '../../../domain/orders/order';
-import { salesTaxRate } from '../../../domain/orders/sales-tax';
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { css } from '../../html-page';
 import { type ModuleFrame, modulePage, shortOrderId, TokenField, Usd, When } from '../layout';
@@ -117,7 +116,6 @@ export function orderPage(
 ): string {
   const { paths } = frame;
   const address = order.shippingAddress;
-  const rate = salesTaxRate(address.state);
   const zone = frame.preferredTimeZone ?? STATE_TIME_ZONES[address.state];
   return modulePage(
     frame,
@@ -208,7 +206,7 @@ export function orderPage(
         <div class="stack">
           <aside class="panel" aria-labelledby="summary">
             <h2 id="summary">Summary</h2>
-            <Totals pricing={order} state={`${rate.state} ${rate.percent}%`} />
+            <Totals pricing={order} state={address.state} />
             <p class="note">Payment: invoice, billed on account.</p>
           </aside>
           {order.shipment && <InvoiceSection invoice={invoice} zone={zone} />}
