@@ -33,6 +33,7 @@ import {
   tableName,
 } from '../../functions/resources/resource-definitions';
 import { isPartnerRoute, routesOn } from '../../functions/routes';
+import { ON_DEMAND_PACKAGES } from '../../lib/infrastructure/bundling';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { apiGatewayListener } from '../../lib/local-runtime/api-gateway-adapter';
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from '../../lib/local-runtime/queue-poller';
@@ -429,14 +430,20 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/http\/request-log\.ts$/);
   });
 
-  it('ships Stripe beside setup’s handler, not in it, so a cold start neither reads nor parses it (the first test loaded it from there)', () => {
-    const setup = functionNamed('setup');
-    const beside = join(dirname(setup.bundle), 'node_modules', 'stripe', 'index.mjs');
-    expect(readFileSync(setup.bundle, 'utf8')).not.toContain('api.stripe.com');
-    // What `import('stripe')` finds from the handler: the bundle beside it (here the repository's copy further up would do too).
-    expect(createRequire(setup.bundle).resolve('stripe')).toBe(beside);
-    expect(readFileSync(beside, 'utf8')).toContain('api.stripe.com');
-    for (const fn of app.functions.filter((f) => f.name !== 'setup'))
+  it('ships Stripe beside the handlers that load it on demand (setup, ordersApi), not in them, so a cold start neither reads nor parses it (the first test loaded it from there)', () => {
+    const withStripe = (Object.keys(ON_DEMAND_PACKAGES) as FunctionName[]).filter((name) =>
+      ON_DEMAND_PACKAGES[name]?.includes('stripe'),
+    );
+    expect(withStripe).toEqual(expect.arrayContaining(['setup', 'ordersApi']));
+    for (const name of withStripe) {
+      const fn = functionNamed(name);
+      const beside = join(dirname(fn.bundle), 'node_modules', 'stripe', 'index.mjs');
+      expect(readFileSync(fn.bundle, 'utf8'), name).not.toContain('api.stripe.com');
+      // What `import('stripe')` finds from the handler: the bundle beside it (here the repository's copy further up would do too).
+      expect(createRequire(fn.bundle).resolve('stripe'), name).toBe(beside);
+      expect(readFileSync(beside, 'utf8'), name).toContain('api.stripe.com');
+    }
+    for (const fn of app.functions.filter((f) => !ON_DEMAND_PACKAGES[f.name]))
       expect(existsSync(join(dirname(fn.bundle), 'node_modules')), fn.name).toBe(false);
   });
 
