@@ -6,8 +6,8 @@ import { build } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { buildEmbedBrowserScripts, embedBrowserScriptDefines } from '../lib/browser-bundling/embed-browser-scripts';
 import {
+  handlerBuildOptions,
   LAMBDA_BUNDLE,
-  lambdaExternals,
   ON_DEMAND_PACKAGE_JSON,
   ON_DEMAND_PACKAGES,
   onDemandPackageDir,
@@ -72,18 +72,9 @@ const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
   approvalExpiry: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
 };
 
-/**
- * Handshake and embed are held tight (they answer a user's page load). Powertools Logger
- * and Metrics (with their commons) add about 34 KB to each (issue 31); neither carries
- * Tracer (about 125 KB more). Handshake stays under 150 KB (140). Embed's budget
- * guards against a heavy library landing in it, not against pages: its own code (the
- * module's pages, repositories, approvals) is most of its 268 KB, so 280
- * (docs/decisions.md); its init against its SDK clients is the target users feel.
- */
-export const BUNDLE_BUDGET_KB: Partial<Record<FunctionName, number>> = { handshake: 150, embed: 280 };
 /** The embed SDK partners' pages download, minified and gzipped (issue 12); a test holds it too. */
 export const EMBED_SDK_BUDGET_GZIP_KB = 10;
-export const MAX_BUNDLE_KB = 1024;
+/** Each function's init against a bundle of only its SDK clients (docs/performance.md). */
 export const MAX_INIT_RATIO = 1.3;
 
 export interface BundleResult {
@@ -111,27 +102,19 @@ export function measureEmbedBrowserScripts(): { script: 'sdk' | 'bridge'; minifi
   }));
 }
 
-async function bundle(
-  entry: string,
-  outfile: string,
-  external: readonly string[],
-  define: Record<string, string> = {},
-): Promise<number> {
+/** The function's handler bundle as the stack builds it (the embed function carries the SDK and the bridge). */
+async function bundle(fn: FunctionName, outfile: string): Promise<number> {
   await build({
-    entryPoints: [entry],
+    ...handlerBuildOptions(fn, fn === 'embed' ? embedBrowserScriptDefines() : {}),
+    entryPoints: [resolve(FUNCTION_ENTRIES[fn])],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: LAMBDA_BUNDLE.target,
-    minify: LAMBDA_BUNDLE.minify,
-    keepNames: LAMBDA_BUNDLE.keepNames,
-    mainFields: [...LAMBDA_BUNDLE.mainFields],
-    banner: { js: LAMBDA_BUNDLE.banner },
-    external: [...external],
-    define,
-    logLevel: 'error',
   });
+  return statSync(outfile).size / 1024;
+}
+
+/** A bundle of only the function's SDK clients, with the same options. */
+async function bundleBaseline(fn: FunctionName, entry: string, outfile: string): Promise<number> {
+  await build({ ...handlerBuildOptions(fn), external: [...LAMBDA_BUNDLE.external], entryPoints: [entry], outfile });
   return statSync(outfile).size / 1024;
 }
 
@@ -173,15 +156,9 @@ export async function measureBundles(runs = 15): Promise<BundleResult[]> {
       baselineEntry,
       SDK_CLIENTS[fn].map(({ pkg, client }, i) => baselineClient(pkg, client, i)).join('\n'),
     );
-    // As the stack bundles it: the embed function carries the SDK and the bridge.
-    const sizeKb = await bundle(
-      resolve(FUNCTION_ENTRIES[fn]),
-      bundleFile,
-      lambdaExternals(fn),
-      fn === 'embed' ? embedBrowserScriptDefines() : {},
-    );
+    const sizeKb = await bundle(fn, bundleFile);
     const onDemand = (ON_DEMAND_PACKAGES[fn] ?? []).map((pkg) => ({ pkg, sizeKb: bundleOnDemandPackage(pkg) }));
-    const baselineSizeKb = await bundle(baselineEntry, baselineFile, LAMBDA_BUNDLE.external);
+    const baselineSizeKb = await bundleBaseline(fn, baselineEntry, baselineFile);
     const ours: number[] = [];
     const base: number[] = [];
     for (let i = 0; i < runs; i += 1) {

@@ -11,14 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BenchStack, startBenchStack } from './bench-stack';
-import {
-  BUNDLE_BUDGET_KB,
-  EMBED_SDK_BUDGET_GZIP_KB,
-  MAX_BUNDLE_KB,
-  MAX_INIT_RATIO,
-  measureBundles,
-  measureEmbedBrowserScripts,
-} from './bundle-budget';
+import { bundleBudgetKb } from '../lib/infrastructure/bundle-budgets';
+import { EMBED_SDK_BUDGET_GZIP_KB, MAX_INIT_RATIO, measureBundles, measureEmbedBrowserScripts } from './bundle-budget';
 import { type CapacityCount, type CapacityRow, measureApiCapacity } from './capacity';
 import { dynamoDollarsPerMillion, PRICES } from './cost-model';
 import { measureDispatcher } from './dispatcher';
@@ -106,7 +100,7 @@ async function bundles(): Promise<void> {
   const measured = await measureBundles();
   printTable(
     measured.map((b) => {
-      const budget = BUNDLE_BUDGET_KB[b.fn] ?? MAX_BUNDLE_KB;
+      const budget = bundleBudgetKb(b.fn);
       return {
         function: b.fn,
         'size KB': b.sizeKb.toFixed(1),

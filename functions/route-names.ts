@@ -15,10 +15,12 @@ export type SignedRouteName = Extract<Row, { credential: 'stripe-signature' }>['
 /** The names of the routes a function serves. */
 export type FunctionRouteName<F extends HttpFunctionName> = Extract<Row, { fn: F }>['name'];
 
-const BY_KEY: ReadonlyMap<string, RouteName> = new Map(ROUTES.map((route) => [routeKey(route), route.name]));
+/** Built on first use, not at import: a bundle that never routes by key (the handshake's) then carries no table. */
+let byKey: ReadonlyMap<string, RouteName> | undefined;
 
 /** The name of the route API Gateway matched (the event's `routeKey`); undefined for a key the table has not got. */
-export const routeNameOf = (key: string): RouteName | undefined => BY_KEY.get(key);
+export const routeNameOf = (key: string): RouteName | undefined =>
+  (byKey ??= new Map(ROUTES.map((route) => [routeKey(route), route.name]))).get(key);
 
 /** The `{name}` parameters of a path, e.g. `'partnerId' | 'orderId'`. */
 type PathParameter<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`

@@ -3,12 +3,8 @@ import { type HttpContext, type HttpEvent, type HttpResult, filledIn, type HttpL
 import { requestContext } from '../http/request-context';
 import { requestLog } from '../http/request-log';
 import type { EmbedHostDependencies } from './embed-pipeline';
-import {
-  checkProductImage,
-  contentTypeOf,
-  isProductImageKey,
-  type ProductImageStore,
-} from '../domain/catalog/product-image';
+import { contentTypeOf, isProductImageKey, type ProductImageStore } from '../domain/catalog/product-image';
+import { checkProductImage } from '../domain/catalog/product-image-check';
 
 /** The pictures' route, by its name in the route table. */
 export const PRODUCT_IMAGE_ROUTE = 'product-image';

@@ -33,6 +33,7 @@ import {
   tableName,
 } from '../../functions/resources/resource-definitions';
 import { isPartnerRoute, routesOn } from '../../functions/routes';
+import { ON_DEMAND_PACKAGES } from '../../lib/infrastructure/bundling';
 import { webhookSet } from '../../lib/ops-cli/webhook-commands';
 import { apiGatewayListener } from '../../lib/local-runtime/api-gateway-adapter';
 import { createQueueConsumer, type QueueConsumer, type SqsLambda } from '../../lib/local-runtime/queue-poller';
@@ -429,18 +430,20 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     expect('originalSource' in entry && entry.originalSource).toMatch(/functions\/http\/request-log\.ts$/);
   });
 
-  it('ships Stripe beside setup’s and the embed host’s handlers, not in them, so a cold start neither reads nor parses it (the first test loaded it from there)', () => {
-    const setup = functionNamed('setup');
-    const beside = join(dirname(setup.bundle), 'node_modules', 'stripe', 'index.mjs');
-    expect(readFileSync(setup.bundle, 'utf8')).not.toContain('api.stripe.com');
-    // What `import('stripe')` finds from the handler: the bundle beside it (here the repository's copy further up would do too).
-    expect(createRequire(setup.bundle).resolve('stripe')).toBe(beside);
-    expect(readFileSync(beside, 'utf8')).toContain('api.stripe.com');
-    // The embed host ships it beside its handler too (checkout's Stripe Tax calls); every other function has nothing beside.
-    const embed = functionNamed('embed');
-    expect(readFileSync(embed.bundle, 'utf8')).not.toContain('api.stripe.com');
-    expect(existsSync(join(dirname(embed.bundle), 'node_modules', 'stripe', 'index.mjs'))).toBe(true);
-    for (const fn of app.functions.filter((f) => f.name !== 'setup' && f.name !== 'embed'))
+  it('ships Stripe beside the handlers that load it on demand (setup, ordersApi, the embed host), not in them, so a cold start neither reads nor parses it (the first test loaded it from there)', () => {
+    const withStripe = (Object.keys(ON_DEMAND_PACKAGES) as FunctionName[]).filter((name) =>
+      ON_DEMAND_PACKAGES[name]?.includes('stripe'),
+    );
+    expect(withStripe).toEqual(expect.arrayContaining(['setup', 'ordersApi', 'embed']));
+    for (const name of withStripe) {
+      const fn = functionNamed(name);
+      const beside = join(dirname(fn.bundle), 'node_modules', 'stripe', 'index.mjs');
+      expect(readFileSync(fn.bundle, 'utf8'), name).not.toContain('api.stripe.com');
+      // What `import('stripe')` finds from the handler: the bundle beside it (here the repository's copy further up would do too).
+      expect(createRequire(fn.bundle).resolve('stripe'), name).toBe(beside);
+      expect(readFileSync(beside, 'utf8'), name).toContain('api.stripe.com');
+    }
+    for (const fn of app.functions.filter((f) => !ON_DEMAND_PACKAGES[f.name]))
       expect(existsSync(join(dirname(fn.bundle), 'node_modules')), fn.name).toBe(false);
   });
 

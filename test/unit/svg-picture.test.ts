@@ -5,7 +5,7 @@
  * refused with a reason, never a stack overflow.
  */
 import { describe, expect, it } from 'vitest';
-import { checkProductImage } from '../../functions/domain/catalog/product-image';
+import { checkProductImage } from '../../functions/domain/catalog/product-image-check';
 import { MAX_SVG_DEPTH } from '../../functions/domain/catalog/svg-picture';
 
 const svgWith = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4">${inner}</svg>`;

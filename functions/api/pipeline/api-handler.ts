@@ -34,7 +34,17 @@ export const apiHandler = <D extends ApiAccessDependencies>(
   name: ApiRouteName,
   getDependencies: () => Promise<D>,
   handle: Handle<D>,
-): HttpLambda => pipeline(apiRoute(name), getDependencies, handle, { aroundErrors: [], last: [] });
+): HttpLambda => apiRouteHandler(apiRoute(name), getDependencies, handle);
+
+/**
+ * The same pipeline from the route's row itself: for a function serving one route (the handshake), whose bundle then
+ * carries that row and not the whole route table.
+ */
+export const apiRouteHandler = <D extends ApiAccessDependencies>(
+  route: ApiRoute,
+  getDependencies: () => Promise<D>,
+  handle: Handle<D>,
+): HttpLambda => pipeline(route, getDependencies, handle, { aroundErrors: [], last: [] });
 
 /** The partner API pipeline for a route that honours the `Idempotency-Key` header. */
 export function idempotentApiHandler<D extends IdempotencyDependencies>(

@@ -1,7 +1,8 @@
 import type { CatalogRepository } from './catalog-repository';
 import { type CatalogImportIssue, type CatalogImportResult, inRowOrder, parseCatalogImport } from './catalog-import';
 import type { Product } from './product';
-import { checkProductImage, type ProductImageKey, type ProductImageStore, productImageKey } from './product-image';
+import { checkProductImage } from './product-image-check';
+import { type ProductImageKey, type ProductImageStore, productImageKey } from './product-image';
 
 export interface CatalogFileImportDependencies {
   readonly catalog: Pick<CatalogRepository, 'upsertMany'>;
