@@ -127,8 +127,12 @@ async function runSmoke(options: SmokeOptions, output: SmokeOutput): Promise<num
         }
         const { delivery_id } = await client.webhooks.sendTest({ event: 'order.created' });
         await until(`delivery ${delivery_id} was not delivered`, async () => {
-          const delivery = await client.webhooks.deliveries.retrieve(delivery_id);
-          return delivery.status === 'delivered' ? delivery : undefined;
+          // The 202 comes before the delivery: its log entry appears once the pipeline has taken the event.
+          const delivery = await client.webhooks.deliveries.retrieve(delivery_id).catch((error: unknown) => {
+            if (error instanceof PartnerError && error.code === 'DELIVERY_NOT_FOUND') return undefined;
+            throw error;
+          });
+          return delivery?.status === 'delivered' ? delivery : undefined;
         });
         return `delivered ${delivery_id} to ${options.webhookUrl}`;
       },

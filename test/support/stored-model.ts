@@ -50,6 +50,7 @@ const organization = z.strictObject({
   timeZone: text.optional(),
   paymentTerms: z.enum(PAYMENT_TERMS).optional(),
   billingEmail: email.optional(),
+  taxExempt: z.boolean().optional(),
   createdAt: isoTime,
   updatedAt: isoTime.optional(),
 });
