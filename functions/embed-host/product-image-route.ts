@@ -53,7 +53,7 @@ export function productImageHandler<D extends ProductImageDependencies>(getDepen
       if (!isProductImageKey(key)) return notFound();
       const picture = await filledIn(context.deps, 'deps').productImages.get(key);
       // An SVG is checked again as served: one put in the bucket around the import is not served.
-      if (!picture || !checkProductImage(picture.bytes).ok) return notFound();
+      if (!picture || !(await checkProductImage(picture.bytes)).ok) return notFound();
       return {
         statusCode: 200,
         headers: { 'Content-Type': contentTypeOf(key), ...PICTURE_HEADERS },

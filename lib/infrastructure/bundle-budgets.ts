@@ -20,11 +20,11 @@ export const bundleBudgetKb = (fn: FunctionName): number => BUNDLE_BUDGET_KB[fn]
 
 /**
  * Bundles still over their budget, each held at its size today so that it cannot grow while it is brought down:
- * embed carries the SVG check's XML parser (@xmldom/xmldom, 96 KB), the Spending chart's d3 (about 30 KB) and the CSV
- * writer, which are to load on demand (issue 47, item 6, open for embed; docs/decisions.md). Remove the entry once
- * the bundle is within its budget.
+ * embed (about 444 KB) loads Stripe and the SVG check's XML parser on demand, and still carries the Spending
+ * chart's d3 (about 30 KB), the CSV writer (11 KB) and date-fns-tz beside its own pages and repositories
+ * (docs/decisions.md). Remove the entry once the bundle is within its budget.
  */
-const HELD_AT_KB: Partial<Record<FunctionName, number>> = { embed: 520 };
+const HELD_AT_KB: Partial<Record<FunctionName, number>> = { embed: 460 };
 
 /** What the budget test holds a bundle to: its budget, or for one still over it, its size today. */
 export const bundleCeilingKb = (fn: FunctionName): number => HELD_AT_KB[fn] ?? bundleBudgetKb(fn);

@@ -29,12 +29,13 @@ export const LAMBDA_BUNDLE = {
  * which `import('<package>')` finds from `index.mjs`) instead of inside it: code in the
  * handler's file is read and pre-parsed at every cold start even if it never runs (Stripe,
  * 258 KB, cost setup about 14 ms of init that way; docs/performance.md). Setup needs
- * Stripe for a new organization only; the embed host for checkout's Stripe Tax calculations
- * only (its 280 KB budget could not hold the SDK).
+ * Stripe for a new organization only; the embed host Stripe for checkout's Stripe Tax
+ * calculations and the XML parser for the picture route's SVG check (its 280 KB budget could
+ * hold neither).
  */
 export const ON_DEMAND_PACKAGES: Readonly<Partial<Record<FunctionName, readonly string[]>>> = {
   setup: ['stripe'],
-  embed: ['stripe'],
+  embed: ['stripe', '@xmldom/xmldom'],
   ordersApi: ['stripe'],
 };
 

@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createRequire, SourceMap, type SourceMapPayload } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -255,6 +256,18 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     const replayedToken = await call('GET', `${embedUrl.pathname}${embedUrl.search}`);
     expect(replayedToken.status).toBe(401);
     expect(requestLogOf('embed')).toMatchObject({ status: 401 });
+  });
+
+  it('ships the SVG check’s XML parser beside the embed host’s handler, not in it, and it loads from there as the check loads it', async () => {
+    const embed = functionNamed('embed');
+    const beside = join(dirname(embed.bundle), 'node_modules', '@xmldom', 'xmldom', 'index.mjs');
+    // A name from the parser's entity table, which only the parser itself carries.
+    expect(readFileSync(embed.bundle, 'utf8')).not.toContain('Aacute');
+    expect(readFileSync(beside, 'utf8')).toContain('Aacute');
+    expect(createRequire(embed.bundle).resolve('@xmldom/xmldom')).toBe(beside);
+    // A bundle of a CommonJS package: its exports are its default export (svg-picture.ts reads them there).
+    const loaded = (await import(pathToFileURL(beside).href)) as { default: { DOMParser: unknown } };
+    expect(typeof loaded.default.DOMParser).toBe('function');
   });
 
   it('an order change travels stream → outbox relay → fan-out → dispatch to the partner’s endpoint, each a bundle', async () => {

@@ -9,8 +9,8 @@ import { checkProductImage } from '../../functions/domain/catalog/product-image-
 import { MAX_SVG_DEPTH } from '../../functions/domain/catalog/svg-picture';
 
 const svgWith = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4">${inner}</svg>`;
-const messageOf = (svg: string) => {
-  const check = checkProductImage(Buffer.from(svg));
+const messageOf = async (svg: string) => {
+  const check = await checkProductImage(Buffer.from(svg));
   return check.ok ? 'accepted' : check.message;
 };
 
@@ -32,17 +32,17 @@ describe('an SVG picture whose CSS loads something, however it is written', () =
     'an escaped -moz-binding': '<rect width="4" height="4" style="-\\6d oz-binding:none"/>',
   };
   for (const [label, inner] of Object.entries(LOADING))
-    it(`refuses ${label}`, () => {
-      expect(messageOf(svgWith(inner))).toMatch(/^is an SVG that does more than draw: it has an? .* on <rect>$/);
+    it(`refuses ${label}`, async () => {
+      expect(await messageOf(svgWith(inner))).toMatch(/^is an SVG that does more than draw: it has an? .* on <rect>$/);
     });
 
-  it('names what it found and where', () => {
-    expect(messageOf(svgWith(LOADING['an escaped url() in clip-path'] as string))).toBe(
+  it('names what it found and where', async () => {
+    expect(await messageOf(svgWith(LOADING['an escaped url() in clip-path'] as string))).toBe(
       'is an SVG that does more than draw: it has a url() outside the picture (clip-path) on <rect>',
     );
   });
 
-  it('still accepts fragments, however written, and the CSS a drawing tool writes', () => {
+  it('still accepts fragments, however written, and the CSS a drawing tool writes', async () => {
     const drawing = svgWith(
       [
         '<defs><linearGradient id="g"><stop offset="0" stop-color="#fff"/></linearGradient><clipPath id="c"><rect width="2" height="2"/></clipPath></defs>',
@@ -51,19 +51,19 @@ describe('an SVG picture whose CSS loads something, however it is written', () =
         '<path d="M0 0L4 4z" transform="rotate(45, 2, 2)" stroke-dasharray="1 0.5"/>',
       ].join(''),
     );
-    expect(messageOf(drawing)).toBe('accepted');
+    expect(await messageOf(drawing)).toBe('accepted');
   });
 });
 
 describe('an SVG picture nested deeper than any drawing', () => {
-  it(`refuses 20,000 levels with a reason instead of overflowing the stack, and accepts ${MAX_SVG_DEPTH}`, () => {
+  it(`refuses 20,000 levels with a reason instead of overflowing the stack, and accepts ${MAX_SVG_DEPTH}`, async () => {
     // `levels` elements deep: the <svg>, its groups, the <rect>.
     const nested = (levels: number) =>
       svgWith(`${'<g>'.repeat(levels - 2)}<rect width="4" height="4"/>${'</g>'.repeat(levels - 2)}`);
-    expect(messageOf(nested(20_000))).toBe(
+    expect(await messageOf(nested(20_000))).toBe(
       `is an SVG too deep to accept: it nests elements more than ${MAX_SVG_DEPTH} deep`,
     );
-    expect(messageOf(nested(MAX_SVG_DEPTH))).toBe('accepted');
-    expect(messageOf(nested(MAX_SVG_DEPTH + 1))).toMatch(/too deep/);
+    expect(await messageOf(nested(MAX_SVG_DEPTH))).toBe('accepted');
+    expect(await messageOf(nested(MAX_SVG_DEPTH + 1))).toMatch(/too deep/);
   });
 });

@@ -65,7 +65,7 @@ async function readPictures(json: unknown, readImage: (path: string) => Promise<
       problem('FILE_UNREADABLE', `cannot read ${path}: ${(error as Error).message}`);
       return;
     }
-    const check = checkProductImage(content);
+    const check = await checkProductImage(content);
     if (!check.ok) {
       problem('INVALID_IMAGE', `${path} ${check.message}`);
       return;

@@ -19,7 +19,7 @@ export type ImageCheck =
  * small enough. The import checks every picture with it, and the asset route checks an
  * SVG again before serving it, so a picture put in the bucket another way is not served.
  */
-export function checkProductImage(bytes: Uint8Array): ImageCheck {
+export async function checkProductImage(bytes: Uint8Array): Promise<ImageCheck> {
   if (bytes.length === 0) return { ok: false, message: 'is an empty file' };
   if (bytes.length > MAX_PRODUCT_IMAGE_BYTES)
     return {
@@ -37,7 +37,7 @@ export function checkProductImage(bytes: Uint8Array): ImageCheck {
   }
   if (!/^\uFEFF?\s*</.test(text) || !/<svg[\s>]/.test(text))
     return { ok: false, message: 'is not a PNG, JPEG, WebP or SVG image' };
-  const svg = checkSvgPicture(text);
+  const svg = await checkSvgPicture(text);
   if (!svg.ok && svg.tooDeep) return { ok: false, message: `is an SVG too deep to accept: it ${svg.reason}` };
   if (!svg.ok) return { ok: false, message: `is an SVG that does more than draw: it ${svg.reason}` };
   return { ok: true, type: 'svg' };

@@ -12,7 +12,7 @@
  * no link. The walk keeps its own stack and stops past `MAX_SVG_DEPTH`, so a picture
  * nested 20,000 deep is refused with a reason instead of overflowing the call stack.
  */
-import { DOMParser, type Element, type Node } from '@xmldom/xmldom';
+import type { Element, Node } from '@xmldom/xmldom';
 import { cssValueProblem } from './svg-css-values';
 
 const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
@@ -86,15 +86,27 @@ const refused = (reason: string): SvgCheck => ({ ok: false, reason });
  * the reason. It never throws: what it cannot check is refused, so neither the import nor
  * the picture route fails on a picture.
  */
-export function checkSvgPicture(text: string): SvgCheck {
+export async function checkSvgPicture(text: string): Promise<SvgCheck> {
   try {
-    return parseAndWalk(text);
+    return parseAndWalk(text, await xmlParser());
   } catch (error) {
     return refused(`cannot be checked (${(error as Error).message.split('\n')[0]})`);
   }
 }
 
-function parseAndWalk(text: string): SvgCheck {
+type XmlDom = typeof import('@xmldom/xmldom');
+let xmldom: Promise<XmlDom> | undefined;
+/**
+ * The XML parser (about 96 KB) is loaded on the first picture checked, not at start: the embed host ships it beside
+ * its handler (ON_DEMAND_PACKAGES), so the module's pages never read it. That copy is a bundle of a CommonJS package,
+ * whose exports are its default export.
+ */
+const xmlParser = (): Promise<XmlDom['DOMParser']> =>
+  (xmldom ??= import('@xmldom/xmldom').then(
+    (module) => (module as XmlDom & { default?: XmlDom }).default ?? module,
+  )).then((module) => module.DOMParser);
+
+function parseAndWalk(text: string, DOMParser: XmlDom['DOMParser']): SvgCheck {
   // The parser drops a DOCTYPE's internal subset without a word; refuse it before it reads.
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) return refused('has a DOCTYPE or entity declaration');
   let root: Element | null;
