@@ -5,8 +5,9 @@
 // with it. Deliberately narrow (docs/decisions.md): what it does not serve it refuses with Stripe's 404 shape.
 // This file is its HTTP face (routes, Idempotency-Key replay, the hosted page and PDF); the invoices and credit
 // notes live in stripe-invoice-store.ts, the endpoints and signed events in stripe-event-sender.ts.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readRequestText, sendStripeJson } from './stripe-stand-in-http';
 import type Stripe from 'stripe';
 import { hostedInvoicePage } from './stripe-hosted-invoice-page';
 import { invoicePdf } from './stripe-invoice-pdf';
@@ -68,11 +69,12 @@ export class StripeInvoicingStandIn {
   readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const url = new URL(req.url ?? '/', 'http://stand-in');
-      const body = req.method === 'POST' ? parseStripeForm(await readBody(req)) : {};
+      const body = req.method === 'POST' ? parseStripeForm(await readRequestText(req)) : {};
       const query = parseStripeForm(url.search.slice(1));
       if (req.method === 'POST') res.once('finish', () => this.persist());
       if (url.pathname.startsWith('/hosted/')) return await this.hosted(req.method ?? 'GET', url.pathname, res);
-      if (url.pathname.startsWith('/stand-in/')) return send(res, 200, this.trigger(req.method ?? 'GET', url.pathname));
+      if (url.pathname.startsWith('/stand-in/'))
+        return sendStripeJson(res, 200, this.trigger(req.method ?? 'GET', url.pathname));
       const key = req.headers['idempotency-key'];
       const answer = () => this.api(req.method ?? 'GET', url.pathname, body, query);
       if (req.method === 'POST' && typeof key === 'string') {
@@ -86,18 +88,18 @@ export class StripeInvoicingStandIn {
             'idempotency_error',
             `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
           );
-        if (stored) return send(res, stored.status, stored.body, { 'Idempotent-Replayed': 'true' });
+        if (stored) return sendStripeJson(res, stored.status, stored.body, { 'Idempotent-Replayed': 'true' });
         const result = await answer();
         this.idempotent.set(key, { fingerprint, status: 200, body: result });
-        return send(res, 200, result);
+        return sendStripeJson(res, 200, result);
       }
-      return send(res, 200, await answer());
+      return sendStripeJson(res, 200, await answer());
     } catch (error) {
       if (error instanceof StripeError)
-        return send(res, error.status, {
+        return sendStripeJson(res, error.status, {
           error: { type: error.type, message: error.message, ...(error.code ? { code: error.code } : {}) },
         });
-      return send(res, 500, { error: { type: 'api_error', message: String(error) } });
+      return sendStripeJson(res, 500, { error: { type: 'api_error', message: String(error) } });
     }
   };
 
@@ -146,7 +148,8 @@ export class StripeInvoicingStandIn {
   private async hosted(method: string, path: string, res: ServerResponse): Promise<void> {
     const [, , , id = '', action] = path.split('/');
     const invoice = this.store.hostedInvoice(id);
-    if (!invoice) return send(res, 404, { error: { type: 'invalid_request_error', message: 'No such invoice' } });
+    if (!invoice)
+      return sendStripeJson(res, 404, { error: { type: 'invalid_request_error', message: 'No such invoice' } });
     if (method === 'POST' && action === 'pay') {
       if (invoice.status === 'open') this.store.pay(id);
       res.writeHead(303, { Location: `/hosted/invoices/${id}` }).end();
@@ -168,24 +171,6 @@ export class StripeInvoicingStandIn {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
       return;
     }
-    send(res, 404, { error: { type: 'invalid_request_error', message: 'Not found' } });
+    sendStripeJson(res, 404, { error: { type: 'invalid_request_error', message: 'Not found' } });
   }
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const json = JSON.stringify(body);
-  res
-    .writeHead(status, {
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(json),
-      'Request-Id': `req_${randomBytes(8).toString('hex')}`,
-      ...headers,
-    })
-    .end(json);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

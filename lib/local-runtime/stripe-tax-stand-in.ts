@@ -6,6 +6,7 @@
 // (stripe-stand-in-server.ts), its calculations and transactions kept in the same state file.
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readRequestText, sendStripeJson } from './stripe-stand-in-http';
 import type Stripe from 'stripe';
 import { divideRoundHalfUp } from '../../functions/domain/money';
 import { StripeError } from './stripe-error';
@@ -96,10 +97,10 @@ export class StripeTaxStandIn {
   readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
-      const body = req.method === 'POST' ? parseStripeForm(await readBody(req)) : {};
+      const body = req.method === 'POST' ? parseStripeForm(await readRequestText(req)) : {};
       const key = req.headers['idempotency-key'];
       if (req.method !== 'POST' || typeof key !== 'string')
-        return send(res, 200, this.api(req.method ?? 'GET', path, body));
+        return sendStripeJson(res, 200, this.api(req.method ?? 'GET', path, body));
       const fingerprint = createHash('sha256')
         .update(`${path}\n${JSON.stringify(body)}`)
         .digest('hex');
@@ -110,17 +111,17 @@ export class StripeTaxStandIn {
           'idempotency_error',
           `Keys for idempotent requests can only be used with the same parameters they were first used with.`,
         );
-      if (stored) return send(res, 200, stored.body, { 'Idempotent-Replayed': 'true' });
+      if (stored) return sendStripeJson(res, 200, stored.body, { 'Idempotent-Replayed': 'true' });
       const answer = this.api('POST', path, body);
       this.idempotent.set(key, { fingerprint, body: answer });
       this.persist();
-      return send(res, 200, answer);
+      return sendStripeJson(res, 200, answer);
     } catch (error) {
       if (error instanceof StripeError)
-        return send(res, error.status, {
+        return sendStripeJson(res, error.status, {
           error: { type: error.type, message: error.message, ...(error.code ? { code: error.code } : {}) },
         });
-      return send(res, 500, { error: { type: 'api_error', message: String(error) } });
+      return sendStripeJson(res, 500, { error: { type: 'api_error', message: String(error) } });
     }
   };
 
@@ -300,22 +301,4 @@ function taxOn(amountCents: number, destination: Destination): number {
   const scale = 10n ** BigInt(fraction.length + 2);
   const rate = BigInt(whole + fraction);
   return Number(divideRoundHalfUp(BigInt(amountCents) * rate, scale));
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const json = JSON.stringify(body);
-  res
-    .writeHead(status, {
-      'Content-Type': 'application/json',
-      'Content-Length': Buffer.byteLength(json),
-      'Request-Id': `req_${randomBytes(8).toString('hex')}`,
-      ...headers,
-    })
-    .end(json);
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
