@@ -61,6 +61,10 @@ describe('the Orders page search', () => {
     expect(page.text).toContain('<input type="date" id="from" name="from" value/>');
     expect(await listed('q=red')).toEqual([short(late.id)]);
     expect(await listed('q=%20po-RED-7%20')).toEqual([short(late.id)]);
+    // The matching PO number is shown with the result, and the placeholder names what the field searches.
+    const byPo = await module.get(`${module.base}/orders?q=red`);
+    expect(byPo.text).toContain('PO PO-Red-7');
+    expect(byPo.text).toContain('placeholder="Order, PO or product"');
     const paperWord = products.get(PAPER)!.name.split(' ')[0]!.toUpperCase();
     expect(await listed(`q=${encodeURIComponent(paperWord)}`)).toEqual([short(early.id)]);
     expect(await listed(`q=${short(early.id).toUpperCase()}`)).toEqual([short(early.id)]);

@@ -76,7 +76,7 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
           name="q"
           value={view.search?.q ?? ''}
           maxlength={64}
-          placeholder="Order number, PO number or product"
+          placeholder="Order, PO or product"
         />
         <label for="from">From</label>
         <input type="date" id="from" name="from" value={view.search?.from ?? ''} />
@@ -100,6 +100,7 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
                     <br />
                     <span class="meta">
                       {units(o)} item{units(o) === 1 ? '' : 's'} · {o.userEmail}
+                      {o.poNumber ? ` · PO ${o.poNumber}` : ''}
                     </span>
                   </span>
                   <span class="meta">
