@@ -103,6 +103,10 @@ describe('submitting, deciding, following', () => {
     );
     const list = await approver.module.get(`${approver.module.base}/approvals`);
     expect(list.text).toContain('<h2>Waiting for a decision (1)</h2>');
+    // The approver's intro names both limits an order can wait for.
+    expect(list.text).toMatch(
+      /order limit, or taking the buyer(&#x27;|’|')s month above their monthly limit, wait here/,
+    );
     expect(list.text).toContain(`Request ${id.slice(0, 8)}`);
     expect(list.text).toContain(`Ada Tester · ${buyer.who.profile.email}`);
     expect(list.text).toContain('Gauze Sponges × 3');

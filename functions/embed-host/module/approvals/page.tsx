@@ -23,8 +23,8 @@ export function approvalsPage(frame: ModuleFrame, view: ApprovalsView): string {
       <>
         <h1>Approvals</h1>
         <p class="lede">
-          Orders above their buyer's order limit wait here for an approver of {frame.view.organization.name}. Requests
-          not decided within 7 days expire.
+          Orders above their buyer's order limit, or taking the buyer's month above their monthly limit, wait here for
+          an approver of {frame.view.organization.name}. Requests not decided within 7 days expire.
         </p>
         <h2>Waiting for a decision ({view.waiting.length})</h2>
         {view.waiting.length ? (
