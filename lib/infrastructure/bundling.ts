@@ -30,12 +30,12 @@ export const LAMBDA_BUNDLE = {
  * handler's file is read and pre-parsed at every cold start even if it never runs (Stripe,
  * 258 KB, cost setup about 14 ms of init that way; docs/performance.md). Setup needs
  * Stripe for a new organization only; the embed host Stripe for checkout's Stripe Tax
- * calculations and the XML parser for the picture route's SVG check (its 280 KB budget could
- * hold neither).
+ * calculations, the XML parser for the picture route's SVG check and d3-scale for the
+ * Spending page's chart.
  */
 export const ON_DEMAND_PACKAGES: Readonly<Partial<Record<FunctionName, readonly string[]>>> = {
   setup: ['stripe'],
-  embed: ['stripe', '@xmldom/xmldom'],
+  embed: ['stripe', '@xmldom/xmldom', 'd3-scale'],
   ordersApi: ['stripe'],
 };
 

@@ -270,6 +270,17 @@ describe('the synthesized bundles, run as Lambda runs them', () => {
     expect(typeof loaded.default.DOMParser).toBe('function');
   });
 
+  it('ships the Spending chart’s d3-scale beside the embed host’s handler, not in it, and it loads from there as the page loads it', async () => {
+    const embed = functionNamed('embed');
+    const beside = join(dirname(embed.bundle), 'node_modules', 'd3-scale', 'index.mjs');
+    // A name from d3-color's table of CSS colors, which d3-scale brings and nothing else of ours carries.
+    expect(readFileSync(embed.bundle, 'utf8')).not.toContain('aliceblue');
+    expect(readFileSync(beside, 'utf8')).toContain('aliceblue');
+    expect(createRequire(embed.bundle).resolve('d3-scale')).toBe(beside);
+    const loaded = (await import(pathToFileURL(beside).href)) as typeof import('d3-scale');
+    expect(loaded.scaleBand().domain(['a', 'b']).range([0, 100]).bandwidth()).toBe(50);
+  });
+
   it('an order change travels stream → outbox relay → fan-out → dispatch to the partner’s endpoint, each a bundle', async () => {
     await webhookSet(stack.deps, { partner: partnerId, url: receiver.url });
     const profile = await stack.deps.organizations.getProfile(profileId as ProfileId);

@@ -6,7 +6,7 @@
  * pass it together), a cancellation or refund gives back what it takes off the order, so
  * the counter is always the sum of the month's live orders (docs/decisions.md).
  */
-import { formatInTimeZone } from 'date-fns-tz';
+import { zonedStamp } from '../zoned-stamp';
 import type { Cents } from '../money';
 import { refundedCentsOf, type Order } from '../orders/order';
 import type { OrganizationAggregate, ProfileId } from '../organizations/organization';
@@ -35,7 +35,7 @@ export function organizationTimeZone(aggregate: Pick<OrganizationAggregate, 'org
 
 /** The calendar month `at` falls in, in `timeZone` (a zone Intl knows). */
 export const spendMonthOf = (at: Date, timeZone: string): SpendMonth =>
-  formatInTimeZone(at, timeZone, 'yyyy-MM') as SpendMonth;
+  zonedStamp(at, timeZone).slice(0, 7) as SpendMonth;
 
 /**
  * What an order counts for in its user's month and in the spend report: nothing once

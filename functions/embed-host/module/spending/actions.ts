@@ -35,9 +35,10 @@ const pickerMonths = (thisMonth: SpendMonth, shown: SpendMonth): SpendMonth[] =>
 /** `GET /embedded/{partnerId}/spending[?month=YYYY-MM]`: the month's totals and six months' chart, for approvers. */
 export async function showSpending(request: ModuleRequest): Promise<HttpResponse> {
   const { session, aggregate, month, thisMonth } = await spendingRequest(request);
-  const [frame, history] = await Promise.all([
+  const [frame, history, scales] = await Promise.all([
     moduleFrame(request.deps, session),
     request.deps.spendReports.history(aggregate, month, CHART_MONTHS),
+    import('d3-scale'),
   ]);
   return html(
     200,
@@ -45,6 +46,7 @@ export async function showSpending(request: ModuleRequest): Promise<HttpResponse
       history,
       months: pickerMonths(thisMonth, month),
       csvHref: session.paths.spendingCsv(month),
+      scales,
     }),
   );
 }

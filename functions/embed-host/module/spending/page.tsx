@@ -5,7 +5,6 @@
  * months' totals. Every number is read from the domain's SpendReport, the one the partner
  * API's spend route answers with; nothing is summed here.
  */
-import { scaleBand, scaleLinear } from 'd3-scale';
 import type { VNode } from 'preact';
 import type { Cents } from '../../../domain/money';
 import type { SpendMonth } from '../../../domain/spending/monthly-spend';
@@ -48,12 +47,19 @@ const monthName = (month: SpendMonth, style: 'long' | 'short'): string => {
   );
 };
 
+/**
+ * d3-scale, which the action loads on demand (ON_DEMAND_PACKAGES, lib/infrastructure/bundling.ts): with its d3
+ * dependencies it is about 32 KB that only this page uses, so the module's other pages do not read it at a cold start.
+ */
+export type ChartScales = Pick<typeof import('d3-scale'), 'scaleBand' | 'scaleLinear'>;
+
 export interface SpendingView {
   /** Six months' reports, oldest first; the last is the month shown. */
   readonly history: readonly SpendReport[];
   /** The months the picker offers, newest first. */
   readonly months: readonly SpendMonth[];
   readonly csvHref: string;
+  readonly scales: ChartScales;
 }
 
 const Limit = ({ cents, none }: { cents: number | undefined; none: string }): VNode =>
@@ -64,7 +70,13 @@ const Limit = ({ cents, none }: { cents: number | undefined; none: string }): VN
  * (tax and shipping in, cancellations and refunds out) as the headline says; geometry
  * from d3-scale, drawn as JSX (so every label is escaped).
  */
-function LocationChart({ history }: { history: readonly SpendReport[] }): VNode {
+function LocationChart({
+  history,
+  scales: { scaleBand, scaleLinear },
+}: {
+  history: readonly SpendReport[];
+  scales: ChartScales;
+}): VNode {
   const totals = new Map<string, number>();
   const names = new Map<string, string>();
   for (const report of history)
@@ -328,7 +340,7 @@ export function spendingPage(frame: ModuleFrame, view: SpendingView): string {
           <p class="note">Categories count the goods (price times quantity), before tax and shipping.</p>
         </section>
       </div>
-      <LocationChart history={view.history} />
+      <LocationChart history={view.history} scales={view.scales} />
     </>,
     [SPENDING_STYLE],
   );

@@ -7,11 +7,8 @@
  * formula in the bookkeeper's spreadsheet.
  */
 import { stringify } from 'csv-stringify/sync';
-import { formatInTimeZone } from 'date-fns-tz';
 import type { SpendRow } from '../../../domain/spending/spend-report';
-
-/** "2026-11-27 14:05": sorts as text and reads in any locale; the organization's zone (the page's lede names it). */
-const zonedStamp = (iso: string, timeZone: string): string => formatInTimeZone(iso, timeZone, 'yyyy-MM-dd HH:mm');
+import { zonedStamp } from '../../../domain/zoned-stamp';
 
 /** Dollars to the cent as text ("1234.50"), from whole cents, so no float reaches the file. */
 const dollars = (cents: number): string => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
@@ -38,6 +35,7 @@ export function spendingCsv(rows: readonly SpendRow[], timeZone: string): string
       ...rows.map((row) => [
         row.orderId,
         row.poNumber ?? '',
+        // Sorts as text and reads in any locale; the organization's zone (the page's lede names it).
         zonedStamp(row.createdAt, timeZone),
         row.userName,
         row.locationName,
