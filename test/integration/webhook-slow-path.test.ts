@@ -6,6 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { METRIC } from '../../functions/domain/metrics';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { webhookShow } from '../../lib/ops-cli/webhook-commands';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -36,6 +37,13 @@ async function publishAndFanOut(partnerId: PartnerId, internalOrgId: string) {
   return delivery!;
 }
 
+/** The endpoints' path changes the dispatchers counted since line `from` (the dashboard's and `ops metrics`' EndpointPathChanges). */
+const pathChangesSince = (from: number) =>
+  stack.metricLines
+    .slice(from)
+    .filter((line) => METRIC.endpointPathChanges in line)
+    .flatMap((line) => Array.from({ length: Number(line[METRIC.endpointPathChanges]) }, () => line.to));
+
 /** One fast-path invocation, timed on the process's own clock. */
 async function fastBatch() {
   const started = performance.now();
@@ -52,6 +60,7 @@ describe('A receiver that does not answer within the fast path budget', () => {
     const partner = await aPartnerWithOrganization(stack);
     await stack.deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: receiver.url });
     const first = await publishAndFanOut(partner.partnerId, partner.internalOrgId);
+    const metricsFrom = stack.metricLines.length;
 
     const fast = await fastBatch();
     expect(fast.received).toBe(1);
@@ -87,5 +96,7 @@ describe('A receiver that does not answer within the fast path budget', () => {
       attemptCount: 1,
     });
     expect((await webhookShow(stack.deps, { partner: partner.partnerId })).dispatch.path).toBe('fast');
+    // Operators count endpoints moving, not attempts: one move there (the second attempt found it there already), one back.
+    expect(pathChangesSince(metricsFrom)).toEqual(['slow', 'fast']);
   });
 });
