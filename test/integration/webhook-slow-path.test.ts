@@ -4,11 +4,15 @@
  * made and recorded once; an endpoint on the slow path starts there, and an answer within the
  * budget brings it back.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC } from '../../functions/domain/metrics';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { webhookShow } from '../../lib/ops-cli/webhook-commands';
+import { runOpsCapturing } from '../support/ops-run';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { aPartnerWithOrganization, orderCreatedData, purgeQueues } from '../support/webhook-fixtures';
 import { receiverPool } from '../support/webhook-receiver';
@@ -98,5 +102,21 @@ describe('A receiver that does not answer within the fast path budget', () => {
     expect((await webhookShow(stack.deps, { partner: partner.partnerId })).dispatch.path).toBe('fast');
     // Operators count endpoints moving, not attempts: one move there (the second attempt found it there already), one back.
     expect(pathChangesSince(metricsFrom)).toEqual(['slow', 'fast']);
+
+    // `npm run ops -- metrics` over what npm start writes (the EMF lines): both paths' batches' oldest message, the moves, the endpoints moving.
+    const file = join(mkdtempSync(join(tmpdir(), 'slow-path-')), 'service.jsonl');
+    writeFileSync(file, stack.metricLines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const metrics = await runOpsCapturing(['metrics', '--since', '1h', '--file', file], { deps: stack.deps });
+    expect(metrics.code).toBe(0);
+    const text = metrics.lines.join('\n');
+    for (const row of [
+      /^WebhookQueueAge +path=fast +\d+ +\d+ +\d+$/m,
+      /^WebhookQueueAge +path=slow +2 +\d+ +\d+$/m,
+      /^SlowPathMoves +reason=over-budget +1 /m,
+      /^SlowPathMoves +reason=known-slow +1 /m,
+      /^EndpointPathChanges +to=slow +1 /m,
+      /^EndpointPathChanges +to=fast +1 /m,
+    ])
+      expect(text).toMatch(row);
   });
 });
