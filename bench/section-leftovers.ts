@@ -25,7 +25,7 @@ export function activeResources(): ResourceCounts {
 }
 
 /** What `after` holds beyond `before`, kind by kind (empty when nothing survived). */
-export function survivors(before: ResourceCounts, after: ResourceCounts): ResourceCounts {
+function survivors(before: ResourceCounts, after: ResourceCounts): ResourceCounts {
   return Object.fromEntries(
     Object.entries(after).flatMap(([kind, count]) => {
       const extra = count - (before[kind] ?? 0);

@@ -8,8 +8,8 @@ import type { ThousandPhase, ThousandResult } from './thousand';
 import { judgedRatio, printTable, ratio } from './util';
 
 /** Healthy partners' lag p99 with the sick receivers: at most this times the baseline's, and at most this absolute. */
-export const MAX_THOUSAND_P99_RATIO = 1.5;
-export const MAX_THOUSAND_P99_MS = 2000;
+const MAX_THOUSAND_P99_RATIO = 1.5;
+const MAX_THOUSAND_P99_MS = 2000;
 /** Slow-path depth samples printed (evenly spread over the run). */
 const DEPTH_ROWS = 12;
 

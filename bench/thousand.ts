@@ -47,7 +47,7 @@ export interface ThousandPhase {
   readonly requests: RequestCount;
 }
 
-export interface DepthSample {
+interface DepthSample {
   /** Seconds since the sick receivers started misbehaving (negative: the baseline). */
   readonly atSeconds: number;
   readonly slowVisible: number;
