@@ -9,6 +9,8 @@ export const PRICES = {
   /** DynamoDB on-demand, Standard table class, per million read / write request units. */
   dynamoReadPerMillionUnits: 0.125,
   dynamoWritePerMillionUnits: 0.625,
+  /** SQS standard queues, per million requests (each up to 64 KB). */
+  sqsPerMillionRequests: 0.4,
 } as const;
 
 /** DynamoDB dollars per million requests that each consume `capacity`. */

@@ -18,6 +18,9 @@ import { dynamoDollarsPerMillion, PRICES } from './cost-model';
 import { measureDispatcher } from './dispatcher';
 import { measureFairness } from './fairness';
 import { measureBigPartner } from './big-partner';
+import { activeResources, describeSurvivors, type ResourceCounts, runSection } from './section-leftovers';
+import { measureThousand } from './thousand';
+import { printThousand } from './thousand-report';
 import { EMBED_SDK_BUDGET_KB, EMBED_SDK_PATH, measureEmbedSdkScript } from './embed-sdk-budget';
 import { type FloorServer, startFloorServer } from './floors';
 import { measureHttpPipeline } from './http-pipeline';
@@ -446,13 +449,37 @@ async function local(): Promise<void> {
   );
 }
 
-const SECTIONS: Record<string, Section> = {
-  bundles: () => bundles(),
-  api: async (stack) => api(await stack()),
-  dispatcher: async (stack) => dispatcher(await stack()),
-  fairness: () => fairness(),
-  bigpartner: () => bigPartner(),
-  local: () => local(),
+const THOUSAND_SECONDS = Math.max(10, Math.round(Number(process.env.THOUSAND_SECONDS ?? 45)));
+const THOUSAND_ORDERS_PER_SECOND = Math.max(1, Number(process.env.THOUSAND_ORDERS_PER_SECOND ?? 10));
+
+async function thousand(): Promise<void> {
+  console.log(
+    `\n7. A thousand partners: 1,000 partners with endpoints on one receiver on 127.0.0.1, ordering ${THOUSAND_ORDERS_PER_SECOND} a second ` +
+      `in turn through the sandbox order API (each about every ${Math.round(1000 / THOUSAND_ORDERS_PER_SECOND)} s), delivered by the local stack's ` +
+      `own pollers (retries every 5 s); after an untimed 20 s warm-up, ${THOUSAND_SECONDS} s with every receiver answering 204, then at one moment ` +
+      `100 start hanging and 100 start answering 500, ${THOUSAND_SECONDS} s more: the same load, in its own stack. ` +
+      'lag: order change → 2xx, healthy partners only\n',
+  );
+  const result = await measureThousand({
+    partners: 1000,
+    hanging: 100,
+    failing: 100,
+    ordersPerSecond: THOUSAND_ORDERS_PER_SECOND,
+    warmUpSeconds: 20,
+    seconds: THOUSAND_SECONDS,
+  });
+  printThousand(result, target);
+}
+
+/** A section, and whether it uses the stack that `stack()` starts once for all of them. */
+const SECTIONS: Record<string, { run: Section; shared?: true }> = {
+  bundles: { run: () => bundles() },
+  api: { run: async (stack) => api(await stack()), shared: true },
+  dispatcher: { run: async (stack) => dispatcher(await stack()), shared: true },
+  fairness: { run: () => fairness() },
+  bigpartner: { run: () => bigPartner() },
+  thousand: { run: () => thousand() },
+  local: { run: () => local() },
 };
 
 const asked = process.argv.slice(2);
@@ -480,15 +507,34 @@ const stack = () =>
     });
     return { bench, floor: await startFloorServer(bench), capacity: [] };
   })());
+const closeShared = async () => {
+  if (!context) return;
+  const { bench, floor, capacity } = await context;
+  context = undefined;
+  await floor.close();
+  await bench.close();
+  printCapacity(capacity);
+};
+const lastShared = chosen.filter((name) => SECTIONS[name]?.shared).at(-1);
 try {
-  for (const name of chosen) await (SECTIONS[name] as Section)(stack);
-  if (context) printCapacity((await context).capacity);
-} finally {
-  if (context) {
-    const { bench, floor } = await context;
-    await floor.close();
-    await bench.close();
+  // What a section leaves running takes from the ones after it (issue 47, item 5): each must end all it started.
+  // The shared stack's sections are judged together, against what ran before the first of them, once the last has closed it.
+  let sharedBaseline: ResourceCounts | undefined;
+  for (const name of chosen) {
+    const section = SECTIONS[name] as { run: Section; shared?: true };
+    const baseline = section.shared ? (sharedBaseline ??= activeResources()) : activeResources();
+    const { left, heapMb } = await runSection(async () => {
+      await section.run(stack);
+      if (name === lastShared) await closeShared();
+    }, baseline);
+    if (section.shared && name !== lastShared) continue;
+    console.log(
+      `\nSection ${name} left running: ${describeSurvivors(left)}; heap after collection ${heapMb.toFixed(0)} MB`,
+    );
+    target(`section ${name}: leaves nothing running`, Object.keys(left).length === 0);
   }
+} finally {
+  await closeShared();
 }
 
 const failed = targets.filter((t) => !t.ok);

@@ -89,11 +89,12 @@ export async function aPartnerWithEndpoint(
 
 /**
  * A receiver that reads each POST's body, reports its order id (undefined when the body
- * is no webhook) and its lag from the event's `timestamp`, then lets `answer` respond.
+ * is no webhook) and its lag from the event's `timestamp`, then lets `answer` respond (one
+ * receiver may serve many endpoints, told apart by the request's path).
  */
 export async function startReceiver(
   onPost: (orderId: string | undefined, lagMs: number) => void,
-  answer: (res: ServerResponse) => void,
+  answer: (res: ServerResponse, req: IncomingMessage) => void,
 ): Promise<Receiver> {
   const server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -113,7 +114,7 @@ export async function startReceiver(
         // not a webhook body: counted as a POST only
       }
       onPost(orderId, lagMs);
-      answer(res);
+      answer(res, req);
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -33,6 +33,8 @@ export interface WebhookDispatchDependencies extends BaseDependencies {
   readonly webhookDispatcher: WebhookDispatcher;
   /** Cached: where the operator's webhook admin runs in the same process, it must use this one, so a rotated secret is not served from a stale cache. */
   readonly signingSecrets: SigningSecretStore;
+  /** The path this dispatcher serves, the dimension of its queue-age metric. */
+  readonly dispatchPath: 'fast' | 'slow';
 }
 
 export function composeWebhookDispatch(
@@ -61,6 +63,7 @@ export function composeWebhookDispatch(
   return {
     ...base,
     signingSecrets,
+    dispatchPath: overrides.path ?? 'fast',
     webhookDispatcher: new WebhookDispatcher({
       deliveries: deliveryRepository(tables),
       batchReader: deliveryBatchReader(tables),

@@ -50,6 +50,13 @@ export const METRIC = {
   circuitStateChanges: 'CircuitStateChanges',
   /** Webhook attempts that moved to the slow path; `reason`: known-slow (before sending) or over-budget (unanswered in time). */
   slowPathMoves: 'SlowPathMoves',
+  /** Webhook endpoints that changed path; `to`: slow (an attempt unanswered within the budget) or fast (an answer within it). */
+  endpointPathChanges: 'EndpointPathChanges',
+  /**
+   * Milliseconds the oldest message of a dispatcher's batch waited since it was sent (delays
+   * included), by `path` (fast / slow): what `ops metrics` shows of a path's oldest message locally.
+   */
+  webhookQueueAge: 'WebhookQueueAge',
   /** Invoices finalized and recorded (one per shipped order). */
   invoicesIssued: 'InvoicesIssued',
   /** Invoices Stripe reported paid. */

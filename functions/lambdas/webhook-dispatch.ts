@@ -4,6 +4,7 @@ import {
   webhookDispatchFromEnvironment,
 } from '../composition/webhook-dispatch-dependencies';
 import { withCorrelation } from '../domain/correlation';
+import { METRIC } from '../domain/metrics';
 import { DeliveryMessage } from '../webhooks/delivery';
 import { type ParsedRecord, parseRecordBody, processSqsBatch } from '../queue/sqs-batch';
 
@@ -13,6 +14,11 @@ export const createWebhookDispatchHandler =
   async (event: SQSEvent, context?: Pick<Context, 'awsRequestId' | 'functionName'>): Promise<SQSBatchResponse> => {
     const deps = await getDependencies();
     if (context) deps.logger.addContext?.(context);
+    const sentAt = Math.min(...event.Records.map((record) => Number(record.attributes.SentTimestamp)));
+    if (Number.isFinite(sentAt))
+      deps.metrics.observe(METRIC.webhookQueueAge, Math.max(0, deps.clock.now().getTime() - sentAt), {
+        path: deps.dispatchPath,
+      });
     const messages = event.Records.map((record) => parseRecordBody(record, DeliveryMessage));
     const batch = deps.webhookDispatcher.batch(messages.flatMap((body) => (body.ok ? [body.message] : [])));
     try {

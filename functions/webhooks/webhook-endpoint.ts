@@ -59,8 +59,8 @@ export interface WebhookEndpointRepository {
   markFailing(partnerId: PartnerId, since: Date): Promise<void>;
   /** Ends the failing streak: a delivery succeeded. */
   markHealthy(partnerId: PartnerId): Promise<void>;
-  /** Puts the endpoint on the slow path (`since` kept when it already is), with the reason. */
-  markSlowPath(partnerId: PartnerId, since: Date, reason: string): Promise<void>;
-  /** Back to the fast path: an attempt answered within the fast path's budget. */
-  markFastPath(partnerId: PartnerId): Promise<void>;
+  /** Puts the endpoint on the slow path (`since` kept when it already is), with the reason; true when it was on the fast path. */
+  markSlowPath(partnerId: PartnerId, since: Date, reason: string): Promise<boolean>;
+  /** Back to the fast path: an attempt answered within the fast path's budget; true when it was on the slow path. */
+  markFastPath(partnerId: PartnerId): Promise<boolean>;
 }

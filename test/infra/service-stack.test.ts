@@ -665,6 +665,16 @@ describe.each(STAGES)('the %s stack: dashboard and alarms (issue 31)', (stage) =
     for (const id of Object.keys(resourcesOf(stage, 'AWS::CloudWatch::Alarm'))) expect(body).toContain(id);
   });
 
+  it("shows the webhooks' fast and slow paths: each queue's depth and oldest message, attempts moved by reason, endpoints moved to and from the slow path", () => {
+    const body = dashboardBody();
+    expect(body).toContain('Webhooks: fast and slow paths');
+    for (const label of ['fast path visible', 'slow path visible', 'fast path oldest (s)', 'slow path oldest (s)'])
+      expect(body).toContain(label);
+    expect(body).toContain(queueId(stage, 'webhookSlowDeliveries'));
+    expect(body).toContain('MetricName=\\\\\\"SlowPathMoves\\\\\\"');
+    expect(body).toContain('{PartnerEmbed,service,to} MetricName=\\\\\\"EndpointPathChanges\\\\\\"');
+  });
+
   it('has a billing row: invoices issued and paid, invoicing failures by event, uninvoiced shipments swept, the invoicing DLQ depth', () => {
     const body = dashboardBody();
     expect(body).toContain(

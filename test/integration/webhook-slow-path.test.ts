@@ -4,10 +4,15 @@
  * made and recorded once; an endpoint on the slow path starts there, and an answer within the
  * budget brings it back.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { METRIC } from '../../functions/domain/metrics';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { webhookShow } from '../../lib/ops-cli/webhook-commands';
+import { runOpsCapturing } from '../support/ops-run';
 import { startTestStack, type TestStack } from '../support/test-stack';
 import { aPartnerWithOrganization, orderCreatedData, purgeQueues } from '../support/webhook-fixtures';
 import { receiverPool } from '../support/webhook-receiver';
@@ -36,6 +41,13 @@ async function publishAndFanOut(partnerId: PartnerId, internalOrgId: string) {
   return delivery!;
 }
 
+/** The endpoints' path changes the dispatchers counted since line `from` (the dashboard's and `ops metrics`' EndpointPathChanges). */
+const pathChangesSince = (from: number) =>
+  stack.metricLines
+    .slice(from)
+    .filter((line) => METRIC.endpointPathChanges in line)
+    .flatMap((line) => Array.from({ length: Number(line[METRIC.endpointPathChanges]) }, () => line.to));
+
 /** One fast-path invocation, timed on the process's own clock. */
 async function fastBatch() {
   const started = performance.now();
@@ -52,6 +64,7 @@ describe('A receiver that does not answer within the fast path budget', () => {
     const partner = await aPartnerWithOrganization(stack);
     await stack.deps.webhookAdmin.configureEndpoint({ partnerId: partner.partnerId, url: receiver.url });
     const first = await publishAndFanOut(partner.partnerId, partner.internalOrgId);
+    const metricsFrom = stack.metricLines.length;
 
     const fast = await fastBatch();
     expect(fast.received).toBe(1);
@@ -87,5 +100,23 @@ describe('A receiver that does not answer within the fast path budget', () => {
       attemptCount: 1,
     });
     expect((await webhookShow(stack.deps, { partner: partner.partnerId })).dispatch.path).toBe('fast');
+    // Operators count endpoints moving, not attempts: one move there (the second attempt found it there already), one back.
+    expect(pathChangesSince(metricsFrom)).toEqual(['slow', 'fast']);
+
+    // `npm run ops -- metrics` over what npm start writes (the EMF lines): both paths' batches' oldest message, the moves, the endpoints moving.
+    const file = join(mkdtempSync(join(tmpdir(), 'slow-path-')), 'service.jsonl');
+    writeFileSync(file, stack.metricLines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const metrics = await runOpsCapturing(['metrics', '--since', '1h', '--file', file], { deps: stack.deps });
+    expect(metrics.code).toBe(0);
+    const text = metrics.lines.join('\n');
+    for (const row of [
+      /^WebhookQueueAge +path=fast +\d+ +\d+ +\d+$/m,
+      /^WebhookQueueAge +path=slow +2 +\d+ +\d+$/m,
+      /^SlowPathMoves +reason=over-budget +1 /m,
+      /^SlowPathMoves +reason=known-slow +1 /m,
+      /^EndpointPathChanges +to=slow +1 /m,
+      /^EndpointPathChanges +to=fast +1 /m,
+    ])
+      expect(text).toMatch(row);
   });
 });

@@ -107,20 +107,28 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     );
   }
 
-  async markSlowPath(partnerId: PartnerId, since: Date, reason: string): Promise<void> {
-    await this.conditionally(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: partnerKeys.webhookEndpoint(partnerId),
-        UpdateExpression: 'SET slowPathSince = if_not_exists(slowPathSince, :since), slowPathReason = :reason',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':since': since.toISOString(), ':reason': reason },
-      }),
-    );
+  async markSlowPath(partnerId: PartnerId, since: Date, reason: string): Promise<boolean> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: partnerKeys.webhookEndpoint(partnerId),
+          UpdateExpression: 'SET slowPathSince = if_not_exists(slowPathSince, :since), slowPathReason = :reason',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':since': since.toISOString(), ':reason': reason },
+          // The old value says whether this write moved the endpoint (operators count endpoints moving, not attempts).
+          ReturnValues: 'UPDATED_OLD',
+        }),
+      );
+      return Attributes?.slowPathSince === undefined;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return false;
+    }
   }
 
-  async markFastPath(partnerId: PartnerId): Promise<void> {
-    await this.conditionally(
+  async markFastPath(partnerId: PartnerId): Promise<boolean> {
+    return this.conditionally(
       new UpdateCommand({
         TableName: this.table,
         Key: partnerKeys.webhookEndpoint(partnerId),
@@ -130,12 +138,14 @@ export class DynamoWebhookEndpointRepository implements WebhookEndpointRepositor
     );
   }
 
-  /** A streak another handler already noted (or ended) is the same outcome. */
-  private async conditionally(command: UpdateCommand): Promise<void> {
+  /** A streak another handler already noted (or ended) is the same outcome; false when it was. */
+  private async conditionally(command: UpdateCommand): Promise<boolean> {
     try {
       await this.db.send(command);
+      return true;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
+      return false;
     }
   }
 }

@@ -60,11 +60,15 @@ export async function moveUnanswered(
   at: Date,
 ): Promise<DispatchOutcome> {
   const { budgetMs = 0 } = dependencies.path;
-  await dependencies.endpoints.markSlowPath(
+  const moved = await dependencies.endpoints.markSlowPath(
     delivery.partnerId,
     at,
     `an attempt had no answer within the fast path's ${budgetMs} ms (delivery ${delivery.deliveryId}, ${at.toISOString()})`,
   );
+  if (moved) {
+    (dependencies.metrics ?? noMetrics).count(METRIC.endpointPathChanges, { to: 'slow' });
+    dependencies.logger.info({ msg: 'webhook endpoint moved to the slow path', partnerId: delivery.partnerId });
+  }
   return moveToSlowPath(dependencies, delivery, message, 'over-budget');
 }
 
@@ -77,7 +81,8 @@ export async function pathAfterAnswer(
   if (dependencies.path.kind !== 'slow' || !endpoint?.slowPathSince) return;
   if (result.kind === 'error' && result.timedOut) return;
   if (result.latencyMs > dependencies.path.budgetMs) return;
-  await dependencies.endpoints.markFastPath(endpoint.partnerId);
+  if (!(await dependencies.endpoints.markFastPath(endpoint.partnerId))) return;
+  (dependencies.metrics ?? noMetrics).count(METRIC.endpointPathChanges, { to: 'fast' });
   dependencies.logger.info({ msg: 'webhook endpoint back on the fast path', partnerId: endpoint.partnerId });
 }
 

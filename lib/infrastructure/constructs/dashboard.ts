@@ -132,7 +132,7 @@ export class OperationsDashboard extends Construct {
         height: HEIGHT,
       }),
       new GraphWidget({
-        // docs/webhooks.md, "Fast and slow paths": the slow path's depth and age (alarm past 5 minutes), and what moves there.
+        // docs/webhooks.md, "Fast and slow paths": the slow path's depth and age (alarm past 5 minutes), what moves there, and which endpoints.
         title: 'Webhooks: fast and slow paths',
         left: [
           queues.webhookDeliveries.metricApproximateNumberOfMessagesVisible({
@@ -146,6 +146,8 @@ export class OperationsDashboard extends Construct {
             label: 'slow path visible',
           }),
           search(METRIC.slowPathMoves, ['reason'], 'Sum', ''),
+          // Endpoints moving between the paths (to: slow / fast); `ops webhook show` says where one is and why.
+          search(METRIC.endpointPathChanges, ['to'], 'Sum', ''),
         ],
         right: [
           queues.webhookDeliveries.metricApproximateAgeOfOldestMessage({

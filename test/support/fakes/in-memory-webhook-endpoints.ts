@@ -205,19 +205,21 @@ export class InMemoryWebhookEndpoints implements WebhookEndpointRepository, Endp
 
   async markSlowPath(partnerId: PartnerId, since: Date, reason: string) {
     const current = this.endpoints.get(partnerId);
-    if (current)
-      this.endpoints.set(partnerId, {
-        ...current,
-        slowPathSince: current.slowPathSince ?? since.toISOString(),
-        slowPathReason: reason,
-      });
+    if (!current) return false;
+    this.endpoints.set(partnerId, {
+      ...current,
+      slowPathSince: current.slowPathSince ?? since.toISOString(),
+      slowPathReason: reason,
+    });
+    return current.slowPathSince === undefined;
   }
 
   async markFastPath(partnerId: PartnerId) {
     const current = this.endpoints.get(partnerId);
-    if (!current?.slowPathSince) return;
+    if (!current?.slowPathSince) return false;
     const { slowPathSince: _since, slowPathReason: _reason, ...rest } = current;
     this.endpoints.set(partnerId, rest);
+    return true;
   }
 
   async release(partnerId: PartnerId, ticket: AdmissionTicket) {
