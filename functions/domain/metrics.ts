@@ -31,7 +31,10 @@ export const METRIC = {
   sessionsRedeemed: 'SessionsRedeemed',
   /** Orders placed (module, sandbox API). */
   ordersPlaced: 'OrdersPlaced',
-  /** Orders moved to another status; `status` (the new one). */
+  /**
+   * Order changes; `status`: the change made (a partial refund is `refunded`, though the order
+   * stays `delivered`, so `delivered` counts deliveries only).
+   */
   ordersMoved: 'OrdersMoved',
   /** Webhook attempts; `outcome`: delivered, retry-scheduled, failed (the last retry failed). */
   webhookAttempts: 'WebhookAttempts',
@@ -61,6 +64,10 @@ export const METRIC = {
   invoicesIssued: 'InvoicesIssued',
   /** Invoices Stripe reported paid. */
   invoicesPaid: 'InvoicesPaid',
+  /** Credit notes issued on invoices (one per refund of an invoiced order). */
+  invoicesCredited: 'InvoicesCredited',
+  /** Invoices Stripe reported overdue (each counted when it falls overdue). */
+  invoicesOverdue: 'InvoicesOverdue',
   /** Invoicing messages that failed (each is retried; the dead-letter queue holds those that failed for good); `event` (`order.shipped`, `order.refunded`, or `sweep` for the invoice sweep's). */
   invoicingFailures: 'InvoicingFailures',
   /**

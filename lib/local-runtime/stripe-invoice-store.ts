@@ -6,6 +6,7 @@
 import type Stripe from 'stripe';
 import { StripeError } from './stripe-error';
 import { type FormValue, integer, list, record, text } from './stripe-form-body';
+import { STAND_IN_SELLER } from './stripe-stand-in-account';
 import { draftInvoice, issuedCreditNote, stripeId } from './stripe-stand-in-objects';
 
 export type InvoiceEventType =
@@ -166,7 +167,16 @@ export class StripeInvoiceStore {
     return invoice;
   }
 
-  finalize(id: string): Stripe.Invoice {
+  /** The terms an invoice was created with (`days_until_due`), as its page and PDF print them. */
+  daysUntilDueOf(id: string): number {
+    return this.daysUntilDue.get(id) ?? 0;
+  }
+
+  /**
+   * Finalizes a draft: its number, due date, page and PDF, and, as Stripe does, the
+   * customer's name, e-mail and address as they are now (`customer_*`), which the page prints.
+   */
+  finalize(id: string, customer?: Pick<Stripe.Customer, 'name' | 'email' | 'address'>): Stripe.Invoice {
     const invoice = this.invoice(id);
     if (invoice.status !== 'draft')
       throw new StripeError(
@@ -184,6 +194,10 @@ export class StripeInvoiceStore {
       effective_at: at,
       hosted_invoice_url: `${base}/hosted/invoices/${id}`,
       invoice_pdf: `${base}/hosted/invoices/${id}/pdf`,
+      account_name: STAND_IN_SELLER.name,
+      customer_name: customer?.name ?? null,
+      customer_email: customer?.email ?? null,
+      customer_address: customer?.address ?? null,
     });
     invoice.status_transitions.finalized_at = at;
     this.options.emit({ type: 'invoice.finalized', object: invoice });
@@ -283,7 +297,8 @@ export class StripeInvoiceStore {
     return note;
   }
 
-  private creditNotesOf(invoiceId: string): Stripe.CreditNote[] {
+  /** An invoice's credit notes, oldest first. */
+  creditNotesOf(invoiceId: string): Stripe.CreditNote[] {
     return [...this.creditNotes.values()].filter((note) => note.invoice === invoiceId);
   }
 

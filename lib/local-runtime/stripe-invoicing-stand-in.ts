@@ -6,7 +6,7 @@
 // This file is its HTTP face (routes, Idempotency-Key replay, the hosted page and PDF); the invoices and credit
 // notes live in stripe-invoice-store.ts, the endpoints and signed events in stripe-event-sender.ts.
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { get as httpGet, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readRequestText, sendStripeJson } from './stripe-stand-in-http';
 import type Stripe from 'stripe';
 import { hostedInvoicePage } from './stripe-hosted-invoice-page';
@@ -16,7 +16,8 @@ import { StripeEventSender } from './stripe-event-sender';
 import { type FormValue, parseStripeForm } from './stripe-form-body';
 import { type InvoiceStoreSnapshot, StripeInvoiceStore } from './stripe-invoice-store';
 import type { StandInStateFile } from './stripe-stand-in-state';
-import { formatUsd } from '../../functions/domain/money';
+import { invoiceDocument } from './stripe-invoice-document';
+import { STAND_IN_SELLER } from './stripe-stand-in-account';
 
 export interface StripeInvoicingStandInOptions {
   /** Where the stand-in itself is reached (hosted pages and PDFs link to it). */
@@ -39,9 +40,11 @@ export class StripeInvoicingStandIn {
   /** Idempotency-Key → the request it came with and the answer given. */
   private readonly idempotent = new Map<string, { fingerprint: string; status: number; body: unknown }>();
   private readonly stateFile: StandInStateFile | undefined;
+  private readonly baseUrl: () => string;
 
   constructor(options: StripeInvoicingStandInOptions) {
     this.stateFile = options.stateFile;
+    this.baseUrl = options.baseUrl;
     const now = options.now ?? (() => new Date());
     const seconds = () => Math.floor(now().getTime() / 1000);
     this.events = new StripeEventSender({ seconds, ...(options.deliver ? { deliver: options.deliver } : {}) });
@@ -76,7 +79,7 @@ export class StripeInvoicingStandIn {
       if (url.pathname.startsWith('/stand-in/'))
         return sendStripeJson(res, 200, this.trigger(req.method ?? 'GET', url.pathname));
       const key = req.headers['idempotency-key'];
-      const answer = () => this.api(req.method ?? 'GET', url.pathname, body, query);
+      const answer = () => this.api(req.method ?? 'GET', url.pathname, body, query, req.headers.authorization);
       if (req.method === 'POST' && typeof key === 'string') {
         const fingerprint = createHash('sha256')
           .update(`${url.pathname}\n${JSON.stringify(body)}`)
@@ -108,6 +111,7 @@ export class StripeInvoicingStandIn {
     path: string,
     body: Record<string, FormValue>,
     query: Record<string, FormValue>,
+    authorization: string | undefined,
   ): Promise<unknown> {
     // Stripe's own paths (not our route table's): the method, then the path with its object id as `:id`.
     const shape = path.replace(/\/(in|cn|we)_[A-Za-z0-9]+/g, '/:id');
@@ -116,7 +120,9 @@ export class StripeInvoicingStandIn {
       '/v1/invoices': { POST: () => this.store.createInvoice(body), GET: () => this.store.listInvoices(query) },
       '/v1/invoices/:id': { GET: () => this.store.invoice(id) },
       '/v1/invoices/:id/add_lines': { POST: () => this.store.addLines(id, body) },
-      '/v1/invoices/:id/finalize': { POST: () => this.store.finalize(id) },
+      '/v1/invoices/:id/finalize': {
+        POST: async () => this.store.finalize(id, await this.customer(this.store.invoice(id), authorization)),
+      },
       '/v1/invoices/:id/pay': { POST: () => this.store.pay(id) },
       '/v1/invoices/:id/void': { POST: () => this.store.close(id, 'void', 'invoice.voided') },
       '/v1/invoices/:id/mark_uncollectible': {
@@ -132,6 +138,35 @@ export class StripeInvoicingStandIn {
     const run = methods && Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (!run) throw new StripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
     return run();
+  }
+
+  /**
+   * The invoice's customer as stripe-stateful-mock holds it (same port, same key), for the
+   * name, e-mail and address finalization copies onto the invoice; none if it cannot say.
+   */
+  private async customer(invoice: Stripe.Invoice, authorization: string | undefined) {
+    if (invoice.status !== 'draft' || typeof invoice.customer !== 'string') return undefined;
+    const url = `${this.baseUrl()}/v1/customers/${encodeURIComponent(invoice.customer)}`;
+    // A connection of its own, closed after: a pooled one would outlive a restart of the stand-in in the same process.
+    return new Promise<Stripe.Customer | undefined>((done) => {
+      const request = httpGet(url, { agent: false, headers: authorization ? { Authorization: authorization } : {} });
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          try {
+            done(
+              response.statusCode === 200
+                ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Stripe.Customer)
+                : undefined,
+            );
+          } catch {
+            done(undefined);
+          }
+        });
+      });
+      request.on('error', () => done(undefined));
+    });
   }
 
   /**
@@ -155,19 +190,29 @@ export class StripeInvoicingStandIn {
       res.writeHead(303, { Location: `/hosted/invoices/${id}` }).end();
       return;
     }
+    const document = invoiceDocument({
+      invoice,
+      creditNotes: this.store.creditNotesOf(id),
+      daysUntilDue: this.store.daysUntilDueOf(id),
+      seller: STAND_IN_SELLER,
+    });
     if (method === 'GET' && action === 'pdf') {
-      const lines = [
-        ...invoice.lines.data.map((line) => `${line.description ?? ''}   ${formatUsd(line.amount)}`),
-        '',
-        `Total ${formatUsd(invoice.total)}   Amount due ${formatUsd(invoice.amount_remaining)}`,
-        ...(invoice.custom_fields ?? []).map((field) => `${field.name}: ${field.value}`),
-      ];
-      const pdf = invoicePdf(`Invoice ${invoice.number ?? id}`, lines);
-      res.writeHead(200, { 'Content-Type': 'application/pdf', 'Content-Length': pdf.length }).end(pdf);
+      const pdf = await invoicePdf(document);
+      // Saved under the invoice's number, as the module's "Download PDF" says (docs/billing.md).
+      res
+        .writeHead(200, {
+          'Content-Type': 'application/pdf',
+          'Content-Length': pdf.length,
+          'Content-Disposition': `attachment; filename="${document.number.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`,
+        })
+        .end(pdf);
       return;
     }
     if (method === 'GET' && action === undefined) {
-      const html = hostedInvoicePage(invoice, `/hosted/invoices/${id}/pay`);
+      const html = hostedInvoicePage(document, {
+        pay: `/hosted/invoices/${id}/pay`,
+        pdf: `/hosted/invoices/${id}/pdf`,
+      });
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
       return;
     }

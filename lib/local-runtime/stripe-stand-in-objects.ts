@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { type FormValue, list, record, text } from './stripe-form-body';
+import { STAND_IN_SELLER } from './stripe-stand-in-account';
 
 export const stripeId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
 
@@ -23,7 +24,7 @@ export function draftInvoice({
     id,
     object: 'invoice',
     account_country: 'US',
-    account_name: 'Stand-in supplies',
+    account_name: STAND_IN_SELLER.name,
     account_tax_ids: null,
     amount_due: 0,
     amount_overpaid: 0,

@@ -52,7 +52,21 @@ function traceOrder(lines: readonly LogLine[], orderId: string): LogLine[] {
     size = linked.size;
     for (const line of logLines) if (inStory(line)) for (const id of linkIds(line)) linked.add(id);
   }
-  return logLines.filter(inStory);
+  return oldestFirst(logLines.filter(inStory));
+}
+
+/**
+ * Strictly oldest first, by each line's time: a request's line is written when it ends, with
+ * the time it began, so a Stripe event that a sandbox `pay` set off can be written before the
+ * `pay` itself. Lines of one time keep the file's order (the sort is stable).
+ */
+function oldestFirst(lines: readonly LogLine[]): LogLine[] {
+  const time = (line: LogLine) => (typeof line.timestamp === 'string' ? Date.parse(line.timestamp) : Number.NaN);
+  const known = lines.map((line, index) => ({ line, index, at: time(line) }));
+  // A line without a time (none is written so) stays after the one before it.
+  let last = Number.NEGATIVE_INFINITY;
+  for (const entry of known) last = entry.at = Number.isNaN(entry.at) ? last : entry.at;
+  return known.sort((a, b) => a.at - b.at || a.index - b.index).map(({ line }) => line);
 }
 
 /** What each request did and who did it, from its lines (the request log line carries both). */
@@ -60,7 +74,12 @@ function actionsByRequest(lines: readonly LogLine[]): Map<string, { action: stri
   const found = new Map<string, { action: string; user: string }>();
   for (const line of lines) {
     if (typeof line.requestId !== 'string' || typeof line.action !== 'string') continue;
-    const user = typeof line.internalUserId === 'string' ? `user ${line.internalUserId}` : 'partner';
+    const user =
+      typeof line.internalUserId === 'string'
+        ? `user ${line.internalUserId}`
+        : line.msg === 'stripe_event' || found.get(line.requestId)?.user === 'stripe'
+          ? 'stripe'
+          : 'partner';
     found.set(line.requestId, { action: line.action, user });
   }
   return found;
@@ -110,6 +129,8 @@ function traceText(lines: readonly LogLine[]): string[] {
       [
         line.endpoint && `${String(line.endpoint)} ${text(line.status)}`,
         line.event && String(line.event),
+        line.msg === 'stripe_event' &&
+          `stripe ${text(line.type)} ${text(line.stripeEventId)} created ${text(line.created)}`,
         line.outcome && `outcome=${String(line.outcome)}`,
         line.attempt !== undefined && `attempt=${String(line.attempt)}`,
         line.statusCode !== undefined && `http=${String(line.statusCode)}`,

@@ -7,12 +7,17 @@
  * partner receives invoice.paid / invoice.overdue.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoInvoiceRepository } from '../../functions/adapters/dynamodb/dynamodb-invoice-repository';
 import { type InvoiceRecord, invoiceIdFor } from '../../functions/domain/billing/invoice';
 import type { OrderId } from '../../functions/domain/orders/order';
 import { tableName } from '../../functions/resources/resource-definitions';
+import { type LocalLog, openLocalLog } from '../../lib/local-runtime/local-log';
 import { runOps } from '../../lib/ops-cli/run-ops';
+import { runOpsCapturing } from '../support/ops-run';
 import { stripeStandIn } from '../support/inspect';
 import { deliverEverything } from '../support/order-pipeline';
 import { aLocation, aSetupRequest } from '../support/setup-request-builder';
@@ -22,8 +27,17 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 let stack: TestStack;
 let receiver: WebhookReceiver;
 let invoices: DynamoInvoiceRepository;
+/** The stack's log as `npm start` writes it (each line with its time), for `ops order trace`. */
+const logFile = join(mkdtempSync(join(tmpdir(), 'stripe-events-')), 'service.jsonl');
+let localLog: LocalLog;
+const rawLogLines: string[] = [];
 beforeAll(async () => {
-  stack = await startTestStack({ queuePollers: false });
+  localLog = openLocalLog(logFile, { print: () => undefined });
+  const kept = (level: 'info' | 'error') => (entry: Record<string, unknown>) => {
+    rawLogLines.push(JSON.stringify({ level, ...entry }));
+    localLog.logger[level](entry);
+  };
+  stack = await startTestStack({ queuePollers: false, logger: { info: kept('info'), error: kept('error') } });
   receiver = await startWebhookReceiver(() => 200);
   invoices = new DynamoInvoiceRepository(
     stack.deps.aws.db,
@@ -34,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.close();
   await stack.close();
+  await localLog.close();
 });
 
 let counter = 0;
@@ -192,7 +207,7 @@ describe('POST /v1/stripe/events', () => {
       expect(answer.body.details[0]).toMatchObject({ code: 'INVALID_STRIPE_EVENT' });
     }
     expect(await invoices.getByOrder(orderId)).toMatchObject({ status: 'open', version: invoice.version });
-    expect(stack.rawLogLines.some((line) => line.includes(invoice.stripeInvoiceId))).toBe(false);
+    expect(rawLogLines.some((line) => line.includes(invoice.stripeInvoiceId))).toBe(false);
   });
 
   it('processes a replayed event once and never lets an older event roll back a newer state', async () => {
@@ -337,5 +352,107 @@ describe('POST /v1/sandbox/invoices/{invoice_id}/pay and /overdue', () => {
     } finally {
       await production.close();
     }
+  });
+});
+
+describe('ops order trace and ops metrics on the billing loop', () => {
+  const ops = (argv: string[]) => runOpsCapturing(argv, { deps: stack.deps, separateErrors: true });
+  /** The lines `npm start` has buffered reach the file on the next turn of the event loop. */
+  const flushed = () => new Promise<void>((done) => setImmediate(done));
+  const traced = async (orderId: string, file = logFile) => {
+    const run = await ops(['order', 'trace', '--order', orderId, '--file', file, '--json']);
+    expect(run.code, run.err.join('\n')).toBe(0);
+    return run.json as Record<string, string>[];
+  };
+  const times = (lines: readonly Record<string, string>[]) => lines.map((line) => Date.parse(line.timestamp ?? ''));
+
+  it('shows the sandbox pay and overdue requests and the Stripe events that changed the invoice, strictly oldest first', async () => {
+    const paid = await anInvoicedOrder();
+    const payRequest = await stack.post(`/v1/sandbox/invoices/${paid.invoice.id}/pay`, {}, paid.bearer);
+    expect(payRequest.status, payRequest.text).toBe(202);
+    await eventually(paid.orderId, 'paid');
+    const overdue = await anInvoicedOrder();
+    const overdueRequest = await stack.post(`/v1/sandbox/invoices/${overdue.invoice.id}/overdue`, {}, overdue.bearer);
+    expect(overdueRequest.status, overdueRequest.text).toBe(202);
+    await eventually(overdue.orderId, 'overdue');
+    await flushed();
+
+    for (const [{ orderId }, request, action, kind] of [
+      [paid, payRequest, 'invoice-pay', 'invoice.paid'],
+      [overdue, overdueRequest, 'invoice-overdue', 'invoice.overdue'],
+    ] as const) {
+      const story = await traced(orderId);
+      const at = (found: (line: Record<string, string>) => boolean) => story.findIndex(found);
+      const shipped = at((line) => line.msg === 'api_request' && line.action === 'ship');
+      const asked = at((line) => line.msg === 'api_request' && line.requestId === request.headers.get('request-id'));
+      const applied = at((line) => line.msg === 'stripe_event' && line.type === kind && line.outcome === 'applied');
+      expect(
+        [shipped, asked, applied].every((index) => index >= 0),
+        JSON.stringify(story, null, 1),
+      ).toBe(true);
+      expect(story[asked]).toMatchObject({ action, orderId });
+      expect(story[applied]).toMatchObject({ orderId, created: expect.any(String) });
+      expect(shipped).toBeLessThan(asked);
+      expect(asked).toBeLessThan(applied);
+      const inOrder = times(story);
+      expect(inOrder).toEqual([...inOrder].sort((a, b) => a - b));
+
+      // Written in another order (a request's line is written when it ends), the trace is still oldest first.
+      const shuffled = join(mkdtempSync(join(tmpdir(), 'shuffled-')), 'service.jsonl');
+      writeFileSync(
+        shuffled,
+        [...story]
+          .reverse()
+          .map((line) => `${JSON.stringify(line)}\n`)
+          .join(''),
+      );
+      const again = times(await traced(orderId, shuffled));
+      expect(again).toEqual([...again].sort((a, b) => a - b));
+    }
+
+    const text = await ops(['order', 'trace', '--order', paid.orderId, '--file', logFile]);
+    const stripeLine = text.lines.find((line) => line.includes('stripe_event') && line.includes('outcome=applied'));
+    expect(stripeLine).toMatch(/invoice\.paid\s+stripe\s.*stripe invoice\.paid evt_\w+ created \d{4}-/);
+    expect(text.lines.find((line) => line.includes(String(payRequest.headers.get('request-id'))))).toMatch(
+      /invoice-pay\s+partner/,
+    );
+  });
+
+  it('counts a partial refund as a refund, not a delivery, and counts credited and overdue invoices', async () => {
+    const from = stack.metricLines.length;
+    const refunded = await anInvoicedOrder();
+    expect((await stack.post(`/v1/sandbox/orders/${refunded.orderId}/deliver`, {}, refunded.bearer)).status).toBe(200);
+    const refund = await stack.post(`/v1/sandbox/orders/${refunded.orderId}/refund`, { amount: 5 }, refunded.bearer);
+    expect(refund.status, refund.text).toBe(200);
+    expect(refund.body.order.status).toBe('delivered');
+    while ((await stack.orderOutbox.pollOnce()).received > 0);
+    expect(await stack.consumers.invoicing.pollOnce()).toMatchObject({ received: 1, failed: [] });
+    expect((await invoices.getByOrder(refunded.orderId))?.amountCreditedCents).toBe(500);
+    const overdue = await anInvoicedOrder();
+    expect((await stack.post(`/v1/sandbox/invoices/${overdue.invoice.id}/overdue`, {}, overdue.bearer)).status).toBe(
+      202,
+    );
+    await eventually(overdue.orderId, 'overdue');
+
+    const file = join(mkdtempSync(join(tmpdir(), 'metrics-')), 'service.jsonl');
+    writeFileSync(
+      file,
+      stack.metricLines
+        .slice(from)
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
+    );
+    const printed = await ops(['metrics', '--since', '1h', '--file', file]);
+    expect(printed.code, printed.err.join('\n')).toBe(0);
+    const count = (metric: string, dimensions = '-') =>
+      printed.lines
+        .map((line) => line.split(/\s{2,}/))
+        .find(([name, dims]) => name === metric && dims === dimensions)?.[2];
+    expect(count('OrdersMoved', 'status=delivered'), printed.text).toBe('1');
+    expect(count('OrdersMoved', 'status=refunded')).toBe('1');
+    expect(count('OrdersMoved', 'status=shipped')).toBe('2');
+    expect(count('InvoicesIssued')).toBe('2');
+    expect(count('InvoicesCredited')).toBe('1');
+    expect(count('InvoicesOverdue')).toBe('1');
   });
 });

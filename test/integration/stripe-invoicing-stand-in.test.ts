@@ -7,6 +7,7 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PDFParse } from 'pdf-parse';
 import type Stripe from 'stripe';
 import { stripeStandIn } from '../support/inspect';
 
@@ -101,7 +102,7 @@ describe('the Stripe invoicing stand-in', () => {
       Buffer.from(await pdf.arrayBuffer())
         .subarray(0, 8)
         .toString(),
-    ).toBe('%PDF-1.4');
+    ).toBe('%PDF-1.3');
   });
 
   it('answers a repeated idempotency key with the first invoice, and refuses the key with other parameters', async () => {
@@ -157,6 +158,85 @@ describe('the Stripe invoicing stand-in', () => {
     const events = await eventsOf(finalized.id, 2);
     expect(events.at(-1)?.type).toBe('invoice.overdue');
     expect((await stripe.invoices.retrieve(finalized.id)).status).toBe('open');
+  });
+
+  it('shows on the hosted page and the Letter PDF what a bookkeeper files: seller, bill-to, dates, terms, PO, lines, tax, shipping, credits, payments', async () => {
+    // As the service does it: a customer created, then its details set (stripe-stateful-mock keeps a name only from an update).
+    const customer = await stripe.customers.create({});
+    await stripe.customers.update(customer.id, {
+      name: 'Smile Dental <Group>',
+      email: 'ap@smile.test',
+      address: { line1: '1 Skyline Dr', city: 'Roanoke', state: 'VA', postal_code: '24011', country: 'US' },
+    });
+    const draft = await stripe.invoices.create({
+      customer: customer.id,
+      collection_method: 'send_invoice',
+      days_until_due: 30,
+      custom_fields: [{ name: 'PO number', value: 'PO-2291' }],
+    });
+    const item = (name: string, unit: number, quantity: number) => ({
+      price_data: { currency: 'usd' as const, product_data: { name }, unit_amount: unit },
+      quantity,
+    });
+    await stripe.invoices.addLines(draft.id, {
+      lines: [
+        item('Nitrile gloves (SKU GLV-1)', 1249, 3),
+        item('Surface wipes (SKU WIP-2)', 899, 2),
+        item('Shipping', 1500, 1),
+        item('Sales tax', 303, 1),
+      ],
+    });
+    const finalized = await stripe.invoices.finalizeInvoice(draft.id);
+    const note = await stripe.creditNotes.create({ invoice: finalized.id, amount: 1000, memo: 'Damaged box' });
+    await stripe.invoices.pay(finalized.id, { paid_out_of_band: true });
+    const paid = await stripe.invoices.retrieve(finalized.id);
+    const date = (seconds: number | null | undefined) =>
+      new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' }).format(
+        new Date((seconds ?? 0) * 1000),
+      );
+    const expected = [
+      `Invoice ${finalized.number}`,
+      'Example Procurement Co.',
+      '500 Supply Way, Suite 200',
+      'Richmond, VA 23219',
+      'Smile Dental <Group>',
+      'ap@smile.test',
+      '1 Skyline Dr',
+      'Roanoke, VA 24011',
+      `Date of issue ${date(finalized.status_transitions.finalized_at)}`,
+      `Date due ${date(finalized.due_date)}`,
+      'Terms Net 30',
+      'PO number PO-2291',
+      'Nitrile gloves (SKU GLV-1) 3 $12.49 $37.47',
+      'Surface wipes (SKU WIP-2) 2 $8.99 $17.98',
+      'Subtotal $55.45',
+      'Shipping $15.00',
+      'Sales tax $3.03',
+      'Total $73.48',
+      `Credit note ${note.number} (Damaged box), ${date(note.created)} -$10.00`,
+      `Payment, ${date(paid.status_transitions.paid_at)} -$63.48`,
+      'Amount due $0.00',
+    ];
+    const words = (text: string) => text.replace(/\s+/g, ' ');
+
+    const page = await fetch(finalized.hosted_invoice_url ?? '');
+    const html = await page.text();
+    expect(html).toContain('Smile Dental &lt;Group>');
+    const pageText = words(html.replace(/<[^>]+>/g, ' ').replaceAll('&lt;', '<'));
+    for (const field of expected) expect(pageText, field).toContain(field);
+
+    const pdf = await fetch(finalized.invoice_pdf ?? '');
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="${finalized.number}.pdf"`);
+    const parser = new PDFParse({ data: new Uint8Array(await pdf.arrayBuffer()) });
+    try {
+      const pdfText = words((await parser.getText()).text);
+      for (const field of expected) expect(pdfText, field).toContain(field);
+      const info = await parser.getInfo({ parsePageInfo: true });
+      expect(info.pages.map((one) => [one.width, one.height])).toEqual([[612, 792]]);
+    } finally {
+      await parser.destroy();
+    }
   });
 
   it('still serves stripe-stateful-mock on the same port (customers)', async () => {

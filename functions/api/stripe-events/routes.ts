@@ -23,7 +23,9 @@ export const stripeEventRoutes = <D extends StripeEventsRouteDependencies>(getDe
     'stripe-events': signedEventHandler('stripe-events', getDependencies, async ({ rawBody, signature, deps }) => {
       const event = await deps.verifyStripeEvent(rawBody, signature);
       const { outcome, reason } = await deps.stripeEvents.handle(event);
-      const log = { msg: 'stripe_event', stripeEventId: event.id, type: event.type, outcome };
+      // When Stripe made the event, beside when it was applied (the line's own time): `ops order trace` shows both.
+      const created = new Date(event.created * 1000).toISOString();
+      const log = { msg: 'stripe_event', stripeEventId: event.id, type: event.type, created, outcome };
       // An invoice event that could not be applied is an error line (an operator looks); other kinds are routine.
       if (reason && reason !== 'kind_not_followed') deps.logger.error({ ...log, reason });
       else deps.logger.info(log);

@@ -152,6 +152,7 @@ export class InvoicingService {
         if (!(error instanceof ConcurrentModification) || attempt >= MAX_ATTEMPTS) throw error;
         continue;
       }
+      this.options.metrics.count(METRIC.invoicesCredited);
       return this.announced(credited, invoiceCreditedEvent(credited, refundSequence));
     }
   }

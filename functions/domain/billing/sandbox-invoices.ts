@@ -1,3 +1,4 @@
+import { correlate, correlateAction } from '../correlation';
 import { InvoiceNotFound, InvoiceNotOpen, InvoiceUnknownToProvider } from '../errors';
 import type { PartnerId } from '../partners/partner';
 import type { InvoiceRecord } from './invoice';
@@ -37,21 +38,24 @@ export class SandboxInvoices {
   ) {}
 
   async pay(partnerId: PartnerId, invoiceId: string): Promise<InvoiceRecord> {
-    const invoice = await this.actionable(partnerId, invoiceId);
+    const invoice = await this.actionable(partnerId, invoiceId, 'invoice-pay');
     await named(invoice, () => this.provider.pay(invoice.stripeInvoiceId));
     return invoice;
   }
 
   async markOverdue(partnerId: PartnerId, invoiceId: string): Promise<InvoiceRecord> {
-    const invoice = await this.actionable(partnerId, invoiceId);
+    const invoice = await this.actionable(partnerId, invoiceId, 'invoice-overdue');
     await named(invoice, () => this.provider.markOverdue(invoice.stripeInvoiceId));
     return invoice;
   }
 
-  private async actionable(partnerId: PartnerId, invoiceId: string): Promise<InvoiceRecord> {
+  private async actionable(partnerId: PartnerId, invoiceId: string, action: string): Promise<InvoiceRecord> {
     const invoice = await this.invoices.get(invoiceId);
     // Another partner's invoice is none of this one's: the same 404 as no invoice.
     if (!invoice || invoice.partnerId !== partnerId) throw new InvoiceNotFound(invoiceId);
+    // The request joins its order's story (`ops order trace`), refused or not.
+    correlate({ orderId: invoice.orderId });
+    correlateAction(action);
     if (!ACTIONABLE.has(invoice.status)) throw new InvoiceNotOpen(invoiceId, invoice.status);
     return invoice;
   }

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import { correlate } from '../correlation';
 import { ConcurrentModification, InvoiceNotIssuedYet, StripeEventAlreadyProcessed } from '../errors';
 import { invoiceStatusEvent } from '../events/invoice-events';
 import type { MessageQueue } from '../events/message-queue';
@@ -78,6 +79,8 @@ export class StripeEvents {
       const record = await invoices.getByOrder(orderId);
       // Finalized but not yet recorded (the invoicing consumer is between its steps): a 503 with Retry-After, so Stripe sends it again.
       if (!record) throw new InvoiceNotIssuedYet(orderId);
+      // Only now is the order id known to be ours: the event joins the order's story (`ops order trace`).
+      correlate({ orderId, action: event.type });
       if (record.stripeInvoiceId !== event.invoice.id) return ignored('another_invoice');
       const stripe = await provider.retrieve(record.stripeInvoiceId);
       if (!stripe) return ignored('unknown_to_stripe');
@@ -101,6 +104,7 @@ export class StripeEvents {
         throw error;
       }
       if (next.status === 'paid' && record.status !== 'paid') metrics.count(METRIC.invoicesPaid);
+      if (next.status === 'overdue' && record.status !== 'overdue') metrics.count(METRIC.invoicesOverdue);
       // Only a change of status is news to the partner; a failed attempt on an overdue invoice is not.
       if (next.status !== record.status) await this.announce(next, event);
       return { outcome: 'applied' };

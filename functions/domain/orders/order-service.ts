@@ -261,7 +261,7 @@ export class OrderService {
           event: this.correlated(applied.order, orderEventFor(applied.order, applied.change)),
           ...(credit ? { credit } : {}),
         });
-        this.metrics.count(METRIC.ordersMoved, { status: applied.order.status });
+        this.metrics.count(METRIC.ordersMoved, { status: applied.change.status });
         return applied.order;
       } catch (error) {
         if (!(error instanceof ConcurrentModification) || attempt >= this.maxAttempts) throw error;
