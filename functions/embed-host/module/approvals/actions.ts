@@ -97,7 +97,10 @@ export async function showApproval(request: ModuleRequest): Promise<HttpResponse
     approval.status === done &&
     (done === 'withdrawn' ? approval.profileId : approval.decidedBy?.profileId) === viewer;
   const submitted = query.submitted === '1' && approval.profileId === viewer;
-  const pictures = await picturesOf(request.deps.catalog, approval.items);
+  const [pictures, standing] = await Promise.all([
+    picturesOf(request.deps.catalog, approval.items),
+    request.deps.approvalService.standing(approval),
+  ]);
   return html(
     200,
     approvalPage(frame, approval, {
@@ -105,6 +108,7 @@ export async function showApproval(request: ModuleRequest): Promise<HttpResponse
       ...(saidDone ? { done } : {}),
       now: request.deps.clock.now(),
       pictures,
+      ...(standing ? { standing } : {}),
     }),
   );
 }
