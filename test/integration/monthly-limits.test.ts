@@ -15,7 +15,7 @@ import type { SpendMonth } from '../../functions/domain/spending/monthly-spend';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { ApprovalRequestedData } from '../../functions/domain/events/order-events';
 import { aProduct } from '../support/catalog-fixtures';
-import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
+import { aSetupBody, provisionProfile, type ProvisionedProfile, type SetupBody } from '../support/provisioned-profile';
 import { holdUntilAll } from '../support/arrival-gate';
 import { signInToModule } from '../support/module-client';
 import { aSetupRequest } from '../support/setup-request-builder';
@@ -49,14 +49,16 @@ async function anOffice() {
   });
   const orderTotal = quote.pricing.totalCents;
   let count = 0;
-  const limited = async (limitCents: number): Promise<ProvisionedProfile> => {
+  /** Another user of the office: `user`'s fields over the first user's. */
+  const colleague = async (user: Partial<SetupBody['user']>): Promise<ProvisionedProfile> => {
     count += 1;
     return provisionProfile(stack.deps, partner.partnerId, {
       ...body,
       internalUserId: `${body.internalUserId}-${count}`,
-      user: { ...body.user, email: `b${count}.${body.user.email}`, monthlyLimit: limitCents / 100 },
+      user: { ...body.user, email: `b${count}.${body.user.email}`, ...user },
     });
   };
+  const limited = (limitCents: number) => colleague({ monthlyLimit: limitCents / 100 });
   const place = async (who: ProvisionedProfile) =>
     stack.deps.orderService.placeOrder({
       partner: { id: partner.partnerId },
@@ -64,7 +66,7 @@ async function anOffice() {
       organization: await aggregate(),
       items: ONE_BOX,
     });
-  return { orderTotal, limited, place, aggregate };
+  return { orderTotal, limited, colleague, place, aggregate };
 }
 
 const reasonOf = (error: unknown) => (error instanceof ApprovalRequired ? error.reason : error);
@@ -188,6 +190,58 @@ describe('checkout with a monthly limit', () => {
     expect(confirmation).not.toContain('order limit');
     const list = (await module.get(`${module.base}/approvals`)).text.replace(/<[^>]+>/g, '');
     expect(list).toContain('Orders above your order limit, or taking the month above your monthly limit');
+  });
+});
+
+describe('the approver’s request page', () => {
+  const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+  it('names the monthly limit with the month’s figures: placed (as Spending counts it), remaining, and with this order', async () => {
+    const office = await anOffice();
+    const limit = office.orderTotal * 2 + 100;
+    const buyer = await office.limited(limit);
+    const approver = await office.colleague({ firstName: 'Grace', email: 'grace.page@acme.test', role: 'approver' });
+    await office.place(buyer);
+    await office.place(buyer);
+    const request = await stack.deps.approvalService.submit({
+      partner: { id: partner.partnerId },
+      profile: buyer.profile,
+      organization: await office.aggregate(),
+      items: ONE_BOX,
+    });
+    const module = await signInToModule(stack, partner, approver);
+    const page = textOf((await module.get(`${module.base}/approvals/${request.id}`)).text);
+    const report = await stack.get(`/v1/organizations/${buyer.organization.internalOrgId}/spend`, {
+      Authorization: `Bearer ${partner.apiKey}`,
+    });
+    const users = report.body.users as { internal_user_id: string; total: number }[];
+    const spent = Math.round(users.find((u) => u.internal_user_id === buyer.profile.internalUserId)!.total * 100);
+    expect([report.body.month, spent]).toEqual(['2036-11', office.orderTotal * 2]);
+    expect(page).toContain('Why: with it, the month’s orders would pass the monthly limit.');
+    expect(page).toContain(
+      `Monthly limit ${usd(limit)} Placed in November 2036 ${usd(spent)} Remaining ${usd(100)} ` +
+        `With this order (${usd(office.orderTotal)}) ${usd(office.orderTotal * 3)}`,
+    );
+    expect(page).not.toContain('Order limit');
+  });
+
+  it('names the order limit with the order’s total', async () => {
+    const office = await anOffice();
+    const buyer = await office.colleague({ email: 'olivia.page@acme.test', orderLimit: 1 });
+    const approver = await office.colleague({ firstName: 'Grace', email: 'grace.order@acme.test', role: 'approver' });
+    const request = await stack.deps.approvalService.submit({
+      partner: { id: partner.partnerId },
+      profile: buyer.profile,
+      organization: await office.aggregate(),
+      items: ONE_BOX,
+    });
+    expect(request.limitReason).toBe('order_limit');
+    const module = await signInToModule(stack, partner, approver);
+    const page = textOf((await module.get(`${module.base}/approvals/${request.id}`)).text);
+    expect(page).toContain('Why: its total is above the order limit.');
+    expect(page).toContain(`Order limit ${usd(100)} This order’s total ${usd(office.orderTotal)}`);
+    expect(page).not.toContain('Monthly limit');
   });
 });
 

@@ -6,7 +6,7 @@ import { ApprovalForbidden, ApprovalNotFound, ConcurrentModification, SelfApprov
 import type { IdempotencyCompletion } from '../idempotency/idempotency-completion';
 import { METRIC, type Metrics, noMetrics } from '../metrics';
 import type { CartRepository } from '../orders/cart';
-import { organizationTimeZone, spendMonthOf } from '../spending/monthly-spend';
+import { limitStanding, type LimitStanding, organizationTimeZone, spendMonthOf } from '../spending/monthly-spend';
 import type { OrderId } from '../orders/order';
 import { latestOrderEvent } from '../orders/order-event';
 import type { OrderService } from '../orders/order-service';
@@ -39,7 +39,7 @@ export type DecisionCompletionFor = (decided: ApprovalRequest) => IdempotencyCom
 export interface ApprovalServiceOptions {
   readonly approvals: ApprovalRepository;
   /** Quotes the cart exactly as placing an order does. */
-  readonly orders: Pick<OrderService, 'quote' | 'limitPassed' | 'quoteUsed'>;
+  readonly orders: Pick<OrderService, 'quote' | 'limitPassed' | 'quoteUsed' | 'monthSpend'>;
   /** The requester and the request's location as they are now, at approval. */
   readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
   readonly carts: Pick<CartRepository, 'get'>;
@@ -61,7 +61,7 @@ export interface ApprovalServiceOptions {
  */
 export class ApprovalService {
   private readonly approvals: ApprovalRepository;
-  private readonly orders: Pick<OrderService, 'quote' | 'limitPassed' | 'quoteUsed'>;
+  private readonly orders: Pick<OrderService, 'quote' | 'limitPassed' | 'quoteUsed' | 'monthSpend'>;
   private readonly organizations: Pick<OrganizationRepository, 'getOrganization'>;
   private readonly carts: Pick<CartRepository, 'get'>;
   private readonly catalog: Pick<CatalogRepository, 'get'>;
@@ -309,6 +309,22 @@ export class ApprovalService {
     const request = await findRequest(this.approvals, requestId);
     if (!request || !visibleTo(request, scope)) throw new ApprovalNotFound(requestId);
     return asOf(request, this.clock.now());
+  }
+
+  /**
+   * Where a waiting request stands against the limit it waits for, with its requester's
+   * limits and month as they are now (the approver's request page); undefined once it is
+   * decided, or when the requester is gone or no longer has that limit.
+   */
+  async standing(request: ApprovalRequest): Promise<LimitStanding | undefined> {
+    if (request.status !== 'pending') return undefined;
+    const organization = await this.organizations.getOrganization(request.partnerId, request.internalOrgId);
+    const requester = organization?.profiles.find((profile) => profile.id === request.profileId);
+    if (!organization || !requester) return undefined;
+    // Requests made before monthly limits have no reason recorded: all waited for the order limit.
+    const reason = request.limitReason ?? 'order_limit';
+    const month = reason === 'monthly_limit' ? await this.orders.monthSpend(requester, organization) : undefined;
+    return limitStanding(reason, requester, month, request.totalCents);
   }
 
   /** The organization's requests, newest first, a page at a time, each as it is now. */

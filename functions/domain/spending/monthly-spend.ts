@@ -117,3 +117,45 @@ export interface MonthSpend {
   readonly spentCents: number;
   readonly limitCents?: number;
 }
+
+/**
+ * Where a waiting request stands against the limit it waits for, with its requester's limits
+ * and month now: the order limit and the order's total; or the monthly limit, what the month
+ * holds (the counter the rule weighs), what remains and what the order would bring it to.
+ * Undefined when the requester no longer has that limit.
+ */
+export type LimitStanding =
+  | { readonly reason: 'order_limit'; readonly limitCents: Cents; readonly orderCents: Cents }
+  | {
+      readonly reason: 'monthly_limit';
+      readonly month: SpendMonth;
+      readonly limitCents: Cents;
+      readonly spentCents: Cents;
+      readonly remainingCents: Cents;
+      readonly orderCents: Cents;
+      readonly afterCents: Cents;
+    };
+
+export function limitStanding(
+  reason: LimitReason,
+  limits: { readonly orderLimitCents?: number; readonly monthlyLimitCents?: number },
+  /** The requester's month now; only the monthly limit weighs it. */
+  month: Pick<MonthSpend, 'month' | 'spentCents'> | undefined,
+  orderCents: number,
+): LimitStanding | undefined {
+  const order = orderCents as Cents;
+  if (reason === 'order_limit')
+    return limits.orderLimitCents === undefined
+      ? undefined
+      : { reason, limitCents: limits.orderLimitCents as Cents, orderCents: order };
+  if (limits.monthlyLimitCents === undefined || month === undefined) return undefined;
+  return {
+    reason,
+    month: month.month,
+    limitCents: limits.monthlyLimitCents as Cents,
+    spentCents: month.spentCents as Cents,
+    remainingCents: remainingCentsOf(month.spentCents, limits.monthlyLimitCents),
+    orderCents: order,
+    afterCents: (month.spentCents + orderCents) as Cents,
+  };
+}

@@ -33,7 +33,15 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   readonly orderGuide: Pick<OrderGuideService, 'view' | 'add' | 'changeQuantity' | 'remove' | 'addToCart'>;
   readonly approvalService: Pick<
     ApprovalService,
-    'submit' | 'approve' | 'reject' | 'withdraw' | 'resubmit' | 'get' | 'listForOrganization' | 'countPending'
+    | 'submit'
+    | 'approve'
+    | 'reject'
+    | 'withdraw'
+    | 'resubmit'
+    | 'get'
+    | 'listForOrganization'
+    | 'countPending'
+    | 'standing'
   >;
   /** How long requests have waited. */
   readonly clock: Clock;

@@ -1,9 +1,8 @@
 import { parseApprovalComment, parseRejection } from '../../../domain/approvals/approval-input';
-import { parseOrderReferences } from '../../../domain/orders/order-references';
 import { roleOf } from '../../../domain/organizations/organization';
 import { html, type HttpResponse, seeOther } from '../../../http/responses';
 import { picturesOf } from '../parts/product-picture';
-import { requoteIfMoved } from '../checkout/actions';
+import { checkoutPost } from '../checkout/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 import { approvalsPage } from './page';
 import { approvalPage, resubmitConfirmationPage } from './request-page';
@@ -22,26 +21,11 @@ const doneOf = (value: string | undefined) => DONE.find((done) => done === value
  * (no order), then its page says "Submitted for approval". A second submit of the same
  * cart finds it consumed (ConcurrentModification or EmptyCart), as placing an order does.
  */
-export async function submitForApproval(request: ModuleRequest): Promise<HttpResponse> {
-  const { session, form } = await verifiedFormPost(request);
-  const requoted = await requoteIfMoved(request, session, form);
-  if (requoted) return requoted;
-  const { view } = session;
-  const location = form.get('location');
-  // A textarea's line breaks are the browser's, not the buyer's intent, as at Place order.
-  const references = parseOrderReferences({
-    po_number: form.get('po_number'),
-    notes: form.get('notes')?.replace(/\r?\n|\r/g, ' '),
+export const submitForApproval = (request: ModuleRequest): Promise<HttpResponse> =>
+  checkoutPost(request, async (input, session) => {
+    const submitted = await request.deps.approvalService.submit(input);
+    return seeOther(session.paths.approval(submitted.id, { submitted: true }));
   });
-  const submitted = await request.deps.approvalService.submit({
-    partner: { id: request.partnerId },
-    profile: view.profile,
-    organization: { organization: view.organization, profiles: [view.profile], locations: view.locations },
-    ...(location ? { shippingLocationId: location } : {}),
-    references,
-  });
-  return seeOther(session.paths.approval(submitted.id, { submitted: true }));
-}
 
 /**
  * `GET /embedded/{partnerId}/approvals`: for approvers, the organization's requests
@@ -97,7 +81,10 @@ export async function showApproval(request: ModuleRequest): Promise<HttpResponse
     approval.status === done &&
     (done === 'withdrawn' ? approval.profileId : approval.decidedBy?.profileId) === viewer;
   const submitted = query.submitted === '1' && approval.profileId === viewer;
-  const pictures = await picturesOf(request.deps.catalog, approval.items);
+  const [pictures, standing] = await Promise.all([
+    picturesOf(request.deps.catalog, approval.items),
+    request.deps.approvalService.standing(approval),
+  ]);
   return html(
     200,
     approvalPage(frame, approval, {
@@ -105,6 +92,7 @@ export async function showApproval(request: ModuleRequest): Promise<HttpResponse
       ...(saidDone ? { done } : {}),
       now: request.deps.clock.now(),
       pictures,
+      ...(standing ? { standing } : {}),
     }),
   );
 }

@@ -8,11 +8,13 @@ import {
   MAX_REJECTION_REASON_LENGTH,
 } from '../../../domain/approvals/approval-request';
 import { roleOf } from '../../../domain/organizations/organization';
+import type { LimitStanding } from '../../../domain/spending/monthly-spend';
 import { STATE_TIME_ZONES } from '../../../domain/time-zones';
 import { css } from '../../html-page';
-import { type ModuleFrame, modulePage, TokenField, When } from '../layout';
+import { type ModuleFrame, modulePage, TokenField, Usd, When } from '../layout';
 import { ageOf, APPROVAL_STYLE, ApprovalBadge, Outcome, shortRequestId, WithdrawForm } from '../parts/approval-list';
 import { LINES_STYLE } from '../parts/lines-style';
+import { monthName } from '../parts/month-name';
 import { ItemsTable, ORDER_PARTS_STYLE, References, SnapshotAddress } from '../parts/order-parts';
 import { Totals } from '../parts/totals';
 
@@ -28,6 +30,9 @@ const REQUEST_STYLE = css`
 .submitted{display:flex;gap:12px;align-items:center;background:var(--warn-bg);border:1px solid #f3d9a6;border-radius:12px;padding:16px 18px;margin-bottom:18px}
 .submitted h1{margin:0}
 .submitted p{margin:2px 0 0;color:var(--muted)}
+.standing{display:grid;grid-template-columns:max-content auto;gap:2px 12px;margin:6px 0 0;font-size:14px}
+.standing dt{color:var(--muted)}
+.standing dd{margin:0;font-variant-numeric:tabular-nums}
 `;
 
 export interface ApprovalPageOptions {
@@ -38,6 +43,49 @@ export interface ApprovalPageOptions {
   readonly now: Date;
   /** The items' pictures, by product id. */
   readonly pictures: ReadonlyMap<string, string>;
+  /** While it waits: the limit it waits for, with the requester's figures now. */
+  readonly standing?: LimitStanding;
+}
+
+/** The figures of the limit a waiting request waits for: the order limit and the total, or the month's. */
+function LimitFigures({ standing }: { readonly standing: LimitStanding }) {
+  return (
+    <dl class="standing" data-testid="limit-standing">
+      {standing.reason === 'order_limit' ? (
+        <>
+          <dt>Order limit</dt>
+          <dd>
+            <Usd cents={standing.limitCents} />
+          </dd>
+          <dt>This order’s total</dt>
+          <dd>
+            <Usd cents={standing.orderCents} />
+          </dd>
+        </>
+      ) : (
+        <>
+          <dt>Monthly limit</dt>
+          <dd>
+            <Usd cents={standing.limitCents} />
+          </dd>
+          <dt>Placed in {monthName(standing.month, 'long')}</dt>
+          <dd>
+            <Usd cents={standing.spentCents} />
+          </dd>
+          <dt>Remaining</dt>
+          <dd>
+            <Usd cents={standing.remainingCents} />
+          </dd>
+          <dt>
+            With this order (<Usd cents={standing.orderCents} />)
+          </dt>
+          <dd>
+            <Usd cents={standing.afterCents} />
+          </dd>
+        </>
+      )}
+    </dl>
+  );
 }
 
 const DONE_TEXT: Readonly<Record<NonNullable<ApprovalPageOptions['done']>, string>> = {
@@ -95,6 +143,7 @@ export function approvalPage(frame: ModuleFrame, request: ApprovalRequest, optio
             ? 'Why: with it, the month’s orders would pass the monthly limit.'
             : 'Why: its total is above the order limit.'}
         </p>
+        {options.standing && <LimitFigures standing={options.standing} />}
         {pending ? (
           <p class="meta" style="margin-top:6px">
             Waiting {ageOf(request.createdAt, options.now)}; expires <When iso={request.expiresAt} zone={zone} /> unless

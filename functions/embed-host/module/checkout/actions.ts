@@ -7,7 +7,15 @@ import {
   noShippingLocationPage,
   type OrderReferences,
 } from './page';
-import { frameWithCart, type ModuleRequest, type ModuleSession, moduleSession } from '../module-session';
+import {
+  frameWithCart,
+  type ModuleRequest,
+  type ModuleSession,
+  moduleSession,
+  verifiedFormPost,
+} from '../module-session';
+import { parseOrderReferences } from '../../../domain/orders/order-references';
+import type { PlaceOrderInput } from '../../../domain/orders/order-quote';
 import type { OrderPricing } from '../../../domain/orders/order-pricing';
 import type { ShippingLocation } from '../../../domain/organizations/organization';
 import { limitPassedBy, type MonthSpend } from '../../../domain/spending/monthly-spend';
@@ -23,23 +31,47 @@ export async function showCheckout(request: ModuleRequest): Promise<HttpResponse
   return checkoutFor(request, session, request.event.queryStringParameters?.location);
 }
 
+/** What Place order and Submit for approval both take from checkout's form: the cart, where it goes, its references. */
+export type CheckoutInput = Pick<
+  PlaceOrderInput,
+  'partner' | 'profile' | 'organization' | 'shippingLocationId' | 'references'
+>;
+
 /**
- * Place order and Submit for approval post the location selected and the one the page's totals were `quoted` for.
- * When they differ (another radio chosen without script), the buyer has not seen what the order costs there: the
- * answer is checkout re-quoted for the selected location, their PO number and notes kept, and nothing placed.
+ * Checkout's form, as Place order and Submit for approval both post it (`location`, `quoted`, `po_number`,
+ * `notes`), handed to `act` as the signed-in user's cart for their organization. When the location selected is not
+ * the one the page's totals were `quoted` for (another radio chosen without script), the buyer has not seen what the
+ * order costs there: the answer is checkout re-quoted for the selected location, their PO number and notes kept,
+ * and `act` is not called.
  */
-export async function requoteIfMoved(
+export async function checkoutPost(
   request: ModuleRequest,
-  session: ModuleSession,
-  form: ReadonlyMap<string, string>,
-): Promise<HttpResponse | undefined> {
+  act: (input: CheckoutInput, session: ModuleSession) => Promise<HttpResponse>,
+): Promise<HttpResponse> {
+  const { session, form } = await verifiedFormPost(request);
   const location = form.get('location');
   const quoted = form.get('quoted');
-  if (location === undefined || quoted === undefined || location === quoted) return undefined;
-  return checkoutFor(request, session, location, {
-    poNumber: form.get('po_number') ?? '',
-    notes: form.get('notes') ?? '',
+  if (location !== undefined && quoted !== undefined && location !== quoted)
+    return checkoutFor(request, session, location, {
+      poNumber: form.get('po_number') ?? '',
+      notes: form.get('notes') ?? '',
+    });
+  const { view } = session;
+  // A textarea's line breaks are the browser's, not the buyer's intent: notes are one line like every stored text.
+  const references = parseOrderReferences({
+    po_number: form.get('po_number'),
+    notes: form.get('notes')?.replace(/\r?\n|\r/g, ' '),
   });
+  return act(
+    {
+      partner: { id: request.partnerId },
+      profile: view.profile,
+      organization: { organization: view.organization, profiles: [view.profile], locations: view.locations },
+      ...(location ? { shippingLocationId: location } : {}),
+      references,
+    },
+    session,
+  );
 }
 
 async function checkoutFor(

@@ -1,4 +1,3 @@
-import { parseOrderReferences } from '../../../domain/orders/order-references';
 import { ValidationFailed } from '../../../domain/errors';
 import { ORDER_STATUSES, OrderStatus } from '../../../domain/orders/order';
 import { organizationTimeZone } from '../../../domain/spending/monthly-spend';
@@ -8,7 +7,7 @@ import { orderPage } from './order-page';
 import { ordersPage } from './page';
 import { RECENT_REQUESTS_MS } from '../approvals/actions';
 import { picturesOf } from '../parts/product-picture';
-import { requoteIfMoved } from '../checkout/actions';
+import { checkoutPost } from '../checkout/actions';
 import { type ModuleRequest, moduleFrame, moduleSession, verifiedFormPost } from '../module-session';
 
 const ORDERS_PER_PAGE = 20;
@@ -18,26 +17,11 @@ const ORDERS_PER_PAGE = 20;
  * session's organization, then shows it as placed. A second submit of the same cart
  * finds it consumed (ConcurrentModification or EmptyCart): one order, and a page saying so.
  */
-export async function placeOrder(request: ModuleRequest): Promise<HttpResponse> {
-  const { session, form } = await verifiedFormPost(request);
-  const requoted = await requoteIfMoved(request, session, form);
-  if (requoted) return requoted;
-  const { view } = session;
-  const location = form.get('location');
-  // A textarea's line breaks are the browser's, not the buyer's intent: notes are one line like every stored text.
-  const references = parseOrderReferences({
-    po_number: form.get('po_number'),
-    notes: form.get('notes')?.replace(/\r?\n|\r/g, ' '),
+export const placeOrder = (request: ModuleRequest): Promise<HttpResponse> =>
+  checkoutPost(request, async (input, session) => {
+    const order = await request.deps.orderService.placeOrder(input);
+    return seeOther(`${session.paths.order(order.id)}?placed=1`);
   });
-  const order = await request.deps.orderService.placeOrder({
-    partner: { id: request.partnerId },
-    profile: view.profile,
-    organization: { organization: view.organization, profiles: [view.profile], locations: view.locations },
-    ...(location ? { shippingLocationId: location } : {}),
-    references,
-  });
-  return seeOther(`${session.paths.order(order.id)}?placed=1`);
-}
 
 /**
  * `GET /embedded/{partnerId}/orders[?status=…&q=…&from=…&to=…&after=…]`: the

@@ -11,6 +11,7 @@ import type { SpendMonth } from '../../../domain/spending/monthly-spend';
 import type { SpendReport } from '../../../domain/spending/spend-report';
 import { css } from '../../html-page';
 import { type ModuleFrame, modulePage, Usd } from '../layout';
+import { monthName } from '../parts/month-name';
 
 const SPENDING_STYLE = css`
 .picker{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 16px}
@@ -39,13 +40,6 @@ const SPENDING_STYLE = css`
 
 /** Eight hues told apart by most color vision (Okabe-Ito, black swapped for slate); a ninth category repeats the first. */
 const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#f0e442', '#5a6675'] as const;
-
-const monthName = (month: SpendMonth, style: 'long' | 'short'): string => {
-  const [year, mm] = month.split('-').map(Number) as [number, number];
-  return new Intl.DateTimeFormat('en-US', { month: style, year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(year, mm - 1, 1)),
-  );
-};
 
 /**
  * d3-scale, which the action loads on demand (ON_DEMAND_PACKAGES, lib/infrastructure/bundling.ts): with its d3
