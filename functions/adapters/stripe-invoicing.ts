@@ -87,7 +87,13 @@ export class StripeInvoicing implements InvoicingProvider {
       },
       { idempotencyKey: request.idempotencyKey },
     );
-    return { id: note.id, amountCents: note.amount, createdAt: new Date(note.created * 1000).toISOString() };
+    return {
+      id: note.id,
+      amountCents: note.amount,
+      createdAt: new Date(note.created * 1000).toISOString(),
+      ...(note.number ? { number: note.number } : {}),
+      ...(note.pdf ? { pdf: note.pdf } : {}),
+    };
   }
 
   async retrieve(invoiceId: string): Promise<ProviderInvoice | undefined> {

@@ -41,14 +41,38 @@ export class StripeTax implements SalesTaxProvider {
   }
 
   async recordTransaction(input: { calculationId: string; reference: string; idempotencyKey: string }) {
-    const transaction = await unavailableOnFailure(async () =>
-      (await this.stripe()).tax.transactions.createFromCalculation(
-        { calculation: input.calculationId, reference: input.reference },
-        { idempotencyKey: input.idempotencyKey },
-      ),
-    );
-    return { transactionId: transaction.id };
+    const transaction = await unavailableOnFailure(async () => {
+      try {
+        return await (
+          await this.stripe()
+        ).tax.transactions.createFromCalculation(
+          { calculation: input.calculationId, reference: input.reference },
+          { idempotencyKey: input.idempotencyKey },
+        );
+      } catch (error) {
+        if (isReferenceTaken(error)) return undefined;
+        throw error;
+      }
+    });
+    return { transactionId: transaction?.id };
   }
+}
+
+/**
+ * Stripe's answer to a second transaction of one `reference` (which "must be unique across all transactions"):
+ * an invalid request about `reference`, or `resource_already_exists`. Stripe documents no code of its own for it, so
+ * either form means the sale is recorded already.
+ */
+function isReferenceTaken(error: unknown): boolean {
+  const { type, code, param, message } = error as {
+    type?: unknown;
+    code?: unknown;
+    param?: unknown;
+    message?: unknown;
+  };
+  if (type !== 'StripeInvalidRequestError') return false;
+  if (code === 'resource_already_exists') return true;
+  return param === 'reference' && typeof message === 'string' && /already/i.test(message);
 }
 
 async function unavailableOnFailure<T>(call: () => Promise<T>): Promise<T> {

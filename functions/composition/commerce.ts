@@ -58,6 +58,7 @@ export function composeCommerce(
     clock: base.clock,
     metrics: base.metrics,
     salesTax: composeSalesTax(base, carts, secrets, salesTaxProvider),
+    organizations: organizationRepository(tables),
   });
   return {
     catalog,

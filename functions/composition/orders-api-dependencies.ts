@@ -88,6 +88,7 @@ export function composeOrdersApi(
     clock: base.clock,
     metrics: base.metrics,
     salesTax: composeSalesTax(base, NO_SALES_TAX_MEMORY, clients.secrets, salesTaxProvider),
+    organizations,
   });
   const approvalService = new ApprovalService({
     approvals: approvalRepository(tables, base.clock),

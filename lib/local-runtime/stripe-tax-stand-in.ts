@@ -50,8 +50,18 @@ export const servesStripeTaxPath = (path: string): boolean =>
 interface TaxSnapshot {
   readonly calculations: Stripe.Tax.Calculation[];
   readonly transactions: Stripe.Tax.Transaction[];
-  readonly idempotent: [string, { fingerprint: string; body: unknown }][];
+  readonly idempotent: [string, IdempotentAnswer][];
 }
+
+/** The first answer to an idempotency key, and when (epoch seconds; absent on keys kept before it was recorded). */
+interface IdempotentAnswer {
+  readonly fingerprint: string;
+  readonly body: unknown;
+  readonly at?: number;
+}
+
+/** How long Stripe remembers an idempotency key. */
+const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
 
 export interface StripeTaxStandInOptions {
   readonly now?: () => Date;
@@ -67,7 +77,7 @@ export interface StripeTaxStandInOptions {
 export class StripeTaxStandIn {
   private readonly calculations = new Map<string, Stripe.Tax.Calculation>();
   private readonly transactions = new Map<string, Stripe.Tax.Transaction>();
-  private readonly idempotent = new Map<string, { fingerprint: string; body: unknown }>();
+  private readonly idempotent = new Map<string, IdempotentAnswer>();
   private readonly seconds: () => number;
   private readonly stateFile: StandInStateFile | undefined;
   private readonly onWarning: (message: string) => void;
@@ -104,7 +114,10 @@ export class StripeTaxStandIn {
       const fingerprint = createHash('sha256')
         .update(`${path}\n${JSON.stringify(body)}`)
         .digest('hex');
-      const stored = this.idempotent.get(key);
+      const remembered = this.idempotent.get(key);
+      // Stripe forgets a key 24 hours after its first use: a request after that is a new one.
+      const stored =
+        remembered && this.seconds() - (remembered.at ?? 0) < IDEMPOTENCY_WINDOW_SECONDS ? remembered : undefined;
       if (stored && stored.fingerprint !== fingerprint)
         throw new StripeError(
           400,
@@ -113,13 +126,18 @@ export class StripeTaxStandIn {
         );
       if (stored) return sendStripeJson(res, 200, stored.body, { 'Idempotent-Replayed': 'true' });
       const answer = this.api('POST', path, body);
-      this.idempotent.set(key, { fingerprint, body: answer });
+      this.idempotent.set(key, { fingerprint, body: answer, at: this.seconds() });
       this.persist();
       return sendStripeJson(res, 200, answer);
     } catch (error) {
       if (error instanceof StripeError)
         return sendStripeJson(res, error.status, {
-          error: { type: error.type, message: error.message, ...(error.code ? { code: error.code } : {}) },
+          error: {
+            type: error.type,
+            message: error.message,
+            ...(error.code ? { code: error.code } : {}),
+            ...(error.param ? { param: error.param } : {}),
+          },
         });
       return sendStripeJson(res, 500, { error: { type: 'api_error', message: String(error) } });
     }
@@ -245,7 +263,13 @@ export class StripeTaxStandIn {
     if ((calculation.expires_at ?? 0) <= this.seconds())
       throw new StripeError(400, 'invalid_request_error', `Tax calculation ${calculation.id ?? ''} has expired.`);
     if ([...this.transactions.values()].some((transaction) => transaction.reference === reference))
-      throw new StripeError(400, 'invalid_request_error', `A transaction with reference ${reference} already exists.`);
+      throw new StripeError(
+        400,
+        'invalid_request_error',
+        `A transaction with reference ${reference} already exists.`,
+        'resource_already_exists',
+        'reference',
+      );
     const transaction: Stripe.Tax.Transaction = {
       id: `tax_${randomBytes(12).toString('hex')}`,
       object: 'tax.transaction',

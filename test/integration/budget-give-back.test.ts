@@ -6,12 +6,14 @@
  * cancellations and refunds, run concurrently (a property test on DynamoDB Local); a past
  * month shows the limit that applied then.
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../functions/domain/orders/order';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { countedCentsOf, type SpendMonth } from '../../functions/domain/spending/monthly-spend';
 import { formatUsd } from '../../functions/domain/money';
+import { tableName } from '../../functions/resources/resource-definitions';
 import { aProduct } from '../support/catalog-fixtures';
 import { signInToModule } from '../support/module-client';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
@@ -126,6 +128,44 @@ describe('a budget that gives back', () => {
     const report = await office.spend();
     expect(report.total).toBe(0);
     expect(report.users.find((u) => u.internal_user_id === ada.profile.internalUserId)?.remaining).toBe(10_000);
+  });
+
+  it('gives back, for an order stored before its month was recorded, to the month of its placement in the zone', async () => {
+    const office = await anOffice();
+    const ada = await office.buyer(1_000_000);
+    const start = stack.clock.now();
+    let cancelled: Order;
+    let refunded: Order;
+    try {
+      // 21:00 on 30 November in Chicago, already 1 December in UTC: placing counts both in November.
+      stack.clock.set(new Date('2036-12-01T03:00:00.000Z'));
+      cancelled = await office.place(ada);
+      refunded = await office.delivered(await office.place(ada, 2));
+    } finally {
+      stack.clock.set(start);
+    }
+    // The stored orders as they were before `spendMonth` was recorded on them.
+    for (const order of [cancelled, refunded])
+      await stack.deps.aws.db.send(
+        new UpdateCommand({
+          TableName: tableName(stack.config.RESOURCE_PREFIX, 'orders'),
+          Key: { pk: `ORDER#${order.id}`, sk: 'ORDER' },
+          UpdateExpression: 'REMOVE #order.#month',
+          ExpressionAttributeNames: { '#order': 'order', '#month': 'spendMonth' },
+        }),
+      );
+    expect((await stack.deps.orders.get(cancelled.id))?.spendMonth).toBeUndefined();
+    const total = cancelled.totalCents + refunded.totalCents;
+    expect(await stack.deps.orders.monthSpend(ada.profile.id, NOVEMBER)).toBe(total);
+
+    await office.move(cancelled, 'cancel', { reason: 'ordered twice' });
+    expect(await stack.deps.orders.monthSpend(ada.profile.id, NOVEMBER)).toBe(refunded.totalCents);
+    await office.move(refunded, 'refund', { amount: 1.5 });
+    expect(await stack.deps.orders.monthSpend(ada.profile.id, NOVEMBER)).toBe(refunded.totalCents - 150);
+    // December (UTC's month of the placement) is untouched: nothing was counted there.
+    expect(await stack.deps.orders.monthSpend(ada.profile.id, '2036-12' as SpendMonth)).toBe(0);
+    const row = (await office.spend()).users.find((u) => u.internal_user_id === ada.profile.internalUserId);
+    expect(row?.total).toBe(dollars(refunded.totalCents - 150));
   });
 
   it('shows a past month with the limit that applied then, not today’s', async () => {

@@ -30,8 +30,14 @@ describe('the monthly limit’s rule', () => {
     } as Order;
     const refunded = { ...order, refundedCents: 1_001 } as Order;
     expect(countedCentsOf(refunded)).toBe(9_844);
-    expect(monthSpendCredit(order, refunded)).toEqual({ profileId: 'p-1', month: '2036-11', amountCents: 1_001 });
-    expect(monthSpendCredit(refunded, { ...refunded, status: 'cancelled' } as Order)?.amountCents).toBe(9_844);
-    expect(monthSpendCredit(order, { ...order, status: 'shipped' } as Order)).toBeUndefined();
+    expect(monthSpendCredit(order, refunded, order.spendMonth!)).toEqual({
+      profileId: 'p-1',
+      month: '2036-11',
+      amountCents: 1_001,
+    });
+    expect(
+      monthSpendCredit(refunded, { ...refunded, status: 'cancelled' } as Order, order.spendMonth!)?.amountCents,
+    ).toBe(9_844);
+    expect(monthSpendCredit(order, { ...order, status: 'shipped' } as Order, order.spendMonth!)).toBeUndefined();
   });
 });

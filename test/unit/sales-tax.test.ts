@@ -1,4 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StripeTax } from '../../functions/adapters/stripe-tax';
+import { OrderService } from '../../functions/domain/orders/order-service';
+import { SalesTaxQuotes } from '../../functions/domain/tax/sales-tax-quotes';
+import { StripeTaxStandIn } from '../../lib/local-runtime/stripe-tax-stand-in';
 import { InvoicingService } from '../../functions/domain/billing/invoicing-service';
 import { SalesTaxUnavailable } from '../../functions/domain/errors';
 import type { OrderEventMessage } from '../../functions/domain/events/order-event-message';
@@ -39,7 +46,7 @@ async function aCheckout(options: { exempt?: boolean } = {}) {
   const input = { partner: world.partner, profile: world.profile, organization };
   await world.cartService.add(world.profile.id, 'GLV-NIT-M-100', 3);
   await world.cartService.add(world.profile.id, 'PPR-LTR-5000', 1);
-  return { ...world, organization, input, invoicing, provider };
+  return { ...world, organization, organizations, input, invoicing, provider };
 }
 
 describe('sales tax from Stripe Tax', () => {
@@ -103,5 +110,83 @@ describe('sales tax from Stripe Tax', () => {
     );
     expect(orders.orders.size).toBe(0);
     expect((await cartService.view(profile.id)).lines).toHaveLength(2);
+  });
+});
+
+describe('the sale recorded in Stripe Tax when the order is invoiced', () => {
+  // The stand-in on the world's clock, so a retry can come after Stripe's 24-hour idempotency window.
+  let clockNow = () => new Date();
+  const standIn = new StripeTaxStandIn({ now: () => clockNow() });
+  const server = createServer((req, res) => void standIn.handle(req, res));
+  let stripeTax: StripeTax;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const stripe = new Stripe('sk_test_stand_in', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 });
+    stripeTax = new StripeTax(async () => stripe);
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** A shipped order taxed by the stand-in, and its invoicing through it, whose first attempt fails as `fail` makes it. */
+  async function aShippedOrder() {
+    const world = await aCheckout();
+    clockNow = () => world.clock.now();
+    const orderService = new OrderService({
+      orders: world.orders,
+      carts: world.carts,
+      catalog: world.catalog,
+      clock: world.clock,
+      salesTax: new SalesTaxQuotes({ provider: stripeTax, memory: world.carts, clock: world.clock }),
+    });
+    const invoices = new InMemoryInvoiceRepository();
+    const invoicing = new InvoicingService({
+      orders: world.orders,
+      organizations: world.organizations,
+      invoices,
+      provider: world.provider,
+      salesTax: stripeTax,
+      clock: world.clock,
+      metrics: recordingMetrics(),
+      events: new RecordingQueue<OrderEventMessage>(),
+      stage: 'sandbox',
+    });
+    const order = await orderService.placeOrder({ ...world.input, shippingLocationId: world.california.id });
+    const scope = { partnerId: world.input.partner.id };
+    await orderService.transition(order.id, 'confirm', {}, scope);
+    await orderService.transition(order.id, 'ship', SHIPMENT, scope);
+    const salesOf = () => standIn.recorded().filter((transaction) => transaction.reference === order.id);
+    return { ...world, order, invoices, invoicing, salesOf };
+  }
+
+  const DAY_AND_AN_HOUR = 25 * 3600 * 1000;
+
+  it('is recorded once when invoicing is retried more than 24 hours after a failure past it', async () => {
+    const { order, invoicing, invoices, provider, clock, salesOf } = await aShippedOrder();
+    provider.failAt('finalize', 'before');
+    await expect(invoicing.issue(order.id)).rejects.toThrow(/finalize/);
+    expect(salesOf()).toHaveLength(1);
+    clock.advance(DAY_AND_AN_HOUR);
+    const invoice = await invoicing.issue(order.id);
+    expect(invoice.status).toBe('open');
+    expect(salesOf()).toHaveLength(1);
+    expect(await invoices.taxTransactionOf(order.id)).toEqual({ transactionId: salesOf()[0]?.id });
+  });
+
+  it("is recorded once when the note of it was lost, and Stripe refuses a second sale of the order's reference", async () => {
+    const { order, invoicing, invoices, clock, salesOf } = await aShippedOrder();
+    const note = invoices.recordTaxTransaction.bind(invoices);
+    let lose = true;
+    invoices.recordTaxTransaction = async (orderId, transactionId) => {
+      if (lose) {
+        lose = false;
+        throw new Error('DynamoDB unreachable');
+      }
+      return note(orderId, transactionId);
+    };
+    await expect(invoicing.issue(order.id)).rejects.toThrow(/DynamoDB/);
+    clock.advance(DAY_AND_AN_HOUR);
+    expect((await invoicing.issue(order.id)).status).toBe('open');
+    expect(salesOf()).toHaveLength(1);
+    expect(await invoices.taxTransactionOf(order.id)).toEqual({});
   });
 });

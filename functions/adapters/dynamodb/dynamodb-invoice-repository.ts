@@ -24,6 +24,7 @@ const PROCESSED_EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
 const invoiceKeys = {
   invoice: (orderId: string) => ({ pk: `ORDER#${orderId}`, sk: 'INVOICE' }),
   invoicesOfOrganization: (organizationId: string) => `INVOICES#ORG#${organizationId}`,
+  taxTransaction: (orderId: string) => ({ pk: `ORDER#${orderId}`, sk: 'TAX_TRANSACTION' }),
   stripeEvent: (eventId: string) => ({ pk: `STRIPE_EVENT#${eventId}`, sk: 'STRIPE_EVENT' }),
 };
 
@@ -154,6 +155,32 @@ export class DynamoInvoiceRepository implements InvoiceRepository {
       exclusiveStartKey = LastEvaluatedKey;
     } while (found.length <= page.limit && exclusiveStartKey);
     return { invoices: found.slice(0, page.limit), hasMore: found.length > page.limit };
+  }
+
+  async taxTransactionOf(orderId: string) {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: invoiceKeys.taxTransaction(orderId), ConsistentRead: true }),
+    );
+    if (!Item) return undefined;
+    return typeof Item.transactionId === 'string' ? { transactionId: Item.transactionId } : {};
+  }
+
+  async recordTaxTransaction(orderId: string, transactionId: string | undefined) {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            ...invoiceKeys.taxTransaction(orderId),
+            ...(transactionId === undefined ? {} : { transactionId }),
+            recordedAt: this.clock.now().toISOString(),
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   async markEventProcessed(stripeEventId: string) {

@@ -48,6 +48,13 @@ export interface InvoiceRepository {
    * descending), a page at a time, optionally of one status.
    */
   listByOrganization(organizationId: string, page: InvoicePageRequest): Promise<InvoicePage>;
+  /**
+   * The order's sale as recorded in the tax engine (a Stripe Tax transaction) when its invoice was issued, or
+   * `undefined` before: `transactionId` is `undefined` when the engine only said the sale was recorded already.
+   */
+  taxTransactionOf(orderId: string): Promise<{ readonly transactionId?: string } | undefined>;
+  /** Notes the order's sale recorded (once: a second note changes nothing). */
+  recordTaxTransaction(orderId: string, transactionId: string | undefined): Promise<void>;
   /** Marks a Stripe event processed that changed nothing; false when it already was. */
   markEventProcessed(stripeEventId: string): Promise<boolean>;
 }

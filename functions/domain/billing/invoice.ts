@@ -24,8 +24,23 @@ const CreditNoteRecord = z.object({
   amountCents: cents(),
   /** ISO 8601. */
   createdAt: z.iso.datetime({ offset: true }),
+  /** Stripe's number (e.g. `A1B2C3D4-0001-CN-01`) and PDF, and the refund's reason: absent on notes recorded before they were kept. */
+  number: z.optional(z.string().check(z.minLength(1))),
+  pdf: z.optional(z.url()),
+  reason: z.optional(z.string()),
 });
 type CreditNoteRecord = z.infer<typeof CreditNoteRecord>;
+
+/** One line of the invoice's goods (shipping and tax are the invoice's own amounts, not lines). */
+const InvoiceLineRecord = z.object({
+  description: z.string().check(z.minLength(1)),
+  sku: z.string().check(z.minLength(1)),
+  quantity: z.number().check(z.int(), z.positive()),
+  unitAmountCents: cents(),
+  /** quantity × unit amount. */
+  amountCents: cents(),
+});
+export type InvoiceLineRecord = z.infer<typeof InvoiceLineRecord>;
 
 /**
  * The service's record of an order's one invoice (stored beside the order, keyed by it).
@@ -44,6 +59,14 @@ export const InvoiceRecord = z.object({
   status: InvoiceStatusSchema,
   /** Equals the order's total. */
   totalCents: cents(),
+  /**
+   * The order's goods, sales tax and shipping (subtotal + tax + shipping = total) and its lines, copied when the
+   * invoice is issued; absent on invoices recorded before they were copied (partners see `null`).
+   */
+  subtotalCents: z.optional(cents()),
+  taxCents: z.optional(cents()),
+  shippingCents: z.optional(cents()),
+  lines: z.optional(z.array(InvoiceLineRecord)),
   /** What is left to pay: total - paid - credited. */
   amountDueCents: cents(),
   amountPaidCents: cents(),
@@ -63,6 +86,8 @@ export const InvoiceRecord = z.object({
    * never changes the record (out-of-order delivery, docs/architecture.md, "Billing").
    */
   lastEventCreated: z.optional(z.number().check(z.int())),
+  /** ISO 8601: when Stripe's event reported it paid (absent until paid, and on invoices paid before it was kept). */
+  paidAt: z.optional(z.iso.datetime({ offset: true })),
   /** When Stripe last reported a failed payment attempt (the invoice stays `open`). */
   lastPaymentFailedAt: z.optional(z.iso.datetime({ offset: true })),
   /** 1 when recorded, +1 per change: the optimistic-concurrency version. */
@@ -144,6 +169,9 @@ export function applyInvoiceEvent(
     amountDueCents: event.amountDueCents,
     ...(event.paymentFailedAt ? { lastPaymentFailedAt: event.paymentFailedAt } : {}),
     ...(event.dueDate ? { dueDate: event.dueDate } : {}),
+    ...(event.status === 'paid' && record.status !== 'paid'
+      ? { paidAt: new Date(event.created * 1000).toISOString() }
+      : {}),
     lastEventCreated: event.created,
     updatedAt: now,
     version: record.version + 1,

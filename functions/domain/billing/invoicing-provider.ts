@@ -64,6 +64,9 @@ export interface ProviderCreditNote {
   readonly amountCents: Cents;
   /** ISO 8601. */
   readonly createdAt: string;
+  /** Stripe's number of the note and its PDF. */
+  readonly number?: string;
+  readonly pdf?: string;
 }
 
 /**

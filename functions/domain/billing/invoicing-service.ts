@@ -56,7 +56,7 @@ export class InvoicingService {
    *    as a draft under the order's idempotency key),
    * 3. given the order's lines if it has none (its tax is the order's, from the Stripe Tax calculation the buyer saw),
    * 4. the order's calculation recorded as a Stripe Tax transaction (reference: the order id), so the supplier's
-   *    Stripe Tax reports and filings count the sale,
+   *    Stripe Tax reports and filings count the sale, and the transaction noted beside the order (`recordSale`),
    * 5. finalized (number, hosted page, PDF; the provider e-mails it),
    * 6. recorded beside the order by a conditional write: the first record wins.
    */
@@ -94,15 +94,8 @@ export class InvoicingService {
       if (invoice.totalCents !== order.totalCents) {
         throw new InvoiceTotalMismatch(orderId, invoice.totalCents, order.totalCents);
       }
-      // Before finalizing: a retry finds the draft again and repeats this under the same key, so the sale is
-      // recorded exactly once and never for an invoice that was not sent.
-      if (order.salesTax) {
-        await this.options.salesTax.recordTransaction({
-          calculationId: order.salesTax.calculationId,
-          reference: orderId,
-          idempotencyKey: `order-${orderId}-tax-transaction`,
-        });
-      }
+      // Before finalizing, so never for an invoice that was not sent; once, whatever the delay before a retry.
+      if (order.salesTax) await this.recordSale(orderId, order.salesTax.calculationId);
       invoice = await provider.finalize(invoice.id, `order-${orderId}-invoice-finalize`);
     }
     const { invoice: stored, created } = await invoices.record(this.newRecord(order, invoice));
@@ -136,7 +129,18 @@ export class InvoicingService {
       });
       const credited: InvoiceRecord = {
         ...invoice,
-        creditNotes: [...invoice.creditNotes, { id: note.id, refundSequence, amountCents, createdAt: note.createdAt }],
+        creditNotes: [
+          ...invoice.creditNotes,
+          {
+            id: note.id,
+            refundSequence,
+            amountCents,
+            createdAt: note.createdAt,
+            ...(note.number ? { number: note.number } : {}),
+            ...(note.pdf ? { pdf: note.pdf } : {}),
+            ...(refund.reason ? { reason: refund.reason } : {}),
+          },
+        ],
         amountCreditedCents: invoice.amountCreditedCents + amountCents,
         amountDueCents: Math.max(0, invoice.amountDueCents - amountCents),
         // The credit note is a change Stripe made at its `created`: an event older than it changes nothing.
@@ -155,6 +159,22 @@ export class InvoicingService {
       this.options.metrics.count(METRIC.invoicesCredited);
       return this.announced(credited, invoiceCreditedEvent(credited, refundSequence));
     }
+  }
+
+  /**
+   * The order's sale recorded as a Stripe Tax transaction, once: a retry that finds it noted skips it, and one whose
+   * note was lost (a crash after Stripe's answer) is answered by Stripe's idempotency key within 24 hours, after that
+   * by Stripe's refusal of a second transaction of the order's `reference`, which is as good as done.
+   */
+  private async recordSale(orderId: OrderId, calculationId: string): Promise<void> {
+    const { invoices, salesTax } = this.options;
+    if (await invoices.taxTransactionOf(orderId)) return;
+    const { transactionId } = await salesTax.recordTransaction({
+      calculationId,
+      reference: orderId,
+      idempotencyKey: `order-${orderId}-tax-transaction`,
+    });
+    await invoices.recordTaxTransaction(orderId, transactionId);
   }
 
   private async announced(record: InvoiceRecord, event: OrderEventMessage): Promise<InvoiceRecord> {
@@ -183,6 +203,16 @@ export class InvoicingService {
       number,
       status: invoice.status,
       totalCents: invoice.totalCents,
+      subtotalCents: order.subtotalCents,
+      taxCents: order.taxCents,
+      shippingCents: order.shippingCents,
+      lines: order.items.map((item) => ({
+        description: item.name,
+        sku: item.productId,
+        quantity: item.quantity,
+        unitAmountCents: item.unitPriceCents,
+        amountCents: item.quantity * item.unitPriceCents,
+      })),
       amountDueCents: invoice.amountRemainingCents,
       amountPaidCents: invoice.amountPaidCents,
       amountCreditedCents: 0,

@@ -18,11 +18,15 @@ import type { CartRepository } from './cart';
 import {
   type LimitReason,
   type MonthSpend,
+  givesBack,
   monthSpendCredit,
   organizationTimeZone,
   limitPassedBy,
+  placementMonthOf,
+  type SpendMonth,
   spendMonthOf,
 } from '../spending/monthly-spend';
+import type { OrganizationRepository } from '../organizations/organization-repository';
 import { newOrder, type Order, type OrderId } from './order';
 import { latestOrderEvent, orderEventFor } from './order-event';
 import { applyTransition } from './order-lifecycle';
@@ -58,6 +62,11 @@ export interface OrderServiceOptions {
   readonly metrics?: Metrics;
   /** The ids of the request under way; its `requestId` goes with each event (default: the current correlation scope). */
   readonly correlation?: () => Correlation;
+  /**
+   * Where the zone of an order placed before `spendMonth` was recorded is read, so its cancellation or refund gives
+   * back to the month it counted in; without it (a function that never cancels nor refunds) such orders give nothing back.
+   */
+  readonly organizations?: Pick<OrganizationRepository, 'getOrganization'>;
 }
 
 /** Placing orders from carts, and every later change of an order, each with its webhook event. */
@@ -72,6 +81,7 @@ export class OrderService {
   private readonly maxAttempts: number;
   private readonly metrics: Metrics;
   private readonly correlation: () => Correlation;
+  private readonly organizations: Pick<OrganizationRepository, 'getOrganization'> | undefined;
 
   constructor(options: OrderServiceOptions) {
     this.orders = options.orders;
@@ -84,6 +94,7 @@ export class OrderService {
     this.maxAttempts = options.maxAttempts ?? 3;
     this.metrics = options.metrics ?? noMetrics;
     this.correlation = options.correlation ?? currentCorrelation;
+    this.organizations = options.organizations;
   }
 
   /**
@@ -253,7 +264,8 @@ export class OrderService {
     for (let attempt = 1; ; attempt += 1) {
       const order = await this.get(orderId, scope);
       const applied = applyTransition(order, change, this.clock.now());
-      const credit = monthSpendCredit(order, applied.order);
+      const month = givesBack(order, applied.order) ? await this.spendMonthOf(order) : undefined;
+      const credit = month === undefined ? undefined : monthSpendCredit(order, applied.order, month);
       try {
         await this.orders.transition({
           order: applied.order,
@@ -267,6 +279,13 @@ export class OrderService {
         if (!(error instanceof ConcurrentModification) || attempt >= this.maxAttempts) throw error;
       }
     }
+  }
+
+  /** The month the order counts in: recorded on it, or for an order placed before it was, its placement's month. */
+  private async spendMonthOf(order: Order): Promise<SpendMonth | undefined> {
+    if (order.spendMonth !== undefined) return order.spendMonth;
+    const aggregate = await this.organizations?.getOrganization(order.partnerId, order.internalOrgId);
+    return aggregate ? placementMonthOf(order, aggregate) : undefined;
   }
 
   /** One order, if it is in the caller's scope (OrderNotFound, Forbidden). */

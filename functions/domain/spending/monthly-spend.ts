@@ -96,13 +96,27 @@ export interface MonthSpendCredit {
   readonly amountCents: number;
 }
 
-/** The give-back of an order's change, when the change takes something off what the order counts for. */
-export function monthSpendCredit(before: Order, after: Order): MonthSpendCredit | undefined {
+/** Whether a change of an order gives anything back to its month. */
+export const givesBack = (before: Order, after: Order): boolean => givenBackCents(before, after) !== 0;
+
+/**
+ * The give-back of an order's change, when the change takes something off what the order counts for, to `month`:
+ * the order's `spendMonth`, or for an order placed before it was recorded, `placementMonthOf` it.
+ */
+export function monthSpendCredit(before: Order, after: Order, month: SpendMonth): MonthSpendCredit | undefined {
   const amountCents = givenBackCents(before, after);
-  // Orders placed before their month was recorded on them give nothing back: their month is not known for sure.
-  if (amountCents === 0 || before.spendMonth === undefined) return undefined;
-  return { profileId: before.profileId, month: before.spendMonth, amountCents };
+  if (amountCents === 0) return undefined;
+  return { profileId: before.profileId, month, amountCents };
 }
+
+/**
+ * The month an order placed before `spendMonth` was recorded counted in: placing counted it in the month of its
+ * placement (`createdAt`) in the organization's zone, the rule placement used then and uses now.
+ */
+export const placementMonthOf = (
+  order: Pick<Order, 'createdAt'>,
+  aggregate: Pick<OrganizationAggregate, 'organization' | 'locations'>,
+): SpendMonth => spendMonthOf(new Date(order.createdAt), organizationTimeZone(aggregate));
 
 /** A user's month counter as stored: the live orders' total, and the monthly limit recorded with its last order. */
 export interface MonthCounter {

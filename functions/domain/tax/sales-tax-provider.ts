@@ -53,10 +53,13 @@ export interface SalesTaxProvider {
   /**
    * Records the calculation as a sale (Stripe Tax's transaction, which its reports and
    * filings count), under `reference` (the order id) and the caller's idempotency key.
+   * `transactionId` is `undefined` when the engine answers that a transaction of this
+   * `reference` exists already: an earlier attempt recorded the sale and its answer was lost
+   * past the idempotency key's window (Stripe keeps keys for 24 hours), so it is done.
    */
   recordTransaction(input: {
     readonly calculationId: string;
     readonly reference: string;
     readonly idempotencyKey: string;
-  }): Promise<{ readonly transactionId: string }>;
+  }): Promise<{ readonly transactionId: string | undefined }>;
 }

@@ -65,6 +65,17 @@ export class InMemoryInvoiceRepository implements InvoiceRepository {
     };
   }
 
+  readonly taxTransactions = new Map<string, { transactionId?: string }>();
+
+  async taxTransactionOf(orderId: string) {
+    return this.taxTransactions.get(orderId);
+  }
+
+  async recordTaxTransaction(orderId: string, transactionId: string | undefined) {
+    if (!this.taxTransactions.has(orderId))
+      this.taxTransactions.set(orderId, transactionId === undefined ? {} : { transactionId });
+  }
+
   async markEventProcessed(stripeEventId: string) {
     if (this.processedEvents.has(stripeEventId)) return false;
     this.processedEvents.add(stripeEventId);
