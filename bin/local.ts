@@ -17,12 +17,25 @@ import { seedSandboxPartner } from '../lib/local-runtime/seed';
 import { JavaMissing } from '../lib/local-runtime/java-requirement';
 import { startBanner } from '../lib/local-runtime/start-banner';
 import { startStandIns } from '../lib/local-runtime/stand-ins';
+import { readStartSettings, StartSettingsInvalid } from '../lib/local-runtime/start-settings';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const { values } = parseArgs({
   options: { reset: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
 });
+// A shorter retry ladder or disable period, to watch a webhook fail through to its alert or its endpoint's disable in minutes;
+// a shorter embedded-session idle timeout, to watch the SDK renew a session; a faster invoice sweep with a shorter grace,
+// to watch a shipment whose invoicing message was lost get invoiced in seconds.
+const settings = (() => {
+  try {
+    return readStartSettings(process.env);
+  } catch (error) {
+    if (!(error instanceof StartSettingsInvalid)) throw error;
+    process.stderr.write(`npm start: ${error.message}\n`);
+    process.exit(1);
+  }
+})();
 const dataDir = resolve('.local');
 if (values.reset) rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
@@ -62,14 +75,8 @@ const stack = await startLocalStack({
       webhooks: { receiver: demoReceiver, wire: (receiverUrl) => wireDemoReceiver(receiverUrl) },
     }),
   ],
-  // A shorter retry ladder or disable period, to watch a webhook fail through to its alert or its endpoint's disable in minutes;
-  // a shorter embedded-session idle timeout, to watch the SDK renew a session.
-  extraEnvironment: Object.fromEntries(
-    (['WEBHOOK_RETRY_DELAYS_S', 'WEBHOOK_DISABLE_AFTER_S', 'EMBED_SESSION_IDLE_S'] as const).flatMap((name) => {
-      const value = process.env[name];
-      return value ? [[name, value]] : [];
-    }),
-  ),
+  extraEnvironment: settings.extraEnvironment,
+  invoiceSweepIntervalSeconds: settings.invoiceSweepIntervalSeconds,
 });
 const seeded = await seedSandboxPartner(stack.deps, resolve(dataDir, 'seed.json'));
 // The SQS stand-in keeps messages in memory: retries that were waiting when the last run stopped are queued again.

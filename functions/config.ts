@@ -105,6 +105,8 @@ export const RuntimeConfig = z.object({
   WEBHOOK_DISABLE_AFTER_S: withDefault(z.coerce.number().check(z.int(), z.positive()), 5 * 24 * 3600),
   /** An embedded session ends after this long without a request: 30 minutes; `npm start` and tests may shorten it. */
   EMBED_SESSION_IDLE_S: withDefault(z.coerce.number().check(z.int(), z.positive()), 30 * 60),
+  /** The invoice sweep leaves a shipment younger than this to the invoicing queue: a minute; `npm start` may shorten it. */
+  INVOICE_SWEEP_GRACE_S: withDefault(z.coerce.number().check(z.int(), z.positive()), 60),
 });
 export type RuntimeConfig = z.output<typeof RuntimeConfig>;
 export type RuntimeEnvironment = z.input<typeof RuntimeConfig>;

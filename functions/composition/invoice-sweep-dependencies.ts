@@ -34,6 +34,7 @@ export function composeInvoiceSweep(
       clock: base.clock,
       metrics: base.metrics,
       logger: base.logger,
+      graceSeconds: base.config.INVOICE_SWEEP_GRACE_S,
     }),
   };
 }

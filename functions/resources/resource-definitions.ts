@@ -212,8 +212,9 @@ export const APPROVAL_EXPIRY_SWEEP_MINUTES = 15;
 
 /**
  * How often the invoice sweep runs in AWS (an EventBridge schedule); `npm start` runs it
- * at start-up and every LOCAL_INVOICE_SWEEP_MINUTES. A shipped order whose invoicing
- * message was lost is invoiced at most this long after its first minute.
+ * at start-up and every LOCAL_INVOICE_SWEEP_MINUTES (`LOCAL_INVOICE_SWEEP_S` overrides it).
+ * A shipped order whose invoicing message was lost is invoiced at most this long after its
+ * first minute (the grace, `INVOICE_SWEEP_GRACE_S`).
  */
 export const INVOICE_SWEEP_MINUTES = 5;
 export const LOCAL_INVOICE_SWEEP_MINUTES = 1;

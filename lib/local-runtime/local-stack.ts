@@ -78,6 +78,8 @@ export interface LocalStackOptions extends DependencyOverrides {
    * the position lives in memory and a new stack reads the stream from its oldest record.
    */
   readonly dataDir?: string;
+  /** How often the invoice sweep runs: LOCAL_INVOICE_SWEEP_MINUTES unless `npm start` is told otherwise (LOCAL_INVOICE_SWEEP_S). */
+  readonly invoiceSweepIntervalSeconds?: number;
 }
 
 export interface LocalStack {
@@ -91,7 +93,7 @@ export interface LocalStack {
   readonly orderOutbox: StreamConsumer;
   /** The approval expiry sweep, run as its EventBridge schedule runs the Lambda (every APPROVAL_EXPIRY_SWEEP_MINUTES), unless `queuePollers: false`. */
   readonly approvalExpiry: ScheduledJob<ApprovalExpiryResult>;
-  /** The invoice sweep, run at start and every LOCAL_INVOICE_SWEEP_MINUTES (AWS: every INVOICE_SWEEP_MINUTES), unless `queuePollers: false`. */
+  /** The invoice sweep, run at start and every `invoiceSweepIntervalSeconds` (AWS: every INVOICE_SWEEP_MINUTES), unless `queuePollers: false`. */
   readonly invoiceSweep: ScheduledJob<InvoiceSweepResult>;
   close(): Promise<void>;
 }
@@ -222,7 +224,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const sweepInvoices = createInvoiceSweepHandler(built(deps.functions.invoiceSweep));
   // Every minute rather than AWS's five: a stack killed mid-shipment invoices what it missed within two minutes of its restart.
   const invoiceSweep = scheduledJob(() => sweepInvoices({ time: deps.clock.now().toISOString() }), {
-    intervalMs: LOCAL_INVOICE_SWEEP_MINUTES * 60_000,
+    intervalMs: (options.invoiceSweepIntervalSeconds ?? LOCAL_INVOICE_SWEEP_MINUTES * 60) * 1000,
     onError: (error) => deps.logger.error({ msg: 'invoice sweep failed', error: String(error) }),
   });
   await seedCatalog(deps);

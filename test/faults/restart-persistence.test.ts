@@ -3,18 +3,25 @@
  * and its key, organizations with their profiles and locations, keys issued through the
  * operator CLI, an unredeemed handshake token, and a webhook delivery that was waiting
  * for its retry (its queue message lived in the in-memory SQS stand-in; bin/local.ts
- * resumes it). bin/local.ts runs as a child process in a temporary working directory, so
- * the data directory is this test's own `.local/`.
+ * resumes it). Killed (SIGKILL) at random moments while orders ship, three times over, it
+ * still invoices every shipped order exactly once, in the service and in Stripe, within two
+ * minutes of the last restart, and `billing reconcile` agrees. bin/local.ts runs as a child
+ * process in a temporary working directory, so the data directory is this test's own `.local/`.
  */
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import Stripe from 'stripe';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LOCAL_STRIPE_SECRET_KEY } from '../../functions/resources/function-environment';
+import { tableName } from '../../functions/resources/resource-definitions';
 import { freePort } from '../../lib/local-runtime/free-port';
 import { openOpsTarget } from '../../lib/ops-cli/ops-target';
 import { runOps } from '../../lib/ops-cli/run-ops';
 import { type LocalProcess, startLocalProcess } from '../support/local-process';
+import { runOpsCapturing } from '../support/ops-run';
 import { orderCreatedData } from '../support/webhook-fixtures';
 
 const workDir = mkdtempSync(join(tmpdir(), 'embed-restart-'));
@@ -26,9 +33,14 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-async function start(cwd = workDir): Promise<LocalProcess> {
+async function start(cwd = workDir, env: Record<string, string> = {}): Promise<LocalProcess> {
   // Short retries, so a delivery waiting for its retry is due soon after the restart.
-  const started = await startLocalProcess({ cwd, env: { WEBHOOK_RETRY_DELAYS_S: '1,1,1,1,1,1', LOG_TO_CONSOLE: '1' } }); // the tests read the run's own log lines
+  const started = await startLocalProcess({
+    cwd,
+    env: { WEBHOOK_RETRY_DELAYS_S: '1,1,1,1,1,1', LOG_TO_CONSOLE: '1', ...env }, // the tests read the run's own log lines
+    // Four or five boots per test: on a loaded machine one can take most of a minute.
+    timeoutMs: 90_000,
+  });
   running.push(started);
   return started;
 }
@@ -272,4 +284,203 @@ describe('the orders stream reader, stopped and started again', () => {
     expect(deliveries).toHaveLength(2);
     await stop(restarted);
   }, 120_000);
+});
+
+describe('npm start, killed at random moments while orders ship', () => {
+  const killDir = mkdtempSync(join(tmpdir(), 'embed-kills-'));
+  after.push(async () => rmSync(killDir, { recursive: true, force: true }));
+  /** Kills, each followed by a restart. */
+  const KILLS = 3;
+  /** Orders placed each round; each is shipped in the round, unless the kill comes first. */
+  const ORDERS_PER_ROUND = 4;
+  // A sweep every 2 s leaving shipments older than 2 s: a lost invoicing message is invoiced seconds after the restart.
+  const FAST_SWEEP = { LOCAL_INVOICE_SWEEP_S: '2', INVOICE_SWEEP_GRACE_S: '2' };
+  const ORG = 'acme-kills';
+
+  /** mulberry32: the same seed gives the same kill moments, so a failing run can be replayed with FAULT_SEED. */
+  const seededRandom = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+
+  const get = async (local: LocalProcess, path: string) => {
+    const res = await fetch(`${local.url}${path}`, { headers: { Authorization: `Bearer ${local.apiKey}` } });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as any;
+  };
+  /** Every row of a paged list (`data`, `has_more`, `starting_after`). */
+  const everyRow = async (local: LocalProcess, path: string) => {
+    const rows: any[] = [];
+    for (let page: any; !page || page.has_more;) {
+      const after = rows.length > 0 ? `&starting_after=${rows.at(-1).id}` : '';
+      page = await get(local, `${path}&limit=100${after}`);
+      rows.push(...page.data);
+    }
+    return rows;
+  };
+  /** The Stripe stand-in of the running stack (its invoices persist across restarts in `.local/`). */
+  const stripeOf = () => {
+    const { stripeApiBase } = JSON.parse(readFileSync(join(killDir, '.local', 'stack.json'), 'utf8'));
+    const url = new URL(stripeApiBase);
+    return new Stripe(LOCAL_STRIPE_SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: 'http' });
+  };
+  const reconcile = async (month: string, ...flags: string[]) => {
+    const { deps } = await openOpsTarget({
+      stackFile: join(killDir, '.local', 'stack.json'),
+      logger: { info: () => undefined, error: () => undefined },
+    });
+    return runOpsCapturing(['billing', 'reconcile', '--month', month, ...flags], { deps, separateErrors: true });
+  };
+
+  /** Places, confirms and ships one order; a request cut off by the kill ends the chain (its order is found later). */
+  const placeAndShip = async (local: LocalProcess, startAfterMs: number, shipped: (latencyMs: number) => void) => {
+    await new Promise((done) => setTimeout(done, startAfterMs));
+    const bearer = { Authorization: `Bearer ${local.apiKey}` };
+    const placed = await call(
+      local,
+      '/v1/sandbox/orders',
+      { internal_user_id: 'u-1', items: [{ product_id: 'GLV-NIT-M-100', quantity: 1 }] },
+      bearer,
+    );
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    await ship(local, placed.body.order.id, 'pending', shipped);
+  };
+  const ship = async (local: LocalProcess, orderId: string, status: string, shipped: (latencyMs: number) => void) => {
+    const bearer = { Authorization: `Bearer ${local.apiKey}` };
+    if (status === 'pending')
+      expect((await call(local, `/v1/sandbox/orders/${orderId}/confirm`, {}, bearer)).status).toBe(200);
+    const sent = Date.now();
+    expect((await call(local, `/v1/sandbox/orders/${orderId}/ship`, {}, bearer)).status).toBe(200);
+    shipped(Date.now() - sent);
+  };
+
+  it('invoices every shipped order exactly once, in the service and in Stripe, within two minutes of the last restart; reconcile then agrees, names a gap made on purpose, and --fix closes it', async () => {
+    const seed = Number(process.env.FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
+    console.log(`kill moments from FAULT_SEED=${seed}`);
+    const random = seededRandom(seed);
+    const began = Date.now();
+
+    let local = await start(killDir, FAST_SWEEP);
+    expect(
+      (
+        await call(
+          local,
+          '/v1/organizations/setup',
+          { ...setupBody('u-1'), internalOrgId: ORG },
+          { Authorization: `Bearer ${local.apiKey}` },
+        )
+      ).status,
+    ).toBe(200);
+
+    for (let kill = 1; kill <= KILLS; kill += 1) {
+      // Orders a kill left placed or confirmed are shipped in the next round, beside the new ones.
+      const unshipped = (await everyRow(local, `/v1/orders?internal_org_id=${ORG}`)).filter((order) =>
+        ['pending', 'confirmed'].includes(order.status),
+      );
+      // The kill comes once a random number of this round's ship requests are answered, then up to one ship's
+      // latency later (so it scales with the machine): amid the other shipments, the outbox relay and the Stripe calls.
+      const killAfterShipped = 1 + Math.floor(random() * (unshipped.length + ORDERS_PER_ROUND));
+      let answered = 0;
+      let latencyMs = 0;
+      let reached!: () => void;
+      const enoughShipped = new Promise<void>((done) => (reached = done));
+      const shipped = (ms: number) => {
+        latencyMs = ms;
+        answered += 1;
+        if (answered === killAfterShipped) reached();
+      };
+      const current = local;
+      const chains = [
+        ...unshipped.map((order) => ship(current, order.id, order.status, shipped)),
+        ...Array.from({ length: ORDERS_PER_ROUND }, () => placeAndShip(current, random() * 500, shipped)),
+      ].map((chain) => chain.catch(() => undefined)); // cut off by the kill
+      await Promise.race([enoughShipped, Promise.all(chains)]);
+      await new Promise((done) => setTimeout(done, random() * latencyMs));
+      await local.crash();
+      running.splice(running.indexOf(local), 1);
+      await Promise.all(chains);
+      local = await start(killDir, FAST_SWEEP);
+    }
+    const restartedAt = Date.now();
+
+    const invoicedOnce = await until(
+      'every shipped order invoiced',
+      async () => {
+        const orders = await everyRow(local, `/v1/orders?internal_org_id=${ORG}`);
+        const shipped = orders.filter((order) => order.status === 'shipped');
+        const invoices = await everyRow(local, `/v1/invoices?internal_org_id=${ORG}`);
+        const stripeInvoices: Stripe.Invoice[] = [];
+        for await (const invoice of stripeOf().invoices.list({ limit: 100 })) stripeInvoices.push(invoice);
+        const ofOrder = (id: string) => ({
+          service: invoices.filter((invoice) => invoice.order_id === id).length,
+          stripe: stripeInvoices.filter((invoice) => invoice.metadata?.orderId === id).length,
+        });
+        return shipped.every((order) => ofOrder(order.id).service > 0 && ofOrder(order.id).stripe > 0)
+          ? { orders, shipped, counts: Object.fromEntries(orders.map((order) => [order.id, ofOrder(order.id)])) }
+          : undefined;
+      },
+      120_000,
+    );
+    const invoicedAfterMs = Date.now() - restartedAt;
+    // Every run's log lines, in the data directory: how many shipments the kills left to the sweep.
+    const swept = readFileSync(join(killDir, '.local', 'logs', 'service.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"uninvoiced shipment invoiced by the sweep"')).length;
+    console.log(
+      `${invoicedOnce.shipped.length} of ${invoicedOnce.orders.length} orders shipped through ${KILLS} kills, ${swept} invoiced by the sweep; all invoiced ${invoicedAfterMs} ms after the last restart (${Date.now() - began} ms in all)`,
+    );
+    expect(invoicedAfterMs).toBeLessThan(120_000);
+    expect(invoicedOnce.shipped.length).toBeGreaterThanOrEqual(ORDERS_PER_ROUND);
+    // Exactly once, in both places; an order not shipped has no invoice anywhere.
+    expect(invoicedOnce.counts).toEqual(
+      Object.fromEntries(
+        invoicedOnce.orders.map((order) => {
+          const once = order.status === 'shipped' ? 1 : 0;
+          return [order.id, { service: once, stripe: once }];
+        }),
+      ),
+    );
+
+    // The books of the killed runs balance.
+    const months = [...new Set(invoicedOnce.shipped.map((order) => String(order.shipped_at).slice(0, 7)))];
+    for (const month of months) {
+      const run = await reconcile(month);
+      expect(run.code, run.text).toBe(0);
+    }
+
+    // A gap made on purpose: one shipped order's invoice record is lost (Stripe still holds its invoice).
+    const [lost] = invoicedOnce.shipped;
+    const lostMonth = String(lost.shipped_at).slice(0, 7);
+    const { deps } = await openOpsTarget({
+      stackFile: join(killDir, '.local', 'stack.json'),
+      logger: { info: () => undefined, error: () => undefined },
+    });
+    await deps.aws.db.send(
+      new DeleteCommand({
+        TableName: tableName('embed-local', 'orders'),
+        Key: { pk: `ORDER#${lost.id}`, sk: 'INVOICE' },
+      }),
+    );
+    const found = await reconcile(lostMonth);
+    expect(found.code).toBe(1);
+    expect(found.text).toContain(`- invoice-missing order ${lost.id}`);
+    expect(found.text).toContain(`to do: run with --fix, or: npm run ops -- invoices reissue --order ${lost.id}`);
+    const fixed = await reconcile(lostMonth, '--fix');
+    expect(fixed.code, fixed.text).toBe(0);
+    expect(fixed.text).toContain('1 mismatch(es), 1 fixed');
+    const again = await reconcile(lostMonth);
+    expect(again.code, again.text).toBe(0);
+    // Fixed from Stripe's own invoice, not with a second one.
+    const stripeInvoices = (await stripeOf().invoices.list({ limit: 100 })).data.filter(
+      (invoice) => invoice.metadata?.orderId === lost.id,
+    );
+    expect(stripeInvoices).toHaveLength(1);
+    expect(await get(local, `/v1/orders/${lost.id}`)).toMatchObject({
+      invoice: { order_id: lost.id, number: stripeInvoices[0]?.number },
+    });
+
+    await stop(local);
+  }, 600_000);
 });

@@ -19,6 +19,8 @@ export interface LocalProcess {
   interrupt(timeoutMs?: number): Promise<number | null>;
   /** Last resort for a failed test: SIGKILL to the group. */
   kill(): void;
+  /** A power cut: SIGKILL to the group (no shutdown code runs); resolves once the process is gone. */
+  crash(): Promise<void>;
 }
 
 export async function startLocalProcess(options: {
@@ -86,5 +88,9 @@ export async function startLocalProcess(options: {
       return code;
     },
     kill,
+    async crash() {
+      kill();
+      await exited;
+    },
   };
 }

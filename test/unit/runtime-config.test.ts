@@ -15,6 +15,7 @@ describe('runtime configuration from the Lambda environment', () => {
     expect(config.WEBHOOK_TIMEOUT_MS).toBe(30_000);
     expect(config.WEBHOOK_REQUIRE_HTTPS_PUBLIC).toBe(true);
     expect(config.DEFAULT_FRAME_ANCESTORS).toEqual([]);
+    expect(config.INVOICE_SWEEP_GRACE_S).toBe(60);
   });
 
   it('reads overrides: retry ladder, timeout, frame ancestors and the HTTPS rule', () => {
@@ -24,12 +25,14 @@ describe('runtime configuration from the Lambda environment', () => {
       WEBHOOK_TIMEOUT_MS: '200',
       DEFAULT_FRAME_ANCESTORS: 'http://localhost:*, http://127.0.0.1:*',
       WEBHOOK_REQUIRE_HTTPS_PUBLIC: 'false',
+      INVOICE_SWEEP_GRACE_S: '5',
     });
     expect(config).toMatchObject({
       WEBHOOK_RETRY_DELAYS_S: [1, 2, 3],
       WEBHOOK_TIMEOUT_MS: 200,
       DEFAULT_FRAME_ANCESTORS: ['http://localhost:*', 'http://127.0.0.1:*'],
       WEBHOOK_REQUIRE_HTTPS_PUBLIC: false,
+      INVOICE_SWEEP_GRACE_S: 5,
     });
   });
 
@@ -41,6 +44,7 @@ describe('runtime configuration from the Lambda environment', () => {
     [{ WEBHOOK_RETRY_DELAYS_S: '60,soon' }],
     [{ WEBHOOK_TIMEOUT_MS: '1.5' }],
     [{ WEBHOOK_REQUIRE_HTTPS_PUBLIC: 'yes' }],
+    [{ INVOICE_SWEEP_GRACE_S: '0' }],
   ])('refuses to start with %j', (bad) => {
     expect(() => loadRuntimeConfig({ ...minimal, ...bad })).toThrow();
   });

@@ -4,12 +4,6 @@ import { METRIC, type Metrics } from '../metrics';
 import type { InvoicingService } from './invoicing-service';
 import type { UninvoicedShipments } from './uninvoiced-shipments';
 
-/**
- * A shipment younger than this is left to the invoicing queue, which normally invoices it
- * within seconds; older, its message was lost (a local stack killed mid-way) or is stuck
- * (retrying, or parked in the dead-letter queue), and the sweep issues the invoice itself.
- */
-const SWEEP_GRACE_SECONDS = 60;
 /** Orders one run invoices at most: each takes up to four Stripe calls, and the next run takes the rest. */
 const SWEEP_BATCH = 50;
 
@@ -23,7 +17,7 @@ export interface InvoiceSweepResult {
 }
 
 /**
- * Finds orders shipped more than SWEEP_GRACE_SECONDS ago whose invoice is not recorded
+ * Finds orders shipped more than `graceSeconds` ago whose invoice is not recorded
  * and issues each through the invoicing queue's own path (`InvoicingService.issue`,
  * idempotent per order): an order racing its queue message still gets one invoice.
  */
@@ -35,12 +29,18 @@ export class InvoiceSweep {
       readonly clock: Clock;
       readonly metrics: Metrics;
       readonly logger: Logger;
+      /**
+       * A shipment younger than this is left to the invoicing queue, which normally invoices
+       * it within seconds; older, its message was lost (a local stack killed mid-way) or is
+       * stuck (retrying, or parked in the dead-letter queue), and the sweep issues the invoice.
+       */
+      readonly graceSeconds: number;
     },
   ) {}
 
   async run(): Promise<InvoiceSweepResult> {
-    const { shipments, invoicing, clock, metrics, logger } = this.options;
-    const cutoff = new Date(clock.now().getTime() - SWEEP_GRACE_SECONDS * 1000).toISOString();
+    const { shipments, invoicing, clock, metrics, logger, graceSeconds } = this.options;
+    const cutoff = new Date(clock.now().getTime() - graceSeconds * 1000).toISOString();
     const due = await shipments.shippedBefore(cutoff, SWEEP_BATCH);
     let invoiced = 0;
     for (const { orderId, shippedAt } of due) {
