@@ -450,7 +450,7 @@ async function local(): Promise<void> {
 }
 
 const THOUSAND_SECONDS = Math.max(10, Math.round(Number(process.env.THOUSAND_SECONDS ?? 45)));
-const THOUSAND_ORDERS_PER_SECOND = Math.max(1, Number(process.env.THOUSAND_ORDERS_PER_SECOND ?? 10));
+const THOUSAND_ORDERS_PER_SECOND = Math.max(1, Number(process.env.THOUSAND_ORDERS_PER_SECOND ?? 8));
 
 async function thousand(): Promise<void> {
   console.log(
