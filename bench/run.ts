@@ -390,7 +390,7 @@ const MAX_NPM_START_EXTRA = 1.05;
 
 async function local(): Promise<void> {
   console.log(
-    `\n7. What npm start adds: the handshake against its floor (four sequential DynamoDB calls), request by request, ` +
+    `\n8. What npm start adds: the handshake against its floor (four sequential DynamoDB calls), request by request, ` +
       `${SECONDS_PER_SIDE} s per side, first in a stack run as the bench runs it (pollers off, log lines dropped), then in one ` +
       'run as npm start runs it (DynamoDB Local on disk, queue and stream pollers on and idle, every log and metrics line appended to a file)\n',
   );
@@ -450,7 +450,7 @@ async function local(): Promise<void> {
 }
 
 const THOUSAND_SECONDS = Math.max(10, Math.round(Number(process.env.THOUSAND_SECONDS ?? 45)));
-const THOUSAND_ORDERS_PER_SECOND = Math.max(1, Number(process.env.THOUSAND_ORDERS_PER_SECOND ?? 10));
+const THOUSAND_ORDERS_PER_SECOND = Math.max(1, Number(process.env.THOUSAND_ORDERS_PER_SECOND ?? 8));
 
 async function thousand(): Promise<void> {
   console.log(
@@ -522,12 +522,16 @@ try {
   let sharedBaseline: ResourceCounts | undefined;
   for (const name of chosen) {
     const section = SECTIONS[name] as { run: Section; shared?: true };
+    if (section.shared && name !== lastShared) {
+      sharedBaseline ??= activeResources();
+      await section.run(stack);
+      continue;
+    }
     const baseline = section.shared ? (sharedBaseline ??= activeResources()) : activeResources();
     const { left, heapMb } = await runSection(async () => {
       await section.run(stack);
       if (name === lastShared) await closeShared();
     }, baseline);
-    if (section.shared && name !== lastShared) continue;
     console.log(
       `\nSection ${name} left running: ${describeSurvivors(left)}; heap after collection ${heapMb.toFixed(0)} MB`,
     );

@@ -169,6 +169,7 @@ async function webhookRemove(deps: Dependencies, options: { readonly partner: st
 
 type EndpointLines = Partial<ReturnType<typeof view>> & {
   readonly circuit?: ReturnType<typeof circuitView>;
+  readonly dispatch?: ReturnType<typeof pathView>;
   readonly secret?: string;
   readonly note?: string;
   readonly requeued?: number;
@@ -195,6 +196,13 @@ const endpointText = (endpoint: EndpointLines) => [
             ? [['latencyBaselineMs', String(endpoint.circuit.latencyBaselineMs)] as const]
             : []),
           ['slowAfterMs', String(endpoint.circuit.slowAfterMs)] as const,
+        ]
+      : []),
+    ...(endpoint.dispatch
+      ? [
+          ['path', endpoint.dispatch.path] as const,
+          ...(endpoint.dispatch.path === 'slow' ? [['pathSince', endpoint.dispatch.since] as const] : []),
+          ['pathReason', endpoint.dispatch.reason] as const,
         ]
       : []),
     ...(endpoint.createdAt ? [['createdAt', endpoint.createdAt] as const] : []),

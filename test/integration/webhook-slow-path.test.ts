@@ -77,6 +77,14 @@ describe('A receiver that does not answer within the fast path budget', () => {
     const shown = await webhookShow(stack.deps, { partner: partner.partnerId });
     expect(shown.dispatch).toMatchObject({ path: 'slow', since: expect.any(String) });
     expect(shown.dispatch.reason).toContain(`no answer within the fast path's ${BUDGET_MS} ms`);
+    const shownText = (
+      await runOpsCapturing(['webhook', 'show', '--partner', partner.partnerId], { deps: stack.deps })
+    ).lines.join('\n');
+    expect(shownText).toMatch(/^path: +slow$/m);
+    expect(shownText).toMatch(/^pathSince: +\d{4}-/m);
+    expect(shownText).toMatch(
+      new RegExp(`^pathReason: +an attempt had no answer within the fast path's ${BUDGET_MS} ms`, 'm'),
+    );
 
     expect((await stack.consumers.webhookSlowDeliveries.pollOnce()).received).toBe(1);
     const delivered = await stack.deps.webhookAdmin.getDelivery(first.deliveryId);
@@ -100,6 +108,11 @@ describe('A receiver that does not answer within the fast path budget', () => {
       attemptCount: 1,
     });
     expect((await webhookShow(stack.deps, { partner: partner.partnerId })).dispatch.path).toBe('fast');
+    expect(
+      (await runOpsCapturing(['webhook', 'show', '--partner', partner.partnerId], { deps: stack.deps })).lines.join(
+        '\n',
+      ),
+    ).toMatch(/^path: +fast$/m);
     // Operators count endpoints moving, not attempts: one move there (the second attempt found it there already), one back.
     expect(pathChangesSince(metricsFrom)).toEqual(['slow', 'fast']);
 
