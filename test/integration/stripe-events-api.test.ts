@@ -4,10 +4,13 @@
  * reaches it; a forged, unsigned or oversized one is 400 and changes nothing; a replay is
  * processed once and an older event never rolls a newer state back. The sandbox's pay and
  * overdue go to the stand-in, whose signed events come back through the route, and the
- * partner receives invoice.paid / invoice.overdue.
+ * partner receives invoice.paid / invoice.overdue. `ops order trace` shows those requests and
+ * events oldest first, `ops metrics` counts credited and overdue invoices (a partial refund is
+ * no delivery), and the invoice's hosted page and PDF bill the organization as set up.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { PDFParse } from 'pdf-parse';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -365,16 +368,28 @@ describe('ops order trace and ops metrics on the billing loop', () => {
     return run.json as Record<string, string>[];
   };
   const times = (lines: readonly Record<string, string>[]) => lines.map((line) => Date.parse(line.timestamp ?? ''));
+  /** The Stripe event's request is done once its line and its metrics are written: wait for them, not for time. */
+  const written = (found: () => boolean) =>
+    vi.waitFor(() => expect(found()).toBe(true), { timeout: 10_000, interval: 20 });
+  const stripeEventLogged = (orderId: string, kind: string) =>
+    written(() =>
+      rawLogLines.some((text) => {
+        const line = JSON.parse(text) as Record<string, unknown>;
+        return line.msg === 'api_request' && line.orderId === orderId && line.action === kind;
+      }),
+    );
 
   it('shows the sandbox pay and overdue requests and the Stripe events that changed the invoice, strictly oldest first', async () => {
     const paid = await anInvoicedOrder();
     const payRequest = await stack.post(`/v1/sandbox/invoices/${paid.invoice.id}/pay`, {}, paid.bearer);
     expect(payRequest.status, payRequest.text).toBe(202);
     await eventually(paid.orderId, 'paid');
+    await stripeEventLogged(paid.orderId, 'invoice.paid');
     const overdue = await anInvoicedOrder();
     const overdueRequest = await stack.post(`/v1/sandbox/invoices/${overdue.invoice.id}/overdue`, {}, overdue.bearer);
     expect(overdueRequest.status, overdueRequest.text).toBe(202);
     await eventually(overdue.orderId, 'overdue');
+    await stripeEventLogged(overdue.orderId, 'invoice.overdue');
     await flushed();
 
     for (const [{ orderId }, request, action, kind] of [
@@ -433,6 +448,7 @@ describe('ops order trace and ops metrics on the billing loop', () => {
       202,
     );
     await eventually(overdue.orderId, 'overdue');
+    await written(() => stack.metricLines.slice(from).some((line) => 'InvoicesOverdue' in line));
 
     const file = join(mkdtempSync(join(tmpdir(), 'metrics-')), 'service.jsonl');
     writeFileSync(
@@ -454,5 +470,76 @@ describe('ops order trace and ops metrics on the billing loop', () => {
     expect(count('InvoicesIssued')).toBe('2');
     expect(count('InvoicesCredited')).toBe('1');
     expect(count('InvoicesOverdue')).toBe('1');
+  });
+});
+
+describe("the invoice's hosted page and PDF (the local Stripe stand-in)", () => {
+  it('bill the organization as its setup named it: name, billing e-mail and address, its terms, the PO number, shipping and tax', async () => {
+    const { apiKey } = await stack.createPartner();
+    const bearer = { Authorization: `Bearer ${apiKey}` };
+    const internalOrgId = `org-pdf-${randomUUID().slice(0, 8)}`;
+    const setup = await stack.post(
+      '/v1/organizations/setup',
+      aSetupRequest()
+        .forOrg(internalOrgId, 'Blue Ridge Dental')
+        .with({
+          internalUserId: 'u-1',
+          paymentTerms: 'net15',
+          billingEmail: 'ap@blueridge.test',
+          billingAddress: { line1: '9 Ledger Ln', city: 'Roanoke', province: 'VA', postalCode: '24011', country: 'US' },
+        })
+        .withLocations(aLocation('loc-main', { isDefault: true }))
+        .build(),
+      bearer,
+    );
+    expect(setup.status, setup.text).toBe(200);
+    const placed = await stack.post(
+      '/v1/sandbox/orders',
+      {
+        internal_user_id: 'u-1',
+        internal_org_id: internalOrgId,
+        po_number: 'PO-88',
+        items: [
+          { product_id: 'GLV-NIT-M-100', quantity: 2 },
+          { product_id: 'MSK-L3-50', quantity: 1 },
+        ],
+      },
+      bearer,
+    );
+    expect(placed.status, placed.text).toBe(201);
+    const order = placed.body.order;
+    await stack.post(`/v1/sandbox/orders/${order.id}/confirm`, {}, bearer);
+    expect((await stack.post(`/v1/sandbox/orders/${order.id}/ship`, {}, bearer)).status).toBe(200);
+    while ((await stack.orderOutbox.pollOnce()).received > 0);
+    expect(await stack.consumers.invoicing.pollOnce()).toMatchObject({ received: 1, failed: [] });
+    const record = (await invoices.getByOrder(order.id)) as InvoiceRecord;
+
+    const usd = (dollars: number) => `$${dollars.toFixed(2)}`;
+    const expected = [
+      'Blue Ridge Dental',
+      'ap@blueridge.test',
+      '9 Ledger Ln',
+      'Roanoke, ',
+      ' 24011',
+      'Terms Net 15',
+      'PO number PO-88',
+      `Shipping ${usd(order.shipping)}`,
+      `Sales tax ${usd(order.tax)}`,
+      `Total ${usd(order.total)}`,
+      ...order.items.map((item: { quantity: number; price: number }) => `${item.quantity} ${usd(item.price)}`),
+    ];
+    const words = (text: string) => text.replace(/\s+/g, ' ');
+    const html = await (await fetch(record.hostedInvoiceUrl)).text();
+    const pageText = words(html.replace(/<[^>]+>/g, ' '));
+    for (const field of expected) expect(pageText, field).toContain(field);
+    const pdf = await fetch(record.invoicePdf);
+    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="${record.number}.pdf"`);
+    const parser = new PDFParse({ data: new Uint8Array(await pdf.arrayBuffer()) });
+    try {
+      const pdfText = words((await parser.getText()).text);
+      for (const field of expected) expect(pdfText, field).toContain(field);
+    } finally {
+      await parser.destroy();
+    }
   });
 });
