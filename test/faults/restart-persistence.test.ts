@@ -405,6 +405,7 @@ describe('npm start, killed at random moments while orders ship', () => {
     }
     const restartedAt = Date.now();
 
+    let uninvoiced: unknown[] = [];
     const invoicedOnce = await until(
       'every shipped order invoiced',
       async () => {
@@ -417,14 +418,19 @@ describe('npm start, killed at random moments while orders ship', () => {
           service: invoices.filter((invoice) => invoice.order_id === id).length,
           stripe: stripeInvoices.filter((invoice) => invoice.metadata?.orderId === id).length,
         });
-        return shipped.every((order) => ofOrder(order.id).service > 0 && ofOrder(order.id).stripe > 0)
+        uninvoiced = shipped
+          .map((order) => ({ orderId: order.id, ...ofOrder(order.id) }))
+          .filter((counts) => counts.service === 0 || counts.stripe === 0);
+        return uninvoiced.length === 0
           ? { orders, shipped, counts: Object.fromEntries(orders.map((order) => [order.id, ofOrder(order.id)])) }
           : undefined;
       },
       120_000,
-    );
+    ).catch((error: Error) => {
+      throw new Error(`${error.message} (FAULT_SEED=${seed}); shipped, not invoiced: ${JSON.stringify(uninvoiced)}`);
+    });
     const invoicedAfterMs = Date.now() - restartedAt;
-    // Every run's log lines, in the data directory: how many shipments the kills left to the sweep.
+    // Every run's log lines are in the data directory: how many the sweep invoiced (messages lost, or slower than its grace).
     const swept = readFileSync(join(killDir, '.local', 'logs', 'service.jsonl'), 'utf8')
       .split('\n')
       .filter((line) => line.includes('"uninvoiced shipment invoiced by the sweep"')).length;
