@@ -51,7 +51,7 @@ const monthName = (month: SpendMonth, style: 'long' | 'short'): string => {
  * d3-scale, which the action loads on demand (ON_DEMAND_PACKAGES, lib/infrastructure/bundling.ts): with its d3
  * dependencies it is about 32 KB that only this page uses, so the module's other pages do not read it at a cold start.
  */
-export type ChartScales = Pick<typeof import('d3-scale'), 'scaleBand' | 'scaleLinear'>;
+type ChartScales = Pick<typeof import('d3-scale'), 'scaleBand' | 'scaleLinear'>;
 
 export interface SpendingView {
   /** Six months' reports, oldest first; the last is the month shown. */
