@@ -45,7 +45,7 @@ const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00
  * d3-scale, which the action loads on demand (ON_DEMAND_PACKAGES, lib/infrastructure/bundling.ts): with its d3
  * dependencies it is about 32 KB that only this page uses, so the module's other pages do not read it at a cold start.
  */
-export type ChartScales = Pick<typeof import('d3-scale'), 'scaleBand' | 'scaleLinear'>;
+type ChartScales = Pick<typeof import('d3-scale'), 'scaleBand' | 'scaleLinear'>;
 
 export interface SpendingView {
   /** Six months' reports, oldest first; the last is the month shown. */
