@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { addDays, subDays } from 'date-fns';
 import { invoiceIdFor, type InvoiceRecord, type InvoiceStatus } from '../domain/billing/invoice';
 import { invoiceCreditedEvent, invoiceIssuedEvent, invoiceStatusEvent } from '../domain/events/invoice-events';
 import type { InvoiceEventKind } from '../domain/events/order-event-kinds';
 import type { OrderEventMessage } from '../domain/events/order-event-message';
-import { HOUR_MS, SAMPLE_PO_NUMBER, type SampleEventInput, sampleItems, samplePricing } from './sample-cart';
+import { SAMPLE_PO_NUMBER, type SampleEventInput, sampleItems, samplePricing } from './sample-cart';
 
-const DAY_MS = 24 * HOUR_MS;
 /** Net 30, the default payment terms (docs/billing.md). */
-const TERMS_MS = 30 * DAY_MS;
+const TERMS_DAYS = 30;
 
 /**
  * Where each kind's invoice stands now: its status, how long ago it was issued, and what
@@ -34,7 +34,7 @@ const REFUND_SEQUENCE = 5;
 export function sampleInvoiceEvent(input: SampleEventInput<InvoiceEventKind>): OrderEventMessage {
   const story = STORY[input.kind];
   const now = input.now.toISOString();
-  const issuedAt = new Date(input.now.getTime() - story.issuedDaysAgo * DAY_MS);
+  const issuedAt = subDays(input.now, story.issuedDaysAgo);
   const items = sampleItems();
   const { totalCents } = samplePricing(items);
   const creditCents = story.credited ? (items[0]?.unitPriceCents ?? 0) : 0;
@@ -54,7 +54,7 @@ export function sampleInvoiceEvent(input: SampleEventInput<InvoiceEventKind>): O
     amountDueCents: totalCents - paidCents - creditCents,
     amountPaidCents: paidCents,
     amountCreditedCents: creditCents,
-    dueDate: new Date(issuedAt.getTime() + TERMS_MS).toISOString(),
+    dueDate: addDays(issuedAt, TERMS_DAYS).toISOString(),
     hostedInvoiceUrl: `https://invoice.stripe.com/i/acct_test/${stripeInvoiceId}`,
     invoicePdf: `https://pay.stripe.com/invoice/acct_test/${stripeInvoiceId}/pdf`,
     poNumber: SAMPLE_PO_NUMBER,

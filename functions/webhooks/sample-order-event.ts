@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { addDays } from 'date-fns';
 import type { Order, OrderChange, OrderId, OrderStatus } from '../domain/orders/order';
 import { PAYMENT_METHOD } from '../domain/orders/order';
 import { orderEventFor } from '../domain/orders/order-event';
@@ -78,7 +79,7 @@ function sampleChange(status: OrderStatus, sequence: number, at: string, now: Da
         trackingNumber: '1Z999AA10123456784',
         carrier: 'UPS',
         trackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
-        estimatedDelivery: new Date(now.getTime() + 3 * 24 * HOUR_MS).toISOString(),
+        estimatedDelivery: addDays(now, 3).toISOString(),
       };
     case 'delivered':
       return { status, sequence, at, signature: 'J. Rivera' };

@@ -4,10 +4,12 @@
  * Each disagreement is a mismatch saying what to do; `fix` issues what is missing
  * (invoices, credit notes) through the invoicing consumer's own idempotent path.
  */
+import { addMonths, formatISO, parseISO } from 'date-fns';
 import type Stripe from 'stripe';
 import type { Dependencies } from '../../functions/container';
 import { stripeClientSource } from '../../functions/adapters/stripe-client';
 import type { InvoiceRecord } from '../../functions/domain/billing/invoice';
+import { addCalendarDays } from '../../functions/domain/calendar-days';
 import { formatUsd } from '../../functions/domain/money';
 import type { Order } from '../../functions/domain/orders/order';
 
@@ -45,10 +47,15 @@ const PLACED_BEFORE_SHIPMENT_DAYS = 90;
 /** The invoice line that carries the order's sales tax (invoicing-service.ts). */
 const TAX_LINE = 'Sales tax';
 
+/** The month's UTC instants [from, to), and the first day whose placements it reads. */
 const monthRange = (month: string) => {
-  const from = new Date(`${month}-01T00:00:00.000Z`);
-  const to = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, 1));
-  return { from: from.toISOString(), to: to.toISOString() };
+  const first = `${month}-01`;
+  const next = formatISO(addMonths(parseISO(first), 1), { representation: 'date' });
+  return {
+    from: `${first}T00:00:00.000Z`,
+    to: `${next}T00:00:00.000Z`,
+    placedFrom: `${addCalendarDays(first, -PLACED_BEFORE_SHIPMENT_DAYS)}T00:00:00.000Z`,
+  };
 };
 
 /** Stripe's `open` is the service's `open` or `overdue` (Stripe's `invoice.overdue` leaves it open). */
@@ -60,7 +67,6 @@ export async function reconcileMonth(
   options: { readonly month: string; readonly fix: boolean },
 ): Promise<Reconciliation> {
   const range = monthRange(options.month);
-  const placedFrom = new Date(Date.parse(range.from) - PLACED_BEFORE_SHIPMENT_DAYS * 86_400_000).toISOString();
   const stripe = await stripeClientSource(deps.config, deps.aws.secrets)();
   const { invoices, invoicing } = deps.functions.invoicing;
   const mismatches: Mismatch[] = [];
@@ -70,7 +76,7 @@ export async function reconcileMonth(
   for (const partner of await deps.partners.listPartners()) {
     for (const organization of await deps.organizations.listOrganizations(partner.id)) {
       const { orders } = await deps.orders.listCreatedBetween(organization.id, {
-        from: placedFrom,
+        from: range.placedFrom,
         to: range.to,
         maxOrders: 100_000,
       });

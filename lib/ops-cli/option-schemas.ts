@@ -3,6 +3,7 @@
  * building blocks, so a bad value reads the same as in an API error ("must be a UUID").
  */
 import { z } from 'zod';
+import { isValid, parse } from 'date-fns';
 import type { ProfileId } from '../../functions/domain/organizations/organization';
 import type { ApiKeyId, PartnerId } from '../../functions/domain/partners/partner';
 import { Scope, SCOPES } from '../../functions/domain/partners/partner';
@@ -235,15 +236,9 @@ export const TimeOption = z
   })
   .transform((raw) => new Date(raw));
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** A real calendar day (`2036-02-30` is not). */
-const isCalendarDate = (value: string) => {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-};
+/** A real calendar day as `YYYY-MM-DD` (`2036-02-30` is not). */
+const isCalendarDate = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) && isValid(parse(value, 'yyyy-MM-dd', new Date(0)));
 
 /**
  * `--estimated-delivery 2036-12-01`, or a date-time with its offset as the API takes it.

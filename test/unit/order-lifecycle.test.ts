@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { InvalidOrderTransition, ValidationFailed } from '../../functions/domain/errors';
 import { ORDER_STATUSES, type Order, type OrderStatus } from '../../functions/domain/orders/order';
 import { allowedActions, applyTransition, ORDER_TRANSITIONS } from '../../functions/domain/orders/order-lifecycle';
-import { ORDER_ACTIONS, type OrderAction, parseTransition } from '../../functions/domain/orders/transition-input';
+import { parseOrderSearch } from '../../functions/domain/orders/order-search';
+import {
+  ORDER_ACTIONS,
+  type OrderAction,
+  parseTransition,
+  withSandboxDefaults,
+} from '../../functions/domain/orders/transition-input';
 import { anOrderingWorld } from '../support/order-fixtures';
 
 const INPUTS: Record<OrderAction, unknown> = {
@@ -185,6 +191,24 @@ describe('order change inputs', () => {
     expect(problems('refund', { amount: 1.005 })).toEqual([{ code: 'INVALID_AMOUNT', path: ['amount'] }]);
     expect(problems('refund', { amount: 0 })).toEqual([{ code: 'TOO_SMALL', path: ['amount'] }]);
     expect(problems('refund', { amount: '5' })).toEqual([{ code: 'INVALID_TYPE', path: ['amount'] }]);
+  });
+
+  it('counts calendar days across month and year ends: the sandbox ship default and the search’s last day', () => {
+    const shipped = withSandboxDefaults(
+      'ship',
+      {},
+      '0f4c2a9e-1b2d-4c3e-8f5a-6b7c8d9e0f1a',
+      new Date('2036-12-30T23:30:00Z'),
+    );
+    expect(shipped).toMatchObject({ estimated_delivery: '2037-01-02T17:00:00Z' });
+    expect(withSandboxDefaults('ship', {}, 'x', new Date('2036-02-27T01:00:00Z'))).toMatchObject({
+      estimated_delivery: '2036-03-01T17:00:00Z',
+    });
+    // To is included: its range ends at the next day's midnight in the organization's zone (CST, UTC-6).
+    expect(parseOrderSearch({ from: '2036-12-31', to: '2036-12-31' }, 'America/Chicago')).toEqual({
+      createdGte: '2036-12-31T06:00:00.000Z',
+      createdLt: '2037-01-01T06:00:00.000Z',
+    });
   });
 
   it('refuses an unknown action', () => {

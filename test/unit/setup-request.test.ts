@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Address } from '../../functions/domain/addresses/address';
 import { SetupRequest, type SetupInput } from '../../functions/domain/organizations/setup-request';
@@ -590,5 +591,18 @@ describe('POST /v1/organizations/setup body', () => {
         { numRuns: 500 },
       );
     });
+  });
+});
+
+describe('the setup sample in docs/setup.md', () => {
+  it('is a body setup takes, with the billing fields, sent to $BASE with $KEY', async () => {
+    const doc = await readFile(new URL('../../docs/setup.md', import.meta.url), 'utf8');
+    const sample =
+      /curl -s -X POST "\$BASE\/v1\/organizations\/setup" \\\n\s+-H "Authorization: Bearer \$KEY"[^']*-d '([^']+)'/.exec(
+        doc,
+      );
+    const body = JSON.parse(sample?.[1] ?? 'null') as Body;
+    expect(SetupRequest.safeParse(body).success).toBe(true);
+    expect(Object.keys(body)).toEqual(expect.arrayContaining(['paymentTerms', 'billingEmail', 'taxExempt']));
   });
 });

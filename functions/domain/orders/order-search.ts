@@ -6,6 +6,7 @@
 // zod/mini: the embed Lambda parses the Orders page's query with this.
 import { fromZonedTime } from 'date-fns-tz';
 import * as z from 'zod/mini';
+import { addCalendarDays } from '../calendar-days';
 import { ValidationFailed } from '../errors';
 import { optionalText, toValidationIssues } from '../validation';
 import type { Order } from './order';
@@ -57,7 +58,7 @@ export function parseOrderSearch(query: Record<string, string | undefined>, time
   return {
     ...(q === undefined ? {} : { text: q.toLowerCase() }),
     ...(from === undefined ? {} : { createdGte: startOfDayIn(from, timeZone).toISOString() }),
-    ...(to === undefined ? {} : { createdLt: startOfDayIn(nextDay(to), timeZone).toISOString() }),
+    ...(to === undefined ? {} : { createdLt: startOfDayIn(addCalendarDays(to, 1), timeZone).toISOString() }),
   };
 }
 
@@ -69,9 +70,6 @@ export function orderMatches(order: Order, text: string): boolean {
     order.items.some((item) => item.name.toLowerCase().includes(text))
   );
 }
-
-const nextDay = (day: string): string =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** Midnight starting `day` (YYYY-MM-DD) in `timeZone`, as an instant. */
 const startOfDayIn = (day: string, timeZone: string): Date => fromZonedTime(`${day}T00:00:00`, timeZone);

@@ -6,6 +6,7 @@
 // zod/mini: parsed by the orders Lambda at runtime.
 import * as z from 'zod/mini';
 import { documented, dollarRules, HTTPS_URL_PATTERN } from '../documented-rules';
+import { addCalendarDays, utcDayOf } from '../calendar-days';
 import { ValidationFailed } from '../errors';
 import { type Cents, fromCents, parseCents } from '../money';
 import { optionalText, requiredField, requiredText, rule, toValidationIssues } from '../validation';
@@ -98,8 +99,7 @@ export const SANDBOX_SHIPMENT_DEFAULTS = {
   trackingNumber: (orderId: string) => `1Z${orderId.replaceAll('-', '').slice(0, 16).toUpperCase()}`,
   trackingUrl: (trackingNumber: string) => `https://track.example.com/${encodeURIComponent(trackingNumber)}`,
   /** 17:00 UTC, `days` days after now. */
-  estimatedDelivery: (now: Date, days = 3) =>
-    `${new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10)}T17:00:00Z`,
+  estimatedDelivery: (now: Date, days = 3) => `${addCalendarDays(utcDayOf(now), days)}T17:00:00Z`,
   signature: 'Front desk',
 } as const;
 

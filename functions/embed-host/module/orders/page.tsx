@@ -18,6 +18,8 @@ const ORDERS_STYLE = css`
 @media (max-width:560px){.orders li{grid-template-columns:1fr auto}}
 .filter{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 14px}
 .filter label{font-weight:600}
+/* A label stays on its control's line when the form wraps. */
+.filter .field{display:inline-flex;gap:8px;align-items:center;max-width:100%}
 `;
 
 const units = (order: Order): number => order.items.reduce((sum, item) => sum + item.quantity, 0);
@@ -58,30 +60,38 @@ export function ordersPage(frame: ModuleFrame, view: OrdersView): string {
         </>
       )}
       <form class="filter" method="get" action={paths.orders}>
-        <label for="status">Status</label>
-        <select id="status" name="status" data-apply-on-change>
-          <option value="" selected={!view.status}>
-            All statuses
-          </option>
-          {ORDER_STATUSES.map((s) => (
-            <option value={s} selected={view.status === s}>
-              {statusLabel(s)}
+        <span class="field">
+          <label for="status">Status</label>
+          <select id="status" name="status" data-apply-on-change>
+            <option value="" selected={!view.status}>
+              All statuses
             </option>
-          ))}
-        </select>
-        <label for="q">Search orders</label>
-        <input
-          type="search"
-          id="q"
-          name="q"
-          value={view.search?.q ?? ''}
-          maxlength={64}
-          placeholder="Order, PO or product"
-        />
-        <label for="from">From</label>
-        <input type="date" id="from" name="from" value={view.search?.from ?? ''} />
-        <label for="to">To</label>
-        <input type="date" id="to" name="to" value={view.search?.to ?? ''} />
+            {ORDER_STATUSES.map((s) => (
+              <option value={s} selected={view.status === s}>
+                {statusLabel(s)}
+              </option>
+            ))}
+          </select>
+        </span>
+        <span class="field">
+          <label for="q">Search orders</label>
+          <input
+            type="search"
+            id="q"
+            name="q"
+            value={view.search?.q ?? ''}
+            maxlength={64}
+            placeholder="Order, PO or product"
+          />
+        </span>
+        <span class="field">
+          <label for="from">From</label>
+          <input type="date" id="from" name="from" value={view.search?.from ?? ''} />
+        </span>
+        <span class="field">
+          <label for="to">To</label>
+          <input type="date" id="to" name="to" value={view.search?.to ?? ''} />
+        </span>
         <button type="submit">Filter</button>
       </form>
       {view.searchComplete === false && (
