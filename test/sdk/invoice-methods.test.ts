@@ -107,6 +107,10 @@ describe('invoices and sandbox.invoices', () => {
     expect(invoice).toMatchObject({ partner_org_id: org, status: 'open', amount_paid: 0 });
     expect(invoice.amount_due).toBe(invoice.total);
     expect(await client.invoices.retrieve(invoice.id)).toEqual(invoice);
+    const statement = await client.organizations.statement(org);
+    expect(documented('Statement', statement)).toEqual([]);
+    expect(statement).toMatchObject({ object: 'statement', internal_org_id: org, total_due: invoice.amount_due });
+    expect(statement.invoices).toEqual([invoice]);
 
     const accepted = await client.sandbox.invoices.pay(invoice.id);
     expect(documented('SandboxInvoiceAccepted', accepted)).toEqual([]);
