@@ -272,6 +272,17 @@ export const API_ROUTES = /* @__PURE__ */ routeRows(
         limitPerMinute: 300,
         throttle: { rate: 50, burst: 100 },
       },
+      // What an organization owes (docs/billing.md, "Statement"): an organization read, so the order reads' scope and budget.
+      {
+        ...orderRead,
+        name: 'organization-statement',
+        method: 'GET',
+        path: '/v1/organizations/{internalOrgId}/statement',
+        fn: 'ordersApi',
+        endpoint: 'organization-statement',
+        limitPerMinute: 300,
+        throttle: { rate: 50, burst: 100 },
+      },
       {
         ...approvalDecision,
         name: 'sandbox-approval-approve',

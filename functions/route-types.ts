@@ -27,6 +27,7 @@ export type ApiEndpointName =
   | 'approval-request-list'
   | 'approval-request-get'
   | 'organization-spend'
+  | 'organization-statement'
   | 'sandbox-approval-decision'
   | 'sandbox-invoice-action'
   | 'stripe-events';

@@ -15,6 +15,7 @@ import { type CommerceDependencies, composeCommerce } from './commerce';
 import { lambdaRoot } from './lambda-root';
 import { OrderGuideService } from '../domain/orders/order-guide';
 import { PartnerInvoices } from '../domain/billing/partner-invoices';
+import { OrganizationStatements } from '../domain/billing/organization-statement';
 import { SpendReports } from '../domain/spending/spend-reports';
 import {
   type DynamoTables,
@@ -39,6 +40,8 @@ export interface EmbedDependencies extends BaseDependencies, CommerceDependencie
   readonly productImages: ProductImageStore;
   /** The organization's invoices: the order page's Invoice section and the Invoices page. */
   readonly invoices: PartnerInvoices;
+  /** What the organization owes, at the top of the Invoices page. */
+  readonly statements: OrganizationStatements;
   /** The approvers' Spending page: the same reports the partner API's spend route answers. */
   readonly spendReports: SpendReports;
 }
@@ -70,6 +73,11 @@ export function composeEmbed(
     browserScripts,
     productImages: new S3ProductImageStore(clients.s3, base.config.PRODUCT_IMAGES_BUCKET),
     invoices: new PartnerInvoices(invoiceRepository(tables, base.clock), organizationRepository(tables)),
+    statements: new OrganizationStatements(
+      invoiceRepository(tables, base.clock),
+      organizationRepository(tables),
+      base.clock,
+    ),
     spendReports: new SpendReports(
       organizationRepository(tables),
       orderRepository(tables, base.clock),

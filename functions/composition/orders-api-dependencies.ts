@@ -12,6 +12,7 @@ import { SandboxInvoices } from '../domain/billing/sandbox-invoices';
 import { StripeEvents, type VerifiedStripeEvent } from '../domain/billing/stripe-events';
 import { orderEventQueue } from './message-queues';
 import { PartnerInvoices } from '../domain/billing/partner-invoices';
+import { OrganizationStatements } from '../domain/billing/organization-statement';
 import { ApprovalService } from '../domain/approvals/approval-service';
 import { SandboxApprovals } from '../domain/approvals/sandbox-approvals';
 import { IdempotencyGuard } from '../domain/idempotency/idempotency-guard';
@@ -58,6 +59,8 @@ export interface OrdersApiDependencies extends ApiDependencies {
   readonly sandboxInvoices: SandboxInvoices;
   /** The partner's invoices (GET /v1/invoices…) and an order's invoice on GET /v1/orders/{order_id}. */
   readonly invoices: PartnerInvoices;
+  /** What an organization owes (GET /v1/organizations/{internalOrgId}/statement). */
+  readonly statements: OrganizationStatements;
 }
 
 interface OrdersApiClients {
@@ -110,6 +113,7 @@ export function composeOrdersApi(
     sandboxApprovals: new SandboxApprovals(organizations, approvalService),
     idempotency: new IdempotencyGuard(idempotencyStore(tables), base.clock),
     invoices: new PartnerInvoices(invoiceRepository(tables, base.clock), organizations),
+    statements: new OrganizationStatements(invoiceRepository(tables, base.clock), organizations, base.clock),
     ...composeStripeEvents(base, clients),
   };
 }

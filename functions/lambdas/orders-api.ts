@@ -5,6 +5,7 @@ import { orderRoutes } from '../api/orders/routes';
 import { routedHandler } from '../api/pipeline/routed-handler';
 import { sandboxInvoiceRoutes } from '../api/sandbox-invoices/routes';
 import { spendRoutes } from '../api/spending/routes';
+import { statementRoutes } from '../api/statements/routes';
 import { stripeEventRoutes } from '../api/stripe-events/routes';
 
 /**
@@ -18,6 +19,7 @@ export const createOrdersApiHandler = (getDependencies: () => Promise<OrdersApiD
     ...invoiceRoutes(getDependencies),
     ...approvalRequestRoutes(getDependencies),
     ...spendRoutes(getDependencies),
+    ...statementRoutes(getDependencies),
     ...sandboxInvoiceRoutes(getDependencies),
     ...stripeEventRoutes(getDependencies),
   });

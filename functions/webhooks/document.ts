@@ -221,18 +221,26 @@ const APPROVAL_WEBHOOKS: readonly WebhookDocument<ApprovalEventKind>[] = [
 ];
 
 const INVOICE = {
+  object: 'invoice',
   id: 'inv_5f0c8e1a2b3c4d5e6f708192a3b4c5d6e7f80912',
   order_id: ORDER_ID,
   partner_org_id: 'acme-1',
   number: 'A1B2C3D4-0001',
   status: 'open',
+  po_number: 'PO-2026-0042',
+  subtotal: 25,
+  tax: 1.56,
+  shipping: 5,
   total: 31.56,
   amount_due: 31.56,
   amount_paid: 0,
   amount_credited: 0,
+  lines: [{ description: 'Nitrile gloves (M)', sku: 'glove-m', quantity: 2, unit_amount: 12.5, amount: 25 }],
   due_date: '2026-12-22T12:05:00.000Z',
+  paid_at: null,
   hosted_invoice_url: 'https://invoice.stripe.com/i/acct_1Nv0FGQ9RKHgCVdK/test_YWNjdF8xTnYwRkdROVJLSGdDVmRL',
   invoice_pdf: 'https://pay.stripe.com/invoice/acct_1Nv0FGQ9RKHgCVdK/test_YWNjdF8xTnYwRkdROVJLSGdDVmRL/pdf',
+  credit_notes: [],
   created: '2026-11-22T12:05:00.000Z',
 };
 
@@ -261,7 +269,7 @@ const INVOICE_WEBHOOKS: readonly WebhookDocument<InvoiceEventKind>[] = [
     summary: 'The organization paid the invoice in full',
     body: { name: 'InvoicePaidEvent', schema: envelope('invoice.paid') },
     example: invoiceExample('invoice.paid', '2026-12-01T09:30:00.000Z', {
-      invoice: { ...INVOICE, status: 'paid', amount_due: 0, amount_paid: 31.56 },
+      invoice: { ...INVOICE, status: 'paid', amount_due: 0, amount_paid: 31.56, paid_at: '2026-12-01T09:30:00.000Z' },
       paid_at: '2026-12-01T09:30:00.000Z',
     }),
   },
@@ -279,7 +287,21 @@ const INVOICE_WEBHOOKS: readonly WebhookDocument<InvoiceEventKind>[] = [
     summary: "A refund of the invoiced order is credited: one credit note per refund, up to the invoice's total",
     body: { name: 'InvoiceCreditedEvent', schema: envelope('invoice.credited') },
     example: invoiceExample('invoice.credited', '2026-11-25T15:00:00.000Z', {
-      invoice: { ...INVOICE, amount_due: 19.06, amount_credited: 12.5 },
+      invoice: {
+        ...INVOICE,
+        amount_due: 19.06,
+        amount_credited: 12.5,
+        credit_notes: [
+          {
+            id: 'cn_1Nv0FGQ9RKHgCVdK0001',
+            number: 'A1B2C3D4-0001-CN-01',
+            amount: 12.5,
+            created: '2026-11-25T15:00:00.000Z',
+            reason: 'One box arrived damaged',
+            pdf: 'https://pay.stripe.com/credit_notes/acct_1Nv0FGQ9RKHgCVdK/test_cn_1Nv0FGQ9RKHgCVdK0001/pdf',
+          },
+        ],
+      },
       credit_note: { id: 'cn_1Nv0FGQ9RKHgCVdK0001', amount: 12.5, created_at: '2026-11-25T15:00:00.000Z' },
     }),
   },

@@ -36,7 +36,7 @@ export function sampleInvoiceEvent(input: SampleEventInput<InvoiceEventKind>): O
   const now = input.now.toISOString();
   const issuedAt = subDays(input.now, story.issuedDaysAgo);
   const items = sampleItems();
-  const { totalCents } = samplePricing(items);
+  const { totalCents, subtotalCents, taxCents, shippingCents } = samplePricing(items);
   const creditCents = story.credited ? (items[0]?.unitPriceCents ?? 0) : 0;
   const paidCents = story.paid ? totalCents : 0;
   const orderId = randomUUID();
@@ -51,6 +51,16 @@ export function sampleInvoiceEvent(input: SampleEventInput<InvoiceEventKind>): O
     number: 'A1B2C3D4-0042',
     status: story.status,
     totalCents,
+    subtotalCents,
+    taxCents,
+    shippingCents,
+    lines: items.map((item) => ({
+      description: item.name,
+      sku: item.productId,
+      quantity: item.quantity,
+      unitAmountCents: item.unitPriceCents,
+      amountCents: item.quantity * item.unitPriceCents,
+    })),
     amountDueCents: totalCents - paidCents - creditCents,
     amountPaidCents: paidCents,
     amountCreditedCents: creditCents,
@@ -65,10 +75,14 @@ export function sampleInvoiceEvent(input: SampleEventInput<InvoiceEventKind>): O
             refundSequence: REFUND_SEQUENCE,
             amountCents: creditCents,
             createdAt: now,
+            number: 'A1B2C3D4-0042-CN-01',
+            pdf: `https://pay.stripe.com/credit_notes/acct_test/cn_test_${stripeInvoiceId.slice(8)}/pdf`,
+            reason: 'One box arrived damaged',
           },
         ]
       : [],
     issuedAt: issuedAt.toISOString(),
+    ...(story.paid ? { paidAt: now } : {}),
     updatedAt: now,
     version: 1,
   };

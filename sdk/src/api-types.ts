@@ -605,18 +605,39 @@ export interface Order {
     reason?: string;
   }>;
   invoice: {
+    object: "invoice";
     id: string;
     order_id: string;
     partner_org_id: string;
     number: string;
     status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+    po_number: string | null;
+    subtotal: number | null;
+    tax: number | null;
+    shipping: number | null;
     total: number;
     amount_due: number;
     amount_paid: number;
     amount_credited: number;
+    lines: Array<{
+      description: string;
+      sku: string;
+      quantity: number;
+      unit_amount: number;
+      amount: number;
+    }> | null;
     due_date: string;
+    paid_at: string | null;
     hosted_invoice_url: string;
     invoice_pdf: string;
+    credit_notes: Array<{
+      id: string;
+      number: string | null;
+      amount: number;
+      created: string;
+      reason: string | null;
+      pdf: string | null;
+    }>;
     created: string;
   } | null;
 }
@@ -634,36 +655,78 @@ export interface OrderNotFoundError {
 
 export interface InvoiceList {
   data: Array<{
+    object: "invoice";
     id: string;
     order_id: string;
     partner_org_id: string;
     number: string;
     status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+    po_number: string | null;
+    subtotal: number | null;
+    tax: number | null;
+    shipping: number | null;
     total: number;
     amount_due: number;
     amount_paid: number;
     amount_credited: number;
+    lines: Array<{
+      description: string;
+      sku: string;
+      quantity: number;
+      unit_amount: number;
+      amount: number;
+    }> | null;
     due_date: string;
+    paid_at: string | null;
     hosted_invoice_url: string;
     invoice_pdf: string;
+    credit_notes: Array<{
+      id: string;
+      number: string | null;
+      amount: number;
+      created: string;
+      reason: string | null;
+      pdf: string | null;
+    }>;
     created: string;
   }>;
   has_more: boolean;
 }
 
 export interface Invoice {
+  object: "invoice";
   id: string;
   order_id: string;
   partner_org_id: string;
   number: string;
   status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+  po_number: string | null;
+  subtotal: number | null;
+  tax: number | null;
+  shipping: number | null;
   total: number;
   amount_due: number;
   amount_paid: number;
   amount_credited: number;
+  lines: Array<{
+    description: string;
+    sku: string;
+    quantity: number;
+    unit_amount: number;
+    amount: number;
+  }> | null;
   due_date: string;
+  paid_at: string | null;
   hosted_invoice_url: string;
   invoice_pdf: string;
+  credit_notes: Array<{
+    id: string;
+    number: string | null;
+    amount: number;
+    created: string;
+    reason: string | null;
+    pdf: string | null;
+  }>;
   created: string;
 }
 
@@ -996,6 +1059,56 @@ export interface SpendReport {
   categories: Array<{
     category: string;
     total: number;
+  }>;
+}
+
+export interface Statement {
+  object: "statement";
+  internal_org_id: string;
+  time_zone: string;
+  as_of: string;
+  total_due: number;
+  overdue: {
+    days_1_30: number;
+    days_31_60: number;
+    days_61_90: number;
+    over_90: number;
+  };
+  invoices: Array<{
+    object: "invoice";
+    id: string;
+    order_id: string;
+    partner_org_id: string;
+    number: string;
+    status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+    po_number: string | null;
+    subtotal: number | null;
+    tax: number | null;
+    shipping: number | null;
+    total: number;
+    amount_due: number;
+    amount_paid: number;
+    amount_credited: number;
+    lines: Array<{
+      description: string;
+      sku: string;
+      quantity: number;
+      unit_amount: number;
+      amount: number;
+    }> | null;
+    due_date: string;
+    paid_at: string | null;
+    hosted_invoice_url: string;
+    invoice_pdf: string;
+    credit_notes: Array<{
+      id: string;
+      number: string | null;
+      amount: number;
+      created: string;
+      reason: string | null;
+      pdf: string | null;
+    }>;
+    created: string;
   }>;
 }
 
@@ -1372,18 +1485,39 @@ export interface OrderCreatedEvent {
       zip: string;
     };
     invoice: {
+      object: "invoice";
       id: string;
       order_id: string;
       partner_org_id: string;
       number: string;
       status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      po_number: string | null;
+      subtotal: number | null;
+      tax: number | null;
+      shipping: number | null;
       total: number;
       amount_due: number;
       amount_paid: number;
       amount_credited: number;
+      lines: Array<{
+        description: string;
+        sku: string;
+        quantity: number;
+        unit_amount: number;
+        amount: number;
+      }> | null;
       due_date: string;
+      paid_at: string | null;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      credit_notes: Array<{
+        id: string;
+        number: string | null;
+        amount: number;
+        created: string;
+        reason: string | null;
+        pdf: string | null;
+      }>;
       created: string;
     } | null;
   };
@@ -1404,18 +1538,39 @@ export interface OrderConfirmedEvent {
     status: "confirmed";
     confirmed_at: string;
     invoice: {
+      object: "invoice";
       id: string;
       order_id: string;
       partner_org_id: string;
       number: string;
       status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      po_number: string | null;
+      subtotal: number | null;
+      tax: number | null;
+      shipping: number | null;
       total: number;
       amount_due: number;
       amount_paid: number;
       amount_credited: number;
+      lines: Array<{
+        description: string;
+        sku: string;
+        quantity: number;
+        unit_amount: number;
+        amount: number;
+      }> | null;
       due_date: string;
+      paid_at: string | null;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      credit_notes: Array<{
+        id: string;
+        number: string | null;
+        amount: number;
+        created: string;
+        reason: string | null;
+        pdf: string | null;
+      }>;
       created: string;
     } | null;
   };
@@ -1453,18 +1608,39 @@ export interface OrderShippedEvent {
       zip: string;
     };
     invoice: {
+      object: "invoice";
       id: string;
       order_id: string;
       partner_org_id: string;
       number: string;
       status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      po_number: string | null;
+      subtotal: number | null;
+      tax: number | null;
+      shipping: number | null;
       total: number;
       amount_due: number;
       amount_paid: number;
       amount_credited: number;
+      lines: Array<{
+        description: string;
+        sku: string;
+        quantity: number;
+        unit_amount: number;
+        amount: number;
+      }> | null;
       due_date: string;
+      paid_at: string | null;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      credit_notes: Array<{
+        id: string;
+        number: string | null;
+        amount: number;
+        created: string;
+        reason: string | null;
+        pdf: string | null;
+      }>;
       created: string;
     } | null;
   };
@@ -1486,18 +1662,39 @@ export interface OrderDeliveredEvent {
     delivered_at: string;
     signature: string;
     invoice: {
+      object: "invoice";
       id: string;
       order_id: string;
       partner_org_id: string;
       number: string;
       status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      po_number: string | null;
+      subtotal: number | null;
+      tax: number | null;
+      shipping: number | null;
       total: number;
       amount_due: number;
       amount_paid: number;
       amount_credited: number;
+      lines: Array<{
+        description: string;
+        sku: string;
+        quantity: number;
+        unit_amount: number;
+        amount: number;
+      }> | null;
       due_date: string;
+      paid_at: string | null;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      credit_notes: Array<{
+        id: string;
+        number: string | null;
+        amount: number;
+        created: string;
+        reason: string | null;
+        pdf: string | null;
+      }>;
       created: string;
     } | null;
   };
@@ -1519,18 +1716,39 @@ export interface OrderCancelledEvent {
     cancelled_at: string;
     reason?: string;
     invoice: {
+      object: "invoice";
       id: string;
       order_id: string;
       partner_org_id: string;
       number: string;
       status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      po_number: string | null;
+      subtotal: number | null;
+      tax: number | null;
+      shipping: number | null;
       total: number;
       amount_due: number;
       amount_paid: number;
       amount_credited: number;
+      lines: Array<{
+        description: string;
+        sku: string;
+        quantity: number;
+        unit_amount: number;
+        amount: number;
+      }> | null;
       due_date: string;
+      paid_at: string | null;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      credit_notes: Array<{
+        id: string;
+        number: string | null;
+        amount: number;
+        created: string;
+        reason: string | null;
+        pdf: string | null;
+      }>;
       created: string;
     } | null;
   };
@@ -1554,18 +1772,39 @@ export interface OrderRefundedEvent {
     amount_refunded?: number;
     reason?: string;
     invoice: {
+      object: "invoice";
       id: string;
       order_id: string;
       partner_org_id: string;
       number: string;
       status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      po_number: string | null;
+      subtotal: number | null;
+      tax: number | null;
+      shipping: number | null;
       total: number;
       amount_due: number;
       amount_paid: number;
       amount_credited: number;
+      lines: Array<{
+        description: string;
+        sku: string;
+        quantity: number;
+        unit_amount: number;
+        amount: number;
+      }> | null;
       due_date: string;
+      paid_at: string | null;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      credit_notes: Array<{
+        id: string;
+        number: string | null;
+        amount: number;
+        created: string;
+        reason: string | null;
+        pdf: string | null;
+      }>;
       created: string;
     } | null;
   };
@@ -1623,18 +1862,39 @@ export interface InvoiceIssuedEvent {
   timestamp: string;
   data: {
     invoice: {
+      object: "invoice";
       id: string;
       order_id: string;
       partner_org_id: string;
       number: string;
       status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      po_number: string | null;
+      subtotal: number | null;
+      tax: number | null;
+      shipping: number | null;
       total: number;
       amount_due: number;
       amount_paid: number;
       amount_credited: number;
+      lines: Array<{
+        description: string;
+        sku: string;
+        quantity: number;
+        unit_amount: number;
+        amount: number;
+      }> | null;
       due_date: string;
+      paid_at: string | null;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      credit_notes: Array<{
+        id: string;
+        number: string | null;
+        amount: number;
+        created: string;
+        reason: string | null;
+        pdf: string | null;
+      }>;
       created: string;
     };
     order_id: string;
@@ -1649,18 +1909,39 @@ export interface InvoicePaidEvent {
   timestamp: string;
   data: {
     invoice: {
+      object: "invoice";
       id: string;
       order_id: string;
       partner_org_id: string;
       number: string;
       status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      po_number: string | null;
+      subtotal: number | null;
+      tax: number | null;
+      shipping: number | null;
       total: number;
       amount_due: number;
       amount_paid: number;
       amount_credited: number;
+      lines: Array<{
+        description: string;
+        sku: string;
+        quantity: number;
+        unit_amount: number;
+        amount: number;
+      }> | null;
       due_date: string;
+      paid_at: string | null;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      credit_notes: Array<{
+        id: string;
+        number: string | null;
+        amount: number;
+        created: string;
+        reason: string | null;
+        pdf: string | null;
+      }>;
       created: string;
     };
     order_id: string;
@@ -1675,18 +1956,39 @@ export interface InvoiceOverdueEvent {
   timestamp: string;
   data: {
     invoice: {
+      object: "invoice";
       id: string;
       order_id: string;
       partner_org_id: string;
       number: string;
       status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      po_number: string | null;
+      subtotal: number | null;
+      tax: number | null;
+      shipping: number | null;
       total: number;
       amount_due: number;
       amount_paid: number;
       amount_credited: number;
+      lines: Array<{
+        description: string;
+        sku: string;
+        quantity: number;
+        unit_amount: number;
+        amount: number;
+      }> | null;
       due_date: string;
+      paid_at: string | null;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      credit_notes: Array<{
+        id: string;
+        number: string | null;
+        amount: number;
+        created: string;
+        reason: string | null;
+        pdf: string | null;
+      }>;
       created: string;
     };
     order_id: string;
@@ -1701,18 +2003,39 @@ export interface InvoiceCreditedEvent {
   timestamp: string;
   data: {
     invoice: {
+      object: "invoice";
       id: string;
       order_id: string;
       partner_org_id: string;
       number: string;
       status: "open" | "paid" | "overdue" | "void" | "uncollectible";
+      po_number: string | null;
+      subtotal: number | null;
+      tax: number | null;
+      shipping: number | null;
       total: number;
       amount_due: number;
       amount_paid: number;
       amount_credited: number;
+      lines: Array<{
+        description: string;
+        sku: string;
+        quantity: number;
+        unit_amount: number;
+        amount: number;
+      }> | null;
       due_date: string;
+      paid_at: string | null;
       hosted_invoice_url: string;
       invoice_pdf: string;
+      credit_notes: Array<{
+        id: string;
+        number: string | null;
+        amount: number;
+        created: string;
+        reason: string | null;
+        pdf: string | null;
+      }>;
       created: string;
     };
     order_id: string;

@@ -288,6 +288,57 @@ export function invoiceScenarios(stackOf: () => TestStack): Scenarios {
         ],
       ],
     },
+    'GET /v1/organizations/{internalOrgId}/statement': {
+      200: [
+        [
+          'an organization with an open invoice',
+          async () => {
+            const { partner } = await anInvoice();
+            return stackOf().get(`/v1/organizations/${partner.internalOrgId}/statement`, partner.headers);
+          },
+        ],
+        [
+          'an organization without invoices',
+          async () => {
+            const partner = await aBillingPartner();
+            return stackOf().get(`/v1/organizations/${partner.internalOrgId}/statement`, partner.headers);
+          },
+        ],
+      ],
+      401: [['no key', async () => stackOf().get('/v1/organizations/acme-1/statement')]],
+      403: [
+        [
+          'a key without orders:read',
+          async () => stackOf().get('/v1/organizations/acme-1/statement', await keyWith('orders:write')),
+        ],
+      ],
+      404: [
+        [
+          'an unknown organization',
+          async () => stackOf().get('/v1/organizations/nobody/statement', (await aBillingPartner()).headers),
+        ],
+      ],
+      429: [
+        [
+          'over the order reads budget',
+          async () =>
+            rateLimited('organization-statement', apiRoute('organization-statement').limitPerMinute, (partner) =>
+              stackOf().get(`/v1/organizations/${partner.internalOrgId}/statement`, partner.headers),
+            ),
+        ],
+      ],
+      500: [
+        [
+          'the order store down',
+          async () => {
+            const partner = await aBillingPartner();
+            return withOrdersFailing(() =>
+              stackOf().get(`/v1/organizations/${partner.internalOrgId}/statement`, partner.headers),
+            );
+          },
+        ],
+      ],
+    },
     'POST /v1/sandbox/invoices/{invoice_id}/pay': sandboxAction('pay'),
     'POST /v1/sandbox/invoices/{invoice_id}/overdue': sandboxAction('overdue'),
     'POST /v1/stripe/events': {

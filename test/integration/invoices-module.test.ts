@@ -9,9 +9,11 @@ import { createDocumentClient } from '../../functions/adapters/aws/dynamodb-clie
 import { DynamoInvoiceRepository } from '../../functions/adapters/dynamodb/dynamodb-invoice-repository';
 import { type InvoiceRecord, invoiceIdFor } from '../../functions/domain/billing/invoice';
 import type { ProductId } from '../../functions/domain/catalog/product';
+import { type Cents, formatUsd } from '../../functions/domain/money';
 import type { Order } from '../../functions/domain/orders/order';
 import type { PartnerId } from '../../functions/domain/partners/partner';
 import { tableName } from '../../functions/resources/resource-definitions';
+import { unescapeHtml } from '../support/module-browser';
 import { signInToModule, type ModuleClient } from '../support/module-client';
 import { aSetupBody, provisionProfile, type ProvisionedProfile } from '../support/provisioned-profile';
 import { startTestStack, type TestStack } from '../support/test-stack';
@@ -59,6 +61,7 @@ async function invoiced(
   minute: number,
   status: InvoiceRecord['status'] = 'open',
   amountDueCents = status === 'paid' ? 0 : order.totalCents,
+  extra: Partial<InvoiceRecord> = {},
 ): Promise<InvoiceRecord> {
   const at = new Date(Date.UTC(2036, 11, 1, 12, minute)).toISOString();
   const invoice: InvoiceRecord = {
@@ -82,6 +85,7 @@ async function invoiced(
     issuedAt: at,
     updatedAt: at,
     version: 1,
+    ...extra,
   };
   await invoices.record(invoice);
   return invoice;
@@ -182,11 +186,55 @@ describe('the Invoices page', () => {
     const page = await module.get(`${module.base}/invoices`);
     expect(numbersIn(page.text)).toEqual(['ACME-0004', 'ACME-0003', 'ACME-0002', 'ACME-0001']);
     expect(page.text).toMatch(/data-testid="open-total">\$35\.50<\/strong>/);
-    expect(page.text).toContain('due on 2 unpaid invoices, 1 overdue');
+    expect(page.text.replace(/<[^>]+>/g, '')).toContain('on 2 unpaid invoices, ');
     const overdue = rowsOf(page.text).find((m) => (m[1] as string).includes('ACME-0002'))!;
     expect(overdue[0]).toMatch(/^<li class="overdue"/);
     expect(overdue[1]).toContain('data-testid="invoice-status">Overdue</span>');
     expect(overdue[1]).toContain(`<a href="${module.base}/orders/${b!.id}">Order ${b!.id.slice(0, 8)}</a>`);
+  });
+
+  it('shows each invoice’s paid and credited amounts, its due date as a date, its links (Pay now only while owed) and the total due with what is overdue', async () => {
+    const { buyer, module } = await anOffice();
+    const [a, b] = [await anOrder(buyer), await anOrder(buyer)];
+    await invoiced(a!, 1, 'paid', 0, { dueDate: '2036-10-01T18:00:00.000Z' });
+    // Past due on the clock in the organization's zone, $2.50 credited.
+    await invoiced(b!, 2, 'overdue', b!.totalCents - 250, {
+      dueDate: '2036-10-15T18:00:00.000Z',
+      amountCreditedCents: 250,
+      poNumber: 'PO-7731',
+    });
+    const page = await module.get(`${module.base}/invoices`);
+    const text = (html: string) => unescapeHtml(html.replace(/<[^>]+>/g, ''));
+    const owed = formatUsd((b!.totalCents - 250) as Cents);
+    expect(text(page.text)).toContain(`Total due${owed}on 1 unpaid invoice, ${owed} overdue`);
+    const [paidRow, overdueRow] = [...rowsOf(page.text)].reverse().map((m) => m[1] as string);
+    expect(text(paidRow!)).toContain(`Paid ${formatUsd(a!.totalCents)} · Credited $0.00`);
+    expect(text(overdueRow!)).toContain('Paid $0.00 · Credited $2.50 · PO PO-7731');
+    expect(text(overdueRow!)).toContain('Due Oct 15, 2036');
+    expect(overdueRow).toContain('href="http://127.0.0.1:12111/stand-in/invoices/in_2/pdf"');
+    expect(text(overdueRow!)).toMatch(/View invoice.*Download PDF.*Pay now/);
+    expect(text(paidRow!)).toMatch(/View invoice.*Download PDF/);
+    expect(paidRow).not.toContain('Pay now');
+  });
+
+  it('finds invoices by invoice or PO number, says how many matched and offers the way back', async () => {
+    const { buyer, module } = await anOffice();
+    const [a, b, c] = [await anOrder(buyer), await anOrder(buyer), await anOrder(buyer)];
+    await invoiced(a!, 11, 'open', undefined, { poNumber: 'PO-555' });
+    await invoiced(b!, 12);
+    await invoiced(c!, 13, 'open', undefined, { poNumber: 'po-0012-b' });
+    const byNumber = await module.get(`${module.base}/invoices?q=${encodeURIComponent('acme-0012')}`);
+    expect(byNumber.status).toBe(200);
+    // Any case; the PO number po-0012-b does not hold "acme-0012".
+    expect(numbersIn(byNumber.text)).toEqual(['ACME-0012']);
+    expect(byNumber.text).toMatch(/data-testid="search-result"[^>]*>1 invoice matches “acme-0012”/);
+    expect(byNumber.text).toContain(`<a href="${module.base}/invoices">Show all invoices</a>`);
+    expect(byNumber.text).toContain('value="acme-0012"');
+    const byPo = await module.get(`${module.base}/invoices?q=PO-`);
+    expect(numbersIn(byPo.text)).toEqual(['ACME-0013', 'ACME-0011']);
+    expect(byPo.text).toContain('2 invoices match “PO-”');
+    const none = await module.get(`${module.base}/invoices?q=nothing-like-it`);
+    expect(none.text).toContain('0 invoices match “nothing-like-it”');
   });
 
   it('filters by status like the Orders page, and refuses a status not in the list', async () => {

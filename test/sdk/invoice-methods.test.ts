@@ -107,11 +107,21 @@ describe('invoices and sandbox.invoices', () => {
     expect(invoice).toMatchObject({ partner_org_id: org, status: 'open', amount_paid: 0 });
     expect(invoice.amount_due).toBe(invoice.total);
     expect(await client.invoices.retrieve(invoice.id)).toEqual(invoice);
+    // Issued by the invoicing consumer: the order's goods, tax and shipping are on it.
+    expect(invoice.lines?.length).toBeGreaterThan(0);
+    expect(invoice.subtotal! + invoice.tax! + invoice.shipping!).toBeCloseTo(invoice.total, 2);
+    expect(invoice).toMatchObject({ object: 'invoice', paid_at: null, credit_notes: [] });
+    const statement = await client.organizations.statement(org);
+    expect(documented('Statement', statement)).toEqual([]);
+    expect(statement).toMatchObject({ object: 'statement', internal_org_id: org, total_due: invoice.amount_due });
+    expect(statement.invoices).toEqual([invoice]);
 
     const accepted = await client.sandbox.invoices.pay(invoice.id);
     expect(documented('SandboxInvoiceAccepted', accepted)).toEqual([]);
     expect(accepted).toMatchObject({ invoice_id: invoice.id, action: 'pay' });
     await eventually(client, invoice.id, 'paid');
+    // Stripe's invoice.paid set the time it was paid.
+    expect((await client.invoices.retrieve(invoice.id)).paid_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(await client.invoices.retrieve(invoice.id)).toMatchObject({ amount_due: 0, amount_paid: invoice.total });
 
     const again = client.sandbox.invoices.pay(invoice.id);

@@ -22,6 +22,7 @@ import { GET_ORGANIZATION_USER_ROUTE, UPDATE_ORGANIZATION_USER_ROUTE } from '../
 import { MARK_SANDBOX_INVOICE_OVERDUE_ROUTE, PAY_SANDBOX_INVOICE_ROUTE } from '../sandbox-invoices/document';
 import { SETUP_ROUTE } from '../setup/document';
 import { GET_SPEND_REPORT_ROUTE } from '../spending/document';
+import { GET_STATEMENT_ROUTE } from '../statements/document';
 import { CREATE_SHIPPING_LOCATION_ROUTE, UPDATE_SHIPPING_LOCATION_ROUTE } from '../shipping-locations/document';
 import { WEBHOOK_TEST_ROUTE } from '../webhook-test/document';
 import {
@@ -61,6 +62,7 @@ const ROUTE_DOCUMENTS: Readonly<Record<ApiRouteName, RouteDocument>> = {
   'approval-request-list': LIST_APPROVAL_REQUESTS_ROUTE,
   'approval-request-get': GET_APPROVAL_REQUEST_ROUTE,
   'organization-spend': GET_SPEND_REPORT_ROUTE,
+  'organization-statement': GET_STATEMENT_ROUTE,
   'sandbox-approval-approve': APPROVE_SANDBOX_APPROVAL_REQUEST_ROUTE,
   'sandbox-approval-reject': REJECT_SANDBOX_APPROVAL_REQUEST_ROUTE,
   'sandbox-invoice-pay': PAY_SANDBOX_INVOICE_ROUTE,

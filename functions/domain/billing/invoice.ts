@@ -40,7 +40,6 @@ const InvoiceLineRecord = z.object({
   /** quantity × unit amount. */
   amountCents: cents(),
 });
-export type InvoiceLineRecord = z.infer<typeof InvoiceLineRecord>;
 
 /**
  * The service's record of an order's one invoice (stored beside the order, keyed by it).

@@ -10,17 +10,8 @@ import {
   type InvoiceRepository,
 } from './invoice-repository';
 
-/**
- * What an organization owes: the amount due of its open and overdue invoices. Read from
- * one page (the largest) of each status, so the read stays bounded; past that, `complete`
- * is false and the sum counts the newest of them only.
- */
-export interface OpenBalance {
-  readonly amountDueCents: number;
-  readonly openInvoices: number;
-  readonly overdueInvoices: number;
-  readonly complete: boolean;
-}
+/** How many of an organization's newest invoices a search reads (a page of results says so past that). */
+export const MAX_INVOICES_SEARCHED = 500;
 
 export interface InvoiceListQuery {
   /** The partner's id of the organization. */
@@ -63,17 +54,34 @@ export class PartnerInvoices {
     return this.invoices.listByOrganization(organizationId, page);
   }
 
-  async openBalance(organizationId: string): Promise<OpenBalance> {
-    const read = (status: InvoiceStatus) =>
-      this.invoices.listByOrganization(organizationId, { limit: MAX_INVOICE_PAGE_SIZE, status });
-    const [open, overdue] = await Promise.all([read('open'), read('overdue')]);
-    const unpaid = [...open.invoices, ...overdue.invoices];
-    return {
-      amountDueCents: unpaid.reduce((sum, invoice) => sum + invoice.amountDueCents, 0),
-      openInvoices: open.invoices.length,
-      overdueInvoices: overdue.invoices.length,
-      complete: !open.hasMore && !overdue.hasMore,
-    };
+  /**
+   * The organization's invoices whose number or PO number contains `text` (any case), newest
+   * first, among its newest MAX_INVOICES_SEARCHED; `complete` is false when it has more.
+   */
+  async search(
+    organizationId: string,
+    text: string,
+  ): Promise<{ readonly invoices: InvoiceRecord[]; readonly complete: boolean }> {
+    const needle = text.trim().toLowerCase();
+    const found: InvoiceRecord[] = [];
+    let read = 0;
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.invoices.listByOrganization(organizationId, {
+        limit: MAX_INVOICE_PAGE_SIZE,
+        ...(after === undefined ? {} : { startingAfter: after }),
+      });
+      read += page.invoices.length;
+      found.push(
+        ...page.invoices.filter(
+          (invoice) =>
+            invoice.number.toLowerCase().includes(needle) || (invoice.poNumber ?? '').toLowerCase().includes(needle),
+        ),
+      );
+      after = page.invoices.at(-1)?.id;
+      if (!page.hasMore || after === undefined) return { invoices: found, complete: true };
+      if (read >= MAX_INVOICES_SEARCHED) return { invoices: found, complete: false };
+    }
   }
 
   async list(partnerId: PartnerId, query: InvoiceListQuery): Promise<InvoicePage> {

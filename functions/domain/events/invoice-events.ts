@@ -8,22 +8,53 @@ import { fromCents } from '../money';
 import type { InvoiceRecord } from '../billing/invoice';
 
 /**
+ * The invoice's money as partners see it: every amount of the invoice object goes through
+ * here, so moving them to cents (a dated API version) changes this and the two schemas'
+ * amount type only (`amount()` in order-events.ts, `Dollars` in the API's response).
+ */
+const money = (cents: number): number => fromCents(cents);
+const moneyOrNull = (cents: number | undefined): number | null => (cents === undefined ? null : money(cents));
+
+/**
  * An invoice as partners see it: the one serializer of webhooks, `GET /v1/orders/{id}` and
- * `GET /v1/invoices`, so they never differ. Money in the order's format.
+ * `GET /v1/invoices`, so they never differ. Money in the order's format. An invoice recorded
+ * before its lines and amounts were copied has `null` for them (the order has them).
  */
 export const toInvoicePayload = (record: InvoiceRecord): InvoiceEventData['invoice'] => ({
+  object: 'invoice',
   id: record.id,
   order_id: record.orderId,
   partner_org_id: record.internalOrgId,
   number: record.number,
   status: record.status,
-  total: fromCents(record.totalCents),
-  amount_due: fromCents(record.amountDueCents),
-  amount_paid: fromCents(record.amountPaidCents),
-  amount_credited: fromCents(record.amountCreditedCents),
+  po_number: record.poNumber ?? null,
+  subtotal: moneyOrNull(record.subtotalCents),
+  tax: moneyOrNull(record.taxCents),
+  shipping: moneyOrNull(record.shippingCents),
+  total: money(record.totalCents),
+  amount_due: money(record.amountDueCents),
+  amount_paid: money(record.amountPaidCents),
+  amount_credited: money(record.amountCreditedCents),
+  lines:
+    record.lines?.map((line) => ({
+      description: line.description,
+      sku: line.sku,
+      quantity: line.quantity,
+      unit_amount: money(line.unitAmountCents),
+      amount: money(line.amountCents),
+    })) ?? null,
   due_date: record.dueDate,
+  paid_at: record.paidAt ?? null,
   hosted_invoice_url: record.hostedInvoiceUrl,
   invoice_pdf: record.invoicePdf,
+  credit_notes: record.creditNotes.map((note) => ({
+    id: note.id,
+    number: note.number ?? null,
+    amount: money(note.amountCents),
+    created: note.createdAt,
+    reason: note.reason ?? null,
+    pdf: note.pdf ?? null,
+  })),
   created: record.issuedAt,
 });
 
@@ -74,7 +105,7 @@ export function invoiceCreditedEvent(record: InvoiceRecord, refundSequence: numb
   if (!note) throw new RangeError(`Invoice ${record.id} has no credit note for refund ${refundSequence}`);
   const data = {
     ...common(record),
-    credit_note: { id: note.id, amount: fromCents(note.amountCents), created_at: note.createdAt },
+    credit_note: { id: note.id, amount: money(note.amountCents), created_at: note.createdAt },
   } satisfies InvoiceEventData<'invoice.credited'>;
   return message(record, 'invoice.credited', note.createdAt, data, refundSequence);
 }

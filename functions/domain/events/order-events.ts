@@ -186,21 +186,55 @@ const INVOICE_STATUSES = ['open', 'paid', 'overdue', 'void', 'uncollectible'] as
  * `GET /v1/invoices` alike (docs/billing.md, "Fields"): money in the order's format.
  */
 const InvoicePayload = z.strictObject({
+  object: z.literal('invoice'),
   id: text(),
   order_id: z.uuid({ error: requiredField }),
   partner_org_id: text(),
   /** Stripe's invoice number, e.g. `A1B2C3D4-0001`. */
   number: text(),
   status: z.enum(INVOICE_STATUSES, { error: requiredField }),
+  /** The order's PO number, `null` without one. */
+  po_number: z.string().max(64).nullable(),
+  /** The goods, sales tax and shipping (subtotal + tax + shipping = total); `null` on invoices issued before they were copied. */
+  subtotal: amount().nullable(),
+  tax: amount().nullable(),
+  shipping: amount().nullable(),
   /** The order's total. */
   total: amount(),
   /** What is left to pay: total − paid − credited. */
   amount_due: amount(),
   amount_paid: amount(),
   amount_credited: amount(),
+  /** The goods, a line per item; `null` on invoices issued before they were copied (the order's `items` has them). */
+  lines: z
+    .array(
+      z.strictObject({
+        description: text(),
+        sku: text(),
+        quantity: z.number().int().positive(),
+        unit_amount: amount(),
+        /** quantity × unit amount. */
+        amount: amount(),
+      }),
+    )
+    .nullable(),
   due_date: isoTime(),
+  /** When Stripe reported it paid; `null` until then (and on invoices paid before it was kept). */
+  paid_at: isoTime().nullable(),
   hosted_invoice_url: z.url({ protocol: /^https?$/, error: requiredField }),
   invoice_pdf: z.url({ protocol: /^https?$/, error: requiredField }),
+  /** Every credit note, oldest first (`invoice.credited` announces each); `null` fields were not kept when it was issued. */
+  credit_notes: z.array(
+    z.strictObject({
+      id: text(),
+      number: text().nullable(),
+      amount: amount(),
+      created: isoTime(),
+      /** The refund's reason, as the refund was given it. */
+      reason: z.string().max(500).nullable(),
+      pdf: z.url({ protocol: /^https?$/ }).nullable(),
+    }),
+  ),
   /** When it was issued (finalized). */
   created: isoTime(),
 });

@@ -1,4 +1,5 @@
 import type { ApprovalService } from '../../domain/approvals/approval-service';
+import type { OrganizationStatements } from '../../domain/billing/organization-statement';
 import type { PartnerInvoices } from '../../domain/billing/partner-invoices';
 import type { CatalogRepository } from '../../domain/catalog/catalog-repository';
 import type { Clock } from '../../domain/clock';
@@ -45,7 +46,9 @@ export interface ModuleDependencies extends EmbedHostDependencies {
   >;
   /** How long requests have waited. */
   readonly clock: Clock;
-  readonly invoices: Pick<PartnerInvoices, 'forOrder' | 'ofOrganization' | 'openBalance'>;
+  readonly invoices: Pick<PartnerInvoices, 'forOrder' | 'ofOrganization' | 'search'>;
+  /** What the organization owes: the Invoices page's total due. */
+  readonly statements: Pick<OrganizationStatements, 'statement'>;
   readonly spendReports: Pick<SpendReports, 'organization' | 'monthOf' | 'assertMaySee' | 'history' | 'rows'>;
 }
 

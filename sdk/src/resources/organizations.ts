@@ -6,6 +6,7 @@ import type {
   SetupRequest,
   SetupResponse,
   SpendReport,
+  Statement,
   ShippingLocationCreateRequest,
   ShippingLocationResponse,
   ShippingLocationUpdateRequest,
@@ -150,6 +151,16 @@ export class Organizations {
       method: 'GET',
       path: `/v1/organizations/${segment(internalOrgId)}/spend`,
       query: { month: params.month },
+      credential: 'bearer',
+      retryable: 'on-failure',
+    });
+  }
+
+  /** `GET /v1/organizations/{internalOrgId}/statement`: what the organization owes, its open invoices oldest first and what is overdue by age. */
+  statement(internalOrgId: string): Promise<Statement> {
+    return this.transport.request<Statement>({
+      method: 'GET',
+      path: `/v1/organizations/${segment(internalOrgId)}/statement`,
       credential: 'bearer',
       retryable: 'on-failure',
     });

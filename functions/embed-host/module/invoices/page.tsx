@@ -1,6 +1,9 @@
 import type { VNode } from 'preact';
 import type { InvoiceRecord } from '../../../domain/billing/invoice';
-import type { OpenBalance } from '../../../domain/billing/partner-invoices';
+import type { OrganizationStatement } from '../../../domain/billing/organization-statement';
+import { OVERDUE_AGES } from '../../../domain/billing/organization-statement';
+import { MAX_INVOICES_SEARCHED } from '../../../domain/billing/partner-invoices';
+import { formatInTimeZone } from 'date-fns-tz';
 import type { Cents } from '../../../domain/money';
 import { css } from '../../html-page';
 import { type ModuleFrame, modulePage, shortOrderId, Usd, When } from '../layout';
@@ -23,6 +26,10 @@ const INVOICES_STYLE = css`
 @media (max-width:560px){.invoices li{grid-template-columns:minmax(0,1fr) auto;grid-template-areas:"id amount" "when badge"}.invoices .id{grid-area:id}.invoices .when{grid-area:when}.invoices .amount{grid-area:amount}.invoices .badge{grid-area:badge}}
 .filter{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 14px}
 .filter label{font-weight:600}
+.invoices .links{grid-column:1/-1;display:flex;flex-wrap:wrap;gap:4px 16px}
+.invoices .money{grid-column:1/-1}
+.search{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 14px}
+.search label{font-weight:600}
 `;
 
 const FILTER_LABEL: Readonly<Record<InvoiceFilter, string>> = {
@@ -34,31 +41,46 @@ const FILTER_LABEL: Readonly<Record<InvoiceFilter, string>> = {
 
 export interface InvoicesView {
   readonly invoices: readonly InvoiceRecord[];
-  readonly balance: OpenBalance;
+  readonly statement: OrganizationStatement;
   readonly filter: InvoiceFilter;
   /** The next page's address, when older invoices follow. */
   readonly olderHref?: string;
+  /** A search's text, and whether every invoice was searched (the newest MAX_INVOICES_SEARCHED are). */
+  readonly search?: { readonly text: string; readonly complete: boolean };
 }
+
+/** "Dec 22, 2036": a due date is a day, in the organization's zone. */
+const DateOnly = ({ iso, zone }: { iso: string; zone: string }): VNode => (
+  <time datetime={iso}>{formatInTimeZone(iso, zone, 'MMM d, yyyy')}</time>
+);
+
+const OWING = new Set(['open', 'overdue']);
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-const Balance = ({ balance }: { balance: OpenBalance }): VNode => (
-  <section class="panel balance" aria-labelledby="open-balance">
-    <h2 id="open-balance" style="margin:0">
-      Total open
-    </h2>
-    <strong data-testid="open-total">
-      {balance.complete ? '' : 'at least '}
-      <Usd cents={balance.amountDueCents as Cents} />
-    </strong>
-    <span class="meta">
-      {balance.openInvoices + balance.overdueInvoices === 0
-        ? 'Nothing to pay'
-        : `due on ${plural(balance.openInvoices + balance.overdueInvoices, 'unpaid invoice')}, ${balance.overdueInvoices} overdue`}
-      {!balance.complete && ' (the newest 100 open and 100 overdue are counted)'}
-    </span>
-  </section>
-);
+const Balance = ({ statement }: { statement: OrganizationStatement }): VNode => {
+  const overdueCents = OVERDUE_AGES.reduce((sum, age) => sum + statement.overdueCents[age], 0);
+  return (
+    <section class="panel balance" aria-labelledby="total-due">
+      <h2 id="total-due" style="margin:0">
+        Total due
+      </h2>
+      <strong data-testid="open-total">
+        <Usd cents={statement.totalDueCents as Cents} />
+      </strong>
+      <span class="meta">
+        {statement.invoices.length === 0
+          ? 'Nothing to pay'
+          : `on ${plural(statement.invoices.length, 'unpaid invoice')}, `}
+        {statement.invoices.length > 0 && (
+          <>
+            <Usd cents={overdueCents as Cents} /> overdue
+          </>
+        )}
+      </span>
+    </section>
+  );
+};
 
 /** The organization's invoices, newest first, under what it owes. */
 export function invoicesPage(frame: ModuleFrame, view: InvoicesView): string {
@@ -70,7 +92,19 @@ export function invoicesPage(frame: ModuleFrame, view: InvoicesView): string {
     <>
       <h1>Invoices</h1>
       <p class="lede">Every invoice of {frame.view.organization.name}'s shipped orders, newest first.</p>
-      <Balance balance={view.balance} />
+      <Balance statement={view.statement} />
+      <form class="search" method="get" action={paths.invoices} role="search">
+        <label for="invoice-search">Search by invoice or PO number</label>
+        <input id="invoice-search" name="q" type="search" maxLength={64} value={view.search?.text ?? ''} />
+        <button type="submit">Search</button>
+      </form>
+      {view.search && (
+        <p class="lede" data-testid="search-result" aria-live="polite">
+          {plural(view.invoices.length, 'invoice')} {view.invoices.length === 1 ? 'matches' : 'match'} “
+          {view.search.text}”{!view.search.complete && ` among the newest ${MAX_INVOICES_SEARCHED}`}.{' '}
+          <a href={paths.invoices}>Show all invoices</a>
+        </p>
+      )}
       <form class="filter" method="get" action={paths.invoices}>
         <label for="status">Status</label>
         <select id="status" name="status" data-apply-on-change>
@@ -96,7 +130,7 @@ export function invoicesPage(frame: ModuleFrame, view: InvoicesView): string {
                   <span class="meta when">
                     Issued <When iso={invoice.issuedAt} zone={frame.timeZone} />
                     <br />
-                    Due <When iso={invoice.dueDate} zone={frame.timeZone} />
+                    Due <DateOnly iso={invoice.dueDate} zone={frame.timeZone} />
                   </span>
                   <span class="amount">
                     <Usd cents={invoice.amountDueCents as Cents} />
@@ -106,6 +140,24 @@ export function invoicesPage(frame: ModuleFrame, view: InvoicesView): string {
                     </span>
                   </span>
                   <InvoiceBadge status={invoice.status} />
+                  <span class="meta money" data-testid="invoice-money">
+                    Paid <Usd cents={invoice.amountPaidCents as Cents} /> · Credited{' '}
+                    <Usd cents={invoice.amountCreditedCents as Cents} />
+                    {invoice.poNumber && ` · PO ${invoice.poNumber}`}
+                  </span>
+                  <span class="links">
+                    <a href={invoice.hostedInvoiceUrl} target="_blank" rel="noopener noreferrer">
+                      View invoice<span class="sr"> {invoice.number}</span>
+                    </a>
+                    <a href={invoice.invoicePdf} target="_blank" rel="noopener noreferrer">
+                      Download PDF<span class="sr"> of invoice {invoice.number}</span>
+                    </a>
+                    {OWING.has(invoice.status) && (
+                      <a class="pay" href={invoice.hostedInvoiceUrl} target="_blank" rel="noopener noreferrer">
+                        Pay now<span class="sr"> invoice {invoice.number}</span>
+                      </a>
+                    )}
+                  </span>
                 </li>
               ))}
             </ul>
