@@ -1,5 +1,5 @@
-import { formatInTimeZone } from 'date-fns-tz';
 import type { Clock } from '../clock';
+import { zonedStamp } from '../zoned-stamp';
 import { OrganizationNotFound } from '../errors';
 import type { OrganizationRepository } from '../organizations/organization-repository';
 import type { PartnerId } from '../partners/partner';
@@ -33,7 +33,7 @@ const DAY_MS = 24 * 3600 * 1000;
 
 /** The calendar day `iso` falls on in `timeZone`, as a day number (UTC midnight of that date / one day). */
 const dayIn = (iso: string | Date, timeZone: string): number =>
-  Date.parse(`${formatInTimeZone(iso, timeZone, 'yyyy-MM-dd')}T00:00:00Z`) / DAY_MS;
+  Date.parse(`${zonedStamp(iso, timeZone).slice(0, 10)}T00:00:00Z`) / DAY_MS;
 
 /**
  * Whole calendar days from the due date to today in the organization's zone: 0 or less is

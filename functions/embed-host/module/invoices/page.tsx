@@ -3,7 +3,6 @@ import type { InvoiceRecord } from '../../../domain/billing/invoice';
 import type { OrganizationStatement } from '../../../domain/billing/organization-statement';
 import { OVERDUE_AGES } from '../../../domain/billing/organization-statement';
 import { MAX_INVOICES_SEARCHED } from '../../../domain/billing/partner-invoices';
-import { formatInTimeZone } from 'date-fns-tz';
 import type { Cents } from '../../../domain/money';
 import { css } from '../../html-page';
 import { type ModuleFrame, modulePage, shortOrderId, Usd, When } from '../layout';
@@ -51,7 +50,11 @@ export interface InvoicesView {
 
 /** "Dec 22, 2036": a due date is a day, in the organization's zone. */
 const DateOnly = ({ iso, zone }: { iso: string; zone: string }): VNode => (
-  <time datetime={iso}>{formatInTimeZone(iso, zone, 'MMM d, yyyy')}</time>
+  <time datetime={iso}>
+    {new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: zone }).format(
+      new Date(iso),
+    )}
+  </time>
 );
 
 const OWING = new Set(['open', 'overdue']);
