@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { VerifiedStripeEvent } from '../domain/billing/stripe-events';
+import { LATEST_STRIPE_EVENT_CREATED, type VerifiedStripeEvent } from '../domain/billing/stripe-events';
 import { ValidationFailed } from '../domain/errors';
 
 /** The SDK's tolerance for a signature's age, which this adapter applies to the future too (clock skew beyond it is a replay or a forgery). */
@@ -24,6 +24,10 @@ export function refuseUnverifiable(
   if (Buffer.byteLength(rawBody) > MAX_STRIPE_EVENT_BYTES) throw refused('The body is too large');
   return { rawBody, signature };
 }
+
+/** Stripe's `created`: whole seconds since 1970, no later than an ISO 8601 time can say. */
+const isEpochSeconds = (created: unknown): created is number =>
+  Number.isSafeInteger(created) && (created as number) >= 0 && (created as number) <= LATEST_STRIPE_EVENT_CREATED;
 
 /** The signature's latest `t=` (epoch seconds); the SDK has already refused a header without one. */
 const signedAt = (signature: string): number =>
@@ -64,7 +68,7 @@ export function verifyStripeEvent(
   }
   if (!(signedAt(signed.signature) <= nowSeconds + TOLERANCE_SECONDS))
     throw refused('The signature is dated more than 5 minutes in the future');
-  if (typeof event.id !== 'string' || typeof event.type !== 'string' || typeof event.created !== 'number')
+  if (typeof event.id !== 'string' || typeof event.type !== 'string' || !isEpochSeconds(event.created))
     throw refused('The body is not a Stripe event');
   const object = event.data?.object as Partial<Stripe.Invoice> | undefined;
   if (object?.object !== 'invoice' || typeof object.id !== 'string')

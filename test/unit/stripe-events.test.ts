@@ -138,6 +138,15 @@ describe('Stripe events in', () => {
     await expect(deliver(signed('evt_1', 'invoice.paid', now, SECRET, {}, now + 299))).resolves.toBe('applied');
   });
 
+  it('refuses a signed event whose created is not whole seconds from 1970 to 9999, changing nothing', async () => {
+    const { invoices, deliver, sent, atStripe } = world();
+    atStripe.invoice = paidAtStripe();
+    for (const created of [-1, 1.5, -4_250_117_689_310_703, 253_402_300_800])
+      await expect(deliver(signed('evt_1', 'invoice.paid', created))).rejects.toBeInstanceOf(ValidationFailed);
+    expect(invoices.records.get(ORDER)).toEqual(issued);
+    expect(sent()).toEqual([]);
+  });
+
   it('processes a replayed event once', async () => {
     const { invoices, metrics, deliver, atStripe } = world();
     const event = signed('evt_1', 'invoice.payment_failed', now);

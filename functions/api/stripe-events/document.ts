@@ -3,6 +3,7 @@
  * documented so its answers are held to a schema like every route's.
  */
 import * as z from 'zod/mini';
+import { LATEST_STRIPE_EVENT_CREATED } from '../../domain/billing/stripe-events';
 import { signedRoute } from '../../routes';
 import { InvoiceNotRecordedYetBody, StripeEventRefusedBody } from '../pipeline/error-bodies';
 import type { ResponseHeaders, RouteDocument } from '../openapi/route-document';
@@ -21,7 +22,8 @@ const StripeEventRequest = z.looseObject({
   id: z.string(),
   object: z.literal('event'),
   type: z.string(),
-  created: z.int(),
+  // Stripe's epoch seconds; later than 9999 has no ISO 8601 time to log or announce (400, as a body that is no event).
+  created: z.int().check(z.minimum(0), z.maximum(LATEST_STRIPE_EVENT_CREATED)),
   data: z.looseObject({ object: z.looseObject({}) }),
 });
 
@@ -49,7 +51,7 @@ export const STRIPE_EVENTS_ROUTE: RouteDocument = {
     },
     400: {
       description:
-        'Not verified, nothing changed: no `Stripe-Signature`, a signature that does not match the body and the endpoint secret, a signature dated more than 5 minutes in the past or the future, an empty, malformed or oversized (over 256 KiB) body. Logged without the body.',
+        'Not verified, nothing changed: no `Stripe-Signature`, a signature that does not match the body and the endpoint secret, a signature dated more than 5 minutes in the past or the future, an empty, malformed or oversized (over 256 KiB) body, or one that is not a Stripe event (`created` not whole seconds from 1970 to 9999). Logged without the body.',
       body: { name: 'StripeEventRefusedError', schema: StripeEventRefusedBody },
       examples: {
         forged: {

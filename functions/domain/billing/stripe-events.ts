@@ -16,11 +16,14 @@ import {
   stateFromStripe,
 } from './stripe-invoice-state';
 
+/** The last second of 9999: the latest `created` an ISO 8601 time (the log line's, the partner event's) can say. */
+export const LATEST_STRIPE_EVENT_CREATED = 253_402_300_799;
+
 /** What the service reads of a verified Stripe event (the adapter maps `Stripe.Event` to it). */
 export interface VerifiedStripeEvent {
   readonly id: string;
   readonly type: string;
-  /** Epoch seconds. */
+  /** Epoch seconds, 0 to LATEST_STRIPE_EVENT_CREATED (the adapter refuses others). */
   readonly created: number;
   /** `data.object` when it is an invoice. */
   readonly invoice?: {
