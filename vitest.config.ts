@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowestFilesFirst from './test/support/slowest-files-first.ts';
 
 export default defineConfig({
   test: {
@@ -12,6 +13,7 @@ export default defineConfig({
     // about a quarter less time on 2 cores. The files share no module state: each test stack has its own tables,
     // queues and clock, and the few that fake timers restore them.
     isolate: false,
+    sequence: { sequencer: SlowestFilesFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
