@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { buildEmbedBrowserScripts, embedBrowserScriptDefines } from '../lib/browser-bundling/embed-browser-scripts';
 import {
@@ -17,60 +17,33 @@ import { FUNCTION_ENTRIES, type FunctionName } from '../functions/resources/reso
 import { median } from './util';
 
 /**
- * The AWS SDK clients each function really uses: its baseline bundle holds just these.
- * Every function on DynamoDB uses it through the SDK's document client
- * (`@aws-sdk/lib-dynamodb`, part of AWS SDK v3 and external like the clients), so its
- * baseline builds one too (docs/decisions.md).
+ * The client class of each AWS SDK package a handler may import. A function's baseline bundle builds one client of
+ * each package its own bundle imports at init (read from esbuild's metafile, so the baseline cannot fall behind the
+ * function: a hand-kept list had left ordersApi's Secrets Manager and SQS, and the invoicing functions' SQS, on its
+ * side of the ratio). Every function on DynamoDB uses it through the document client (`@aws-sdk/lib-dynamodb`, part
+ * of AWS SDK v3 and external like the clients), so its baseline builds one too (docs/decisions.md).
  */
-const SDK_CLIENTS: Record<FunctionName, { pkg: string; client: string }[]> = {
-  invoicing: [
-    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
-    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
-  ],
-  // The invoicing consumer's path, run on a schedule.
-  invoiceSweep: [
-    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
-    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
-  ],
-  setup: [
-    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
-    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
-  ],
-  handshake: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
-  // The embed host serves the product pictures from S3 (S3ProductImageStore); checkout reads the Stripe key.
-  embed: [
-    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
-    { pkg: '@aws-sdk/client-s3', client: 'S3Client' },
-    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
-  ],
-  ordersApi: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
-  webhookTest: [
-    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
-    { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
-  ],
-  webhooksApi: [
-    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
-    { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
-  ],
-  orderOutboxRelay: [{ pkg: '@aws-sdk/client-sqs', client: 'SQSClient' }],
-  orderFanout: [
-    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
-    { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
-  ],
-  webhookDispatch: [
-    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
-    { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
-    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
-    { pkg: '@aws-sdk/client-sesv2', client: 'SESv2Client' },
-  ],
-  webhookSlowDispatch: [
-    { pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' },
-    { pkg: '@aws-sdk/client-sqs', client: 'SQSClient' },
-    { pkg: '@aws-sdk/client-secrets-manager', client: 'SecretsManagerClient' },
-    { pkg: '@aws-sdk/client-sesv2', client: 'SESv2Client' },
-  ],
-  approvalExpiry: [{ pkg: '@aws-sdk/client-dynamodb', client: 'DynamoDBClient' }],
+const SDK_CLIENT_CLASSES: Readonly<Record<string, string>> = {
+  '@aws-sdk/client-dynamodb': 'DynamoDBClient',
+  '@aws-sdk/client-s3': 'S3Client',
+  '@aws-sdk/client-secrets-manager': 'SecretsManagerClient',
+  '@aws-sdk/client-sesv2': 'SESv2Client',
+  '@aws-sdk/client-sqs': 'SQSClient',
 };
+
+/** The SDK client packages a bundle imports at init (static imports; an `import()` loads on demand). */
+function sdkClientsImported(metafile: Metafile): { pkg: string; client: string }[] {
+  const pkgs = new Set<string>();
+  for (const input of Object.values(metafile.inputs))
+    for (const imported of input.imports)
+      if (imported.external && imported.kind === 'import-statement' && imported.path.startsWith('@aws-sdk/client-'))
+        pkgs.add(imported.path);
+  return [...pkgs].sort().map((pkg) => {
+    const client = SDK_CLIENT_CLASSES[pkg];
+    if (!client) throw new Error(`bench/bundle-budget.ts: name the client class of ${pkg} in SDK_CLIENT_CLASSES`);
+    return { pkg, client };
+  });
+}
 
 /** The embed SDK partners' pages download, minified and gzipped (issue 12); a test holds it too. */
 export const EMBED_SDK_BUDGET_GZIP_KB = 10;
@@ -103,13 +76,14 @@ export function measureEmbedBrowserScripts(): { script: 'sdk' | 'bridge'; minifi
 }
 
 /** The function's handler bundle as the stack builds it (the embed function carries the SDK and the bridge). */
-async function bundle(fn: FunctionName, outfile: string): Promise<number> {
-  await build({
+async function bundle(fn: FunctionName, outfile: string): Promise<{ sizeKb: number; metafile: Metafile }> {
+  const { metafile } = await build({
     ...handlerBuildOptions(fn, fn === 'embed' ? embedBrowserScriptDefines() : {}),
     entryPoints: [resolve(FUNCTION_ENTRIES[fn])],
     outfile,
+    metafile: true,
   });
-  return statSync(outfile).size / 1024;
+  return { sizeKb: statSync(outfile).size / 1024, metafile };
 }
 
 /** A bundle of only the function's SDK clients, with the same options. */
@@ -152,11 +126,13 @@ export async function measureBundles(runs = 15): Promise<BundleResult[]> {
     const bundleFile = join(outDir, `${fn}.mjs`);
     const baselineEntry = join(outDir, `${fn}-baseline-entry.ts`);
     const baselineFile = join(outDir, `${fn}-baseline.mjs`);
+    const { sizeKb, metafile } = await bundle(fn, bundleFile);
     writeFileSync(
       baselineEntry,
-      SDK_CLIENTS[fn].map(({ pkg, client }, i) => baselineClient(pkg, client, i)).join('\n'),
+      sdkClientsImported(metafile)
+        .map(({ pkg, client }, i) => baselineClient(pkg, client, i))
+        .join('\n'),
     );
-    const sizeKb = await bundle(fn, bundleFile);
     const onDemand = (ON_DEMAND_PACKAGES[fn] ?? []).map((pkg) => ({ pkg, sizeKb: bundleOnDemandPackage(pkg) }));
     const baselineSizeKb = await bundleBaseline(fn, baselineEntry, baselineFile);
     const ours: number[] = [];
